@@ -1,0 +1,177 @@
+// Engine.IO v4 server attached to a Node `http.Server` at one path: answers long-polling
+// requests and WebSocket upgrades, verifies them as the reference engine.io server does,
+// and hands each new session to `onSession`.
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { WebSocketServer } from 'ws';
+import { EngineErrorCode, parseEngineQuery, refuseUpgrade, respondEngineError } from './engine-errors.ts';
+import { EngineSession, type EngineSessionOptions } from './engine-session.ts';
+import { PollingTransport } from './polling-transport.ts';
+import { WebSocketTransport } from './websocket-transport.ts';
+
+export interface EngineServerOptions extends Partial<EngineSessionOptions> {
+  path?: string;
+  transports?: Array<'polling' | 'websocket'>;
+  /** Origins allowed for cross-origin polling requests; '*' allows any. */
+  corsOrigins?: string[];
+  /** Connect-time gate on the raw request (e.g. an Origin check); false -> 403 FORBIDDEN. */
+  allowRequest?(req: IncomingMessage): boolean;
+}
+
+export interface EngineServer {
+  readonly sessions: ReadonlyMap<string, EngineSession>;
+  readonly options: Readonly<Required<Omit<EngineServerOptions, 'allowRequest'>>>;
+  close(): void;
+}
+
+function generateSessionId(): string {
+  return randomBytes(15).toString('base64url');
+}
+
+export function attachEngineServer(
+  httpServer: HttpServer,
+  userOptions: EngineServerOptions,
+  onSession: (session: EngineSession, req: IncomingMessage) => void,
+): EngineServer {
+  const options = {
+    path: userOptions.path ?? '/socket.io/',
+    transports: userOptions.transports ?? ['polling', 'websocket'],
+    corsOrigins: userOptions.corsOrigins ?? [],
+    pingInterval: userOptions.pingInterval ?? 25_000,
+    pingTimeout: userOptions.pingTimeout ?? 20_000,
+    maxPayload: userOptions.maxPayload ?? 1_000_000,
+    upgradeTimeout: userOptions.upgradeTimeout ?? 10_000,
+  };
+  const sessions = new Map<string, EngineSession>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayload,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+
+  function corsHeaders(req: IncomingMessage): Record<string, string> {
+    const origin = req.headers.origin;
+    if (!origin) return {};
+    if (options.corsOrigins.includes('*') || options.corsOrigins.includes(origin)) {
+      return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
+    }
+    return {};
+  }
+
+  function matches(req: IncomingMessage): boolean {
+    return (req.url ?? '').startsWith(options.path);
+  }
+
+  /** Returns an error code, or null when the request may proceed. */
+  function verify(req: IncomingMessage, upgrade: boolean): EngineErrorCode | null {
+    const query = parseEngineQuery(req);
+    const transport = query.transport;
+    if (transport !== 'polling' && transport !== 'websocket') return EngineErrorCode.UNKNOWN_TRANSPORT;
+    if (!options.transports.includes(transport)) return EngineErrorCode.UNKNOWN_TRANSPORT;
+    if (query.sid !== null) {
+      const session = sessions.get(query.sid);
+      if (!session) return EngineErrorCode.UNKNOWN_SID;
+      if (!upgrade && session.transport.name !== transport) return EngineErrorCode.BAD_REQUEST;
+      if (query.EIO !== '4') return EngineErrorCode.BAD_REQUEST;
+      return null;
+    }
+    if (req.method !== 'GET') return EngineErrorCode.BAD_HANDSHAKE_METHOD;
+    if (transport === 'websocket' && !upgrade) return EngineErrorCode.BAD_REQUEST;
+    if (query.EIO !== '4') return EngineErrorCode.UNSUPPORTED_PROTOCOL_VERSION;
+    if (userOptions.allowRequest && !userOptions.allowRequest(req)) return EngineErrorCode.FORBIDDEN;
+    return null;
+  }
+
+  function register(session: EngineSession, req: IncomingMessage): void {
+    sessions.set(session.id, session);
+    onSession(session, req);
+    const handlers = session.handlers;
+    session.handlers = {
+      onMessage: handlers.onMessage,
+      onClose: (reason, description) => {
+        sessions.delete(session.id);
+        handlers.onClose(reason, description);
+      },
+    };
+    session.open();
+  }
+
+  function handleRequest(req: IncomingMessage, res: ServerResponse): void {
+    const headers = corsHeaders(req);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...headers,
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'content-type',
+      });
+      res.end();
+      return;
+    }
+    const code = verify(req, false);
+    if (code !== null) {
+      respondEngineError(res, code, headers);
+      return;
+    }
+    const query = parseEngineQuery(req);
+    if (query.sid !== null) {
+      const transport = sessions.get(query.sid)!.transport;
+      if (transport instanceof PollingTransport) transport.handleRequest(req, res);
+      else respondEngineError(res, EngineErrorCode.BAD_REQUEST, headers);
+      return;
+    }
+    const transport = new PollingTransport({
+      maxPayload: options.maxPayload,
+      headersFor: corsHeaders,
+      closeTimeoutMs: Math.max(1_000, options.pingTimeout),
+    });
+    const session = new EngineSession(generateSessionId(), transport, options);
+    register(session, req);
+    transport.handleRequest(req, res);
+  }
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const code = verify(req, true);
+    if (code !== null) return refuseUpgrade(socket, code);
+    if (parseEngineQuery(req).transport !== 'websocket') return refuseUpgrade(socket, EngineErrorCode.BAD_REQUEST);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const transport = new WebSocketTransport(ws, options.maxPayload);
+      const sid = parseEngineQuery(req).sid;
+      if (sid !== null) {
+        const session = sessions.get(sid);
+        if (!session) return transport.terminate();
+        session.upgradeTo(transport);
+        return;
+      }
+      register(new EngineSession(generateSessionId(), transport, options), req);
+    });
+  }
+
+  const otherRequestListeners = httpServer.listeners('request').slice() as Array<
+    (req: IncomingMessage, res: ServerResponse) => void
+  >;
+  httpServer.removeAllListeners('request');
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (matches(req)) return handleRequest(req, res);
+    for (const listener of otherRequestListeners) listener.call(httpServer, req, res);
+  };
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (matches(req)) return handleUpgrade(req, socket, head);
+    if (httpServer.listenerCount('upgrade') === 1) refuseUpgrade(socket, EngineErrorCode.BAD_REQUEST);
+  };
+  httpServer.on('request', onRequest);
+  httpServer.on('upgrade', onUpgrade);
+
+  return {
+    sessions,
+    options,
+    close() {
+      for (const session of [...sessions.values()]) session.terminate('server shutting down');
+      httpServer.off('upgrade', onUpgrade);
+      httpServer.off('request', onRequest);
+      for (const listener of otherRequestListeners) httpServer.on('request', listener);
+      wss.close();
+    },
+  };
+}

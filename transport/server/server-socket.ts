@@ -1,0 +1,243 @@
+// One client's presence in one namespace: events and acks both ways, rooms, disconnect.
+import { encodeSocketPacket, SocketPacketType, type SocketPacket } from '../codec/index.ts';
+import { BroadcastOperator } from './broadcast-operator.ts';
+import type { Namespace } from './namespace.ts';
+import type { SocketClient } from './socket-client.ts';
+import type { DisconnectReason, Handshake, Listener } from './socket-types.ts';
+
+type AckCallback = (...args: unknown[]) => void;
+
+export class AckTimeoutError extends Error {
+  constructor(message = 'operation has timed out') {
+    super(message);
+    this.name = 'AckTimeoutError';
+  }
+}
+
+/** `socket.timeout(ms)`: emits whose ack callback gets an error first when no ack arrives in time. */
+export class TimedEmitter {
+  constructor(
+    private readonly socket: ServerSocket,
+    private readonly ms: number,
+  ) {}
+
+  emit(event: string, ...args: unknown[]): boolean {
+    const callback = args.pop();
+    if (typeof callback !== 'function') throw new TypeError('socket.timeout(ms).emit needs an ack callback');
+    return this.socket.emitWithAckCallback(event, args, callback as AckCallback, this.ms);
+  }
+
+  emitWithAck(event: string, ...args: unknown[]): Promise<any> {
+    return new Promise((resolve, reject) => {
+      this.socket.emitWithAckCallback(
+        event,
+        args,
+        (error: unknown, ...response: unknown[]) => (error ? reject(error) : resolve(response[0])),
+        this.ms,
+      );
+    });
+  }
+}
+
+export class ServerSocket {
+  connected = true;
+  readonly rooms = new Set<string>();
+  data: Record<string, unknown> = {};
+  private listeners: Map<string, Listener[]> | null = null;
+  private acks: Map<number, { callback: AckCallback; timer: NodeJS.Timeout | null; timed: boolean }> | null = null;
+  private nextAckId = 0;
+
+  constructor(
+    readonly id: string,
+    readonly nsp: Namespace,
+    readonly client: SocketClient,
+    readonly handshake: Handshake,
+  ) {}
+
+  get conn(): SocketClient {
+    return this.client;
+  }
+
+  on(event: string, listener: Listener): this {
+    this.listeners ??= new Map();
+    const list = this.listeners.get(event);
+    if (list) list.push(listener);
+    else this.listeners.set(event, [listener]);
+    return this;
+  }
+
+  once(event: string, listener: Listener): this {
+    const wrapped: Listener = (...args) => {
+      this.off(event, wrapped);
+      return listener(...args);
+    };
+    return this.on(event, wrapped);
+  }
+
+  off(event: string, listener?: Listener): this {
+    const list = this.listeners?.get(event);
+    if (!list) return this;
+    if (!listener) this.listeners!.delete(event);
+    else this.listeners!.set(event, list.filter((l) => l !== listener));
+    return this;
+  }
+
+  listenerCount(event: string): number {
+    return this.listeners?.get(event)?.length ?? 0;
+  }
+
+  /** Emits an event to this client; a function as the last argument receives the client's ack. */
+  emit(event: string, ...args: unknown[]): boolean {
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args.pop();
+      return this.emitWithAckCallback(event, args, last as AckCallback, null);
+    }
+    if (!this.connected) return false;
+    this.writeFrames(encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, data: [event, ...args] }));
+    return true;
+  }
+
+  /** Resolves with the client's first ack argument (no timeout). */
+  emitWithAck(event: string, ...args: unknown[]): Promise<any> {
+    return new Promise((resolve) => {
+      this.emitWithAckCallback(event, args, (...response: unknown[]) => resolve(response[0]), null);
+    });
+  }
+
+  timeout(ms: number): TimedEmitter {
+    return new TimedEmitter(this, ms);
+  }
+
+  /** @internal */
+  emitWithAckCallback(event: string, args: unknown[], callback: AckCallback, timeoutMs: number | null): boolean {
+    const id = this.nextAckId++;
+    const timed = timeoutMs !== null;
+    if (!this.connected) {
+      if (timed) queueMicrotask(() => callback(new Error('socket has been disconnected')));
+      return false;
+    }
+    this.acks ??= new Map();
+    const timer = timed
+      ? setTimeout(() => {
+          this.acks?.delete(id);
+          callback(new AckTimeoutError());
+        }, timeoutMs)
+      : null;
+    this.acks.set(id, { callback, timer, timed });
+    this.writeFrames(encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, id, data: [event, ...args] }));
+    return true;
+  }
+
+  join(room: string | string[]): void {
+    for (const r of Array.isArray(room) ? room : [room]) {
+      if (this.rooms.has(r)) continue;
+      this.rooms.add(r);
+      this.nsp.addToRoom(r, this.id);
+    }
+  }
+
+  leave(room: string): void {
+    if (!this.rooms.delete(room)) return;
+    this.nsp.removeFromRoom(room, this.id);
+  }
+
+  /** Broadcast to a room, excluding this socket. */
+  to(room: string | string[]): BroadcastOperator {
+    return new BroadcastOperator(this.nsp, new Set(Array.isArray(room) ? room : [room]), new Set(), this.id);
+  }
+
+  get broadcast(): BroadcastOperator {
+    return new BroadcastOperator(this.nsp, new Set(), new Set(), this.id);
+  }
+
+  /** Leaves this namespace; `close` also ends the whole connection (all namespaces). */
+  disconnect(close = false): this {
+    if (!this.connected) return this;
+    if (close) {
+      this.client.close();
+      return this;
+    }
+    this.client.writeFrames(encodeSocketPacket({ type: SocketPacketType.DISCONNECT, nsp: this.nsp.name }));
+    this.onClose('server namespace disconnect');
+    return this;
+  }
+
+  /** @internal */
+  writeFrames(frames: readonly [string, ...Uint8Array[]]): void {
+    if (this.connected) this.client.writeFrames(frames);
+  }
+
+  /** @internal */
+  onPacket(packet: SocketPacket): void {
+    switch (packet.type) {
+      case SocketPacketType.EVENT:
+      case SocketPacketType.BINARY_EVENT: {
+        const args = (packet.data as unknown[]).slice();
+        const event = String(args.shift());
+        if (packet.id !== undefined) args.push(this.makeAck(packet.id));
+        this.dispatch(event, args);
+        return;
+      }
+      case SocketPacketType.ACK:
+      case SocketPacketType.BINARY_ACK: {
+        const pending = packet.id === undefined ? undefined : this.acks?.get(packet.id);
+        if (!pending) return;
+        this.acks!.delete(packet.id!);
+        if (pending.timer) clearTimeout(pending.timer);
+        const response = packet.data as unknown[];
+        this.invoke(pending.timed ? () => pending.callback(null, ...response) : () => pending.callback(...response), 'ack');
+        return;
+      }
+      case SocketPacketType.DISCONNECT:
+        this.onClose('client namespace disconnect');
+        return;
+    }
+  }
+
+  private makeAck(id: number): AckCallback {
+    let sent = false;
+    return (...response: unknown[]) => {
+      if (sent || !this.connected) return;
+      sent = true;
+      this.writeFrames(encodeSocketPacket({ type: SocketPacketType.ACK, nsp: this.nsp.name, id, data: response }));
+    };
+  }
+
+  private dispatch(event: string, args: unknown[]): void {
+    const list = this.listeners?.get(event);
+    if (!list) return;
+    for (const listener of list.slice()) this.invoke(() => listener(...args), event);
+  }
+
+  private invoke(fn: () => unknown, event: string): void {
+    try {
+      const result = fn();
+      if (result && typeof (result as Promise<unknown>).then === 'function') {
+        (result as Promise<unknown>).then(undefined, (error) => this.nsp.reportListenerError(error, event, this.id));
+      }
+    } catch (error) {
+      this.nsp.reportListenerError(error, event, this.id);
+    }
+  }
+
+  /** @internal */
+  onClose(reason: DisconnectReason, description?: unknown): void {
+    if (!this.connected) return;
+    this.dispatch('disconnecting', [reason, description]);
+    this.connected = false;
+    for (const room of this.rooms) this.nsp.removeFromRoom(room, this.id);
+    this.rooms.clear();
+    this.nsp.removeSocket(this);
+    this.client.removeSocket(this);
+    if (this.acks) {
+      const pending = [...this.acks.values()];
+      this.acks.clear();
+      for (const ack of pending) {
+        if (ack.timer) clearTimeout(ack.timer);
+        if (ack.timed) this.invoke(() => ack.callback(new Error('socket has been disconnected')), 'ack');
+      }
+    }
+    this.dispatch('disconnect', [reason, description]);
+  }
+}
