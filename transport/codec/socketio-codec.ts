@@ -45,7 +45,8 @@ function encodeAsString(type: number, nsp: string, id: number | undefined, data:
  * `attachments` count (checked against `maxAttachments`, default 10, before any JSON is parsed)
  * and its placeholders still in `data`: pass it and the buffers to reconstructBinaryPacket.
  * Stricter than socket.io-parser where it is lax: an EVENT / ACK / CONNECT_ERROR without data,
- * non-digit attachments, control characters in a namespace and ids beyond 2^53 are errors.
+ * non-digit attachments, control characters in a namespace, data starting with whitespace and
+ * ids beyond 2^53 are errors.
  */
 export function decodeSocketPacket(input: string, limits?: { maxAttachments?: number }): SocketPacket | CodecError {
   if (typeof input !== 'string') return codecError('BAD_PAYLOAD', 'expected a string packet');
@@ -92,6 +93,8 @@ export function decodeSocketPacket(input: string, limits?: { maxAttachments?: nu
   }
 
   if (i < input.length) {
+    // socket.io-parser would read leading whitespace as ack-id digits (Number(' ') == 0); refuse it.
+    if (/\s/.test(input[i]!)) return codecError('BAD_JSON', 'packet data starts with whitespace');
     let data: unknown;
     try {
       data = JSON.parse(input.slice(i));
