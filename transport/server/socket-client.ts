@@ -15,6 +15,9 @@ import type { Namespace } from './namespace.ts';
 import type { ServerSocket } from './server-socket.ts';
 import type { Handshake } from './socket-types.ts';
 
+/** Packets a client may send for a namespace before its CONNECT is answered (kept, then delivered). */
+const MAX_EARLY_PACKETS = 100;
+
 export interface SocketClientHost {
   namespaces: ReadonlyMap<string, Namespace>;
   connectTimeout: number;
@@ -41,7 +44,8 @@ function buildHandshake(req: IncomingMessage, auth: unknown): Handshake {
 
 export class SocketClient {
   private readonly sockets = new Map<string, ServerSocket>();
-  private readonly connecting = new Set<string>();
+  /** Namespaces whose middleware is still running, with packets that arrived meanwhile. */
+  private readonly connecting = new Map<string, SocketPacket[]>();
   private pendingBinary: { packet: SocketPacket; buffers: Uint8Array[] } | null = null;
   private connectTimer: NodeJS.Timeout | null;
   private closed = false;
@@ -102,7 +106,10 @@ export class SocketClient {
       void this.connect(packet.nsp, packet.data);
       return;
     }
-    this.sockets.get(packet.nsp)?.onPacket(packet);
+    const socket = this.sockets.get(packet.nsp);
+    if (socket) return socket.onPacket(packet);
+    const early = this.connecting.get(packet.nsp);
+    if (early && early.length < MAX_EARLY_PACKETS) early.push(packet);
   }
 
   private async connect(name: string, auth: unknown): Promise<void> {
@@ -112,7 +119,8 @@ export class SocketClient {
       return;
     }
     if (this.sockets.has(name) || this.connecting.has(name)) return;
-    this.connecting.add(name);
+    const early: SocketPacket[] = [];
+    this.connecting.set(name, early);
     const outcome = await nsp.connect(this, buildHandshake(this.request, auth));
     this.connecting.delete(name);
     if (this.closed) return;
@@ -129,6 +137,7 @@ export class SocketClient {
     this.sockets.set(name, outcome);
     this.writeFrames(encodeSocketPacket({ type: SocketPacketType.CONNECT, nsp: name, data: { sid: outcome.id } }));
     nsp.admit(outcome);
+    for (const packet of early) outcome.onPacket(packet);
   }
 
   /** @internal */

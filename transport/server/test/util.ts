@@ -72,4 +72,5 @@ export async function eventually(predicate: () => boolean, timeoutMs = 5_000, me
 export const transportsUnderTest: Array<{ name: string; options: ClientOptions }> = [
   { name: 'websocket', options: { transports: ['websocket'] } },
   { name: 'polling then upgrade', options: {} },
+  { name: 'polling only', options: { transports: ['polling'] } },
 ];
