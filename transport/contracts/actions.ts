@@ -1,0 +1,173 @@
+// The browser action catalog (seed 000 §4.2, plus browser_switch_tab from seed 002):
+// params and result schemas per action, default exec timeouts (seed 001 §4.1), idempotency.
+import * as v from 'valibot';
+import { ArtifactIdSchema, GroupIdSchema, NonNegativeIntSchema, TabIdSchema, UrlSchema, WindowIdSchema } from './ids.ts';
+
+export const actionNames = [
+  'task_start',
+  'browser_debugger_attach',
+  'task_stop',
+  'browser_wait_for_loaded',
+  'browser_screenshot',
+  'browser_readability_extract',
+  'browser_dom_index',
+  'browser_xpath_scan',
+  'browser_click',
+  'browser_type',
+  'browser_get_html',
+  'browser_switch_tab',
+] as const;
+export const ActionNameSchema = v.picklist(actionNames, (issue) => `unknown action ${JSON.stringify(issue.input)}`);
+export type ActionName = v.InferOutput<typeof ActionNameSchema>;
+
+export function isActionName(input: unknown): input is ActionName {
+  return typeof input === 'string' && (actionNames as readonly string[]).includes(input);
+}
+
+const ScopeSchema = v.picklist(['viewport', 'document']);
+const BoundingBoxSchema = v.object({ x: v.number(), y: v.number(), w: v.number(), h: v.number() });
+const ClickIdSchema = NonNegativeIntSchema;
+const XPathSchema = v.pipe(v.string(), v.nonEmpty('xpath must not be empty'));
+export const ClickStrategySchema = v.picklist(['cdp_mouse', 'dom_click']);
+export const TypeStrategySchema = v.picklist(['cdp_key', 'dom_input']);
+/** Attribute the DOM index writes; default `data-mimo_click_id` (seed 000 §4.2 C). Only data-* attributes. */
+const AssignAttrSchema = v.pipe(v.string(), v.regex(/^data-[A-Za-z0-9_.-]+$/, 'assignAttr must be a data-* attribute name'));
+/** Every result may carry warnings (CDP fallback, partial page preparation; seed 000 §4.5, §4.6). */
+const warnings = { warnings: v.optional(v.array(v.string())) };
+
+export const DEFAULT_CLICK_ID_ATTR = 'data-mimo_click_id';
+
+export const actionParamsSchemas = {
+  task_start: v.object({
+    url: v.optional(UrlSchema),
+    reuseExistingTab: v.optional(v.boolean()),
+    groupTitle: v.optional(v.string()),
+  }),
+  browser_debugger_attach: v.object({ tabId: TabIdSchema }),
+  task_stop: v.object({ closeTab: v.optional(v.boolean()) }),
+  browser_wait_for_loaded: v.object({ tabId: TabIdSchema, timeoutMs: v.optional(NonNegativeIntSchema) }),
+  browser_screenshot: v.object({ tabId: TabIdSchema, fullPage: v.optional(v.boolean()) }),
+  browser_readability_extract: v.object({ tabId: TabIdSchema }),
+  browser_dom_index: v.object({
+    tabId: TabIdSchema,
+    scope: v.optional(ScopeSchema),
+    assignAttr: v.optional(AssignAttrSchema),
+  }),
+  browser_xpath_scan: v.object({ tabId: TabIdSchema, scope: v.optional(ScopeSchema) }),
+  browser_click: v.pipe(
+    v.object({
+      tabId: TabIdSchema,
+      clickId: v.optional(ClickIdSchema),
+      xpath: v.optional(XPathSchema),
+      strategy: v.optional(ClickStrategySchema),
+    }),
+    v.check((p) => p.clickId !== undefined || p.xpath !== undefined, 'browser_click needs a target: clickId or xpath'),
+  ),
+  browser_type: v.object({
+    tabId: TabIdSchema,
+    xpath: v.optional(XPathSchema),
+    clickId: v.optional(ClickIdSchema),
+    text: v.string(),
+    submit: v.optional(v.boolean()),
+    strategy: v.optional(TypeStrategySchema),
+  }),
+  browser_get_html: v.object({ tabId: TabIdSchema, xpath: v.optional(XPathSchema) }),
+  browser_switch_tab: v.object({ tabId: TabIdSchema }),
+} as const satisfies Record<ActionName, v.GenericSchema>;
+
+export const DomIndexElementSchema = v.object({
+  clickId: ClickIdSchema,
+  tag: v.string(),
+  text: v.optional(v.string()),
+  xpath: v.optional(v.string()),
+  bbox: v.optional(BoundingBoxSchema),
+});
+export type DomIndexElement = v.InferOutput<typeof DomIndexElementSchema>;
+
+export const XPathScanElementSchema = v.object({
+  xpath: v.string(),
+  tag: v.string(),
+  text: v.optional(v.string()),
+  clickId: v.optional(ClickIdSchema),
+  bbox: v.optional(BoundingBoxSchema),
+});
+export type XPathScanElement = v.InferOutput<typeof XPathScanElementSchema>;
+
+export const actionResultSchemas = {
+  task_start: v.object({
+    tabId: TabIdSchema,
+    windowId: WindowIdSchema,
+    groupId: v.optional(GroupIdSchema),
+    url: v.string(),
+    title: v.optional(v.string()),
+    ...warnings,
+  }),
+  browser_debugger_attach: v.object({ attached: v.literal(true), ...warnings }),
+  task_stop: v.object({ stopped: v.literal(true), ...warnings }),
+  browser_wait_for_loaded: v.object({ status: v.literal('complete'), ...warnings }),
+  browser_screenshot: v.object({
+    artifactId: ArtifactIdSchema,
+    url: v.string(),
+    width: NonNegativeIntSchema,
+    height: NonNegativeIntSchema,
+    ...warnings,
+  }),
+  browser_readability_extract: v.object({
+    artifactId: v.optional(ArtifactIdSchema),
+    text: v.optional(v.string()),
+    markdown: v.optional(v.string()),
+    title: v.optional(v.string()),
+    contentLengthBytes: v.optional(NonNegativeIntSchema),
+    truncated: v.optional(v.boolean()),
+    ...warnings,
+  }),
+  browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), ...warnings }),
+  browser_xpath_scan: v.object({ elements: v.array(XPathScanElementSchema), ...warnings }),
+  browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...warnings }),
+  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, ...warnings }),
+  browser_get_html: v.object({ artifactId: ArtifactIdSchema, url: v.string(), ...warnings }),
+  browser_switch_tab: v.object({ tabId: TabIdSchema, url: v.string(), title: v.optional(v.string()), ...warnings }),
+} as const satisfies Record<ActionName, v.GenericSchema>;
+
+export type ActionParamsMap = { [K in ActionName]: v.InferOutput<(typeof actionParamsSchemas)[K]> };
+export type ActionResultMap = { [K in ActionName]: v.InferOutput<(typeof actionResultSchemas)[K]> };
+export type ActionParams<K extends ActionName = ActionName> = ActionParamsMap[K];
+export type ActionResult<K extends ActionName = ActionName> = ActionResultMap[K];
+
+/** Default T_exec per action in ms (seed 001 §4.1; browser_switch_tab 5 s is ours). */
+export const defaultExecTimeoutMs = {
+  task_start: 20_000,
+  browser_debugger_attach: 5_000,
+  browser_wait_for_loaded: 20_000,
+  browser_screenshot: 10_000,
+  browser_readability_extract: 10_000,
+  browser_dom_index: 10_000,
+  browser_xpath_scan: 10_000,
+  browser_click: 5_000,
+  browser_type: 10_000,
+  browser_get_html: 10_000,
+  task_stop: 5_000,
+  browser_switch_tab: 5_000,
+} as const satisfies Record<ActionName, number>;
+
+/** Default T_ack in ms (seed 001 §4.1 suggests 1-2 s). */
+export const DEFAULT_ACK_TIMEOUT_MS = 2_000;
+
+/** Actions that may be retried once on a retryable error with no result (seed 001 §4.2). */
+export const idempotentActions: ReadonlySet<ActionName> = new Set<ActionName>([
+  'browser_screenshot',
+  'browser_readability_extract',
+  'browser_dom_index',
+  'browser_xpath_scan',
+  'browser_get_html',
+  'browser_wait_for_loaded',
+]);
+
+export function isIdempotentAction(name: ActionName): boolean {
+  return idempotentActions.has(name);
+}
+
+/** Readability output is inlined below this many UTF-8 bytes, returned as an artifact above (seed 000 §4.2 B). */
+export const READABILITY_INLINE_MAX_BYTES = 256 * 1024;
+/** Readability output above this many bytes fails with READABILITY_TOO_LARGE (seed 000 §4.2 B). */
+export const READABILITY_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,0 +1,125 @@
+// `frontend_event`: server -> web, one envelope around a typed event (seed 001 §3.4, §3.6).
+// chatDelta, structuredOutput, snapshotSync are the seed's; toolUsed, taskStatus, inspection,
+// usage are what the product adds (tool steps, status banner, live machine view, token usage).
+import * as v from 'valibot';
+import { variantMessage } from './variant-message.ts';
+import { ActionIdSchema, ArtifactIdSchema, IdSchema, NonNegativeIntSchema, TaskIdSchema, TimestampSchema } from './ids.ts';
+import { ProtocolErrorSchema } from './error-codes.ts';
+import { ArtifactKindSchema } from './http.ts';
+import { SnapshotStateSchema } from './snapshot.ts';
+import { TaskStatusSchema } from './task-status.ts';
+
+/** Socket.IO event name. */
+export const FRONTEND_EVENT_EVENT = 'frontend_event';
+
+function frontendEvent<const TType extends string, const TEntries extends v.ObjectEntries>(type: TType, entries: TEntries) {
+  return v.object({ id: IdSchema, type: v.literal(type), timestamp: TimestampSchema, ...entries });
+}
+
+/** Streamed assistant text; `finished: true` closes the stream for targetEventId. */
+export const ChatDeltaEventSchema = frontendEvent('chatDelta', {
+  sender: v.literal('assistant'),
+  /** The user_message id this answers. */
+  targetEventId: IdSchema,
+  finished: v.boolean(),
+  delta: v.object({ content: v.string() }),
+});
+export type ChatDeltaEvent = v.InferOutput<typeof ChatDeltaEventSchema>;
+
+/** Structured result / error fallback shown by the UI (e.g. an action failure, an LLM error). */
+export const StructuredOutputEventSchema = v.variant('status', [
+  frontendEvent('structuredOutput', {
+    status: v.literal('error'),
+    error: ProtocolErrorSchema,
+    data: v.optional(v.unknown()),
+    message: v.optional(v.string()),
+  }),
+  frontendEvent('structuredOutput', {
+    status: v.picklist(['success', 'info']),
+    error: v.optional(ProtocolErrorSchema),
+    data: v.optional(v.unknown()),
+    message: v.optional(v.string()),
+  }),
+]);
+export type StructuredOutputEvent = v.InferOutput<typeof StructuredOutputEventSchema>;
+
+/** Full snapshot push; the web ignores a seq not greater than the last one it applied. */
+export const SnapshotSyncEventSchema = frontendEvent('snapshotSync', {
+  mode: v.literal('full'),
+  seq: NonNegativeIntSchema,
+  state: SnapshotStateSchema,
+});
+export type SnapshotSyncEvent = v.InferOutput<typeof SnapshotSyncEventSchema>;
+
+export const ToolArtifactSchema = v.object({ artifactId: ArtifactIdSchema, kind: ArtifactKindSchema, url: v.string() });
+export type ToolArtifact = v.InferOutput<typeof ToolArtifactSchema>;
+
+export const ToolPhaseSchema = v.picklist(['start', 'success', 'error', 'partial']);
+export type ToolPhase = v.InferOutput<typeof ToolPhaseSchema>;
+
+/** One step of a tool call as the UI lists it. */
+export const ToolUsedEventSchema = frontendEvent('toolUsed', {
+  toolCallId: IdSchema,
+  actionId: v.optional(ActionIdSchema),
+  /** The browser action name, or the tool name for tools that are not browser actions. */
+  actionName: IdSchema,
+  phase: ToolPhaseSchema,
+  /** Short human-readable summary of the params, e.g. `tabId=12 clickId=4`. */
+  paramsSummary: v.string(),
+  durationMs: v.optional(NonNegativeIntSchema),
+  artifacts: v.optional(v.array(ToolArtifactSchema)),
+  warnings: v.optional(v.array(v.string())),
+  error: v.optional(ProtocolErrorSchema),
+});
+export type ToolUsedEvent = v.InferOutput<typeof ToolUsedEventSchema>;
+
+export const TaskStatusEventSchema = frontendEvent('taskStatus', {
+  status: TaskStatusSchema,
+  previous: v.optional(TaskStatusSchema),
+  reason: v.optional(v.string()),
+});
+export type TaskStatusEvent = v.InferOutput<typeof TaskStatusEventSchema>;
+
+/** A serialisable XState inspection record; fields beyond the listed ones pass through. */
+export const InspectionRecordSchema = v.looseObject({
+  type: v.picklist(['@xstate.actor', '@xstate.snapshot', '@xstate.event']),
+  actorId: IdSchema,
+  machineId: v.optional(v.string()),
+});
+export type InspectionRecord = v.InferOutput<typeof InspectionRecordSchema>;
+
+export const InspectionEventSchema = frontendEvent('inspection', { record: InspectionRecordSchema });
+export type InspectionEvent = v.InferOutput<typeof InspectionEventSchema>;
+
+export const UsageEventSchema = frontendEvent('usage', {
+  promptTokens: NonNegativeIntSchema,
+  completionTokens: NonNegativeIntSchema,
+  totalTokens: NonNegativeIntSchema,
+});
+export type UsageEvent = v.InferOutput<typeof UsageEventSchema>;
+
+export const FrontendEventPayloadSchema = v.variant('type', [
+  ChatDeltaEventSchema,
+  StructuredOutputEventSchema,
+  SnapshotSyncEventSchema,
+  ToolUsedEventSchema,
+  TaskStatusEventSchema,
+  InspectionEventSchema,
+  UsageEventSchema,
+], variantMessage);
+export type FrontendEventPayload = v.InferOutput<typeof FrontendEventPayloadSchema>;
+export type FrontendEventType = FrontendEventPayload['type'];
+
+/**
+ * The envelope emitted as `frontend_event`. `taskId` is absent only for broadcasts that belong
+ * to no task (a snapshotSync to the `frontend` room before any task exists).
+ */
+export const FrontendEventSchema = v.object({
+  type: v.literal('event'),
+  id: IdSchema,
+  taskId: v.optional(TaskIdSchema),
+  timestamp: TimestampSchema,
+  traceId: v.optional(v.string()),
+  event: FrontendEventPayloadSchema,
+});
+export type FrontendEvent = v.InferOutput<typeof FrontendEventSchema>;
