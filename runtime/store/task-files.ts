@@ -1,0 +1,83 @@
+// Where the task store keeps its documents. The store logic (task-store-core.ts) only talks to
+// this interface; `createFsTaskFiles` is the on-disk layout (see README.md), the memory variant
+// is in memory-task-files.ts. Documents are read and written through lowdb `Adapter`s.
+import { mkdir, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Adapter } from 'lowdb';
+import { DataFile } from 'lowdb/node';
+import { DurableJsonFile } from './durable-json-file.ts';
+import { isStorableTaskId } from './task-validation.ts';
+import type { Message, Task } from './task-types.ts';
+
+export const FILE_FORMAT_VERSION = 1;
+
+/** `tasks/<taskId>/meta.json`: one small document per task. */
+export interface TaskMetaDoc {
+  version: number;
+  task: Task;
+}
+
+/** `tasks/<taskId>/messages.json`: the task's messages in append order. Absent until the first append. */
+export interface MessagesDoc {
+  version: number;
+  taskId: string;
+  messages: Message[];
+}
+
+export interface TaskFiles {
+  /** Ids of every task folder (whether or not its meta file is readable). */
+  listTaskIds(): Promise<string[]>;
+  /** Makes sure the task's folder exists (called before the first write of a task). */
+  prepareTask(taskId: string): Promise<void>;
+  meta(taskId: string): Adapter<TaskMetaDoc>;
+  messages(taskId: string): Adapter<MessagesDoc>;
+}
+
+export interface FsTaskFilesOptions {
+  dataDir: string;
+  /**
+   * false (default): lowdb's DataFile, i.e. steno's temp file + rename; survives a killed process.
+   * true: also fsync the temp file and the folder before resolving; survives a power loss too.
+   */
+  fsync?: boolean;
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions): TaskFiles {
+  const tasksDir = join(dataDir, 'tasks');
+  const taskDir = (taskId: string) => join(tasksDir, taskId);
+
+  function jsonFile<T>(file: string): Adapter<T> {
+    if (fsync) return new DurableJsonFile<T>(file);
+    // Compact JSON: these files are rewritten whole on every change.
+    return new DataFile<T>(file, { parse: (text) => JSON.parse(text) as T, stringify: (data) => JSON.stringify(data) });
+  }
+
+  return {
+    async listTaskIds() {
+      let entries;
+      try {
+        entries = await readdir(tasksDir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await mkdir(tasksDir, { recursive: true });
+        return [];
+      }
+      return entries.filter((entry) => entry.isDirectory() && isStorableTaskId(entry.name)).map((entry) => entry.name);
+    },
+    async prepareTask(taskId) {
+      const created = await mkdir(taskDir(taskId), { recursive: true });
+      if (fsync && created !== undefined) await syncDir(tasksDir);
+    },
+    meta: (taskId) => jsonFile<TaskMetaDoc>(join(taskDir(taskId), 'meta.json')),
+    messages: (taskId) => jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')),
+  };
+}

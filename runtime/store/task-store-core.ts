@@ -1,0 +1,260 @@
+// The task store's logic over any `TaskFiles` (disk or memory).
+//
+// - An index of every task's summary lives in memory (built by `init()` from the meta files),
+//   so `listTasks` never touches the disk and a write never rewrites anything shared by tasks.
+// - Full tasks and their messages are loaded on demand into a bounded LRU cache.
+// - All operations on one task run one at a time (keyed queue); different tasks run in parallel.
+// - Copy-on-write: a change is computed on a copy, written, and only then committed to memory,
+//   so a failed write rejects with INTERNAL and leaves the in-memory state as it was.
+import { createKeyedQueue } from './keyed-queue.ts';
+import { createLruCache } from './lru-cache.ts';
+import { FILE_FORMAT_VERSION } from './task-files.ts';
+import type { TaskFiles, TaskMetaDoc } from './task-files.ts';
+import { internalError, TaskStoreError } from './task-store-error.ts';
+import { TASK_STATUSES } from './task-types.ts';
+import type { Clock, InitReport, Message, Task, TaskStore, TaskSummary } from './task-types.ts';
+import { checkTaskId, parseCreateInput, parseMessage, parsePatch, sameMessage } from './task-validation.ts';
+import type { ParsedPatch } from './task-validation.ts';
+
+export interface TaskStoreCoreOptions {
+  files: TaskFiles;
+  clock: Clock;
+  /** How many tasks (meta + messages) to keep loaded; default 500. */
+  cacheSize?: number;
+  /** How many meta files `init()` reads at once; default 32. */
+  initConcurrency?: number;
+}
+
+interface LoadedTask {
+  task: Task;
+  /** Loaded on first use. */
+  messages?: Message[];
+  messageIds?: Set<string>;
+}
+
+function summarize(task: Task): TaskSummary {
+  const summary: TaskSummary = { taskId: task.taskId, title: task.title, status: task.status, createdAt: task.createdAt, updatedAt: task.updatedAt };
+  if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
+  return summary;
+}
+
+function byRecency(a: TaskSummary, b: TaskSummary): number {
+  return b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0);
+}
+
+function isMetaDoc(doc: unknown, taskId: string): doc is TaskMetaDoc {
+  if (typeof doc !== 'object' || doc === null) return false;
+  const task = (doc as { task?: Partial<Task> }).task;
+  return (
+    typeof task === 'object' && task !== null && task.taskId === taskId && typeof task.title === 'string' &&
+    (TASK_STATUSES as readonly unknown[]).includes(task.status) && typeof task.createdAt === 'number' && typeof task.updatedAt === 'number'
+  );
+}
+
+function applyPatch(task: Task, patch: ParsedPatch, now: number): Task {
+  const next: Task = { ...task, updatedAt: now };
+  if (patch.status !== undefined) next.status = patch.status;
+  if (patch.title !== undefined) next.title = patch.title;
+  if (patch.usage !== undefined) next.usage = patch.usage;
+  if (patch.selectedClientId === null) delete next.selectedClientId;
+  else if (patch.selectedClientId !== undefined) next.selectedClientId = patch.selectedClientId;
+  if (patch.machineSnapshot === null) delete next.machineSnapshot;
+  else if (patch.machineSnapshot !== undefined) next.machineSnapshot = patch.machineSnapshot;
+  return next;
+}
+
+async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+const notFound = (taskId: string) => new TaskStoreError('NOT_FOUND', `task ${taskId} not found`, { context: { taskId } });
+
+export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurrency = 32 }: TaskStoreCoreOptions): TaskStore {
+  const index = new Map<string, TaskSummary>();
+  const cache = createLruCache<string, LoadedTask>(cacheSize);
+  const queue = createKeyedQueue();
+  let ready: Promise<InitReport> | undefined;
+  let closed = false;
+  const inFlight = new Set<Promise<unknown>>();
+
+  async function load(): Promise<InitReport> {
+    index.clear();
+    let ids: string[];
+    try {
+      ids = await files.listTaskIds();
+    } catch (error) {
+      throw internalError('read its data folder', undefined, error);
+    }
+    const skipped: InitReport['skipped'] = [];
+    await forEachLimit(ids, initConcurrency, async (taskId) => {
+      try {
+        const doc = await files.meta(taskId).read();
+        if (isMetaDoc(doc, taskId)) index.set(taskId, summarize(doc.task));
+        else skipped.push({ taskId, reason: doc === null ? 'missing meta file' : 'unrecognized meta file' });
+      } catch (error) {
+        skipped.push({ taskId, reason: `unreadable meta file: ${(error as Error).message}` });
+      }
+    });
+    return { taskCount: index.size, skipped };
+  }
+
+  function init(): Promise<InitReport> {
+    if (closed) return Promise.reject(new TaskStoreError('INTERNAL', 'task store is closed'));
+    ready ??= load().catch((error: unknown) => {
+      ready = undefined; // a later call retries, e.g. once the disk is back
+      throw error;
+    });
+    return ready;
+  }
+
+  /** Runs `job` in the task's queue once the index is loaded; `close()` waits for it. */
+  function onTask<T>(taskId: string, job: () => Promise<T>): Promise<T> {
+    const idError = checkTaskId(taskId);
+    if (idError) return Promise.reject(idError);
+    const operation = init().then(() => queue.run(taskId, job));
+    const settled = operation.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return operation;
+  }
+
+  async function loadTask(taskId: string): Promise<LoadedTask> {
+    const cached = cache.get(taskId);
+    if (cached) return cached;
+    if (!index.has(taskId)) throw notFound(taskId);
+    let doc: TaskMetaDoc | null;
+    try {
+      doc = await files.meta(taskId).read();
+    } catch (error) {
+      throw internalError('read the task', taskId, error);
+    }
+    if (!isMetaDoc(doc, taskId)) {
+      index.delete(taskId); // removed or damaged behind our back
+      throw notFound(taskId);
+    }
+    const loaded: LoadedTask = { task: doc.task };
+    cache.set(taskId, loaded);
+    return loaded;
+  }
+
+  async function loadMessages(loaded: LoadedTask): Promise<{ messages: Message[]; messageIds: Set<string> }> {
+    if (loaded.messages && loaded.messageIds) return { messages: loaded.messages, messageIds: loaded.messageIds };
+    let messages: Message[];
+    try {
+      messages = (await files.messages(loaded.task.taskId).read())?.messages ?? [];
+    } catch (error) {
+      throw internalError('read the messages', loaded.task.taskId, error);
+    }
+    loaded.messages = messages;
+    loaded.messageIds = new Set(messages.map((m) => m.id));
+    return { messages, messageIds: loaded.messageIds };
+  }
+
+  function commitTask(loaded: LoadedTask, task: Task): void {
+    loaded.task = task;
+    index.set(task.taskId, summarize(task));
+    cache.set(task.taskId, loaded);
+  }
+
+  async function writeMeta(task: Task, action: string): Promise<void> {
+    try {
+      await files.meta(task.taskId).write({ version: FILE_FORMAT_VERSION, task });
+    } catch (error) {
+      throw internalError(action, task.taskId, error);
+    }
+  }
+
+  return {
+    init,
+
+    async createTaskIfAbsent(raw) {
+      const input = parseCreateInput(raw);
+      if (input instanceof TaskStoreError) throw input;
+      return onTask(input.taskId, async () => {
+        if (index.has(input.taskId)) return { task: structuredClone((await loadTask(input.taskId)).task), created: false };
+        const now = clock.now();
+        const task: Task = { taskId: input.taskId, title: input.title, status: 'created', createdAt: now, updatedAt: now, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+        if (input.selectedClientId !== undefined) task.selectedClientId = input.selectedClientId;
+        try {
+          await files.prepareTask(task.taskId);
+        } catch (error) {
+          throw internalError('create the task', task.taskId, error);
+        }
+        await writeMeta(task, 'create the task');
+        commitTask({ task }, task);
+        return { task: structuredClone(task), created: true };
+      });
+    },
+
+    async getTask(taskId) {
+      return onTask(taskId, async () => (index.has(taskId) ? structuredClone((await loadTask(taskId)).task) : undefined));
+    },
+
+    async listTasks() {
+      if (closed) throw new TaskStoreError('INTERNAL', 'task store is closed');
+      await init();
+      return [...index.values()].sort(byRecency).map((summary) => ({ ...summary }));
+    },
+
+    async updateTask(taskId, rawPatch) {
+      const idError = checkTaskId(taskId);
+      if (idError) throw idError;
+      const patch = parsePatch(rawPatch);
+      if (patch instanceof TaskStoreError) throw patch;
+      return onTask(taskId, async () => {
+        const loaded = await loadTask(taskId);
+        const next = applyPatch(loaded.task, patch, clock.now());
+        await writeMeta(next, 'update the task');
+        commitTask(loaded, next);
+        return structuredClone(next);
+      });
+    },
+
+    async appendMessage(taskId, raw) {
+      const idError = checkTaskId(taskId);
+      if (idError) throw idError;
+      const message = parseMessage(raw);
+      if (message instanceof TaskStoreError) throw message;
+      return onTask(taskId, async () => {
+        const loaded = await loadTask(taskId);
+        const { messages, messageIds } = await loadMessages(loaded);
+        if (messageIds.has(message.id)) {
+          const existing = messages.find((m) => m.id === message.id)!;
+          if (sameMessage(existing, message)) return { message: structuredClone(existing), appended: false };
+          throw new TaskStoreError('CONFLICT', `message ${message.id} already exists with different content`, { context: { taskId, messageId: message.id } });
+        }
+        // Meta first: if the messages write then fails, the only trace on disk is a newer updatedAt.
+        const nextTask: Task = { ...loaded.task, updatedAt: clock.now() };
+        await writeMeta(nextTask, 'append the message');
+        const nextMessages = [...messages, message];
+        try {
+          await files.messages(taskId).write({ version: FILE_FORMAT_VERSION, taskId, messages: nextMessages });
+        } catch (error) {
+          throw internalError('append the message', taskId, error);
+        }
+        loaded.messages = nextMessages;
+        messageIds.add(message.id);
+        commitTask(loaded, nextTask);
+        return { message: structuredClone(message), appended: true };
+      });
+    },
+
+    async listMessages(taskId) {
+      return onTask(taskId, async () => structuredClone((await loadMessages(await loadTask(taskId))).messages));
+    },
+
+    async close() {
+      closed = true;
+      await ready?.catch(() => undefined);
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      await queue.drain();
+    },
+  };
+}

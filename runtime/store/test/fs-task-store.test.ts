@@ -1,0 +1,33 @@
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTaskStore } from '../task-store.ts';
+import { defineTaskStoreBehaviour } from './task-store-behaviour.ts';
+import { makeTempDir } from './util.ts';
+
+for (const fsync of [false, true]) {
+  defineTaskStoreBehaviour(`file task store (fsync ${fsync})`, async (clock) => {
+    const temp = await makeTempDir('store');
+    const taskDir = (taskId: string) => join(temp.dir, 'tasks', taskId);
+    return {
+      clock,
+      store: createTaskStore({ dataDir: temp.dir, clock, fsync }),
+      reopen: () => createTaskStore({ dataDir: temp.dir, clock, fsync }),
+      // Works as root too (where a read-only folder would not stop writes): a folder squatting on
+      // the temp file name makes the write fail with EISDIR; a plain file squatting on the task
+      // folder makes creating the task fail with EEXIST/ENOTDIR.
+      breakWrites: async (taskId) => {
+        const exists = await stat(taskDir(taskId)).then(() => true, () => false);
+        if (!exists) return writeFile(taskDir(taskId), 'not a folder');
+        await mkdir(join(taskDir(taskId), '.meta.json.tmp'));
+        await mkdir(join(taskDir(taskId), '.messages.json.tmp'));
+      },
+      healWrites: async (taskId) => {
+        const info = await stat(taskDir(taskId));
+        if (info.isFile()) return rm(taskDir(taskId));
+        await rm(join(taskDir(taskId), '.meta.json.tmp'), { recursive: true, force: true });
+        await rm(join(taskDir(taskId), '.messages.json.tmp'), { recursive: true, force: true });
+      },
+      cleanup: temp.remove,
+    };
+  });
+}
