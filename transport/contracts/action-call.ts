@@ -12,9 +12,14 @@ const callSchemaByName = Object.fromEntries(
   actionNames.map((name) => [name, v.object({ [name]: actionParamsSchemas[name] })]),
 ) as unknown as Record<ActionName, v.GenericSchema<unknown, ActionCall>>;
 
-/** Reached only when the input is not a single known key: reports the unknown key or the key count. */
+const SHAPE_HINT = 'action must be an object like { "browser_click": { ... } }';
+
+/** Anything that is not a plain object (arrays included). */
+const NotAnObjectActionCallSchema = v.custom<ActionCall>(() => false, SHAPE_HINT);
+
+/** An object that is not a single known key: reports the unknown key or the key count. */
 const MalformedActionCallSchema = v.pipe(
-  v.record(ActionNameSchema, v.unknown(), 'action must be an object like { "browser_click": { ... } }'),
+  v.record(ActionNameSchema, v.unknown(), SHAPE_HINT),
   v.check(
     (call) => Object.keys(call).length === 1,
     'action must name exactly one action, like { "browser_click": { ... } }',
@@ -22,10 +27,9 @@ const MalformedActionCallSchema = v.pipe(
 ) as unknown as v.GenericSchema<unknown, ActionCall>;
 
 export const ActionCallSchema = v.lazy((input): v.GenericSchema<unknown, ActionCall> => {
-  if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
-    const keys = Object.keys(input);
-    if (keys.length === 1 && isActionName(keys[0])) return callSchemaByName[keys[0]];
-  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return NotAnObjectActionCallSchema;
+  const keys = Object.keys(input);
+  if (keys.length === 1 && isActionName(keys[0])) return callSchemaByName[keys[0]];
   return MalformedActionCallSchema;
 });
 
