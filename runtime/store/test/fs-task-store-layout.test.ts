@@ -1,0 +1,126 @@
+// File-store specifics: the on-disk layout, damaged files at startup, a partial failure between
+// the two files of an append, and a cache smaller than the number of tasks.
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createTaskStore } from '../task-store.ts';
+import type { Message } from '../task-types.ts';
+import { createFakeClock, listJsonFiles, makeTempDir, rejection } from './util.ts';
+import type { FakeClock } from './util.ts';
+
+const s = suite<{ dir: string; remove(): Promise<void>; clock: FakeClock }>('file task store: layout and recovery');
+const msg = (id: string): Message => ({ id, role: 'assistant', content: `body ${id}`, timestamp: 1 });
+
+s.before.each(async (ctx) => {
+  const temp = await makeTempDir('layout');
+  ctx.dir = temp.dir;
+  ctx.remove = temp.remove;
+  ctx.clock = createFakeClock();
+});
+s.after.each(async (ctx) => ctx.remove());
+
+s('one folder per task with meta.json and messages.json, nothing shared', async ({ dir, clock }) => {
+  const store = createTaskStore({ dataDir: dir, clock });
+  await store.createTaskIfAbsent({ taskId: 'a', title: 'A' });
+  await store.createTaskIfAbsent({ taskId: 'b', title: 'B' });
+  await store.appendMessage('a', msg('m1'));
+  await store.close();
+  assert.equal(await readdir(dir), ['tasks']);
+  assert.equal((await readdir(join(dir, 'tasks'))).sort(), ['a', 'b']);
+  assert.equal((await readdir(join(dir, 'tasks', 'a'))).sort(), ['messages.json', 'meta.json']);
+  assert.equal(await readdir(join(dir, 'tasks', 'b')), ['meta.json']);
+  const meta = JSON.parse(await readFile(join(dir, 'tasks', 'a', 'meta.json'), 'utf8'));
+  assert.is(meta.version, 1);
+  assert.is(meta.task.taskId, 'a');
+  const messages = JSON.parse(await readFile(join(dir, 'tasks', 'a', 'messages.json'), 'utf8'));
+  assert.equal(messages, { version: 1, taskId: 'a', messages: [msg('m1')] });
+});
+
+s('an append writes only the files of its own task', async ({ dir, clock }) => {
+  const store = createTaskStore({ dataDir: dir, clock });
+  for (const id of ['a', 'b', 'c']) await store.createTaskIfAbsent({ taskId: id, title: id });
+  const before = new Map<string, string>();
+  for (const file of await listJsonFiles(dir)) before.set(file, await readFile(file, 'utf8'));
+  clock.advance(1);
+  await store.appendMessage('b', msg('m1'));
+  await store.close();
+  const changed: string[] = [];
+  for (const file of await listJsonFiles(dir)) if (before.get(file) !== (await readFile(file, 'utf8'))) changed.push(file.slice(dir.length));
+  assert.equal(changed.sort(), ['/tasks/b/messages.json', '/tasks/b/meta.json']);
+});
+
+s('init skips damaged or foreign folders, reports them, and keeps serving the rest', async ({ dir, clock }) => {
+  const store = createTaskStore({ dataDir: dir, clock });
+  await store.createTaskIfAbsent({ taskId: 'good', title: 'ok' });
+  await store.createTaskIfAbsent({ taskId: 'torn', title: 'x' });
+  await store.createTaskIfAbsent({ taskId: 'wrong', title: 'x' });
+  await store.close();
+  await writeFile(join(dir, 'tasks', 'torn', 'meta.json'), '{"version":1,"task":{"taskI');
+  await writeFile(join(dir, 'tasks', 'wrong', 'meta.json'), JSON.stringify({ version: 1, task: { taskId: 'other' } }));
+  await mkdir(join(dir, 'tasks', 'empty'));
+  await mkdir(join(dir, 'tasks', '.not-a-task'));
+  await writeFile(join(dir, 'tasks', 'stray-file'), 'x');
+  const reopened = createTaskStore({ dataDir: dir, clock });
+  const report = await reopened.init();
+  assert.is(report.taskCount, 1);
+  assert.equal(report.skipped.map((x) => x.taskId).sort(), ['empty', 'torn', 'wrong']);
+  assert.equal((await reopened.listTasks()).map((t) => t.taskId), ['good']);
+  assert.is(await reopened.getTask('torn'), undefined);
+  // Re-creating a skipped task overwrites its meta file and keeps the folder usable.
+  assert.is((await reopened.createTaskIfAbsent({ taskId: 'torn', title: 'again' })).created, true);
+  await reopened.appendMessage('torn', msg('m1'));
+  await reopened.close();
+});
+
+s('messages write failing after the meta write: rejected, memory unchanged, only updatedAt may move on disk', async ({ dir, clock }) => {
+  const store = createTaskStore({ dataDir: dir, clock });
+  await store.createTaskIfAbsent({ taskId: 't', title: 'x' });
+  await store.appendMessage('t', msg('m1'));
+  const before = await store.getTask('t');
+  await mkdir(join(dir, 'tasks', 't', '.messages.json.tmp'));
+  clock.advance(50);
+  const error = await rejection(store.appendMessage('t', msg('m2')));
+  assert.is(error.code, 'INTERNAL');
+  assert.is(error.details?.context?.errno, 'EISDIR');
+  assert.not.match(error.message, dir); // no server paths in messages that may reach a client
+  assert.equal(await store.getTask('t'), before);
+  assert.equal(await store.listMessages('t'), [msg('m1')]);
+  await rm(join(dir, 'tasks', 't', '.messages.json.tmp'), { recursive: true });
+  await store.appendMessage('t', msg('m2'));
+  assert.equal((await store.listMessages('t')).map((m) => m.id), ['m1', 'm2']);
+  await store.close();
+});
+
+s('an unusable data folder makes init reject INTERNAL; it retries once the folder is fixed', async ({ dir, clock }) => {
+  const dataDir = join(dir, 'data');
+  await writeFile(dataDir, 'a file where the folder should be');
+  const store = createTaskStore({ dataDir, clock });
+  assert.is((await rejection(store.init())).code, 'INTERNAL');
+  assert.is((await rejection(store.createTaskIfAbsent({ taskId: 'a', title: 'A' }))).code, 'INTERNAL');
+  await rm(dataDir);
+  assert.equal(await store.init(), { taskCount: 0, skipped: [] });
+  assert.is((await store.createTaskIfAbsent({ taskId: 'a', title: 'A' })).created, true);
+  await store.close();
+});
+
+s('a cache smaller than the task count still reads and writes every task correctly', async ({ dir, clock }) => {
+  const store = createTaskStore({ dataDir: dir, clock, cacheSize: 2 });
+  const ids = ['a', 'b', 'c', 'd', 'e'];
+  for (const id of ids) await store.createTaskIfAbsent({ taskId: id, title: id });
+  for (let round = 0; round < 3; round++) {
+    for (const id of ids) {
+      clock.advance(1);
+      await store.appendMessage(id, msg(`${id}${round}`));
+      await store.updateTask(id, { usage: { promptTokens: round, completionTokens: 0, totalTokens: round } });
+    }
+  }
+  for (const id of ids) {
+    assert.equal((await store.listMessages(id)).map((m) => m.id), [`${id}0`, `${id}1`, `${id}2`]);
+    assert.is((await store.getTask(id))!.usage.totalTokens, 2);
+  }
+  assert.equal((await store.listTasks()).map((t) => t.taskId), ['e', 'd', 'c', 'b', 'a']);
+  await store.close();
+});
+
+s.run();
