@@ -1,0 +1,58 @@
+// Timeouts and idempotency for browser_action, from seed 001 §4.1 / §4.2.
+// transport/contracts keeps the same table for the wire side; machines/ may not import
+// it, so this copy is the machines' own (the two must agree; the runtime may check).
+
+/** Default T_ack: the seed suggests 1–2 s; the issue fixes 1.5 s. */
+export const defaultAckTimeoutMs = 1_500;
+
+/** Default T_exec per action (001 §4.1 table, plus browser_switch_tab from seed 002). */
+export const defaultExecTimeoutMs: Readonly<Record<string, number>> = Object.freeze({
+  task_start: 20_000,
+  browser_debugger_attach: 5_000,
+  browser_wait_for_loaded: 20_000,
+  browser_screenshot: 10_000,
+  browser_readability_extract: 10_000,
+  browser_dom_index: 10_000,
+  browser_xpath_scan: 10_000,
+  browser_click: 5_000,
+  browser_type: 10_000,
+  browser_get_html: 10_000,
+  task_stop: 5_000,
+  browser_switch_tab: 5_000,
+});
+
+/** T_exec for an action the table does not list: the low end of the seed's 30–120 s. */
+export const fallbackExecTimeoutMs = 30_000;
+
+/** Wait before the single retry (000 §5.1: "退避 1s"). */
+export const defaultRetryBackoffMs = 1_000;
+
+/** Read-only actions, the only ones the server may resend (001 §4.2). */
+export const idempotentActions: ReadonlySet<string> = new Set([
+  'browser_screenshot',
+  'browser_readability_extract',
+  'browser_dom_index',
+  'browser_xpath_scan',
+  'browser_get_html',
+  'browser_wait_for_loaded',
+]);
+
+export function isIdempotentAction(actionName: string): boolean {
+  return idempotentActions.has(actionName);
+}
+
+function isPositiveFinite(n: number | undefined): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0;
+}
+
+/** The per-call override when it is a positive number, else the table, else the fallback. */
+export function execTimeoutFor(actionName: string, overrideMs?: number): number {
+  if (isPositiveFinite(overrideMs)) return overrideMs;
+  return Object.hasOwn(defaultExecTimeoutMs, actionName)
+    ? defaultExecTimeoutMs[actionName]!
+    : fallbackExecTimeoutMs;
+}
+
+export function ackTimeoutFor(overrideMs?: number): number {
+  return isPositiveFinite(overrideMs) ? overrideMs : defaultAckTimeoutMs;
+}

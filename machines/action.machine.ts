@@ -1,0 +1,328 @@
+// actionMachine: the life of one browser_action (seed 001 §3.5 / §4, seed 000 §5.1).
+//
+//   attempt.dispatching --sendAction done--> attempt.awaitingAck --ACK--> attempt.executing
+//        |                                         | ACK_TIMEOUT               | EXEC_TIMEOUT
+//        | RESULT (any attempt state) ------------> succeeded | partial | failed
+//        '-- retryable error / timeout on an idempotent action, first attempt only -->
+//            retryWait --RETRY_BACKOFF--> attempt (same actionId)
+//   PLUGIN_GONE anywhere -> failed (PLUGIN_OFFLINE), at once.
+//
+// Side effects are provided by the runtime: `sendAction` (promise actor that hands the
+// frame to the transport, resolves once written, rejects when the plugin has no socket)
+// and `reportIgnoredResult` (log a late/duplicate result). The runtime routes the
+// plugin's ack callback as ACK and its browser_action_result as RESULT into the actor.
+// T_ack starts once the frame is written; T_exec starts at the ack.
+import { assign, fromPromise, setup } from 'xstate';
+import {
+  ackTimeoutFor,
+  defaultRetryBackoffMs,
+  execTimeoutFor,
+  isIdempotentAction,
+} from './action-timeouts.ts';
+import { ErrorCode } from './error-codes.ts';
+import { errorValue, toErrorValue, type ErrorValue } from './error-value.ts';
+import { sameAnswer } from './action-result.ts';
+import type { RestoredEvent } from './restored-event.ts';
+
+export const actionMachineId = 'action';
+
+/** One retry at most (000 §5.1): two attempts in all. */
+export const maxActionAttempts = 2;
+
+export interface ActionInput {
+  actionId: string;
+  actionName: string;
+  params: Record<string, unknown>;
+  taskId: string;
+  clientId: string;
+  /** Overrides T_ack (default 1.5 s). */
+  ackTimeoutMs?: number;
+  /** Overrides T_exec (default from `defaultExecTimeoutMs`). */
+  execTimeoutMs?: number;
+  /** Overrides the wait before the retry (default 1 s). */
+  retryBackoffMs?: number;
+}
+
+/** What `sendAction` receives: everything needed to build the browser_action frame. */
+export interface SendActionInput {
+  actionId: string;
+  actionName: string;
+  params: Record<string, unknown>;
+  taskId: string;
+  clientId: string;
+  /** 1 for the first send, 2 for the retry; the actionId is the same. */
+  attempt: number;
+}
+
+export type ActionResultStatus = 'success' | 'partial' | 'error';
+
+/** A browser_action_result as the plugin sent it. */
+export interface ActionAnswer {
+  status: ActionResultStatus;
+  result?: unknown;
+  error?: ErrorValue;
+}
+
+export type ActionResultEvent = { type: 'RESULT' } & ActionAnswer;
+
+export type ActionEvent =
+  | { type: 'ACK' }
+  | ActionResultEvent
+  | { type: 'PLUGIN_GONE'; reason?: string }
+  | RestoredEvent;
+
+export type ActionStatus = 'succeeded' | 'partial' | 'failed';
+export type ActionTimeoutKind = 'ack' | 'exec';
+export type IgnoredResultDisposition = 'late' | 'duplicate';
+
+export interface ActionContext {
+  actionId: string;
+  actionName: string;
+  params: Record<string, unknown>;
+  taskId: string;
+  clientId: string;
+  ackTimeoutMs: number;
+  execTimeoutMs: number;
+  retryBackoffMs: number;
+  idempotent: boolean;
+  /** Frames sent so far (1 or 2). */
+  attempts: number;
+  result?: unknown;
+  error?: ErrorValue;
+  /** Which wait ran out on the latest attempt, if it was a timeout. */
+  timedOut?: ActionTimeoutKind;
+  /** Exec timeouts since the plugin last answered (see plugin-health.ts). */
+  execTimeoutStreak: number;
+  /** The plugin sent at least one RESULT for this action. */
+  answered: boolean;
+  /** The last RESULT taken into account, to tell a duplicate from a late one. */
+  lastAnswer?: ActionAnswer;
+  /** RESULTs received and ignored (late or duplicate) while the action was alive. */
+  ignoredResults: number;
+}
+
+export interface ActionOutput {
+  actionId: string;
+  actionName: string;
+  status: ActionStatus;
+  result?: unknown;
+  error?: ErrorValue;
+  attempts: number;
+  timedOut?: ActionTimeoutKind;
+  execTimeoutStreak: number;
+  answered: boolean;
+}
+
+function answerOf(event: ActionResultEvent): ActionAnswer {
+  const answer: ActionAnswer = { status: event.status };
+  if (event.result !== undefined) answer.result = event.result;
+  if (event.error !== undefined) answer.error = event.error;
+  return answer;
+}
+
+function outputOf(context: ActionContext, status: ActionStatus): ActionOutput {
+  const output: ActionOutput = {
+    actionId: context.actionId,
+    actionName: context.actionName,
+    status,
+    attempts: context.attempts,
+    execTimeoutStreak: context.execTimeoutStreak,
+    answered: context.answered,
+  };
+  if (context.result !== undefined) output.result = context.result;
+  if (status === 'failed' && context.error !== undefined) output.error = context.error;
+  if (status === 'failed' && context.timedOut !== undefined) output.timedOut = context.timedOut;
+  return output;
+}
+
+export const actionMachine = setup({
+  types: {} as {
+    context: ActionContext;
+    events: ActionEvent;
+    input: ActionInput;
+    output: ActionOutput;
+  },
+  actors: {
+    sendAction: fromPromise<void, SendActionInput>(async () => {
+      throw errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendAction is not provided', { retryable: true });
+    }),
+  },
+  actions: {
+    reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
+    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
+    recordAnswer: assign(({ context, event }) => {
+      const answer = answerOf(event as ActionResultEvent);
+      const error =
+        answer.status === 'error'
+          ? toErrorValue(answer.error ?? 'the plugin reported an error without details', ErrorCode.INTERNAL)
+          : undefined;
+      return {
+        lastAnswer: answer,
+        answered: true,
+        execTimeoutStreak: 0,
+        timedOut: undefined,
+        result: answer.result ?? context.result,
+        error,
+      };
+    }),
+    recordAckTimeout: assign(({ context }) => ({
+      timedOut: 'ack' as const,
+      error: errorValue(
+        ErrorCode.PLUGIN_TIMEOUT_ACK,
+        `no ack for ${context.actionName} within ${context.ackTimeoutMs} ms`,
+        { retryable: true },
+      ),
+    })),
+    recordExecTimeout: assign(({ context }) => ({
+      timedOut: 'exec' as const,
+      execTimeoutStreak: context.execTimeoutStreak + 1,
+      error: errorValue(
+        ErrorCode.PLUGIN_TIMEOUT_EXEC,
+        `no result for ${context.actionName} within ${context.execTimeoutMs} ms`,
+        { retryable: true },
+      ),
+    })),
+    recordDispatchFailure: assign(({ event }) => ({
+      timedOut: undefined,
+      error: toErrorValue((event as { error?: unknown }).error, ErrorCode.PLUGIN_OFFLINE),
+    })),
+    recordPluginGone: assign(({ event }) => {
+      const reason = (event as { reason?: string }).reason;
+      return {
+        timedOut: undefined,
+        error: errorValue(ErrorCode.PLUGIN_OFFLINE, reason ?? 'the plugin disconnected', { retryable: true }),
+      };
+    }),
+    countIgnoredResult: assign({ ignoredResults: ({ context }) => context.ignoredResults + 1 }),
+  },
+  guards: {
+    isSuccess: ({ event }) => event.type === 'RESULT' && event.status === 'success',
+    isPartial: ({ event }) => event.type === 'RESULT' && event.status === 'partial',
+    isSuccessOrPartial: ({ event }) => event.type === 'RESULT' && event.status !== 'error',
+    canRetry: ({ context }) => context.idempotent && context.attempts < maxActionAttempts,
+    canRetryAnswer: ({ context, event }) =>
+      event.type === 'RESULT' &&
+      event.error?.retryable === true &&
+      context.idempotent &&
+      context.attempts < maxActionAttempts,
+    isDuplicateAnswer: ({ context, event }) =>
+      event.type === 'RESULT' && sameAnswer(context.lastAnswer, answerOf(event)),
+  },
+  delays: {
+    ACK_TIMEOUT: ({ context }) => context.ackTimeoutMs,
+    EXEC_TIMEOUT: ({ context }) => context.execTimeoutMs,
+    RETRY_BACKOFF: ({ context }) => context.retryBackoffMs,
+  },
+}).createMachine({
+  id: actionMachineId,
+  context: ({ input }) => ({
+    actionId: input.actionId,
+    actionName: input.actionName,
+    params: input.params,
+    taskId: input.taskId,
+    clientId: input.clientId,
+    ackTimeoutMs: ackTimeoutFor(input.ackTimeoutMs),
+    execTimeoutMs: execTimeoutFor(input.actionName, input.execTimeoutMs),
+    retryBackoffMs:
+      input.retryBackoffMs !== undefined && input.retryBackoffMs >= 0 ? input.retryBackoffMs : defaultRetryBackoffMs,
+    idempotent: isIdempotentAction(input.actionName),
+    attempts: 0,
+    execTimeoutStreak: 0,
+    answered: false,
+    ignoredResults: 0,
+  }),
+  initial: 'attempt',
+  on: {
+    PLUGIN_GONE: { target: '.failed', actions: 'recordPluginGone' },
+  },
+  states: {
+    attempt: {
+      initial: 'dispatching',
+      entry: 'countAttempt',
+      on: {
+        RESULT: [
+          { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
+          { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },
+          { guard: 'canRetryAnswer', target: 'retryWait', actions: 'recordAnswer' },
+          { target: 'failed', actions: 'recordAnswer' },
+        ],
+      },
+      states: {
+        dispatching: {
+          invoke: {
+            id: 'sendAction',
+            src: 'sendAction',
+            input: ({ context }) => ({
+              actionId: context.actionId,
+              actionName: context.actionName,
+              params: context.params,
+              taskId: context.taskId,
+              clientId: context.clientId,
+              attempt: context.attempts,
+            }),
+            onDone: { target: 'awaitingAck' },
+            onError: { target: '#action.failed', actions: 'recordDispatchFailure' },
+          },
+          // The ack callback may race the promise that reports the frame as written.
+          on: { ACK: { target: 'executing' } },
+        },
+        awaitingAck: {
+          on: {
+            ACK: { target: 'executing' },
+            RESTORED: { target: 'awaitingAck', reenter: true },
+          },
+          after: {
+            ACK_TIMEOUT: [
+              { guard: 'canRetry', target: '#action.retryWait', actions: 'recordAckTimeout' },
+              { target: '#action.failed', actions: 'recordAckTimeout' },
+            ],
+          },
+        },
+        executing: {
+          on: { RESTORED: { target: 'executing', reenter: true } },
+          after: {
+            EXEC_TIMEOUT: [
+              { guard: 'canRetry', target: '#action.retryWait', actions: 'recordExecTimeout' },
+              { target: '#action.failed', actions: 'recordExecTimeout' },
+            ],
+          },
+        },
+      },
+    },
+    retryWait: {
+      on: {
+        // Same actionId, so a success now is the action's success (the plugin dedups
+        // by actionId and answers every send with the same result, 001 §4.2).
+        RESULT: [
+          { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
+          { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },
+          {
+            guard: 'isDuplicateAnswer',
+            actions: [
+              'countIgnoredResult',
+              {
+                type: 'reportIgnoredResult',
+                params: ({ context }) => ({ actionId: context.actionId, disposition: 'duplicate' as const }),
+              },
+            ],
+          },
+          {
+            actions: [
+              'countIgnoredResult',
+              {
+                type: 'reportIgnoredResult',
+                params: ({ context }) => ({ actionId: context.actionId, disposition: 'late' as const }),
+              },
+            ],
+          },
+        ],
+        RESTORED: { target: 'retryWait', reenter: true },
+      },
+      after: { RETRY_BACKOFF: { target: 'attempt' } },
+    },
+    succeeded: { type: 'final', output: ({ context }) => outputOf(context, 'succeeded') },
+    partial: { type: 'final', output: ({ context }) => outputOf(context, 'partial') },
+    failed: { type: 'final', output: ({ context }) => outputOf(context, 'failed') },
+  },
+  output: ({ event }) => event.output as ActionOutput,
+});

@@ -1,0 +1,28 @@
+// Pure reads of a task actor's snapshot, for the runtime, the HTTP API and the UI mirror.
+import type { SnapshotFrom } from 'xstate';
+import type { TaskStatus, taskMachine } from './task.machine.ts';
+
+export type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
+
+/** The seed 000 §2.1 status: both takeover substates read as 'takeover'. */
+export function taskStatusOf(snapshot: TaskSnapshot): TaskStatus {
+  if (snapshot.matches('completed')) return 'completed';
+  if (snapshot.matches('error')) return 'error';
+  if (snapshot.matches({ running: 'takeover' }) || snapshot.matches({ ongoing: 'takeover' })) return 'takeover';
+  if (snapshot.matches('running')) return 'running';
+  if (snapshot.matches('ongoing')) return 'ongoing';
+  return 'created';
+}
+
+/** True when a turn is running, no takeover is active and no action is in flight. */
+export function canDispatchAction(snapshot: TaskSnapshot): boolean {
+  return (
+    snapshot.status === 'active' &&
+    snapshot.matches({ running: 'active' }) &&
+    snapshot.context.inFlightActionId === null
+  );
+}
+
+export function actionInFlightOf(snapshot: TaskSnapshot): string | null {
+  return snapshot.context.inFlightActionId;
+}
