@@ -52,10 +52,14 @@ export function toFieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix = 
   return out;
 }
 
+function lastSegment(field: string): string {
+  return field.slice(field.lastIndexOf('.') + 1);
+}
+
 function summarize(fieldErrors: FieldError[]): string {
   const shown = fieldErrors
     .slice(0, SUMMARY_LIMIT)
-    .map((e) => (e.field === '' ? e.message : `${e.field}: ${e.message}`));
+    .map((e) => (e.field === '' || e.message.startsWith(lastSegment(e.field)) ? e.message : `${e.field}: ${e.message}`));
   const more = fieldErrors.length > SUMMARY_LIMIT ? `; and ${fieldErrors.length - SUMMARY_LIMIT} more` : '';
   return `invalid input: ${shown.join('; ')}${more}`;
 }
