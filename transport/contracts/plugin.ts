@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { ActionCallSchema } from './action-call.ts';
 import { BrowserActionResultMessageSchema, LegacyBrowserActionResultSchema } from './action-result.ts';
+import type { LegacyBrowserActionResult } from './action-result.ts';
 import { ClientIdSchema, IdSchema, NonNegativeIntSchema, TabIdSchema, TaskIdSchema, TimestampSchema, UrlSchema } from './ids.ts';
 import { ProtocolVersionSchema } from './protocol-version.ts';
 import { snapshotContentEntries } from './snapshot.ts';
@@ -98,6 +99,11 @@ export type PluginToServerMessage = v.InferOutput<typeof PluginToServerMessageSc
 export const IncomingPluginMessageSchema = v.lazy((input) =>
   isLegacyResultShape(input) ? LegacyBrowserActionResultSchema : PluginToServerMessageSchema,
 );
+
+/** Narrow a received plugin message to the legacy result shape (the only one without `type`). */
+export function isLegacyActionResult(message: IncomingPluginMessage): message is LegacyBrowserActionResult {
+  return !('type' in message);
+}
 
 /** Legacy results are recognised by `actionId` and no `type`; anything else is judged as canonical. */
 function isLegacyResultShape(input: unknown): boolean {

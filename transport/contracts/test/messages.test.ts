@@ -105,7 +105,10 @@ tabEvents.run();
 const routing = suite('plugin_message routing');
 
 routing('a message with actionId and no type is a legacy result; without actionId it is judged canonical', () => {
-  assert.ok(c.validate(c.IncomingPluginMessageSchema, { actionId: 'a', status: 'success' }).ok);
+  const legacy = c.validate(c.IncomingPluginMessageSchema, { actionId: 'a', status: 'success' });
+  assert.ok(legacy.ok && c.isLegacyActionResult(legacy.value));
+  const v1 = c.validate(c.IncomingPluginMessageSchema, { v: 1, type: 'takeover_report', taskId: TASK_ID, clientId: 'p', timestamp: 1, reason: 'user_input' });
+  assert.ok(v1.ok && !c.isLegacyActionResult(v1.value));
   const untyped = c.validate(c.IncomingPluginMessageSchema, { clientId: 'plugin-abc' });
   assert.equal(!untyped.ok && untyped.error.fieldErrors.map((e) => e.field), ['type']);
 });
