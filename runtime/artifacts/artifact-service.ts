@@ -1,0 +1,231 @@
+// The seed 000 §1 / seed 001 §2.4 ArtifactService: presigned uploads into a local folder,
+// downloads until expiry, server-side writes, and a sweeper. The HTTP routes are thin wrappers:
+//   POST /api/artifacts/presign           -> presign(body)
+//   PUT|POST /api/artifacts/:id/upload    -> acceptUpload(id, query.token, request body, { contentLength, contentType })
+//   GET /api/artifacts/:id                -> open(id), answered with artifactResponseHeaders()
+// Every method rejects with an ArtifactError (`code`, HTTP `status`, `reason`).
+import { createReadStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { ArtifactError, ioError, isArtifactError } from './artifact-error.ts';
+import { createArtifactFolder } from './artifact-folder.ts';
+import { isValidArtifactId, newArtifactId } from './artifact-id.ts';
+import { checkArtifactInput, isValidContentType, mediaType } from './artifact-inputs.ts';
+import { sweepFolder } from './artifact-sweep.ts';
+import type { ArtifactMeta, ArtifactService, ArtifactServiceOptions, OpenedArtifact, StoredArtifact } from './artifact-types.ts';
+import { discardBody, receiveBody } from './receive-body.ts';
+import { createNodeScheduler } from './scheduler.ts';
+import { signUploadToken, verifyUploadToken } from './upload-token.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`createArtifactService: ${name} must be a positive number`);
+  return value;
+}
+
+/**
+ * Throws a TypeError (at construction, never later) when `secret` is shorter than 16 bytes,
+ * `publicBaseUrl` is not an http(s) URL, or a limit is not a positive number.
+ */
+export function createArtifactService(options: ArtifactServiceOptions): ArtifactService {
+  const { clock, scheduler = createNodeScheduler() } = options;
+  const secret = typeof options.secret === 'string' ? Buffer.from(options.secret, 'utf8') : Buffer.from(options.secret);
+  if (secret.length < 16) throw new TypeError('createArtifactService: secret must be at least 16 bytes');
+  const base = new URL(options.publicBaseUrl);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError('createArtifactService: publicBaseUrl must be http(s)');
+  const baseUrl = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
+  const uploadTtlMs = positive('uploadTtlMs', options.uploadTtlMs ?? 15 * MINUTE);
+  const downloadTtlMs = positive('downloadTtlMs', options.downloadTtlMs ?? 24 * HOUR);
+  const maxUploadBytes = positive('maxUploadBytes', options.maxUploadBytes ?? 25 * 1024 * 1024);
+  const uploadTimeoutMs = positive('uploadTimeoutMs', options.uploadTimeoutMs ?? MINUTE);
+
+  const folder = createArtifactFolder(options.dir);
+  /** Artifacts with an upload or a server-side write in flight: never swept, never uploaded twice. */
+  const busy = new Set<string>();
+  let sweeping: Promise<unknown> | undefined;
+
+  const downloadUrl = (artifactId: string) => `${baseUrl}/api/artifacts/${artifactId}`;
+  const stored = (meta: ArtifactMeta): StoredArtifact => ({
+    artifactId: meta.artifactId, downloadUrl: downloadUrl(meta.artifactId), contentType: meta.contentType, size: meta.size ?? 0, expiresAt: meta.expiresAt,
+  });
+
+  function invalidId(): ArtifactError {
+    return new ArtifactError('BAD_REQUEST', 'invalid_id', 'invalid artifact id', { fieldErrors: [{ field: 'artifactId', message: 'expected art- followed by 21 characters of [A-Za-z0-9_-]' }] });
+  }
+
+  async function readMeta(artifactId: string): Promise<ArtifactMeta> {
+    let meta: Awaited<ReturnType<typeof folder.readMeta>>;
+    try {
+      meta = await folder.readMeta(artifactId);
+    } catch (error) {
+      throw ioError('read the artifact metadata', error, { artifactId });
+    }
+    if (meta === null || meta === 'damaged') throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+    return meta;
+  }
+
+  async function ensureDir(): Promise<void> {
+    try {
+      await folder.ensureDir();
+    } catch (error) {
+      throw ioError('create its folder', error);
+    }
+  }
+
+  async function acceptUploadChecked(artifactId: string, token: string, body: Parameters<ArtifactService['acceptUpload']>[2], opts: Parameters<ArtifactService['acceptUpload']>[3] = {}): Promise<StoredArtifact> {
+    if (!isValidArtifactId(artifactId)) throw invalidId();
+    const meta = await readMeta(artifactId);
+    const check = verifyUploadToken(secret, token, artifactId, meta.contentType, clock.now());
+    if (!check.ok) {
+      const message = check.reason === 'token_expired' ? 'upload token expired' : 'upload token is not valid for this artifact';
+      throw new ArtifactError('FORBIDDEN', check.reason, message, { context: { artifactId } });
+    }
+    if (meta.state === 'ready') throw new ArtifactError('CONFLICT', 'already_uploaded', 'this upload URL has already been used', { context: { artifactId } });
+    if (busy.has(artifactId)) throw new ArtifactError('CONFLICT', 'upload_in_progress', 'an upload to this URL is already in progress', { context: { artifactId } });
+    if (opts.contentType !== undefined && (!isValidContentType(opts.contentType) || mediaType(opts.contentType) !== mediaType(meta.contentType))) {
+      throw new ArtifactError('BAD_REQUEST', 'content_type_mismatch', `expected content type ${meta.contentType}`, { status: 415, context: { artifactId } });
+    }
+    const declared = opts.contentLength;
+    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) {
+      throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'invalid content length', { fieldErrors: [{ field: 'contentLength', message: 'expected a non-negative integer' }] });
+    }
+    if (declared !== undefined && declared > maxUploadBytes) {
+      throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { artifactId, maxUploadBytes } });
+    }
+    busy.add(artifactId); // synchronously after the check: a concurrent upload now sees it
+    const temp = folder.tempPath(artifactId, 'upload');
+    folder.inUse.add(temp);
+    try {
+      await ensureDir();
+      const size = await receiveBody({ body, path: temp, maxBytes: maxUploadBytes, timeoutMs: uploadTimeoutMs, scheduler });
+      if (declared !== undefined && size !== declared) {
+        throw new ArtifactError('BAD_REQUEST', 'length_mismatch', `received ${size} bytes, expected ${declared}`, { retryable: true, context: { artifactId } });
+      }
+      try {
+        await rename(temp, folder.dataPath(artifactId));
+        const now = clock.now();
+        const ready: ArtifactMeta = { ...meta, state: 'ready', size, uploadedAt: now, expiresAt: now + downloadTtlMs };
+        await folder.writeMeta(ready);
+        return stored(ready);
+      } catch (error) {
+        throw ioError('store the upload', error, { artifactId });
+      }
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      folder.inUse.delete(temp);
+      busy.delete(artifactId);
+    }
+  }
+
+  async function sweep() {
+    try {
+      return await sweepFolder(folder, clock.now(), busy);
+    } catch (error) {
+      throw isArtifactError(error) ? error : ioError('sweep its folder', error);
+    }
+  }
+
+  return {
+    async presign(input) {
+      const checked = checkArtifactInput(input);
+      if (isArtifactError(checked)) throw checked;
+      await ensureDir();
+      const now = clock.now();
+      const artifactId = newArtifactId();
+      const uploadExpiresAt = now + uploadTtlMs;
+      const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'pending', uploadExpiresAt, expiresAt: uploadExpiresAt };
+      try {
+        await folder.writeMeta(meta);
+      } catch (error) {
+        throw ioError('record the artifact', error);
+      }
+      const token = signUploadToken(secret, artifactId, uploadExpiresAt, checked.contentType);
+      return { artifactId, uploadUrl: `${downloadUrl(artifactId)}/upload?token=${encodeURIComponent(token)}`, downloadUrl: downloadUrl(artifactId), expiresAt: uploadExpiresAt };
+    },
+
+    async acceptUpload(artifactId, token, body, opts) {
+      try {
+        return await acceptUploadChecked(artifactId, token, body, opts);
+      } catch (error) {
+        discardBody(body); // refused before or while streaming: stop the sender
+        throw error;
+      }
+    },
+
+    async open(artifactId) {
+      if (!isValidArtifactId(artifactId)) throw invalidId();
+      const meta = await readMeta(artifactId);
+      if (meta.state !== 'ready') throw new ArtifactError('NOT_FOUND', 'pending', `artifact ${artifactId} has not been uploaded yet`, { context: { artifactId } });
+      if (clock.now() >= meta.expiresAt) throw new ArtifactError('NOT_FOUND', 'expired', `artifact ${artifactId} has expired`, { status: 410, context: { artifactId } });
+      const path = folder.dataPath(artifactId);
+      let size: number;
+      try {
+        size = (await stat(path)).size;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+        throw ioError('read the artifact', error, { artifactId });
+      }
+      const opened: OpenedArtifact = {
+        artifactId, taskId: meta.taskId, kind: meta.kind, contentType: meta.contentType, size, createdAt: meta.createdAt, expiresAt: meta.expiresAt, path,
+        stream: () => Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>,
+      };
+      return opened;
+    },
+
+    async putArtifact(input) {
+      const checked = checkArtifactInput(input);
+      if (isArtifactError(checked)) throw checked;
+      const bytes = input.bytes;
+      if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) {
+        throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'bytes must be a Uint8Array or a string', { fieldErrors: [{ field: 'bytes', message: 'expected Uint8Array or string' }] });
+      }
+      const size = typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.byteLength;
+      if (size > maxUploadBytes) throw new ArtifactError('BAD_REQUEST', 'too_large', `artifact exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { maxUploadBytes } });
+      await ensureDir();
+      const artifactId = newArtifactId();
+      busy.add(artifactId);
+      try {
+        const now = clock.now();
+        const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'ready', uploadExpiresAt: now, expiresAt: now + downloadTtlMs, size, uploadedAt: now };
+        try {
+          await folder.writeData(artifactId, bytes);
+          await folder.writeMeta(meta);
+        } catch (error) {
+          await rm(folder.dataPath(artifactId), { force: true }).catch(() => undefined);
+          throw ioError('store the artifact', error, { artifactId });
+        }
+        return stored(meta);
+      } finally {
+        busy.delete(artifactId);
+      }
+    },
+
+    sweep,
+
+    startSweeper({ intervalMs = 6 * HOUR, onResult, onError } = {}) {
+      positive('intervalMs', intervalMs);
+      const run = () => {
+        if (sweeping) return; // the previous pass is still running
+        sweeping = sweep()
+          .then((result) => onResult?.(result))
+          .catch((error: unknown) => onError?.(error))
+          .catch(() => undefined) // a throwing onError must not become an unhandled rejection
+          .finally(() => {
+            sweeping = undefined;
+          });
+      };
+      run(); // seed 001 §2.4: sweep at startup, then every 6 hours
+      const handle = scheduler.setInterval(run, intervalMs);
+      let stopped = false;
+      return () => {
+        if (stopped) return;
+        stopped = true;
+        scheduler.clearInterval(handle);
+      };
+    },
+  };
+}
