@@ -4,7 +4,8 @@
 // it repeats the answer already taken, otherwise "late". The router in the runtime asks
 // this before sending RESULT, because a finished actor can no longer report anything.
 import type { SnapshotFrom } from 'xstate';
-import type { ActionAnswer, IgnoredResultDisposition, actionMachine } from './action.machine.ts';
+import type { ActionAnswer, IgnoredResultDisposition } from './action-types.ts';
+import type { actionMachine } from './action.machine.ts';
 
 export type ActionSnapshot = SnapshotFrom<typeof actionMachine>;
 export type ResultDisposition = 'accept' | IgnoredResultDisposition;

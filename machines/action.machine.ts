@@ -20,98 +20,38 @@ import {
   isIdempotentAction,
 } from './action-timeouts.ts';
 import { ErrorCode } from './error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './error-value.ts';
+import { errorValue, toErrorValue } from './error-value.ts';
 import { sameAnswer } from './action-result.ts';
-import type { RestoredEvent } from './restored-event.ts';
+import type {
+  ActionAnswer,
+  ActionContext,
+  ActionEvent,
+  ActionInput,
+  ActionOutput,
+  ActionResultEvent,
+  ActionStatus,
+  IgnoredResultDisposition,
+  SendActionInput,
+} from './action-types.ts';
 
 export const actionMachineId = 'action';
 
 /** One retry at most (000 §5.1): two attempts in all. */
 export const maxActionAttempts = 2;
 
-export interface ActionInput {
-  actionId: string;
-  actionName: string;
-  params: Record<string, unknown>;
-  taskId: string;
-  clientId: string;
-  /** Overrides T_ack (default 1.5 s). */
-  ackTimeoutMs?: number;
-  /** Overrides T_exec (default from `defaultExecTimeoutMs`). */
-  execTimeoutMs?: number;
-  /** Overrides the wait before the retry (default 1 s). */
-  retryBackoffMs?: number;
-}
-
-/** What `sendAction` receives: everything needed to build the browser_action frame. */
-export interface SendActionInput {
-  actionId: string;
-  actionName: string;
-  params: Record<string, unknown>;
-  taskId: string;
-  clientId: string;
-  /** 1 for the first send, 2 for the retry; the actionId is the same. */
-  attempt: number;
-}
-
-export type ActionResultStatus = 'success' | 'partial' | 'error';
-
-/** A browser_action_result as the plugin sent it. */
-export interface ActionAnswer {
-  status: ActionResultStatus;
-  result?: unknown;
-  error?: ErrorValue;
-}
-
-export type ActionResultEvent = { type: 'RESULT' } & ActionAnswer;
-
-export type ActionEvent =
-  | { type: 'ACK' }
-  | ActionResultEvent
-  | { type: 'PLUGIN_GONE'; reason?: string }
-  | RestoredEvent;
-
-export type ActionStatus = 'succeeded' | 'partial' | 'failed';
-export type ActionTimeoutKind = 'ack' | 'exec';
-export type IgnoredResultDisposition = 'late' | 'duplicate';
-
-export interface ActionContext {
-  actionId: string;
-  actionName: string;
-  params: Record<string, unknown>;
-  taskId: string;
-  clientId: string;
-  ackTimeoutMs: number;
-  execTimeoutMs: number;
-  retryBackoffMs: number;
-  idempotent: boolean;
-  /** Frames sent so far (1 or 2). */
-  attempts: number;
-  result?: unknown;
-  error?: ErrorValue;
-  /** Which wait ran out on the latest attempt, if it was a timeout. */
-  timedOut?: ActionTimeoutKind;
-  /** Exec timeouts since the plugin last answered (see plugin-health.ts). */
-  execTimeoutStreak: number;
-  /** The plugin sent at least one RESULT for this action. */
-  answered: boolean;
-  /** The last RESULT taken into account, to tell a duplicate from a late one. */
-  lastAnswer?: ActionAnswer;
-  /** RESULTs received and ignored (late or duplicate) while the action was alive. */
-  ignoredResults: number;
-}
-
-export interface ActionOutput {
-  actionId: string;
-  actionName: string;
-  status: ActionStatus;
-  result?: unknown;
-  error?: ErrorValue;
-  attempts: number;
-  timedOut?: ActionTimeoutKind;
-  execTimeoutStreak: number;
-  answered: boolean;
-}
+export type {
+  ActionAnswer,
+  ActionContext,
+  ActionEvent,
+  ActionInput,
+  ActionOutput,
+  ActionResultEvent,
+  ActionResultStatus,
+  ActionStatus,
+  ActionTimeoutKind,
+  IgnoredResultDisposition,
+  SendActionInput,
+} from './action-types.ts';
 
 function answerOf(event: ActionResultEvent): ActionAnswer {
   const answer: ActionAnswer = { status: event.status };
@@ -199,11 +139,11 @@ export const actionMachine = setup({
     isSuccess: ({ event }) => event.type === 'RESULT' && event.status === 'success',
     isPartial: ({ event }) => event.type === 'RESULT' && event.status === 'partial',
     isSuccessOrPartial: ({ event }) => event.type === 'RESULT' && event.status !== 'error',
-    canRetry: ({ context }) => context.idempotent && context.attempts < maxActionAttempts,
+    canRetry: ({ context }) => context.retryAllowed && context.attempts < maxActionAttempts,
     canRetryAnswer: ({ context, event }) =>
       event.type === 'RESULT' &&
       event.error?.retryable === true &&
-      context.idempotent &&
+      context.retryAllowed &&
       context.attempts < maxActionAttempts,
     isDuplicateAnswer: ({ context, event }) =>
       event.type === 'RESULT' && sameAnswer(context.lastAnswer, answerOf(event)),
@@ -226,6 +166,7 @@ export const actionMachine = setup({
     retryBackoffMs:
       input.retryBackoffMs !== undefined && input.retryBackoffMs >= 0 ? input.retryBackoffMs : defaultRetryBackoffMs,
     idempotent: isIdempotentAction(input.actionName),
+    retryAllowed: isIdempotentAction(input.actionName) && input.retry !== false,
     attempts: 0,
     execTimeoutStreak: 0,
     answered: false,

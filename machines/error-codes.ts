@@ -17,6 +17,8 @@ export const ErrorCode = {
   RUN_CANCELED: 'RUN_CANCELED',
   /** 003 §7.3: a step failed; `details.stepErrorCode` carries the step's own code. */
   STEP_EXECUTION_FAILED: 'STEP_EXECUTION_FAILED',
+  /** 003 §7.1 tool layer: a step failed without a code of its own. */
+  EXECUTION_ERROR: 'EXECUTION_ERROR',
   /** 001 §0.3: something threw that was not an error value (a bug, not a plugin answer). */
   INTERNAL: 'INTERNAL',
 } as const;

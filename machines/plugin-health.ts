@@ -2,7 +2,7 @@
 // machine reports, per action, the exec timeouts since the plugin last answered
 // (`execTimeoutStreak`) and whether it answered at all (`answered`); the registry folds
 // those outputs in order with `nextExecTimeoutStreak` and checks `isPluginUnhealthy`.
-import type { ActionOutput } from './action.machine.ts';
+import type { ActionOutput } from './action-types.ts';
 
 export const unhealthyAfterExecTimeouts = 2;
 
