@@ -84,18 +84,16 @@ export function attachEngineServer(
     return null;
   }
 
-  function register(session: EngineSession, req: IncomingMessage): void {
+  const forget = (session: EngineSession) => {
+    sessions.delete(session.id);
+  };
+
+  function openSession(transport: PollingTransport | WebSocketTransport, req: IncomingMessage): EngineSession {
+    const session = new EngineSession(generateSessionId(), transport, options, forget);
     sessions.set(session.id, session);
     onSession(session, req);
-    const handlers = session.handlers;
-    session.handlers = {
-      onMessage: handlers.onMessage,
-      onClose: (reason, description) => {
-        sessions.delete(session.id);
-        handlers.onClose(reason, description);
-      },
-    };
     session.open();
+    return session;
   }
 
   function handleRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -126,8 +124,7 @@ export function attachEngineServer(
       headersFor: corsHeaders,
       closeTimeoutMs: Math.max(1_000, options.pingTimeout),
     });
-    const session = new EngineSession(generateSessionId(), transport, options);
-    register(session, req);
+    openSession(transport, req);
     transport.handleRequest(req, res);
   }
 
@@ -140,11 +137,11 @@ export function attachEngineServer(
       const sid = parseEngineQuery(req).sid;
       if (sid !== null) {
         const session = sessions.get(sid);
-        if (!session) return transport.terminate();
+        if (!session) return transport.discard();
         session.upgradeTo(transport);
         return;
       }
-      register(new EngineSession(generateSessionId(), transport, options), req);
+      openSession(transport, req);
     });
   }
 

@@ -1,7 +1,7 @@
 // One Engine.IO v4 session: the open handshake, server-driven heartbeat, the write buffer,
 // and the polling -> WebSocket upgrade. Transport-agnostic; the server feeds it transports.
 import type { EnginePacket } from '../codec/index.ts';
-import type { EngineTransport } from './engine-transport.ts';
+import type { EngineTransport, TransportOwner } from './engine-transport.ts';
 import { WebSocketTransport } from './websocket-transport.ts';
 
 export interface EngineSessionOptions {
@@ -19,6 +19,7 @@ export type EngineCloseReason =
   | 'forced close'
   | 'server shutting down';
 
+/** The layer above (Socket.IO) as the session sees it; implemented by a class, not closures. */
 export interface EngineSessionHandlers {
   onMessage(data: string | Uint8Array): void;
   onClose(reason: EngineCloseReason, description?: unknown): void;
@@ -26,11 +27,12 @@ export interface EngineSessionHandlers {
 
 const noHandlers: EngineSessionHandlers = { onMessage() {}, onClose() {} };
 
-export class EngineSession {
+export class EngineSession implements TransportOwner {
   readyState: 'open' | 'closing' | 'closed' = 'open';
   handlers: EngineSessionHandlers = noHandlers;
   private buffer: EnginePacket[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  private awaitingPong = false;
   private upgrading: WebSocketTransport | null = null;
   private upgradeTimer: NodeJS.Timeout | null = null;
   private noopOnNextPoll = false;
@@ -40,8 +42,10 @@ export class EngineSession {
     readonly id: string,
     public transport: EngineTransport,
     private readonly options: EngineSessionOptions,
+    /** Told once when the session has closed (the server's registry). */
+    private readonly onClosed: (session: EngineSession) => void,
   ) {
-    this.bind(transport);
+    transport.owner = this;
   }
 
   /** Sends the open packet and starts the heartbeat. */
@@ -62,10 +66,6 @@ export class EngineSession {
 
   get upgraded(): boolean {
     return this.transport.name === 'websocket';
-  }
-
-  get isUpgrading(): boolean {
-    return this.upgrading !== null;
   }
 
   /** Sends one Engine.IO message packet (a Socket.IO frame or an attachment). */
@@ -92,27 +92,14 @@ export class EngineSession {
     this.transport.send(packets);
   }
 
-  private bind(transport: EngineTransport): void {
-    transport.events = {
-      onPacket: (packet) => this.onPacket(packet),
-      onError: (reason, description) => this.onClose(reason === 'parse error' ? 'parse error' : 'transport error', description),
-      onClose: () => this.onClose(this.closeReason ?? 'transport close'),
-      onDrain: () => {
-        if (this.noopOnNextPoll && this.upgrading) {
-          this.noopOnNextPoll = false;
-          transport.send([{ type: 'noop' }]);
-          return;
-        }
-        this.flush();
-      },
-    };
-  }
+  // --- TransportOwner: the current transport, or the WebSocket being probed for an upgrade.
 
-  private onPacket(packet: EnginePacket): void {
-    if (this.readyState === 'closed') return;
+  onTransportPacket(transport: EngineTransport, packet: EnginePacket): void {
+    if (transport === this.upgrading) return this.onProbePacket(this.upgrading, packet);
+    if (transport !== this.transport || this.readyState === 'closed') return;
     switch (packet.type) {
       case 'pong':
-        this.schedulePing();
+        if (this.awaitingPong) this.schedulePing();
         return;
       case 'message':
         this.handlers.onMessage(packet.data ?? '');
@@ -124,45 +111,70 @@ export class EngineSession {
       case 'upgrade':
         return;
       default:
-        // open / ping from a client are not part of Engine.IO v4's client->server vocabulary.
+        // open / ping from a client are not part of Engine.IO v4's client -> server vocabulary.
         this.onClose('parse error', `unexpected ${packet.type} packet`);
     }
   }
 
-  private schedulePing(): void {
-    if (this.heartbeat) clearTimeout(this.heartbeat);
-    this.heartbeat = setTimeout(() => {
-      this.sendPacket({ type: 'ping' });
-      this.heartbeat = setTimeout(() => this.onClose('ping timeout'), this.options.pingTimeout);
-    }, this.options.pingInterval);
+  onTransportError(transport: EngineTransport, reason: 'parse error' | 'transport error' | 'transport close', description?: unknown): void {
+    if (transport === this.upgrading) return this.cancelUpgrade();
+    if (transport === this.transport) this.onClose(reason, description);
   }
 
-  /** A WebSocket opened with this session's sid: run the probe / upgrade exchange. */
+  onTransportClose(transport: EngineTransport): void {
+    if (transport === this.upgrading) return this.cancelUpgrade();
+    if (transport === this.transport) this.onClose(this.closeReason ?? 'transport close');
+  }
+
+  onTransportDrain(transport: EngineTransport): void {
+    if (transport !== this.transport) return;
+    if (this.noopOnNextPoll && this.upgrading) {
+      this.noopOnNextPoll = false;
+      transport.send([{ type: 'noop' }]);
+      return;
+    }
+    this.flush();
+  }
+
+  // --- Heartbeat: one timer per session, alternating between "next ping" and "pong deadline".
+
+  private schedulePing(): void {
+    this.awaitingPong = false;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = setTimeout(onPingDue, this.options.pingInterval, this);
+  }
+
+  /** @internal */
+  ping(): void {
+    this.sendPacket({ type: 'ping' });
+    this.awaitingPong = true;
+    this.heartbeat = setTimeout(onPongMissed, this.options.pingTimeout, this);
+  }
+
+  // --- Upgrade: probe `2probe` -> `3probe`, noop the pending poll, then `5` switches.
+
+  /** A WebSocket opened with this session's sid. */
   upgradeTo(candidate: WebSocketTransport): void {
     if (this.upgrading || this.upgraded || this.readyState !== 'open') {
-      candidate.terminate();
+      candidate.discard();
       return;
     }
     this.upgrading = candidate;
-    this.upgradeTimer = setTimeout(() => this.cancelUpgrade(), this.options.upgradeTimeout);
-    const fail = () => this.cancelUpgrade();
-    candidate.events = {
-      onPacket: (packet) => {
-        if (packet.type === 'ping' && packet.data === 'probe') {
-          candidate.sendOne({ type: 'pong', data: 'probe' });
-          // Let the client's pending poll return so it can pause polling and send `5`.
-          if (this.transport.writable) this.transport.send([{ type: 'noop' }]);
-          else this.noopOnNextPoll = true;
-        } else if (packet.type === 'upgrade' && this.readyState === 'open') {
-          this.completeUpgrade(candidate);
-        } else {
-          fail();
-        }
-      },
-      onError: fail,
-      onClose: fail,
-      onDrain() {},
-    };
+    candidate.owner = this;
+    this.upgradeTimer = setTimeout(onUpgradeTimeout, this.options.upgradeTimeout, this);
+  }
+
+  private onProbePacket(candidate: WebSocketTransport, packet: EnginePacket): void {
+    if (packet.type === 'ping' && packet.data === 'probe') {
+      candidate.sendOne({ type: 'pong', data: 'probe' });
+      // Let the client's pending poll return so it can pause polling and send `5`.
+      if (this.transport.writable) this.transport.send([{ type: 'noop' }]);
+      else this.noopOnNextPoll = true;
+    } else if (packet.type === 'upgrade' && this.readyState === 'open') {
+      this.completeUpgrade(candidate);
+    } else {
+      this.cancelUpgrade();
+    }
   }
 
   private completeUpgrade(next: WebSocketTransport): void {
@@ -172,12 +184,12 @@ export class EngineSession {
     this.noopOnNextPoll = false;
     const previous = this.transport;
     this.transport = next;
-    this.bind(next);
     previous.discard();
     this.flush();
   }
 
-  private cancelUpgrade(): void {
+  /** @internal */
+  cancelUpgrade(): void {
     if (this.upgradeTimer) clearTimeout(this.upgradeTimer);
     this.upgradeTimer = null;
     const candidate = this.upgrading;
@@ -185,6 +197,8 @@ export class EngineSession {
     this.noopOnNextPoll = false;
     candidate?.discard();
   }
+
+  // --- Closing.
 
   /** Server-initiated close: deliver what is buffered, then end the transport. */
   close(reason: EngineCloseReason = 'forced close'): void {
@@ -201,26 +215,36 @@ export class EngineSession {
   /** Drop the connection at once, without a close handshake. */
   terminate(reason: EngineCloseReason = 'forced close'): void {
     if (this.readyState === 'closed') return;
-    this.readyState = 'open';
+    this.transport.discard();
     this.onClose(reason);
   }
 
-  private onClose(reason: EngineCloseReason, description?: unknown): void {
+  /** @internal */
+  onClose(reason: EngineCloseReason, description?: unknown): void {
     if (this.readyState === 'closed') return;
-    const wasOpen = this.readyState === 'open';
+    const peerSide = this.readyState === 'open';
     this.readyState = 'closed';
     if (this.closeReason && reason === 'transport close') reason = this.closeReason;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
     this.cancelUpgrade();
     this.buffer = [];
-    if (wasOpen) {
-      // Peer-side failure: drop the connection without waiting.
-      if (this.transport instanceof WebSocketTransport) this.transport.terminate();
-      else this.transport.discard();
-    }
+    // A failure seen on our side: drop the connection without waiting for the peer.
+    if (peerSide) this.transport.discard();
     const handlers = this.handlers;
     this.handlers = noHandlers;
+    this.onClosed(this);
     handlers.onClose(reason, description);
   }
+}
+
+// Shared timer callbacks: the session is passed as the timer argument, so no closure per session.
+function onPingDue(session: EngineSession): void {
+  session.ping();
+}
+function onPongMissed(session: EngineSession): void {
+  session.onClose('ping timeout');
+}
+function onUpgradeTimeout(session: EngineSession): void {
+  session.cancelUpgrade();
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { BroadcastOperator } from './broadcast-operator.ts';
 import { ServerSocket } from './server-socket.ts';
 import type { SocketClient } from './socket-client.ts';
-import type { ConnectError, Handshake, ListenerErrorHandler } from './socket-types.ts';
+import type { ConnectError, ListenerErrorHandler } from './socket-types.ts';
 
 export type Middleware = (socket: ServerSocket, next: (error?: ConnectError) => void) => void | Promise<void>;
 type ConnectionListener = (socket: ServerSocket) => unknown;
@@ -82,8 +82,8 @@ export class Namespace {
   }
 
   /** @internal Runs the middleware chain; resolves with the socket or the refusal. */
-  async connect(client: SocketClient, handshake: Handshake): Promise<ServerSocket | ConnectError> {
-    const socket = new ServerSocket(randomBytes(15).toString('base64url'), this, client, handshake);
+  async connect(client: SocketClient, auth: unknown): Promise<ServerSocket | ConnectError> {
+    const socket = new ServerSocket(randomBytes(15).toString('base64url'), this, client, auth);
     for (const middleware of this.middlewares) {
       const error = await new Promise<ConnectError | undefined>((resolve) => {
         try {

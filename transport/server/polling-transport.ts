@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeEnginePayload, encodeEnginePayload, type EnginePacket } from '../codec/index.ts';
 import { EngineErrorCode, respondEngineError } from './engine-errors.ts';
-import { ignoreTransportEvents, type EngineTransport, type EngineTransportEvents } from './engine-transport.ts';
+import type { EngineTransport, TransportOwner } from './engine-transport.ts';
 
 export interface PollingOptions {
   maxPayload: number;
@@ -15,7 +15,7 @@ export interface PollingOptions {
 
 export class PollingTransport implements EngineTransport {
   readonly name = 'polling' as const;
-  events: EngineTransportEvents = ignoreTransportEvents;
+  owner: TransportOwner | null = null;
   private pendingGet: { req: IncomingMessage; res: ServerResponse } | null = null;
   private postInProgress = false;
   private closing = false;
@@ -39,7 +39,7 @@ export class PollingTransport implements EngineTransport {
   private onPoll(req: IncomingMessage, res: ServerResponse): void {
     if (this.pendingGet) {
       respondEngineError(res, EngineErrorCode.BAD_REQUEST, this.options.headersFor(req));
-      this.events.onError('transport error', 'overlapping GET from the client');
+      this.owner?.onTransportError(this, 'transport error', 'overlapping GET from the client');
       return;
     }
     const pending = { req, res };
@@ -47,10 +47,10 @@ export class PollingTransport implements EngineTransport {
     res.on('close', () => {
       if (this.pendingGet === pending) {
         this.pendingGet = null;
-        this.events.onError('transport close', 'poll connection closed prematurely');
+        this.owner?.onTransportError(this, 'transport close', 'poll connection closed prematurely');
       }
     });
-    this.events.onDrain();
+    this.owner?.onTransportDrain(this);
     if (this.closing && this.pendingGet === pending) {
       this.respond([{ type: 'close' }]);
       this.finishClose();
@@ -61,14 +61,14 @@ export class PollingTransport implements EngineTransport {
     const headers = this.options.headersFor(req);
     if (this.postInProgress) {
       respondEngineError(res, EngineErrorCode.BAD_REQUEST, headers);
-      this.events.onError('transport error', 'overlapping POST from the client');
+      this.owner?.onTransportError(this, 'transport error', 'overlapping POST from the client');
       return;
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > this.options.maxPayload) {
       res.writeHead(413, headers).end();
       req.resume();
-      this.events.onError('transport error', 'payload too large');
+      this.owner?.onTransportError(this, 'transport error', 'payload too large');
       return;
     }
     this.postInProgress = true;
@@ -83,7 +83,7 @@ export class PollingTransport implements EngineTransport {
         this.postInProgress = false;
         res.writeHead(413, headers).end();
         req.destroy();
-        this.events.onError('transport error', 'payload too large');
+        this.owner?.onTransportError(this, 'transport error', 'payload too large');
         return;
       }
       chunks.push(chunk);
@@ -97,12 +97,12 @@ export class PollingTransport implements EngineTransport {
       res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': '2', ...headers }).end('ok');
       const packets = decodeEnginePayload(Buffer.concat(chunks).toString('utf8'), this.options.maxPayload);
       if (!Array.isArray(packets)) {
-        this.events.onError('parse error', packets);
+        this.owner?.onTransportError(this, 'parse error', packets);
         return;
       }
       for (const packet of packets) {
         if (this.closed) return;
-        this.events.onPacket(packet);
+        this.owner?.onTransportPacket(this, packet);
       }
     });
   }
@@ -147,14 +147,14 @@ export class PollingTransport implements EngineTransport {
     if (this.closed) return;
     this.closed = true;
     if (this.closeTimer) clearTimeout(this.closeTimer);
-    this.events.onClose();
+    this.owner?.onTransportClose(this);
   }
 
   discard(): void {
     // After an upgrade: end a waiting GET with a noop so the client's poll loop stops cleanly.
     if (this.pendingGet) this.respond([{ type: 'noop' }]);
     this.closed = true;
-    this.events = ignoreTransportEvents;
+    this.owner = null;
     if (this.closeTimer) clearTimeout(this.closeTimer);
   }
 }

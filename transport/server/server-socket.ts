@@ -7,6 +7,8 @@ import type { DisconnectReason, Handshake, Listener } from './socket-types.ts';
 
 type AckCallback = (...args: unknown[]) => void;
 
+const NO_ROOMS: ReadonlySet<string> = new Set();
+
 export class AckTimeoutError extends Error {
   constructor(message = 'operation has timed out') {
     super(message);
@@ -41,8 +43,10 @@ export class TimedEmitter {
 
 export class ServerSocket {
   connected = true;
-  readonly rooms = new Set<string>();
-  data: Record<string, unknown> = {};
+  private joined: Set<string> | null = null;
+  private userData: Record<string, unknown> | null = null;
+  private readonly auth: Record<string, unknown>;
+  private readonly issued = Date.now();
   private listeners: Map<string, Listener[]> | null = null;
   private acks: Map<number, { callback: AckCallback; timer: NodeJS.Timeout | null; timed: boolean }> | null = null;
   private nextAckId = 0;
@@ -51,8 +55,41 @@ export class ServerSocket {
     readonly id: string,
     readonly nsp: Namespace,
     readonly client: SocketClient,
-    readonly handshake: Handshake,
-  ) {}
+    auth: unknown,
+  ) {
+    this.auth = auth && typeof auth === 'object' && !Array.isArray(auth) ? (auth as Record<string, unknown>) : {};
+  }
+
+  /** Rooms this socket is in (its own id is an implicit room, as in socket.io). */
+  get rooms(): ReadonlySet<string> {
+    return this.joined ?? NO_ROOMS;
+  }
+
+  /** Free-form per-socket data for handlers (socket.io's `socket.data`). */
+  get data(): Record<string, unknown> {
+    return (this.userData ??= {});
+  }
+
+  set data(value: Record<string, unknown>) {
+    this.userData = value;
+  }
+
+  /** The connection's request details and this namespace's auth payload, as socket.io shapes them. */
+  get handshake(): Handshake {
+    const info = this.client.info;
+    const q = info.url.indexOf('?');
+    return {
+      headers: info.headers,
+      time: new Date(this.issued).toString(),
+      address: info.address,
+      xdomain: info.headers.origin !== undefined,
+      secure: info.secure,
+      issued: this.issued,
+      url: info.url,
+      query: Object.fromEntries(new URLSearchParams(q === -1 ? '' : info.url.slice(q + 1))),
+      auth: this.auth,
+    };
+  }
 
   get conn(): SocketClient {
     return this.client;
@@ -131,14 +168,15 @@ export class ServerSocket {
 
   join(room: string | string[]): void {
     for (const r of Array.isArray(room) ? room : [room]) {
-      if (this.rooms.has(r)) continue;
-      this.rooms.add(r);
+      this.joined ??= new Set();
+      if (this.joined.has(r)) continue;
+      this.joined.add(r);
       this.nsp.addToRoom(r, this.id);
     }
   }
 
   leave(room: string): void {
-    if (!this.rooms.delete(room)) return;
+    if (!this.joined?.delete(room)) return;
     this.nsp.removeFromRoom(room, this.id);
   }
 
@@ -173,10 +211,17 @@ export class ServerSocket {
     switch (packet.type) {
       case SocketPacketType.EVENT:
       case SocketPacketType.BINARY_EVENT: {
-        const args = (packet.data as unknown[]).slice();
-        const event = String(args.shift());
+        const data = packet.data as unknown[];
+        const event = String(data[0]);
+        const list = this.listeners?.get(event);
+        if (!list) {
+          // Nobody listens: dropped, as socket.io does (an ack request stays unanswered).
+          return;
+        }
+        const args = data.slice(1);
         if (packet.id !== undefined) args.push(this.makeAck(packet.id));
-        this.dispatch(event, args);
+        if (list.length === 1) this.call(list[0]!, args, event);
+        else for (const listener of list.slice()) this.call(listener, args, event);
         return;
       }
       case SocketPacketType.ACK:
@@ -207,7 +252,19 @@ export class ServerSocket {
   private dispatch(event: string, args: unknown[]): void {
     const list = this.listeners?.get(event);
     if (!list) return;
-    for (const listener of list.slice()) this.invoke(() => listener(...args), event);
+    for (const listener of list.slice()) this.call(listener, args, event);
+  }
+
+  /** Calls one listener; a throw or a rejected promise is reported, never propagated. */
+  private call(listener: Listener, args: unknown[], event: string): void {
+    try {
+      const result = listener(...args);
+      if (result && typeof (result as Promise<unknown>).then === 'function') {
+        (result as Promise<unknown>).then(undefined, (error) => this.nsp.reportListenerError(error, event, this.id));
+      }
+    } catch (error) {
+      this.nsp.reportListenerError(error, event, this.id);
+    }
   }
 
   private invoke(fn: () => unknown, event: string): void {
@@ -226,8 +283,8 @@ export class ServerSocket {
     if (!this.connected) return;
     this.dispatch('disconnecting', [reason, description]);
     this.connected = false;
-    for (const room of this.rooms) this.nsp.removeFromRoom(room, this.id);
-    this.rooms.clear();
+    if (this.joined) for (const room of this.joined) this.nsp.removeFromRoom(room, this.id);
+    this.joined = null;
     this.nsp.removeSocket(this);
     this.client.removeSocket(this);
     if (this.acks) {

@@ -5,12 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import {
   decodeSocketPacket,
   encodeSocketPacket,
-  isPacketValid,
   reconstructBinaryPacket,
   SocketPacketType,
   type SocketPacket,
 } from '../codec/index.ts';
-import type { EngineCloseReason, EngineSession } from './engine-session.ts';
+import type { EngineCloseReason, EngineSession, EngineSessionHandlers } from './engine-session.ts';
 import type { Namespace } from './namespace.ts';
 import type { ServerSocket } from './server-socket.ts';
 import type { Handshake } from './socket-types.ts';
@@ -24,44 +23,44 @@ export interface SocketClientHost {
   maxAttachments: number;
 }
 
-function buildHandshake(req: IncomingMessage, auth: unknown): Handshake {
-  const url = req.url ?? '';
-  const q = url.indexOf('?');
-  const query = Object.fromEntries(new URLSearchParams(q === -1 ? '' : url.slice(q + 1)));
-  const issued = Date.now();
+/** What a connection keeps of its opening HTTP request (the request itself is not retained). */
+export interface ConnectionInfo {
+  headers: IncomingMessage['headers'];
+  url: string;
+  address: string;
+  secure: boolean;
+}
+
+/** Headers of the WebSocket/HTTP mechanics that no handler needs after the handshake. */
+const DROPPED_HEADERS = new Set(['connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions']);
+
+function connectionInfoOf(req: IncomingMessage): ConnectionInfo {
+  const headers: IncomingMessage['headers'] = {};
+  for (const [name, value] of Object.entries(req.headers)) if (!DROPPED_HEADERS.has(name)) headers[name] = value;
   return {
-    headers: req.headers,
-    time: new Date(issued).toString(),
+    headers,
+    url: req.url ?? '',
     address: req.socket?.remoteAddress ?? '',
-    xdomain: req.headers.origin !== undefined,
     secure: Boolean((req.socket as { encrypted?: boolean } | undefined)?.encrypted),
-    issued,
-    url,
-    query,
-    auth: auth && typeof auth === 'object' ? (auth as Record<string, unknown>) : {},
   };
 }
 
-export class SocketClient {
+export class SocketClient implements EngineSessionHandlers {
   private readonly sockets = new Map<string, ServerSocket>();
   /** Namespaces whose middleware is still running, with packets that arrived meanwhile. */
-  private readonly connecting = new Map<string, SocketPacket[]>();
+  private connecting: Map<string, SocketPacket[]> | null = null;
   private pendingBinary: { packet: SocketPacket; buffers: Uint8Array[] } | null = null;
   private connectTimer: NodeJS.Timeout | null;
   private closed = false;
+  readonly info: ConnectionInfo;
 
   constructor(
     private readonly host: SocketClientHost,
     readonly session: EngineSession,
-    private readonly request: IncomingMessage,
+    request: IncomingMessage,
   ) {
-    session.handlers = {
-      onMessage: (data) => this.onData(data),
-      onClose: (reason, description) => this.onClose(reason, description),
-    };
-    this.connectTimer = setTimeout(() => {
-      if (this.sockets.size === 0 && this.connecting.size === 0) this.close();
-    }, host.connectTimeout);
+    this.info = connectionInfoOf(request);
+    this.connectTimer = setTimeout(onConnectTimeout, host.connectTimeout, this);
   }
 
   get id(): string {
@@ -73,7 +72,8 @@ export class SocketClient {
     return this.session.transport.name;
   }
 
-  private onData(data: string | Uint8Array): void {
+  /** @internal Engine.IO message: a Socket.IO packet, or one of its binary attachments. */
+  onMessage(data: string | Uint8Array): void {
     if (typeof data !== 'string') {
       const pending = this.pendingBinary;
       if (!pending) return this.fail('binary data without a packet');
@@ -86,8 +86,8 @@ export class SocketClient {
     }
     if (this.pendingBinary) return this.fail('text packet while attachments were pending');
     const packet = decodeSocketPacket(data, { maxAttachments: this.host.maxAttachments });
+    // decodeSocketPacket only returns packets that satisfy isPacketValid.
     if ('code' in packet) return this.fail(packet);
-    if (!isPacketValid(packet)) return this.fail('invalid payload');
     const binary = packet.type === SocketPacketType.BINARY_EVENT || packet.type === SocketPacketType.BINARY_ACK;
     if (binary && (packet.attachments ?? 0) > 0) {
       this.pendingBinary = { packet, buffers: [] };
@@ -108,7 +108,7 @@ export class SocketClient {
     }
     const socket = this.sockets.get(packet.nsp);
     if (socket) return socket.onPacket(packet);
-    const early = this.connecting.get(packet.nsp);
+    const early = this.connecting?.get(packet.nsp);
     if (early && early.length < MAX_EARLY_PACKETS) early.push(packet);
   }
 
@@ -118,11 +118,12 @@ export class SocketClient {
       this.writeFrames(encodeSocketPacket({ type: SocketPacketType.CONNECT_ERROR, nsp: name, data: { message: 'Invalid namespace' } }));
       return;
     }
-    if (this.sockets.has(name) || this.connecting.has(name)) return;
+    if (this.sockets.has(name) || this.connecting?.has(name)) return;
     const early: SocketPacket[] = [];
-    this.connecting.set(name, early);
-    const outcome = await nsp.connect(this, buildHandshake(this.request, auth));
+    (this.connecting ??= new Map()).set(name, early);
+    const outcome = await nsp.connect(this, auth);
     this.connecting.delete(name);
+    if (this.connecting.size === 0) this.connecting = null;
     if (this.closed) return;
     if (outcome instanceof Error) {
       const data: Record<string, unknown> = { message: outcome.message };
@@ -150,12 +151,19 @@ export class SocketClient {
     if (this.sockets.get(socket.nsp.name) === socket) this.sockets.delete(socket.nsp.name);
   }
 
+  /** @internal connectTimeout: no namespace joined in time. */
+  closeIfIdle(): void {
+    this.connectTimer = null;
+    if (this.sockets.size === 0 && !this.connecting) this.close();
+  }
+
   /** Ends the whole connection (every namespace on it). */
   close(): void {
     this.session.close('forced close');
   }
 
-  private onClose(reason: EngineCloseReason, description?: unknown): void {
+  /** @internal */
+  onClose(reason: EngineCloseReason, description?: unknown): void {
     if (this.closed) return;
     this.closed = true;
     if (this.connectTimer) clearTimeout(this.connectTimer);
@@ -163,4 +171,8 @@ export class SocketClient {
     for (const socket of [...this.sockets.values()]) socket.onClose(reason, description);
     this.sockets.clear();
   }
+}
+
+function onConnectTimeout(client: SocketClient): void {
+  client.closeIfIdle();
 }

@@ -40,19 +40,8 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     connectTimeout: options.connectTimeout ?? 45_000,
     maxAttachments: options.maxAttachments ?? 10,
   };
-  const clients = new Set<SocketClient>();
-
   const engine = attachEngineServer(httpServer, options, (session, req) => {
-    const client = new SocketClient(host, session, req);
-    clients.add(client);
-    const handlers = session.handlers;
-    session.handlers = {
-      onMessage: handlers.onMessage,
-      onClose: (reason, description) => {
-        clients.delete(client);
-        handlers.onClose(reason, description);
-      },
-    };
+    session.handlers = new SocketClient(host, session, req);
   });
 
   function of(name: string): Namespace {
@@ -81,7 +70,7 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     engine,
     namespaces,
     get clientsCount() {
-      return clients.size;
+      return engine.sessions.size;
     },
     close() {
       engine.close();

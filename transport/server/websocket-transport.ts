@@ -1,7 +1,11 @@
 // Engine.IO over one WebSocket: one Engine.IO packet per frame, binary messages as binary frames.
+// The ws listeners are shared module-level functions (no closures per connection).
 import type { WebSocket, RawData } from 'ws';
 import { decodeEnginePacket, encodeEnginePacket, type EnginePacket } from '../codec/index.ts';
-import { ignoreTransportEvents, type EngineTransport, type EngineTransportEvents } from './engine-transport.ts';
+import type { EngineTransport, TransportOwner } from './engine-transport.ts';
+
+const TRANSPORT = Symbol('mimo.transport');
+type TaggedWebSocket = WebSocket & { [TRANSPORT]: WebSocketTransport };
 
 function toBytes(data: RawData): Uint8Array {
   if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
@@ -9,41 +13,76 @@ function toBytes(data: RawData): Uint8Array {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
+function onWsMessage(this: TaggedWebSocket, data: RawData, isBinary: boolean): void {
+  this[TRANSPORT].onFrame(data, isBinary);
+}
+function onWsClose(this: TaggedWebSocket): void {
+  this[TRANSPORT].onSocketClose();
+}
+function onWsError(this: TaggedWebSocket, error: Error): void {
+  this[TRANSPORT].onSocketError(error);
+}
+
+/** An unmasked, final WebSocket text frame (RFC 6455 §5.2) holding `'4' + data`. */
+export function frameTextMessage(data: string): Buffer {
+  const payloadLength = Buffer.byteLength(data) + 1;
+  const headerLength = payloadLength < 126 ? 2 : payloadLength < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + payloadLength);
+  frame[0] = 0x81;
+  if (headerLength === 2) {
+    frame[1] = payloadLength;
+  } else if (headerLength === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(payloadLength, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(payloadLength / 2 ** 32), 2);
+    frame.writeUInt32BE(payloadLength >>> 0, 6);
+  }
+  frame[headerLength] = 0x34; // '4': Engine.IO message
+  frame.write(data, headerLength + 1);
+  return frame;
+}
+
 export class WebSocketTransport implements EngineTransport {
   readonly name = 'websocket' as const;
-  events: EngineTransportEvents = ignoreTransportEvents;
+  owner: TransportOwner | null = null;
   private closed = false;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly maxPayload: number,
   ) {
-    ws.on('message', (data, isBinary) => this.onFrame(data, isBinary));
-    ws.on('close', () => this.onSocketClose());
-    ws.on('error', (error) => {
-      if (this.closed) return;
-      this.events.onError('transport error', error);
-    });
+    (ws as TaggedWebSocket)[TRANSPORT] = this;
+    // ws calls listeners with `this` bound to the socket, which carries this transport.
+    ws.on('message', onWsMessage as (this: WebSocket, data: RawData, isBinary: boolean) => void);
+    ws.on('close', onWsClose as (this: WebSocket) => void);
+    ws.on('error', onWsError as (this: WebSocket, error: Error) => void);
   }
 
   get writable(): boolean {
     return !this.closed && this.ws.readyState === 1;
   }
 
-  private onFrame(data: RawData, isBinary: boolean): void {
-    const input = isBinary ? toBytes(data) : data.toString();
-    const packet = decodeEnginePacket(input, this.maxPayload);
-    if (packet.type === 'error') {
-      this.events.onError('parse error', packet);
-      return;
-    }
-    this.events.onPacket(packet);
+  /** @internal */
+  onFrame(data: RawData, isBinary: boolean): void {
+    if (this.closed || !this.owner) return;
+    const packet = decodeEnginePacket(isBinary ? toBytes(data) : data.toString(), this.maxPayload);
+    if (packet.type === 'error') this.owner.onTransportError(this, 'parse error', packet);
+    else this.owner.onTransportPacket(this, packet);
   }
 
-  private onSocketClose(): void {
+  /** @internal */
+  onSocketClose(): void {
     if (this.closed) return;
     this.closed = true;
-    this.events.onClose();
+    this.owner?.onTransportClose(this);
+  }
+
+  /** @internal */
+  onSocketError(error: Error): void {
+    if (this.closed) return;
+    this.owner?.onTransportError(this, 'transport error', error);
   }
 
   send(packets: EnginePacket[]): void {
@@ -51,29 +90,32 @@ export class WebSocketTransport implements EngineTransport {
   }
 
   sendOne(packet: EnginePacket): void {
-    if (!this.writable) return;
-    this.ws.send(encodeEnginePacket(packet, true));
+    if (this.writable) this.ws.send(encodeEnginePacket(packet, true));
   }
 
-  /** Fast path for a text message packet: avoids building a packet object. */
+  /**
+   * Fast path for a text message packet: frames `'4' + data` itself and writes header and
+   * payload in one buffer with one `write` (ws's sender corks two writes into a writev).
+   * Safe because this server never enables permessage-deflate nor sends Blobs, so ws's
+   * sender never queues: frames from both paths reach the socket in call order.
+   */
   sendText(data: string): void {
     if (!this.writable) return;
-    this.ws.send('4' + data);
+    const socket = (this.ws as unknown as { _socket?: import('node:net').Socket })._socket;
+    if (!socket) {
+      this.ws.send('4' + data);
+      return;
+    }
+    socket.write(frameTextMessage(data));
   }
 
   close(): void {
-    if (this.closed) return;
-    this.ws.close();
+    if (!this.closed) this.ws.close();
   }
 
   discard(): void {
     this.closed = true;
-    this.events = ignoreTransportEvents;
-    this.ws.terminate();
-  }
-
-  /** Drop the connection at once (no close handshake). */
-  terminate(): void {
+    this.owner = null;
     this.ws.terminate();
   }
 }
