@@ -1,0 +1,21 @@
+// `npm run bench`: every benchmark section, each a ratio against a reference measured side by
+// side in the same run. MIMO_BENCH_SECONDS shortens the timed sections; MIMO_BENCH_ONLY=name
+// runs one section.
+import { benchTransport, printTransport } from './transport/transport.bench.ts';
+
+interface Section {
+  name: string;
+  run(): Promise<void>;
+}
+
+const seconds = Number(process.env.MIMO_BENCH_SECONDS ?? 10);
+const sections: Section[] = [
+  { name: 'transport', run: async () => printTransport(await benchTransport({ seconds })) },
+];
+
+const only = process.env.MIMO_BENCH_ONLY;
+for (const section of sections) {
+  if (only && section.name !== only) continue;
+  console.log(`\n== ${section.name}`);
+  await section.run();
+}
