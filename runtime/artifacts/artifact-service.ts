@@ -74,7 +74,7 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     }
   }
 
-  async function acceptUploadChecked(artifactId: string, token: string, body: Parameters<ArtifactService['acceptUpload']>[2], opts: Parameters<ArtifactService['acceptUpload']>[3] = {}): Promise<StoredArtifact> {
+  async function acceptUploadChecked(artifactId: string, token: string | null | undefined, body: Parameters<ArtifactService['acceptUpload']>[2], opts: Parameters<ArtifactService['acceptUpload']>[3] = {}): Promise<StoredArtifact> {
     if (!isValidArtifactId(artifactId)) throw invalidId();
     const meta = await readMeta(artifactId);
     const check = verifyUploadToken(secret, token, artifactId, meta.contentType, clock.now());

@@ -120,7 +120,8 @@ export interface SweeperOptions {
 
 export interface ArtifactService {
   presign(input: PresignInput): Promise<PresignResult>;
-  acceptUpload(artifactId: string, token: string, body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>, options?: UploadOptions): Promise<StoredArtifact>;
+  /** `token` is the `token` query parameter as received (missing or malformed: FORBIDDEN invalid_token). */
+  acceptUpload(artifactId: string, token: string | null | undefined, body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>, options?: UploadOptions): Promise<StoredArtifact>;
   open(artifactId: string): Promise<OpenedArtifact>;
   putArtifact(input: PutArtifactInput): Promise<StoredArtifact>;
   sweep(): Promise<SweepResult>;
