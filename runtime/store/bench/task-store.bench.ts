@@ -94,12 +94,16 @@ export async function benchTaskStoreAppend(options: BenchOptions = {}): Promise<
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await benchTaskStoreAppend();
+/** Prints the figures (what the standalone run and the `npm run bench` section show). */
+export function printTaskStoreAppend(result: TaskStoreAppendBench): void {
   const line = (label: string, f: AppendFigures) =>
     `${label.padEnd(14)} p50 ${f.p50Ms.toFixed(3)} ms  mean ${f.meanMs.toFixed(3)} ms  (seeded in ${f.seedMs} ms, index loaded in ${f.initMs} ms)`;
   console.log('taskStore.appendMessage, side by side in one run');
   console.log(line(`${result.with100.tasks} tasks`, result.with100));
   console.log(line(`${result.with10000.tasks} tasks`, result.with10000));
-  console.log(`ratio (p50, 10,000 / 100): ${result.ratio}`);
+  console.log(`ratio (p50, ${result.with10000.tasks} / ${result.with100.tasks} tasks): ${result.ratio}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printTaskStoreAppend(await benchTaskStoreAppend());
 }
