@@ -1,0 +1,184 @@
+// ActionScheduler (seed 000 §1, 001 §4): a serial queue per task; each browser_action is an
+// `actionMachine` actor provided with the real transport. The frame goes to the plugin's room
+// `client:{clientId}` with a Socket.IO ack (-> ACK); `browser_action_result` (new or legacy
+// format) is correlated by actionId (-> RESULT); a plugin that disconnects fails what it had
+// in flight at once (-> PLUGIN_GONE). Actions of different tasks run concurrently.
+import { createActor, fromPromise, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
+import { nanoid } from 'nanoid';
+import {
+  actionMachine,
+  errorValue,
+  ErrorCode,
+  type ActionOutput,
+  type IgnoredResultDisposition,
+  type SendActionInput,
+} from '../../machines/index.ts';
+import type { NormalizedActionResult } from '../../transport/contracts/index.ts';
+import { createKeyedQueue } from '../store/keyed-queue.ts';
+
+/** How the scheduler reaches a plugin: emit to its room and report the first ack. */
+export interface PluginChannel {
+  /** True when at least one socket of this plugin is connected. */
+  isConnected(clientId: string): boolean;
+  /** Emits `frame` to the plugin with an ack callback; returns false when nobody received it. */
+  emitWithAck(clientId: string, frame: unknown, onAck: (response: unknown) => void): boolean;
+}
+
+export interface ActionRequest {
+  taskId: string;
+  clientId: string;
+  actionName: string;
+  params: Record<string, unknown>;
+  /** Extra top-level frame fields (e.g. `screenshotPresignedUrl`). */
+  frameExtras?: Record<string, unknown>;
+  ackTimeoutMs?: number;
+  execTimeoutMs?: number;
+  retry?: boolean;
+  /** Defaults to a fresh id; reused across the retry of this action. */
+  actionId?: string;
+  traceId?: string;
+}
+
+export interface SchedulerEvents {
+  /** Once per action, when it settles. */
+  onSettled?(request: ActionRequest & { actionId: string }, output: ActionOutput, durationMs: number): void;
+  /** A result for an action that is not in flight (finished, unknown) or a duplicate. */
+  onIgnoredResult?(actionId: string, disposition: IgnoredResultDisposition | 'unknown'): void;
+}
+
+export interface ActionSchedulerDeps extends SchedulerEvents {
+  channel: PluginChannel;
+  clock: { now(): number };
+  /** XState inspection observer for every action actor. */
+  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** Default ack timeout (T_ack) for every action; the machine's default when absent. */
+  ackTimeoutMs?: number;
+  /** How many finished action ids are remembered to tell "late" from "unknown". */
+  rememberFinished?: number;
+}
+
+export interface ActionScheduler {
+  /** Queues an action behind the task's previous ones; resolves with the machine's output. */
+  run(request: ActionRequest): Promise<ActionOutput & { durationMs: number }>;
+  /** Routes a plugin's browser_action_result to its action. */
+  handleResult(clientId: string, result: NormalizedActionResult): void;
+  /** The plugin's last socket went away: fail its in-flight actions with PLUGIN_OFFLINE. */
+  pluginGone(clientId: string, reason?: string): void;
+  /** Actions queued or running for a task. */
+  pending(taskId: string): number;
+  /** The live action actor of an action id (for inspection and tests). */
+  actorOf(actionId: string): AnyActorRef | undefined;
+  /** Ids of the actions in flight right now. */
+  inFlightIds(): string[];
+}
+
+export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
+  const queue = createKeyedQueue();
+  const inFlight = new Map<string, { actor: AnyActorRef; clientId: string; taskId: string }>();
+  const finished = new Set<string>();
+  const rememberFinished = deps.rememberFinished ?? 10_000;
+  const pendingByTask = new Map<string, number>();
+
+  function remember(actionId: string): void {
+    finished.add(actionId);
+    if (finished.size > rememberFinished) finished.delete(finished.values().next().value!);
+  }
+
+  function frameOf(input: SendActionInput, request: ActionRequest): Record<string, unknown> {
+    return {
+      v: 1,
+      type: 'browser_action',
+      id: input.actionId,
+      taskId: input.taskId,
+      clientId: input.clientId,
+      timestamp: deps.clock.now(),
+      action: { [input.actionName]: input.params },
+      ...(request.traceId ? { traceId: request.traceId } : {}),
+      ...request.frameExtras,
+    };
+  }
+
+  function execute(request: ActionRequest, actionId: string): Promise<ActionOutput & { durationMs: number }> {
+    const started = deps.clock.now();
+    return new Promise((resolve) => {
+      const machine = actionMachine.provide({
+        actors: {
+          sendAction: fromPromise<void, SendActionInput>(async ({ input }) => {
+            const sent = deps.channel.emitWithAck(input.clientId, frameOf(input, request), () => actor.send({ type: 'ACK' }));
+            if (!sent) {
+              throw errorValue(
+                ErrorCode.PLUGIN_OFFLINE,
+                `the browser extension ${input.clientId} is not connected`,
+                { retryable: true },
+              );
+            }
+          }),
+        },
+        actions: {
+          reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
+        },
+      });
+      const actor = createActor(machine, {
+        id: `action:${actionId}`,
+        input: {
+          actionId,
+          actionName: request.actionName,
+          params: request.params,
+          taskId: request.taskId,
+          clientId: request.clientId,
+          ...(request.ackTimeoutMs ?? deps.ackTimeoutMs ? { ackTimeoutMs: request.ackTimeoutMs ?? deps.ackTimeoutMs } : {}),
+          ...(request.execTimeoutMs !== undefined ? { execTimeoutMs: request.execTimeoutMs } : {}),
+          ...(request.retry !== undefined ? { retry: request.retry } : {}),
+        },
+        ...(deps.inspect ? { inspect: deps.inspect } : {}),
+      });
+      inFlight.set(actionId, { actor, clientId: request.clientId, taskId: request.taskId });
+      actor.subscribe({
+        complete: () => {
+          inFlight.delete(actionId);
+          remember(actionId);
+          const output = actor.getSnapshot().output as ActionOutput;
+          const durationMs = deps.clock.now() - started;
+          deps.onSettled?.({ ...request, actionId }, output, durationMs);
+          resolve({ ...output, durationMs });
+        },
+      });
+      actor.start();
+    });
+  }
+
+  return {
+    actorOf: (actionId) => inFlight.get(actionId)?.actor,
+    inFlightIds: () => [...inFlight.keys()],
+    run(request) {
+      const actionId = request.actionId ?? `act-${nanoid(12)}`;
+      pendingByTask.set(request.taskId, (pendingByTask.get(request.taskId) ?? 0) + 1);
+      return queue.run(request.taskId, () => execute(request, actionId)).finally(() => {
+        const left = (pendingByTask.get(request.taskId) ?? 1) - 1;
+        if (left === 0) pendingByTask.delete(request.taskId);
+        else pendingByTask.set(request.taskId, left);
+      });
+    },
+    handleResult(clientId, result) {
+      const entry = inFlight.get(result.actionId);
+      if (!entry || entry.clientId !== clientId) {
+        deps.onIgnoredResult?.(result.actionId, finished.has(result.actionId) ? 'late' : 'unknown');
+        return;
+      }
+      entry.actor.send({
+        type: 'RESULT',
+        status: result.status,
+        ...(result.result !== undefined ? { result: result.result } : {}),
+        ...(result.error !== undefined ? { error: result.error } : {}),
+      });
+    },
+    pluginGone(clientId, reason) {
+      for (const entry of [...inFlight.values()]) {
+        if (entry.clientId === clientId) entry.actor.send({ type: 'PLUGIN_GONE', reason: reason ?? `the browser extension ${clientId} disconnected` });
+      }
+    },
+    pending(taskId) {
+      return pendingByTask.get(taskId) ?? 0;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// Builds `frontend_event` envelopes (seed 001 §3.4) and emits them to a task's room, or to
+// every frontend for events that belong to no task (snapshotSync).
+import { nanoid } from 'nanoid';
+import { rooms, type FrontendEvent, type FrontendEventPayload } from '../../transport/contracts/index.ts';
+import type { Namespace } from '../../transport/server/index.ts';
+
+/** A payload without the fields the emitter fills in. */
+export type FrontendEventInput = FrontendEventPayload extends infer P
+  ? P extends FrontendEventPayload
+    ? Omit<P, 'id' | 'timestamp'> & { id?: string; timestamp?: number }
+    : never
+  : never;
+
+export interface FrontendEventSink {
+  /** Emits to `task:{taskId}`; returns the envelope (for recording and tests). */
+  toTask(taskId: string, event: FrontendEventInput, traceId?: string): FrontendEvent;
+  /** Emits to the `frontend` room. */
+  toAllFrontends(event: FrontendEventInput, taskId?: string): FrontendEvent;
+}
+
+export function createFrontendEventSink(deps: {
+  nsp: Namespace;
+  clock: { now(): number };
+  /** Called for every envelope emitted (recorder, tests). */
+  onEmit?: (envelope: FrontendEvent, room: string) => void;
+}): FrontendEventSink {
+  function envelope(event: FrontendEventInput, taskId: string | undefined, traceId?: string): FrontendEvent {
+    const timestamp = deps.clock.now();
+    const payload = { ...event, id: event.id ?? `evt-${nanoid(12)}`, timestamp: event.timestamp ?? timestamp } as FrontendEventPayload;
+    return {
+      type: 'event',
+      id: `env-${nanoid(12)}`,
+      ...(taskId ? { taskId } : {}),
+      timestamp,
+      ...(traceId ? { traceId } : {}),
+      event: payload,
+    };
+  }
+  function emit(room: string, env: FrontendEvent): FrontendEvent {
+    deps.nsp.to(room).emit('frontend_event', env);
+    deps.onEmit?.(env, room);
+    return env;
+  }
+  return {
+    toTask: (taskId, event, traceId) => emit(rooms.task(taskId), envelope(event, taskId, traceId)),
+    toAllFrontends: (event, taskId) => emit(rooms.frontend, envelope(event, taskId)),
+  };
+}

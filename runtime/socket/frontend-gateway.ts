@@ -1,0 +1,87 @@
+// `frontend_message` from web clients (seed 001 §3.3 plus the product's control messages):
+// validated against the shared contracts, dispatched by a handler map, answered through the
+// Socket.IO ack with `{ ok, data? }` or `{ ok: false, error: { code, message, fieldErrors? } }`.
+import {
+  FRONTEND_MESSAGE_EVENT,
+  FrontendMessageSchema,
+  rooms,
+  validate,
+  type FrontendMessage,
+} from '../../transport/contracts/index.ts';
+import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
+import type { ServerSocket } from '../../transport/server/index.ts';
+import type { ControlResult, TaskControl } from './task-control.ts';
+
+export interface FrontendGatewayDeps {
+  control: () => TaskControl | undefined;
+  bindExtension(taskId: string, clientId: string): ControlResult;
+  log(entry: Record<string, unknown>): void;
+}
+
+type Handler<T extends FrontendMessage['type']> = (
+  message: Extract<FrontendMessage, { type: T }>,
+) => ControlResult | Promise<ControlResult>;
+
+const noAgent: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
+
+export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGatewayDeps): void {
+  if (mimoAuthOf(socket).clientType !== 'frontend') return;
+  const inspections = new Map<string, () => void>();
+
+  const handlers: { [T in FrontendMessage['type']]: Handler<T> } = {
+    user_message: (m) => {
+      socket.join(rooms.task(m.taskId));
+      return deps.control()?.userMessage(m, m.traceId ? { traceId: m.traceId } : {}) ?? noAgent;
+    },
+    resume_task: (m) => deps.control()?.resume(m.taskId, 'web') ?? noAgent,
+    stop_task: (m) => deps.control()?.stop(m.taskId, 'web', m.reason) ?? noAgent,
+    takeover_task: (m) => deps.control()?.takeover(m.taskId, 'web', m.reason ?? 'taken over from the web UI') ?? noAgent,
+    subscribe_task: (m) => {
+      socket.join(rooms.task(m.taskId));
+      return { ok: true };
+    },
+    unsubscribe_task: (m) => {
+      socket.leave(rooms.task(m.taskId));
+      return { ok: true };
+    },
+    subscribe_inspection: (m) => {
+      const inspect = deps.control()?.inspect;
+      if (!inspect) return noAgent;
+      if (!inspections.has(m.taskId)) {
+        inspections.set(
+          m.taskId,
+          inspect(m.taskId, (record) => socket.emit('frontend_event', record)),
+        );
+      }
+      return { ok: true };
+    },
+    unsubscribe_inspection: (m) => {
+      inspections.get(m.taskId)?.();
+      inspections.delete(m.taskId);
+      return { ok: true };
+    },
+    select_extension: (m) => deps.bindExtension(m.taskId, m.clientId),
+  };
+
+  socket.on(FRONTEND_MESSAGE_EVENT, async (input: unknown, ack?: (response: unknown) => void) => {
+    const reply = typeof ack === 'function' ? ack : () => {};
+    const checked = validate(FrontendMessageSchema, input);
+    if (!checked.ok) {
+      deps.log({ event: 'frontend_message_rejected', socketId: socket.id, error: checked.error });
+      reply({ ok: false, error: checked.error });
+      return;
+    }
+    const message = checked.value;
+    try {
+      const handler = handlers[message.type] as Handler<typeof message.type>;
+      reply(await handler(message as never));
+    } catch (error) {
+      deps.log({ event: 'frontend_handler_failed', type: message.type, error: String(error) });
+      reply({ ok: false, error: { code: 'INTERNAL', message: 'the server failed to handle this message' } });
+    }
+  });
+  socket.on('disconnect', () => {
+    for (const stop of inspections.values()) stop();
+    inspections.clear();
+  });
+}

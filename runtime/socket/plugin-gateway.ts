@@ -1,0 +1,91 @@
+// `plugin_message` from browser extensions (seed 001 §3.5): registration, snapshot sync, action
+// results, takeover reports and overlay commands. The sender is the authenticated plugin socket;
+// every message is validated against the shared contracts and dispatched by a handler map.
+import {
+  IncomingPluginMessageSchema,
+  isLegacyActionResult,
+  LEGACY_PLUGIN_MESSAGE_EVENT,
+  normalizeActionResult,
+  PLUGIN_MESSAGE_EVENT,
+  validate,
+  type IncomingPluginMessage,
+} from '../../transport/contracts/index.ts';
+import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
+import type { ServerSocket } from '../../transport/server/index.ts';
+import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import type { TaskControl } from './task-control.ts';
+
+export interface PluginRegistryPort {
+  register(registration: Record<string, unknown> & { clientId: string }): unknown;
+  socketConnected(clientId: string): void;
+  socketDisconnected(clientId: string): void;
+  touch(clientId: string): void;
+}
+
+export interface PluginSnapshotPort {
+  applyFullSync(clientId: string, message: never): unknown;
+  applyTabEvent(clientId: string, message: never): unknown;
+}
+
+export interface PluginGatewayDeps {
+  registry: PluginRegistryPort;
+  snapshots: PluginSnapshotPort;
+  scheduler: ActionScheduler;
+  control: () => TaskControl | undefined;
+  /** Sockets currently open for a plugin clientId (to know when the last one leaves). */
+  socketsOf(clientId: string): number;
+  log(entry: Record<string, unknown>): void;
+}
+
+type Ack = ((response: unknown) => void) | undefined;
+type Handler<T extends string> = (clientId: string, message: Extract<IncomingPluginMessage, { type: T }>) => unknown;
+
+export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps): void {
+  const auth = mimoAuthOf(socket);
+  if (auth.clientType !== 'plugin') return;
+  const clientId = auth.clientId;
+  deps.registry.socketConnected(clientId);
+  deps.log({ event: 'plugin_connected', clientId, socketId: socket.id });
+
+  const handlers: { [T in Extract<IncomingPluginMessage, { type: string }>['type']]: Handler<T> } = {
+    activate_extension: (id, m) => deps.registry.register({ ...m, clientId: id }),
+    full_state_sync: (id, m) => deps.snapshots.applyFullSync(id, m as never),
+    tab_event: (id, m) => deps.snapshots.applyTabEvent(id, m as never),
+    browser_action_result: (id, m) => deps.scheduler.handleResult(id, normalizeActionResult(m)),
+    takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
+    overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
+  };
+
+  const onMessage = (input: unknown, ack: Ack) => {
+    deps.registry.touch(clientId);
+    const checked = validate(IncomingPluginMessageSchema, input, 'SCHEMA_VALIDATION_FAILED');
+    if (!checked.ok) {
+      deps.log({ event: 'plugin_message_rejected', clientId, error: checked.error });
+      ack?.({ ok: false, error: checked.error });
+      return;
+    }
+    const message = checked.value;
+    if ('clientId' in message && message.clientId !== undefined && message.clientId !== clientId) {
+      const error = { code: 'FORBIDDEN', message: `clientId ${message.clientId} does not match this connection (${clientId})` };
+      deps.log({ event: 'plugin_message_rejected', clientId, error });
+      ack?.({ ok: false, error });
+      return;
+    }
+    if (isLegacyActionResult(message)) {
+      deps.scheduler.handleResult(clientId, normalizeActionResult(message));
+    } else {
+      const handler = handlers[message.type] as Handler<typeof message.type>;
+      void Promise.resolve(handler(clientId, message as never)).catch((error) =>
+        deps.log({ event: 'plugin_handler_failed', clientId, type: message.type, error: String(error) }),
+      );
+    }
+    ack?.({ ok: true });
+  };
+  socket.on(PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
+  socket.on(LEGACY_PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
+  socket.on('disconnect', (reason: string) => {
+    deps.registry.socketDisconnected(clientId);
+    deps.log({ event: 'plugin_disconnected', clientId, reason });
+    if (deps.socketsOf(clientId) === 0) deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
+  });
+}
