@@ -30,7 +30,8 @@ const noHandlers: EngineSessionHandlers = { onMessage() {}, onClose() {} };
 export class EngineSession implements TransportOwner {
   readyState: 'open' | 'closing' | 'closed' = 'open';
   handlers: EngineSessionHandlers = noHandlers;
-  private buffer: EnginePacket[] = [];
+  /** Packets waiting for a writable transport (null when empty: most sessions never need one). */
+  private buffer: EnginePacket[] | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private awaitingPong = false;
   private upgrading: WebSocketTransport | null = null;
@@ -72,7 +73,7 @@ export class EngineSession implements TransportOwner {
   send(data: string | Uint8Array): void {
     if (this.readyState !== 'open') return;
     const transport = this.transport;
-    if (typeof data === 'string' && this.buffer.length === 0 && transport instanceof WebSocketTransport) {
+    if (typeof data === 'string' && this.buffer === null && transport instanceof WebSocketTransport) {
       transport.sendText(data);
       return;
     }
@@ -81,14 +82,14 @@ export class EngineSession implements TransportOwner {
 
   private sendPacket(packet: EnginePacket): void {
     if (this.readyState === 'closed') return;
-    this.buffer.push(packet);
+    (this.buffer ??= []).push(packet);
     this.flush();
   }
 
   private flush(): void {
-    if (this.readyState === 'closed' || this.buffer.length === 0 || !this.transport.writable) return;
+    if (this.readyState === 'closed' || this.buffer === null || !this.transport.writable) return;
     const packets = this.buffer;
-    this.buffer = [];
+    this.buffer = null;
     this.transport.send(packets);
   }
 
@@ -228,7 +229,7 @@ export class EngineSession implements TransportOwner {
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
     this.cancelUpgrade();
-    this.buffer = [];
+    this.buffer = null;
     // A failure seen on our side: drop the connection without waiting for the peer.
     if (peerSide) this.transport.discard();
     const handlers = this.handlers;

@@ -46,7 +46,9 @@ function connectionInfoOf(req: IncomingMessage): ConnectionInfo {
 }
 
 export class SocketClient implements EngineSessionHandlers {
-  private readonly sockets = new Map<string, ServerSocket>();
+  /** This connection's sockets by namespace: nearly always one, so it lives in a field. */
+  private first: ServerSocket | null = null;
+  private more: Map<string, ServerSocket> | null = null;
   /** Namespaces whose middleware is still running, with packets that arrived meanwhile. */
   private connecting: Map<string, SocketPacket[]> | null = null;
   private pendingBinary: { packet: SocketPacket; buffers: Uint8Array[] } | null = null;
@@ -106,7 +108,7 @@ export class SocketClient implements EngineSessionHandlers {
       void this.connect(packet.nsp, packet.data);
       return;
     }
-    const socket = this.sockets.get(packet.nsp);
+    const socket = this.socketOf(packet.nsp);
     if (socket) return socket.onPacket(packet);
     const early = this.connecting?.get(packet.nsp);
     if (early && early.length < MAX_EARLY_PACKETS) early.push(packet);
@@ -118,7 +120,7 @@ export class SocketClient implements EngineSessionHandlers {
       this.writeFrames(encodeSocketPacket({ type: SocketPacketType.CONNECT_ERROR, nsp: name, data: { message: 'Invalid namespace' } }));
       return;
     }
-    if (this.sockets.has(name) || this.connecting?.has(name)) return;
+    if (this.socketOf(name) || this.connecting?.has(name)) return;
     const early: SocketPacket[] = [];
     (this.connecting ??= new Map()).set(name, early);
     const outcome = await nsp.connect(this, auth);
@@ -135,10 +137,21 @@ export class SocketClient implements EngineSessionHandlers {
       clearTimeout(this.connectTimer);
       this.connectTimer = null;
     }
-    this.sockets.set(name, outcome);
+    if (!this.first) this.first = outcome;
+    else (this.more ??= new Map()).set(name, outcome);
     this.writeFrames(encodeSocketPacket({ type: SocketPacketType.CONNECT, nsp: name, data: { sid: outcome.id } }));
     nsp.admit(outcome);
     for (const packet of early) outcome.onPacket(packet);
+  }
+
+  private socketOf(nsp: string): ServerSocket | undefined {
+    if (this.first?.nsp.name === nsp) return this.first;
+    return this.more?.get(nsp);
+  }
+
+  /** Namespaces this connection has joined. */
+  socketCount(): number {
+    return (this.first ? 1 : 0) + (this.more?.size ?? 0);
   }
 
   /** @internal */
@@ -148,13 +161,14 @@ export class SocketClient implements EngineSessionHandlers {
 
   /** @internal */
   removeSocket(socket: ServerSocket): void {
-    if (this.sockets.get(socket.nsp.name) === socket) this.sockets.delete(socket.nsp.name);
+    if (this.first === socket) this.first = null;
+    else if (this.more?.get(socket.nsp.name) === socket) this.more.delete(socket.nsp.name);
   }
 
   /** @internal connectTimeout: no namespace joined in time. */
   closeIfIdle(): void {
     this.connectTimer = null;
-    if (this.sockets.size === 0 && !this.connecting) this.close();
+    if (this.socketCount() === 0 && !this.connecting) this.close();
   }
 
   /** Ends the whole connection (every namespace on it). */
@@ -168,8 +182,10 @@ export class SocketClient implements EngineSessionHandlers {
     this.closed = true;
     if (this.connectTimer) clearTimeout(this.connectTimer);
     this.pendingBinary = null;
-    for (const socket of [...this.sockets.values()]) socket.onClose(reason, description);
-    this.sockets.clear();
+    const sockets = [...(this.first ? [this.first] : []), ...(this.more?.values() ?? [])];
+    this.first = null;
+    this.more = null;
+    for (const socket of sockets) socket.onClose(reason, description);
   }
 }
 

@@ -101,6 +101,19 @@ for (const { name, options } of transportsUnderTest) {
     client.close();
   });
 
+  test('text frames of every WebSocket length class arrive intact (7-bit, 16-bit, 64-bit lengths)', async ({ server }) => {
+    server.io.of('/mimo').on('connection', (socket) => {
+      socket.on('make', (size: number, ack: (s: string) => void) => ack('é'.repeat(size)));
+    });
+    const client = await connectClient(`${server.url}/mimo`, options);
+    for (const size of [1, 50, 62, 63, 100, 32_000, 40_000, 200_000]) {
+      const text = (await client.emitWithAck('make', size)) as string;
+      assert.is(text.length, size);
+      assert.ok(/^é+$/.test(text));
+    }
+    client.close();
+  });
+
   test('two namespaces share one connection; leaving one keeps the other', async ({ server }) => {
     const engineIds: string[] = [];
     for (const nsp of ['/mimo', '/admin']) {

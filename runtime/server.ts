@@ -1,0 +1,185 @@
+// createServer: composes the runtime (seed 000 §1) from factories: the Hono HTTP API, our
+// Socket.IO-compatible transport on the same http server, the task store, extension registry,
+// snapshot store, artifact service and action scheduler. Nothing here is a module singleton;
+// tests build as many servers as they like, on memory or temp-dir stores.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import { ulid } from 'ulid';
+import type { InspectionEvent } from 'xstate';
+import { rooms } from '../transport/contracts/index.ts';
+import { setupMimoNamespace } from '../transport/mimo/mimo-namespace.ts';
+import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
+import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
+import type { MimoConfig } from './config.ts';
+import { createHttpApp } from './http/index.ts';
+import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
+import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
+import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
+import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
+import { attachFrontendSocket } from './socket/frontend-gateway.ts';
+import { attachPluginSocket } from './socket/plugin-gateway.ts';
+import type { TaskControl } from './socket/task-control.ts';
+import { createTaskStore, type TaskStore } from './store/index.ts';
+
+export interface Clock {
+  now(): number;
+}
+
+export type Log = (entry: Record<string, unknown>) => void;
+
+/** What the agent side (orchestrator) gets to build itself from. */
+export interface RuntimeServices {
+  config: MimoConfig;
+  clock: Clock;
+  log: Log;
+  taskStore: TaskStore;
+  registry: ExtensionRegistry;
+  snapshots: SnapshotStore;
+  artifacts: ArtifactService;
+  scheduler: ActionScheduler;
+  events: FrontendEventSink;
+  nsp: Namespace;
+}
+
+export interface CreateServerOptions {
+  config: MimoConfig;
+  clock?: Clock;
+  log?: Log;
+  taskStore?: TaskStore;
+  /** Engine.IO / Socket.IO settings (heartbeat, maxPayload, connectTimeout). */
+  transport?: Omit<SocketServerOptions, 'corsOrigins'>;
+  /** Default T_ack for every action (ms). */
+  ackTimeoutMs?: number;
+  /** XState inspection observer for every action actor. */
+  inspect?: (event: InspectionEvent) => void;
+  /** Builds the agent side once the services exist (the orchestrator). */
+  control?: (services: RuntimeServices) => TaskControl;
+}
+
+export interface MimoServer extends RuntimeServices {
+  http: HttpServer;
+  io: SocketServer;
+  app: ReturnType<typeof createHttpApp>;
+  control: TaskControl | undefined;
+  /** The base URL it listens on (createServer resolves once listening). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const consoleLog: Log = (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
+
+export async function createServer(options: CreateServerOptions): Promise<MimoServer> {
+  const { config } = options;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const log = options.log ?? consoleLog;
+
+  const taskStore = options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock });
+  await taskStore.init();
+  const registry = createExtensionRegistry({ clock });
+
+  // The http server first (Hono's request listener), then the transport attaches to it.
+  let app!: ReturnType<typeof createHttpApp>;
+  const http = createAdaptorServer({ fetch: (request: Request, env: unknown) => app.fetch(request, env) }) as HttpServer;
+  const io = createSocketServer(http, {
+    ...options.transport,
+    corsOrigins: config.corsOrigins,
+    onListenerError: (error, context) => log({ event: 'socket_listener_failed', ...context, error: String(error) }),
+  });
+  const nsp = setupMimoNamespace(io, { token: config.token });
+
+  // Listen before building the rest so that port 0 (tests) is known for the artifact URLs;
+  // requests reach `app` only after this function has returned to the event loop.
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const publicBaseUrl = config.port === 0 ? url : config.publicBaseUrl;
+  const artifacts = createArtifactService({
+    dir: config.artifactDir,
+    secret: config.artifactSecret ?? randomBytes(32),
+    clock,
+    publicBaseUrl,
+  });
+  const events = createFrontendEventSink({ nsp, clock });
+  const socketsOf = (clientId: string) => nsp.to(rooms.client(clientId)).sockets().length;
+
+  const snapshots = createSnapshotStore({
+    clock,
+    onChange: ({ seq, state }) => events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
+    ...(config.snapshotDebug ? { debugLog: (line: string) => log({ event: 'snapshot', line }) } : {}),
+  });
+
+  const channel: PluginChannel = {
+    isConnected: (clientId) => socketsOf(clientId) > 0,
+    emitWithAck(clientId, frame, onAck) {
+      const sockets = nsp.to(rooms.client(clientId)).sockets();
+      const socket = sockets[sockets.length - 1];
+      if (!socket) return false;
+      socket.emit('plugin_message', frame, onAck);
+      return true;
+    },
+  };
+  const scheduler = createActionScheduler({
+    channel,
+    clock,
+    ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+    onSettled: (request, output) => {
+      if (output.timedOut === 'exec') registry.recordExecTimeout(request.clientId);
+      else if (output.answered) registry.recordActionSettled(request.clientId);
+    },
+    onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
+  });
+
+  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
+  const control = options.control?.(services);
+
+  app = createHttpApp({
+    taskStore,
+    registry,
+    snapshots,
+    artifacts,
+    config: { token: config.token, corsOrigins: config.corsOrigins, publicBaseUrl },
+    log,
+    newTaskId: () => ulid(),
+    isConnected: (clientId: string) => socketsOf(clientId) > 0,
+  });
+
+  nsp.on('connection', (socket) => {
+    attachPluginSocket(socket, { registry, snapshots, scheduler, control: () => control, socketsOf, log });
+    attachFrontendSocket(socket, {
+      control: () => control,
+      bindExtension: (taskId, clientId) => {
+        registry.bind(taskId, clientId);
+        return { ok: true };
+      },
+      log,
+    });
+  });
+
+  const stopSweeper = artifacts.startSweeper({ onError: (error) => log({ event: 'artifact_sweep_failed', error: String(error) }) });
+
+  return {
+    ...services,
+    http,
+    io,
+    app,
+    control,
+    url,
+    async close() {
+      stopSweeper();
+      io.close();
+      http.closeAllConnections?.();
+      await new Promise<void>((resolve) => (http.listening ? http.close(() => resolve()) : resolve()));
+      await taskStore.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// A scripted browser extension on the real socket.io-client, for tests and benchmarks: it
+// registers, syncs a snapshot, and answers each browser_action as its `answer` function says
+// (ack or not, result or not, delays, duplicates, late results).
+import { io, type Socket } from 'socket.io-client';
+
+export interface BrowserActionFrame {
+  v: 1;
+  type: 'browser_action';
+  id: string;
+  taskId: string;
+  clientId: string;
+  timestamp: number;
+  action: Record<string, Record<string, unknown>>;
+  screenshotPresignedUrl?: string;
+}
+
+export interface FakeAnswer {
+  /** Call the Socket.IO ack (default true). */
+  ack?: boolean;
+  /** The result to send; null sends none. */
+  result?: { status: 'success' | 'partial' | 'error'; result?: Record<string, unknown>; error?: { code: string; message: string; retryable?: boolean } } | null;
+  /** Wait before sending the result (ms). */
+  delayMs?: number;
+  /** Send the same result twice. */
+  duplicate?: boolean;
+  /** Send the result in the legacy format (no `type`). */
+  legacy?: boolean;
+}
+
+export type Answerer = (name: string, params: Record<string, unknown>, frame: BrowserActionFrame) => FakeAnswer | Promise<FakeAnswer>;
+
+export interface FakePlugin {
+  socket: Socket;
+  clientId: string;
+  received: BrowserActionFrame[];
+  /** Sends a plugin_message and resolves with the server's ack. */
+  send(message: Record<string, unknown>): Promise<any>;
+  sendResult(frame: BrowserActionFrame, answer: NonNullable<FakeAnswer['result']>, legacy?: boolean): void;
+  close(): void;
+}
+
+export const okAnswer: Answerer = (name, params) => ({ result: { status: 'success', result: defaultResultOf(name, params) } });
+
+export function defaultResultOf(name: string, params: Record<string, unknown>): Record<string, unknown> {
+  switch (name) {
+    case 'task_start':
+      return { tabId: 101, windowId: 1, url: String(params.url ?? 'about:blank'), title: 'Fake tab' };
+    case 'browser_debugger_attach':
+      return { attached: true };
+    case 'task_stop':
+      return { stopped: true };
+    case 'browser_wait_for_loaded':
+      return { status: 'complete' };
+    case 'browser_click':
+      return { clicked: true, strategy: 'cdp_mouse' };
+    case 'browser_type':
+      return { typed: true, strategy: 'cdp_key' };
+    default:
+      return {};
+  }
+}
+
+export async function startFakePlugin(options: {
+  url: string;
+  clientId: string;
+  token?: string;
+  answer?: Answerer;
+  snapshot?: Record<string, unknown>;
+  register?: boolean;
+}): Promise<FakePlugin> {
+  const socket = io(`${options.url}/mimo`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { clientType: 'plugin', clientId: options.clientId, ...(options.token ? { token: options.token } : {}) },
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const received: BrowserActionFrame[] = [];
+  const answer = options.answer ?? okAnswer;
+
+  const plugin: FakePlugin = {
+    socket,
+    clientId: options.clientId,
+    received,
+    send: (message) => socket.timeout(5_000).emitWithAck('plugin_message', message),
+    sendResult(frame, result, legacy = false) {
+      const message = legacy
+        ? { actionId: frame.id, status: result.status, ...(result.result ? { result: result.result } : {}), ...(result.error ? { error: result.error.code } : {}) }
+        : { v: 1, type: 'browser_action_result', actionId: frame.id, taskId: frame.taskId, clientId: options.clientId, ...result };
+      socket.emit('plugin_message', message);
+    },
+    close: () => socket.close(),
+  };
+
+  socket.on('plugin_message', async (frame: BrowserActionFrame, ack?: (x: unknown) => void) => {
+    if (frame?.type !== 'browser_action') return;
+    received.push(frame);
+    const [name, params] = Object.entries(frame.action)[0]!;
+    const reply = await answer(name, params, frame);
+    if (reply.ack !== false) ack?.({ ok: true });
+    if (!reply.result) return;
+    const result = reply.result;
+    const deliver = () => {
+      plugin.sendResult(frame, result, reply.legacy);
+      if (reply.duplicate) plugin.sendResult(frame, result, reply.legacy);
+    };
+    if (reply.delayMs) setTimeout(deliver, reply.delayMs);
+    else deliver();
+  });
+
+  if (options.register !== false) {
+    await plugin.send({ v: 1, type: 'activate_extension', id: `act-hello-${options.clientId}`, clientId: options.clientId, version: '0.0.0-test', browserName: 'fake' });
+    await plugin.send({
+      v: 1,
+      type: 'full_state_sync',
+      windows: [{ windowId: 1, focused: true }],
+      tabs: [{ tabId: 1, windowId: 1, active: true, pinned: false, hidden: false, index: 0, url: 'http://127.0.0.1/', title: 'Home' }],
+      tabGroups: [],
+      activeWindowId: 1,
+      activeTabId: 1,
+      timestamp: Date.now(),
+      ...options.snapshot,
+    });
+  }
+  return plugin;
+}
