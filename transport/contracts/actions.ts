@@ -81,6 +81,17 @@ export const DomIndexElementSchema = v.object({
   text: v.optional(v.string()),
   xpath: v.optional(v.string()),
   bbox: v.optional(BoundingBoxSchema),
+  // Beyond the seed: what a planner needs to pick a target without seeing the page.
+  role: v.optional(v.string()),
+  type: v.optional(v.string()),
+  name: v.optional(v.string()),
+  label: v.optional(v.string()),
+  placeholder: v.optional(v.string()),
+  href: v.optional(v.string()),
+  target: v.optional(v.string()),
+  value: v.optional(v.string()),
+  /** The dom_index generation this clickId belongs to (stale refs get INVALID_TARGET). */
+  generation: v.optional(NonNegativeIntSchema),
 });
 export type DomIndexElement = v.InferOutput<typeof DomIndexElementSchema>;
 
