@@ -3,6 +3,7 @@
 // @xstate/graph paths on an actor driven by a SimulatedClock.
 import {
   fromPromise,
+  type ActorRefLike,
   type AnyActorRef,
   type AnyEventObject,
   type AnyStateMachine,
@@ -119,7 +120,7 @@ export function createCoverage(machine: AnyStateMachine) {
     for (const defs of node.transitions.values()) for (const def of defs) allTransitions.push(transitionKey(def));
     for (const def of node.always ?? []) allTransitions.push(transitionKey(def));
   }
-  const isOurs = (ref: AnyActorRef) => (ref as { logic?: AnyStateMachine }).logic?.id === machine.id;
+  const isOurs = (ref: ActorRefLike) => (ref as { logic?: AnyStateMachine }).logic?.id === machine.id;
   return {
     inspect(event: InspectionEvent): void {
       if (!isOurs(event.actorRef)) return;

@@ -1,0 +1,377 @@
+// actionMachine behaviour: seed 001 §4.1 timeouts per action, the retry rules of
+// 000 §5.1 / 001 §4.2, late and duplicate results, exec timeout streaks, pure steps.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
+import { actionMachine, type ActionInput, type ActionOutput } from '../action.machine.ts';
+import { resultDisposition } from '../action-result.ts';
+import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../action-timeouts.ts';
+import { isPluginUnhealthy, nextExecTimeoutStreak } from '../plugin-health.ts';
+import { createDeferredActors, settle } from './util.ts';
+
+function start(overrides: Partial<ActionInput> = {}) {
+  const clock = new SimulatedClock();
+  const deferred = createDeferredActors();
+  const ignored: Array<{ actionId: string; disposition: string }> = [];
+  const machine = actionMachine.provide({
+    actors: { sendAction: deferred.logic() },
+    actions: { reportIgnoredResult: (_, params) => void ignored.push(params) },
+  });
+  const input: ActionInput = {
+    actionId: 'act-001',
+    actionName: 'browser_screenshot',
+    params: { tabId: 123 },
+    taskId: 'task-1',
+    clientId: 'plugin-abc',
+    ...overrides,
+  };
+  const actor = createActor(machine, { clock, input }).start();
+  const sends = () => deferred.calls.filter((c) => c.id === 'sendAction').map((c) => c.input as Record<string, unknown>);
+  /** The frame is written: resolve sendAction. */
+  const written = async () => {
+    deferred.resolve('sendAction');
+    await settle();
+  };
+  const value = () => actor.getSnapshot().value;
+  const output = () => actor.getSnapshot().output as ActionOutput;
+  return { actor, clock, deferred, sends, written, value, output, ignored };
+}
+
+const retryable = { code: 'PLUGIN_TIMEOUT_EXEC', message: 'slow', retryable: true };
+const notRetryable = { code: 'INVALID_TARGET', message: 'no such element', retryable: false };
+
+const timeouts = suite('actionMachine timeouts (seed 001 §4.1)');
+
+for (const [actionName, execMs] of Object.entries(defaultExecTimeoutMs)) {
+  timeouts(`${actionName}: T_ack 1.5 s, then T_exec ${execMs / 1000} s from the ack`, async () => {
+    const t = start({ actionName, retry: false });
+    await t.written();
+    assert.equal(t.value(), { attempt: 'awaitingAck' });
+    t.clock.increment(1_499);
+    assert.equal(t.value(), { attempt: 'awaitingAck' });
+    t.actor.send({ type: 'ACK' });
+    t.clock.increment(execMs - 1);
+    assert.equal(t.value(), { attempt: 'executing' }, 'still executing 1 ms before T_exec');
+    t.clock.increment(1);
+    assert.equal(t.value(), 'failed');
+    assert.equal(t.output().error?.code, 'PLUGIN_TIMEOUT_EXEC');
+    assert.equal(t.output().timedOut, 'exec');
+  });
+}
+
+timeouts('no ack within 1.5 s -> PLUGIN_TIMEOUT_ACK', async () => {
+  const t = start({ actionName: 'browser_click' });
+  await t.written();
+  t.clock.increment(1_499);
+  assert.equal(t.value(), { attempt: 'awaitingAck' });
+  t.clock.increment(1);
+  assert.equal(t.output(), {
+    actionId: 'act-001',
+    actionName: 'browser_click',
+    status: 'failed',
+    attempts: 1,
+    execTimeoutStreak: 0,
+    answered: false,
+    error: { code: 'PLUGIN_TIMEOUT_ACK', message: 'no ack for browser_click within 1500 ms', retryable: true },
+    timedOut: 'ack',
+  });
+});
+
+timeouts('T_ack and T_exec are overridable per call', async () => {
+  const t = start({ actionName: 'browser_click', ackTimeoutMs: 300, execTimeoutMs: 42_000 });
+  await t.written();
+  t.clock.increment(299);
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(41_999);
+  assert.equal(t.value(), { attempt: 'executing' });
+  t.clock.increment(1);
+  assert.equal(t.output().error?.message, 'no result for browser_click within 42000 ms');
+});
+
+timeouts('an action missing from the table gets the fallback T_exec', async () => {
+  const t = start({ actionName: 'browser_scroll' });
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(fallbackExecTimeoutMs - 1);
+  assert.equal(t.value(), { attempt: 'executing' });
+  t.clock.increment(1);
+  assert.equal(t.value(), 'failed');
+});
+
+timeouts('an ack that races ahead of the written-promise goes straight to executing', async () => {
+  const t = start({ actionName: 'browser_click' });
+  t.actor.send({ type: 'ACK' });
+  assert.equal(t.value(), { attempt: 'executing' });
+});
+
+timeouts.run();
+
+const retry = suite('actionMachine retry rules');
+
+retry('retryable error on an idempotent action: exactly one retry, after 1 s, same actionId', async () => {
+  const t = start();
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+  assert.equal(t.value(), 'retryWait');
+  t.clock.increment(999);
+  assert.equal(t.sends().length, 1, 'no resend before the 1 s backoff');
+  t.clock.increment(1);
+  await settle();
+  assert.equal(t.sends().map((s) => [s.actionId, s.attempt]), [['act-001', 1], ['act-001', 2]]);
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+  assert.equal(t.value(), 'failed', 'the second retryable error is final');
+  t.clock.increment(60_000);
+  await settle();
+  assert.equal(t.sends().length, 2, 'never a third send');
+  assert.equal(t.output().attempts, 2);
+  assert.equal(t.output().error, retryable);
+});
+
+retry('the retry may succeed', async () => {
+  const t = start({ actionName: 'browser_dom_index' });
+  await t.written();
+  t.clock.increment(1_500); // ack timeout
+  t.clock.increment(1_000);
+  await settle();
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.actor.send({ type: 'RESULT', status: 'success', result: { elements: [] } });
+  assert.equal(t.output(), {
+    actionId: 'act-001',
+    actionName: 'browser_dom_index',
+    status: 'succeeded',
+    result: { elements: [] },
+    attempts: 2,
+    execTimeoutStreak: 0,
+    answered: true,
+  });
+});
+
+for (const name of [...idempotentActions]) {
+  retry(`${name} is retried after an exec timeout`, async () => {
+    const t = start({ actionName: name });
+    await t.written();
+    t.actor.send({ type: 'ACK' });
+    t.clock.increment(defaultExecTimeoutMs[name]!);
+    assert.equal(t.value(), 'retryWait');
+  });
+}
+
+for (const name of ['task_start', 'browser_click', 'browser_type', 'task_stop', 'browser_switch_tab']) {
+  retry(`${name} (not idempotent) is never retried, even for a retryable error`, async () => {
+    const t = start({ actionName: name });
+    await t.written();
+    t.actor.send({ type: 'ACK' });
+    t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+    assert.equal(t.value(), 'failed');
+    t.clock.increment(5_000);
+    await settle();
+    assert.equal(t.sends().length, 1);
+  });
+}
+
+retry('a non-retryable error on an idempotent action fails at once', async () => {
+  const t = start();
+  await t.written();
+  t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
+  assert.equal(t.output().error, notRetryable);
+  assert.equal(t.output().attempts, 1);
+});
+
+retry('an error without the retryable mark is not retried', async () => {
+  const t = start();
+  await t.written();
+  t.actor.send({ type: 'RESULT', status: 'error', error: { code: 'CDP_UNAVAILABLE', message: 'no debugger' } });
+  assert.equal(t.value(), 'failed');
+});
+
+retry('retry: false turns the retry off for an idempotent action', async () => {
+  const t = start({ retry: false });
+  await t.written();
+  t.clock.increment(1_500);
+  assert.equal(t.value(), 'failed');
+});
+
+retry('plugin gone -> PLUGIN_OFFLINE at once, in any waiting state, no retry', async () => {
+  for (const setupTo of ['executing', 'retryWait'] as const) {
+    const t = start();
+    await t.written();
+    t.actor.send({ type: 'ACK' });
+    if (setupTo === 'retryWait') t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+    t.actor.send({ type: 'PLUGIN_GONE', reason: 'socket closed' });
+    assert.equal(t.output().status, 'failed');
+    assert.equal(t.output().error, { code: 'PLUGIN_OFFLINE', message: 'socket closed', retryable: true });
+  }
+});
+
+retry('a frame that cannot be written fails with PLUGIN_OFFLINE', async () => {
+  const t = start();
+  t.deferred.reject('sendAction', new Error('no socket for plugin-abc'));
+  await settle();
+  assert.equal(t.output().error, { code: 'PLUGIN_OFFLINE', message: 'no socket for plugin-abc' });
+});
+
+retry.run();
+
+const late = suite('actionMachine late and duplicate results');
+
+late('a duplicate of the accepted result is ignored and classified "duplicate"', async () => {
+  const t = start();
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  const answer = { status: 'success' as const, result: { artifactId: 'art-1', url: 'u', width: 1, height: 1 } };
+  t.actor.send({ type: 'RESULT', ...answer });
+  const before = t.output();
+  assert.is(resultDisposition(t.actor.getSnapshot(), answer), 'duplicate');
+  // key order does not matter
+  assert.is(resultDisposition(t.actor.getSnapshot(), { result: { ...answer.result }, status: 'success' }), 'duplicate');
+  t.actor.send({ type: 'RESULT', ...answer });
+  assert.equal(t.output(), before);
+});
+
+late('a result after an exec timeout is late and changes nothing', async () => {
+  const t = start({ actionName: 'browser_click' });
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(5_000);
+  const before = t.output();
+  const answer = { status: 'success' as const, result: { clicked: true } };
+  assert.is(resultDisposition(t.actor.getSnapshot(), answer), 'late');
+  t.actor.send({ type: 'RESULT', ...answer });
+  assert.equal(t.output(), before);
+  assert.equal(before.error?.code, 'PLUGIN_TIMEOUT_EXEC');
+});
+
+late('while waiting to retry: the same error again is a duplicate, another error is late', async () => {
+  const t = start();
+  await t.written();
+  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+  assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'error', error: retryable }), 'duplicate');
+  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+  t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
+  assert.equal(t.value(), 'retryWait');
+  assert.equal(t.ignored, [
+    { actionId: 'act-001', disposition: 'duplicate' },
+    { actionId: 'act-001', disposition: 'late' },
+  ]);
+  assert.is(t.actor.getSnapshot().context.ignoredResults, 2);
+});
+
+late('while waiting to retry, a success for the same actionId is taken', async () => {
+  const t = start();
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(10_000);
+  assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'success' }), 'accept');
+  t.actor.send({ type: 'RESULT', status: 'partial', result: { warnings: ['cut'] } });
+  assert.equal(t.output().status, 'partial');
+  assert.equal(t.output().attempts, 1);
+  t.clock.increment(10_000);
+  await settle();
+  assert.is(t.sends().length, 1, 'no retry once answered');
+});
+
+late('a result before the ack is accepted', async () => {
+  const t = start();
+  await t.written();
+  assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'success' }), 'accept');
+  t.actor.send({ type: 'RESULT', status: 'success', result: 1 });
+  assert.equal(t.output().status, 'succeeded');
+});
+
+late.run();
+
+const health = suite('actionMachine exec timeouts in a row');
+
+async function execTimeout(actionName: string) {
+  const t = start({ actionName });
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(defaultExecTimeoutMs[actionName]!);
+  return t;
+}
+
+health('two actions timing out in a row mark the plugin unhealthy', async () => {
+  const first = (await execTimeout('browser_click')).output();
+  const second = (await execTimeout('browser_type')).output();
+  assert.equal([first.timedOut, first.execTimeoutStreak, first.answered], ['exec', 1, false]);
+  let streak = nextExecTimeoutStreak(0, first);
+  assert.is(isPluginUnhealthy(streak), false);
+  streak = nextExecTimeoutStreak(streak, second);
+  assert.is(streak, 2);
+  assert.is(isPluginUnhealthy(streak), true);
+});
+
+health('an answer in between breaks the streak', async () => {
+  const first = (await execTimeout('browser_click')).output();
+  const t = start({ actionName: 'browser_click' });
+  await t.written();
+  t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
+  const third = (await execTimeout('browser_click')).output();
+  const streak = [first, t.output(), third].reduce(nextExecTimeoutStreak, 0);
+  assert.is(streak, 1);
+  assert.is(isPluginUnhealthy(streak), false);
+});
+
+health('an idempotent action timing out on both attempts reports a streak of 2 by itself', async () => {
+  const t = await execTimeout('browser_screenshot');
+  t.clock.increment(1_000);
+  await settle();
+  await t.written();
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(10_000);
+  assert.equal([t.output().status, t.output().execTimeoutStreak, t.output().timedOut], ['failed', 2, 'exec']);
+  assert.is(isPluginUnhealthy(nextExecTimeoutStreak(0, t.output())), true);
+});
+
+health.run();
+
+const pure = suite('actionMachine pure steps (initialTransition / transition)');
+
+const pureInput: ActionInput = {
+  actionId: 'act-9',
+  actionName: 'browser_click',
+  params: { tabId: 5, clickId: 3 },
+  taskId: 'task-1',
+  clientId: 'plugin-abc',
+};
+
+pure('the initial step spawns sendAction with the frame for attempt 1', () => {
+  const [snapshot, actions] = initialTransition(actionMachine, pureInput);
+  assert.equal(snapshot.value, { attempt: 'dispatching' });
+  assert.is(snapshot.context.attempts, 1);
+  assert.is(snapshot.context.execTimeoutMs, 5_000);
+  const spawn = actions.find((a) => a.type === 'xstate.spawnChild');
+  assert.equal((spawn?.params as { input?: unknown }).input, {
+    actionId: 'act-9',
+    actionName: 'browser_click',
+    params: { tabId: 5, clickId: 3 },
+    taskId: 'task-1',
+    clientId: 'plugin-abc',
+    attempt: 1,
+  });
+});
+
+pure('ACK arms EXEC_TIMEOUT with the table value; RESULT settles with an output', () => {
+  const [s0] = initialTransition(actionMachine, pureInput);
+  const [s1, a1] = transition(actionMachine, s0, { type: 'ACK' });
+  assert.equal(s1.value, { attempt: 'executing' });
+  const timer = a1.find((a) => a.type === 'xstate.raise');
+  assert.is((timer?.params as { delay?: number }).delay, 5_000);
+  const [s2, a2] = transition(actionMachine, s1, { type: 'RESULT', status: 'success', result: { clicked: true } });
+  assert.is(s2.status, 'done');
+  assert.equal((s2.output as ActionOutput).result, { clicked: true });
+  assert.ok(a2.some((a) => (a.type as string) === 'xstate.cancel'), 'the exec timer is canceled');
+});
+
+pure('unknown events change nothing', () => {
+  const [s0] = initialTransition(actionMachine, pureInput);
+  const [s1] = transition(actionMachine, s0, { type: 'NOPE' } as never);
+  assert.equal(s1.value, s0.value);
+  assert.equal(s1.context, s0.context);
+});
+
+pure.run();
