@@ -1,0 +1,69 @@
+// taskMachine: every state reached and every transition taken, with paths generated
+// by @xstate/graph and replayed on live actors.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SimulatedClock, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
+import { taskMachine } from '../task.machine.ts';
+import { exploreGraph } from './graph-explorer.ts';
+import { createCoverage, createDeferredActors } from './util.ts';
+
+const coverage = createCoverage(taskMachine);
+
+function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
+  const events: AnyEventObject[] = [
+    { type: 'USER_MESSAGE', message: { id: 'm', content: 'open example.com' } },
+    { type: 'TAKEOVER', reason: 'mouse' },
+    { type: 'RESUME' },
+    { type: 'STOP' },
+    { type: 'FAIL', error: { code: 'PLUGIN_OFFLINE', message: 'no plugin', retryable: true } },
+    { type: 'ACTION_STARTED', actionId: 'act-1' },
+    { type: 'ACTION_SETTLED', actionId: 'act-1' },
+    { type: 'ACTION_SETTLED', actionId: 'act-other' },
+  ];
+  if (snapshot.children.turn && snapshot.matches('running')) {
+    events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });
+    events.push({
+      type: 'xstate.error.actor.turn',
+      error: { code: 'PAGE_PREP_FAILED', message: 'both failed', retryable: true },
+      actorId: 'turn',
+    });
+  }
+  return events;
+}
+
+const serializeState = (s: AnyMachineSnapshot) =>
+  JSON.stringify([s.value, s.status, Math.min(s.context.queue.length, 2), s.context.inFlightActionId]);
+
+function live() {
+  const deferred = createDeferredActors();
+  return { machine: taskMachine.provide({ actors: { runTurn: deferred.logic() } }), clock: new SimulatedClock(), deferred };
+}
+
+const paths = suite('taskMachine paths (@xstate/graph, replayed live)');
+
+paths('every generated path and one more event from it match the live actor; every state node is reached', async () => {
+  const result = await exploreGraph({
+    machine: live().machine,
+    input: { taskId: 'task-1' },
+    events: alphabet,
+    serializeState,
+    live,
+    coverage,
+  });
+  assert.equal([...result.reachedStateIds].sort(), [
+    'task', 'task.completed', 'task.created', 'task.error', 'task.ongoing', 'task.ongoing.idle',
+    'task.ongoing.takeover', 'task.running', 'task.running.active', 'task.running.takeover',
+  ]);
+  assert.ok(result.paths >= 20, `${result.paths} paths`);
+});
+
+paths.run();
+
+const covered = suite('taskMachine coverage');
+
+covered('every state was active and every transition was taken on a live actor', () => {
+  assert.equal(coverage.missingStates(), [], 'states never reached');
+  assert.equal(coverage.missingTransitions(), [], 'transitions never taken');
+});
+
+covered.run();
