@@ -1,0 +1,47 @@
+// Seed 001 §2.4: POST /api/artifacts/presign, PUT|POST /api/artifacts/:artifactId/upload?token=,
+// GET /api/artifacts/:artifactId. The artifact service decides every outcome; its errors carry
+// their status (403 token, 408 timeout, 409 reused, 410 expired, 413 too large, 415 type) and
+// reach the client through app.onError as envelopes.
+import type { Hono } from 'hono';
+import { ArtifactPresignRequestSchema } from '../../transport/contracts/index.ts';
+import { artifactResponseHeaders } from '../artifacts/index.ts';
+import { okResponse } from './envelope-response.ts';
+import type { HttpAppDeps, HttpEnv } from './http-types.ts';
+import { jsonBody } from './json-body.ts';
+import { onlyAllow } from './method-not-allowed.ts';
+
+async function* noBytes(): AsyncGenerator<Uint8Array> {}
+
+function contentLengthOf(header: string | undefined): number | undefined {
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+}
+
+export function registerArtifactRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, 'artifacts'>, options: { maxJsonBytes: number }): void {
+  const { artifacts } = deps;
+
+  app.post('/api/artifacts/presign', jsonBody(ArtifactPresignRequestSchema, { maxBytes: options.maxJsonBytes }), async (c) => {
+    return okResponse(c, await artifacts.presign(c.get('body')));
+  });
+  onlyAllow(app, '/api/artifacts/presign', ['POST']);
+
+  app.on(['PUT', 'POST'], '/api/artifacts/:artifactId/upload', async (c) => {
+    const options: { contentLength?: number; contentType?: string } = {};
+    const contentLength = contentLengthOf(c.req.header('Content-Length'));
+    const contentType = c.req.header('Content-Type');
+    if (contentLength !== undefined) options.contentLength = contentLength;
+    if (contentType !== undefined) options.contentType = contentType;
+    const stored = await artifacts.acceptUpload(c.req.param('artifactId'), c.req.query('token'), c.req.raw.body ?? noBytes(), options);
+    return okResponse(c, stored);
+  });
+  onlyAllow(app, '/api/artifacts/:artifactId/upload', ['PUT', 'POST']);
+
+  // HEAD reaches this handler too (Hono routes it as GET and drops the body); answer it
+  // without opening the file.
+  app.get('/api/artifacts/:artifactId', async (c) => {
+    const opened = await artifacts.open(c.req.param('artifactId'));
+    const headers = artifactResponseHeaders(opened);
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    return c.body(opened.stream(), 200, headers);
+  });
+  onlyAllow(app, '/api/artifacts/:artifactId', ['GET']);
+}

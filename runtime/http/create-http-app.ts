@@ -1,0 +1,39 @@
+// The HTTP API of seed 001 §2 as a Hono app: middleware (trace id, access log, protocol header,
+// CORS, token) around the route groups, with envelope errors for everything that fails.
+// The server composition mounts it on @hono/node-server; tests call `app.request()`.
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { accessLog } from './access-log.ts';
+import { registerArtifactRoutes } from './artifact-routes.ts';
+import { corsPolicy } from './cors-policy.ts';
+import { errorEnvelopeHandler, notFoundHandler } from './error-envelope.ts';
+import { registerExtensionRoutes } from './extension-routes.ts';
+import type { HttpAppDeps, HttpEnv, HttpLog } from './http-types.ts';
+import { DEFAULT_MAX_JSON_BYTES } from './json-body.ts';
+import { protocolHeader } from './protocol-header.ts';
+import { registerSnapshotRoutes } from './snapshot-routes.ts';
+import { registerTaskRoutes } from './task-routes.ts';
+import { tokenAuth } from './token-auth.ts';
+import { traceId } from './trace-id.ts';
+
+export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
+  const { config } = deps;
+  const log = deps.log as HttpLog | undefined;
+  const maxJsonBytes = config.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES;
+  const app = new Hono<HttpEnv>();
+
+  app.use('*', traceId({ newTraceId: deps.newTraceId ?? randomUUID }));
+  if (log !== undefined) app.use('*', accessLog({ log, clock: deps.clock ?? { now: () => Date.now() } }));
+  app.use('*', protocolHeader());
+  app.use('*', corsPolicy({ origins: config.corsOrigins, publicBaseUrl: config.publicBaseUrl }));
+  app.use('/api/*', tokenAuth({ token: config.token }));
+
+  registerTaskRoutes(app, deps);
+  registerSnapshotRoutes(app, deps);
+  registerExtensionRoutes(app, deps, { maxJsonBytes });
+  registerArtifactRoutes(app, deps, { maxJsonBytes });
+
+  app.onError(errorEnvelopeHandler(log));
+  app.notFound(notFoundHandler());
+  return app;
+}

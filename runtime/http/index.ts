@@ -1,0 +1,16 @@
+export { createHttpApp } from './create-http-app.ts';
+export type { Clock, HttpAppConfig, HttpAppDeps, HttpEnv, HttpLog } from './http-types.ts';
+export { corsPolicy, parseCorsOrigins, DEFAULT_CORS_ORIGINS } from './cors-policy.ts';
+export { tokenAuth, isTokenExempt, TOKEN_HEADER } from './token-auth.ts';
+export { traceId, isAcceptableTraceId, TRACE_HEADER } from './trace-id.ts';
+export { accessLog } from './access-log.ts';
+export { protocolHeader } from './protocol-header.ts';
+export { jsonBody, DEFAULT_MAX_JSON_BYTES } from './json-body.ts';
+export { errorEnvelopeHandler, notFoundHandler } from './error-envelope.ts';
+export { okResponse, errorResponse } from './envelope-response.ts';
+export type { HttpErrorBody, HttpErrorDetails } from './envelope-response.ts';
+export { onlyAllow } from './method-not-allowed.ts';
+export { registerTaskRoutes } from './task-routes.ts';
+export { registerSnapshotRoutes } from './snapshot-routes.ts';
+export { registerExtensionRoutes } from './extension-routes.ts';
+export { registerArtifactRoutes } from './artifact-routes.ts';

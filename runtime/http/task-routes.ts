@@ -1,0 +1,46 @@
+// Seed 001 §2.1: GET /api/task/id, GET /api/task/list, GET /api/task/:taskId.
+import type { Hono } from 'hono';
+import { isUlid, isUuid } from '../../transport/contracts/index.ts';
+import type { Message, TaskSummary } from '../store/index.ts';
+import { errorResponse, okResponse } from './envelope-response.ts';
+import type { HttpAppDeps, HttpEnv } from './http-types.ts';
+import { onlyAllow } from './method-not-allowed.ts';
+
+/** The list/detail row: the stored task without its machine snapshot and usage. */
+function summaryOf(task: TaskSummary): TaskSummary {
+  const summary: TaskSummary = { taskId: task.taskId, title: task.title, status: task.status, createdAt: task.createdAt, updatedAt: task.updatedAt };
+  if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
+  return summary;
+}
+
+/** A history message; `toolCallId` lifted out of `meta`, which is passed on for the UI's tool steps. */
+function messageOf(message: Message): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: message.id, role: message.role, content: message.content, timestamp: message.timestamp };
+  const toolCallId = message.meta?.toolCallId;
+  if (typeof toolCallId === 'string') out.toolCallId = toolCallId;
+  if (message.meta !== undefined) out.meta = message.meta;
+  return out;
+}
+
+export function registerTaskRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, 'taskStore' | 'newTaskId'>): void {
+  const { taskStore } = deps;
+
+  app.get('/api/task/id', (c) => okResponse(c, { taskId: deps.newTaskId() }, { 'Cache-Control': 'no-store' }));
+  onlyAllow(app, '/api/task/id', ['GET']);
+
+  app.get('/api/task/list', async (c) => okResponse(c, (await taskStore.listTasks()).map(summaryOf)));
+  onlyAllow(app, '/api/task/list', ['GET']);
+
+  app.get('/api/task/:taskId', async (c) => {
+    const taskId = c.req.param('taskId');
+    if (!isUlid(taskId) && !isUuid(taskId)) {
+      const message = `taskId must be a ULID (26 Crockford base32 chars) or a UUID, got ${JSON.stringify(taskId)}`;
+      return errorResponse(c, { code: 'BAD_REQUEST', message, details: { fieldErrors: [{ field: 'taskId', message }] } });
+    }
+    const task = await taskStore.getTask(taskId);
+    if (task === undefined) return errorResponse(c, { code: 'NOT_FOUND', message: `no task ${taskId}`, details: { context: { taskId } } });
+    const messages = await taskStore.listMessages(taskId);
+    return okResponse(c, { task: summaryOf(task), messages: messages.map(messageOf) });
+  });
+  onlyAllow(app, '/api/task/:taskId', ['GET']);
+}
