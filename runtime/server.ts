@@ -27,7 +27,7 @@ export interface Clock {
   now(): number;
 }
 
-export type Log = (entry: Record<string, unknown>) => void;
+export type Log = (entry: object) => void;
 
 /** What the agent side (orchestrator) gets to build itself from. */
 export interface RuntimeServices {
@@ -85,7 +85,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const io = createSocketServer(http, {
     ...options.transport,
     corsOrigins: config.corsOrigins,
-    onListenerError: (error, context) => log({ event: 'socket_listener_failed', ...context, error: String(error) }),
+    onListenerError: (error, context) => log({ ...context, event: 'socket_listener_failed', listener: context.event, error: String(error) }),
   });
   const nsp = setupMimoNamespace(io, { token: config.token });
 

@@ -12,6 +12,8 @@ export type FrontendEventInput = FrontendEventPayload extends infer P
   : never;
 
 export interface FrontendEventSink {
+  /** Builds an envelope without emitting it (for a reply to one socket). */
+  envelope(event: FrontendEventInput, taskId?: string): FrontendEvent;
   /** Emits to `task:{taskId}`; returns the envelope (for recording and tests). */
   toTask(taskId: string, event: FrontendEventInput, traceId?: string): FrontendEvent;
   /** Emits to the `frontend` room. */
@@ -42,6 +44,7 @@ export function createFrontendEventSink(deps: {
     return env;
   }
   return {
+    envelope: (event, taskId) => envelope(event, taskId),
     toTask: (taskId, event, traceId) => emit(rooms.task(taskId), envelope(event, taskId, traceId)),
     toAllFrontends: (event, taskId) => emit(rooms.frontend, envelope(event, taskId)),
   };

@@ -50,7 +50,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       if (!inspections.has(m.taskId)) {
         inspections.set(
           m.taskId,
-          inspect(m.taskId, (record) => socket.emit('frontend_event', record)),
+          inspect(m.taskId, (envelope) => socket.emit('frontend_event', envelope)),
         );
       }
       return { ok: true };

@@ -39,7 +39,7 @@ export interface FakePlugin {
   close(): void;
 }
 
-export const okAnswer: Answerer = (name, params) => ({ result: { status: 'success', result: defaultResultOf(name, params) } });
+export const okAnswer = (name: string, params: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result: defaultResultOf(name, params) } });
 
 export function defaultResultOf(name: string, params: Record<string, unknown>): Record<string, unknown> {
   switch (name) {

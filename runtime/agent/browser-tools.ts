@@ -1,0 +1,137 @@
+// The tools the LLM can call, and how each maps onto browser actions of the task's tab. Every
+// outcome is a seed 000 §5 tool result; an unknown tool, bad arguments or a refused tab come
+// back as readable tool errors (seed 002), never as exceptions.
+import { errorValue, type ErrorValue } from '../../machines/index.ts';
+import type { LlmTool, PageContext } from '../llm/llm-types.ts';
+import { browserContextOf } from './browser-context.ts';
+import type { Step, TaskBrowser } from './task-browser.ts';
+
+export const browserTools: LlmTool[] = [
+  {
+    name: 'browser_open',
+    description: "Open a URL in the task's own background tab (created on first use) and return the page: readable text and the interactive elements with their clickId.",
+    schema: { type: 'object', properties: { url: { type: 'string', description: 'absolute http(s) URL' } }, required: ['url'], additionalProperties: false },
+  },
+  {
+    name: 'browser_read_page',
+    description: "Read the task tab again (after the page changed): readable text and interactive elements.",
+    schema: { type: 'object', properties: {}, additionalProperties: false },
+  },
+  {
+    name: 'browser_click',
+    description: 'Click an element of the current page by its clickId from the latest page read. Returns the page after the click.',
+    schema: { type: 'object', properties: { clickId: { type: 'integer', minimum: 0 } }, required: ['clickId'], additionalProperties: false },
+  },
+  {
+    name: 'browser_type',
+    description: 'Type text into an input of the current page by its clickId; submit=true presses Enter / submits the form. Returns the page afterwards.',
+    schema: {
+      type: 'object',
+      properties: { clickId: { type: 'integer', minimum: 0 }, text: { type: 'string' }, submit: { type: 'boolean' } },
+      required: ['clickId', 'text'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'browser_switch_tab',
+    description: "Make another tab of this task (e.g. one a link opened) the task's tab. Only tabs listed in the browser state as belonging to the task's group are allowed.",
+    schema: { type: 'object', properties: { tabId: { type: 'integer' } }, required: ['tabId'], additionalProperties: false },
+  },
+  {
+    name: 'browser_screenshot',
+    description: 'Take a screenshot of the task tab (shown to the user).',
+    schema: { type: 'object', properties: {}, additionalProperties: false },
+  },
+];
+
+export interface ToolOutcome {
+  ok: boolean;
+  result?: Record<string, unknown>;
+  error?: ErrorValue;
+  warnings?: string[];
+  /** The fresh page, when the tool read it. */
+  page?: PageContext;
+}
+
+const fail = (code: string, message: string, retryable = false): ToolOutcome => ({ ok: false, error: errorValue(code, message, { retryable }) });
+
+function intArg(args: Record<string, unknown>, key: string): number | null {
+  const value = args[key];
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+}
+
+async function afterInteraction(browser: TaskBrowser, step: Step, result: Record<string, unknown> | undefined, warnings?: string[]): Promise<ToolOutcome> {
+  const read = await browser.readPage(step);
+  if (!read.ok) return { ok: true, result: { ...result, pageError: read.error }, ...(warnings ? { warnings } : {}) };
+  return { ok: true, result: { ...result, page: read.page }, page: read.page, ...(warnings ? { warnings } : {}) };
+}
+
+export async function runBrowserTool(
+  browser: TaskBrowser,
+  deps: { snapshotOf(clientId: string): { tabs: Array<{ tabId: number; windowId: number; url?: string; title?: string; active: boolean; groupId?: number }>; activeTabId: number | null } | undefined },
+  name: string,
+  args: Record<string, unknown>,
+  step: Step,
+): Promise<ToolOutcome> {
+  switch (name) {
+    case 'browser_open': {
+      const url = args.url;
+      if (typeof url !== 'string' || url.length === 0) return fail('SCHEMA_VALIDATION_FAILED', 'browser_open needs { url: string }');
+      const opened = await browser.open(step, url);
+      if (!opened.ok) return { ok: false, error: opened.error };
+      return { ok: true, result: { page: opened.page }, page: opened.page };
+    }
+    case 'browser_read_page': {
+      const read = browser.tabId === null ? null : await browser.readPage(step);
+      if (!read) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
+      if (!read.ok) return { ok: false, error: read.error };
+      return { ok: true, result: { page: read.page }, page: read.page };
+    }
+    case 'browser_click': {
+      const clickId = intArg(args, 'clickId');
+      if (clickId === null) return fail('SCHEMA_VALIDATION_FAILED', 'browser_click needs { clickId: integer } from the latest page read');
+      if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
+      const out = await browser.action(step, 'browser_click', { tabId: browser.tabId, clickId });
+      if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
+      return afterInteraction(browser, step, out.result, out.warnings);
+    }
+    case 'browser_type': {
+      const clickId = intArg(args, 'clickId');
+      if (clickId === null || typeof args.text !== 'string') {
+        return fail('SCHEMA_VALIDATION_FAILED', 'browser_type needs { clickId: integer, text: string, submit?: boolean }');
+      }
+      if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
+      const out = await browser.action(step, 'browser_type', {
+        tabId: browser.tabId,
+        clickId,
+        text: args.text,
+        ...(args.submit === true ? { submit: true } : {}),
+      });
+      if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
+      return afterInteraction(browser, step, out.result, out.warnings);
+    }
+    case 'browser_switch_tab': {
+      const tabId = intArg(args, 'tabId');
+      if (tabId === null) return fail('SCHEMA_VALIDATION_FAILED', 'browser_switch_tab needs { tabId: integer }');
+      const snapshot = browser.clientId ? deps.snapshotOf(browser.clientId) : undefined;
+      const context = browserContextOf(snapshot, browser.tabId);
+      const target = snapshot?.tabs.find((t) => t.tabId === tabId);
+      if (!target) return fail('INVALID_TARGET', `there is no tab ${tabId}; known tabs: ${context.tabs.map((t) => t.tabId).join(', ') || 'none'}`);
+      const ownGroup = browser.groupId !== null && target.groupId === browser.groupId;
+      if (tabId !== browser.tabId && !ownGroup) {
+        return fail('INVALID_TASK_TAB', `tab ${tabId} does not belong to this task (only tabs in the task's group can be switched to)`);
+      }
+      const out = await browser.action(step, 'browser_switch_tab', { tabId });
+      if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
+      browser.rebind(tabId);
+      return afterInteraction(browser, step, out.result, out.warnings);
+    }
+    case 'browser_screenshot': {
+      if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
+      const out = await browser.action(step, 'browser_screenshot', { tabId: browser.tabId });
+      return out.ok ? { ok: true, ...(out.result ? { result: out.result } : {}) } : { ok: false, ...(out.error ? { error: out.error } : {}) };
+    }
+    default:
+      return fail('INVALID_TARGET', `unknown tool "${name}"; available: ${browserTools.map((t) => t.name).join(', ')}`);
+  }
+}

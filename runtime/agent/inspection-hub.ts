@@ -1,0 +1,94 @@
+// Live machine inspection: XState's `inspect` records of every task / action / page-prep actor,
+// made JSON-safe and handed to the listeners of that task (web clients that subscribed), and,
+// with MIMO_INSPECT=stately, to the Stately Inspector through @statelyai/inspect.
+import type { InspectionEvent } from 'xstate';
+
+export interface InspectionRecordJson {
+  type: '@xstate.actor' | '@xstate.snapshot' | '@xstate.event';
+  actorId: string;
+  machineId?: string;
+  parentId?: string;
+  value?: unknown;
+  status?: string;
+  event?: { type: string };
+  sourceId?: string;
+  context?: unknown;
+  timestamp: number;
+}
+
+type Listener = (record: InspectionRecordJson) => void;
+
+/** Keeps only JSON-safe, small fields: the value, status, event type, a context summary. */
+export function toInspectionRecord(event: InspectionEvent, now: number): InspectionRecordJson | null {
+  if (event.type !== '@xstate.actor' && event.type !== '@xstate.snapshot' && event.type !== '@xstate.event') return null;
+  const actorRef = event.actorRef as unknown as { id: string; getSnapshot?: () => unknown; sessionId: string; logic?: { id?: string; config?: { id?: string } }; _parent?: { sessionId: string } };
+  const machineId = actorRef.logic?.id ?? actorRef.logic?.config?.id;
+  const record: InspectionRecordJson = {
+    type: event.type,
+    actorId: actorRef.sessionId,
+    ...(machineId ? { machineId } : {}),
+    ...(actorRef._parent ? { parentId: actorRef._parent.sessionId } : {}),
+    timestamp: now,
+  };
+  if (event.type === '@xstate.snapshot' || event.type === '@xstate.actor') {
+    const snapshot = (event.type === '@xstate.snapshot' ? event.snapshot : actorRef.getSnapshot?.()) as
+      | { value?: unknown; status?: string; context?: Record<string, unknown> }
+      | undefined;
+    if (snapshot?.value !== undefined) record.value = snapshot.value;
+    if (snapshot?.status !== undefined) record.status = snapshot.status;
+    if (snapshot?.context) record.context = summarize(snapshot.context);
+  }
+  if (event.type === '@xstate.event' || event.type === '@xstate.snapshot') {
+    const type = (event.event as { type?: unknown })?.type;
+    if (typeof type === 'string') record.event = { type };
+    if (event.type === '@xstate.event' && event.sourceRef) record.sourceId = event.sourceRef.sessionId;
+  }
+  return record;
+}
+
+/** Context fields that are plain scalars (ids, counters, statuses); the rest is left out. */
+function summarize(context: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(context)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
+  }
+  return out;
+}
+
+export interface InspectionHub {
+  /** The `inspect` option for actors of this task. */
+  observerFor(taskId: string): (event: InspectionEvent) => void;
+  subscribe(taskId: string, listener: Listener): () => void;
+  /** The recent records of a task (replayed to a new subscriber so it can draw the current state). */
+  recent(taskId: string): InspectionRecordJson[];
+}
+
+export function createInspectionHub(options: { clock: { now(): number }; keep?: number; forward?: (taskId: string, event: InspectionEvent) => void }): InspectionHub {
+  const listeners = new Map<string, Set<Listener>>();
+  const history = new Map<string, InspectionRecordJson[]>();
+  const keep = options.keep ?? 200;
+  return {
+    observerFor(taskId) {
+      return (event) => {
+        options.forward?.(taskId, event);
+        const record = toInspectionRecord(event, options.clock.now());
+        if (!record) return;
+        const list = history.get(taskId) ?? [];
+        list.push(record);
+        if (list.length > keep) list.splice(0, list.length - keep);
+        history.set(taskId, list);
+        for (const listener of listeners.get(taskId) ?? []) listener(record);
+      };
+    },
+    subscribe(taskId, listener) {
+      const set = listeners.get(taskId) ?? new Set();
+      set.add(listener);
+      listeners.set(taskId, set);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(taskId);
+      };
+    },
+    recent: (taskId) => [...(history.get(taskId) ?? [])],
+  };
+}

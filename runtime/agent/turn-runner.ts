@@ -1,0 +1,146 @@
+// One turn of a task (seed 000 §3.1 / §3.2, §5): the LLM <-> tools loop for one user message.
+// Streams chatDelta as deltas arrive, runs tool calls on the task's browser, feeds the seed's
+// tool-result JSON back, stops runaway loops at the step limit, and persists the answer.
+import { errorValue, type ErrorValue } from '../../machines/index.ts';
+import { toolResultError, toolResultOk } from '../../transport/contracts/index.ts';
+import type { LlmGateway, LlmMessage, LlmToolCall } from '../llm/llm-types.ts';
+import type { FrontendEventSink } from '../socket/frontend-events.ts';
+import { browserContextOf } from './browser-context.ts';
+import { browserTools, runBrowserTool, type ToolOutcome } from './browser-tools.ts';
+import { systemPromptFor } from './system-prompt.ts';
+import type { TaskBrowser } from './task-browser.ts';
+
+export interface TurnDeps {
+  taskId: string;
+  llm: LlmGateway;
+  browser: TaskBrowser;
+  events: FrontendEventSink;
+  stepLimit: number;
+  llmTimeoutMs?: number;
+  history: LlmMessage[];
+  snapshotOf(clientId: string): Parameters<typeof browserContextOf>[0];
+  onUsage(usage: { promptTokens: number; completionTokens: number; totalTokens: number }): void;
+  /** Called with each LLM event and tool result (the recorder). */
+  onTrace?(entry: Record<string, unknown>): void;
+}
+
+export interface TurnResult {
+  text: string;
+  steps: number;
+  stoppedAtLimit: boolean;
+}
+
+/** A turn that must end the task in `error` (seed 000 §5: LlmError; §4.5: PAGE_PREP_FAILED). */
+export class TurnFailure extends Error {
+  constructor(readonly error: ErrorValue) {
+    super(error.message);
+  }
+}
+
+/** Codes that end the turn early but leave the task usable (the user fixes the cause and asks again). */
+const STOPS_TURN = new Set(['PLUGIN_OFFLINE']);
+/** Codes that end the task in `error`. */
+const FAILS_TASK = new Set(['PAGE_PREP_FAILED']);
+
+export async function runTurn(deps: TurnDeps, message: { id: string; content: string }, signal?: AbortSignal): Promise<TurnResult> {
+  const { events, taskId } = deps;
+  const delta = (content: string, finished = false) =>
+    events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished, delta: { content } });
+
+  const messages: LlmMessage[] = [{ role: 'system', content: systemPromptFor(deps.llm) }, ...deps.history, { role: 'user', content: message.content }];
+  let text = '';
+  let steps = 0;
+  let stoppedAtLimit = false;
+  const say = (content: string) => {
+    if (!content) return;
+    text += content;
+    delta(content);
+  };
+
+  for (;;) {
+    if (steps >= deps.stepLimit) {
+      stoppedAtLimit = true;
+      say(`${text ? '\n\n' : ''}I stopped after ${deps.stepLimit} steps without finishing; tell me how to continue.`);
+      break;
+    }
+    steps++;
+    const snapshot = deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined;
+    const browserState = browserContextOf(snapshot, deps.browser.tabId);
+    const stepMessages: LlmMessage[] = [...messages, { role: 'system', content: `Current browser state: ${JSON.stringify(browserState)}` }];
+    const calls: LlmToolCall[] = [];
+    let stepText = '';
+    if (text && !text.endsWith('\n')) say('\n\n');
+    for await (const event of deps.llm.streamChat({
+      taskId,
+      messages: stepMessages,
+      tools: browserTools,
+      context: { snapshot: browserState, ...(deps.browser.lastPage ? { page: deps.browser.lastPage } : {}) },
+      ...(deps.llmTimeoutMs ? { timeoutMs: deps.llmTimeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+    })) {
+      deps.onTrace?.({ kind: 'llm', event });
+      if (event.type === 'delta') {
+        stepText += event.content;
+        say(event.content);
+      } else if (event.type === 'tool_call') {
+        calls.push(event);
+      } else if (event.type === 'done') {
+        if (event.usage) deps.onUsage(event.usage);
+      } else if (event.type === 'error') {
+        throw new TurnFailure(errorValue(event.code, event.message, { retryable: event.retryable ?? false }));
+      }
+    }
+    if (calls.length === 0) break;
+
+    messages.push({
+      role: 'assistant',
+      content: stepText,
+      toolCalls: calls.map((c) => ({ toolCallId: c.toolCallId, name: c.name, arguments: c.arguments })),
+    });
+    let stopTurn: ErrorValue | null = null;
+    for (const call of calls) {
+      const outcome: ToolOutcome = call.argumentsError
+        ? { ok: false, error: errorValue('SCHEMA_VALIDATION_FAILED', `the arguments of ${call.name} are not valid JSON: ${call.argumentsError}`) }
+        : stopTurn
+          ? { ok: false, error: errorValue('SKIPPED', 'not run: an earlier tool call of this step failed') }
+          : await runBrowserTool(deps.browser, { snapshotOf: deps.snapshotOf }, call.name, call.arguments, { toolCallId: call.toolCallId, ...(signal ? { signal } : {}) });
+      const toolResult = outcome.ok
+        ? toolResultOk(call.toolCallId, call.name, outcome.result ?? {}, outcome.warnings ? { warnings: outcome.warnings } : {})
+        : toolResultError(call.toolCallId, call.name, {
+            code: outcome.error?.code ?? 'INTERNAL',
+            message: outcome.error?.message ?? 'the tool failed',
+            retryable: outcome.error?.retryable ?? false,
+          });
+      deps.onTrace?.({ kind: 'tool_result', toolResult });
+      supersedeOlderPages(messages);
+      messages.push({ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) });
+      if (!outcome.ok && outcome.error) {
+        if (FAILS_TASK.has(outcome.error.code)) throw new TurnFailure(outcome.error);
+        if (STOPS_TURN.has(outcome.error.code)) stopTurn = outcome.error;
+      }
+    }
+    if (stopTurn) {
+      events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: stopTurn.code, message: stopTurn.message, retryable: stopTurn.retryable ?? true } });
+      say(`${text ? '\n\n' : ''}${stopTurn.message}`);
+      break;
+    }
+  }
+  delta('', true);
+  return { text, steps, stoppedAtLimit };
+}
+
+/** Keeps only the newest page in the conversation: older tool results lose their `page` payload. */
+function supersedeOlderPages(messages: LlmMessage[]): void {
+  for (const message of messages) {
+    if (message.role !== 'tool' || !message.content.includes('"page"')) continue;
+    try {
+      const parsed = JSON.parse(message.content) as { result?: { page?: unknown } };
+      if (parsed.result?.page) {
+        parsed.result.page = '(superseded by a later page read)';
+        message.content = JSON.stringify(parsed);
+      }
+    } catch {
+      // not JSON: leave as is
+    }
+  }
+}

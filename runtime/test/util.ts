@@ -1,0 +1,78 @@
+// Shared helpers of the runtime tests: a server on 127.0.0.1:0 with a memory store and a temp
+// artifact folder, and a web client on the real socket.io-client.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import type { MimoConfig } from '../config.ts';
+import { createServer, type CreateServerOptions, type MimoServer } from '../server.ts';
+import { createMemoryTaskStore } from '../store/index.ts';
+
+export interface TestRuntime {
+  server: MimoServer;
+  dir: string;
+  logs: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export function testConfig(dir: string, overrides: Partial<MimoConfig> = {}): MimoConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: join(dir, 'data'),
+    artifactDir: join(dir, 'artifacts'),
+    token: undefined,
+    corsOrigins: ['http://localhost:3000'],
+    snapshotDebug: false,
+    publicBaseUrl: 'http://127.0.0.1:0',
+    artifactSecret: 'test-secret-test-secret-test-secret',
+    ...overrides,
+  };
+}
+
+export async function startRuntime(options: Partial<CreateServerOptions> & { config?: Partial<MimoConfig>; dir?: string; persistent?: boolean } = {}): Promise<TestRuntime> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mimo-runtime-'));
+  const logs: Array<Record<string, unknown>> = [];
+  const { config, persistent, dir: _dir, ...rest } = options;
+  const server = await createServer({
+    config: testConfig(dir, config),
+    log: (entry) => logs.push(entry as Record<string, unknown>),
+    ...(persistent ? {} : { taskStore: createMemoryTaskStore({ clock: { now: () => Date.now() } }) }),
+    ...rest,
+  });
+  return {
+    server,
+    dir,
+    logs,
+    async close() {
+      await server.close();
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function connectWeb(url: string, options: { token?: string } = {}): Promise<Socket & { events: any[] }> {
+  const socket = io(`${url}/mimo`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { clientType: 'frontend', ...(options.token ? { token: options.token } : {}) },
+  }) as Socket & { events: any[] };
+  socket.events = [];
+  socket.on('frontend_event', (envelope: any) => socket.events.push(envelope));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!(await predicate())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
