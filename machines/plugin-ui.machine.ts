@@ -22,10 +22,6 @@ export const pluginUiMachineId = 'pluginUi';
 
 export type PluginUiState = 'idle' | 'hidden' | 'ongoing' | 'takeover';
 
-export interface PluginUiInput {
-  taskId?: string;
-}
-
 export type PluginUiEvent =
   | { type: 'TASK_STATUS'; status: TaskStatus; taskId?: string }
   | { type: 'ACTION_STARTED'; actionId: string }
@@ -63,7 +59,6 @@ export const pluginUiMachine = setup({
   types: {} as {
     context: PluginUiContext;
     events: PluginUiEvent;
-    input: PluginUiInput | undefined;
   },
   actions: {
     reportTakeover: (_, _params: UiReportParams) => {},
@@ -89,7 +84,8 @@ export const pluginUiMachine = setup({
   },
 }).createMachine({
   id: pluginUiMachineId,
-  context: ({ input }) => ({ taskId: input?.taskId ?? null, actionInFlight: null }),
+  // No input: the task is learned from TASK_STATUS, the action from ACTION_STARTED.
+  context: { taskId: null, actionInFlight: null },
   initial: 'idle',
   on: {
     ACTION_SETTLED: { guard: 'settlesActionInFlight', actions: 'markActionSettled' },
