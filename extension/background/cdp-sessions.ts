@@ -1,0 +1,113 @@
+// chrome.debugger (CDP) sessions per tab. Attaching also turns on focus emulation
+// (`Emulation.setFocusEmulationEnabled`), without which input to a background tab stalls or is
+// dropped and screenshots hang in a real browser (shared/notes/chromium-extension-testing.md).
+// Every command is bounded by a timeout so a wedged renderer cannot hang an action.
+import type { BrowserApi, Timers } from '../shared/browser-api.ts';
+import { messageOf } from './action-failure.ts';
+
+export const CDP_PROTOCOL_VERSION = '1.3';
+export const CDP_COMMAND_TIMEOUT_MS = 5_000;
+
+export class CdpError extends Error {
+  constructor(
+    message: string,
+    /** `unavailable`: no debugger API, disabled, or attach refused; `command`: a command failed; `timeout`. */
+    readonly kind: 'unavailable' | 'command' | 'timeout',
+  ) {
+    super(message);
+    this.name = 'CdpError';
+  }
+}
+
+export interface CdpSessions {
+  /** Attaches (once) and enables focus emulation; rejects with CdpError('unavailable'). */
+  attach(tabId: number): Promise<void>;
+  send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T>;
+  detach(tabId: number): Promise<void>;
+  isAttached(tabId: number): boolean;
+}
+
+export interface CdpSessionsDeps {
+  browser: BrowserApi;
+  timers: Timers;
+  /** false when the user turned CDP off in the options page. */
+  enabled(): boolean;
+  commandTimeoutMs?: number;
+}
+
+export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
+  const api = deps.browser.debugger;
+  const attached = new Set<number>();
+  const attaching = new Map<number, Promise<void>>();
+  const timeoutMs = deps.commandTimeoutMs ?? CDP_COMMAND_TIMEOUT_MS;
+
+  api?.onDetach.addListener((source) => {
+    if (source.tabId !== undefined) attached.delete(source.tabId);
+  });
+
+  function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = deps.timers.setTimeout(() => reject(new CdpError(`${what} timed out after ${timeoutMs} ms`, 'timeout')), timeoutMs);
+      work.then(
+        (value) => (deps.timers.clearTimeout(timer), resolve(value)),
+        (error) => (deps.timers.clearTimeout(timer), reject(error)),
+      );
+    });
+  }
+
+  async function rawSend<T>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T> {
+    if (!api) throw new CdpError('chrome.debugger is not available in this browser', 'unavailable');
+    try {
+      return (await bounded(api.sendCommand({ tabId }, method, params ?? {}), `CDP ${method}`)) as T;
+    } catch (error) {
+      if (error instanceof CdpError) throw error;
+      const message = messageOf(error);
+      if (/not attached|detached/i.test(message)) attached.delete(tabId);
+      throw new CdpError(`CDP ${method} failed: ${message}`, 'command');
+    }
+  }
+
+  async function doAttach(tabId: number): Promise<void> {
+    if (!api) throw new CdpError('chrome.debugger is not available in this browser', 'unavailable');
+    try {
+      await bounded(api.attach({ tabId }, CDP_PROTOCOL_VERSION), 'chrome.debugger.attach');
+    } catch (error) {
+      const message = messageOf(error);
+      // Ours from a previous service-worker life: the session is still there and usable.
+      const ours = /already attached/i.test(message) && (await rawSend(tabId, 'Runtime.evaluate', { expression: '1' }).then(() => true, () => false));
+      if (!ours) throw new CdpError(`chrome.debugger.attach refused: ${message}`, 'unavailable');
+    }
+    attached.add(tabId);
+    try {
+      await rawSend(tabId, 'Emulation.setFocusEmulationEnabled', { enabled: true });
+    } catch (error) {
+      attached.delete(tabId);
+      await api.detach({ tabId }).catch(() => {});
+      throw new CdpError(`focus emulation could not be enabled: ${messageOf(error)}`, 'unavailable');
+    }
+  }
+
+  async function attach(tabId: number): Promise<void> {
+    if (!deps.enabled()) throw new CdpError('CDP is turned off in the Mimo options', 'unavailable');
+    if (attached.has(tabId)) return;
+    let pending = attaching.get(tabId);
+    if (!pending) {
+      pending = doAttach(tabId).finally(() => attaching.delete(tabId));
+      attaching.set(tabId, pending);
+    }
+    return pending;
+  }
+
+  return {
+    attach,
+    async send<T>(tabId: number, method: string, params?: Record<string, unknown>) {
+      await attach(tabId);
+      return rawSend<T>(tabId, method, params);
+    },
+    async detach(tabId) {
+      const was = attached.delete(tabId);
+      if (was && api) await api.detach({ tabId }).catch(() => {});
+    },
+    isAttached: (tabId) => attached.has(tabId),
+  };
+}

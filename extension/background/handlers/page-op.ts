@@ -1,0 +1,33 @@
+// Helpers shared by the handlers that work inside the page: run a page-agent operation with
+// errors as ActionFailure, and turn clickId/xpath params into a checked TargetSpec.
+import type { PageOpFailure, PageOpName, PageOps, TargetSpec } from '../../page/page-ops.ts';
+import type { ActionContext } from '../action-context.ts';
+import { ActionFailure, fail } from '../action-failure.ts';
+import { PageAgentError } from '../page-agent-client.ts';
+
+export async function runPageOp<K extends PageOpName>(ctx: ActionContext, tabId: number, op: K, args: PageOps[K]['args']): Promise<PageOps[K]['result']> {
+  try {
+    return await ctx.page.run(tabId, op, args);
+  } catch (error) {
+    if (error instanceof PageAgentError) {
+      // Usually a navigation in progress or a page extensions may not script (chrome://, web store).
+      throw new ActionFailure('PLUGIN_ERROR', error.message, { reason: 'page_script_failed', tabId }, true);
+    }
+    throw error;
+  }
+}
+
+export function failTarget(failure: PageOpFailure): never {
+  fail('INVALID_TARGET', failure.message, { reason: failure.reason });
+}
+
+/** A clickId is checked against the tab's current dom_index generation first (stale refs). */
+export async function targetSpec(ctx: ActionContext, tabId: number, params: { clickId?: number; xpath?: string }): Promise<TargetSpec | null> {
+  if (params.clickId !== undefined) {
+    const check = await ctx.refs.check(tabId, params.clickId);
+    if (!check.ok) fail('INVALID_TARGET', check.message, { reason: check.reason, clickId: params.clickId });
+    return { clickId: params.clickId, ref: check.ref };
+  }
+  if (params.xpath !== undefined) return { xpath: params.xpath };
+  return null;
+}

@@ -1,0 +1,79 @@
+// task_start (seed 000 §4.2 A, §4.7): a new inactive tab in a tab group titled for the task, or
+// (reuseExistingTab) the task's live tab navigated to `url`. Never activates a tab.
+import type { ActionHandler } from '../action-context.ts';
+import { fail, messageOf } from '../action-failure.ts';
+import { liveTab } from '../tab-guard.ts';
+import type { TaskTabRecord } from '../task-tabs.ts';
+
+export const DEFAULT_START_URL = 'about:blank';
+
+export function defaultGroupTitle(taskId: string): string {
+  return `Mimo ${taskId.slice(-6)}`;
+}
+
+async function groupTab(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: number, windowId: number, existing: TaskTabRecord | undefined, title: string): Promise<{ groupId?: number; warning?: string }> {
+  if (!ctx.browser.tabGroups) return { warning: 'tab groups are not supported by this browser; the task tab is not grouped' };
+  try {
+    const reuse = existing?.groupId !== undefined && existing.windowId === windowId ? existing.groupId : undefined;
+    let groupId: number;
+    try {
+      groupId = await ctx.browser.tabs.group(reuse === undefined ? { tabIds: [tabId] } : { tabIds: [tabId], groupId: reuse });
+    } catch (error) {
+      if (reuse === undefined) throw error;
+      groupId = await ctx.browser.tabs.group({ tabIds: [tabId] }); // the old group is gone
+    }
+    await ctx.browser.tabGroups.update(groupId, { title, color: 'blue' });
+    return { groupId };
+  } catch (error) {
+    return { warning: `the task tab could not be grouped: ${messageOf(error)}` };
+  }
+}
+
+export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
+  const url = params.url ?? DEFAULT_START_URL;
+  if (params.url !== undefined && ctx.isWebUiUrl(params.url)) {
+    fail('INVALID_TASK_TAB', `refusing to open the Mimo web UI (${params.url}) as a task tab`, { reason: 'web_ui_tab' });
+  }
+  const existing = await ctx.taskTabs.get(ctx.taskId);
+  const warnings: string[] = [];
+
+  if (params.reuseExistingTab && existing) {
+    const tab = await liveTab(ctx.browser, existing.tabId);
+    if (tab && !ctx.isWebUiUrl(tab.url)) {
+      const updated = params.url === undefined ? tab : await ctx.browser.tabs.update(existing.tabId, { url: params.url });
+      await ctx.refs.forget(existing.tabId);
+      const result: Awaited<ReturnType<ActionHandler<'task_start'>>> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
+      if (existing.groupId !== undefined) result.groupId = existing.groupId;
+      if (updated.title) result.title = updated.title;
+      return result;
+    }
+  }
+
+  let tab;
+  try {
+    tab = await ctx.browser.tabs.create({ url, active: false });
+  } catch {
+    // No window to put it in (every window closed): open an unfocused window instead.
+    const window = await ctx.browser.windows.create({ url, focused: false });
+    tab = window.tabs?.[0];
+  }
+  if (!tab || tab.id === undefined) fail('PLUGIN_ERROR', 'the browser did not create a tab');
+  const group = await groupTab(ctx, tab.id, tab.windowId, existing, params.groupTitle ?? defaultGroupTitle(ctx.taskId));
+  if (group.warning) warnings.push(group.warning);
+
+  const record: TaskTabRecord = {
+    taskId: ctx.taskId,
+    tabId: tab.id,
+    windowId: tab.windowId,
+    tabs: [tab.id, ...(existing?.tabs ?? [])],
+    closedTabs: existing?.closedTabs ?? [],
+  };
+  if (group.groupId !== undefined) record.groupId = group.groupId;
+  await ctx.taskTabs.put(record);
+
+  const result: Awaited<ReturnType<ActionHandler<'task_start'>>> = { tabId: tab.id, windowId: tab.windowId, url: tab.pendingUrl || tab.url || url };
+  if (group.groupId !== undefined) result.groupId = group.groupId;
+  if (tab.title) result.title = tab.title;
+  if (warnings.length > 0) result.warnings = warnings;
+  return result;
+};

@@ -1,0 +1,55 @@
+// browser_type (seed 000 §4.2 C, §4.4): focus the target (or keep the focused element), select
+// its contents so the text replaces them, then CDP key events per character (Enter to submit).
+// Without CDP: dom_input (native value setter + input/change, form.requestSubmit) with a
+// warning; an explicit "cdp_key" that cannot be served is CDP_UNAVAILABLE.
+import type { ActionContext, ActionHandler } from '../action-context.ts';
+import { fail } from '../action-failure.ts';
+import { CdpError } from '../cdp-sessions.ts';
+import { ENTER_DOWN, ENTER_UP, keyStrokes } from '../key-events.ts';
+import { requireTaskTab } from '../tab-guard.ts';
+import type { TargetSpec } from '../../page/page-ops.ts';
+import { failTarget, runPageOp, targetSpec } from './page-op.ts';
+
+async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<void> {
+  await ctx.cdp.attach(tabId);
+  const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target });
+  if (!focused.ok) failTarget(focused);
+  if (text === '') {
+    // Clearing: the contents are selected, Delete removes them.
+    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+  }
+  for (const stroke of keyStrokes(text)) {
+    if (stroke.kind === 'insert') {
+      await ctx.cdp.send(tabId, 'Input.insertText', { text: stroke.text });
+    } else {
+      await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.down);
+      await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.up);
+    }
+  }
+  if (submit) {
+    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN);
+    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP);
+  }
+}
+
+export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
+  await requireTaskTab(ctx, ctx.taskId, params.tabId);
+  const target = await targetSpec(ctx, params.tabId, params);
+  const submit = params.submit ?? false;
+  const warnings: string[] = [];
+  if (params.strategy !== 'dom_input') {
+    try {
+      await cdpType(ctx, params.tabId, target, params.text, submit);
+      return { typed: true, strategy: 'cdp_key' };
+    } catch (error) {
+      if (!(error instanceof CdpError)) throw error;
+      if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', `cdp_key typing not possible: ${error.message}`, { reason: error.kind });
+      warnings.push(`cdp_key unavailable (${error.message}); used dom_input`);
+    }
+  }
+  const typed = await runPageOp(ctx, params.tabId, 'domInput', { target, text: params.text, submit });
+  if (!typed.ok) failTarget(typed);
+  if (submit && !typed.submitted) warnings.push('no form to submit; pressed Enter on the element');
+  return warnings.length > 0 ? { typed: true, strategy: 'dom_input', warnings } : { typed: true, strategy: 'dom_input' };
+};

@@ -1,0 +1,117 @@
+// Between the server, the background and the task tab's content script for the overlay
+// (seed 000 §2.2): the server's desired UI state (plugin_ui_state), the action executing on
+// the tab, takeover reports and Resume/Stop from the overlay. Keeps per-task UI state so a
+// content script that (re)loads after a navigation gets the current picture.
+import { PROTOCOL_VERSION } from '../../transport/contracts/index.ts';
+import type { OverlayCommand, OverlayCommandName, PluginUiState, PluginUiStateMessage, TakeoverReport } from '../../transport/contracts/index.ts';
+import type { BrowserApi, Timers } from '../shared/browser-api.ts';
+import type { BackgroundToContentMessage, TabSession } from '../shared/internal-messages.ts';
+import type { TaskTabs } from './task-tabs.ts';
+
+/** How long an input action waits for the content script to arm its own-input guard. */
+export const GUARD_DELIVERY_TIMEOUT_MS = 250;
+
+interface TaskUi {
+  uiState?: PluginUiState;
+  message?: string;
+  takeoverPending: boolean;
+  action?: { actionId: string; label: string; dispatchesInput: boolean; tabId: number };
+}
+
+export interface OverlayRelay {
+  actionStarted(taskId: string, tabId: number, action: { actionId: string; label: string; dispatchesInput: boolean }): Promise<void>;
+  actionSettled(taskId: string, tabId: number, actionId: string): void;
+  applyUiState(message: PluginUiStateMessage): Promise<void>;
+  taskEnded(taskId: string, tabIds: number[]): void;
+  sessionFor(tabId: number): Promise<TabSession | null>;
+  /** Sends takeover_report; false when no socket could carry it. */
+  userTakeover(taskId: string, tabId: number, reason: string): boolean;
+  overlayCommand(taskId: string, command: OverlayCommandName): boolean;
+}
+
+export interface OverlayRelayDeps {
+  browser: BrowserApi;
+  taskTabs: TaskTabs;
+  timers: Timers;
+  now(): number;
+  clientId(): string | null;
+  emit(message: TakeoverReport | OverlayCommand): boolean;
+}
+
+export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
+  const tasks = new Map<string, TaskUi>();
+  const ui = (taskId: string): TaskUi => {
+    let entry = tasks.get(taskId);
+    if (!entry) tasks.set(taskId, (entry = { takeoverPending: false }));
+    return entry;
+  };
+
+  function post(tabId: number, message: BackgroundToContentMessage): Promise<unknown> {
+    return deps.browser.tabs.sendMessage(tabId, message).catch(() => undefined);
+  }
+
+  function postBounded(tabId: number, message: BackgroundToContentMessage): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = deps.timers.setTimeout(resolve, GUARD_DELIVERY_TIMEOUT_MS);
+      void post(tabId, message).then(() => {
+        deps.timers.clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  return {
+    async actionStarted(taskId, tabId, action) {
+      ui(taskId).action = { ...action, tabId };
+      const message: BackgroundToContentMessage = { kind: 'action_started', taskId, ...action };
+      if (action.dispatchesInput) await postBounded(tabId, message);
+      else void post(tabId, message);
+    },
+    actionSettled(taskId, tabId, actionId) {
+      const entry = ui(taskId);
+      if (entry.action?.actionId === actionId) delete entry.action;
+      void post(tabId, { kind: 'action_settled', taskId, actionId });
+    },
+    async applyUiState(message) {
+      const entry = ui(message.taskId);
+      entry.uiState = message.state;
+      if (message.message !== undefined) entry.message = message.message;
+      // The server has answered (takeover confirmed, or resumed/stopped/ended).
+      entry.takeoverPending = false;
+      const record = await deps.taskTabs.get(message.taskId);
+      const tabId = message.tabId ?? record?.tabId;
+      if (tabId === undefined) return;
+      const out: BackgroundToContentMessage = { kind: 'ui_state', taskId: message.taskId, state: message.state };
+      if (message.message !== undefined) out.message = message.message;
+      void post(tabId, out);
+    },
+    taskEnded(taskId, tabIds) {
+      tasks.delete(taskId);
+      for (const tabId of tabIds) void post(tabId, { kind: 'task_ended', taskId });
+    },
+    async sessionFor(tabId) {
+      const record = await deps.taskTabs.taskOfTab(tabId);
+      if (!record || record.tabId !== tabId) return null;
+      const entry = ui(record.taskId);
+      const session: TabSession = { taskId: record.taskId, tabId, takeoverPending: entry.takeoverPending };
+      if (entry.uiState) session.uiState = entry.uiState;
+      if (entry.message) session.message = entry.message;
+      if (entry.action && entry.action.tabId === tabId) {
+        session.action = { actionId: entry.action.actionId, label: entry.action.label, dispatchesInput: entry.action.dispatchesInput };
+      }
+      return session;
+    },
+    userTakeover(taskId, tabId, reason) {
+      const clientId = deps.clientId();
+      if (!clientId) return false;
+      ui(taskId).takeoverPending = true;
+      return deps.emit({ v: PROTOCOL_VERSION, type: 'takeover_report', taskId, clientId, tabId, reason, timestamp: deps.now() });
+    },
+    overlayCommand(taskId, command) {
+      const clientId = deps.clientId();
+      if (!clientId) return false;
+      ui(taskId).takeoverPending = false;
+      return deps.emit({ v: PROTOCOL_VERSION, type: 'overlay_command', taskId, clientId, command, timestamp: deps.now() });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Calls one page-agent operation in a tab (scripting.executeScript in the isolated world),
+// injecting page-agent.js first when the document does not have it yet.
+import type { BrowserApi } from '../shared/browser-api.ts';
+import type { PageOpName, PageOps } from '../page/page-ops.ts';
+import { messageOf } from './action-failure.ts';
+
+export const PAGE_AGENT_FILE = 'page-agent.js';
+
+export class PageAgentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PageAgentError';
+  }
+}
+
+export interface PageAgentClient {
+  run<K extends PageOpName>(tabId: number, op: K, args: PageOps[K]['args']): Promise<PageOps[K]['result']>;
+}
+
+type CallOutcome = { missing: true } | { error: string } | { value: unknown };
+
+/** Serialised into the page by executeScript: must not reference anything outside itself. */
+function callAgent(op: string, args: unknown): CallOutcome {
+  const agent = (globalThis as unknown as { __mimoPageAgent?: { run(op: string, args: unknown): unknown } }).__mimoPageAgent;
+  if (!agent) return { missing: true };
+  try {
+    return { value: agent.run(op, args) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function createPageAgentClient(browser: BrowserApi): PageAgentClient {
+  async function call(tabId: number, op: string, args: unknown): Promise<CallOutcome> {
+    let results;
+    try {
+      results = await browser.scripting.executeScript({ target: { tabId }, func: callAgent, args: [op, args] });
+    } catch (error) {
+      throw new PageAgentError(`cannot run script in tab ${tabId}: ${messageOf(error)}`);
+    }
+    const outcome = results[0]?.result as CallOutcome | undefined;
+    if (!outcome) throw new PageAgentError(`no result from tab ${tabId} (the page may be navigating)`);
+    return outcome;
+  }
+
+  return {
+    async run(tabId, op, args) {
+      let outcome = await call(tabId, op, args);
+      if ('missing' in outcome) {
+        try {
+          await browser.scripting.executeScript({ target: { tabId }, files: [PAGE_AGENT_FILE] });
+        } catch (error) {
+          throw new PageAgentError(`cannot inject the page agent into tab ${tabId}: ${messageOf(error)}`);
+        }
+        outcome = await call(tabId, op, args);
+      }
+      if ('missing' in outcome) throw new PageAgentError(`the page agent did not start in tab ${tabId}`);
+      if ('error' in outcome) throw new PageAgentError(`page operation ${op} failed: ${outcome.error}`);
+      return outcome.value as never;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// browser_dom_index in the page: number the interactive elements in scope with `attr`
+// (default data-mimo_click_id), starting at the id the background hands out, after clearing
+// the previous generation's numbers so an old id can never point at a new element.
+import { bboxOf, inScope, INTERACTIVE_SELECTOR, textOf, xpathOf } from './element-lookup.ts';
+import type { IndexedElement, PageOps, RefGeneration } from './page-ops.ts';
+
+export const MAX_INDEXED_ELEMENTS = 1_000;
+
+export function domIndex(
+  args: PageOps['domIndex']['args'],
+  state: { docToken: string; current: RefGeneration | null },
+): PageOps['domIndex']['result'] {
+  for (const attr of new Set([args.attr, state.current?.attr].filter((a): a is string => !!a))) {
+    for (const old of Array.from(document.querySelectorAll(`[${CSS.escape(attr)}]`))) old.removeAttribute(attr);
+  }
+  const elements: IndexedElement[] = [];
+  let truncated = false;
+  let next = args.firstId;
+  for (const element of Array.from(document.querySelectorAll(INTERACTIVE_SELECTOR))) {
+    if (!inScope(element, args.scope)) continue;
+    if (elements.length >= MAX_INDEXED_ELEMENTS) {
+      truncated = true;
+      break;
+    }
+    const clickId = next++;
+    element.setAttribute(args.attr, String(clickId));
+    const entry: IndexedElement = { clickId, tag: element.localName, xpath: xpathOf(element), bbox: bboxOf(element) };
+    const text = textOf(element);
+    if (text) entry.text = text;
+    elements.push(entry);
+  }
+  const lastId = Math.max(args.firstId, next - 1);
+  state.current = { docToken: state.docToken, attr: args.attr, firstId: args.firstId, lastId };
+  return { ok: true, elements, docToken: state.docToken, lastId, truncated };
+}

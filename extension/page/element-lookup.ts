@@ -1,0 +1,128 @@
+// DOM helpers of the page agent: which elements are interactive, visible, their text, XPath and
+// box, and resolving a clickId / XPath target with stale-ref protection.
+import type { BBox, PageOpFailure, RefGeneration, Scope, TargetSpec } from './page-ops.ts';
+
+export const INTERACTIVE_SELECTOR = [
+  'a[href]',
+  'button',
+  'input:not([type="hidden"])',
+  'select',
+  'textarea',
+  'summary',
+  'label[for]',
+  '[role="button"]',
+  '[role="link"]',
+  '[role="checkbox"]',
+  '[role="radio"]',
+  '[role="menuitem"]',
+  '[role="tab"]',
+  '[role="option"]',
+  '[role="switch"]',
+  '[role="textbox"]',
+  '[onclick]',
+  '[contenteditable=""]',
+  '[contenteditable="true"]',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',');
+
+const TEXT_LIMIT = 160;
+
+export function collapse(text: string | null | undefined, limit = TEXT_LIMIT): string {
+  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
+}
+
+export function bboxOf(element: Element): BBox {
+  const r = element.getBoundingClientRect();
+  return { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height) };
+}
+
+export function isVisible(element: Element): boolean {
+  const rect = element.getBoundingClientRect();
+  if (rect.width <= 0 || rect.height <= 0) return false;
+  const style = getComputedStyle(element);
+  return style.visibility !== 'hidden' && style.visibility !== 'collapse' && style.display !== 'none' && Number(style.opacity) !== 0;
+}
+
+export function inViewport(element: Element): boolean {
+  const r = element.getBoundingClientRect();
+  return r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
+}
+
+export function inScope(element: Element, scope: Scope): boolean {
+  return isVisible(element) && (scope === 'document' || inViewport(element));
+}
+
+/** What a person would read on the element. */
+export function textOf(element: Element): string {
+  const html = element as HTMLElement;
+  const aria = element.getAttribute('aria-label');
+  if (aria) return collapse(aria);
+  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+    if (element instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(element.type)) return collapse(element.value);
+    return collapse(element.value || element.placeholder || element.name);
+  }
+  if (element instanceof HTMLSelectElement) return collapse(element.selectedOptions[0]?.textContent ?? '');
+  const text = collapse(html.innerText ?? element.textContent);
+  return text || collapse(element.getAttribute('title') ?? element.getAttribute('alt') ?? '');
+}
+
+const SIMPLE_ID = /^[A-Za-z][\w-]*$/;
+
+/** An absolute XPath; anchored on a unique id when an ancestor has one. */
+export function xpathOf(element: Element): string {
+  const steps: string[] = [];
+  for (let node: Element | null = element; node && node.nodeType === Node.ELEMENT_NODE; node = node.parentElement) {
+    const id = node.getAttribute('id');
+    if (id && SIMPLE_ID.test(id) && document.querySelectorAll(`#${CSS.escape(id)}`).length === 1) {
+      steps.unshift(`//*[@id="${id}"]`);
+      return steps.join('/');
+    }
+    const tag = node.localName;
+    let index = 1;
+    let count = 0;
+    for (const sibling of node.parentElement ? Array.from(node.parentElement.children) : [node]) {
+      if (sibling.localName !== tag) continue;
+      count += 1;
+      if (sibling === node) index = count;
+    }
+    steps.unshift(count > 1 ? `${tag}[${index}]` : tag);
+  }
+  return `/${steps.join('/')}`;
+}
+
+export function elementByXpath(xpath: string): Element | PageOpFailure {
+  let node: Node | null;
+  try {
+    node = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  } catch (error) {
+    return { ok: false, reason: 'bad_xpath', message: `invalid XPath ${JSON.stringify(xpath)}: ${(error as Error).message}` };
+  }
+  if (!(node instanceof Element)) return { ok: false, reason: 'not_found', message: `no element matches XPath ${xpath}` };
+  return node;
+}
+
+/**
+ * The element a target names. A clickId must come from the generation `ref` describes, in this
+ * very document: an id from an older index, or after a navigation, is `stale` and never
+ * resolves to whatever element carries that number now.
+ */
+export function resolveTarget(target: TargetSpec, state: { docToken: string; current: RefGeneration | null }): Element | PageOpFailure {
+  if (target.clickId !== undefined) {
+    const ref = target.ref;
+    if (!ref) return { ok: false, reason: 'no_index', message: 'clickId given but this tab was never indexed; call browser_dom_index first' };
+    if (ref.docToken !== state.docToken) {
+      return { ok: false, reason: 'stale', message: `clickId ${target.clickId} belongs to a page that is gone (the tab navigated); index again` };
+    }
+    if (!state.current || state.current.firstId !== ref.firstId) {
+      return { ok: false, reason: 'stale', message: `clickId ${target.clickId} is from an older index of this page; index again` };
+    }
+    const element = document.querySelector(`[${CSS.escape(ref.attr)}="${target.clickId}"]`);
+    if (!element || !element.isConnected) {
+      return { ok: false, reason: 'stale', message: `element ${target.clickId} left the page after it was indexed; index again` };
+    }
+    return element;
+  }
+  if (target.xpath !== undefined) return elementByXpath(target.xpath);
+  return { ok: false, reason: 'no_target', message: 'no target: give clickId or xpath' };
+}

@@ -1,0 +1,82 @@
+// The operations the page agent (page/page-agent.ts, injected into the task tab's isolated
+// world) performs, with their argument and result types. Shared by the agent and the
+// background's page-agent client; types only.
+
+export type Scope = 'viewport' | 'document';
+export type BBox = { x: number; y: number; w: number; h: number };
+
+/** The background's record of the last dom_index on a tab (see background/element-refs.ts). */
+export interface RefGeneration {
+  docToken: string;
+  attr: string;
+  firstId: number;
+  lastId: number;
+}
+
+export interface TargetSpec {
+  clickId?: number;
+  xpath?: string;
+  /** Required with clickId: the generation the id must belong to. */
+  ref?: RefGeneration;
+}
+
+/** Why a target could not be used: `stale` = from an older index or a previous document. */
+export type TargetFailureReason = 'stale' | 'not_found' | 'not_visible' | 'no_index' | 'no_target' | 'not_editable' | 'bad_xpath';
+
+export type PageOpFailure = { ok: false; reason: TargetFailureReason; message: string };
+
+export interface IndexedElement {
+  clickId: number;
+  tag: string;
+  text?: string;
+  xpath?: string;
+  bbox?: BBox;
+}
+
+export interface ScannedElement {
+  xpath: string;
+  tag: string;
+  text?: string;
+  clickId?: number;
+  bbox?: BBox;
+}
+
+export interface PageOps {
+  domIndex: {
+    args: { scope: Scope; attr: string; firstId: number };
+    result: { ok: true; elements: IndexedElement[]; docToken: string; lastId: number; truncated: boolean };
+  };
+  xpathScan: {
+    args: { scope: Scope; attr: string | null };
+    result: { ok: true; elements: ScannedElement[]; truncated: boolean };
+  };
+  /** Scrolls the target into view if needed and returns its centre in viewport CSS pixels. */
+  locate: {
+    args: { target: TargetSpec; focus: boolean };
+    result: { ok: true; x: number; y: number; tag: string; obscuredBy?: string } | PageOpFailure;
+  };
+  domClick: {
+    args: { target: TargetSpec };
+    result: { ok: true; tag: string } | PageOpFailure;
+  };
+  /** Sets the value like a user would (native setter + input/change events); optional submit. */
+  domInput: {
+    args: { target: TargetSpec | null; text: string; submit: boolean };
+    result: { ok: true; tag: string; submitted: boolean } | PageOpFailure;
+  };
+  /** Focuses the target (or keeps the focused element) and selects its contents so typing replaces them. */
+  focusForTyping: {
+    args: { target: TargetSpec | null };
+    result: { ok: true; tag: string } | PageOpFailure;
+  };
+  readability: {
+    args: Record<string, never>;
+    result: { ok: true; title: string; text: string; markdown: string; byline?: string; fallback: boolean };
+  };
+  html: {
+    args: { xpath?: string };
+    result: { ok: true; html: string; url: string } | PageOpFailure;
+  };
+}
+
+export type PageOpName = keyof PageOps;
