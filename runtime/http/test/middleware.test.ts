@@ -157,13 +157,13 @@ auth('Bearer or X-Mimo-Token lets the request through', async ({ h }) => {
 auth('POSTs need it too; presign is not exempt', async ({ h }) => {
   const reg = await call(h.app, '/api/extension/extension-id', postJson({ extensionId: 'e', clientId: 'c', version: '1' }));
   assert.is(reg.status, 401);
-  const presign = await call(h.app, '/api/artifacts/presign', postJson({ taskId: '01HRZ8YV8Q6P1Q2W3E4R5T6Y7U', kind: 'screenshot', contentType: 'image/png' }));
+  const presign = await call(h.app, '/api/artifacts/presign', postJson({ taskId: '01HRZ8YV8Q6P1Q2W3E4R5T6Y7V', kind: 'screenshot', contentType: 'image/png' }));
   assert.is(presign.status, 401);
   assert.equal(h.registry.list(), [], 'nothing registered');
 });
 
 auth('artifact upload and download URLs are exempt: they carry their own token / capability', async ({ h }) => {
-  const { uploadUrl, artifactId } = await h.artifacts.presign({ taskId: '01HRZ8YV8Q6P1Q2W3E4R5T6Y7U', kind: 'log', contentType: 'text/plain' });
+  const { uploadUrl, artifactId } = await h.artifacts.presign({ taskId: '01HRZ8YV8Q6P1Q2W3E4R5T6Y7V', kind: 'log', contentType: 'text/plain' });
   const path = new URL(uploadUrl).pathname;
   const forged = await call(h.app, `${path}?token=forged`, { method: 'PUT', body: 'x', headers: { 'Content-Type': 'text/plain' } });
   assert.is(forged.status, 403, 'reached the artifact service, which refused the forged token');
@@ -252,7 +252,7 @@ errors('a wrong method on a known path is 405 with Allow and a BAD_REQUEST envel
   const cases: Array<[string, string, string]> = [
     ['POST', '/api/task/list', 'GET, HEAD, OPTIONS'],
     ['PUT', '/api/task/id', 'GET, HEAD, OPTIONS'],
-    ['DELETE', '/api/task/01HRZ8YV8Q6P1Q2W3E4R5T6Y7U', 'GET, HEAD, OPTIONS'],
+    ['DELETE', '/api/task/01HRZ8YV8Q6P1Q2W3E4R5T6Y7V', 'GET, HEAD, OPTIONS'],
     ['POST', '/api/snapshot', 'GET, HEAD, OPTIONS'],
     ['GET', '/api/extension/extension-id', 'POST, OPTIONS'],
     ['POST', '/api/extension/extension-list', 'GET, HEAD, OPTIONS'],

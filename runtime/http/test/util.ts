@@ -18,7 +18,7 @@ import type { HttpAppConfig, HttpAppDeps, HttpEnv } from '../http-types.ts';
 export const T0 = 1_730_000_000_000;
 export const BASE = 'http://localhost:6006';
 export const WEB = 'http://localhost:3000';
-export const TASK_ID = '01HRZ8YV8Q6P1Q2W3E4R5T6Y7U';
+export const TASK_ID = '01HRZ8YV8Q6P1Q2W3E4R5T6Y7V';
 export const TASK_UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 
 export interface FakeClock {
@@ -131,20 +131,27 @@ export function postJson(body: unknown, headers: Record<string, string> = {}): R
   return { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
 }
 
-export function bytes(n: number, seed = 7): Uint8Array {
+export function bytes(n: number, seed = 7): Uint8Array<ArrayBuffer> {
   return Uint8Array.from({ length: n }, (_, i) => (i * seed + 3) % 251);
 }
 
-/** A request body the test feeds by hand (for upload timeouts). */
-export function stalledBody(first: Uint8Array): ReadableStream<Uint8Array> {
-  let sent = false;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (!sent) {
-        sent = true;
-        controller.enqueue(first);
-      }
-      return new Promise(() => undefined);
+/** A request body that sends one chunk and then stalls; `reads(n)` resolves once it was pulled n times. */
+export function stalledBody(first: Uint8Array): { stream: ReadableStream<Uint8Array>; reads(n: number): Promise<void> } {
+  let pulls = 0;
+  const waiters: Array<{ n: number; resolve(): void }> = [];
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        pulls++;
+        for (const w of waiters.filter((w) => pulls >= w.n)) w.resolve();
+        if (pulls === 1) {
+          controller.enqueue(first);
+          return;
+        }
+        return new Promise(() => undefined);
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
+  return { stream, reads: (n) => (pulls >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))) };
 }
