@@ -22,6 +22,9 @@ import { attachFrontendSocket } from './socket/frontend-gateway.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { TaskControl } from './socket/task-control.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
+import { createWebStatic } from './web-static.ts';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Clock {
   now(): number;
@@ -52,8 +55,10 @@ export interface CreateServerOptions {
   transport?: Omit<SocketServerOptions, 'corsOrigins'>;
   /** Default T_ack for every action (ms). */
   ackTimeoutMs?: number;
-  /** XState inspection observer for every action actor. */
-  inspect?: (event: InspectionEvent) => void;
+  /** XState inspection observer for the action actors of a task. */
+  inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
+  /** The built web UI served at `/` (default: web/dist). */
+  webDir?: string;
   /** Builds the agent side once the services exist (the orchestrator). */
   control?: (services: RuntimeServices) => TaskControl;
 }
@@ -81,7 +86,10 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   // The http server first (Hono's request listener), then the transport attaches to it.
   let app!: ReturnType<typeof createHttpApp>;
-  const http = createAdaptorServer({ fetch: (request: Request, env: unknown) => app.fetch(request, env) }) as HttpServer;
+  const webStatic = createWebStatic(options.webDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist'));
+  const http = createAdaptorServer({
+    fetch: (request: Request, env: unknown) => webStatic(request) ?? app.fetch(request, env),
+  }) as HttpServer;
   const io = createSocketServer(http, {
     ...options.transport,
     corsOrigins: config.corsOrigins,
@@ -131,7 +139,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     channel,
     clock,
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
-    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
     onSettled: (request, output) => {
       if (output.timedOut === 'exec') registry.recordExecTimeout(request.clientId);
       else if (output.answered) registry.recordActionSettled(request.clientId);

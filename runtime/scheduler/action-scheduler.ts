@@ -49,8 +49,8 @@ export interface SchedulerEvents {
 export interface ActionSchedulerDeps extends SchedulerEvents {
   channel: PluginChannel;
   clock: { now(): number };
-  /** XState inspection observer for every action actor. */
-  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** XState inspection observer for the action actors of a task. */
+  inspectFor?: (taskId: string) => Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** Default ack timeout (T_ack) for every action; the machine's default when absent. */
   ackTimeoutMs?: number;
   /** How many finished action ids are remembered to tell "late" from "unknown". */
@@ -130,7 +130,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           ...(request.execTimeoutMs !== undefined ? { execTimeoutMs: request.execTimeoutMs } : {}),
           ...(request.retry !== undefined ? { retry: request.retry } : {}),
         },
-        ...(deps.inspect ? { inspect: deps.inspect } : {}),
+        ...(deps.inspectFor ? { inspect: deps.inspectFor(request.taskId) } : {}),
       });
       inFlight.set(actionId, { actor, clientId: request.clientId, taskId: request.taskId });
       actor.subscribe({

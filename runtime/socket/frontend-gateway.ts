@@ -77,7 +77,13 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       reply(await handler(message as never));
     } catch (error) {
       deps.log({ event: 'frontend_handler_failed', type: message.type, error: String(error) });
-      reply({ ok: false, error: { code: 'INTERNAL', message: 'the server failed to handle this message' } });
+      // Store and control errors carry a seed code (CONFLICT, NOT_FOUND, ...): pass it on.
+      const coded = error as { code?: unknown; message?: unknown };
+      const known = typeof coded?.code === 'string' && coded.code !== 'INTERNAL' && typeof coded.message === 'string';
+      reply({
+        ok: false,
+        error: known ? { code: coded.code, message: coded.message } : { code: 'INTERNAL', message: 'the server failed to handle this message' },
+      });
     }
   });
   socket.on('disconnect', () => {

@@ -5,7 +5,7 @@ import { PLUGIN_OFFLINE_MESSAGE } from '../select-extension.ts';
 import { makeRegistry, online } from './util.ts';
 import type { RegistryHarness } from './util.ts';
 
-const TASK = '01HRZ8YV8Q6P1Q2W3E4R5T6Y7U';
+const TASK = '01HRZ8YV8Q6P1Q2W3E4R5T6Y7V';
 const OFFLINE = { ok: false, error: { code: 'PLUGIN_OFFLINE', message: PLUGIN_OFFLINE_MESSAGE, retryable: true } };
 
 const select = suite<{ h: RegistryHarness }>('registry: selectFor');
