@@ -139,6 +139,12 @@ auth('without the token /api/* is 401 UNAUTHORIZED with a hint', async ({ h }) =
   assert.match(res.headers.get('www-authenticate')!, /^Bearer/);
 });
 
+auth('a 401 still carries CORS headers so the web app can read it', async ({ h }) => {
+  const res = await call(h.app, '/api/task/list', { headers: { Origin: WEB } });
+  assert.is(res.status, 401);
+  assert.is(res.headers.get('access-control-allow-origin'), WEB);
+});
+
 auth('a wrong token is 401 invalid token', async ({ h }) => {
   const attempts: Array<Record<string, string>> = [{ Authorization: 'Bearer nope' }, { 'X-Mimo-Token': 's3cret-token-longer' }, { Authorization: 'Basic s3cret-token' }];
   for (const headers of attempts) {
