@@ -1,0 +1,148 @@
+// Takeover, resume, stop, and restarts: the task actor gates browser actions, the page is read
+// again after a takeover, and a restart on the same data dir loses nothing.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createInspectionHub } from '../agent/inspection-hub.ts';
+import { createAgentOrchestrator } from '../agent/orchestrator.ts';
+import type { LlmGateway } from '../llm/llm-types.ts';
+import { startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
+import { callTool, say, scriptedLlm } from './scripted-llm.ts';
+import { connectWeb, eventually, sleep, startRuntime, type TestRuntime } from './util.ts';
+
+const TASK = '01JD0000000000000000000B01';
+const test = suite<{ rt?: TestRuntime; dir?: string }>('takeover, stop, restart', {});
+
+const pageAnswer = (slowClickMs = 0): Answerer => (name, params) => {
+  if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
+  if (name === 'browser_screenshot') return { result: { status: 'success', result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 } } };
+  if (name === 'browser_dom_index') return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
+  if (name === 'browser_click' && slowClickMs) return { delayMs: slowClickMs, ...okAnswer(name, params) };
+  return okAnswer(name, params);
+};
+
+function runtimeWith(llm: LlmGateway, extra: { dir?: string; persistent?: boolean } = {}) {
+  const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
+  return startRuntime({
+    ackTimeoutMs: 500,
+    ...extra,
+    inspectFor: (taskId) => inspection.observerFor(taskId),
+    control: (services) => createAgentOrchestrator(services, { llm, inspection, pagePrepBackoffMs: [20] }),
+  });
+}
+const userMessage = (content: string, id = `evt-${Math.random().toString(36).slice(2)}`) => ({ v: 1, type: 'user_message', id, timestamp: Date.now(), taskId: TASK, content });
+const control = (type: string) => ({ v: 1, type, id: `evt-${type}`, timestamp: Date.now(), taskId: TASK });
+
+test.after.each(async (ctx) => {
+  await ctx.rt?.close();
+  ctx.rt = undefined;
+  if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
+  ctx.dir = undefined;
+});
+
+test('takeover during an action: it finishes, nothing new is dispatched until RESUME, then the page is read again', async (ctx) => {
+  const llm = scriptedLlm([
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }),
+    () => callTool('browser_click', { clickId: 1 }),
+    () => say('Clicked.'),
+  ]);
+  const rt = (ctx.rt = await runtimeWith(llm));
+  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: pageAnswer(300) });
+  const web = await connectWeb(rt.server.url);
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form and click Go'));
+  await eventually(() => plugin.received.some((f) => 'browser_click' in f.action), 5_000, 'click dispatched');
+  const report = await plugin.send({ v: 1, type: 'takeover_report', taskId: TASK, clientId: 'plugin-a', timestamp: Date.now(), reason: 'user_click' });
+  assert.is(report.ok, true);
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'takeover'), 2_000, 'takeover status');
+  // The plugin overlay is told to show takeover.
+  const received = plugin.received.length;
+  await sleep(600); // the click (300 ms) finishes meanwhile; the page read after it must wait
+  const clickDone = web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_click' && e.event.phase === 'success');
+  assert.ok(clickDone, 'the in-flight click finished during takeover');
+  assert.is(plugin.received.length, received, 'nothing new dispatched during takeover');
+  const resumed = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
+  assert.is(resumed.ok, true);
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'turn finished');
+  const after = plugin.received.slice(received).map((f) => Object.keys(f.action)[0]);
+  assert.ok(after.includes('browser_readability_extract') && after.includes('browser_dom_index'), `page re-read after resume: ${after}`);
+  const statuses = web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
+  assert.equal(statuses.slice(-3), ['takeover', 'running', 'ongoing']);
+  web.close();
+  plugin.close();
+});
+
+test('resume on a task not in takeover -> CONFLICT; takeover of an unknown task -> NOT_FOUND', async (ctx) => {
+  const rt = (ctx.rt = await runtimeWith(scriptedLlm([() => say('hi')])));
+  const web = await connectWeb(rt.server.url);
+  const missing = await web.timeout(5_000).emitWithAck('frontend_message', control('takeover_task'));
+  assert.is(missing.error.code, 'NOT_FOUND');
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('hello'));
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+  const resume = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
+  assert.is(resume.error.code, 'CONFLICT');
+  web.close();
+});
+
+test('stop while running -> completed with a note; the turn is aborted', async (ctx) => {
+  const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => say('never reached')]);
+  const rt = (ctx.rt = await runtimeWith(llm));
+  const plugin = await startFakePlugin({
+    url: rt.server.url,
+    clientId: 'plugin-a',
+    answer: (name, params) => (name === 'browser_wait_for_loaded' ? { delayMs: 500, ...okAnswer(name, params) } : pageAnswer()(name, params, undefined as never)),
+  });
+  const web = await connectWeb(rt.server.url);
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form'));
+  await eventually(() => plugin.received.some((f) => 'browser_wait_for_loaded' in f.action), 5_000, 'waiting for load');
+  const stop = await web.timeout(5_000).emitWithAck('frontend_message', control('stop_task'));
+  assert.is(stop.ok, true);
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'completed'), 2_000, 'completed');
+  await sleep(700);
+  assert.is(llm.calls.length, 1, 'no further LLM step after stop');
+  assert.ok(web.events.some((e) => e.event.type === 'structuredOutput' && /stopped by the user/.test(e.event.message ?? '')));
+  assert.ok(plugin.received.some((f) => 'task_stop' in f.action), 'task_stop sent to the plugin');
+  const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
+  assert.is(detail.task.status, 'completed');
+  web.close();
+  plugin.close();
+});
+
+test('kill -9 mid-task, restart on the same data dir: every task and message is there; the running task is restored to ongoing with a note', async (ctx) => {
+  const dir = (ctx.dir = mkdtempSync(join(tmpdir(), 'mimo-restart-')));
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crash-server.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url: string = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (chunk) => resolve(JSON.parse(String(chunk)).url));
+    child.once('exit', (code) => reject(new Error(`crash server exited with ${code}`)));
+  });
+  const plugin = await startFakePlugin({ url, clientId: 'plugin-a', answer: () => ({ result: null }) });
+  const web = await connectWeb(url);
+  const ack = await web.timeout(5_000).emitWithAck('frontend_message', userMessage('first message', 'evt-m1'));
+  assert.is(ack.ok, true);
+  await eventually(() => plugin.received.length > 0, 5_000, 'task running with an action in flight');
+  await eventually(async () => (await (await fetch(`${url}/api/task/${TASK}`)).json()).data?.task.status === 'running', 5_000, 'running persisted');
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  web.close();
+  plugin.close();
+
+  const second = (ctx.rt = await runtimeWith(scriptedLlm([() => say('back again')]), { dir, persistent: true }));
+  const restored = await (second.server.control as unknown as { restore(): Promise<number> }).restore();
+  assert.is(restored, 1);
+  const detail = (await (await fetch(`${second.server.url}/api/task/${TASK}`)).json()).data;
+  assert.is(detail.task.status, 'ongoing');
+  assert.equal(detail.messages.map((m: any) => m.role), ['user', 'system']);
+  assert.is(detail.messages[0].content, 'first message');
+  assert.match(detail.messages[1].content, /server restarted/);
+  // The task continues with the next message.
+  const web2 = await connectWeb(second.server.url);
+  await web2.timeout(5_000).emitWithAck('frontend_message', userMessage('second message', 'evt-m2'));
+  await eventually(() => web2.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+  const final = (await (await fetch(`${second.server.url}/api/task/${TASK}`)).json()).data;
+  assert.equal(final.messages.map((m: any) => m.content).slice(-2), ['second message', 'back again']);
+  web2.close();
+});
+
+test.run();
