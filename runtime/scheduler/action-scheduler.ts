@@ -74,7 +74,7 @@ export interface ActionScheduler {
 
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
   const queue = createKeyedQueue();
-  const inFlight = new Map<string, { actor: AnyActorRef; clientId: string; taskId: string }>();
+  const inFlight = new Map<string, { actor: AnyActorRef; clientId: string; taskId: string; request: ActionRequest }>();
   const finished = new Set<string>();
   const rememberFinished = deps.rememberFinished ?? 10_000;
   const pendingByTask = new Map<string, number>();
@@ -98,26 +98,28 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     };
   }
 
+  // The machine is provided once: building it per action re-creates every state node.
+  // sendAction finds its action's request and actor by actionId.
+  const machine = actionMachine.provide({
+    actors: {
+      sendAction: fromPromise<void, SendActionInput>(async ({ input }) => {
+        const entry = inFlight.get(input.actionId);
+        const sent =
+          entry !== undefined &&
+          deps.channel.emitWithAck(input.clientId, frameOf(input, entry.request), () => entry.actor.send({ type: 'ACK' }));
+        if (!sent) {
+          throw errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true });
+        }
+      }),
+    },
+    actions: {
+      reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
+    },
+  });
+
   function execute(request: ActionRequest, actionId: string): Promise<ActionOutput & { durationMs: number }> {
     const started = deps.clock.now();
     return new Promise((resolve) => {
-      const machine = actionMachine.provide({
-        actors: {
-          sendAction: fromPromise<void, SendActionInput>(async ({ input }) => {
-            const sent = deps.channel.emitWithAck(input.clientId, frameOf(input, request), () => actor.send({ type: 'ACK' }));
-            if (!sent) {
-              throw errorValue(
-                ErrorCode.PLUGIN_OFFLINE,
-                `the browser extension ${input.clientId} is not connected`,
-                { retryable: true },
-              );
-            }
-          }),
-        },
-        actions: {
-          reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
-        },
-      });
       const actor = createActor(machine, {
         id: `action:${actionId}`,
         input: {
@@ -132,7 +134,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
         },
         ...(deps.inspectFor ? { inspect: deps.inspectFor(request.taskId) } : {}),
       });
-      inFlight.set(actionId, { actor, clientId: request.clientId, taskId: request.taskId });
+      inFlight.set(actionId, { actor, clientId: request.clientId, taskId: request.taskId, request });
       actor.subscribe({
         complete: () => {
           inFlight.delete(actionId);
