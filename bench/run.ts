@@ -2,6 +2,8 @@
 // side in the same run. MIMO_BENCH_SECONDS shortens the timed sections; MIMO_BENCH_ONLY=name
 // runs one section.
 import { benchTransport, printTransport } from './transport/transport.bench.ts';
+import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/bench/task-store.bench.ts';
+import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 
 interface Section {
   name: string;
@@ -11,6 +13,8 @@ interface Section {
 const seconds = Number(process.env.MIMO_BENCH_SECONDS ?? 10);
 const sections: Section[] = [
   { name: 'transport', run: async () => printTransport(await benchTransport({ seconds })) },
+  { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
+  { name: 'action-overhead', run: async () => printActionOverhead(await benchActionOverhead({ seconds: Math.min(seconds, 10) })) },
 ];
 
 const only = process.env.MIMO_BENCH_ONLY;
