@@ -1,0 +1,260 @@
+// createAppState: the whole UI's state, composed from the models, with the IO that connects them
+// (HTTP API, socket link) passed in. Components read its signals and call its named actions;
+// tests drive it with a fake API and a fake link, without a DOM.
+import { computed, signal, type ReadonlySignal } from '@preact/signals';
+import type { FrontendEvent } from '../../transport/contracts/frontend-event.ts';
+import type { TaskSummary } from '../../transport/contracts/http.ts';
+import type { AckResult } from './io/ack.ts';
+import type { ApiClient, ApiError } from './io/api-client.ts';
+import { createMessageFactory } from './io/frontend-messages.ts';
+import type { SocketLink } from './io/socket-link.ts';
+import { createChatModel, type ChatModel } from './models/chat-model.ts';
+import { createConnectionModel, type ConnectionModel } from './models/connection-model.ts';
+import { createExtensionModel, type ExtensionModel } from './models/extension-model.ts';
+import { createInspectionModel, type InspectionModel } from './models/inspection-model.ts';
+import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './models/snapshot-model.ts';
+import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
+import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
+import type { Pricing } from './models/usage-model.ts';
+
+/** What the narrow (phone-width) layout shows; the wide layout shows all three. */
+export type Pane = 'tasks' | 'chat' | 'panel';
+export type SidePanel = 'browser' | 'machines';
+
+export interface AppDeps {
+  api: ApiClient;
+  link: SocketLink;
+  clock: { now(): number };
+  newId: () => string;
+  pricing?: Pricing;
+}
+
+export interface AppState {
+  connection: ConnectionModel;
+  tasks: TaskListModel;
+  chat: ChatModel;
+  status: TaskStatusModel;
+  snapshot: SnapshotModel;
+  extensions: ExtensionModel;
+  inspection: InspectionModel;
+  now: ReadonlySignal<number>;
+  currentTaskId: ReadonlySignal<string | null>;
+  currentTask: ReadonlySignal<TaskSummary | null>;
+  taskLoading: ReadonlySignal<boolean>;
+  taskError: ReadonlySignal<ApiError | null>;
+  pane: ReadonlySignal<Pane>;
+  panel: ReadonlySignal<SidePanel>;
+  start(initialTaskId?: string | null): Promise<void>;
+  openTask(taskId: string): Promise<void>;
+  newTask(): Promise<string | null>;
+  send(content: string): Promise<AckResult | null>;
+  retry(messageId: string): Promise<AckResult | null>;
+  showPane(pane: Pane): void;
+  showPanel(panel: SidePanel): void;
+  /** Called every few seconds: advances `now` and polls the extension list. */
+  tick(): void;
+  dispose(): void;
+}
+
+const EXTENSION_POLL_MS = { none: 5_000, some: 30_000 };
+
+export function createAppState(deps: AppDeps): AppState {
+  const { api, link } = deps;
+  const build = createMessageFactory(deps);
+  const now = signal(deps.clock.now());
+  const currentTaskId = signal<string | null>(null);
+  const taskLoading = signal(false);
+  const taskError = signal<ApiError | null>(null);
+  const pane = signal<Pane>('chat');
+  const panel = signal<SidePanel>('browser');
+  let lastExtensionPoll = deps.clock.now();
+  const cleanups: (() => void)[] = [];
+
+  const withTask = <T>(fn: (taskId: string) => Promise<T>): Promise<T> | null => (currentTaskId.value ? fn(currentTaskId.value) : null);
+  const noTask: AckResult = { ok: false, error: { code: 'BAD_REQUEST', message: 'no task is open' } };
+
+  const connection = createConnectionModel();
+  const tasks = createTaskListModel({ api });
+  const chat = createChatModel(deps.pricing ? { pricing: deps.pricing } : {});
+  const snapshot = createSnapshotModel({ now });
+  const inspection = createInspectionModel();
+  const status = createTaskStatusModel({
+    send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
+  });
+  const extensions = createExtensionModel({
+    api,
+    sendSelect: (clientId) => withTask((taskId) => link.send(build('select_extension', taskId, { clientId }))),
+  });
+
+  const currentTask = computed(() => (currentTaskId.value ? (tasks.find(currentTaskId.value) ?? null) : null));
+  // `tasks.find` reads a signal, so the computed follows the list too.
+
+  async function loadTask(taskId: string) {
+    taskLoading.value = true;
+    const result = await api.getTask(taskId);
+    if (currentTaskId.value !== taskId) return;
+    taskLoading.value = false;
+    if (!result.ok) {
+      // A task id fresh from GET /api/task/id has no record until its first message.
+      taskError.value = result.error.code === 'NOT_FOUND' ? null : result.error;
+      return;
+    }
+    taskError.value = null;
+    const { task, messages } = result.data;
+    tasks.upsert(task);
+    chat.loadHistory(messages);
+    status.setFromSummary(task.status, task.updatedAt);
+    extensions.setBound(task.selectedClientId);
+  }
+
+  async function refetchSnapshot() {
+    const ticket = snapshot.beginRefetch();
+    const result = await api.getSnapshot();
+    if (result.ok) snapshot.applyFetched(ticket, result.data);
+  }
+
+  function subscribe(taskId: string) {
+    void link.send(build('subscribe_task', taskId));
+    if (panel.value === 'machines') void link.send(build('subscribe_inspection', taskId));
+  }
+
+  const onTaskEvent: { [T in FrontendEvent['event']['type']]?: (e: Extract<FrontendEvent['event'], { type: T }>, env: FrontendEvent) => void } = {
+    chatDelta: (e) => void chat.applyEvent(e),
+    structuredOutput: (e) => void chat.applyEvent(e),
+    usage: (e) => void chat.applyEvent(e),
+    toolUsed: (e) => {
+      if (!chat.applyEvent(e)) return;
+      const tabId = tabIdFromParams(e.paramsSummary);
+      if (tabId !== null) snapshot.setTaskTab(tabId);
+    },
+    taskStatus: (e) => void status.applyEvent(e),
+    inspection: (e) => void inspection.apply(e),
+  };
+
+  function onEvent(env: FrontendEvent) {
+    const e = env.event;
+    if (e.type === 'snapshotSync') {
+      snapshot.applySync(e);
+      return;
+    }
+    if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp);
+    if (!env.taskId || env.taskId !== currentTaskId.value) return;
+    (onTaskEvent[e.type] as ((e: FrontendEvent['event'], env: FrontendEvent) => void) | undefined)?.(e, env);
+  }
+
+  async function deliver(id: string, content: string, taskId: string): Promise<AckResult> {
+    const message = { ...build('user_message', taskId, { content }), id };
+    const result = await link.send(message);
+    chat.setDelivery(id, result.ok ? 'sent' : 'failed', result.ok ? undefined : result.error);
+    if (result.ok && currentTaskId.value === taskId) void tasks.refresh();
+    return result;
+  }
+
+  const app: AppState = {
+    connection,
+    tasks,
+    chat,
+    status,
+    snapshot,
+    extensions,
+    inspection,
+    now,
+    currentTaskId,
+    currentTask,
+    taskLoading,
+    taskError,
+    pane,
+    panel,
+    async start(initialTaskId) {
+      cleanups.push(link.onEvent(onEvent));
+      cleanups.push(
+        link.onStatus((report) => {
+          const connected = connection.apply(report);
+          if (!connected) return;
+          if (currentTaskId.value) subscribe(currentTaskId.value);
+          if (connected.reconnected) {
+            void refetchSnapshot();
+            void tasks.refresh();
+            void extensions.refresh();
+            if (currentTaskId.value) void loadTask(currentTaskId.value);
+          }
+        }),
+      );
+      link.connect();
+      const opening = initialTaskId ? app.openTask(initialTaskId) : Promise.resolve();
+      await Promise.all([tasks.refresh(), extensions.refresh(), refetchSnapshot(), opening]);
+    },
+    async openTask(taskId) {
+      const previous = currentTaskId.value;
+      if (previous === taskId) return;
+      if (previous) {
+        void link.send(build('unsubscribe_task', previous));
+        if (panel.value === 'machines') void link.send(build('unsubscribe_inspection', previous));
+      }
+      currentTaskId.value = taskId;
+      taskError.value = null;
+      chat.reset();
+      inspection.reset();
+      snapshot.setTaskTab(null);
+      const known = tasks.find(taskId);
+      status.reset(known?.status ?? null, known?.updatedAt);
+      extensions.setBound(known?.selectedClientId);
+      pane.value = 'chat';
+      // Subscribe first, then read history: an event in between is merged, not lost.
+      if (link.connected) subscribe(taskId);
+      await loadTask(taskId);
+    },
+    async newTask() {
+      const result = await api.newTaskId();
+      if (!result.ok) {
+        taskError.value = result.error;
+        return null;
+      }
+      await app.openTask(result.data.taskId);
+      return result.data.taskId;
+    },
+    async send(text) {
+      const content = text.trim();
+      if (content === '') return null;
+      const taskId = currentTaskId.value ?? (await app.newTask());
+      if (!taskId) return null;
+      const message = build('user_message', taskId, { content });
+      chat.addUserMessage(message.id, content, message.timestamp);
+      if (!tasks.find(taskId)) {
+        tasks.upsert({ taskId, title: content.slice(0, 80), status: 'created', createdAt: message.timestamp, updatedAt: message.timestamp });
+      }
+      return deliver(message.id, content, taskId);
+    },
+    async retry(messageId) {
+      const taskId = currentTaskId.value;
+      const item = chat.items.value.find((i) => i.kind === 'user' && i.id === messageId);
+      if (!taskId || !item || item.kind !== 'user' || item.delivery !== 'failed') return null;
+      chat.setDelivery(messageId, 'sending');
+      return deliver(messageId, item.content, taskId);
+    },
+    showPane(next) {
+      pane.value = next;
+    },
+    showPanel(next) {
+      const previous = panel.value;
+      panel.value = next;
+      const taskId = currentTaskId.value;
+      if (!taskId || previous === next) return;
+      if (next === 'machines') void link.send(build('subscribe_inspection', taskId));
+      else if (previous === 'machines') void link.send(build('unsubscribe_inspection', taskId));
+    },
+    tick() {
+      now.value = deps.clock.now();
+      const every = extensions.viewState.value === 'none' ? EXTENSION_POLL_MS.none : EXTENSION_POLL_MS.some;
+      if (now.value - lastExtensionPoll >= every) {
+        lastExtensionPoll = now.value;
+        void extensions.refresh();
+      }
+    },
+    dispose() {
+      cleanups.splice(0).forEach((stop) => stop());
+      link.close();
+    },
+  };
+  return app;
+}
