@@ -59,6 +59,8 @@ export interface CreateServerOptions {
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
   /** The built web UI served at `/` (default: web/dist). */
   webDir?: string;
+  /** Extra HTTP handlers (e.g. MCP at /mcp) built from the services; null = not mine. */
+  routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
   /** Builds the agent side once the services exist (the orchestrator). */
   control?: (services: RuntimeServices) => TaskControl;
 }
@@ -87,8 +89,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   // The http server first (Hono's request listener), then the transport attaches to it.
   let app!: ReturnType<typeof createHttpApp>;
   const webStatic = createWebStatic(options.webDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist'));
+  let extraRoutes: ((request: Request) => Response | Promise<Response> | null) | undefined;
   const http = createAdaptorServer({
-    fetch: (request: Request, env: unknown) => webStatic(request) ?? app.fetch(request, env),
+    fetch: (request: Request, env: unknown) => extraRoutes?.(request) ?? webStatic(request) ?? app.fetch(request, env),
   }) as HttpServer;
   const io = createSocketServer(http, {
     ...options.transport,
@@ -149,6 +152,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
   const control = options.control?.(services);
+  extraRoutes = options.routes?.(services);
 
   app = createHttpApp({
     taskStore,

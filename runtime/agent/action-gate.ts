@@ -41,3 +41,13 @@ export function createActionGate(actor: Actor<typeof taskMachine>) {
 }
 
 export type ActionGate = ReturnType<typeof createActionGate>;
+
+/** A gate for callers without a task actor (MCP sessions): the scheduler alone orders their actions. */
+export function createOpenGate(): ActionGate {
+  return {
+    async acquire() {
+      return { resumedAfterTakeover: false };
+    },
+    release() {},
+  };
+}
