@@ -1,0 +1,133 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { TaskMessage } from '../../transport/contracts/http.ts';
+import { createChatModel } from '../src/models/chat-model.ts';
+import type { ChatItem, ToolItem } from '../src/models/chat-items.ts';
+import { delta, payload } from './util.ts';
+
+const show = (items: readonly ChatItem[]) =>
+  items.map((i) => (i.kind === 'tool' ? `tool:${i.toolCallId}` : i.kind === 'notice' ? `notice:${i.code ?? i.message}` : `${i.kind}:${i.content}`));
+
+const msg = (id: string, role: TaskMessage['role'], content: string, timestamp: number, toolCallId?: string): TaskMessage =>
+  ({ id, role, content, timestamp, ...(toolCallId ? { toolCallId } : {}) });
+
+/** A turn as the live stream showed it: message, text, a tool step with a screenshot, more text. */
+function liveTurn() {
+  const chat = createChatModel();
+  chat.addUserMessage('evt-u1', 'Open example.com', 1_000);
+  chat.setDelivery('evt-u1', 'sent');
+  chat.applyEvent(delta('evt-u1', 'Opening it.', false, { timestamp: 1_100 }));
+  chat.applyEvent(payload('toolUsed', { toolCallId: 'call-1', actionName: 'task_start', phase: 'start', paramsSummary: 'url=https://example.com', timestamp: 1_200 }));
+  chat.applyEvent(
+    payload('toolUsed', {
+      toolCallId: 'call-1',
+      actionName: 'task_start',
+      phase: 'success',
+      paramsSummary: 'url=https://example.com',
+      timestamp: 1_500,
+      artifacts: [{ artifactId: 'art-1', kind: 'screenshot', url: '/api/artifacts/art-1' }],
+    }),
+  );
+  chat.applyEvent(delta('evt-u1', 'It shows Example Domain.', true, { timestamp: 1_600 }));
+  return chat;
+}
+
+const merge = suite('chat: history merge (reopen, reconnect)');
+
+merge('history of the same turn replaces live text without showing anything twice', () => {
+  const chat = liveTurn();
+  chat.loadHistory([
+    msg('evt-u1', 'user', 'Open example.com', 1_000),
+    msg('msg-2', 'assistant', 'Opening it.', 1_150),
+    msg('msg-3', 'assistant', 'It shows Example Domain.', 1_650),
+  ]);
+  assert.equal(show(chat.items.value), ['user:Open example.com', 'assistant:Opening it.', 'tool:call-1', 'assistant:It shows Example Domain.']);
+});
+
+merge('loading the same history twice changes nothing', () => {
+  const chat = liveTurn();
+  const history = [msg('evt-u1', 'user', 'Open example.com', 1_000), msg('msg-2', 'assistant', 'Opening it.\n\nIt shows Example Domain.', 1_650)];
+  chat.loadHistory(history);
+  const once = show(chat.items.value);
+  chat.loadHistory(history);
+  assert.equal(show(chat.items.value), once);
+  assert.equal(once, ['user:Open example.com', 'tool:call-1', 'assistant:Opening it.\n\nIt shows Example Domain.']);
+});
+
+merge('a history tool message with the live toolCallId shows the live step (with its thumbnail)', () => {
+  const chat = liveTurn();
+  chat.loadHistory([
+    msg('evt-u1', 'user', 'Open example.com', 1_000),
+    msg('msg-2', 'assistant', 'Opening it.', 1_150),
+    msg('msg-3', 'tool', '{"ok":true}', 1_550, 'call-1'),
+    msg('msg-4', 'assistant', 'It shows Example Domain.', 1_650),
+  ]);
+  const tools = chat.items.value.filter((i): i is ToolItem => i.kind === 'tool');
+  assert.is(tools.length, 1);
+  assert.is(tools[0]!.artifacts[0]?.artifactId, 'art-1');
+  assert.is(tools[0]!.resultText, undefined);
+});
+
+merge('a user message the server stored under another id is recognised by text and time', () => {
+  const chat = createChatModel();
+  chat.addUserMessage('evt-local', 'hello', 10_000);
+  chat.setDelivery('evt-local', 'sent');
+  chat.loadHistory([msg('msg-1', 'user', 'hello', 10_400)]);
+  assert.equal(show(chat.items.value), ['user:hello']);
+});
+
+merge('a message still sending and text still streaming survive a history that lacks them', () => {
+  const chat = createChatModel();
+  chat.addUserMessage('evt-u1', 'first', 1_000);
+  chat.setDelivery('evt-u1', 'sent');
+  chat.applyEvent(delta('evt-u1', 'Working on it', false, { timestamp: 1_100 }));
+  chat.addUserMessage('evt-u2', 'second', 1_200);
+  chat.loadHistory([msg('evt-u1', 'user', 'first', 1_000)]);
+  assert.equal(show(chat.items.value), ['user:first', 'assistant:Working on it', 'user:second']);
+  // and the stream keeps going into the same bubble
+  chat.applyEvent(delta('evt-u1', '...', true, { timestamp: 1_300 }));
+  assert.equal(show(chat.items.value), ['user:first', 'assistant:Working on it...', 'user:second']);
+});
+
+merge('live items are placed in their own turn even when the browser clock is ahead', () => {
+  const chat = createChatModel();
+  // The browser stamps its message 60 s after the server's time.
+  chat.addUserMessage('evt-u1', 'q1', 61_000);
+  chat.setDelivery('evt-u1', 'sent');
+  chat.applyEvent(payload('toolUsed', { toolCallId: 'c1', actionName: 'browser_screenshot', phase: 'success', paramsSummary: '', timestamp: 1_500 }));
+  chat.applyEvent(payload('structuredOutput', { status: 'error', error: { code: 'PLUGIN_OFFLINE', message: 'offline' }, timestamp: 1_600 }));
+  chat.loadHistory([
+    msg('msg-0', 'user', 'q0', 100),
+    msg('msg-1', 'assistant', 'a0', 200),
+    msg('evt-u1', 'user', 'q1', 1_000),
+    msg('msg-3', 'assistant', 'a1', 1_700),
+  ]);
+  assert.equal(show(chat.items.value), ['user:q0', 'assistant:a0', 'user:q1', 'tool:c1', 'notice:PLUGIN_OFFLINE', 'assistant:a1']);
+});
+
+merge('finished live text that history does not contain is kept, not dropped', () => {
+  const chat = createChatModel();
+  chat.addUserMessage('evt-u1', 'q', 1_000);
+  chat.setDelivery('evt-u1', 'sent');
+  chat.applyEvent(delta('evt-u1', 'Answer not persisted yet', true, { timestamp: 1_100 }));
+  chat.loadHistory([msg('evt-u1', 'user', 'q', 1_000)]);
+  assert.equal(show(chat.items.value), ['user:q', 'assistant:Answer not persisted yet']);
+});
+
+merge('system messages and empty assistant steps are not shown', () => {
+  const chat = createChatModel();
+  chat.loadHistory([msg('s', 'system', 'You are...', 1), msg('u', 'user', 'go', 2), msg('a', 'assistant', '  ', 3)]);
+  assert.equal(show(chat.items.value), ['user:go']);
+});
+
+merge('a replayed event after the history load is still ignored', () => {
+  const chat = createChatModel();
+  const d = delta('evt-u1', 'Hi there', true, { id: 'evt-d1', timestamp: 1_100 });
+  chat.addUserMessage('evt-u1', 'q', 1_000);
+  chat.applyEvent(d);
+  chat.loadHistory([msg('evt-u1', 'user', 'q', 1_000), msg('m2', 'assistant', 'Hi there', 1_200)]);
+  assert.is(chat.applyEvent(d), false);
+  assert.equal(show(chat.items.value), ['user:q', 'assistant:Hi there']);
+});
+
+merge.run();
