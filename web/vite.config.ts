@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
+import { websocketOnlyTransports } from './vite-websocket-only.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const server = process.env.MIMO_SERVER_URL ?? 'http://localhost:6006';
@@ -10,7 +11,7 @@ const server = process.env.MIMO_SERVER_URL ?? 'http://localhost:6006';
 export default defineConfig({
   root,
   base: '/',
-  plugins: [preact({ devtoolsInProd: false, prefreshEnabled: true })],
+  plugins: [preact({ devtoolsInProd: false, prefreshEnabled: true }), websocketOnlyTransports()],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

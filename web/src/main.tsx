@@ -1,4 +1,66 @@
+// Entry point: builds the IO (socket.io-client, fetch, storage), the app state, and renders.
+import { effect } from '@preact/signals';
+import { nanoid } from 'nanoid';
 import { render } from 'preact';
-import { signal } from '@preact/signals';
-const n = signal(1);
-render(<p>hello {n}</p>, document.getElementById('app')!);
+import { io } from 'socket.io-client';
+import { MIMO_NAMESPACE } from '../../transport/contracts/socket-auth.ts';
+import { createAppState } from './app-state.ts';
+import { AppView } from './components/app-view.tsx';
+import { createApiClient } from './io/api-client.ts';
+import { createSocketLink, type SocketLike } from './io/socket-link.ts';
+import { hashForTask, taskIdFromHash } from './io/task-route.ts';
+import { resolveToken, type KeyValueStorage } from './io/token.ts';
+import { createLazyResource } from './models/lazy-resource.ts';
+import type { MachinesChunk } from './machines-chunk.ts';
+import { createStatelyBridge, type CreateInspector } from './models/stately-bridge.ts';
+import './styles.css';
+
+function storage(): KeyValueStorage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+const { token, cleanedHref } = resolveToken(location.href, storage());
+if (cleanedHref) history.replaceState(history.state, '', cleanedHref);
+
+// Same origin: the server serves this page, or Vite's dev server proxies /api and /socket.io.
+const socket = io(`${location.origin}${MIMO_NAMESPACE}`, {
+  auth: token ? { clientType: 'frontend', token } : { clientType: 'frontend' },
+  transports: ['websocket'],
+  autoConnect: false,
+});
+const link = createSocketLink({
+  socket: socket as unknown as SocketLike,
+  onInvalidEvent: (issue, raw) => console.warn('[mimo] dropped a frontend_event that does not match the contract:', issue, raw),
+});
+const api = createApiClient({ fetch: window.fetch.bind(window), token });
+const app = createAppState({ api, link, clock: Date, newId: () => nanoid(16) });
+
+const machines = createLazyResource<MachinesChunk>(() => import('./machines-chunk.ts').then((m) => m.loadMachinesChunk()));
+const stately = createStatelyBridge({
+  load: () => import('@statelyai/inspect').then((m) => m.createBrowserInspector as unknown as CreateInspector),
+  window,
+  definitionOf: (machineId) => machines.value.value?.catalog.find((e) => e.machineId === machineId)?.config,
+  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+  clearTimeout: (handle) => window.clearTimeout(handle as number),
+});
+app.inspection.onRecord((record) => stately.forward(record));
+
+const initialTaskId = taskIdFromHash(location.hash);
+effect(() => {
+  const hash = hashForTask(app.currentTaskId.value);
+  if (hash !== location.hash && (hash !== '' || location.hash !== '')) history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+});
+window.addEventListener('hashchange', () => {
+  const taskId = taskIdFromHash(location.hash);
+  if (taskId) void app.openTask(taskId);
+});
+window.setInterval(() => app.tick(), 5_000);
+
+render(<AppView app={app} machines={machines} stately={stately} />, document.getElementById('app')!);
+void app.start(initialTaskId);
+// Tests and curious people can reach the state from the console.
+(window as unknown as { mimo?: unknown }).mimo = { app };

@@ -1,0 +1,64 @@
+import type { AppState, Pane } from '../app-state.ts';
+import type { MachinesChunk } from '../machines-chunk.ts';
+import type { LazyResource } from '../models/lazy-resource.ts';
+import type { StatelyBridge } from '../models/stately-bridge.ts';
+import { ChatLog } from './chat-log.tsx';
+import { Composer } from './composer.tsx';
+import { ConnectionIndicator } from './connection-indicator.tsx';
+import { SidePanel } from './side-panel.tsx';
+import { TakeoverBanner } from './takeover-banner.tsx';
+import { TaskHeader } from './task-header.tsx';
+import { TaskSidebar } from './task-sidebar.tsx';
+
+const panes: { id: Pane; label: string }[] = [
+  { id: 'tasks', label: 'Tasks' },
+  { id: 'chat', label: 'Chat' },
+  { id: 'panel', label: 'Browser & machines' },
+];
+
+export function AppView({ app, machines, stately }: { app: AppState; machines: LazyResource<MachinesChunk>; stately: StatelyBridge }) {
+  const pane = app.pane.value;
+  const connected = app.connection.status.value === 'connected';
+  const finished = app.status.finished.value;
+  const disabledReason = !connected
+    ? 'Not connected to the server; messages can be sent again once it is back.'
+    : finished
+      ? 'This task has ended; start a new task to continue.'
+      : null;
+  return (
+    <div class="app" data-pane={pane}>
+      <header class="topbar">
+        <span class="brand">Mimo</span>
+        <nav class="pane-tabs" aria-label="Sections">
+          {panes.map((p) => (
+            <button key={p.id} type="button" aria-pressed={pane === p.id} class={pane === p.id ? 'selected' : ''} onClick={() => app.showPane(p.id)}>
+              {p.label}
+            </button>
+          ))}
+        </nav>
+        <ConnectionIndicator connection={app.connection} />
+      </header>
+      <aside class="pane pane-tasks">
+        <TaskSidebar app={app} />
+      </aside>
+      <main class="pane pane-chat">
+        <TaskHeader app={app} />
+        <TakeoverBanner status={app.status} />
+        {app.taskError.value && (
+          <p class="error-text" role="alert">
+            {app.taskError.value.code}: {app.taskError.value.message}
+          </p>
+        )}
+        <ChatLog
+          chat={app.chat}
+          onRetry={(id) => void app.retry(id)}
+          empty={app.currentTaskId.value ? 'No messages yet.' : 'Describe a task, e.g. "Open example.com and summarise the page".'}
+        />
+        <Composer onSend={(text) => app.send(text)} disabledReason={disabledReason} />
+      </main>
+      <aside class="pane pane-panel" aria-label="Browser and machines">
+        <SidePanel app={app} machines={machines} stately={stately} />
+      </aside>
+    </div>
+  );
+}

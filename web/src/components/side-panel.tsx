@@ -1,0 +1,56 @@
+import type { AppState, SidePanel as Panel } from '../app-state.ts';
+import { useEffect } from 'preact/hooks';
+import type { MachinesChunk } from '../machines-chunk.ts';
+import type { LazyResource } from '../models/lazy-resource.ts';
+import type { StatelyBridge } from '../models/stately-bridge.ts';
+import { ExtensionPanel } from './extension-panel.tsx';
+import { SnapshotPanel } from './snapshot-panel.tsx';
+
+const tabs: { id: Panel; label: string }[] = [
+  { id: 'browser', label: 'Browser' },
+  { id: 'machines', label: 'Machines' },
+];
+
+export function SidePanel({ app, machines, stately }: { app: AppState; machines: LazyResource<MachinesChunk>; stately: StatelyBridge }) {
+  const panel = app.panel.value;
+  const taskOpen = app.currentTaskId.value !== null;
+  return (
+    <div class="side">
+      <div class="panel-tabs" role="tablist" aria-label="Side panel">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={panel === t.id}
+            aria-controls="side-panel-body"
+            class={panel === t.id ? 'selected' : ''}
+            onClick={() => app.showPanel(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div class="panel-body" id="side-panel-body" role="tabpanel" aria-labelledby={`tab-${panel}`}>
+        {panel === 'browser' ? (
+          <>
+            <ExtensionPanel extensions={app.extensions} taskOpen={taskOpen} />
+            <SnapshotPanel snapshot={app.snapshot} now={app.now.value} />
+          </>
+        ) : (
+          <LazyMachineView app={app} machines={machines} stately={stately} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function LazyMachineView({ app, machines, stately }: { app: AppState; machines: LazyResource<MachinesChunk>; stately: StatelyBridge }) {
+  useEffect(() => void machines.load(), []);
+  const chunk = machines.value.value;
+  if (machines.error.value) return <p class="error-text">Could not load the machine definitions: {machines.error.value}</p>;
+  if (!chunk) return <p class="muted">Loading machine definitions…</p>;
+  const { MachineView } = chunk;
+  return <MachineView inspection={app.inspection} catalog={chunk.catalog} stately={stately} taskOpen={app.currentTaskId.value !== null} />;
+}
