@@ -147,6 +147,7 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 function waitOrAbort(clock: LlmClock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
+  if (ms <= 0) return Promise.resolve(true);
   return new Promise((resolve) => {
     const onAbort = () => {
       clock.clearTimeout(handle);
