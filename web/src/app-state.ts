@@ -86,8 +86,8 @@ export function createAppState(deps: AppDeps): AppState {
     sendSelect: (clientId) => withTask((taskId) => link.send(build('select_extension', taskId, { clientId }))),
   });
 
+  // `tasks.find` reads the list's signal, so this follows the list too.
   const currentTask = computed(() => (currentTaskId.value ? (tasks.find(currentTaskId.value) ?? null) : null));
-  // `tasks.find` reads a signal, so the computed follows the list too.
 
   async function loadTask(taskId: string) {
     taskLoading.value = true;
@@ -103,6 +103,8 @@ export function createAppState(deps: AppDeps): AppState {
     const { task, messages } = result.data;
     tasks.upsert(task);
     chat.loadHistory(messages);
+    const lastTab = chat.items.value.flatMap((i) => (i.kind === 'tool' ? [tabIdFromParams(i.paramsSummary)] : [])).filter((t) => t !== null).pop();
+    if (lastTab !== undefined) snapshot.setTaskTab(lastTab);
     status.setFromSummary(task.status, task.updatedAt);
     extensions.setBound(task.selectedClientId);
   }

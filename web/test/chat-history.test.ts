@@ -130,4 +130,25 @@ merge('a replayed event after the history load is still ignored', () => {
   assert.equal(show(chat.items.value), ['user:q', 'assistant:Hi there']);
 });
 
+merge('history tool messages read as tool steps from their ToolResult (name, outcome, tab, screenshot)', () => {
+  const chat = createChatModel();
+  const result = (name: string, body: object) => JSON.stringify({ toolCallId: 'x', name, ...body });
+  chat.loadHistory([
+    msg('u', 'user', 'go', 1),
+    msg('t1', 'tool', result('task_start', { ok: true, result: { tabId: 101 }, warnings: [] }), 2, 'c1'),
+    msg('t2', 'tool', result('browser_screenshot', { ok: true, result: { artifactId: 'art-7' }, missing: ['readability'] }), 3, 'c2'),
+    msg('t3', 'tool', result('browser_click', { ok: false, error: { code: 'INVALID_TARGET', message: 'no element 4' } }), 4, 'c3'),
+    msg('t4', 'tool', 'not json', 5, 'c4'),
+  ]);
+  const steps = chat.items.value.filter((i): i is ToolItem => i.kind === 'tool');
+  assert.equal(steps.map((s) => [s.actionName, s.phase, s.paramsSummary]), [
+    ['task_start', 'success', 'tabId=101'],
+    ['browser_screenshot', 'partial', ''],
+    ['browser_click', 'error', ''],
+    ['tool result', 'success', ''],
+  ]);
+  assert.equal(steps[1]!.artifacts, [{ artifactId: 'art-7', kind: 'screenshot', url: '/api/artifacts/art-7' }]);
+  assert.is(steps[2]!.error?.code, 'INVALID_TARGET');
+});
+
 merge.run();

@@ -9,6 +9,7 @@
 // inside the turn, so a browser clock that differs from the server's cannot reorder a turn.
 import type { TaskMessage } from '../../../transport/contracts/http.ts';
 import { normalizeText, type ChatItem, type ToolItem, type UserItem } from './chat-items.ts';
+import { toolItemFromHistory } from './history-tool-result.ts';
 
 /** A live user message with the same text this close to a history one is the same message. */
 const SAME_MESSAGE_WINDOW_MS = 120_000;
@@ -28,19 +29,7 @@ function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<st
     case 'tool': {
       const live = m.toolCallId ? liveTools.get(m.toolCallId) : undefined;
       if (live) return live;
-      return {
-        kind: 'tool',
-        key: `h:${m.id}`,
-        toolCallId: m.toolCallId ?? m.id,
-        actionName: 'tool result',
-        paramsSummary: '',
-        phase: 'success',
-        timestamp: m.timestamp,
-        artifacts: [],
-        warnings: [],
-        resultText: m.content,
-        ...(turn ? { turn } : {}),
-      };
+      return toolItemFromHistory(m, turn);
     }
     case 'system':
       return null;

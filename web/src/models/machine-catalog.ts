@@ -1,10 +1,10 @@
 // The machines the live view draws, loaded on demand (they bring XState into the page).
-import type { AnyStateMachine } from 'xstate';
+import { and, not, or, type AnyStateMachine } from 'xstate';
 import { actionMachine } from '../../../machines/action.machine.ts';
 import { pagePrepMachine } from '../../../machines/page-prep.machine.ts';
 import { pluginUiMachine } from '../../../machines/plugin-ui.machine.ts';
 import { taskMachine } from '../../../machines/task.machine.ts';
-import { chartOf, type ChartNode } from './machine-chart.ts';
+import { chartOf, type ChartNode, type CombinatorName } from './machine-chart.ts';
 
 export interface CatalogEntry {
   machineId: string;
@@ -14,8 +14,16 @@ export interface CatalogEntry {
   config: unknown;
 }
 
+/** and()/or()/not() guards share their `check` function with a probe built here, whatever a minifier named them. */
+const probes: [string, unknown][] = [
+  ['and', (and([]) as unknown as { check: unknown }).check],
+  ['or', (or([]) as unknown as { check: unknown }).check],
+  ['not', (not('x') as unknown as { check: unknown }).check],
+];
+const combinatorName: CombinatorName = (guard) => probes.find(([, check]) => check === (guard as unknown as { check?: unknown }).check)?.[0];
+
 function entry(title: string, machine: AnyStateMachine): CatalogEntry {
-  return { machineId: machine.id, title, chart: chartOf(machine), config: machine.config };
+  return { machineId: machine.id, title, chart: chartOf(machine, { combinatorName }), config: machine.config };
 }
 
 export function loadMachineCatalog(): CatalogEntry[] {

@@ -51,23 +51,29 @@ export function eventLabel(event: string): string {
   return event;
 }
 
-export function guardLabel(guard: unknown): string | undefined {
+/**
+ * Names a guard function: XState's and()/or()/not() return functions whose names a minifier
+ * renames, so the caller may pass `combinatorName` that recognises them another way.
+ */
+export type CombinatorName = (guard: Function) => string | undefined;
+
+export function guardLabel(guard: unknown, combinatorName?: CombinatorName): string | undefined {
   if (guard === undefined || guard === null) return undefined;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'object' && typeof (guard as { type?: unknown }).type === 'string') return (guard as { type: string }).type;
   if (typeof guard === 'function') {
     const inner = (guard as { guards?: unknown[] }).guards;
-    const name = guard.name || 'guard';
-    return Array.isArray(inner) ? `${name}(${inner.map((g) => guardLabel(g) ?? '?').join(', ')})` : name;
+    const name = combinatorName?.(guard) ?? (guard.name || 'guard');
+    return Array.isArray(inner) ? `${name}(${inner.map((g) => guardLabel(g, combinatorName) ?? '?').join(', ')})` : name;
   }
   return 'guard';
 }
 
-function transitionsOf(node: NodeLike): ChartTransition[] {
+function transitionsOf(node: NodeLike, combinatorName?: CombinatorName): ChartTransition[] {
   const out: ChartTransition[] = [];
   const add = (event: string, list: readonly TransitionLike[]) => {
     for (const t of list) {
-      const guard = guardLabel(t.guard);
+      const guard = guardLabel(t.guard, combinatorName);
       out.push({
         event,
         label: eventLabel(event),
@@ -81,21 +87,21 @@ function transitionsOf(node: NodeLike): ChartTransition[] {
   return out;
 }
 
-function nodeOf(node: NodeLike): ChartNode {
+function nodeOf(node: NodeLike, combinatorName?: CombinatorName): ChartNode {
   const initial = node.initial?.target?.[0]?.key;
   return {
     key: node.key,
     path: node.path.join('.'),
     type: node.type,
     ...(initial !== undefined && node.type === 'compound' ? { initial } : {}),
-    children: Object.values(node.states ?? {}).map(nodeOf),
-    transitions: transitionsOf(node),
+    children: Object.values(node.states ?? {}).map((child) => nodeOf(child, combinatorName)),
+    transitions: transitionsOf(node, combinatorName),
     invokes: (node.invoke ?? []).map((i) => i.id),
   };
 }
 
-export function chartOf(machine: AnyStateMachine): ChartNode {
-  return nodeOf(machine.root as unknown as NodeLike);
+export function chartOf(machine: AnyStateMachine, options: { combinatorName?: CombinatorName } = {}): ChartNode {
+  return nodeOf(machine.root as unknown as NodeLike, options.combinatorName);
 }
 
 /** `{ running: 'active' }` -> {'running', 'running.active'}. Unknown shapes give an empty set. */
