@@ -130,6 +130,17 @@ merge('a replayed event after the history load is still ignored', () => {
   assert.equal(show(chat.items.value), ['user:q', 'assistant:Hi there']);
 });
 
+merge('a history tool message stands in for every live step of its tool call', () => {
+  const chat = createChatModel();
+  chat.addUserMessage('u1', 'open it', 1_000);
+  for (const [actionId, name, at] of [['a1', 'task_start', 1_100], ['a2', 'browser_wait_for_loaded', 1_200]] as const) {
+    chat.applyEvent(payload('toolUsed', { toolCallId: 'call-open', actionId, actionName: name, phase: 'success', paramsSummary: '', timestamp: at }));
+  }
+  chat.loadHistory([msg('u1', 'user', 'open it', 1_000), msg('t', 'tool', '{"ok":true}', 1_300, 'call-open'), msg('a', 'assistant', 'Opened.', 1_400)]);
+  assert.equal(show(chat.items.value), ['user:open it', 'tool:call-open', 'tool:call-open', 'assistant:Opened.']);
+  assert.equal(chat.items.value.filter((i): i is ToolItem => i.kind === 'tool').map((t) => t.actionName), ['task_start', 'browser_wait_for_loaded']);
+});
+
 merge('history tool messages read as tool steps from their ToolResult (name, outcome, tab, screenshot)', () => {
   const chat = createChatModel();
   const result = (name: string, body: object) => JSON.stringify({ toolCallId: 'x', name, ...body });

@@ -102,6 +102,18 @@ tools('prefers the duration the server measured and keeps errors', () => {
   assert.is(step.paramsSummary, 'tabId=3 clickId=4', 'an empty summary does not erase the known one');
 });
 
+tools('several browser actions of one tool call are separate steps (keyed by actionId)', () => {
+  const chat = createChatModel();
+  const step = (actionId: string, actionName: string, phase: 'start' | 'success') =>
+    payload('toolUsed', { toolCallId: 'call-open', actionId, actionName, phase, paramsSummary: '' });
+  chat.applyEvent(step('act-1', 'task_start', 'start'));
+  chat.applyEvent(step('act-1', 'task_start', 'success'));
+  chat.applyEvent(step('act-2', 'browser_debugger_attach', 'start'));
+  chat.applyEvent(step('act-2', 'browser_debugger_attach', 'success'));
+  const steps = chat.items.value as ToolItem[];
+  assert.equal(steps.map((t) => [t.actionName, t.phase]), [['task_start', 'success'], ['browser_debugger_attach', 'success']]);
+});
+
 tools('structuredOutput errors carry code, message and retryable', () => {
   const chat = createChatModel();
   chat.applyEvent(payload('structuredOutput', { status: 'error', error: { code: 'PAGE_PREP_FAILED', message: 'no screenshot, no text', retryable: true } }));

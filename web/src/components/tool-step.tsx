@@ -1,6 +1,6 @@
 import type { ToolArtifact } from '../../../transport/contracts/frontend-event.ts';
 import type { ToolItem } from '../models/chat-items.ts';
-import { formatDuration, safeImageSrc } from '../text/format.ts';
+import { artifactSrc, formatDuration } from '../text/format.ts';
 
 const phaseText = { start: 'running', success: 'done', error: 'failed', partial: 'partial' } as const;
 
@@ -29,7 +29,7 @@ export function ToolStep({ step, onOpenImage }: { step: ToolItem; onOpenImage: (
         </div>
       )}
       {others.map((a) => {
-        const href = safeImageSrc(a.url);
+        const href = artifactSrc(a);
         return href ? (
           <a key={a.artifactId} class="artifact-link" href={href} target="_blank" rel="noopener noreferrer">
             {a.kind} ({a.artifactId})
@@ -47,7 +47,7 @@ export function ToolStep({ step, onOpenImage }: { step: ToolItem; onOpenImage: (
 }
 
 function Thumbnail({ artifact, label, onOpen }: { artifact: ToolArtifact; label: string; onOpen: (src: string, alt: string) => void }) {
-  const src = safeImageSrc(artifact.url);
+  const src = artifactSrc(artifact);
   if (!src) return null;
   return (
     <button type="button" class="thumb" aria-label={`Enlarge ${label}`} onClick={() => onOpen(src, label)}>

@@ -19,7 +19,12 @@ interface Turn {
   items: ChatItem[];
 }
 
-function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<string, ToolItem>): ChatItem | null {
+function historyItems(m: TaskMessage, turn: string | undefined, liveTools: Map<string, ToolItem[]>): ChatItem[] {
+  const item = historyItem(m, turn, liveTools);
+  return Array.isArray(item) ? item : item ? [item] : [];
+}
+
+function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<string, ToolItem[]>): ChatItem | ChatItem[] | null {
   switch (m.role) {
     case 'user':
       return { kind: 'user', key: `h:${m.id}`, id: m.id, content: m.content, timestamp: m.timestamp, delivery: 'sent' };
@@ -27,6 +32,7 @@ function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<st
       if (m.content.trim() === '') return null; // a turn step that only called tools
       return { kind: 'assistant', key: `h:${m.id}`, id: m.id, content: m.content, timestamp: m.timestamp, streaming: false, fromHistory: true, ...(turn ? { turn } : {}) };
     case 'tool': {
+      // The live steps of this call (one per browser action) say more than the stored result.
       const live = m.toolCallId ? liveTools.get(m.toolCallId) : undefined;
       if (live) return live;
       return toolItemFromHistory(m, turn);
@@ -37,8 +43,10 @@ function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<st
 }
 
 export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskMessage[]): ChatItem[] {
-  const liveTools = new Map<string, ToolItem>();
-  for (const item of live) if (item.kind === 'tool' && item.resultText === undefined) liveTools.set(item.toolCallId, item);
+  const liveTools = new Map<string, ToolItem[]>();
+  for (const item of live) {
+    if (item.kind === 'tool' && item.resultText === undefined) liveTools.set(item.toolCallId, [...(liveTools.get(item.toolCallId) ?? []), item]);
+  }
 
   // 1. History, cut into turns at each user message.
   const turns: Turn[] = [{ userId: undefined, items: [] }];
@@ -51,11 +59,11 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
       historyUsers.push(m);
     }
     const turn = turns[turns.length - 1]!;
-    const item = historyItem(m, turn.userId, liveTools);
-    if (!item) continue;
     if (m.role === 'tool' && m.toolCallId) historyToolIds.add(m.toolCallId);
-    if (item.kind === 'assistant') assistantTexts.push(normalizeText(item.content));
-    turn.items.push(item);
+    for (const item of historyItems(m, turn.userId, liveTools)) {
+      if (item.kind === 'assistant') assistantTexts.push(normalizeText(item.content));
+      turn.items.push(item);
+    }
   }
 
   // 2. Which live user messages history already has (by id, else by text and time).

@@ -36,6 +36,8 @@ export interface ToolItem {
   kind: 'tool';
   key: string;
   toolCallId: string;
+  /** The browser action this step ran, when it is one. */
+  actionId?: string;
   actionName: string;
   paramsSummary: string;
   phase: ToolPhase;

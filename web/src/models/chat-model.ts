@@ -90,7 +90,10 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
   }
 
   function onToolUsed(e: ToolUsedEvent) {
-    const key = toolKeys.get(e.toolCallId);
+    // One tool call may run several browser actions (open = task_start, attach, wait, ...): a
+    // step is one action when the event names it, else the whole tool call.
+    const stepId = e.actionId ?? e.toolCallId;
+    const key = toolKeys.get(stepId);
     if (key !== undefined && items.value.some((i) => i.key === key)) {
       update<ToolItem>(key, (t) => {
         const artifacts = [...t.artifacts];
@@ -111,8 +114,9 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
     }
     const item: ToolItem = {
       kind: 'tool',
-      key: `t:${e.toolCallId}`,
+      key: `t:${stepId}`,
       toolCallId: e.toolCallId,
+      ...(e.actionId ? { actionId: e.actionId } : {}),
       actionName: e.actionName,
       paramsSummary: e.paramsSummary,
       phase: e.phase,
@@ -124,7 +128,7 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       ...(currentTurn ? { turn: currentTurn } : {}),
     };
     interruptSegments();
-    toolKeys.set(e.toolCallId, item.key);
+    toolKeys.set(stepId, item.key);
     append(item);
   }
 
@@ -184,7 +188,7 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       const keys = new Set(merged.map((i) => i.key));
       open = new Map([...open].filter(([, key]) => keys.has(key)));
       toolKeys = new Map();
-      for (const item of merged) if (item.kind === 'tool') toolKeys.set(item.toolCallId, item.key);
+      for (const item of merged) if (item.kind === 'tool') toolKeys.set(item.actionId ?? item.toolCallId, item.key);
       const lastUser = [...merged].reverse().find((i) => i.kind === 'user');
       if (lastUser) currentTurn = lastUser.id;
       items.value = merged;

@@ -36,3 +36,8 @@ export function safeImageSrc(url: string): string | null {
   if (url.startsWith('/') && !url.startsWith('//')) return url;
   return /^https?:\/\//i.test(url) ? url : null;
 }
+
+/** Where an artifact is shown from: its URL, or the server's download route when none was given. */
+export function artifactSrc(artifact: { artifactId: string; url: string }): string | null {
+  return safeImageSrc(artifact.url.trim() === '' ? `/api/artifacts/${encodeURIComponent(artifact.artifactId)}` : artifact.url);
+}
