@@ -1,0 +1,110 @@
+// Inspection: running with the `inspect` option yields @xstate.actor, @xstate.snapshot
+// and @xstate.event records for every machine, and one browser_action's recorded
+// sequence (normalised) matches the reviewed fixture in fixtures/inspection/. The
+// fixture is read, never written, here: a change in the sequence is a change to review.
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createActor, SimulatedClock, type InspectionEvent } from 'xstate';
+import { actionMachine } from '../action.machine.ts';
+import { taskMachine } from '../task.machine.ts';
+import { pluginUiMachine } from '../plugin-ui.machine.ts';
+import { pagePrepMachine } from '../page-prep.machine.ts';
+import { runMachine } from '../run.machine.ts';
+import { createInspectionRecorder, type InspectionRecord } from './inspection-record.ts';
+import { createDeferredActors, settle } from './util.ts';
+
+const fixtureUrl = new URL('../../fixtures/inspection/action-browser-screenshot-retry.json', import.meta.url);
+
+interface InspectionFixture {
+  description: string;
+  scenario: string[];
+  records: InspectionRecord[];
+}
+
+/** The scenario the fixture describes: a retryable error, one retry, then success. */
+async function recordScreenshotWithRetry(): Promise<InspectionRecord[]> {
+  const recorder = createInspectionRecorder('action');
+  const clock = new SimulatedClock();
+  const deferred = createDeferredActors();
+  const actor = createActor(actionMachine.provide({ actors: { sendAction: deferred.logic() } }), {
+    clock,
+    inspect: recorder.inspect,
+    input: {
+      actionId: 'act-001',
+      actionName: 'browser_screenshot',
+      params: { tabId: 123 },
+      taskId: 'task-1',
+      clientId: 'plugin-abc',
+    },
+  });
+  actor.start();
+  deferred.resolve('sendAction');
+  await settle();
+  actor.send({ type: 'ACK' });
+  actor.send({
+    type: 'RESULT',
+    status: 'error',
+    error: { code: 'PLUGIN_TIMEOUT_EXEC', message: 'capture stalled', retryable: true },
+  });
+  clock.increment(1_000);
+  await settle();
+  deferred.resolve('sendAction');
+  await settle();
+  actor.send({ type: 'ACK' });
+  actor.send({
+    type: 'RESULT',
+    status: 'success',
+    result: { artifactId: 'art-123', url: 'http://localhost:6006/api/artifacts/art-123', width: 1280, height: 800 },
+  });
+  return recorder.records;
+}
+
+const inspection = suite('inspection');
+
+inspection('one browser_action: the normalised inspection sequence matches the fixture', async () => {
+  const fixture = JSON.parse(readFileSync(fixtureUrl, 'utf8')) as InspectionFixture;
+  assert.ok(fixture.records.length > 20, 'the fixture holds a real sequence');
+  const records = await recordScreenshotWithRetry();
+  assert.equal(records, fixture.records);
+});
+
+inspection('the recorded sequence is deterministic (no volatile field survives normalisation)', async () => {
+  assert.equal(await recordScreenshotWithRetry(), await recordScreenshotWithRetry());
+});
+
+inspection('every machine yields @xstate.actor, @xstate.snapshot and @xstate.event records', async () => {
+  const deferred = createDeferredActors();
+  const clock = new SimulatedClock(); // the run arms a 900 s timer: never on the real clock
+  const runs: Array<[string, (inspect: (e: InspectionEvent) => void) => void]> = [
+    ['task', (inspect) => {
+      const a = createActor(taskMachine.provide({ actors: { runTurn: deferred.logic() } }), { clock, inspect, input: { taskId: 't' } });
+      a.start().send({ type: 'USER_MESSAGE', message: { id: 'm', content: 'hi' } });
+    }],
+    ['pluginUi', (inspect) => {
+      createActor(pluginUiMachine, { clock, inspect }).start().send({ type: 'TASK_STATUS', status: 'running' });
+    }],
+    ['pagePrep', (inspect) => {
+      const m = pagePrepMachine.provide({ actors: { captureScreenshot: deferred.logic(), extractReadability: deferred.logic() } });
+      createActor(m, { clock, inspect, input: { taskId: 't', tabId: 1 } }).start();
+    }],
+    ['run', (inspect) => {
+      const m = runMachine.provide({ actors: { runStep: deferred.logic() } });
+      createActor(m, { clock, inspect, input: { runId: 'r', templateId: 't', steps: [{ stepId: 'a' }] } }).start().send({ type: 'START' });
+    }],
+    ['action', (inspect) => {
+      const m = actionMachine.provide({ actors: { sendAction: deferred.logic() } });
+      createActor(m, { clock, inspect, input: { actionId: 'a', actionName: 'browser_click', params: {}, taskId: 't', clientId: 'c' } }).start();
+    }],
+  ];
+  for (const [name, run] of runs) {
+    const types = new Set<string>();
+    run((e) => void types.add(e.type));
+    await settle();
+    for (const type of ['@xstate.actor', '@xstate.snapshot', '@xstate.event']) {
+      assert.ok(types.has(type), `${name} emitted no ${type}`);
+    }
+  }
+});
+
+inspection.run();
