@@ -1,0 +1,208 @@
+// One MCP task tab: a TaskBrowser (runtime/agent) on its own ULID task id with an open gate,
+// so its actions go through the same registry, scheduler and extension as the agent's. Adds
+// what MCP callers need on top: navigation under the URL policy with the final URL re-checked,
+// readable text (inline or from the readability artifact), the DOM index, click/type by
+// clickId, screenshots, and closing the tab.
+import { ulid } from 'ulid';
+import { errorValue, type ErrorValue } from '../../../machines/index.ts';
+import type { DomIndexElement } from '../../../transport/contracts/index.ts';
+import { createOpenGate } from '../../agent/action-gate.ts';
+import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
+import type { RuntimeServices } from '../../server.ts';
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
+
+export interface PageText {
+  title: string;
+  text: string;
+  /** The readability text was cut by the extension (or read from its artifact). */
+  truncated: boolean;
+}
+
+export interface Screenshot {
+  artifactId: string;
+  url: string;
+  width: number;
+  height: number;
+}
+
+export interface PageDriverOptions {
+  groupTitle: string;
+  checkUrl: UrlCheck;
+  /** Final URL after redirects; the same policy, phrased for a landing page. */
+  checkFinalUrl: UrlCheck;
+  taskId?: string;
+}
+
+export type PageDriver = ReturnType<typeof createPageDriver>;
+
+const stepOf = (signal?: AbortSignal) => ({ toolCallId: `mcp-${ulid()}`, ...(signal ? { signal } : {}) });
+
+function failure(outcome: ActionOutcome, fallback: string): { ok: false; error: ErrorValue } {
+  return { ok: false, error: outcome.error ?? errorValue('PLUGIN_ERROR', fallback) };
+}
+
+async function readArtifactText(services: RuntimeServices, artifactId: string): Promise<string | null> {
+  try {
+    const opened = await services.artifacts.open(artifactId);
+    return await new Response(opened.stream()).text();
+  } catch {
+    return null;
+  }
+}
+
+export function createPageDriver(services: RuntimeServices, options: PageDriverOptions) {
+  const taskId = options.taskId ?? ulid();
+  const browser: TaskBrowser = createTaskBrowser({
+    taskId,
+    groupTitle: () => options.groupTitle,
+    scheduler: services.scheduler,
+    registry: services.registry,
+    artifacts: services.artifacts,
+    snapshots: services.snapshots,
+    events: services.events,
+    gate: createOpenGate(),
+    checkUrl: options.checkUrl,
+  });
+  let tabId: number | null = null;
+  let reportedUrl: string | null = null;
+  let closed = false;
+
+  /** The URL the extension reports for the tab: the snapshot's (tab events follow redirects), else task_start's. */
+  function currentUrl(): string | null {
+    const clientId = browser.clientId;
+    const tab = clientId && tabId !== null ? services.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tabId) : undefined;
+    return tab?.url || reportedUrl;
+  }
+
+  async function act(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> {
+    if (signal?.aborted) return { ok: false, actionId: '', error: errorValue('RUN_CANCELED', 'stopped before the action was sent') };
+    const outcome = await browser.action(stepOf(signal), name, params);
+    if (!outcome.ok && outcome.error?.code === 'TASK_TAB_CLOSED') tabId = null;
+    return outcome;
+  }
+
+  function needTab(): { ok: false; error: ErrorValue } | null {
+    if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
+    if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'no page is open yet: open a URL first', { retryable: false }) };
+    return null;
+  }
+
+  return {
+    taskId,
+    get tabId() {
+      return tabId;
+    },
+    get clientId() {
+      return browser.clientId;
+    },
+    get closed() {
+      return closed;
+    },
+    currentUrl,
+
+    /** Policy check, task_start (reusing this tab), debugger attach, wait for load, final URL check. */
+    async open(url: string, signal?: AbortSignal): Promise<Outcome<{ url: string; title: string }>> {
+      if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
+      const allowed = await options.checkUrl(url);
+      if (!allowed.ok) return allowed;
+      const started = await act('task_start', { url, ...(tabId !== null ? { reuseExistingTab: true } : {}), groupTitle: options.groupTitle }, signal);
+      if (!started.ok) return failure(started, 'task_start failed');
+      const fresh = Number(started.result?.tabId) !== tabId;
+      tabId = Number(started.result?.tabId);
+      browser.rebind(tabId);
+      reportedUrl = typeof started.result?.url === 'string' ? started.result.url : url;
+      if (fresh) await act('browser_debugger_attach', { tabId }, signal); // not fatal: DOM fallback
+      const loaded = await act('browser_wait_for_loaded', { tabId }, signal);
+      if (!loaded.ok) return failure(loaded, 'the page did not load');
+      const landed = currentUrl() ?? url;
+      const final = await options.checkFinalUrl(landed);
+      if (!final.ok) {
+        await act('task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: options.groupTitle });
+        reportedUrl = 'about:blank';
+        return final;
+      }
+      const title = typeof started.result?.title === 'string' ? started.result.title : '';
+      return { ok: true, value: { url: landed, title } };
+    },
+
+    async waitLoaded(timeoutMs?: number, signal?: AbortSignal): Promise<Outcome<{ url: string }>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const loaded = await act('browser_wait_for_loaded', { tabId, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }, signal);
+      if (!loaded.ok) return failure(loaded, 'the page did not load');
+      const landed = currentUrl() ?? '';
+      if (landed) {
+        const final = await options.checkFinalUrl(landed);
+        if (!final.ok) {
+          await act('task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: options.groupTitle });
+          reportedUrl = 'about:blank';
+          return final;
+        }
+      }
+      return { ok: true, value: { url: landed } };
+    },
+
+    async readText(signal?: AbortSignal): Promise<Outcome<PageText>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const read = await act('browser_readability_extract', { tabId }, signal);
+      if (!read.ok) return failure(read, 'readability failed');
+      const result = read.result ?? {};
+      let text = typeof result.text === 'string' ? result.text : typeof result.markdown === 'string' ? result.markdown : '';
+      let truncated = result.truncated === true;
+      if (!text && typeof result.artifactId === 'string') {
+        const stored = await readArtifactText(services, result.artifactId);
+        if (stored !== null) text = stored;
+        else truncated = true;
+      }
+      return { ok: true, value: { title: typeof result.title === 'string' ? result.title : '', text, truncated } };
+    },
+
+    async domIndex(signal?: AbortSignal): Promise<Outcome<{ elements: DomIndexElement[]; warnings: string[] }>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const indexed = await act('browser_dom_index', { tabId, scope: 'document' }, signal);
+      if (!indexed.ok) return failure(indexed, 'dom index failed');
+      const elements = Array.isArray(indexed.result?.elements) ? (indexed.result.elements as DomIndexElement[]) : [];
+      return { ok: true, value: { elements, warnings: indexed.warnings ?? [] } };
+    },
+
+    async click(clickId: number, signal?: AbortSignal): Promise<Outcome<{ warnings: string[] }>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const clicked = await act('browser_click', { tabId, clickId }, signal);
+      if (!clicked.ok) return failure(clicked, 'click failed');
+      return { ok: true, value: { warnings: clicked.warnings ?? [] } };
+    },
+
+    async type(clickId: number, text: string, submit: boolean, signal?: AbortSignal): Promise<Outcome<{ warnings: string[] }>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const typed = await act('browser_type', { tabId, clickId, text, ...(submit ? { submit: true } : {}) }, signal);
+      if (!typed.ok) return failure(typed, 'typing failed');
+      return { ok: true, value: { warnings: typed.warnings ?? [] } };
+    },
+
+    async screenshot(fullPage: boolean, signal?: AbortSignal): Promise<Outcome<Screenshot>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const shot = await act('browser_screenshot', { tabId, ...(fullPage ? { fullPage: true } : {}) }, signal);
+      if (!shot.ok) return failure(shot, 'screenshot failed');
+      const r = shot.result ?? {};
+      return { ok: true, value: { artifactId: String(r.artifactId ?? ''), url: String(r.url ?? ''), width: Number(r.width ?? 0), height: Number(r.height ?? 0) } };
+    },
+
+    /** task_stop with closeTab; forgets the task's extension binding. Idempotent. */
+    async close(): Promise<Outcome<{ closed: true }>> {
+      if (closed) return { ok: true, value: { closed: true } };
+      closed = true;
+      if (browser.clientId === null) return { ok: true, value: { closed: true } };
+      const stopped = await browser.action(stepOf(), 'task_stop', { closeTab: true });
+      services.registry.unbind(taskId);
+      tabId = null;
+      if (!stopped.ok) return failure(stopped, 'task_stop failed');
+      return { ok: true, value: { closed: true } };
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export { createMcpRoutes } from './mcp-routes.ts';
+export type { McpHandle, McpProfile, McpRoutes, McpRoutesOptions } from './mcp-routes.ts';
+export { createRunStore, createMemoryRunStore, RUN_ID_PATTERN } from './runs/run-store.ts';
+export type { RunArtifactRef, RunRecord, RunStore } from './runs/run-store.ts';
+export { DEFAULT_MAX_CONCURRENT_RUNS, DEFAULT_MAX_RUN_TIMEOUT_MS } from './runs/run-manager.ts';
+export type { ActorClock, RunManager } from './runs/run-manager.ts';
+export { MAX_TABS_PER_SESSION, MAX_TABS_TOTAL } from './browser/tab-budget.ts';
+export { builtInTemplates, createTemplateCatalog } from './templates/template-catalog.ts';
+export type { TaskTemplate, TemplateMeta, TrustLevel } from './templates/template-types.ts';
+export { MAX_ARTIFACT_INLINE_BYTES } from './tools/artifact-chunks.ts';
+export { MCP_RUNTIME_VERSION } from './tools/template-tools.ts';
+export type { SeedError, SeedErrorCode } from './tools/tool-errors.ts';
+export { readMcpProfile } from './mcp-profile.ts';

@@ -1,0 +1,165 @@
+// createMcpRoutes: the `/mcp` endpoint for createServer's `routes` hook. Streamable HTTP in the
+// SDK's stateless mode with its web-standard transport (Request in, Response out, which is
+// exactly the hook's shape; no Hono context needed, so @hono/mcp adds nothing): each POST gets
+// a fresh protocol server and transport, so nothing per-connection lives in memory. Browser
+// state lives in our own sessions (browser-shell session_id, run sessionId), not in MCP
+// sessions. GET/DELETE answer 405 (no server-initiated stream in stateless mode).
+// With MIMO_TOKEN set, /mcp needs the same token as /api; a browser Origin must be allowed.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RuntimeServices } from '../server.ts';
+import { describePolicy, type UrlPolicy } from '../url-policy/index.ts';
+import { createBrowserSessions, type BrowserSessions } from './browser/browser-sessions.ts';
+import { createTabBudget, type TabBudget } from './browser/tab-budget.ts';
+import { createMcpProtocolServer } from './mcp-server.ts';
+import { createRunManager, type ActorClock, type RunManager } from './runs/run-manager.ts';
+import { createRunStore, type RunStore } from './runs/run-store.ts';
+import { createTemplateCatalog } from './templates/template-catalog.ts';
+import type { TrustLevel } from './templates/template-types.ts';
+import { createBrowserShellTool, type ShellTimers } from './tools/browser-shell-tool.ts';
+import { createTemplateTools, MCP_RUNTIME_VERSION } from './tools/template-tools.ts';
+import type { McpTool } from './tools/tool-definition.ts';
+import type { InspectionEvent } from 'xstate';
+
+export type McpProfile = 'full' | 'minimal';
+
+export interface McpRoutesOptions {
+  /** 'full' (default): seed 003's seven tools + browser-shell; 'minimal': browser-shell only. */
+  profile?: McpProfile;
+  urlPolicy: UrlPolicy;
+  /** Default: files under `<dataDir>/mcp-runs/`. */
+  runStore?: RunStore;
+  maxConcurrentRuns?: number;
+  maxRunTimeoutMs?: number;
+  tabLimits?: { perSession?: number; total?: number };
+  /** The connection's trust level (003 §9). Default: "local" when the server listens on loopback, else "remote". */
+  trustLevel?: TrustLevel | ((request: Request) => TrustLevel);
+  /** Clock of the run actors (RUN_TIMEOUT); tests pass a SimulatedClock. */
+  actorClock?: ActorClock;
+  /** Timers of browser-shell (timeout_sec, wait). */
+  shellTimers?: ShellTimers;
+  inspectFor?: (runId: string) => ((event: InspectionEvent) => void) | undefined;
+}
+
+export interface McpHandle {
+  profile: McpProfile;
+  runs: RunManager;
+  sessions: BrowserSessions;
+  budget: TabBudget;
+  /** Resolves once stored runs are loaded (requests wait for it). */
+  ready: Promise<void>;
+  tools(): readonly McpTool[];
+  /** Cancels live runs, closes every MCP tab, flushes the run store. */
+  close(): Promise<void>;
+}
+
+export type McpRoutes = ((request: Request) => Response | Promise<Response> | null) & { mcp: McpHandle };
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOptions): McpRoutes {
+  const profile = options.profile ?? 'full';
+  const { urlPolicy } = options;
+  const budget = createTabBudget(options.tabLimits ?? {});
+  const sessions = createBrowserSessions({ services, budget, checkUrl: (url) => urlPolicy.check(url), checkFinalUrl: (url) => urlPolicy.checkFinal(url) });
+  const catalog = createTemplateCatalog();
+  const runs = createRunManager({
+    services,
+    sessions,
+    budget,
+    store: options.runStore ?? createRunStore({ dataDir: services.config.dataDir }),
+    catalog,
+    ...(options.maxConcurrentRuns !== undefined ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
+    ...(options.maxRunTimeoutMs !== undefined ? { maxRunTimeoutMs: options.maxRunTimeoutMs } : {}),
+    ...(options.actorClock ? { actorClock: options.actorClock } : {}),
+    ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
+  });
+  const ready = runs.init().then(
+    (loaded) => services.log({ event: 'mcp_ready', profile, ...loaded, urlPolicy: describePolicy(urlPolicy).summary }),
+    (error) => services.log({ event: 'mcp_run_store_failed', error: String(error) }),
+  );
+
+  // browser-shell screenshots are readable through get_artifact too (the artifact service enforces their TTL).
+  const shellArtifacts = new Set<string>();
+  const shell = createBrowserShellTool({ sessions, rememberArtifact: (id) => shellArtifacts.add(id), ...(options.shellTimers ? { timers: options.shellTimers } : {}) });
+  const tools: McpTool[] =
+    profile === 'minimal'
+      ? [shell]
+      : [
+          ...createTemplateTools({
+            runs,
+            catalog,
+            artifacts: services.artifacts,
+            artifactAccess: {
+              expiresAt: (id) => runs.artifactOwner(id)?.artifact.expiresAt ?? (shellArtifacts.has(id) ? Number.POSITIVE_INFINITY : undefined),
+            },
+            budget,
+            now: () => services.clock.now(),
+            profile,
+            urlPolicy: () => describePolicy(urlPolicy),
+          }),
+          shell,
+        ];
+
+  const expectedToken = services.config.token ? digest(services.config.token) : undefined;
+  const loopbackServer = LOOPBACK_HOSTS.has(services.config.host);
+  const trustOf = (request: Request): TrustLevel =>
+    typeof options.trustLevel === 'function' ? options.trustLevel(request) : (options.trustLevel ?? (loopbackServer ? 'local' : 'remote'));
+
+  function refused(request: Request): Response | null {
+    if (expectedToken) {
+      const auth = request.headers.get('authorization');
+      const given = (auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined) ?? request.headers.get('x-mimo-token') ?? undefined;
+      if (!given || !timingSafeEqual(digest(given), expectedToken)) {
+        return jsonRpcError(401, given ? 'invalid token' : 'missing token: send "Authorization: Bearer <token>"', { 'WWW-Authenticate': 'Bearer realm="mimo"' });
+      }
+    }
+    // DNS-rebinding protection (MCP transport spec): a browser page may only call us from an allowed origin.
+    const origin = request.headers.get('origin');
+    if (origin && origin !== new URL(request.url).origin && !services.config.corsOrigins.includes(origin) && !services.config.corsOrigins.includes('*')) {
+      return jsonRpcError(403, `origin ${origin} is not allowed`);
+    }
+    return null;
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const denied = refused(request);
+    if (denied) return denied;
+    if (request.method !== 'POST') return jsonRpcError(405, 'this MCP endpoint is stateless: use POST (no GET stream, no DELETE)', { Allow: 'POST' });
+    await ready;
+    const server = createMcpProtocolServer(tools, {
+      trustLevel: trustOf(request),
+      version: MCP_RUNTIME_VERSION,
+      instructions: profile === 'minimal' ? 'One tool: browser-shell.' : 'Template runs (seed 003) and browser-shell (seed 004) on the user\'s own browser.',
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    return transport.handleRequest(request);
+  }
+
+  const route = ((request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== '/mcp' && pathname !== '/mcp/') return null;
+    return handle(request);
+  }) as McpRoutes;
+
+  route.mcp = {
+    profile,
+    runs,
+    sessions,
+    budget,
+    ready,
+    tools: () => tools,
+    async close() {
+      await runs.close();
+      await sessions.closeAll();
+    },
+  };
+  return route;
+}
