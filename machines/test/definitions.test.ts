@@ -1,0 +1,119 @@
+// House rules for machines/ that a reader would otherwise check by hand: imports only
+// xstate (and siblings), no clock or timer of its own, every wait a named delay, each
+// machine built with setup().createMachine() under a stable exported id, index.ts only
+// re-exports, files stay small.
+import { readdirSync, readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AnyStateMachine } from 'xstate';
+import * as machines from '../index.ts';
+import type {
+  ActionContext,
+  ActionEvent,
+  PagePrepContext,
+  PagePrepEvent,
+  PluginUiContext,
+  PluginUiEvent,
+  RunContext,
+  RunEvent,
+  TaskContext,
+  TaskEvent,
+} from '../index.ts';
+
+const dir = new URL('../', import.meta.url);
+const sources = readdirSync(dir)
+  .filter((name) => name.endsWith('.ts'))
+  .map((name) => ({ name, text: readFileSync(new URL(name, dir), 'utf8') }));
+
+/** Source without comments, so prose may mention setTimeout. */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/.*$/gm, '');
+
+const rules = suite('machines/ definitions');
+
+rules('the folder holds the five machine files and index.ts', () => {
+  const names = sources.map((s) => s.name);
+  for (const name of ['task.machine.ts', 'action.machine.ts', 'plugin-ui.machine.ts', 'page-prep.machine.ts', 'run.machine.ts', 'index.ts']) {
+    assert.ok(names.includes(name), `missing ${name}`);
+  }
+});
+
+rules('imports nothing but xstate and sibling files', () => {
+  for (const { name, text } of sources) {
+    const specifiers = [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    for (const spec of specifiers) {
+      assert.ok(spec === 'xstate' || /^\.\/[a-z0-9-.]+\.ts$/.test(spec), `${name} imports "${spec}"`);
+    }
+    assert.not.match(code(text), /\bimport\s*\(/, `${name} uses a dynamic import`);
+  }
+});
+
+rules('no timer, clock or randomness of their own', () => {
+  for (const { name, text } of sources) {
+    assert.not.match(code(text), /\b(setTimeout|setInterval|setImmediate|Date\.now|new Date|performance\.now|Math\.random)\b/, name);
+  }
+});
+
+rules('every *.machine.ts uses setup().createMachine() and exports a stable id', () => {
+  const ids: Record<string, [AnyStateMachine, string]> = {
+    'action.machine.ts': [machines.actionMachine, machines.actionMachineId],
+    'task.machine.ts': [machines.taskMachine, machines.taskMachineId],
+    'plugin-ui.machine.ts': [machines.pluginUiMachine, machines.pluginUiMachineId],
+    'page-prep.machine.ts': [machines.pagePrepMachine, machines.pagePrepMachineId],
+    'run.machine.ts': [machines.runMachine, machines.runMachineId],
+  };
+  for (const { name, text } of sources.filter((s) => s.name.endsWith('.machine.ts'))) {
+    assert.match(code(text), /=\s*setup\(\{[\s\S]*\}\)\.createMachine\(\{/, `${name} is not setup().createMachine()`);
+    const [machine, id] = ids[name]!;
+    assert.is(machine.id, id, name);
+  }
+  assert.equal(
+    Object.values(ids).map(([, id]) => id),
+    ['action', 'task', 'pluginUi', 'pagePrep', 'run'],
+  );
+});
+
+rules('every wait is an `after` with a named delay the machine defines', () => {
+  const all = [machines.actionMachine, machines.taskMachine, machines.pluginUiMachine, machines.pagePrepMachine, machines.runMachine];
+  let waits = 0;
+  for (const machine of all) {
+    const delays = Object.keys(machine.implementations.delays);
+    const walk = (node: AnyStateMachine['root']) => {
+      for (const eventType of node.transitions.keys()) {
+        if (!eventType.startsWith('xstate.after.')) continue;
+        waits += 1;
+        const name = eventType.split('.')[2]!;
+        assert.ok(/^[A-Z_]+$/.test(name) && delays.includes(name), `${node.id} waits on an unnamed delay "${name}"`);
+      }
+      for (const child of Object.values(node.states) as Array<AnyStateMachine['root']>) walk(child);
+    };
+    walk(machine.root);
+  }
+  assert.is(waits, 6, 'ACK_TIMEOUT, EXEC_TIMEOUT, RETRY_BACKOFF, two capture backoffs, RUN_TIMEOUT');
+});
+
+rules('index.ts only re-exports; files stay under ~300 lines', () => {
+  const index = sources.find((s) => s.name === 'index.ts')!.text;
+  for (const line of index.split('\n').filter((l) => l.trim() !== '')) {
+    assert.match(line, /^export \* from '\.\/[a-z0-9-.]+\.ts';$/);
+  }
+  for (const { name, text } of sources) {
+    assert.ok(text.split('\n').length <= 300, `${name} has ${text.split('\n').length} lines`);
+  }
+});
+
+rules('events and context types are exported for every machine', () => {
+  // Compile-time: these assignments fail typechecking if a type is missing or wrong.
+  const events: [ActionEvent, TaskEvent, PluginUiEvent, PagePrepEvent, RunEvent] = [
+    { type: 'ACK' },
+    { type: 'RESUME' },
+    { type: 'USER_INPUT' },
+    { type: 'RESTORED' },
+    { type: 'CANCEL' },
+  ];
+  const contexts: Array<keyof (ActionContext & TaskContext & PluginUiContext & PagePrepContext & RunContext)> = [
+    'actionId', 'taskId', 'actionInFlight', 'tabId', 'runId',
+  ];
+  assert.is(events.length + contexts.length, 10);
+});
+
+rules.run();
