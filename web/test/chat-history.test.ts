@@ -51,7 +51,7 @@ merge('loading the same history twice changes nothing', () => {
   const once = show(chat.items.value);
   chat.loadHistory(history);
   assert.equal(show(chat.items.value), once);
-  assert.equal(once, ['user:Open example.com', 'tool:call-1', 'assistant:Opening it.\n\nIt shows Example Domain.']);
+  assert.equal(once, ['user:Open example.com', 'assistant:Opening it.', 'tool:call-1', 'assistant:It shows Example Domain.']);
 });
 
 merge('a history tool message with the live toolCallId shows the live step (with its thumbnail)', () => {
@@ -139,6 +139,17 @@ merge('a history tool message stands in for every live step of its tool call', (
   chat.loadHistory([msg('u1', 'user', 'open it', 1_000), msg('t', 'tool', '{"ok":true}', 1_300, 'call-open'), msg('a', 'assistant', 'Opened.', 1_400)]);
   assert.equal(show(chat.items.value), ['user:open it', 'tool:call-open', 'tool:call-open', 'assistant:Opened.']);
   assert.equal(chat.items.value.filter((i): i is ToolItem => i.kind === 'tool').map((t) => t.actionName), ['task_start', 'browser_wait_for_loaded']);
+});
+
+merge('segments that spell the stored answer stay between their tool steps (the runtime stores one message per turn)', () => {
+  const chat = liveTurn();
+  chat.loadHistory([
+    msg('evt-u1', 'user', 'Open example.com', 1_000),
+    msg('msg-a', 'assistant', 'Opening it.\n\nIt shows Example Domain.', 1_700),
+  ]);
+  assert.equal(show(chat.items.value), ['user:Open example.com', 'assistant:Opening it.', 'tool:call-1', 'assistant:It shows Example Domain.']);
+  chat.loadHistory([msg('evt-u1', 'user', 'Open example.com', 1_000), msg('msg-a', 'assistant', 'Opening it.\n\nIt shows Example Domain.', 1_700)]);
+  assert.equal(show(chat.items.value).length, 4, 'stable on a second load');
 });
 
 merge('history tool messages read as tool steps from their ToolResult (name, outcome, tab, screenshot)', () => {

@@ -88,10 +88,27 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
     }
   }
 
-  // 3. Live items worth keeping, placed in their turn (or in a live-only turn after history).
+  // 3. A turn whose live segments spell exactly its stored assistant text keeps the segments
+  //    (they sit between the tool steps where they were said) instead of the stored copy.
+  const anchorOf = (item: ChatItem) => (item.kind === 'user' ? undefined : item.turn === undefined ? undefined : (aliasOf.get(item.turn) ?? item.turn));
+  const squash = (text: string) => text.replace(/\s+/g, '');
+  const preferLive = new Set<ChatItem>();
+  for (const turn of turns) {
+    if (!turn.userId) continue;
+    const stored: ChatItem[] = turn.items.filter((i) => i.kind === 'assistant');
+    const segments = live.filter((i) => i.kind === 'assistant' && !i.fromHistory && !i.streaming && anchorOf(i) === turn.userId);
+    if (stored.length === 0 || segments.length === 0) continue;
+    const text = (list: ChatItem[]) => squash(list.map((i) => (i.kind === 'assistant' ? i.content : '')).join(''));
+    if (text(stored) !== text(segments)) continue;
+    turn.items = turn.items.filter((i) => !stored.includes(i));
+    segments.forEach((i) => preferLive.add(i));
+  }
+
+  // 4. Live items worth keeping, placed in their turn (or in a live-only turn after history).
   const liveTurns: Turn[] = [];
   const liveTurnOf = new Map<string, Turn>();
   const keep = (item: ChatItem): boolean => {
+    if (preferLive.has(item)) return true;
     switch (item.kind) {
       case 'user':
         return !aliasOf.has(item.id);
@@ -114,12 +131,12 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
       liveTurnOf.set(item.id, turn);
       continue;
     }
-    const anchor = item.turn === undefined ? undefined : (aliasOf.get(item.turn) ?? item.turn);
+    const anchor = anchorOf(item);
     const target = anchor === undefined ? turns[0]! : (turnOfUser.get(anchor) ?? liveTurnOf.get(anchor) ?? turns[turns.length - 1]!);
     target.items.push(anchor === undefined || anchor === item.turn ? item : { ...item, turn: anchor });
   }
 
-  // 4. Inside a turn: the user message first, the rest by server time (history first on ties).
+  // 5. Inside a turn: the user message first, the rest by server time (history first on ties).
   const out: ChatItem[] = [];
   for (const turn of [...turns, ...liveTurns]) {
     const [head, rest] = turn.userId !== undefined && turn.items[0]?.kind === 'user' ? [turn.items[0] as UserItem, turn.items.slice(1)] : [null, turn.items];
