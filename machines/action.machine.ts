@@ -8,10 +8,14 @@
 //   PLUGIN_GONE anywhere -> failed (PLUGIN_OFFLINE), at once.
 //
 // Side effects are provided by the runtime: `sendAction` (promise actor that hands the
-// frame to the transport, resolves once written, rejects when the plugin has no socket)
-// and `reportIgnoredResult` (log a late/duplicate result). The runtime routes the
-// plugin's ack callback as ACK and its browser_action_result as RESULT into the actor.
-// T_ack starts once the frame is written; T_exec starts at the ack.
+// frame to the transport, resolves once written, rejects when the plugin has no socket:
+// PLUGIN_OFFLINE) and `reportIgnoredResult` (log a late/duplicate result). The runtime
+// routes the plugin's ack callback as ACK, its browser_action_result as RESULT and a
+// disconnect as PLUGIN_GONE into the actor. T_ack runs while the frame is being written
+// and again from the moment it is written; T_exec starts at the ack. Input `retry: false`
+// turns the retry off (for callers with their own policy, e.g. page preparation).
+// After a restore from a persisted snapshot send RESTORED (see restored-event.ts).
+// Results that arrive once the action has settled: ask `resultDisposition`.
 import { assign, fromPromise, setup } from 'xstate';
 import {
   ackTimeoutFor,
@@ -206,6 +210,15 @@ export const actionMachine = setup({
           },
           // The ack callback may race the promise that reports the frame as written.
           on: { ACK: { target: 'executing' } },
+          // A transport that never reports the frame written still ends in a timeout
+          // (seed 000 §2.1 rule 2: every action ends observably). Not re-armed by
+          // RESTORED: XState restarts sendAction on restore, which leads on to awaitingAck.
+          after: {
+            ACK_TIMEOUT: [
+              { guard: 'canRetry', target: '#action.retryWait', actions: 'recordAckTimeout' },
+              { target: '#action.failed', actions: 'recordAckTimeout' },
+            ],
+          },
         },
         awaitingAck: {
           on: {

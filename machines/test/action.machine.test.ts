@@ -98,6 +98,15 @@ timeouts('an action missing from the table gets the fallback T_exec', async () =
   assert.equal(t.value(), 'failed');
 });
 
+timeouts('a frame never reported written still times out after T_ack', async () => {
+  const t = start({ actionName: 'browser_click' });
+  t.clock.increment(1_499);
+  assert.equal(t.value(), { attempt: 'dispatching' });
+  t.clock.increment(1);
+  assert.equal([t.output().error?.code, t.output().timedOut], ['PLUGIN_TIMEOUT_ACK', 'ack']);
+  assert.equal(t.deferred.aborted, ['sendAction'], 'the hung write is aborted');
+});
+
 timeouts('an ack that races ahead of the written-promise goes straight to executing', async () => {
   const t = start({ actionName: 'browser_click' });
   t.actor.send({ type: 'ACK' });

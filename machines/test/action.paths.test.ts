@@ -22,6 +22,7 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     { type: 'RESULT', status: 'error', error: { code: 'INVALID_TARGET', message: 'gone', retryable: false } },
     { type: 'PLUGIN_GONE', reason: 'socket closed' },
     { type: 'RESTORED' },
+    { type: 'xstate.after.ACK_TIMEOUT.action.attempt.dispatching' },
     { type: 'xstate.after.ACK_TIMEOUT.action.attempt.awaitingAck' },
     { type: 'xstate.after.EXEC_TIMEOUT.action.attempt.executing' },
     { type: 'xstate.after.RETRY_BACKOFF.action.retryWait' },

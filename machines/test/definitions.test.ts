@@ -88,7 +88,7 @@ rules('every wait is an `after` with a named delay the machine defines', () => {
     };
     walk(machine.root);
   }
-  assert.is(waits, 6, 'ACK_TIMEOUT, EXEC_TIMEOUT, RETRY_BACKOFF, two capture backoffs, RUN_TIMEOUT');
+  assert.is(waits, 7, 'ACK_TIMEOUT (x2), EXEC_TIMEOUT, RETRY_BACKOFF, two capture backoffs, RUN_TIMEOUT');
 });
 
 rules('index.ts only re-exports; files stay under ~300 lines', () => {
