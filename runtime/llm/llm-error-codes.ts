@@ -16,6 +16,8 @@ export const llmErrorCodes = {
   LLM_STREAM_BROKEN: 'LLM_STREAM_BROKEN',
   /** The caller's AbortSignal fired. Not retryable (the caller asked to stop). */
   LLM_ABORTED: 'LLM_ABORTED',
+  /** A bug in the gateway itself (e.g. the offline planner threw). Not retryable. */
+  LLM_INTERNAL: 'LLM_INTERNAL',
 } as const;
 
 export type LlmErrorCode = (typeof llmErrorCodes)[keyof typeof llmErrorCodes];
@@ -29,6 +31,7 @@ export const llmRetryable: Record<LlmErrorCode, boolean> = {
   LLM_AUTH_FAILED: false,
   LLM_STREAM_BROKEN: true,
   LLM_ABORTED: false,
+  LLM_INTERNAL: false,
 };
 
 export interface LlmFailure {

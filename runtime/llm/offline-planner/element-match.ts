@@ -1,0 +1,97 @@
+// Finding the element a request means among the page's indexed elements (dom index), by what a
+// person sees: visible text, label, placeholder, name, value. Scores are simple and explainable.
+import type { PageElement } from '../llm-types.ts';
+import { keywordsOf, wordsOf } from './request-text.ts';
+
+export interface ElementMatch {
+  element: PageElement;
+  /** How many elements matched equally well (e.g. five "Add to cart" buttons). */
+  ties: number;
+}
+
+const norm = (text: string | undefined) => wordsOf(text ?? '').join(' ');
+
+/** The visible name of an element, for messages and matching. */
+export function labelOf(element: PageElement): string {
+  return (element.text || element.value || element.placeholder || element.name || element.href || `${element.tag} #${element.clickId}`).trim();
+}
+
+function scoreLabel(target: string, label: string | undefined): number {
+  const t = norm(target);
+  const l = norm(label);
+  if (!t || !l) return 0;
+  if (t === l) return 100;
+  if (` ${l} `.includes(` ${t} `)) return 85 - Math.min(20, l.length - t.length) / 2;
+  if (` ${t} `.includes(` ${l} `) && l.length >= 3) return 60;
+  const want = keywordsOf(target);
+  if (want.length === 0) return 0;
+  const have = new Set(keywordsOf(label ?? ''));
+  const common = want.filter((w) => have.has(w)).length;
+  return common === 0 ? 0 : Math.round((50 * common) / want.length);
+}
+
+const CLICKABLE_TAGS = new Set(['a', 'button', 'input', 'summary', 'select', 'label', 'option']);
+
+/**
+ * The element whose visible text best matches `target`. `ordinal` picks among equally good
+ * matches (1-based, -1 = last); otherwise the first in document order (lowest clickId).
+ */
+export function findClickTarget(elements: PageElement[], target: string, ordinal?: number): ElementMatch | undefined {
+  const scored = elements
+    .map((element) => {
+      const score = Math.max(scoreLabel(target, element.text), scoreLabel(target, element.value), 0.9 * scoreLabel(target, element.name), 0.8 * scoreLabel(target, element.placeholder));
+      const bonus = CLICKABLE_TAGS.has(element.tag.toLowerCase()) || element.role === 'button' || element.role === 'link' ? 1 : 0;
+      return { element, score: score > 0 ? score + bonus : 0 };
+    })
+    .filter((s) => s.score >= 40);
+  return pick(scored, ordinal);
+}
+
+const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'tel', 'url', 'password', 'number']);
+
+export function isTextField(element: PageElement): boolean {
+  const tag = element.tag.toLowerCase();
+  if (tag === 'textarea') return true;
+  if (tag === 'input') return TEXT_INPUT_TYPES.has((element.type ?? '').toLowerCase());
+  return element.role === 'textbox' || element.role === 'searchbox' || element.role === 'combobox';
+}
+
+/**
+ * The text field a request means: by its label/name/placeholder/type ("name", "email",
+ * "search"). Without a hint, the first text field. With a hint nothing matches, the only text
+ * field of the page if there is exactly one; otherwise none.
+ */
+export function findTextField(elements: PageElement[], hint: string | undefined): ElementMatch | undefined {
+  const fields = elements.filter(isTextField);
+  if (fields.length === 0) return undefined;
+  if (!hint) return { element: fields[0]!, ties: fields.length };
+  const scored = fields.map((element) => {
+    const type = (element.type ?? '').toLowerCase();
+    const typeScore = type && norm(hint).split(' ').includes(type) ? 90 : 0;
+    const roleScore = hint.toLowerCase().includes('search') && (element.role === 'searchbox' || type === 'search') ? 95 : 0;
+    const score = Math.max(scoreLabel(hint, element.text), scoreLabel(hint, element.name), scoreLabel(hint, element.placeholder), 0.9 * scoreLabel(hint, element.value), typeScore, roleScore);
+    return { element, score };
+  });
+  const best = pick(scored.filter((s) => s.score >= 40));
+  if (best) return best;
+  return fields.length === 1 ? { element: fields[0]!, ties: 1 } : undefined;
+}
+
+/** Links that open a new tab (target=_blank), best match for `hint` first. */
+export function findNewTabLink(elements: PageElement[], hint: string | undefined): ElementMatch | undefined {
+  const links = elements.filter((e) => (e.target ?? '').toLowerCase() === '_blank');
+  if (links.length === 0) return undefined;
+  if (!hint) return { element: links[0]!, ties: links.length };
+  const scored = links.map((element) => ({ element, score: Math.max(scoreLabel(hint, element.text), 0.8 * scoreLabel(hint, element.href)) }));
+  return pick(scored.filter((s) => s.score >= 25)) ?? { element: links[0]!, ties: links.length };
+}
+
+function pick(scored: Array<{ element: PageElement; score: number }>, ordinal?: number): ElementMatch | undefined {
+  if (scored.length === 0) return undefined;
+  const top = Math.max(...scored.map((s) => s.score));
+  const best = scored.filter((s) => s.score >= top - 0.5).sort((a, b) => a.element.clickId - b.element.clickId);
+  const index = ordinal === undefined ? 0 : ordinal === -1 ? best.length - 1 : ordinal - 1;
+  const chosen = best[index];
+  if (!chosen) return undefined; // "the third button" when there are two
+  return { element: chosen.element, ties: best.length };
+}

@@ -1,0 +1,67 @@
+// One planning step: from the conversation (request + tool results so far) and the current
+// page/tabs, either the next tool call or the final answer. Stateless and deterministic.
+import type { StreamChatInput } from '../llm-types.ts';
+import { ANSWER_PREFIX, chatAnswer, failureAnswer, unknownAnswer } from './answers.ts';
+import { latestPage, readConversation } from './conversation.ts';
+import { decideAction, type Decision } from './decide-action.ts';
+import { describeSteps, finalAnswer } from './final-answer.ts';
+import { ACTION_TOOLS, TOOL, actionPlan } from './plan-steps.ts';
+import { parseRequest } from './request-intent.ts';
+
+/** Tool calls one request may use before the planner gives up (below the orchestrator's own limit). */
+export const MAX_STEPS_PER_REQUEST = 12;
+
+export type { Decision } from './decide-action.ts';
+
+export interface PlannedStep {
+  decision: Decision;
+  /** Id for the tool call, if the decision is one: `offline_<turn>_<step>`, unique within a conversation. */
+  toolCallId: string;
+}
+
+export function planNextStep(input: Pick<StreamChatInput, 'messages' | 'context'>): PlannedStep {
+  const conversation = readConversation(input.messages);
+  const decision = decide(input, conversation);
+  return { decision, toolCallId: `offline_${conversation.turn}_${conversation.steps.length + 1}` };
+}
+
+function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversation: ReturnType<typeof readConversation>): Decision {
+  const answer = (text: string): Decision => ({ kind: 'answer', text });
+  const { request, steps } = conversation;
+  if (request === undefined || request.trim() === '') return answer(chatAnswer('help'));
+  const intent = parseRequest(request);
+  if (intent.kind === 'chat') return answer(chatAnswer(intent.topic));
+  if (intent.kind === 'unknown') return answer(unknownAnswer(request));
+
+  const plan = actionPlan(intent);
+  const last = steps.at(-1);
+  if (last && last.ok === false) return answer(failureAnswer(last, describeSteps(steps.slice(0, -1), plan)));
+  if (steps.length >= MAX_STEPS_PER_REQUEST) {
+    return answer(`${ANSWER_PREFIX}I stopped after ${steps.length} browser steps without finishing this request.`);
+  }
+
+  const snapshot = input.context?.snapshot;
+  let page = latestPage(steps, input.context?.page);
+  const opened = steps.some((s) => s.name === TOOL.open);
+  let url = intent.url;
+  if (url === undefined && intent.path !== undefined) {
+    if (!page) return answer(`${ANSWER_PREFIX}"${intent.path}" is a path, but no page is open to resolve it against. Please give a full URL, e.g. https://example.com${intent.path.startsWith('/') ? '' : '/'}${intent.path}.`);
+    url = new URL(intent.path, page.url).href;
+  }
+  if (url !== undefined && !opened) {
+    return { kind: 'tool', name: TOOL.open, arguments: { url }, narration: `opening ${url}` };
+  }
+
+  if (!page) {
+    if (snapshot !== undefined && snapshot.taskTabId === null && !opened) {
+      return answer(`${ANSWER_PREFIX}there is no page open for this task yet. Tell me which URL to open, e.g. "open https://example.com and summarise it".`);
+    }
+    if (!steps.some((s) => s.name === TOOL.read)) return { kind: 'tool', name: TOOL.read, arguments: {}, narration: 'reading the current page' };
+    return answer(`${ANSWER_PREFIX}I asked for the current page but got no page content back, so I cannot continue.`);
+  }
+
+  const actionSteps = steps.filter((s) => ACTION_TOOLS.has(s.name));
+  const next = plan[actionSteps.length];
+  if (next) return decideAction(next, page, snapshot, steps);
+  return answer(finalAnswer(intent.answer, page, describeSteps(steps, plan)));
+}
