@@ -139,7 +139,7 @@ persistence('pagePrepMachine with one region in backoff: capture restarts, RESTO
   assert.is((restored.getSnapshot().output as PagePrepOutput).status, 'ok');
 });
 
-persistence('runMachine mid-run: running steps restart with their input, the run completes; RESTORED re-arms the timeout', async () => {
+persistence('runMachine mid-run: running steps restart with their input and the run completes', async () => {
   const first = createDeferredActors();
   const clock = new SimulatedClock();
   const input = {

@@ -58,8 +58,14 @@ align('a running task without an action is hidden; an executing action shows the
 });
 
 align('the task ending returns to idle from every state', () => {
-  for (const end of [{ type: 'TASK_ENDED' }, { type: 'TASK_STATUS', status: 'completed' }, { type: 'TASK_STATUS', status: 'error' }] as PluginUiEvent[]) {
-    for (const setup of [[running()], [running(), started()], [running(), started(), { type: 'USER_INPUT' }]] as PluginUiEvent[][]) {
+  const ends: PluginUiEvent[] = [
+    { type: 'TASK_ENDED' },
+    { type: 'TASK_STATUS', status: 'completed' },
+    { type: 'TASK_STATUS', status: 'error' },
+  ];
+  const setups: PluginUiEvent[][] = [[running()], [running(), started()], [running(), started(), { type: 'USER_INPUT' }]];
+  for (const end of ends) {
+    for (const setup of setups) {
       const t = start();
       t.send(...setup, end);
       assert.is(t.value(), 'idle', `${setup.map((e) => e.type).join(',')} then ${end.type}`);
@@ -174,7 +180,10 @@ paths('every generated path and one more event match the live actor; all states 
     live,
     coverage,
   });
-  assert.equal([...result.reachedStateIds].sort(), ['pluginUi', 'pluginUi.hidden', 'pluginUi.idle', 'pluginUi.ongoing', 'pluginUi.takeover']);
+  assert.equal(
+    [...result.reachedStateIds].sort(),
+    ['pluginUi', 'pluginUi.hidden', 'pluginUi.idle', 'pluginUi.ongoing', 'pluginUi.takeover'],
+  );
   assert.equal(coverage.missingStates(), []);
   assert.equal(coverage.missingTransitions(), []);
 });

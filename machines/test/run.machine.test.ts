@@ -49,7 +49,12 @@ steps('queued until START; steps run one at a time by default', async () => {
   await t.finish(2);
   assert.is(t.status(), 'succeeded');
   assert.equal(t.output().summary, { total: 3, pending: 0, running: 0, succeeded: 3, failed: 0, skipped: 0 });
-  assert.equal(t.output().steps[1], { stepId: 's1', input: { url: 'https://example.com/1' }, status: 'succeeded', output: { title: 'Page 1' } });
+  assert.equal(t.output().steps[1], {
+    stepId: 's1',
+    input: { url: 'https://example.com/1' },
+    status: 'succeeded',
+    output: { title: 'Page 1' },
+  });
 });
 
 steps('a window of 2 never runs more than 2 steps and slides as steps finish', async () => {
@@ -196,7 +201,8 @@ timeout.run();
 const pure = suite('runMachine pure steps');
 
 pure('initialTransition: queued, steps pending; START spawns the window', () => {
-  const input: RunInput = { runId: 'r', templateId: 'multi_tab_compare', steps: [{ stepId: 'a' }, { stepId: 'b' }, { stepId: 'c' }], concurrency: 2 };
+  const steps = [{ stepId: 'a' }, { stepId: 'b' }, { stepId: 'c' }];
+  const input: RunInput = { runId: 'r', templateId: 'multi_tab_compare', steps, concurrency: 2 };
   const [s0, a0] = initialTransition(runMachine, input);
   assert.is(s0.value, 'queued');
   assert.equal(a0, []);

@@ -36,7 +36,12 @@ function live() {
 const steps = (n: number) => Array.from({ length: n }, (_, i) => ({ stepId: `s${i}` }));
 const inputs: Record<string, RunInput> = {
   'batch_extract_pages, 3 steps, window 2, partial success allowed': {
-    runId: 'run_1', templateId: 'batch_extract_pages', steps: steps(3), concurrency: 2, supportsPartialSuccess: true, timeoutMs: 60_000,
+    runId: 'run_1',
+    templateId: 'batch_extract_pages',
+    steps: steps(3),
+    concurrency: 2,
+    supportsPartialSuccess: true,
+    timeoutMs: 60_000,
   },
   'login_keep_session, 2 steps in order, no partial success': {
     runId: 'run_2', templateId: 'login_keep_session', steps: steps(2), supportsPartialSuccess: false, timeoutMs: 60_000,
