@@ -20,10 +20,10 @@ const SUBMIT_ONLY = /^(?:please\s+)?(?:(?:submit|send)(?:\s+(?:it|the\s+form|for
 const SWITCH = /\b(?:switch|change|go|move|jump|flip|swap)\b.*\btabs?\b|\bswitch\s+(?:over\s+)?to\s+(?:it|that|this)\b|^switch$/i;
 const NEW_TAB = /\b(?:in\s+)?(?:a|the|one)?\s*(?:new|second|another|2nd|separate|other)\s+tab\b/i;
 const OPENS_NEW_TAB = /\b(?:open|opens|opening|click|follow|press|launch)\b/i;
-const SEARCH = /\bsearch\b(?:\s+(?:the\s+)?(?:site|page|shop|store|web\s*site)?\s*for)?\s+(.+)$/i;
+const SEARCH = /\bsearch\b(?:\s+(?:(?:the|this|that|our|your)\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?)?\s+for\s+(.+)$|\bsearch\s+(?:for\s+)?(.+)$/iu;
 const TYPE_INTO = /\b(?:type|enter|write|input|put|insert|fill\s+in)\s+(.+?)\s+(?:in|into|inside|in\s+to|on)\s+(?:the\s+)?(.+)$/i;
 const FILL_WITH = /\bfill(?:\s+in|\s+out)?\s+(?:the\s+)?(.+?)\s+with\s+(.+)$/i;
-const TYPE_ONLY = /\b(?:type|enter|write|input)\s+(.+)$/i;
+const TYPE_ONLY = /\b(?:type|input)\s+(.+)$|\b(?:enter|write)\s+(⟦q\d+⟧.*)$/i;
 const CLICK = /\b(?:click|press|tap|hit|push|follow|activate)\b(?:\s+(?:on|at))?\s*(.*)$/i;
 const OPEN = /\b(?:open|go\s+to|goto|visit|navigate(?:\s+to)?|load|browse(?:\s+to)?|head(?:\s+over)?\s+to|take\s+me\s+to|bring\s+up|pull\s+up|check\s+out)\b\s*(.*)$/i;
 const ORDINALS: Record<string, number> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, fifth: 5, '5th': 5, last: -1 };
@@ -32,6 +32,7 @@ const TABLE_CUE = /\b(?:extract|tabulate|scrape|tables?|prices?|pricing|costs?|h
 const LIST_VERB = /\b(?:list|show|give|get|collect|gather|find|what\s+are|which)\b/i;
 const LIST_NOUN = /\b(?:products?|items?|names|offers|goods|things|entries|articles)\b/i;
 const SUMMARY_CUE = /\b(?:summar\w*|sum\s+up|tl;?\s?dr|gist|overview|outline|describe|recap|main\s+points|key\s+points|about|read|what\s+does\s+it\s+say|tell\s+me\s+what|what(?:'s|\s+is)\s+(?:on|in))\b/i;
+const SUMMARY_STRONG = /\b(?:summar\w*|sum\s+up|tl;?\s?dr|gist|overview|recap|main\s+points|key\s+points)\b/i;
 const BROWSER_NOUN = /\b(?:page|site|website|web\s*page|tab|browser|link|url)\b/i;
 
 const GREETING = /^\s*(?:hi|hello|hey|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening)|hallo|bonjour|hola|你好)\b/i;
@@ -68,7 +69,7 @@ export function parseRequest(text: string): RequestIntent {
     }
     const search = SEARCH.exec(clause);
     if (search) {
-      actions.push({ kind: 'type', text: cleanTypedText(search[1]!, request), field: 'search', submit: true });
+      actions.push({ kind: 'type', text: cleanTypedText(search[1] ?? search[2]!, request), field: 'search', submit: true });
       continue;
     }
     const into = TYPE_INTO.exec(clause);
@@ -83,7 +84,7 @@ export function parseRequest(text: string): RequestIntent {
     }
     const typeOnly = TYPE_ONLY.exec(clause);
     if (typeOnly) {
-      actions.push({ kind: 'type', text: cleanTypedText(typeOnly[1]!, request), submit: false });
+      actions.push({ kind: 'type', text: cleanTypedText(typeOnly[1] ?? typeOnly[2]!, request), submit: false });
       continue;
     }
     const click = CLICK.exec(clause);
@@ -117,7 +118,7 @@ export function parseRequest(text: string): RequestIntent {
     if (GREETING.test(text)) return { kind: 'chat', topic: 'greeting' };
     if (HELP.test(text)) return { kind: 'chat', topic: 'help' };
     if (THANKS.test(text)) return { kind: 'chat', topic: 'thanks' };
-    if (summary) return { kind: 'browser', actions: [], answer: 'summary' };
+    if (SUMMARY_STRONG.test(cueText)) return { kind: 'browser', actions: [], answer: 'summary' };
     return { kind: 'unknown' };
   }
   const answer: AnswerKind = table ? 'table' : summary || actions.length === 0 ? 'summary' : 'report';

@@ -44,6 +44,8 @@ export interface DriveOptions {
   override?(name: string, args: Record<string, unknown>): { ok: false; code: string; message: string } | undefined;
   /** Do not pass context.snapshot (an orchestrator without browser state). */
   noSnapshot?: boolean;
+  /** Start without context.page although a tab is open (the orchestrator has not read it yet). */
+  noInitialPage?: boolean;
   maxSteps?: number;
 }
 
@@ -64,7 +66,7 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
     return spec ? { tabId, url: tab.url, ...structuredClone(spec) } : undefined;
   };
   if (options.startUrl) taskTabId = openTab(options.startUrl).tabId;
-  let lastPage: PageContext | undefined = taskTabId !== null ? pageOf(taskTabId) : undefined;
+  let lastPage: PageContext | undefined = taskTabId !== null && !options.noInitialPage ? pageOf(taskTabId) : undefined;
 
   const messages: LlmMessage[] = [{ role: 'system', content: 'You are Mimo.' }, ...(options.history ?? []), { role: 'user', content: request }];
   const steps: LlmEvent[][] = [];
