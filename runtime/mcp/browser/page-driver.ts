@@ -106,16 +106,18 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
       const allowed = await options.checkUrl(url);
       if (!allowed.ok) return allowed;
-      const started = await act('task_start', { url, ...(tabId !== null ? { reuseExistingTab: true } : {}), groupTitle: options.groupTitle }, signal);
+      // The browser gets the canonical form we checked (`http://0x7f.1/` -> `http://127.0.0.1/`).
+      const target = /^about:blank$/i.test(url.trim()) ? 'about:blank' : new URL(url).href;
+      const started = await act('task_start', { url: target, ...(tabId !== null ? { reuseExistingTab: true } : {}), groupTitle: options.groupTitle }, signal);
       if (!started.ok) return failure(started, 'task_start failed');
       const fresh = Number(started.result?.tabId) !== tabId;
       tabId = Number(started.result?.tabId);
       browser.rebind(tabId);
-      reportedUrl = typeof started.result?.url === 'string' ? started.result.url : url;
+      reportedUrl = typeof started.result?.url === 'string' ? started.result.url : target;
       if (fresh) await act('browser_debugger_attach', { tabId }, signal); // not fatal: DOM fallback
       const loaded = await act('browser_wait_for_loaded', { tabId }, signal);
       if (!loaded.ok) return failure(loaded, 'the page did not load');
-      const landed = currentUrl() ?? url;
+      const landed = currentUrl() ?? target;
       const final = await options.checkFinalUrl(landed);
       if (!final.ok) {
         await act('task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: options.groupTitle });
