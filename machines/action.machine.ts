@@ -23,7 +23,7 @@ import {
   execTimeoutFor,
   isIdempotentAction,
 } from './action-timeouts.ts';
-import { ErrorCode } from './error-codes.ts';
+import { ErrorCode, retryableErrorCodes } from './error-codes.ts';
 import { errorValue, toErrorValue } from './error-value.ts';
 import { sameAnswer } from './action-result.ts';
 import type {
@@ -126,10 +126,12 @@ export const actionMachine = setup({
         { retryable: true },
       ),
     })),
-    recordDispatchFailure: assign(({ event }) => ({
-      timedOut: undefined,
-      error: toErrorValue((event as { error?: unknown }).error, ErrorCode.PLUGIN_OFFLINE),
-    })),
+    recordDispatchFailure: assign(({ event }) => {
+      const error = toErrorValue((event as { error?: unknown }).error, ErrorCode.PLUGIN_OFFLINE);
+      // 000 §5.1 classifies the code when the thrower did not say.
+      if (error.retryable === undefined && retryableErrorCodes.has(error.code)) error.retryable = true;
+      return { timedOut: undefined, error };
+    }),
     recordPluginGone: assign(({ event }) => {
       const reason = (event as { reason?: string }).reason;
       return {

@@ -220,7 +220,8 @@ retry('a frame that cannot be written fails with PLUGIN_OFFLINE', async () => {
   const t = start();
   t.deferred.reject('sendAction', new Error('no socket for plugin-abc'));
   await settle();
-  assert.equal(t.output().error, { code: 'PLUGIN_OFFLINE', message: 'no socket for plugin-abc' });
+  assert.equal(t.output().error, { code: 'PLUGIN_OFFLINE', message: 'no socket for plugin-abc', retryable: true });
+  assert.equal(t.sends().length, 1, 'offline is not retried');
 });
 
 retry.run();
