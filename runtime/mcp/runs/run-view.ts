@@ -16,6 +16,8 @@ export function runView(run: RunRecord, now: number): Record<string, unknown> {
     sessionId: run.sessionId,
     mode: run.mode,
     trustLevel: run.trustLevel,
+    timeoutMs: run.timeoutMs,
+    concurrency: run.concurrency,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     cancelRequested: run.cancelRequested,

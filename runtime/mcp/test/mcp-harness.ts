@@ -50,6 +50,7 @@ export async function startMcp(
     config?: Partial<MimoConfig>;
     plugin?: boolean;
     dir?: string;
+    clock?: { now(): number };
   } = {},
 ): Promise<McpHarness> {
   const browser = createFakeBrowser(options.pages ?? {});
@@ -57,7 +58,8 @@ export async function startMcp(
   const runtime = await startRuntime({
     ...(options.config ? { config: options.config } : {}),
     ...(options.dir ? { dir: options.dir } : {}),
-    routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: options.policy ?? testPolicy(), runStore: createMemoryRunStore(), ...options.routes })),
+    ...(options.clock ? { clock: options.clock } : {}),
+    routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: options.policy ?? testPolicy(), runStore: createMemoryRunStore(), ...options.routes } as McpRoutesOptions)),
   });
   const plugin = options.plugin === false ? null : await startFakePlugin({ url: runtime.server.url, clientId: 'plugin-mcp', answer: browser.answer, ...(options.config?.token ? { token: options.config.token } : {}) });
   const clients: Client[] = [];

@@ -25,6 +25,8 @@ const runViewShape = z
     sessionId: z.string().optional(),
     mode: z.enum(['sync', 'async']).optional(),
     trustLevel: z.enum(['local', 'remote']).optional(),
+    timeoutMs: z.number().int().optional(),
+    concurrency: z.number().int().optional(),
     createdAt: z.number(),
     updatedAt: z.number().optional(),
     cancelRequested: z.boolean().optional(),
