@@ -62,5 +62,3 @@ window.setInterval(() => app.tick(), 5_000);
 
 render(<AppView app={app} machines={machines} stately={stately} />, document.getElementById('app')!);
 void app.start(initialTaskId);
-// Tests and curious people can reach the state from the console.
-(window as unknown as { mimo?: unknown }).mimo = { app };

@@ -138,6 +138,33 @@ e2e('takeover shows the banner; Resume hands control back', async (ctx) => {
   assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
 });
 
+/** Stands in for https://stately.ai/inspect (no internet here): says hello and keeps what it receives. */
+const FAKE_INSPECTOR = `<!doctype html><title>Stately Inspector (stand-in)</title><script>
+window.received = [];
+addEventListener('message', (e) => window.received.push(e.data));
+window.opener.postMessage({ type: '@statelyai.connected' }, '*');
+</script>`;
+
+e2e('Open in Stately Inspector feeds the same actors to the inspector window', async (ctx) => {
+  const { page } = ctx;
+  await ctx.context.route(/^https:\/\/stately\.ai\/inspect/, (route) => route.fulfill({ contentType: 'text/html', body: FAKE_INSPECTOR }));
+  await page.getByRole('tab', { name: 'Machines' }).click();
+  const [popup] = await Promise.all([page.waitForEvent('popup', WAIT), page.getByRole('button', { name: 'Open in Stately Inspector' }).click()]);
+  await popup.waitForURL(/stately\.ai\/inspect/, { waitUntil: 'commit', ...WAIT });
+  await page.getByText('Stately Inspector connected').waitFor(WAIT);
+  await popup.waitForFunction(() => (window as unknown as { received: unknown[] }).received.length > 5, null, WAIT);
+  const received = (await popup.evaluate(() => (window as unknown as { received: unknown[] }).received)) as { type: string; name?: string; definition?: string; snapshot?: { value?: unknown } }[];
+  const taskActor = received.find((r) => r.type === '@xstate.actor' && r.name === 'task');
+  assert.ok(taskActor, `the task actor is registered: ${JSON.stringify(received.map((r) => r.type))}`);
+  assert.match(taskActor.definition ?? '', /"running"/, 'with its machine definition');
+  assert.ok(received.some((r) => r.type === '@xstate.snapshot' && JSON.stringify(r.snapshot?.value) === '{"ongoing":"idle"}'), 'and its current state');
+  await shot(page, '06b-stately-connected-1280');
+  await popup.close();
+  await page.getByRole('button', { name: 'Close Stately Inspector' }).click();
+  await page.getByRole('button', { name: 'Open in Stately Inspector' }).waitFor(WAIT);
+  await page.getByRole('tab', { name: 'Browser' }).click();
+});
+
 e2e('a server restart: the UI reconnects, refetches and shows nothing twice', async (ctx) => {
   const { page } = ctx;
   const before = {
