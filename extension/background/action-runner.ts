@@ -63,7 +63,8 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
         overlayTab = tabId;
         const strategy = field(call.params, 'strategy');
         const dispatchesInput = inputActions.has(call.name) && strategy !== 'dom_click' && strategy !== 'dom_input';
-        await ctx.overlay.actionStarted(ctx.taskId, tabId, { actionId: ctx.actionId, label: actionLabels[call.name], dispatchesInput });
+        const capturesPage = call.name === 'browser_screenshot';
+        await ctx.overlay.actionStarted(ctx.taskId, tabId, { actionId: ctx.actionId, label: actionLabels[call.name], dispatchesInput, capturesPage });
       }
       const handler = deps.handlers[call.name] as (params: unknown, ctx: ActionContext) => Promise<Record<string, unknown>>;
       const result = await handler(call.params, ctx);

@@ -24,8 +24,21 @@ export interface UploadedArtifact {
   url: string;
 }
 
+/** Where an artifact goes: the presigned upload URL and what the server said about it. */
+export interface UploadTarget {
+  artifactId: string;
+  uploadUrl: string;
+  downloadUrl: string;
+}
+
 export interface ArtifactUploader {
-  upload(input: UploadInput): Promise<UploadedArtifact>;
+  /**
+   * Asks the server for an upload URL (or uses `uploadUrl` when the action brought one). Start
+   * it early: the screenshot handler presigns while the capture runs.
+   */
+  reserve(input: Pick<UploadInput, 'taskId' | 'kind' | 'contentType' | 'uploadUrl'>): Promise<UploadTarget>;
+  /** Uploads to `target` (or reserves one first). */
+  upload(input: UploadInput, target?: Promise<UploadTarget>): Promise<UploadedArtifact>;
 }
 
 export interface ArtifactUploaderDeps {
@@ -75,7 +88,7 @@ export function createArtifactUploader(deps: ArtifactUploaderDeps): ArtifactUplo
   const retry = <T>(attempt: () => Promise<T>) =>
     retryTransient(attempt, { delaysMs: UPLOAD_RETRY_DELAYS_MS, isTransient, sleep: deps.sleep });
 
-  async function presign(input: UploadInput): Promise<{ artifactId: string; uploadUrl: string; downloadUrl: string }> {
+  async function presign(input: Pick<UploadInput, 'taskId' | 'kind' | 'contentType'>): Promise<UploadTarget> {
     const data = await retry(async () => {
       const response = await deps.fetch(`${deps.serverUrl()}/api/artifacts/presign`, {
         method: 'POST',
@@ -90,16 +103,24 @@ export function createArtifactUploader(deps: ArtifactUploaderDeps): ArtifactUplo
     return { artifactId: data.artifactId, uploadUrl: data.uploadUrl, downloadUrl: typeof data.downloadUrl === 'string' ? data.downloadUrl : '' };
   }
 
+  async function reserve(input: Pick<UploadInput, 'taskId' | 'kind' | 'contentType' | 'uploadUrl'>): Promise<UploadTarget> {
+    if (input.uploadUrl) {
+      const parsed = parseUploadUrl(input.uploadUrl);
+      return { artifactId: parsed?.artifactId ?? '', uploadUrl: input.uploadUrl, downloadUrl: parsed?.downloadUrl ?? '' };
+    }
+    try {
+      return await presign(input);
+    } catch (error) {
+      if (error instanceof ActionFailure) throw error;
+      throw new ActionFailure('ARTIFACT_UPLOAD_FAILED', `artifact presign failed: ${messageOf(error)}`);
+    }
+  }
+
   return {
-    async upload(input) {
+    reserve,
+    async upload(input, reserved) {
+      const target = await (reserved ?? reserve(input));
       try {
-        let target: { artifactId: string; uploadUrl: string; downloadUrl: string };
-        if (input.uploadUrl) {
-          const parsed = parseUploadUrl(input.uploadUrl);
-          target = { artifactId: parsed?.artifactId ?? '', uploadUrl: input.uploadUrl, downloadUrl: parsed?.downloadUrl ?? '' };
-        } else {
-          target = await presign(input);
-        }
         const stored = await retry(async () => {
           const response = await deps.fetch(target.uploadUrl, {
             method: 'PUT',

@@ -7,6 +7,7 @@ import { messageOf } from './action-failure.ts';
 
 export const CDP_PROTOCOL_VERSION = '1.3';
 export const CDP_COMMAND_TIMEOUT_MS = 5_000;
+export const SCREENCAST_KEEPALIVE = { format: 'jpeg', quality: 1, maxWidth: 16, maxHeight: 16, everyNthFrame: 1_000 };
 
 export class CdpError extends Error {
   constructor(
@@ -85,6 +86,10 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
       await api.detach({ tabId }).catch(() => {});
       throw new CdpError(`focus emulation could not be enabled: ${messageOf(error)}`, 'unavailable');
     }
+    // Measured in a plain (non-Playwright) Chromium: without a running screencast every second
+    // Page.captureScreenshot of a background tab waits for a frame that never comes. A screencast
+    // whose frames are never acknowledged keeps the tab producing frames at almost no cost.
+    await rawSend(tabId, 'Page.startScreencast', SCREENCAST_KEEPALIVE).catch(() => {});
   }
 
   async function attach(tabId: number): Promise<void> {

@@ -11,15 +11,23 @@ import type { TaskTabs } from './task-tabs.ts';
 /** How long an input action waits for the content script to arm its own-input guard. */
 export const GUARD_DELIVERY_TIMEOUT_MS = 250;
 
+export interface StartedAction {
+  actionId: string;
+  label: string;
+  dispatchesInput: boolean;
+  capturesPage: boolean;
+}
+
 interface TaskUi {
   uiState?: PluginUiState;
   message?: string;
   takeoverPending: boolean;
-  action?: { actionId: string; label: string; dispatchesInput: boolean; tabId: number };
+  action?: StartedAction & { tabId: number };
 }
 
 export interface OverlayRelay {
-  actionStarted(taskId: string, tabId: number, action: { actionId: string; label: string; dispatchesInput: boolean }): Promise<void>;
+  /** Input and capture actions wait (bounded) until the content script has armed its guard / hidden the overlay. */
+  actionStarted(taskId: string, tabId: number, action: StartedAction): Promise<void>;
   actionSettled(taskId: string, tabId: number, actionId: string): void;
   applyUiState(message: PluginUiStateMessage): Promise<void>;
   taskEnded(taskId: string, tabIds: number[]): void;
@@ -64,7 +72,7 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
     async actionStarted(taskId, tabId, action) {
       ui(taskId).action = { ...action, tabId };
       const message: BackgroundToContentMessage = { kind: 'action_started', taskId, ...action };
-      if (action.dispatchesInput) await postBounded(tabId, message);
+      if (action.dispatchesInput || action.capturesPage) await postBounded(tabId, message);
       else void post(tabId, message);
     },
     actionSettled(taskId, tabId, actionId) {
@@ -97,7 +105,8 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       if (entry.uiState) session.uiState = entry.uiState;
       if (entry.message) session.message = entry.message;
       if (entry.action && entry.action.tabId === tabId) {
-        session.action = { actionId: entry.action.actionId, label: entry.action.label, dispatchesInput: entry.action.dispatchesInput };
+        const { tabId: _tab, ...action } = entry.action;
+        session.action = action;
       }
       return session;
     },

@@ -32,7 +32,11 @@ function install(): void {
     focusForTyping: (args) => focusForTyping(args, state),
     readability: () => readability(),
     html: (args) => {
-      if (args.xpath === undefined) return { ok: true, html: `<!doctype html>\n${document.documentElement.outerHTML}`, url: location.href };
+      if (args.xpath === undefined) {
+        const clone = document.documentElement.cloneNode(true) as Element;
+        clone.querySelectorAll('[data-mimo-overlay]').forEach((node) => node.remove());
+        return { ok: true, html: `<!doctype html>\n${clone.outerHTML}`, url: location.href };
+      }
       const element = elementByXpath(args.xpath);
       return element instanceof Element ? { ok: true, html: element.outerHTML, url: location.href } : element;
     },

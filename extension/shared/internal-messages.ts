@@ -14,7 +14,7 @@ export const TabSessionSchema = v.object({
   /** The content script of this tab reported a takeover the server has not answered yet. */
   takeoverPending: v.boolean(),
   /** The action executing on this tab right now. */
-  action: v.optional(v.object({ actionId: v.string(), label: v.string(), dispatchesInput: v.boolean() })),
+  action: v.optional(v.object({ actionId: v.string(), label: v.string(), dispatchesInput: v.boolean(), capturesPage: v.boolean() })),
 });
 export type TabSession = v.InferOutput<typeof TabSessionSchema>;
 
@@ -49,7 +49,16 @@ export type ConnectionStatus = {
 export const BackgroundToContentMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('session'), session: v.nullable(TabSessionSchema) }),
   v.object({ kind: v.literal('ui_state'), taskId: v.string(), state: PluginUiStateSchema, message: v.optional(v.string()) }),
-  v.object({ kind: v.literal('action_started'), taskId: v.string(), actionId: v.string(), label: v.string(), dispatchesInput: v.boolean() }),
+  v.object({
+    kind: v.literal('action_started'),
+    taskId: v.string(),
+    actionId: v.string(),
+    label: v.string(),
+    /** CDP input follows: arm the own-input guard. */
+    dispatchesInput: v.boolean(),
+    /** A screenshot follows: keep the overlay out of the picture. */
+    capturesPage: v.boolean(),
+  }),
   v.object({ kind: v.literal('action_settled'), taskId: v.string(), actionId: v.string() }),
   v.object({ kind: v.literal('task_ended'), taskId: v.string() }),
 ]);

@@ -2,6 +2,7 @@
 // socket token, extra web UI origins, and whether input may use chrome.debugger (CDP).
 import * as v from 'valibot';
 import type { StorageArea } from './browser-api.ts';
+import { parseMatchPattern } from './match-pattern.ts';
 
 export const SETTINGS_KEY = 'mimo.settings';
 export const DEFAULT_SERVER_URL = 'http://localhost:6006';
@@ -14,7 +15,12 @@ export const SettingsSchema = v.object({
   ),
   token: v.string(),
   /** Extra match patterns of web UI pages (besides the manifest's externally_connectable). */
-  webUiPatterns: v.array(v.string()),
+  webUiPatterns: v.array(
+    v.pipe(
+      v.string(),
+      v.check((pattern) => parseMatchPattern(pattern) !== null, (issue) => `${JSON.stringify(issue.input)} is not a match pattern like https://example.com/*`),
+    ),
+  ),
   /** false: never attach chrome.debugger; input and screenshots use DOM strategies only. */
   useCdp: v.boolean(),
 });

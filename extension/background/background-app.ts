@@ -1,0 +1,179 @@
+// Composes the background service worker from its parts. Everything is registered
+// synchronously (a woken worker must find its listeners at once); the socket starts as soon as
+// the settings are read.
+import { PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
+import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
+import type { BrowserApi, Timers } from '../shared/browser-api.ts';
+import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
+import { defaultSettings, parseSettings, readSettings, SETTINGS_KEY } from '../shared/settings.ts';
+import type { Settings } from '../shared/settings.ts';
+import type { BackgroundServices } from './action-context.ts';
+import { actionHandlers } from './action-handlers.ts';
+import { createActionRunner } from './action-runner.ts';
+import { createArtifactUploader } from './artifact-upload.ts';
+import { createCdpSessions } from './cdp-sessions.ts';
+import { createClientIdentity } from './client-identity.ts';
+import { createElementRefs } from './element-refs.ts';
+import { installKeepalive } from './keepalive.ts';
+import { createMessageRouter } from './message-router.ts';
+import { createOverlayRelay } from './overlay-relay.ts';
+import { createPageAgentClient } from './page-agent-client.ts';
+import { registerExtension } from './registration.ts';
+import { createServerLink } from './server-link.ts';
+import type { ConnectSocket, ServerLink } from './server-link.ts';
+import { readSnapshot } from './snapshot.ts';
+import { forwardTabEvents } from './tab-event-forwarder.ts';
+import { createTaskTabs } from './task-tabs.ts';
+
+export interface BackgroundDeps {
+  browser: BrowserApi;
+  connect: ConnectSocket;
+  fetch: typeof fetch;
+  timers: Timers;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** Fresh random ids (clientId, message ids). */
+  newId(): string;
+  userAgent: string;
+  log?(message: string): void;
+}
+
+export interface Background {
+  /** Settings read and the socket started. */
+  ready: Promise<void>;
+  link: ServerLink;
+  services: BackgroundServices;
+}
+
+export function createBackground(deps: BackgroundDeps): Background {
+  const { browser } = deps;
+  const manifest = browser.runtime.getManifest();
+  let settings: Settings = defaultSettings;
+  const identity = createClientIdentity(browser.storage.local, () => `plugin-${deps.newId()}`);
+  const taskTabs = createTaskTabs(browser.storage.local);
+  const isWebUiUrl = (url: string | undefined) =>
+    matchesAnyPattern(url, webUiPatterns(manifest.externally_connectable?.matches, settings.serverUrl, settings.webUiPatterns));
+
+  let link: ServerLink;
+  const emit = (message: unknown) => link.send(message);
+  const overlay = createOverlayRelay({
+    browser,
+    taskTabs,
+    timers: deps.timers,
+    now: deps.now,
+    clientId: identity.current,
+    emit: (message: TakeoverReport | OverlayCommand) => emit(message),
+  });
+  const services: BackgroundServices = {
+    browser,
+    settings: () => settings,
+    taskTabs,
+    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp }),
+    page: createPageAgentClient(browser),
+    refs: createElementRefs(browser.storage.session),
+    artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),
+    overlay,
+    isWebUiUrl,
+    timers: deps.timers,
+    now: deps.now,
+  };
+  const runner = createActionRunner({ handlers: actionHandlers, services, clientId: identity.current, send: (message) => emit(message) });
+
+  async function onConnected(): Promise<void> {
+    const clientId = await identity.get();
+    const common = { extensionId: browser.runtime.id, extensionName: manifest.name, ua: deps.userAgent, version: manifest.version, browserName: 'chrome' };
+    emit({ v: PROTOCOL_VERSION, type: 'activate_extension', id: `act-${deps.newId()}`, clientId, ...common, allowOtherClient: false, skipAuthorization: true, timestamp: deps.now() });
+    try {
+      const snapshot = await readSnapshot(browser);
+      emit({ v: PROTOCOL_VERSION, type: 'full_state_sync', clientId, ...snapshot, timestamp: deps.now() });
+    } catch (error) {
+      deps.log?.(`full_state_sync failed: ${String(error)}`);
+    }
+    const registered = await registerExtension(deps, settings.serverUrl, settings.token, { ...common, clientId, allowOtherClient: false, timestamp: deps.now() });
+    if (!registered.ok) deps.log?.(registered.error.message);
+  }
+
+  link = createServerLink({
+    connect: deps.connect,
+    settings: () => settings,
+    clientId: identity.get,
+    onConnected: () => void onConnected(),
+    log: deps.log,
+    handlers: {
+      browser_action: (message, ack) => void runner.receive(message, ack),
+      plugin_ui_state: (message, ack) => {
+        const checked = validate(PluginUiStateMessageSchema, message, 'SCHEMA_VALIDATION_FAILED');
+        ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
+        if (checked.ok) void overlay.applyUiState(checked.value);
+      },
+    },
+  });
+
+  forwardTabEvents({
+    browser,
+    now: deps.now,
+    send: (event) => void emit(event),
+    onTabRemoved: (tabId) => {
+      void taskTabs.tabRemoved(tabId);
+      void services.refs.forget(tabId);
+      void services.cdp.detach(tabId);
+    },
+    onTabCreated: (tab) => {
+      if (tab.id === undefined || tab.openerTabId === undefined) return;
+      const tabId = tab.id;
+      void taskTabs.adoptOpenedTab(tabId, tab.openerTabId).then((record) => {
+        // A tab the task opened joins the task's group, so the user sees it belongs to the task.
+        if (record?.groupId !== undefined) void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+      });
+    },
+  });
+
+  const clientInfo = async (): Promise<PluginClientInfo> => {
+    const status = link.status();
+    const info: PluginClientInfo = { ok: true, extensionId: browser.runtime.id, extensionName: manifest.name, version: manifest.version, socketConnected: status.connected };
+    const clientId = identity.current() ?? (await identity.get().catch(() => null));
+    if (clientId) info.clientId = clientId;
+    return info;
+  };
+
+  browser.runtime.onMessage.addListener(
+    createMessageRouter({
+      extensionId: browser.runtime.id,
+      extensionOrigin: browser.runtime.getURL(''),
+      content: {
+        content_hello: async (_message, sender) => overlay.sessionFor(sender.tab.id),
+        user_takeover: async (message, sender) => {
+          const record = await taskTabs.taskOfTab(sender.tab.id);
+          if (record?.taskId !== message.taskId || record.tabId !== sender.tab.id) return { ok: false };
+          return { ok: overlay.userTakeover(message.taskId, sender.tab.id, message.reason) };
+        },
+        overlay_command: async (message, sender) => {
+          const record = await taskTabs.taskOfTab(sender.tab.id);
+          if (record?.taskId !== message.taskId) return { ok: false };
+          return { ok: overlay.overlayCommand(message.taskId, message.command) };
+        },
+        // Only web UI pages may ask (the content script checks event.origin too).
+        client_info: async (_message, sender) => (isWebUiUrl(sender.tab.url ?? sender.url) ? clientInfo() : { ok: false }),
+      },
+      options: {
+        get_status: async () => link.status(),
+      },
+    }),
+  );
+
+  browser.storage.onChanged.addListener((changes, area) => {
+    if (area !== 'local' || !(SETTINGS_KEY in changes)) return;
+    settings = parseSettings(changes[SETTINGS_KEY]?.newValue);
+    void link.restart();
+  });
+  installKeepalive(browser, () => void link.ensureConnected());
+
+  const ready = readSettings(browser.storage.local)
+    .catch(() => defaultSettings)
+    .then((loaded) => {
+      settings = loaded;
+      return link.start();
+    });
+
+  return { ready, link, services };
+}

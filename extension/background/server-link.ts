@@ -1,0 +1,131 @@
+// The socket to the server: the real socket.io-client over websocket on namespace /mimo, auth
+// { clientType: "plugin", clientId, token }. socket.io-client reconnects by itself after a drop;
+// `ensureConnected` (called by the alarms backstop and on browser start) revives a socket the
+// server refused or a worker restart left without one. Incoming plugin_message frames are
+// dispatched by `type` through a handler map.
+import { LEGACY_PLUGIN_MESSAGE_EVENT, MIMO_NAMESPACE, PLUGIN_MESSAGE_EVENT, protocolError } from '../../transport/contracts/index.ts';
+import type { BrowserActionAck } from '../../transport/contracts/index.ts';
+import type { Settings } from '../shared/settings.ts';
+import type { ConnectionStatus } from '../shared/internal-messages.ts';
+
+/** The part of a socket.io-client Socket this module uses. */
+export interface SocketLike {
+  readonly connected: boolean;
+  readonly active: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  emit(event: string, ...args: unknown[]): unknown;
+  connect(): unknown;
+  disconnect(): unknown;
+}
+
+export interface SocketOptions {
+  transports: ['websocket'];
+  auth: { clientType: 'plugin'; clientId: string; token?: string };
+  reconnectionDelay: number;
+  reconnectionDelayMax: number;
+  timeout: number;
+  forceNew: boolean;
+}
+
+export type ConnectSocket = (url: string, options: SocketOptions) => SocketLike;
+
+export type Ack = (response: BrowserActionAck) => void;
+export type IncomingHandlers = Record<string, (message: unknown, ack: Ack | undefined) => void>;
+
+export interface ServerLinkDeps {
+  connect: ConnectSocket;
+  settings(): Settings;
+  clientId(): Promise<string>;
+  handlers: IncomingHandlers;
+  /** After every (re)connect: activate_extension, full_state_sync, registration. */
+  onConnected(): void;
+  log?(message: string): void;
+}
+
+export interface ServerLink {
+  start(): Promise<void>;
+  /** New settings: drop the socket and connect again. */
+  restart(): Promise<void>;
+  ensureConnected(): Promise<void>;
+  /** Emits plugin_message when connected; false (dropped) otherwise: a reconnect re-syncs state. */
+  send(message: unknown): boolean;
+  status(): ConnectionStatus;
+}
+
+export function createServerLink(deps: ServerLinkDeps): ServerLink {
+  let socket: SocketLike | null = null;
+  let socketUrl = '';
+  let clientId: string | null = null;
+  let lastError: string | null = null;
+  let starting: Promise<void> | null = null;
+
+  function dispatch(message: unknown, ack?: unknown): void {
+    const reply = typeof ack === 'function' ? (ack as Ack) : undefined;
+    const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+    const handler = typeof type === 'string' && Object.hasOwn(deps.handlers, type) ? deps.handlers[type] : undefined;
+    if (!handler) {
+      reply?.({ ok: false, error: protocolError('SCHEMA_VALIDATION_FAILED', `unknown plugin_message type ${JSON.stringify(type)}`) });
+      return;
+    }
+    handler(message, reply);
+  }
+
+  async function open(): Promise<void> {
+    const settings = deps.settings();
+    clientId = await deps.clientId();
+    socketUrl = settings.serverUrl;
+    const auth: SocketOptions['auth'] = { clientType: 'plugin', clientId };
+    if (settings.token) auth.token = settings.token;
+    const next = deps.connect(`${settings.serverUrl}${MIMO_NAMESPACE}`, {
+      transports: ['websocket'],
+      auth,
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 5_000,
+      timeout: 10_000,
+      forceNew: true,
+    });
+    socket = next;
+    next.on('connect', () => {
+      if (socket !== next) return;
+      lastError = null;
+      deps.log?.(`connected to ${socketUrl}`);
+      deps.onConnected();
+    });
+    next.on('connect_error', (error: { message?: string; data?: { code?: string; message?: string } }) => {
+      lastError = error?.data?.message ?? error?.message ?? 'connection failed';
+    });
+    next.on('disconnect', (reason: string) => {
+      lastError = `disconnected: ${reason}`;
+    });
+    next.on(PLUGIN_MESSAGE_EVENT, dispatch);
+    next.on(LEGACY_PLUGIN_MESSAGE_EVENT, dispatch);
+  }
+
+  const link: ServerLink = {
+    start() {
+      starting ??= open().catch((error) => {
+        lastError = error instanceof Error ? error.message : String(error);
+        starting = null;
+      });
+      return starting;
+    },
+    async restart() {
+      await starting;
+      socket?.disconnect();
+      socket = null;
+      starting = null;
+      await link.start();
+    },
+    async ensureConnected() {
+      await link.start();
+      if (socket && !socket.connected && !socket.active) socket.connect();
+    },
+    send(message) {
+      if (!socket?.connected) return false;
+      socket.emit(PLUGIN_MESSAGE_EVENT, message);
+      return true;
+    },
+    status: () => ({ clientId, serverUrl: socketUrl || deps.settings().serverUrl, connected: socket?.connected ?? false, lastError }),
+  };
+  return link;
+}

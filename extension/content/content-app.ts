@@ -1,0 +1,142 @@
+// The content script of every page: the page bridge (allowlisted web UI origins only), and on
+// a task tab the overlay driven by pluginUiMachine with user-input takeover detection.
+// `stop()` tears everything down (pagehide, or the extension context died).
+import * as v from 'valibot';
+import type { PluginUiState } from '../../machines/plugin-ui.machine.ts';
+import type { PluginClientInfo } from '../../transport/contracts/index.ts';
+import type { BrowserApi, MessageSender } from '../shared/browser-api.ts';
+import { BackgroundToContentMessageSchema, TabSessionSchema } from '../shared/internal-messages.ts';
+import type { BackgroundToContentMessage, ContentToBackgroundMessage } from '../shared/internal-messages.ts';
+import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
+import { readSettings } from '../shared/settings.ts';
+import { watchUserInput } from './input-watch.ts';
+import type { InputWatch } from './input-watch.ts';
+import { createOverlayView } from './overlay-view.ts';
+import { installPageBridge } from './page-bridge.ts';
+import { createUiController } from './ui-controller.ts';
+import type { UiController } from './ui-controller.ts';
+
+export interface ContentDeps {
+  browser: BrowserApi;
+  window: Window;
+  document: Document;
+}
+
+export interface ContentApp {
+  stop(): void;
+}
+
+/** The extension was reloaded or removed: this script can no longer reach it. */
+export function isContextDead(browser: BrowserApi, error?: unknown): boolean {
+  let id: string | undefined;
+  try {
+    id = browser.runtime.id;
+  } catch {
+    return true;
+  }
+  return !id || (error instanceof Error && /context invalidated/i.test(error.message));
+}
+
+export function startContentApp(deps: ContentDeps): ContentApp {
+  const { browser, window } = deps;
+  let stopped = false;
+  let ui: UiController | null = null;
+  let input: InputWatch | null = null;
+  const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop() });
+  /** Screenshots in flight: the overlay stays out of the picture until they settle. */
+  const capturing = new Set<string>();
+  let shown: { state: PluginUiState; step: string } = { state: 'idle', step: '' };
+  const render = (state: PluginUiState, step: string) => {
+    shown = { state, step };
+    overlay.render(capturing.size > 0 ? 'hidden' : state, step);
+  };
+
+  const send = (message: ContentToBackgroundMessage): Promise<unknown> =>
+    browser.runtime.sendMessage(message).catch((error: unknown) => {
+      if (isContextDead(browser, error)) app.stop();
+      return undefined;
+    });
+
+  const settings = readSettings(browser.storage.local);
+  const removeBridge = installPageBridge({
+    window,
+    isAllowedOrigin: async (origin) => {
+      const loaded = await settings;
+      const patterns = webUiPatterns(browser.runtime.getManifest().externally_connectable?.matches, loaded.serverUrl, loaded.webUiPatterns);
+      return matchesAnyPattern(`${origin}/`, patterns);
+    },
+    clientInfo: async () => ((await send({ kind: 'client_info' })) as PluginClientInfo | undefined) ?? { ok: false },
+  });
+
+  function startUi(session: v.InferOutput<typeof TabSessionSchema>): void {
+    if (ui || stopped) return;
+    ui = createUiController({
+      session,
+      render,
+      reportTakeover: (taskId, reason) => void send({ kind: 'user_takeover', taskId, reason }),
+      reportCommand: (taskId, command) => void send({ kind: 'overlay_command', taskId, command }),
+    });
+    input = watchUserInput({
+      window,
+      isOverlayEvent: (event) => overlay.owns(event),
+      onUserInput: (kind) => ui?.userInput(kind),
+      setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+      clearTimeout: (handle) => window.clearTimeout(handle as number),
+    });
+  }
+
+  function onBackgroundMessage(message: unknown, sender: MessageSender): Promise<unknown> | undefined {
+    if (sender.id !== browser.runtime.id || sender.tab) return undefined;
+    const parsed = v.safeParse(BackgroundToContentMessageSchema, message);
+    if (!parsed.success) return undefined;
+    handle(parsed.output);
+    return Promise.resolve({ ok: true });
+  }
+
+  function handle(message: BackgroundToContentMessage): void {
+    if (message.kind === 'session') {
+      if (message.session) startUi(message.session);
+      return;
+    }
+    if (message.kind === 'action_started' && !ui) {
+      // A task tab whose content script started before the task did: ask for the session.
+      void hello();
+    }
+    if (message.kind === 'action_started') {
+      if (message.dispatchesInput) input?.armGuard(message.actionId);
+      if (message.capturesPage) capturing.add(message.actionId);
+    }
+    if (message.kind === 'action_settled') {
+      input?.releaseGuard(message.actionId);
+      capturing.delete(message.actionId);
+    }
+    ui?.handle(message);
+    render(ui?.state() ?? shown.state, shown.step);
+  }
+
+  async function hello(): Promise<void> {
+    const session = await send({ kind: 'content_hello' });
+    const parsed = v.safeParse(v.nullable(TabSessionSchema), session ?? null);
+    if (parsed.success && parsed.output) startUi(parsed.output);
+  }
+
+  browser.runtime.onMessage.addListener(onBackgroundMessage);
+  void hello();
+
+  const app: ContentApp = {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      removeBridge();
+      input?.stop();
+      ui?.destroy();
+      overlay.destroy();
+      try {
+        browser.runtime.onMessage.removeListener(onBackgroundMessage);
+      } catch {
+        // Dead context: nothing to remove from.
+      }
+    },
+  };
+  return app;
+}

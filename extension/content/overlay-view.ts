@@ -1,0 +1,101 @@
+// The overlay drawn on the task tab (seed 000 §2.2), in an open shadow root under one host
+// element: `ongoing` = a mask that lets clicks through (the AI's CDP input must reach the
+// page) with the current step; `takeover` = a panel with Resume and Stop; idle/hidden = nothing.
+// Buttons only react to trusted clicks, so a page script cannot press them.
+import type { PluginUiState } from '../../machines/plugin-ui.machine.ts';
+
+export const OVERLAY_HOST_ATTR = 'data-mimo-overlay';
+
+export interface OverlayView {
+  render(state: PluginUiState, step: string): void;
+  /** Whether an event happened on the overlay itself (not the page). */
+  owns(event: Event): boolean;
+  destroy(): void;
+}
+
+export interface OverlayCallbacks {
+  onResume(): void;
+  onStop(): void;
+}
+
+const STYLE = `
+:host { all: initial; }
+.mask { position: fixed; inset: 0; z-index: 2147483646; pointer-events: none; box-shadow: inset 0 0 0 4px rgba(37, 99, 235, 0.85); background: rgba(37, 99, 235, 0.06); }
+.pill { position: fixed; left: 50%; bottom: 24px; transform: translateX(-50%); z-index: 2147483647; pointer-events: none;
+  font: 500 14px/1.4 system-ui, sans-serif; color: #fff; background: rgba(17, 24, 39, 0.92); padding: 8px 16px; border-radius: 999px; }
+.panel { position: fixed; right: 20px; bottom: 20px; z-index: 2147483647; pointer-events: auto; display: flex; gap: 8px; align-items: center;
+  font: 500 14px/1.4 system-ui, sans-serif; color: #111827; background: #fff; border: 1px solid #d1d5db; border-radius: 12px; padding: 10px 12px;
+  box-shadow: 0 6px 24px rgba(0, 0, 0, 0.18); }
+button { font: 600 14px system-ui, sans-serif; border-radius: 8px; padding: 6px 14px; cursor: pointer; border: 1px solid transparent; }
+#mimo-resume { background: #2563eb; color: #fff; }
+#mimo-stop { background: #fff; color: #b91c1c; border-color: #fca5a5; }
+`;
+
+export function createOverlayView(document: Document, callbacks: OverlayCallbacks): OverlayView {
+  let host: HTMLElement | null = null;
+  let root: ShadowRoot | null = null;
+  let shown: string | null = null;
+
+  function mount(): ShadowRoot {
+    if (root && host?.isConnected) return root;
+    host = document.createElement('mimo-overlay');
+    host.setAttribute(OVERLAY_HOST_ATTR, '');
+    root = host.attachShadow({ mode: 'open' });
+    (document.body ?? document.documentElement).appendChild(host);
+    return root;
+  }
+
+  function unmount(): void {
+    host?.remove();
+    host = null;
+    root = null;
+    shown = null;
+  }
+
+  function button(id: string, label: string, onTrustedClick: () => void): HTMLButtonElement {
+    const el = document.createElement('button');
+    el.id = id;
+    el.type = 'button';
+    el.textContent = label;
+    el.addEventListener('click', (event) => {
+      event.stopPropagation();
+      if (event.isTrusted) onTrustedClick();
+    });
+    return el;
+  }
+
+  return {
+    render(state, step) {
+      const key = `${state}|${step}`;
+      if (state === 'idle' || state === 'hidden') return unmount();
+      if (key === shown && host?.isConnected) return;
+      const shadow = mount();
+      shadow.replaceChildren();
+      const style = document.createElement('style');
+      style.textContent = STYLE;
+      shadow.appendChild(style);
+      if (state === 'ongoing') {
+        const mask = document.createElement('div');
+        mask.className = 'mask';
+        const pill = document.createElement('div');
+        pill.className = 'pill';
+        pill.id = 'mimo-step';
+        pill.textContent = `Mimo is working: ${step}`;
+        shadow.append(mask, pill);
+      } else {
+        const panel = document.createElement('div');
+        panel.className = 'panel';
+        panel.id = 'mimo-takeover';
+        const text = document.createElement('span');
+        text.textContent = 'You have control of this tab.';
+        panel.append(text, button('mimo-resume', 'Resume', callbacks.onResume), button('mimo-stop', 'Stop', callbacks.onStop));
+        shadow.appendChild(panel);
+      }
+      shown = key;
+    },
+    owns(event) {
+      return host !== null && event.composedPath().includes(host);
+    },
+    destroy: unmount,
+  };
+}

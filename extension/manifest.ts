@@ -1,0 +1,30 @@
+// manifest.json of the extension (MV3).
+export const DEFAULT_WEB_UI_MATCHES = [
+  'http://localhost:3000/*',
+  'http://127.0.0.1:3000/*',
+  'http://localhost:6006/*',
+  'http://127.0.0.1:6006/*',
+] as const;
+
+export interface ManifestOptions {
+  version: string;
+  /** externally_connectable.matches: the web UI origins (also refused as task tabs, and the page bridge allowlist). */
+  webUiMatches?: readonly string[];
+}
+
+export function createManifest(options: ManifestOptions): Record<string, unknown> {
+  return {
+    manifest_version: 3,
+    name: 'Mimo',
+    short_name: 'mimo-agent',
+    version: options.version,
+    description: 'Lets the Mimo agent work in a background tab of your browser; you can watch, take over and hand back.',
+    minimum_chrome_version: '116',
+    permissions: ['tabs', 'tabGroups', 'debugger', 'storage', 'alarms', 'scripting'],
+    host_permissions: ['<all_urls>'],
+    background: { service_worker: 'background.js', type: 'module' },
+    content_scripts: [{ matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_start', all_frames: false }],
+    options_ui: { page: 'options.html', open_in_tab: true },
+    externally_connectable: { matches: [...(options.webUiMatches ?? DEFAULT_WEB_UI_MATCHES)] },
+  };
+}

@@ -1,0 +1,40 @@
+// The options page: server URL, token, extra web UI patterns, CDP on/off; and the connection
+// status the background reports.
+import type { BrowserApi } from '../shared/browser-api.ts';
+import type { ConnectionStatus } from '../shared/internal-messages.ts';
+import { readSettings, writeSettings } from '../shared/settings.ts';
+
+export async function startOptionsPage(browser: BrowserApi, document: Document): Promise<void> {
+  const form = document.getElementById('settings') as HTMLFormElement;
+  const field = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+  const settings = await readSettings(browser.storage.local);
+  field<HTMLInputElement>('serverUrl').value = settings.serverUrl;
+  field<HTMLInputElement>('token').value = settings.token;
+  field<HTMLTextAreaElement>('webUiPatterns').value = settings.webUiPatterns.join('\n');
+  field<HTMLInputElement>('useCdp').checked = settings.useCdp;
+
+  async function showStatus(): Promise<void> {
+    const status = (await browser.runtime.sendMessage({ kind: 'get_status' }).catch(() => null)) as ConnectionStatus | null;
+    field('status').textContent = status
+      ? `Connection: ${status.connected ? 'connected' : 'not connected'} to ${status.serverUrl}${status.lastError && !status.connected ? ` (${status.lastError})` : ''}. Client id: ${status.clientId ?? '…'}`
+      : 'Connection: the background is not answering';
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    field('saved').textContent = '';
+    field('error').textContent = '';
+    void writeSettings(browser.storage.local, {
+      serverUrl: field<HTMLInputElement>('serverUrl').value.trim(),
+      token: field<HTMLInputElement>('token').value,
+      webUiPatterns: field<HTMLTextAreaElement>('webUiPatterns').value.split('\n').map((line) => line.trim()).filter(Boolean),
+      useCdp: field<HTMLInputElement>('useCdp').checked,
+    }).then((outcome) => {
+      if (outcome.ok) field('saved').textContent = 'Saved.';
+      else field('error').textContent = outcome.error.message;
+      setTimeout(() => void showStatus(), 500);
+    });
+  });
+  await showStatus();
+  setInterval(() => void showStatus(), 2_000);
+}
