@@ -30,7 +30,7 @@ export function testConfig(dir: string, overrides: Partial<MimoConfig> = {}): Mi
   };
 }
 
-export async function startRuntime(options: Partial<CreateServerOptions> & { config?: Partial<MimoConfig>; dir?: string; persistent?: boolean } = {}): Promise<TestRuntime> {
+export async function startRuntime(options: Omit<Partial<CreateServerOptions>, "config"> & { config?: Partial<MimoConfig>; dir?: string; persistent?: boolean } = {}): Promise<TestRuntime> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mimo-runtime-'));
   const logs: Array<Record<string, unknown>> = [];
   const { config, persistent, dir: _dir, ...rest } = options;
