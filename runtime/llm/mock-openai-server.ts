@@ -31,7 +31,7 @@ export type MockResponse =
     };
 
 export interface MockRequestInfo {
-  /** 0-based count of chat-completion requests received so far. */
+  /** 0-based index among the streaming requests (the ones the script answers). */
   index: number;
   body: Record<string, unknown>;
   headers: IncomingMessage['headers'];
@@ -42,7 +42,7 @@ export type MockScript = MockResponse[] | ((request: MockRequestInfo) => MockRes
 export interface MockOpenAiServer {
   /** Base URL including /v1, for `new OpenAI({ baseURL })`. */
   url: string;
-  /** Parsed bodies of the chat-completion requests, in arrival order. */
+  /** Parsed bodies of every chat-completion request (streaming or not), in arrival order. */
   requests: Array<Record<string, unknown>>;
   /** Headers of the same requests (e.g. to check the API key). */
   requestHeaders: Array<IncomingMessage['headers']>;
@@ -53,6 +53,7 @@ export async function startMockOpenAiServer(options: { script: MockScript; host?
   const requests: Array<Record<string, unknown>> = [];
   const requestHeaders: Array<IncomingMessage['headers']> = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  let served = 0;
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
@@ -82,10 +83,10 @@ export async function startMockOpenAiServer(options: { script: MockScript; host?
     } catch {
       return sendJson(res, 400, errorBody('mock OpenAI server: the body is not a JSON object', 'invalid_request_error'));
     }
-    const info: MockRequestInfo = { index: requests.length, body, headers: req.headers };
     requests.push(body);
     requestHeaders.push(req.headers);
     if (body.stream !== true) return sendJson(res, 400, errorBody('mock OpenAI server: only stream: true is supported', 'invalid_request_error'));
+    const info: MockRequestInfo = { index: served++, body, headers: req.headers };
     const response = await pickResponse(info);
     const spec = Array.isArray(response) ? { chunks: response } : response;
     if (spec.delayMs) await wait(spec.delayMs);
