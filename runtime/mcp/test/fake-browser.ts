@@ -58,6 +58,8 @@ export interface FakeBrowser {
   clicks: Array<{ tabId: number; clickId: number }>;
   /** Called when an action arrives (before answering). */
   onAction?: (name: string, params: Record<string, unknown>) => void;
+  /** Sends a plugin_message (tab events, like the extension's); set by the harness. */
+  emit?: (message: Record<string, unknown>) => Promise<unknown>;
 }
 
 const ok = (result: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result } });
@@ -84,11 +86,20 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
   };
 
   const pageOf = (tab: Tab) => browser.pages.get(tab.url);
-  const navigate = (tab: Tab, url: string) => {
+  const tabEvent = async (eventType: 'tab_created' | 'tab_updated' | 'tab_removed', tab: Tab) => {
+    const body =
+      eventType === 'tab_removed'
+        ? { tabId: tab.tabId, windowId: 1 }
+        : { tab: { tabId: tab.tabId, windowId: 1, url: tab.url, title: pageOf(tab)?.title ?? '', active: false, pinned: false, hidden: false, index: 1 } };
+    await browser.emit?.({ v: 1, type: 'tab_event', eventType, timestamp: Date.now(), ...body });
+  };
+  /** Navigation, reported to the server the way the extension does (tab_updated with the final URL). */
+  const navigate = async (tab: Tab, url: string, created = false) => {
     const page = browser.pages.get(url);
     tab.url = page?.redirectTo ?? url;
     tab.generation = null;
     tab.elements.clear();
+    await tabEvent(created ? 'tab_created' : 'tab_updated', tab);
   };
   const tabOf = (params: Record<string, unknown>, taskId: string): Tab | FakeAnswer => {
     const tab = browser.tabs.get(Number(params.tabId));
@@ -109,16 +120,18 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
       case 'task_start': {
         const url = String(params.url ?? 'about:blank');
         const existing = [...browser.tabs.values()].find((t) => t.taskId === taskId);
+        const reuse = params.reuseExistingTab === true && existing !== undefined;
         let tab: Tab;
-        if (params.reuseExistingTab && existing) tab = existing;
+        if (reuse) tab = existing;
         else {
           tab = { tabId: nextTab++, taskId, url, nextId: 1, generation: null, elements: new Map(), typed: {} };
           browser.tabs.set(tab.tabId, tab);
           browser.opened.push(tab.tabId);
           browser.maxOpen = Math.max(browser.maxOpen, browser.tabs.size);
         }
-        navigate(tab, url);
-        return ok({ tabId: tab.tabId, windowId: 1, url: tab.url, title: pageOf(tab)?.title ?? '' });
+        await navigate(tab, url, !reuse);
+        // Like chrome.tabs.create/update: the answer carries the URL asked for (pendingUrl), not where it lands.
+        return ok({ tabId: tab.tabId, windowId: 1, url, title: pageOf(tab)?.title ?? '' });
       }
       case 'browser_debugger_attach':
         return ok({ attached: true });
@@ -126,6 +139,7 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         for (const tab of [...browser.tabs.values()].filter((t) => t.taskId === taskId)) {
           browser.tabs.delete(tab.tabId);
           browser.closed.push(tab.tabId);
+          await tabEvent('tab_removed', tab);
         }
         return ok({ stopped: true });
       }
@@ -167,7 +181,7 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const element = target(tab, Number(params.clickId));
         if (!('tag' in element)) return element;
         browser.clicks.push({ tabId: tab.tabId, clickId: Number(params.clickId) });
-        if (element.navigatesTo) navigate(tab, element.navigatesTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
+        if (element.navigatesTo) await navigate(tab, element.navigatesTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
         return ok({ clicked: true, strategy: 'cdp_mouse' });
       }
       case 'browser_type': {
@@ -178,7 +192,7 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const text = String(params.text);
         browser.typed.push({ tabId: tab.tabId, clickId: Number(params.clickId), text, submit: params.submit === true });
         if (element.name) tab.typed[element.name] = text;
-        if (params.submit && element.submitsTo) navigate(tab, element.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
+        if (params.submit && element.submitsTo) await navigate(tab, element.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
         return ok({ typed: true, strategy: 'cdp_key' });
       }
       case 'browser_screenshot': {

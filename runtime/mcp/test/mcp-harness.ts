@@ -62,6 +62,7 @@ export async function startMcp(
     routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: options.policy ?? testPolicy(), runStore: createMemoryRunStore(), ...options.routes } as McpRoutesOptions)),
   });
   const plugin = options.plugin === false ? null : await startFakePlugin({ url: runtime.server.url, clientId: 'plugin-mcp', answer: browser.answer, ...(options.config?.token ? { token: options.config.token } : {}) });
+  if (plugin) browser.emit = (message) => plugin.send(message);
   const clients: Client[] = [];
 
   async function connectClient(headers: Record<string, string> = {}): Promise<Client> {
