@@ -6,7 +6,10 @@ import type { LlmGateway } from './llm/llm-types.ts';
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 
-export function llmFromEnv(env: Record<string, string | undefined>): LlmGateway {
+export function llmFromEnv(
+  env: Record<string, string | undefined>,
+  hooks: { onChunk?: (chunk: unknown, info: { taskId: string; attempt: number }) => void } = {},
+): LlmGateway {
   const apiKey = env.OPENAI_API_KEY;
   const baseURL = env.OPENAI_BASE_URL;
   if (!apiKey && !baseURL) return createOfflinePlanner({});
@@ -14,5 +17,6 @@ export function llmFromEnv(env: Record<string, string | undefined>): LlmGateway 
     apiKey: apiKey || 'not-needed',
     ...(baseURL ? { baseURL } : {}),
     model: env.MIMO_MODEL || DEFAULT_MODEL,
+    ...(hooks.onChunk ? { onChunk: hooks.onChunk } : {}),
   });
 }

@@ -1,6 +1,7 @@
 // `npm start`: the Mimo server on its embedded defaults (offline planner, ./data, :6006).
 import { resolve } from 'node:path';
-import { createInspectionHub } from './agent/inspection-hub.ts';
+import { createInspectionHub, toInspectionRecord } from './agent/inspection-hub.ts';
+import { createSessionRecorder } from './recorder/session-recorder.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
 import { readConfig } from './config.ts';
 import { llmFromEnv } from './llm-from-env.ts';
@@ -14,9 +15,19 @@ if (!parsed.ok) {
 }
 const config = parsed.config;
 const clock = { now: () => Date.now() };
-const llm = llmFromEnv(process.env);
+const recorder = process.env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(process.env.MIMO_RECORD_DIR), clock }) : undefined;
+const llm = llmFromEnv(process.env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});
 const stately = process.env.MIMO_INSPECT === 'stately' ? await startStatelyBridge(Number(process.env.MIMO_INSPECT_PORT ?? 8080)) : null;
-const inspection = createInspectionHub({ clock, ...(stately ? { forward: (_taskId: string, event: Parameters<typeof stately.forward>[0]) => stately.forward(event) } : {}) });
+const inspection = createInspectionHub({
+  clock,
+  forward: (taskId, event) => {
+    stately?.forward(event);
+    if (recorder) {
+      const record = toInspectionRecord(event, clock.now());
+      if (record) recorder.record(taskId, { kind: 'inspection', record });
+    }
+  },
+});
 
 let server;
 try {
@@ -24,6 +35,7 @@ try {
     config,
     clock,
     inspectFor: (taskId) => inspection.observerFor(taskId),
+    ...(recorder ? { recorder } : {}),
     control: (services) => createAgentOrchestrator(services, { llm, inspection }),
   });
 } catch (error) {
@@ -43,6 +55,7 @@ console.log(
     `Data: ${config.dataDir}   Artifacts: ${config.artifactDir}${config.token ? '   Token: required (MIMO_TOKEN)' : ''}`,
     ...(restored ? [`Restored ${restored} interrupted task(s) to "ongoing".`] : []),
     ...(stately ? [`Stately Inspector bridge: ${stately.url}`] : []),
+    ...(recorder ? [`Recording sessions to ${recorder.dir}`] : []),
     '',
   ].join('\n'),
 );
@@ -53,6 +66,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     await server.close();
+    await recorder?.close();
     stately?.close();
     process.exit(0);
   });

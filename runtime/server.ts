@@ -23,6 +23,7 @@ import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { TaskControl } from './socket/task-control.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
+import type { SessionRecorder } from './recorder/session-recorder.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -59,6 +60,8 @@ export interface CreateServerOptions {
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
   /** The built web UI served at `/` (default: web/dist). */
   webDir?: string;
+  /** MIMO_RECORD_DIR: records every task's frames (see recorder/session-recorder.ts). */
+  recorder?: SessionRecorder;
   /** Extra HTTP handlers (e.g. MCP at /mcp) built from the services; null = not mine. */
   routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
   /** Builds the agent side once the services exist (the orchestrator). */
@@ -119,7 +122,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     clock,
     publicBaseUrl,
   });
-  const events = createFrontendEventSink({ nsp, clock });
+  const recorder = options.recorder;
+  const events = createFrontendEventSink({
+    nsp,
+    clock,
+    ...(recorder
+      ? { onEmit: (envelope) => envelope.taskId && recorder.record(envelope.taskId, { kind: 'frame', direction: 'out', channel: 'frontend_event', payload: envelope }) }
+      : {}),
+  });
   const socketsOf = (clientId: string) => nsp.to(rooms.client(clientId)).sockets().length;
 
   const snapshots = createSnapshotStore({
@@ -134,6 +144,15 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       const sockets = nsp.to(rooms.client(clientId)).sockets();
       const socket = sockets[sockets.length - 1];
       if (!socket) return false;
+      const taskId = (frame as { taskId?: string }).taskId;
+      if (recorder && taskId) {
+        recorder.record(taskId, { kind: 'frame', direction: 'out', channel: 'plugin_message', payload: frame });
+        const inner = onAck;
+        onAck = (response) => {
+          recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_ack', payload: { actionId: (frame as { id?: string }).id, response } });
+          inner(response);
+        };
+      }
       socket.emit('plugin_message', frame, onAck);
       return true;
     },
@@ -166,9 +185,18 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   });
 
   nsp.on('connection', (socket) => {
-    attachPluginSocket(socket, { registry, snapshots, scheduler, control: () => control, socketsOf, log });
+    attachPluginSocket(socket, {
+      registry,
+      snapshots,
+      scheduler,
+      control: () => control,
+      socketsOf,
+      log,
+      ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
+    });
     attachFrontendSocket(socket, {
       control: () => control,
+      ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       bindExtension: (taskId, clientId) => {
         registry.bind(taskId, clientId);
         return { ok: true };

@@ -178,7 +178,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       totalTokens: before.totalTokens + usage.totalTokens,
     };
     await taskStore.updateTask(taskId, { usage: total });
-    events.toTask(taskId, { type: 'usage', ...total });
+    // One event per LLM call with that call's tokens; the task total is their sum (and task.usage).
+    events.toTask(taskId, { type: 'usage', ...usage });
   }
 
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {

@@ -70,6 +70,8 @@ export interface ActionScheduler {
   actorOf(actionId: string): AnyActorRef | undefined;
   /** Ids of the actions in flight right now. */
   inFlightIds(): string[];
+  /** The task of an action in flight. */
+  taskOf(actionId: string): string | undefined;
 }
 
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
@@ -152,6 +154,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
   return {
     actorOf: (actionId) => inFlight.get(actionId)?.actor,
     inFlightIds: () => [...inFlight.keys()],
+    taskOf: (actionId) => inFlight.get(actionId)?.taskId,
     run(request) {
       const actionId = request.actionId ?? `act-${nanoid(12)}`;
       pendingByTask.set(request.taskId, (pendingByTask.get(request.taskId) ?? 0) + 1);

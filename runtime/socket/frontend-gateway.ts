@@ -16,6 +16,8 @@ export interface FrontendGatewayDeps {
   control: () => TaskControl | undefined;
   bindExtension(taskId: string, clientId: string): ControlResult;
   log(entry: Record<string, unknown>): void;
+  /** Every valid message (the recorder). */
+  onMessage?(taskId: string, message: unknown): void;
 }
 
 type Handler<T extends FrontendMessage['type']> = (
@@ -72,6 +74,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       return;
     }
     const message = checked.value;
+    deps.onMessage?.(message.taskId, message);
     try {
       const handler = handlers[message.type] as Handler<typeof message.type>;
       reply(await handler(message as never));

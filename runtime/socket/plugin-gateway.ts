@@ -35,6 +35,8 @@ export interface PluginGatewayDeps {
   /** Sockets currently open for a plugin clientId (to know when the last one leaves). */
   socketsOf(clientId: string): number;
   log(entry: Record<string, unknown>): void;
+  /** Every valid message that belongs to a task (the recorder). */
+  onMessage?(taskId: string, message: unknown): void;
 }
 
 type Ack = ((response: unknown) => void) | undefined;
@@ -71,6 +73,8 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
       ack?.({ ok: false, error });
       return;
     }
+    const taskId = 'taskId' in message && typeof message.taskId === 'string' ? message.taskId : 'actionId' in message ? deps.scheduler.taskOf(message.actionId) : undefined;
+    if (taskId) deps.onMessage?.(taskId, message);
     if (isLegacyActionResult(message)) {
       deps.scheduler.handleResult(clientId, normalizeActionResult(message));
     } else {

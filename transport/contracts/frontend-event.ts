@@ -91,6 +91,7 @@ export type InspectionRecord = v.InferOutput<typeof InspectionRecordSchema>;
 export const InspectionEventSchema = frontendEvent('inspection', { record: InspectionRecordSchema });
 export type InspectionEvent = v.InferOutput<typeof InspectionEventSchema>;
 
+/** The tokens of one LLM call; a task's total is the sum of its usage events (also stored as task.usage). */
 export const UsageEventSchema = frontendEvent('usage', {
   promptTokens: NonNegativeIntSchema,
   completionTokens: NonNegativeIntSchema,

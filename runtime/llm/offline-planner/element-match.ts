@@ -56,30 +56,55 @@ export function isTextField(element: PageElement): boolean {
   return element.role === 'textbox' || element.role === 'searchbox' || element.role === 'combobox';
 }
 
+/** The text of a `label` element indexed right before `index` (the dom index lists labels too). */
+function precedingLabel(elements: PageElement[], index: number): string | undefined {
+  const before = elements[index - 1];
+  return before && before.tag.toLowerCase() === 'label' ? before.text : undefined;
+}
+
 /**
- * The text field a request means: by its label/name/placeholder/type ("name", "email",
- * "search"). Without a hint, the first text field. With a hint nothing matches, the only text
- * field of the page if there is exactly one; otherwise none.
+ * The text field a request means: by its label (its own text or a label element just before
+ * it), name, placeholder or type ("name", "email", "search"). Without a hint, the first text
+ * field. With a hint nothing matches, the only text field of the page if there is exactly one.
  */
 export function findTextField(elements: PageElement[], hint: string | undefined): ElementMatch | undefined {
-  const fields = elements.filter(isTextField);
+  const fields = elements.map((element, index) => ({ element, index })).filter(({ element }) => isTextField(element));
   if (fields.length === 0) return undefined;
-  if (!hint) return { element: fields[0]!, ties: fields.length };
-  const scored = fields.map((element) => {
+  if (!hint) return { element: fields[0]!.element, ties: fields.length };
+  const hintWords = norm(hint).split(' ');
+  const wantsEmail = hintWords.some((w) => w === 'email' || w === 'mail' || w === 'e');
+  const wantsSearch = hintWords.includes('search');
+  const scored = fields.map(({ element, index }) => {
     const type = (element.type ?? '').toLowerCase();
-    const typeScore = type && norm(hint).split(' ').includes(type) ? 90 : 0;
-    const roleScore = hint.toLowerCase().includes('search') && (element.role === 'searchbox' || type === 'search') ? 95 : 0;
-    const score = Math.max(scoreLabel(hint, element.text), scoreLabel(hint, element.name), scoreLabel(hint, element.placeholder), 0.9 * scoreLabel(hint, element.value), typeScore, roleScore);
+    const typeScore = type && hintWords.includes(type) ? 90 : 0;
+    const roleScore = wantsSearch && (element.role === 'searchbox' || type === 'search') ? 95 : 0;
+    // The dom index shows an empty input by its placeholder, e.g. "you@example.com".
+    const emailScore = wantsEmail && (element.text ?? element.placeholder ?? '').includes('@') ? 80 : 0;
+    const score = Math.max(
+      scoreLabel(hint, element.text),
+      scoreLabel(hint, precedingLabel(elements, index)),
+      scoreLabel(hint, element.name),
+      scoreLabel(hint, element.placeholder),
+      0.9 * scoreLabel(hint, element.value),
+      typeScore,
+      roleScore,
+      emailScore,
+    );
     return { element, score };
   });
   const best = pick(scored.filter((s) => s.score >= 40));
   if (best) return best;
-  return fields.length === 1 ? { element: fields[0]!, ties: 1 } : undefined;
+  return fields.length === 1 ? { element: fields[0]!.element, ties: 1 } : undefined;
 }
 
-/** Links that open a new tab (target=_blank), best match for `hint` first. */
+const NEW_TAB_WORDING = /\b(?:new|another|separate)\s+(?:tab|window)\b|\bopens?\s+in\b/i;
+
+/**
+ * Links that open a new tab: target=_blank when the dom index reports it, and links whose
+ * text says so ("Open the article in a new tab"); the best match for `hint` first.
+ */
 export function findNewTabLink(elements: PageElement[], hint: string | undefined): ElementMatch | undefined {
-  const links = elements.filter((e) => (e.target ?? '').toLowerCase() === '_blank');
+  const links = elements.filter((e) => (e.target ?? '').toLowerCase() === '_blank' || (e.tag.toLowerCase() === 'a' && NEW_TAB_WORDING.test(e.text ?? '')));
   if (links.length === 0) return undefined;
   if (!hint) return { element: links[0]!, ties: links.length };
   const scored = links.map((element) => ({ element, score: Math.max(scoreLabel(hint, element.text), 0.8 * scoreLabel(hint, element.href)) }));

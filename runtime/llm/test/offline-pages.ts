@@ -1,87 +1,140 @@
-// Synthetic pages for the offline planner tests: readability-style text (with the messy
-// whitespace textContent gives) and dom-index elements. Two unrelated sites, so that nothing
-// passes by knowing one site.
-import type { PageElement } from '../llm-types.ts';
+// Pages for the offline planner tests: fixtures/site as captured from the real stack, and a
+// hand-made café site with richer element attributes, so that nothing passes by knowing one site.
 import type { PageSpec, World } from './offline-world.ts';
 
 export const TEA = 'http://tea.test';
 export const CAFE = 'https://cafe.example';
 
-const nav = (first: number): PageElement[] => [
-  { clickId: first, tag: 'a', text: 'Home', href: '/' },
-  { clickId: first + 1, tag: 'a', text: 'Products', href: '/products.html' },
-  { clickId: first + 2, tag: 'a', text: 'Contact', href: '/form.html' },
-];
-
+/**
+ * fixtures/site as the real stack sees it: captured in Chromium with the extension's own
+ * readability and dom-index page ops, reduced by the orchestrator's pageContextOf. The dom index
+ * gives only clickId, tag and text (no href/target/type/name), and labels are elements too.
+ */
 export const teaPages: Record<string, PageSpec> = {
   [`${TEA}/article.html`]: {
-    title: 'A Short History of the Teapot',
-    text: `A Short History of the Teapot\n  By Ada Example, 12 March 2024\n  The teapot is one of the most familiar objects in the kitchen, yet its story spans more than a thousand years and three continents. Tea was first drunk in China, where leaves were boiled in open pots and ladled into bowls, long before anyone thought of a vessel made especially for brewing.\n  Yixing clay\n  The first true teapots appeared in the Yixing region during the Ming dynasty. Potters there shaped small, unglazed pots from a purple clay that absorbs a little of every brew.\n  Porcelain in Europe\n  European makers tried for decades to copy Chinese porcelain. The secret of hard-paste porcelain was found at Meissen in 1708.\n  The everyday pot\n  By the nineteenth century tea had become an everyday drink, and the brown glazed earthenware pot became a fixture of working homes. The teapot endures because it does one simple job well.`,
-    elements: nav(1),
+    title: "A Short History of the Teapot",
+    text: "The teapot is one of the most familiar objects in the kitchen, yet its story spans more than a thousand years and three continents. Tea was first drunk in China, where leaves were boiled in open pots and ladled into bowls, long before anyone thought of a vessel made especially for brewing.\nYixing clay\nThe first true teapots appeared in the Yixing region during the Ming dynasty. Potters there shaped small, unglazed pots from a purple clay that absorbs a little of every brew, so that an old pot is said to make tea even when filled with plain hot water. Collectors still prize these pots today.\nMerchants carried tea and porcelain westward along the sea routes. When tea reached Europe in the seventeenth century, the pots came with it, packed in the holds of ships alongside the chests of leaves.\nPorcelain in Europe\nEuropean makers tried for decades to copy Chinese porcelain. The secret of hard-paste porcelain was found at Meissen in 1708, and within a generation factories across the continent were producing teapots in every imaginable shape: melons, cabbages, camels and castles.\n\nMeissen, Saxony: the first European hard-paste porcelain.\nSèvres, France: soft-paste porcelain in bright enamel colours.\nStaffordshire, England: earthenware and bone china for the mass market.\n\nThe everyday pot\nBy the nineteenth century tea had become an everyday drink, and the brown glazed earthenware pot became a fixture of working homes. Its shape, a round body that lets the leaves move freely, is still the one most tea drinkers reach for. The teapot endures because it does one simple job well.",
+    elements: [
+      {"clickId": 1, "tag": "a", "text": "Home"},
+      {"clickId": 2, "tag": "a", "text": "Products"},
+      {"clickId": 3, "tag": "a", "text": "Contact"},
+      {"clickId": 4, "tag": "a", "text": "Back to the index"},
+    ],
   },
   [`${TEA}/products.html`]: {
-    title: 'Products',
-    text: 'Products\n\n\n  \n  NamePrice\n  \n    Yixing Clay Teapot$48.00Add to cart\n    Porcelain Tea Set$120.50Add to cart\n    Brown Betty Teapot$32.99Add to cart\n    Cast Iron Kettle$75.00Add to cart\n    Bamboo Tea Whisk$9.95Add to cart\n  \n\nCart: 0 item(s). Last added: none',
+    title: "Products",
+    text: "HomeArticle\n\nNamePrice\n\nYixing Clay Teapot$48.00\nPorcelain Tea Set$120.50\nBrown Betty Teapot$32.99\nCast Iron Kettle$75.00\nBamboo Tea Whisk$9.95\n\nCart: 0 item(s). Last added: none\n\nnot clicked\nEvents",
     elements: [
-      { clickId: 1, tag: 'a', text: 'Home', href: '/' },
-      { clickId: 2, tag: 'a', text: 'Article', href: '/article.html' },
-      ...[3, 4, 5, 6, 7].map((clickId) => ({ clickId, tag: 'button', text: 'Add to cart' })),
-      { clickId: 8, tag: 'button', text: 'Far below the fold' },
+      {"clickId": 1, "tag": "a", "text": "Home"},
+      {"clickId": 2, "tag": "a", "text": "Article"},
+      {"clickId": 3, "tag": "button", "text": "Add to cart"},
+      {"clickId": 4, "tag": "button", "text": "Add to cart"},
+      {"clickId": 5, "tag": "button", "text": "Add to cart"},
+      {"clickId": 6, "tag": "button", "text": "Add to cart"},
+      {"clickId": 7, "tag": "button", "text": "Add to cart"},
+      {"clickId": 8, "tag": "button", "text": "Far below the fold"},
     ],
   },
   [`${TEA}/form.html`]: {
-    title: 'Contact form',
-    text: 'Contact us\n  Name\n  Email\n  Topic\n  Message\n  Send\nEvents',
+    title: "Contact form",
+    text: "Home\n\nName\n\nEmail\n\nTopic\n\nMessage\n\nEvents",
     elements: [
-      { clickId: 1, tag: 'a', text: 'Home', href: '/' },
-      { clickId: 2, tag: 'input', type: 'text', name: 'name', placeholder: 'Your name', text: 'Name' },
-      { clickId: 3, tag: 'input', type: 'email', name: 'email', placeholder: 'you@example.com', text: 'Email' },
-      { clickId: 4, tag: 'select', name: 'topic', text: 'Topic' },
-      { clickId: 5, tag: 'textarea', name: 'message', text: 'Message' },
-      { clickId: 6, tag: 'button', type: 'submit', text: 'Send' },
+      {"clickId": 1, "tag": "a", "text": "Home"},
+      {"clickId": 2, "tag": "label", "text": "Name"},
+      {"clickId": 3, "tag": "input", "text": "Your name"},
+      {"clickId": 4, "tag": "label", "text": "Email"},
+      {"clickId": 5, "tag": "input", "text": "you@example.com"},
+      {"clickId": 6, "tag": "label", "text": "Topic"},
+      {"clickId": 7, "tag": "select", "text": "Order"},
+      {"clickId": 8, "tag": "label", "text": "Message"},
+      {"clickId": 9, "tag": "textarea", "text": "message"},
+      {"clickId": 10, "tag": "button", "text": "Send"},
+    ],
+  },
+  [`${TEA}/new-tab.html`]: {
+    title: "Opens a new tab",
+    text: "Links\nOpen the article in a new tab\nProducts in this tab",
+    elements: [
+      {"clickId": 1, "tag": "a", "text": "Open the article in a new tab"},
+      {"clickId": 2, "tag": "a", "text": "Products in this tab"},
+    ],
+  },
+  [`${TEA}/dynamic.html`]: {
+    title: "Dynamic page",
+    text: "Dynamic list\n\nPicked: nothing",
+    elements: [
+      {"clickId": 1, "tag": "button", "text": "Load more"},
+      {"clickId": 2, "tag": "button", "text": "Replace the list"},
+      {"clickId": 3, "tag": "button", "text": "Item 1"},
+      {"clickId": 4, "tag": "button", "text": "Item 2"},
     ],
   },
   [`${TEA}/form-result.html`]: {
-    title: 'Thank you',
-    text: 'Thank you\nMessage received.\nName\nEmail\nMessage\nSend another',
-    elements: [{ clickId: 1, tag: 'a', text: 'Send another', href: '/form.html' }],
-  },
-  [`${TEA}/new-tab.html`]: {
-    title: 'Opens a new tab',
-    text: 'Links\nOpen the article in a new tab\nProducts in this tab',
+    title: "Thank you",
+    text: "Message received.\n\nName\nEmail\nMessage\n\nSend another",
     elements: [
-      { clickId: 1, tag: 'a', text: 'Open the article in a new tab', href: '/article.html', target: '_blank' },
-      { clickId: 2, tag: 'a', text: 'Products in this tab', href: '/products.html' },
+      {"clickId": 1, "tag": "a", "text": "Send another"},
     ],
   },
   [`${TEA}/`]: {
-    title: 'Fixture index',
-    text: 'Fixture index\nA small static website.',
+    title: "Mimo fixture site",
+    text: "A small static website for the end-to-end tests and the demo.\n\nArticle: the history of the teapot\nProduct list with prices\nContact form\nPage with a link that opens a new tab\nSlow-loading page\nPage whose content changes after a click",
     elements: [
-      { clickId: 1, tag: 'a', text: 'Article: the history of the teapot', href: '/article.html' },
-      { clickId: 2, tag: 'a', text: 'Product list with prices', href: '/products.html' },
+      {"clickId": 1, "tag": "a", "text": "Article: the history of the teapot"},
+      {"clickId": 2, "tag": "a", "text": "Product list with prices"},
+      {"clickId": 3, "tag": "a", "text": "Contact form"},
+      {"clickId": 4, "tag": "a", "text": "Page with a link that opens a new tab"},
+      {"clickId": 5, "tag": "a", "text": "Slow-loading page"},
+      {"clickId": 6, "tag": "a", "text": "Page whose content changes after a click"},
     ],
   },
 };
 
+/** fixtures/site's behaviour: links by their text (the dom index gives no href), the cart, the form. */
 export function teaWorld(): World {
+  const links: Record<string, string> = {
+    Home: '/',
+    'Back to the index': '/',
+    Products: '/products.html',
+    'Products in this tab': '/products.html',
+    'Product list with prices': '/products.html',
+    Article: '/article.html',
+    'Article: the history of the teapot': '/article.html',
+    Contact: '/form.html',
+    'Contact form': '/form.html',
+    'Send another': '/form.html',
+    'Page with a link that opens a new tab': '/new-tab.html',
+  };
   let cart = 0;
+  const values: Record<string, string> = {};
+  const fieldOf: Record<string, string> = { 'Your name': 'name', 'you@example.com': 'email', message: 'message' };
+  const result = () => {
+    const query = new URLSearchParams(values).toString();
+    return {
+      goto: `${TEA}/form-result.html?${query}`,
+      page: { ...teaPages[`${TEA}/form-result.html`]!, text: `Message received.\n\nName${values.name ?? ''}\nEmail${values.email ?? ''}\nMessage${values.message ?? ''}\n\nSend another` },
+    };
+  };
   return {
     pages: teaPages,
     onClick(url, element) {
-      if (url.endsWith('/products.html') && element.text === 'Add to cart') {
+      const text = element.text ?? '';
+      if (element.tag === 'a' && text === 'Open the article in a new tab') return { newTab: `${TEA}/article.html` };
+      if (element.tag === 'a' && links[text]) return { goto: `${TEA}${links[text]}` };
+      if (url.endsWith('/products.html') && text === 'Add to cart') {
         cart += 1;
         const base = teaPages[url]!;
-        return { page: { ...base, text: base.text!.replace(/Cart: \d+ item\(s\)\. Last added: \w+/, `Cart: ${cart} item(s). Last added: Yixing Clay Teapot (trusted)`) } };
+        const row = ['Yixing Clay Teapot', 'Porcelain Tea Set', 'Brown Betty Teapot', 'Cast Iron Kettle', 'Bamboo Tea Whisk'][element.clickId - 3];
+        return { page: { ...base, text: base.text!.replace(/Cart: \d+ item\(s\)\. Last added: \w+/, `Cart: ${cart} item(s). Last added: ${row} (trusted)`) } };
       }
-      if (url.endsWith('/form.html') && element.text === 'Send') return { goto: `${TEA}/form-result.html` };
-      return undefined;
+      if (url.endsWith('/form.html') && text === 'Send') return result();
+      return {};
     },
     onType(url, element, text, submit) {
       if (!url.endsWith('/form.html')) return undefined;
-      if (!submit) return undefined;
-      const base = teaPages[`${TEA}/form-result.html`]!;
-      return { goto: `${TEA}/form-result.html?${element.name}=${encodeURIComponent(text)}`, page: { ...base, text: base.text!.replace('Name\n', `Name\n${text}\n`) } };
+      const field = fieldOf[element.text ?? ''];
+      if (field) values[field] = text;
+      return submit ? result() : undefined;
     },
   };
 }

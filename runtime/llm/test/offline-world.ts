@@ -9,7 +9,7 @@ export type PageSpec = Omit<PageContext, 'tabId' | 'url'>;
 export interface World {
   pages: Record<string, PageSpec>;
   /** Button behaviour: returns the new page spec of the same URL (DOM changed) or a URL to go to. */
-  onClick?(url: string, element: PageElement): { page?: PageSpec; goto?: string } | undefined;
+  onClick?(url: string, element: PageElement): { page?: PageSpec; goto?: string; newTab?: string } | undefined;
   /** Field behaviour: e.g. a submitted search goes to a results page. */
   onType?(url: string, element: PageElement, text: string, submit: boolean): { page?: PageSpec; goto?: string } | undefined;
 }
@@ -100,6 +100,7 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
         const outcome = world.onClick?.(current.url, element);
         if (outcome?.goto) navigate(taskTabId, outcome.goto);
         if (outcome?.page) specs.set(taskTabId, outcome.page);
+        if (outcome?.newTab) openTab(outcome.newTab);
         if (!outcome && element.href) {
           const href = new URL(element.href, current.url).href;
           if (element.target === '_blank') openTab(href);

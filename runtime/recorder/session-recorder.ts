@@ -1,0 +1,52 @@
+// MIMO_RECORD_DIR: records each task's session as JSONL, one file per task, so a session can be
+// replayed as a fixture: socket frames in both directions with times relative to the task's
+// first entry, LLM stream chunks, and inspection records.
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+
+export type RecordedEntry =
+  | { kind: 'frame'; direction: 'in' | 'out'; channel: 'frontend_message' | 'frontend_event' | 'plugin_message' | 'plugin_ack'; payload: unknown }
+  | { kind: 'llm_chunk'; attempt: number; chunk: unknown }
+  | { kind: 'llm_request'; index: number }
+  | { kind: 'inspection'; record: unknown };
+
+export type RecordedLine = RecordedEntry & { t: number };
+
+export interface SessionRecorder {
+  record(taskId: string, entry: RecordedEntry): void;
+  /** Flushes and closes every file. */
+  close(): Promise<void>;
+  readonly dir: string;
+}
+
+const SAFE_TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function createSessionRecorder(options: { dir: string; clock: { now(): number } }): SessionRecorder {
+  mkdirSync(options.dir, { recursive: true });
+  const files = new Map<string, { stream: WriteStream; startedAt: number }>();
+  return {
+    dir: options.dir,
+    record(taskId, entry) {
+      if (!SAFE_TASK_ID.test(taskId)) return;
+      let file = files.get(taskId);
+      if (!file) {
+        file = { stream: createWriteStream(join(options.dir, `${taskId}.jsonl`), { flags: 'a' }), startedAt: options.clock.now() };
+        file.stream.on('error', () => {});
+        files.set(taskId, file);
+      }
+      const line: RecordedLine = { t: options.clock.now() - file.startedAt, ...entry };
+      file.stream.write(`${JSON.stringify(line)}\n`);
+    },
+    async close() {
+      await Promise.all([...files.values()].map((f) => new Promise<void>((resolve) => f.stream.end(resolve))));
+      files.clear();
+    },
+  };
+}
+
+export function parseRecording(text: string): RecordedLine[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as RecordedLine);
+}
