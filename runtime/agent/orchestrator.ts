@@ -161,6 +161,24 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       gate,
       inspect,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      onStepDone: (record) => {
+        const content = JSON.stringify({
+          toolCallId: record.toolCallId,
+          name: record.actionName,
+          ok: record.ok,
+          ...(record.result ? { result: record.result } : {}),
+          ...(record.error ? { error: record.error } : {}),
+        });
+        void taskStore
+          .appendMessage(taskId, {
+            id: `tool-${record.actionId}`,
+            role: 'tool',
+            content,
+            timestamp: clock.now(),
+            meta: { toolCallId: record.toolCallId, actionId: record.actionId, actionName: record.actionName, paramsSummary: record.paramsSummary, durationMs: record.durationMs, ok: record.ok },
+          })
+          .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
+      },
       ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
     });
     session = { taskId, actor, browser, pageStale: false };

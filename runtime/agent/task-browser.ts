@@ -42,6 +42,29 @@ export interface TaskBrowserDeps {
   checkUrl: UrlCheck;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
+  /** Each finished browser action, for the task's history (persisted as a `tool` message). */
+  onStepDone?(step: StepRecord): void;
+}
+
+export interface StepRecord {
+  toolCallId: string;
+  actionId: string;
+  actionName: string;
+  paramsSummary: string;
+  ok: boolean;
+  durationMs: number;
+  /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
+  result?: Record<string, unknown>;
+  error?: ErrorValue;
+}
+
+const SMALL_RESULT_KEYS = ['artifactId', 'url', 'width', 'height', 'tabId', 'windowId', 'groupId', 'title', 'clicked', 'typed', 'strategy', 'status', 'attached', 'stopped', 'truncated', 'warnings'];
+
+function compactResult(result: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!result) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of SMALL_RESULT_KEYS) if (result[key] !== undefined) out[key] = result[key];
+  return Object.keys(out).length ? out : undefined;
 }
 
 export function createTaskBrowser(deps: TaskBrowserDeps) {
@@ -103,6 +126,17 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
       });
       if (output.error?.code === 'TASK_TAB_CLOSED') tabId = null;
+      const small = compactResult(result);
+      deps.onStepDone?.({
+        toolCallId: step.toolCallId,
+        actionId,
+        actionName,
+        paramsSummary,
+        ok,
+        durationMs: Math.max(0, Math.round(output.durationMs)),
+        ...(small ? { result: small } : {}),
+        ...(output.error ? { error: output.error } : {}),
+      });
       return {
         ok,
         actionId,
