@@ -39,7 +39,8 @@ export function roleOf(e: DomIndexElement): string {
 
 function nameOf(e: DomIndexElement): string {
   const idFromXpath = e.xpath ? /@id="([^"]+)"\]$/.exec(e.xpath)?.[1] : undefined;
-  return (e.label ?? e.text ?? e.name ?? e.placeholder ?? idFromXpath ?? '').replace(/\s+/g, ' ').trim().slice(0, 100);
+  // Accessible-name order: label, content, placeholder; then the form name or id as a last resort.
+  return (e.label ?? e.text ?? e.placeholder ?? e.name ?? idFromXpath ?? '').replace(/\s+/g, ' ').trim().slice(0, 100);
 }
 
 const isPassword = (e: DomIndexElement) => (e.type ?? '').toLowerCase() === 'password';

@@ -80,12 +80,14 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
       browser.actions.push({ name, params, taskId: frame.taskId });
       browser.onAction?.(name, params);
       const answer = await answerOf(name, params, frame);
-      const page = typeof params.tabId === 'number' ? browser.pages.get(browser.tabs.get(params.tabId)?.url ?? '') : undefined;
+      const page = typeof params.tabId === 'number' ? pageAt(browser.tabs.get(params.tabId)?.url ?? '') : undefined;
       return page?.delayMs ? { ...answer, delayMs: page.delayMs } : answer;
     },
   };
 
-  const pageOf = (tab: Tab) => browser.pages.get(tab.url);
+  /** The page at a URL; a URL with a query string falls back to the page without it. */
+  const pageAt = (url: string) => browser.pages.get(url) ?? browser.pages.get(url.split('?')[0]!);
+  const pageOf = (tab: Tab) => pageAt(tab.url);
   const tabEvent = async (eventType: 'tab_created' | 'tab_updated' | 'tab_removed', tab: Tab) => {
     const body =
       eventType === 'tab_removed'
@@ -95,7 +97,7 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
   };
   /** Navigation, reported to the server the way the extension does (tab_updated with the final URL). */
   const navigate = async (tab: Tab, url: string, created = false) => {
-    const page = browser.pages.get(url);
+    const page = pageAt(url);
     tab.url = page?.redirectTo ?? url;
     tab.generation = null;
     tab.elements.clear();

@@ -1,0 +1,326 @@
+// browser-shell (seed 004) through the MCP SDK client: the open -> snapshot -i -> fill/click/
+// press/wait -> screenshot -> close loop on fixtures/site's form, per-session task tabs, refs
+// and their generations, output format and truncation, and every input rule accepted and refused.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { serveFixtureSite, type FixtureSite } from '../../../fixtures/site/serve.ts';
+import { eventually } from '../../test/util.ts';
+import type { FakePage } from './fake-browser.ts';
+import { createManualTimers, type ManualTimers } from './manual-timers.ts';
+import { startMcp, testPolicy, type McpHarness } from './mcp-harness.ts';
+import { loadSitePages } from './site-pages.ts';
+
+interface Ctx {
+  site: FixtureSite;
+  pages: Record<string, FakePage>;
+  timers: ManualTimers;
+  h: McpHarness;
+}
+
+async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {}, policy = testPolicy()): Promise<void> {
+  ctx.site = await serveFixtureSite();
+  ctx.pages = await loadSitePages(ctx.site, ['/form.html', '/form-result.html', '/index.html']);
+  const form = ctx.pages[`${ctx.site.url}/form.html`]!;
+  const result = `${ctx.site.url}/form-result.html?name={name}&email={email}&message={message}`;
+  for (const e of form.elements!) {
+    if (e.tag === 'button') e.navigatesTo = result;
+    if (e.name === 'email') e.submitsTo = result;
+  }
+  ctx.timers = createManualTimers();
+  ctx.h = await startMcp({ pages: { ...ctx.pages, ...extraPages }, policy, routes: { shellTimers: ctx.timers } });
+}
+
+async function teardown(ctx: Ctx): Promise<void> {
+  await ctx.h.close();
+  await ctx.site.close();
+}
+
+const flow = suite<Ctx>('browser-shell flow');
+flow.before((ctx) => setup(ctx));
+flow.after((ctx) => teardown(ctx));
+
+flow('open -> snapshot -i -> fill -> click -> snapshot on the result page -> screenshot -> close', async ({ h, site }) => {
+  const opened = await h.shell('u1', ['open', `${site.url}/form.html`]);
+  assert.equal(Object.keys(opened).sort(), ['data', 'exit_code', 'isError', 'session_id', 'stderr', 'stdout']);
+  assert.equal([opened.session_id, opened.exit_code, opened.stderr, opened.isError], ['u1', 0, '', false]);
+  assert.ok(opened.stdout.endsWith('\n'));
+  assert.equal(opened.data, { url: `${site.url}/form.html`, title: 'Contact form' });
+
+  const snap = await h.shell('u1', ['snapshot', '-i']);
+  assert.is(snap.exit_code, 0);
+  const refs = snap.data.refs as Record<string, any>;
+  const refOf = (pred: (r: any) => boolean) => `@${Object.keys(refs).find((k) => pred(refs[k]))}`;
+  assert.match(snap.data.snapshot, /- textbox "Your name" \[ref=e\d+\]/);
+  assert.match(snap.data.snapshot, /- combobox "topic" \[ref=e\d+\]/);
+  assert.match(snap.data.snapshot, /- button "Send" \[ref=e\d+\]/);
+  const name = refOf((r) => r.placeholder === 'Your name');
+  const email = refOf((r) => r.type === 'email');
+  const topic = refOf((r) => r.role === 'combobox');
+  const send = refOf((r) => r.name === 'Send');
+
+  assert.equal((await h.shell('u1', ['fill', name, 'Ada Lovelace'])).data, { filled: name });
+  assert.equal((await h.shell('u1', ['type', email.slice(1), 'ada@']))?.data, { typed: email }, 'a ref without @ works too');
+  assert.equal((await h.shell('u1', ['type', email, 'example.com'])).data, { typed: email });
+  assert.equal((await h.shell('u1', ['select', topic, 'other'])).data, { selected: topic });
+  assert.equal(h.browser.typed.map((t) => t.text), ['Ada Lovelace', 'ada@', 'ada@example.com', 'other'], 'type appends to what the field holds');
+
+  const clicked = await h.shell('u1', ['click', send]);
+  assert.equal(clicked.data, { clicked: send });
+  const loaded = await h.shell('u1', ['wait', '--load']);
+  assert.match(loaded.data.url, /form-result\.html\?name=Ada%20Lovelace&email=ada%40example\.com/);
+
+  const after = await h.shell('u1', ['snapshot']);
+  assert.is(after.data.title, 'Thank you');
+  assert.match(after.data.text, /Message received/);
+  const stale = await h.shell('u1', ['click', send]);
+  assert.is(stale.exit_code, 1);
+  assert.match(stale.stderr, /older snapshot/);
+
+  const shot = await h.shell('u1', ['screenshot', '--full']);
+  assert.is(shot.exit_code, 0);
+  assert.match(shot.data.artifactId, /^art-/);
+  assert.is(shot.data.mimeType, 'image/png');
+  const png = await h.ok('get_artifact', { artifactId: shot.data.artifactId });
+  assert.is(Buffer.from(png.data, 'base64').subarray(1, 4).toString(), 'PNG');
+  assert.is(h.browser.actions.find((a) => a.name === 'browser_screenshot')!.params.fullPage, true);
+
+  const tabsBefore = h.browser.tabs.size;
+  assert.equal((await h.shell('u1', ['close'])).data, { closed: true });
+  assert.is(h.browser.tabs.size, tabsBefore - 1);
+  assert.is(h.routes.mcp.sessions.get('u1'), undefined);
+  const afterClose = await h.shell('u1', ['snapshot', '-i']);
+  assert.is(afterClose.exit_code, 1);
+  assert.match(afterClose.stderr, /open <url>/);
+});
+
+flow('press Enter submits through the last field filled; other keys and no field are refused', async ({ h, site }) => {
+  await h.shell('s-press', ['open', `${site.url}/form.html`]);
+  const noField = await h.shell('s-press', ['press', 'Enter']);
+  assert.equal([noField.exit_code, noField.isError], [1, true]);
+  assert.match(noField.stderr, /fill or type into one first/);
+  const snap = await h.shell('s-press', ['snapshot', '-i']);
+  const email = Object.keys(snap.data.refs).find((k) => snap.data.refs[k].type === 'email')!;
+  await h.shell('s-press', ['fill', `@${email}`, 'grace@example.com']);
+  const tab = await h.shell('s-press', ['press', 'Tab']);
+  assert.is(tab.exit_code, 1);
+  assert.match(tab.stderr, /only Enter/);
+  const enter = await h.shell('s-press', ['press', 'Enter']);
+  assert.equal(enter.data, { pressed: 'Enter', on: `@${email}` });
+  assert.equal(h.browser.typed.slice(-1)[0]!.submit, true);
+  assert.match((await h.shell('s-press', ['wait', '--load'])).data.url, /email=grace%40example\.com/);
+  await h.shell('s-press', ['close']);
+});
+
+flow('each session_id has its own task tab; commands of other sessions do not touch it', async ({ h, site }) => {
+  await h.shell('alpha', ['open', `${site.url}/index.html`]);
+  await h.shell('beta', ['open', `${site.url}/form.html`]);
+  const alpha = h.routes.mcp.sessions.get('alpha')!.main!;
+  const beta = h.routes.mcp.sessions.get('beta')!.main!;
+  assert.is.not(alpha.taskId, beta.taskId);
+  assert.is.not(alpha.tabId, beta.tabId);
+  assert.match(alpha.taskId, /^[0-9A-HJKMNP-TV-Z]{26}$/);
+  assert.match((await h.shell('alpha', ['snapshot', '-i'])).data.snapshot, /Article: the history of the teapot/);
+  assert.match((await h.shell('beta', ['snapshot', '-i'])).data.snapshot, /Send/);
+  await h.shell('alpha', ['close']);
+  assert.ok(h.browser.tabs.has(beta.tabId!));
+  await h.shell('beta', ['close']);
+});
+
+flow('a ref from the latest snapshot on a page that changed underneath gets the extension\'s INVALID_TARGET', async ({ h, site }) => {
+  await h.shell('s-stale', ['open', `${site.url}/index.html`]);
+  const snap = await h.shell('s-stale', ['snapshot', '-i']);
+  const link = Object.keys(snap.data.refs).find((k) => snap.data.refs[k].name.startsWith('Contact form'))!;
+  const other = Object.keys(snap.data.refs).find((k) => k !== link)!;
+  await h.shell('s-stale', ['click', `@${link}`]); // navigates: the index generation is gone
+  const stale = await h.shell('s-stale', ['click', `@${other}`]);
+  assert.is(stale.exit_code, 1);
+  assert.match(stale.stderr, /^INVALID_TARGET: .*run "snapshot -i" again/);
+  const unknown = await h.shell('s-stale', ['click', '@e9999']);
+  assert.match(unknown.stderr, /not in the latest snapshot/);
+  await h.shell('s-stale', ['close']);
+});
+
+flow('wait <ms> and timeout_sec on injected timers: done in time, or exit 124', async ({ h, site, timers }) => {
+  await h.shell('s-wait', ['open', `${site.url}/index.html`]);
+  const quick = h.shell('s-wait', ['wait', 50]);
+  await eventually(() => timers.pending >= 2, 2000, 'wait + deadline timers');
+  timers.advance(50);
+  const done = await quick;
+  assert.equal([done.exit_code, done.data], [0, { waited: 50 }]);
+  const slow = h.shell('s-wait', ['wait', '5000'], { timeout_sec: 1 });
+  await eventually(() => timers.pending >= 2, 2000, 'wait + deadline timers');
+  timers.advance(1000);
+  const timedOut = await slow;
+  assert.equal([timedOut.exit_code, timedOut.isError, timedOut.stdout], [124, true, '']);
+  assert.match(timedOut.stderr, /timed out after 1 s/);
+  const text = h.shell('s-wait', ['wait', '--text', 'Mimo fixture site']);
+  assert.equal((await text).data, { found: true });
+  await h.shell('s-wait', ['close']);
+});
+
+flow('P1: select works on <select> only; dblclick/hover/focus/check/uncheck are recognised but not served', async ({ h, site }) => {
+  await h.shell('s-p1', ['open', `${site.url}/form.html`]);
+  const snap = await h.shell('s-p1', ['snapshot', '-i']);
+  const name = Object.keys(snap.data.refs).find((k) => snap.data.refs[k].placeholder === 'Your name')!;
+  const wrong = await h.shell('s-p1', ['select', `@${name}`, 'x']);
+  assert.match(wrong.stderr, /select works on <select> elements/);
+  for (const sub of ['dblclick', 'hover', 'focus', 'check', 'uncheck']) {
+    const reply = await h.shell('s-p1', [sub, `@${name}`]);
+    assert.is(reply.exit_code, 1, sub);
+    assert.match(reply.stderr, /is not available here/, sub);
+  }
+  await h.shell('s-p1', ['close']);
+});
+
+const output = suite<Ctx>('browser-shell output');
+output.before((ctx) => {
+  const huge: FakePage = {
+    title: 'Huge',
+    text: 'x'.repeat(50_000),
+    elements: [
+      ...Array.from({ length: 400 }, (_, i) => ({ tag: 'button', text: `Button number ${i} `.padEnd(120, 'z') })),
+      { tag: 'input', type: 'password', name: 'pw', value: 'should-not-leak' },
+      { tag: 'input', type: 'text', name: 'api_token', value: 'visible-value' },
+    ],
+  };
+  return setup(ctx, { 'https://huge.test/': huge, 'https://pw.test/': { title: 'PW', text: '', elements: huge.elements!.slice(-2) } });
+});
+output.after((ctx) => teardown(ctx));
+
+output('stdout is data-only JSON, cut at 64 KB with a marker; snapshots list at most 300 refs', async ({ h }) => {
+  await h.shell('big', ['open', 'https://huge.test/']);
+  const result = await h.call('browser-shell', { session_id: 'big', argv: ['snapshot', '-i'] });
+  const reply = JSON.parse((result.content[0] as any).text);
+  assert.equal(Object.keys(reply), ['session_id', 'exit_code', 'stdout', 'stderr']);
+  assert.equal(result.structuredContent, reply);
+  assert.is(reply.exit_code, 0);
+  assert.ok(Buffer.byteLength(reply.stdout) <= 64 * 1024);
+  assert.match(reply.stdout, /\n\.\.\.\[truncated: \d+ of \d+ bytes omitted\]\n$/);
+  assert.not.ok(JSON.stringify(reply).includes('"argv"'));
+  await h.shell('big', ['close']);
+});
+
+output('password values never appear; token-like keys are redacted', async ({ h }) => {
+  await h.shell('pw', ['open', 'https://pw.test/']);
+  const snap = await h.shell('pw', ['snapshot', '-i']);
+  assert.not.ok(snap.stdout.includes('should-not-leak'));
+  assert.match(snap.stdout, /visible-value/);
+  await h.shell('pw', ['close']);
+});
+
+const rules = suite<Ctx>('browser-shell input rules');
+rules.before((ctx) => setup(ctx));
+rules.after((ctx) => teardown(ctx));
+
+const refusals: Array<[label: string, args: Record<string, unknown>, stderr: RegExp]> = [
+  ['missing session_id', { argv: ['snapshot'] }, /session_id/],
+  ['empty session_id', { session_id: '', argv: ['snapshot'] }, /session_id must match/],
+  ['space in session_id', { session_id: 'a b', argv: ['snapshot'] }, /session_id must match/],
+  ['path in session_id', { session_id: '../etc', argv: ['snapshot'] }, /session_id must match/],
+  ['65-char session_id', { session_id: 'x'.repeat(65), argv: ['snapshot'] }, /session_id must match/],
+  ['non-ASCII session_id', { session_id: 'sessión', argv: ['snapshot'] }, /session_id must match/],
+  ['numeric session_id', { session_id: 5, argv: ['snapshot'] }, /session_id/],
+  ['argv as a command string', { session_id: 'r', argv: 'open https://example.com' }, /argv/],
+  ['a command field', { session_id: 'r', command: 'open https://example.com', argv: ['snapshot'] }, /unknown field\(s\) "command"/],
+  ['empty argv', { session_id: 'r', argv: [] }, /argv must name a subcommand/],
+  ['65 argv elements', { session_id: 'r', argv: ['wait', ...Array(64).fill('1')] }, /at most 64 elements/],
+  ['object in argv', { session_id: 'r', argv: ['open', { url: 'x' }] }, /argv\.1/],
+  ['null in argv', { session_id: 'r', argv: ['open', null] }, /argv\.1/],
+  ['nested array in argv', { session_id: 'r', argv: ['open', ['x']] }, /argv\.1/],
+  ['over-long element', { session_id: 'r', argv: ['fill', '@e1', 'y'.repeat(4097)] }, /at most 4096 characters/],
+  ['NUL in an element', { session_id: 'r', argv: ['fill', '@e1', 'a\u0000b'] }, /NUL/],
+  ['number as subcommand', { session_id: 'r', argv: [1] }, /argv\[0\] must be a subcommand name/],
+  ['timeout_sec 0', { session_id: 'r', argv: ['snapshot'], timeout_sec: 0 }, /timeout_sec must be positive/],
+  ['timeout_sec 121', { session_id: 'r', argv: ['snapshot'], timeout_sec: 121 }, /timeout_sec is at most 120/],
+  ['timeout_sec as text', { session_id: 'r', argv: ['snapshot'], timeout_sec: '30' }, /timeout_sec/],
+  ['eval', { session_id: 'r', argv: ['eval', 'document.cookie'] }, /"eval" is denied/],
+  ['EVALUATE', { session_id: 'r', argv: ['EVALUATE', '1'] }, /"evaluate" is denied/],
+  ['upload', { session_id: 'r', argv: ['upload', '@e1', '/etc/passwd'] }, /"upload" is denied/],
+  ['download', { session_id: 'r', argv: ['download', '@e1'] }, /"download" is denied/],
+  ['route', { session_id: 'r', argv: ['route', '**', '--abort'] }, /"route" is denied/],
+  ['unroute', { session_id: 'r', argv: ['unroute'] }, /"unroute" is denied/],
+  ['goto (not allowlisted)', { session_id: 'r', argv: ['goto', 'https://example.com'] }, /not allowed; allowed: open/],
+  ['Open (case matters)', { session_id: 'r', argv: ['Open', 'https://example.com'] }, /not allowed/],
+  ['shell-ish subcommand', { session_id: 'r', argv: ['open;ls'] }, /not allowed/],
+  ['--cdp', { session_id: 'r', argv: ['open', 'https://example.com', '--cdp', '9333'] }, /global option "--cdp"/],
+  ['--cdp=9333', { session_id: 'r', argv: ['open', '--cdp=9333', 'https://example.com'] }, /global option/],
+  ['--CDP', { session_id: 'r', argv: ['snapshot', '--CDP'] }, /global option/],
+  ['em-dash cdp', { session_id: 'r', argv: ['snapshot', '—cdp'] }, /global option/],
+  ['full-width --json', { session_id: 'r', argv: ['snapshot', '－－json'] }, /global option/],
+  ['padded --session', { session_id: 'r', argv: ['snapshot', ' --session '] }, /global option/],
+  ['--session=other', { session_id: 'r', argv: ['click', '--session=other'] }, /global option/],
+  ['single-dash -session', { session_id: 'r', argv: ['snapshot', '-session', 'x'] }, /global option/],
+  ['--json as argv[0]', { session_id: 'r', argv: ['--json'] }, /global option "--json" is set by the server/],
+  ['--executable-path', { session_id: 'r', argv: ['open', 'https://example.com', '--executable-path=/bin/sh'] }, /global option/],
+  ['--headers', { session_id: 'r', argv: ['open', 'https://example.com', '--headers', '{"X":"1"}'] }, /global option/],
+  ['-p provider', { session_id: 'r', argv: ['open', 'https://example.com', '-p', 'browserbase'] }, /global option/],
+  ['open without url', { session_id: 'r', argv: ['open'] }, /usage: open <url>/],
+  ['open with two urls', { session_id: 'r', argv: ['open', 'https://a.test/', 'https://b.test/'] }, /usage: open <url>/],
+  ['snapshot --depth', { session_id: 'r', argv: ['snapshot', '-d', '3'] }, /unsupported option "-d"/],
+  ['click by CSS selector', { session_id: 'r', argv: ['click', 'button.send'] }, /not an element ref/],
+  ['fill without text', { session_id: 'r', argv: ['fill', '@e1'] }, /usage: fill @ref <text>/],
+  ['screenshot to a path', { session_id: 'r', argv: ['screenshot', '/tmp/x.png'] }, /not written to paths/],
+  ['close with arguments', { session_id: 'r', argv: ['close', 'all'] }, /usage: close/],
+  ['wait with junk', { session_id: 'r', argv: ['wait', 'soon'] }, /usage: wait/],
+  ['press without key', { session_id: 'r', argv: ['press'] }, /usage: press <key>/],
+];
+
+for (const [label, args, stderr] of refusals) {
+  rules(`refused (exit 2): ${label}`, async ({ h }) => {
+    const result = await h.call('browser-shell', args);
+    assert.is(result.isError, true);
+    const reply = JSON.parse((result.content[0] as any).text);
+    assert.equal(Object.keys(reply), ['session_id', 'exit_code', 'stdout', 'stderr']);
+    assert.is(reply.exit_code, 2);
+    assert.is(reply.stdout, '');
+    assert.match(reply.stderr, stderr);
+    assert.is(reply.session_id, typeof args.session_id === 'string' && /^[a-zA-Z0-9._-]{1,64}$/.test(args.session_id) ? args.session_id : '');
+  });
+}
+
+rules('nothing refused reached the extension or opened a session', async ({ h }) => {
+  assert.is(h.browser.actions.length, 0);
+  assert.is(h.routes.mcp.sessions.list().length, 0);
+});
+
+rules('accepted: numbers and booleans become strings; timeout_sec up to 120; a bare host gets https://', async ({ h, timers }) => {
+  const waiting = h.shell('acc', ['open', 'about:blank'], { timeout_sec: 120 });
+  assert.is((await waiting).exit_code, 0);
+  const w = h.shell('acc', ['wait', 0]);
+  await eventually(() => timers.pending >= 1, 2000, 'timers');
+  timers.advance(0);
+  assert.equal((await w).data, { waited: 0 });
+  const bare = await h.shell('acc', ['open', 'example.test']);
+  assert.equal(bare.data, { url: 'https://example.test/', title: '' }, 'the URL was completed and allowed');
+  assert.ok(h.browser.actions.some((a) => a.name === 'task_start' && a.params.url === 'https://example.test/'));
+  const bool = await h.shell('acc', ['fill', '@e1', true]);
+  assert.match(bool.stderr, /no snapshot yet/, 'the boolean was accepted as text');
+  await h.shell('acc', ['close']);
+});
+
+rules('before open: commands other than open and close say to open first', async ({ h }) => {
+  for (const argv of [['snapshot', '-i'], ['click', '@e1'], ['screenshot'], ['wait', '--load']]) {
+    const reply = await h.shell('fresh', argv);
+    assert.is(reply.exit_code, 1);
+    assert.match(reply.stderr, /run "open <url>" first/);
+  }
+  assert.equal((await h.shell('fresh', ['close'])).data, { closed: true });
+});
+
+const policy = suite<Ctx>('browser-shell URL policy');
+policy.before((ctx) => setup(ctx, {}, testPolicy({})));
+policy.after((ctx) => teardown(ctx));
+
+policy('open goes through the URL policy: the default blocks loopback, private and non-http(s)', async ({ h, site }) => {
+  for (const url of [`${site.url}/form.html`, 'http://localhost:9222/json', 'file:///etc/passwd', 'https://private.test/', 'http://[::ffff:127.0.0.1]/', 'javascript:alert(1)', 'http://169.254.169.254/']) {
+    const reply = await h.shell('pol', ['open', url]);
+    assert.is(reply.exit_code, 1, url);
+    assert.match(reply.stderr, /^URL_BLOCKED: /, url);
+  }
+  assert.is(h.browser.actions.filter((a) => a.name === 'task_start').length, 0);
+});
+
+flow.run();
+output.run();
+rules.run();
+policy.run();
