@@ -55,8 +55,9 @@ export function decideAction(item: PlanItem, page: PageContext, snapshot: Browse
       return { kind: 'tool', name: TOOL.switchTab, arguments: { tabId: action.tabId }, narration: `switching to tab ${action.tabId}` };
     }
     if (!snapshot) return answer('I cannot see the browser\'s tabs (no browser state was given to me), so I cannot tell which tab to switch to.');
-    const expectedUrl = clickedNewTabHref(steps, page);
-    const tab = chooseOtherTab(snapshot, page.tabId, expectedUrl);
+    const clicked = clickedElement(steps, page);
+    const expectedUrl = clicked && (clicked.target ?? '').toLowerCase() === '_blank' ? absoluteHref(clicked.href, page.url) : undefined;
+    const tab = chooseOtherTab(snapshot, page.tabId, expectedUrl, clicked?.text);
     if (!tab) {
       const listed = snapshot.tabs.map((t) => `${t.tabId}${t.tabId === snapshot.taskTabId ? ' (task tab)' : ''}${t.title ? ` "${clip(t.title, 40)}"` : ''}`).join(', ');
       return answer(`I found no other tab of this task to switch to. Tabs in the browser state: ${listed || 'none'}.`);
@@ -66,13 +67,11 @@ export function decideAction(item: PlanItem, page: PageContext, snapshot: Browse
   return answer('I lost track of my plan for this request; please ask again more simply.');
 }
 
-/** The absolute href of the new-tab link clicked in the last click step, if it is still on the page. */
-function clickedNewTabHref(steps: ToolStep[], page: PageContext): string | undefined {
+/** The element of the last click step, if it is still on the page (a new tab leaves the page as it was). */
+function clickedElement(steps: ToolStep[], page: PageContext): PageContext['elements'][number] | undefined {
   const lastClick = [...steps].reverse().find((s) => s.name === TOOL.click);
   const clickId = lastClick?.arguments.clickId;
-  const element = page.elements.find((e) => e.clickId === clickId);
-  if (!element || (element.target ?? '').toLowerCase() !== '_blank') return undefined;
-  return absoluteHref(element.href, page.url);
+  return clickId === undefined ? undefined : page.elements.find((e) => e.clickId === clickId);
 }
 
 function ordinalWord(ordinal: number): string {

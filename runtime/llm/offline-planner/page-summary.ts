@@ -40,6 +40,7 @@ export function summarizePage(page: PageContext, options: { openingSentences?: n
   const opening = firstProse ? splitSentences(firstProse).slice(0, options.openingSentences ?? 2) : [];
   const keyPoints = prose
     .slice(1)
+    .filter((p) => wordCount(p) >= 12) // paragraphs, not list items
     .map((p) => splitSentences(p)[0] ?? p)
     .slice(0, options.keyPoints ?? 4);
   const firstProseIndex = firstProse ? lines.indexOf(firstProse) : -1;

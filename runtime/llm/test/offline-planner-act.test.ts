@@ -66,17 +66,18 @@ click.run();
 const type = suite('offline planner: type into a field and submit');
 
 for (const [request, clickId, text] of [
-  ['type hello into the name field and submit', 2, 'hello'],
-  ['Type "Ada Lovelace" in the Name box, then submit the form', 2, 'Ada Lovelace'],
-  ['fill in the email field with ada@example.com and press enter', 3, 'ada@example.com'],
-  ["enter 'hi there' into the message field and submit", 5, 'hi there'],
-  ['put hello in the "Your name" field and send it', 2, 'hello'],
+  ['type hello into the name field and submit', 3, 'hello'],
+  ['Type "Ada Lovelace" in the Name box, then submit the form', 3, 'Ada Lovelace'],
+  ['fill in the email field with ada@example.com and press enter', 5, 'ada@example.com'],
+  ["enter 'hi there' into the message field and submit", 9, 'hi there'],
+  ['put hello in the "Your name" field and send it', 3, 'hello'],
 ] as const) {
   type(`"${request}"`, async () => {
     const run = await drive(planner, teaWorld(), request, { startUrl: FORM });
     assert.equal(run.toolCalls, [{ name: 'browser_type', arguments: { clickId, text, submit: true } }]);
     assert.match(run.answer, /and submitted/);
     assert.match(run.answer, /The page is now "Thank you"/);
+    assert.ok(run.answer.includes(text), 'the result page shows what was typed');
   });
 }
 
@@ -98,17 +99,18 @@ type('search, then extract the results as a table', async () => {
 type('typing without submitting, then clicking the Send button, in that order', async () => {
   const run = await drive(planner, teaWorld(), 'type Ada into the name field, then click Send', { startUrl: FORM });
   assert.equal(run.toolCalls, [
-    { name: 'browser_type', arguments: { clickId: 2, text: 'Ada' } },
-    { name: 'browser_click', arguments: { clickId: 6 } },
+    { name: 'browser_type', arguments: { clickId: 3, text: 'Ada' } },
+    { name: 'browser_click', arguments: { clickId: 10 } },
   ]);
-  assert.match(run.answer, /- Typed "Ada" into the "name" field \(element 2\)\n- Clicked "Send"/);
+  assert.match(run.answer, /- Typed "Ada" into the "name" field \(element 3\)\n- Clicked "Send"/);
+  assert.match(run.answer, /NameAda/);
 });
 
 type('a search request on a page without a search field: says so, types nothing', async () => {
   const run = await drive(planner, teaWorld(), 'search for "blue mug"', { startUrl: FORM });
   assert.equal(run.toolCalls, []);
   assert.match(run.answer, /I could not find a "search" field on "Contact form"/);
-  assert.match(run.answer, /Text fields I can see: "Name", "Email", "Message"/);
+  assert.match(run.answer, /Text fields I can see: "Your name", "you@example.com", "message"/);
 });
 
 type('a page with a single text field takes the text whatever the field is called', async () => {

@@ -58,7 +58,26 @@ s('never picks a tab outside the task group (the user\'s own tabs)', async () =>
   assert.match(run.answer, /I found no other tab of this task to switch to/);
 });
 
-s('prefers the tab showing the clicked link over other tabs of the group', async () => {
+s('prefers the tab showing the clicked link (href + target=_blank known) over newer tabs of the group', async () => {
+  const world = {
+    pages: {
+      'https://docs.example/': { title: 'Docs', text: 'Docs home', elements: [{ clickId: 4, tag: 'a', text: 'Guide', href: '/guide', target: '_blank' }] },
+      'https://docs.example/guide': { title: 'The guide', text: 'Read me first.', elements: [] },
+      'https://docs.example/other': { title: 'Other', text: 'Other page.', elements: [] },
+    },
+  };
+  const run = await drive(planner, world, 'open https://docs.example/ then open the guide in a new tab and switch to it', {
+    extraTabs: [{ tabId: 900, url: 'https://docs.example/other', groupId: 7 }],
+  });
+  assert.equal(run.toolCalls, [
+    { name: 'browser_open', arguments: { url: 'https://docs.example/' } },
+    { name: 'browser_click', arguments: { clickId: 4 } },
+    { name: 'browser_switch_tab', arguments: { tabId: 101 } },
+  ]);
+  assert.match(run.answer, /Switched to tab 101 "The guide"/);
+});
+
+s('without hrefs (the dom index gives none), the tab sharing words with the link text wins over a newer one', async () => {
   const run = await drive(planner, teaWorld(), `open ${NEW_TAB}, open the article in a new tab and switch to it`, {
     extraTabs: [{ tabId: 900, url: `${TEA}/products.html`, groupId: 7 }],
   });
