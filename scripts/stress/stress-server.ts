@@ -15,23 +15,45 @@ import { testConfig } from '../../runtime/test/util.ts';
 const dir = mkdtempSync(join(tmpdir(), 'mimo-stress-'));
 const clock = { now: () => Date.now() };
 const inspection = createInspectionHub({ clock });
+// STRESS_LLM=browser: every turn opens a page (task_start, attach, wait, page prep, dom index)
+// and then answers; otherwise the turn only answers.
+const browserTurns = process.env.STRESS_LLM === 'browser';
 const llm = scriptedLlm([]);
-llm.streamChat = async function* () {
+llm.streamChat = async function* (input) {
+  const opened = input.messages.some((m) => m.role === 'tool');
+  if (browserTurns && !opened) {
+    yield { type: 'tool_call', toolCallId: 'call-open', name: 'browser_open', arguments: { url: 'http://127.0.0.1:9/soak' } };
+    yield { type: 'done' };
+    return;
+  }
   yield* say('ok');
 };
+const durations: number[] = [];
 let logged = 0;
 const server = await createServer({
   config: testConfig(dir),
   clock,
   log: () => void logged++,
-  taskStore: createMemoryTaskStore({ clock }),
+  ...(process.env.STRESS_STORE === 'fs' ? {} : { taskStore: createMemoryTaskStore({ clock }) }),
+  inspectFor: (taskId) => inspection.observerFor(taskId),
   transport: { pingInterval: Number(process.env.STRESS_PING_INTERVAL ?? 25_000), pingTimeout: Number(process.env.STRESS_PING_TIMEOUT ?? 20_000) },
-  control: (services) => createAgentOrchestrator(services, { llm, inspection }),
+  control: (services) => {
+    const original = services.scheduler.run.bind(services.scheduler);
+    services.scheduler.run = async (request) => {
+      const out = await original(request);
+      durations.push(out.durationMs);
+      return out;
+    };
+    return createAgentOrchestrator(services, { llm, inspection });
+  },
 });
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
-    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged });
+    const sorted = [...durations].sort((a, b) => a - b);
+    const pick = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged, actions: sorted.length, actionP50Ms: pick(50), actionP99Ms: pick(99) });
+    durations.length = 0;
   }
 });
 process.send!({ type: 'ready', url: server.url });
