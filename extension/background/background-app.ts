@@ -14,6 +14,7 @@ import { createArtifactUploader } from './artifact-upload.ts';
 import { createCdpSessions } from './cdp-sessions.ts';
 import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
+import { installFocusGuard } from './focus-guard.ts';
 import { installKeepalive } from './keepalive.ts';
 import { createMessageRouter } from './message-router.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
@@ -109,6 +110,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     },
   });
 
+  const focusGuard = installFocusGuard(browser, deps.now);
   forwardTabEvents({
     browser,
     now: deps.now,
@@ -119,11 +121,16 @@ export function createBackground(deps: BackgroundDeps): Background {
       void services.cdp.detach(tabId);
     },
     onTabCreated: (tab) => {
-      if (tab.id === undefined || tab.openerTabId === undefined) return;
+      if (tab.id === undefined) return;
       const tabId = tab.id;
-      void taskTabs.adoptOpenedTab(tabId, tab.openerTabId).then((record) => {
+      const adopted: { id: number; openerTabId?: number; groupId?: number } = { id: tabId };
+      if (tab.openerTabId !== undefined) adopted.openerTabId = tab.openerTabId;
+      if (tab.groupId !== undefined) adopted.groupId = tab.groupId;
+      void taskTabs.adoptOpenedTab(adopted).then((record) => {
+        if (!record) return;
+        focusGuard.taskTabOpened(tabId);
         // A tab the task opened joins the task's group, so the user sees it belongs to the task.
-        if (record?.groupId !== undefined) void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+        if (record.groupId !== undefined && tab.groupId !== record.groupId) void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
       });
     },
   });

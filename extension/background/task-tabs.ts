@@ -27,8 +27,13 @@ export interface TaskTabs {
   taskOfTab(tabId: number): Promise<TaskTabRecord | undefined>;
   /** A tab went away: it leaves its task's live tabs and joins closedTabs. */
   tabRemoved(tabId: number): Promise<TaskTabRecord | undefined>;
-  /** A tab was opened from a task tab: it becomes one of that task's tabs. Returns the task. */
-  adoptOpenedTab(tabId: number, openerTabId: number): Promise<TaskTabRecord | undefined>;
+  /**
+   * A new tab opened from a task tab (its opener is one of the task's tabs) or created inside the
+   * task's tab group (Chrome puts tabs opened from a grouped tab into the group; the opener it
+   * reports for a background tab's link can be the active tab instead) becomes one of the
+   * task's tabs. Returns the task.
+   */
+  adoptOpenedTab(tab: { id: number; openerTabId?: number; groupId?: number }): Promise<TaskTabRecord | undefined>;
   all(): Promise<TaskTabRecord[]>;
 }
 
@@ -81,11 +86,13 @@ export function createTaskTabs(storage: StorageArea): TaskTabs {
       await persist(map);
       return record;
     },
-    async adoptOpenedTab(tabId, openerTabId) {
+    async adoptOpenedTab(tab) {
       const map = await load();
-      const record = find(map, openerTabId);
-      if (!record || record.tabs.includes(tabId)) return undefined;
-      record.tabs.push(tabId);
+      const byOpener = tab.openerTabId === undefined ? undefined : find(map, tab.openerTabId);
+      const inGroup = tab.groupId === undefined || tab.groupId < 0 ? undefined : [...map.values()].find((r) => r.groupId === tab.groupId);
+      const record = byOpener ?? inGroup;
+      if (!record || record.tabs.includes(tab.id)) return undefined;
+      record.tabs.push(tab.id);
       await persist(map);
       return record;
     },

@@ -31,7 +31,11 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
   const y = Math.round((r.top + r.bottom) / 2);
   if (args.focus && element instanceof HTMLElement) element.focus({ preventScroll: true });
   const hit = document.elementFromPoint(x, y);
-  const result: PageOps['locate']['result'] = { ok: true, x, y, tag: element.localName };
+  const link = element.closest('a[href]');
+  const target = link?.getAttribute('target')?.toLowerCase() ?? '';
+  const opensNewTab = link !== null && target !== '' && !['_self', '_parent', '_top'].includes(target) && !link.hasAttribute('download');
+  const mac = /Mac/i.test(navigator.platform);
+  const result: PageOps['locate']['result'] = { ok: true, x, y, tag: element.localName, opensNewTab, mac };
   if (hit && hit !== element && !element.contains(hit) && !hit.contains(element)) result.obscuredBy = describe(hit);
   return result;
 }

@@ -53,7 +53,7 @@ export interface PageOps {
   /** Scrolls the target into view if needed and returns its centre in viewport CSS pixels. */
   locate: {
     args: { target: TargetSpec; focus: boolean };
-    result: { ok: true; x: number; y: number; tag: string; obscuredBy?: string } | PageOpFailure;
+    result: { ok: true; x: number; y: number; tag: string; obscuredBy?: string; opensNewTab: boolean; mac: boolean } | PageOpFailure;
   };
   domClick: {
     args: { target: TargetSpec };

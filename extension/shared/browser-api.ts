@@ -103,7 +103,7 @@ export interface BrowserApi {
     get(tabId: number): Promise<BrowserTab>;
     query(query: Record<string, unknown>): Promise<BrowserTab[]>;
     create(props: { url?: string; active?: boolean; windowId?: number; openerTabId?: number; index?: number }): Promise<BrowserTab>;
-    update(tabId: number, props: { url?: string; muted?: boolean }): Promise<BrowserTab>;
+    update(tabId: number, props: { url?: string; muted?: boolean; active?: boolean }): Promise<BrowserTab>;
     remove(tabIds: number | number[]): Promise<void>;
     group(options: { tabIds: number | number[]; groupId?: number; createProperties?: { windowId?: number } }): Promise<number>;
     sendMessage(tabId: number, message: unknown, options?: { frameId?: number }): Promise<unknown>;

@@ -9,12 +9,18 @@ import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
 import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 
+const MODIFIER_CTRL = 2;
+const MODIFIER_META = 4;
+
 async function cdpClick(ctx: ActionContext, tabId: number, target: TargetSpec, warnings: string[]): Promise<void> {
   await ctx.cdp.attach(tabId);
   const located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
   if (!located.ok) failTarget(located);
   if (located.obscuredBy) warnings.push(`the target's centre is covered by ${located.obscuredBy}; clicked there anyway`);
-  const base = { x: located.x, y: located.y, button: 'left', clickCount: 1 };
+  // A link that opens a new tab is clicked with Ctrl (Meta on macOS), like a user opening it in
+  // the background: Chrome would otherwise open the new tab in the foreground.
+  const modifiers = located.opensNewTab ? (located.mac ? MODIFIER_META : MODIFIER_CTRL) : 0;
+  const base = { x: located.x, y: located.y, button: 'left', clickCount: 1, modifiers };
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...base });
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...base });
 }

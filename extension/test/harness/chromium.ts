@@ -107,7 +107,11 @@ export async function launchRealistic(extensionDir: string, options: { timeoutMs
   const child = spawn(requireChromium(), [...chromiumArgs(extensionDir), '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // Never leave a browser behind if the test process dies first.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const cleanup = async () => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
