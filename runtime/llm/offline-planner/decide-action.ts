@@ -5,6 +5,7 @@ import { ANSWER_PREFIX, clip } from './answers.ts';
 import type { ToolStep } from './conversation.ts';
 import { findClickTarget, findNewTabLink, findTextField, isTextField, labelOf } from './element-match.ts';
 import { TOOL, type PlanItem } from './plan-steps.ts';
+import { pageName } from './page-summary.ts';
 import { absoluteHref, chooseOtherTab } from './tab-choice.ts';
 
 export type Decision =
@@ -12,10 +13,6 @@ export type Decision =
   | { kind: 'answer'; text: string };
 
 const answer = (text: string): Decision => ({ kind: 'answer', text: `${ANSWER_PREFIX}${text}` });
-
-function pageName(page: PageContext): string {
-  return page.title ? `"${page.title}" (${page.url})` : page.url;
-}
 
 function someLabels(page: PageContext, filter: (e: PageContext['elements'][number]) => boolean): string {
   const labels = [...new Set(page.elements.filter(filter).map((e) => clip(labelOf(e), 60)))].slice(0, 12);

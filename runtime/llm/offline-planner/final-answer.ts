@@ -3,7 +3,7 @@
 import type { PageContext } from '../llm-types.ts';
 import { ANSWER_PREFIX, clip } from './answers.ts';
 import type { ToolStep } from './conversation.ts';
-import { formatSummary, pageExcerpt, pageNotes } from './page-summary.ts';
+import { formatSummary, pageExcerpt, pageName, pageNotes } from './page-summary.ts';
 import { ACTION_TOOLS, TOOL, type PlanItem } from './plan-steps.ts';
 import { extractPriceRows, toMarkdownTable } from './price-table.ts';
 import type { AnswerKind } from './request-intent.ts';
@@ -41,7 +41,7 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
 
 export function finalAnswer(kind: AnswerKind, page: PageContext, done: string[]): string {
   const head = done.length > 0 ? `${ANSWER_PREFIX}done.\n\n${done.map((d) => `- ${d}`).join('\n')}\n\n` : ANSWER_PREFIX;
-  const name = page.title ? `"${page.title}" (${page.url})` : page.url;
+  const name = pageName(page);
   if (kind === 'summary') return `${head}${formatSummary(page)}`;
   if (kind === 'table') {
     const rows = extractPriceRows(page);

@@ -45,8 +45,8 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
   const opened = steps.some((s) => s.name === TOOL.open);
   let url = intent.url;
   if (url === undefined && intent.path !== undefined) {
-    if (!page) return answer(`${ANSWER_PREFIX}"${intent.path}" is a path, but no page is open to resolve it against. Please give a full URL, e.g. https://example.com${intent.path.startsWith('/') ? '' : '/'}${intent.path}.`);
-    url = new URL(intent.path, page.url).href;
+    url = page ? resolveUrl(intent.path, page.url) : undefined;
+    if (url === undefined) return answer(`${ANSWER_PREFIX}"${intent.path}" is a path, but no page with a known address is open to resolve it against. Please give a full URL, e.g. https://example.com${intent.path.startsWith('/') ? '' : '/'}${intent.path}.`);
   }
   if (url !== undefined && !opened) {
     return { kind: 'tool', name: TOOL.open, arguments: { url }, narration: `opening ${url}` };
@@ -64,4 +64,12 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
   const next = plan[actionSteps.length];
   if (next) return decideAction(next, page, snapshot, steps);
   return answer(finalAnswer(intent.answer, page, describeSteps(steps, plan)));
+}
+
+function resolveUrl(path: string, base: string): string | undefined {
+  try {
+    return new URL(path, base).href;
+  } catch {
+    return undefined;
+  }
 }

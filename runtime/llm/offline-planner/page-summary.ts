@@ -53,10 +53,16 @@ export function summarizePage(page: PageContext, options: { openingSentences?: n
   return { title, opening, keyPoints, sections };
 }
 
+/** "Title" (url), or whichever of the two is known. */
+export function pageName(page: PageContext): string {
+  const title = page.title?.trim();
+  if (title && page.url) return `"${title}" (${page.url})`;
+  return title ? `"${title}"` : page.url || 'the page';
+}
+
 export function formatSummary(page: PageContext): string {
   const summary = summarizePage(page);
-  const name = summary.title ? `"${summary.title}"` : 'the page';
-  const out: string[] = [`Summary of ${name} (${page.url}), taken from the page's own text:`, ''];
+  const out: string[] = [`Summary of ${pageName(page)}, taken from the page's own text:`, ''];
   if (summary.opening.length > 0) out.push(summary.opening.join(' '));
   else {
     const labels = page.elements.slice(0, 8).map(labelOf);

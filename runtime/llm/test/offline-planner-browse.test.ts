@@ -56,7 +56,22 @@ summary('a path is resolved against the open page; without a page it asks for a 
   assert.equal(run.toolCalls, [{ name: 'browser_open', arguments: { url: ARTICLE } }]);
   const lost = await drive(planner, teaWorld(), 'open /article.html and summarise it');
   assert.equal(lost.toolCalls, []);
-  assert.match(lost.answer, /"\/article.html" is a path, but no page is open/);
+  assert.match(lost.answer, /"\/article.html" is a path, but no page with a known address is open/);
+});
+
+summary('a page whose address is unknown (empty url) still gets a summary, and paths are refused, not thrown', async () => {
+  const planner2 = createOfflinePlanner();
+  const page = { tabId: 3, url: '', title: 'Article', text: 'Otters hold hands while sleeping so that they do not drift apart.', elements: [] };
+  const ask = async (content: string) => {
+    let text = '';
+    for await (const e of planner2.streamChat({ taskId: 't', messages: [{ role: 'user', content }], tools: [], context: { page } })) {
+      assert.is.not(e.type, 'error');
+      if (e.type === 'delta') text += e.content;
+    }
+    return text;
+  };
+  assert.match(await ask('summarise this page'), /^Offline planner \(no LLM configured\): Summary of "Article", taken from/);
+  assert.match(await ask('open /next.html'), /no page with a known address/);
 });
 
 summary('reports a failed open honestly, with the code, and stops', async () => {

@@ -6,6 +6,7 @@ import { findClickTarget, findNewTabLink, findTextField } from '../offline-plann
 import { chooseOtherTab } from '../offline-planner/tab-choice.ts';
 import { streamPieces } from '../offline-planner/stream-text.ts';
 import { readConversation } from '../offline-planner/conversation.ts';
+import { createOfflinePlanner } from '../offline-planner/index.ts';
 import type { PageElement } from '../llm-types.ts';
 
 const intent = suite('offline planner: reading requests');
@@ -166,3 +167,32 @@ misc('stream pieces rebuild the text exactly, each piece bounded', () => {
 });
 
 misc.run();
+
+const robust = suite('offline planner: never fails on odd input');
+
+robust('random requests, pages and tool results always end with done, never an error', async () => {
+  const planner = createOfflinePlanner();
+  let seed = 42;
+  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const pick = <T,>(items: T[]) => items[Math.floor(rnd() * items.length)]!;
+  const words = ['open', 'click', '"', "'", 'http://x.test/a', '/b.html', 'type', 'into', 'the', 'field', 'search', 'for', 'switch', 'tab', 'new', 'and', 'then', '$5', '12,99 €', 'table', 'summarise', '⟦q0⟧', '', '\n', 'second', 'last', 'submit', 'price', 'hello', '🙂'];
+  for (let i = 0; i < 300; i++) {
+    const request = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => pick(words)).join(' ');
+    const page = rnd() < 0.8
+      ? { tabId: 1, url: pick(['', 'http://x.test/a', 'not a url']), title: pick([undefined, '', 'T']), text: Array.from({ length: Math.floor(rnd() * 8) }, () => pick(words)).join(pick([' ', '\n', '\t'])), elements: Array.from({ length: Math.floor(rnd() * 5) }, (_, k) => ({ clickId: k, tag: pick(['a', 'button', 'input', 'label', 'textarea', 'div']), ...(rnd() < 0.7 ? { text: pick(words) } : {}), ...(rnd() < 0.3 ? { target: '_blank' } : {}) })) }
+      : undefined;
+    const toolContent = pick(['{"toolCallId":"a","name":"browser_click","ok":true,"result":{"page":"(superseded by a later page read)"}}', 'not json', '{"ok":false}', '[]', 'null']);
+    const messages = [
+      { role: 'user' as const, content: request },
+      ...(rnd() < 0.5 ? [{ role: 'assistant' as const, content: '', toolCalls: [{ toolCallId: 'a', name: pick(['browser_click', 'browser_open', 'browser_type', 'x']), arguments: {} }] }, { role: 'tool' as const, toolCallId: 'a', content: toolContent }] : []),
+    ];
+    const snapshot = rnd() < 0.5 ? { tabs: [{ tabId: 1, windowId: 1, active: true }, { tabId: 2, windowId: 1, active: false }], activeTabId: 1, taskTabId: pick([1, null]) } : undefined;
+    const events = [];
+    for await (const event of planner.streamChat({ taskId: 't', messages, tools: [], context: { ...(page ? { page } : {}), ...(snapshot ? { snapshot } : {}) } })) events.push(event);
+    const last = events.at(-1)!;
+    assert.is(last.type, 'done', `request ${JSON.stringify(request)} ended with ${JSON.stringify(last)}`);
+    assert.not.ok(events.some((e) => e.type === 'error'));
+  }
+});
+
+robust.run();
