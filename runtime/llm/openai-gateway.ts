@@ -50,7 +50,10 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
   const endpoint = client.baseURL;
 
   async function* attempt(input: StreamChatInput, attemptNo: number, state: AttemptState): AsyncGenerator<LlmEvent, LlmFailure | null> {
-    const timeoutMs = input.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
+    const requested = input.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
+    // The SDK insists on a positive integer; our own timer uses the same value.
+    const timeoutMs = Number.isFinite(requested) && requested > 0 ? Math.ceil(requested) : DEFAULT_LLM_TIMEOUT_MS;
+    if (!Array.isArray(input.messages)) return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
     const converted = toOpenAiMessages(input.messages);
     if (!converted.ok) return llmFailure('LLM_BAD_REQUEST', `Cannot send the conversation: ${converted.problem}.`);
     const ctx: FailureContext = { endpoint, timeoutMs, timedOut: false, aborted: false, phase: 'request' };
@@ -66,7 +69,7 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
       controller.abort();
     }, timeoutMs);
     try {
-      const tools = toOpenAiTools(input.tools);
+      const tools = toOpenAiTools(Array.isArray(input.tools) ? input.tools : []);
       const stream = await client.chat.completions.create(
         {
           model: options.model,

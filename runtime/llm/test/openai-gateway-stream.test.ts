@@ -135,6 +135,14 @@ s('a tool message without toolCallId is a bad request, caught before any HTTP ca
   assert.is(ctx.server!.requests.length, 0);
 });
 
+s('odd inputs come back as error values, never as a throw', async (ctx) => {
+  const gw = await gatewayFor(ctx, [completionChunks({ text: 'fine' })]);
+  const bad = await collect(gw.streamChat({ taskId: 't1', messages: undefined as never, tools }));
+  assert.equal(bad.map((e) => e.type === 'error' && e.code), ['LLM_BAD_REQUEST']);
+  const fractional = await collect(gw.streamChat({ taskId: 't1', messages, tools: undefined as never, timeoutMs: 1500.5 }));
+  assert.is(textOf(fractional), 'fine');
+});
+
 s('a stream without a usage chunk ends with done and no usage', async (ctx) => {
   const gw = await gatewayFor(ctx, [[...textChunks('hi'), finishChunk('stop')]]);
   const events = await collect(gw.streamChat({ taskId: 't1', messages, tools }));
