@@ -42,6 +42,15 @@ async function until<T>(read: () => T | Promise<T>, what: string, timeoutMs = 15
 }
 
 s.before(async (ctx) => {
+  try {
+    await setUp(ctx);
+  } catch (error) {
+    console.error('setup failed:', error, JSON.stringify(ctx.runtime?.logs.slice(-20), null, 1)); // uvu drops errors thrown by hooks
+    throw error;
+  }
+});
+
+async function setUp(ctx: Ctx): Promise<void> {
   ctx.outDir = await mkdtemp(join(tmpdir(), 'mimo-ext-build-mcp-'));
   await buildExtension({ outDir: ctx.outDir });
   ctx.site = await serveFixtureSite();
@@ -55,10 +64,10 @@ s.before(async (ctx) => {
   ctx.browser = await launchRealistic(ctx.outDir);
   const worker = ctx.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await ctx.browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
   await configureThroughOptionsPage(ctx.browser.context, new URL(worker.url()).host, ctx.runtime.server.url, token);
-  await until(() => ctx.runtime.server.registry.list().some((e) => e.online), 'the extension to connect');
+  await until(() => ctx.runtime.server.registry.list().some((e) => e.socketConnected), 'the extension to connect');
   ctx.client = new Client({ name: 'mimo-e2e', version: '0.0.0' });
   await ctx.client.connect(new StreamableHTTPClientTransport(new URL(`${ctx.runtime.server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-});
+}
 
 s.after(async (ctx) => {
   await ctx.client?.close().catch(() => {});
