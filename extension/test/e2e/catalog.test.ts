@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { actionResultSchemas, FullStateSyncSchema, TabEventSchema, validate } from '../../../transport/contracts/index.ts';
 import type { ActionName } from '../../../transport/contracts/index.ts';
 import type { ActionOutcome } from '../harness/action-driver.ts';
-import { armWatchdog, download, inWorker, pageOf, startE2eEnv, startTask, tabInfo, type E2eEnv } from './e2e-util.ts';
+import { armWatchdog, download, inWorker, pageOf, startE2eEnv, startTask, tabInfo, waitUntil, type E2eEnv } from './e2e-util.ts';
 
 const disarm = armWatchdog(150_000, 'catalog.test');
 const s = suite<{ env: E2eEnv; tabId: number }>('action catalog in Chromium (Playwright persistent context)');
@@ -217,13 +217,5 @@ s('task_stop closes the task tab on request', async ({ env, tabId }) => {
   await waitUntil(async () => (await tabInfo(env, tabId)) === null);
   ok('task_stop', await env.driver.send('task_stop', {}));
 });
-
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 s.run();

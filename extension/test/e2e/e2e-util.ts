@@ -139,3 +139,11 @@ export function armWatchdog(ms: number, name: string): () => void {
   timer.unref();
   return () => clearTimeout(timer);
 }
+
+export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -50,6 +50,7 @@ export function createActionDriver(harness: Harness, clientId: string, taskId: s
       const started = performance.now();
       const since = Date.now();
       const pending = resultFor(actionId, since, options.timeoutMs ?? 30_000);
+      pending.catch(() => {}); // awaited below unless the ack already failed
       const ack = await emitWithAck(message, 2_000);
       const ackMs = performance.now() - started;
       const result = await pending;
@@ -58,6 +59,7 @@ export function createActionDriver(harness: Harness, clientId: string, taskId: s
     async sendRaw(message, options = {}) {
       const since = Date.now();
       const pending = options.resultFor ? resultFor(options.resultFor, since, options.timeoutMs ?? 5_000) : undefined;
+      pending?.catch(() => {});
       const ack = await emitWithAck(message, 2_000);
       return { ack, ...(pending ? { result: await pending } : {}) };
     },
