@@ -39,6 +39,8 @@ export interface McpRoutesOptions {
   /** Timers of browser-shell (timeout_sec, wait). */
   shellTimers?: ShellTimers;
   inspectFor?: (runId: string) => ((event: InspectionEvent) => void) | undefined;
+  /** Sessions unused this long lose their tabs (checked on each request; default 30 min). */
+  sessionIdleMs?: number;
 }
 
 export interface McpHandle {
@@ -65,6 +67,7 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
 
 export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOptions): McpRoutes {
   const profile = options.profile ?? 'full';
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const { urlPolicy } = options;
   const budget = createTabBudget(options.tabLimits ?? {});
   const sessions = createBrowserSessions({ services, budget, checkUrl: (url) => urlPolicy.check(url), checkFinalUrl: (url) => urlPolicy.checkFinal(url) });
@@ -131,6 +134,9 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   async function handle(request: Request): Promise<Response> {
     const denied = refused(request);
     if (denied) return denied;
+    void sessions.sweepIdle(sessionIdleMs, (id) => runs.usesSession(id)).then((closed) => {
+      if (closed.length > 0) services.log({ event: 'mcp_sessions_idle_closed', sessions: closed });
+    });
     if (request.method !== 'POST') return jsonRpcError(405, 'this MCP endpoint is stateless: use POST (no GET stream, no DELETE)', { Allow: 'POST' });
     await ready;
     const server = createMcpProtocolServer(tools, {
@@ -143,8 +149,17 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     return transport.handleRequest(request);
   }
 
+  /** GET /mcp/url-policy: which URL policy is in force (for the web UI), behind the same token. */
+  function policyResponse(request: Request): Response {
+    const denied = refused(request);
+    if (denied) return denied;
+    if (request.method !== 'GET' && request.method !== 'HEAD') return jsonRpcError(405, 'use GET', { Allow: 'GET' });
+    return new Response(JSON.stringify({ profile, urlPolicy: describePolicy(urlPolicy) }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+  }
+
   const route = ((request: Request) => {
     const { pathname } = new URL(request.url);
+    if (pathname === '/mcp/url-policy') return policyResponse(request);
     if (pathname !== '/mcp' && pathname !== '/mcp/') return null;
     return handle(request);
   }) as McpRoutes;

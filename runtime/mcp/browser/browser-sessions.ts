@@ -110,6 +110,20 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
       }
     },
 
+    /** Marks the session as used now (idle sessions are swept). */
+    touch(sessionId: string): void {
+      const session = sessions.get(sessionId);
+      if (session) session.lastUsedAt = services.clock.now();
+    },
+
+    /** Closes sessions unused for `idleMs` that no worker tab or `busy` run holds; returns their ids. */
+    async sweepIdle(idleMs: number, busy: (sessionId: string) => boolean): Promise<string[]> {
+      const cutoff = services.clock.now() - idleMs;
+      const idle = [...sessions.values()].filter((s) => s.lastUsedAt < cutoff && s.workers.size === 0 && !busy(s.sessionId)).map((s) => s.sessionId);
+      await Promise.allSettled(idle.map((id) => close(id)));
+      return idle;
+    },
+
     /** Closes every tab of the session and forgets it. */
     close,
 

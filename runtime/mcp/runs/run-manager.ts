@@ -15,7 +15,7 @@ import { stepError, type RunMode, type StepContext, type TaskTemplate, type Trus
 import { seedError, type SeedError } from '../tools/tool-errors.ts';
 import { prepareRun, type RunRequest } from './run-request.ts';
 import type { RunRecord, RunStore } from './run-store.ts';
-import { runErrorOf } from './run-view.ts';
+import { markInterrupted, runErrorOf, stepRecord } from './run-view.ts';
 
 export const DEFAULT_MAX_CONCURRENT_RUNS = 5;
 export const DEFAULT_MAX_RUN_TIMEOUT_MS = 900_000;
@@ -130,14 +130,9 @@ export function createRunManager(deps: RunManagerDeps) {
     save(run);
     listeners.delete(runId);
     if (run.sessionCreated && !entry.template.meta.keepsSession) await sessions.close(run.sessionId).catch(() => {});
+    else sessions.touch(run.sessionId);
     pump();
   }
-
-  const stepRecord = (s: { stepId: string; status: RunRecord['steps'][number]['status']; error?: { code: string; message: string } | undefined }) => ({
-    stepId: s.stepId,
-    status: s.status,
-    ...(s.error ? { error: { code: s.error.code, message: s.error.message } } : {}),
-  });
 
   return {
     limits: { maxConcurrentRuns, maxRunTimeoutMs },
@@ -151,10 +146,7 @@ export function createRunManager(deps: RunManagerDeps) {
         runs.set(run.runId, run);
         if (isTerminalRunStatus(run.status)) continue;
         interrupted += 1;
-        run.status = 'canceled';
-        run.endedAt = services.clock.now();
-        run.steps = run.steps.map((s) => (s.status === 'pending' || s.status === 'running' ? { ...s, status: 'skipped' as const } : s));
-        run.error = seedError('RUN_CANCELED', 'the run was interrupted by a server restart', { runId: run.runId, reason: 'server_restart' }, 'create a new run');
+        markInterrupted(run, services.clock.now());
         save(run);
       }
       return { loaded: stored.length, interrupted };
@@ -271,6 +263,12 @@ export function createRunManager(deps: RunManagerDeps) {
           if (isTerminalRunStatus(changed.status)) resolve(changed);
         });
       });
+    },
+
+    /** True while a queued or running run works in this session. */
+    usesSession(sessionId: string): boolean {
+      for (const entry of live.values()) if (entry.session.sessionId === sessionId) return true;
+      return false;
     },
 
     /** The run that owns an artifact, for get_artifact's access rule. */

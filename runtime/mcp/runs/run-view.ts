@@ -3,7 +3,7 @@
 // run machine's terminal output turned into the seed's error format.
 import { isTerminalRunStatus, type RunOutput } from '../../../machines/index.ts';
 import { seedError, type SeedError } from '../tools/tool-errors.ts';
-import type { RunRecord } from './run-store.ts';
+import type { RunRecord, RunStepRecord } from './run-store.ts';
 
 export function runView(run: RunRecord, now: number): Record<string, unknown> {
   const terminal = isTerminalRunStatus(run.status);
@@ -48,4 +48,17 @@ export function runErrorOf(output: RunOutput, timeoutMs: number): SeedError | un
     ...(failed?.error?.message ? { stepError: failed.error.message } : {}),
     summary: output.summary,
   });
+}
+
+/** A machine step as stored (no inputs or outputs: those may be large or secret). */
+export function stepRecord(s: { stepId: string; status: RunStepRecord['status']; error?: { code: string; message: string } | undefined }): RunStepRecord {
+  return { stepId: s.stepId, status: s.status, ...(s.error ? { error: { code: s.error.code, message: s.error.message } } : {}) };
+}
+
+/** A run a restart interrupted: its tabs are gone, so it ends canceled with what it had. */
+export function markInterrupted(run: RunRecord, now: number): void {
+  run.status = 'canceled';
+  run.endedAt = now;
+  run.steps = run.steps.map((s) => (s.status === 'pending' || s.status === 'running' ? { ...s, status: 'skipped' as const } : s));
+  run.error = seedError('RUN_CANCELED', 'the run was interrupted by a server restart', { runId: run.runId, reason: 'server_restart' }, 'create a new run');
 }

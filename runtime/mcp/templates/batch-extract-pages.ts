@@ -3,7 +3,7 @@
 // where some URLs fail is partial_success at >= 50 % success. "auto" is sync up to 5 URLs.
 import { z } from 'zod';
 import { countSteps, type RunStep } from '../../../machines/index.ts';
-import { toolLayerError, type TaskTemplate } from './template-types.ts';
+import { itemError, toolLayerError, type TaskTemplate } from './template-types.ts';
 
 export const BATCH_AUTO_SYNC_MAX_URLS = 5;
 
@@ -25,7 +25,7 @@ const item = z.object({
   text: z.string().optional(),
   textLength: z.number().int().optional(),
   truncated: z.boolean().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z.object({ code: z.string(), message: z.string(), cause: z.string().optional() }).optional(),
 });
 
 const outputs = z.object({
@@ -83,7 +83,7 @@ export const batchExtractPages: TaskTemplate<Inputs> = {
         const page = step.output as ExtractedPage;
         return { url, success: true, status: step.status, finalUrl: page.finalUrl, title: page.title, text: page.text, textLength: page.text.length, truncated: page.truncated };
       }
-      return { url, success: false, status: step.status, ...(step.error ? { error: { code: step.error.code, message: step.error.message } } : {}) };
+      return { url, success: false, status: step.status, ...(step.error ? { error: itemError(step.error) } : {}) };
     });
     const items = full.map((entry) => ('text' in entry && entry.text !== undefined && entry.text.length > max ? { ...entry, text: entry.text.slice(0, max), truncated: true } : entry));
     const counts = countSteps(steps);

@@ -4,7 +4,7 @@
 // Pages that fail are reported and left out of the comparison (partial_success allowed).
 import { z } from 'zod';
 import { countSteps } from '../../../machines/index.ts';
-import { toolLayerError, type TaskTemplate } from './template-types.ts';
+import { itemError, toolLayerError, type TaskTemplate } from './template-types.ts';
 
 const inputs = z
   .object({
@@ -108,7 +108,7 @@ export const multiTabCompare: TaskTemplate<Inputs> = {
     const items = steps.map((step, index) => {
       const url = i.urls[index]!;
       if (step.status !== 'succeeded') {
-        return { url, success: false, status: step.status, ...(step.error ? { error: { code: step.error.code, message: step.error.message } } : {}) };
+        return { url, success: false, status: step.status, ...(step.error ? { error: itemError(step.error) } : {}) };
       }
       const page = step.output as ComparedPage;
       pages.push(page);

@@ -84,3 +84,9 @@ export function toolLayerError(error: ErrorValue, during: string): ErrorValue {
   if (error.code === 'PLUGIN_TIMEOUT_EXEC' && (during === 'navigate' || during === 'wait')) code = 'NAVIGATION_TIMEOUT';
   return stepError(code, `${during}: ${error.message}`, { cause: { code: error.code, ...(error.details ? { details: error.details } : {}) } });
 }
+
+/** A failed step as an item of a template result: the tool-layer code, the message, the extension's own code. */
+export function itemError(error: ErrorValue): { code: string; message: string; cause?: string } {
+  const cause = (error.details?.cause as { code?: unknown } | undefined)?.code;
+  return { code: error.code, message: error.message, ...(typeof cause === 'string' ? { cause } : {}) };
+}

@@ -111,6 +111,16 @@ info('GET /mcp answers 405 (stateless endpoint), other paths are not MCP', async
   assert.is.not(other.status, 405);
 });
 
+info('GET /mcp/url-policy says which URL policy is in force (for the web UI)', async (ctx) => {
+  const response = await fetch(`${ctx.h!.runtime.server.url}/mcp/url-policy`);
+  assert.is(response.status, 200);
+  const body = await response.json();
+  assert.is(body.profile, 'full');
+  assert.is(body.urlPolicy.source, 'test-policy.json');
+  assert.equal(body.urlPolicy.liftedCategories, ['loopback']);
+  assert.is((await fetch(`${ctx.h!.runtime.server.url}/mcp/url-policy`, { method: 'POST' })).status, 405);
+});
+
 info('a browser page from a foreign origin is refused (DNS rebinding protection)', async (ctx) => {
   const response = await fetch(`${ctx.h!.runtime.server.url}/mcp`, {
     method: 'POST',
@@ -136,6 +146,8 @@ auth('with MIMO_TOKEN set, /mcp needs the bearer token', async () => {
     }
     const wrong = await fetch(`${h.runtime.server.url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json' }, body: '{}' });
     assert.is(wrong.status, 401);
+    assert.is((await fetch(`${h.runtime.server.url}/mcp/url-policy`)).status, 401);
+    assert.is((await fetch(`${h.runtime.server.url}/mcp/url-policy`, { headers: { 'X-Mimo-Token': 'sekret-token' } })).status, 200);
   } finally {
     await h.close();
   }

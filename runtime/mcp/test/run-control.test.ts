@@ -151,6 +151,15 @@ control('refusals: template, version, inputs, session, trust level, run id; noth
   assert.is((await h.ok('get_task_run', { runId: ok.runId })).trustLevel, 'remote');
 });
 
+control('no extension connected: every step fails, the run is failed, items carry PLUGIN_OFFLINE as the cause', async (ctx) => {
+  const h = (ctx.h = await startMcp({ plugin: false }));
+  const run = await h.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://a.test/', 'https://b.test/'] }, options: { mode: 'sync' } });
+  assert.is(run.status, 'failed');
+  assert.is(run.error.details.stepErrorCode, 'EXECUTION_ERROR');
+  assert.equal(run.result.items.map((i: any) => i.error.cause), ['PLUGIN_OFFLINE', 'PLUGIN_OFFLINE']);
+  assert.is(h.routes.mcp.budget.inUse(), 0);
+});
+
 const persist = suite('persistence');
 
 persist('runs are stored under the data dir and read back after a restart; an interrupted run becomes canceled', async () => {

@@ -1,0 +1,32 @@
+// Shared setup of the browser-shell tests: fixtures/site's form (its submit navigates to the
+// result page with the typed values), manual timers, and the MCP harness.
+import { serveFixtureSite, type FixtureSite } from '../../../fixtures/site/serve.ts';
+import type { FakePage } from './fake-browser.ts';
+import { createManualTimers, type ManualTimers } from './manual-timers.ts';
+import { startMcp, testPolicy, type McpHarness } from './mcp-harness.ts';
+import { loadSitePages } from './site-pages.ts';
+
+export interface Ctx {
+  site: FixtureSite;
+  pages: Record<string, FakePage>;
+  timers: ManualTimers;
+  h: McpHarness;
+}
+
+export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {}, policy = testPolicy()): Promise<void> {
+  ctx.site = await serveFixtureSite();
+  ctx.pages = await loadSitePages(ctx.site, ['/form.html', '/form-result.html', '/index.html']);
+  const form = ctx.pages[`${ctx.site.url}/form.html`]!;
+  const result = `${ctx.site.url}/form-result.html?name={name}&email={email}&message={message}`;
+  for (const e of form.elements!) {
+    if (e.tag === 'button') e.navigatesTo = result;
+    if (e.name === 'email') e.submitsTo = result;
+  }
+  ctx.timers = createManualTimers();
+  ctx.h = await startMcp({ pages: { ...ctx.pages, ...extraPages }, policy, routes: { shellTimers: ctx.timers } });
+}
+
+export async function teardown(ctx: Ctx): Promise<void> {
+  await ctx.h.close();
+  await ctx.site.close();
+}
