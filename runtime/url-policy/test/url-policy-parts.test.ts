@@ -16,6 +16,7 @@ import {
   parseUrlPolicyConfig,
   specialRanges,
 } from '../index.ts';
+import type { UrlCheck } from '../../agent/task-browser.ts';
 
 const ip = suite('ip addresses');
 
@@ -114,6 +115,15 @@ final('checkFinal applies the same rules and says the page ended up there', asyn
   assert.is(verdict.error.details.stage, 'final');
   assert.is(verdict.error.details.category, 'metadata');
   assert.match(verdict.error.message, /after redirects/);
+});
+
+final('check and checkFinal are UrlChecks for runtime/agent/task-browser.ts', async () => {
+  const policy = createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [{ address: '10.0.0.1', family: 4 }] });
+  const check: UrlCheck = policy.check;
+  const final: UrlCheck = policy.checkFinal;
+  const verdict = await check('https://intranet.example/');
+  assert.ok(!verdict.ok && verdict.error.code === 'URL_BLOCKED' && verdict.error.retryable === false);
+  assert.not.ok((await final('http://localhost/')).ok);
 });
 
 final('the resolver is asked for names only, never for literals', async () => {
