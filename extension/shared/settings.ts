@@ -11,7 +11,7 @@ export const SettingsSchema = v.object({
   serverUrl: v.pipe(
     v.string(),
     v.url('server URL must be an absolute URL'),
-    v.check((url) => /^https?:$/.test(new URL(url).protocol), 'server URL must be http or https'),
+    v.check((url) => /^https?:\/\//i.test(url), 'server URL must be http or https'),
   ),
   token: v.string(),
   /** Extra match patterns of web UI pages (besides the manifest's externally_connectable). */
