@@ -36,6 +36,8 @@ export const TaskMessageSchema = v.object({
   timestamp: TimestampSchema,
   /** For role `tool`: the tool call this message answers. */
   toolCallId: v.optional(v.string()),
+  /** Extra facts the server keeps with a message; for a `tool` step: actionId, actionName, paramsSummary, durationMs, ok. */
+  meta: v.optional(v.record(v.string(), v.unknown())),
 });
 export type TaskMessage = v.InferOutput<typeof TaskMessageSchema>;
 

@@ -34,6 +34,38 @@ function liveTurn() {
 
 const merge = suite('chat: history merge (reopen, reconnect)');
 
+merge('stored steps, one per browser action (meta.actionId): each matches its live step once, or stands alone after a reload', () => {
+  const step = (id: string, actionId: string, name: string, t: number, extra: Record<string, unknown> = {}): TaskMessage => ({
+    id,
+    role: 'tool',
+    content: JSON.stringify({ toolCallId: 'call-2', name, ok: true, ...extra }),
+    timestamp: t,
+    toolCallId: 'call-2',
+    meta: { actionId, actionName: name, paramsSummary: `tabId=7 (${name})`, durationMs: 12 },
+  });
+  const history = [
+    msg('evt-u2', 'user', 'Open it', 2_000),
+    step('tool-a1', 'a1', 'task_start', 2_100, { result: { tabId: 7 } }),
+    step('tool-a2', 'a2', 'browser_screenshot', 2_200, { result: { artifactId: 'art-9', url: '/api/artifacts/art-9' } }),
+    msg('m-2', 'assistant', 'Done.', 2_300),
+  ];
+  // Live: the same two actions were seen as toolUsed events.
+  const chat = createChatModel();
+  chat.addUserMessage('evt-u2', 'Open it', 2_000);
+  chat.setDelivery('evt-u2', 'sent');
+  chat.applyEvent(payload('toolUsed', { toolCallId: 'call-2', actionId: 'a1', actionName: 'task_start', phase: 'success', paramsSummary: 'tabId=7', timestamp: 2_100 }));
+  chat.applyEvent(payload('toolUsed', { toolCallId: 'call-2', actionId: 'a2', actionName: 'browser_screenshot', phase: 'success', paramsSummary: 'tabId=7', timestamp: 2_200 }));
+  chat.loadHistory(history);
+  chat.loadHistory(history);
+  assert.equal(show(chat.items.value), ['user:Open it', 'tool:call-2', 'tool:call-2', 'assistant:Done.']);
+  // After a reload (no live items): two steps from history, with their stored summaries and the thumbnail.
+  const fresh = createChatModel();
+  fresh.loadHistory(history);
+  const tools = fresh.items.value.filter((i): i is ToolItem => i.kind === 'tool');
+  assert.equal(tools.map((t) => [t.actionName, t.paramsSummary, t.durationMs]), [['task_start', 'tabId=7 (task_start)', 12], ['browser_screenshot', 'tabId=7 (browser_screenshot)', 12]]);
+  assert.equal(tools[1]!.artifacts.map((a) => a.artifactId), ['art-9']);
+});
+
 merge('history of the same turn replaces live text without showing anything twice', () => {
   const chat = liveTurn();
   chat.loadHistory([

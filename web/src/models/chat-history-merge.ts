@@ -32,7 +32,13 @@ function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<st
       if (m.content.trim() === '') return null; // a turn step that only called tools
       return { kind: 'assistant', key: `h:${m.id}`, id: m.id, content: m.content, timestamp: m.timestamp, streaming: false, fromHistory: true, ...(turn ? { turn } : {}) };
     case 'tool': {
-      // The live steps of this call (one per browser action) say more than the stored result.
+      // A stored step of one browser action (meta.actionId): its live twin says more.
+      const actionId = typeof m.meta?.actionId === 'string' ? m.meta.actionId : undefined;
+      if (actionId) {
+        const twin = m.toolCallId ? liveTools.get(m.toolCallId)?.find((t) => t.actionId === actionId) : undefined;
+        return twin ?? toolItemFromHistory(m, turn);
+      }
+      // A stored result of a whole tool call: the live steps of this call (one per browser action) say more.
       const live = m.toolCallId ? liveTools.get(m.toolCallId) : undefined;
       if (live) return live;
       return toolItemFromHistory(m, turn);

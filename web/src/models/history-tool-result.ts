@@ -42,11 +42,14 @@ export function toolItemFromHistory(m: TaskMessage, turn: string | undefined): T
   const r = parsed.output;
   if (!r.ok) return { ...base, actionName: r.name, phase: 'error', error: r.error };
   const tabId = typeof r.result === 'object' && r.result !== null ? (r.result as { tabId?: unknown }).tabId : undefined;
+  const meta = m.meta ?? {};
   return {
     ...base,
+    ...(typeof meta.actionId === 'string' ? { actionId: meta.actionId } : {}),
+    ...(typeof meta.durationMs === 'number' ? { durationMs: meta.durationMs } : {}),
     actionName: r.name,
     phase: (r.missing?.length ?? 0) > 0 ? 'partial' : 'success',
-    paramsSummary: typeof tabId === 'number' ? `tabId=${tabId}` : '',
+    paramsSummary: typeof meta.paramsSummary === 'string' ? meta.paramsSummary : typeof tabId === 'number' ? `tabId=${tabId}` : '',
     warnings: r.warnings ?? [],
     artifacts: artifactsOf(r.name, r.result),
   };
