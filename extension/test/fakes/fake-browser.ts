@@ -89,6 +89,7 @@ type ScriptHandler = (injection: { tabId: number; func?: (...args: any[]) => unk
 type CommandHandler = (tabId: number, method: string, params: Record<string, unknown>) => unknown;
 
 export interface FakeBrowser extends BrowserApi {
+  storage: BrowserApi['storage'] & { local: FakeStorage; session: FakeStorage };
   tabsById: Map<number, BrowserTab>;
   groups: Map<number, BrowserTabGroup>;
   /** Calls that change state, in order: ['tabs.create', props], ['tabs.update', id, props], ... */
