@@ -20,6 +20,8 @@ export interface OrchestratorOptions {
   stepLimit?: number;
   llmTimeoutMs?: number;
   checkUrl?: UrlCheck;
+  /** Re-checks the URL a page landed on (after redirects); a refusal stops the action. */
+  checkFinalUrl?: UrlCheck;
   pagePrepBackoffMs?: readonly number[];
   onTrace?(taskId: string, entry: Record<string, unknown>): void;
 }
@@ -161,6 +163,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       gate,
       inspect,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
       onStepDone: (record) => {
         const content = JSON.stringify({
           toolCallId: record.toolCallId,

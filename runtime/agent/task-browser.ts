@@ -40,6 +40,8 @@ export interface TaskBrowserDeps {
   gate: ActionGate;
   inspect?: (event: InspectionEvent) => void;
   checkUrl: UrlCheck;
+  /** Re-checks the URL the tab ended up on after loading (redirects). */
+  checkFinalUrl?: UrlCheck;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
   /** Each finished browser action, for the task's history (persisted as a `tool` message). */
@@ -180,6 +182,11 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     const loadWarning = loaded.ok ? [] : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
     if (!loaded.ok && loaded.error?.code === 'TASK_TAB_CLOSED') return { ok: false, error: loaded.error };
     const tab = tabId;
+    const landedOn = (typeof loaded.result?.url === 'string' ? loaded.result.url : undefined) ?? (clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined);
+    if (deps.checkFinalUrl && landedOn && landedOn !== 'about:blank') {
+      const verdict = await deps.checkFinalUrl(landedOn);
+      if (!verdict.ok) return { ok: false, error: verdict.error };
+    }
     const machine = pagePrepMachine.provide({
       actors: {
         captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(async () => {

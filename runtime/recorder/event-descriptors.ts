@@ -1,0 +1,156 @@
+// Comparable descriptors of a task's frontend events (what a replay must reproduce), and the
+// task's final state as a recording implies it. Ids, timestamps, durations and chunk boundaries
+// are left out: chatDelta text is joined per targetEventId (one descriptor where its first delta
+// was), so the same answer streamed in other pieces still compares equal.
+import type { RecordedLine } from './session-recorder.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export type EventDescriptor =
+  | { type: 'chatDelta'; text: string; finished: boolean }
+  | { type: 'toolUsed'; actionName: string; phase: string; code?: string }
+  | { type: 'taskStatus'; status: string; previous?: string }
+  | { type: 'structuredOutput'; status: string; code?: string; message?: string }
+  | { type: 'usage'; promptTokens: number; completionTokens: number; totalTokens: number }
+  | { type: string };
+
+/** The frontend_event envelopes a recording emitted, in order. */
+export function recordedFrontendEvents(lines: RecordedLine[]): Obj[] {
+  return lines
+    .filter((l) => l.kind === 'frame' && l.channel === 'frontend_event' && l.direction === 'out' && isObj(l.payload))
+    .map((l) => (l as { payload: Obj }).payload);
+}
+
+/** (d) Envelopes -> descriptors; with `taskId`, only that task's envelopes count. */
+export function describeFrontendEvents(envelopes: readonly unknown[], options: { taskId?: string } = {}): EventDescriptor[] {
+  const out: EventDescriptor[] = [];
+  const chats = new Map<string, { type: 'chatDelta'; text: string; finished: boolean }>();
+  for (const envelope of envelopes) {
+    if (!isObj(envelope) || !isObj(envelope.event)) continue;
+    if (options.taskId !== undefined && envelope.taskId !== options.taskId) continue;
+    const event = envelope.event;
+    const type = String(event.type);
+    const errorCode = isObj(event.error) && typeof event.error.code === 'string' ? event.error.code : undefined;
+    switch (type) {
+      case 'chatDelta': {
+        const target = String(event.targetEventId);
+        let chat = chats.get(target);
+        if (!chat) {
+          chat = { type: 'chatDelta', text: '', finished: false };
+          chats.set(target, chat);
+          out.push(chat);
+        }
+        chat.text += isObj(event.delta) ? String(event.delta.content ?? '') : '';
+        if (event.finished === true) chat.finished = true;
+        break;
+      }
+      case 'toolUsed':
+        out.push({ type, actionName: String(event.actionName), phase: String(event.phase), ...(errorCode ? { code: errorCode } : {}) });
+        break;
+      case 'taskStatus':
+        out.push({ type, status: String(event.status), ...(typeof event.previous === 'string' ? { previous: event.previous } : {}) });
+        break;
+      case 'structuredOutput':
+        out.push({
+          type,
+          status: String(event.status),
+          ...(errorCode ? { code: errorCode } : {}),
+          ...(typeof event.message === 'string' ? { message: event.message } : {}),
+        });
+        break;
+      case 'usage':
+        out.push({ type, promptTokens: Number(event.promptTokens), completionTokens: Number(event.completionTokens), totalTokens: Number(event.totalTokens) });
+        break;
+      default:
+        out.push({ type });
+    }
+  }
+  return out;
+}
+
+/** One line per descriptor, for readable assertions and diffs. */
+export function formatDescriptor(d: EventDescriptor): string {
+  const x = d as Obj;
+  switch (d.type) {
+    case 'chatDelta':
+      return `chatDelta${x.finished ? ' (finished)' : ''}: ${JSON.stringify(x.text)}`;
+    case 'toolUsed':
+      return `toolUsed ${x.actionName} ${x.phase}${x.code ? ` ${x.code}` : ''}`;
+    case 'taskStatus':
+      return `taskStatus ${x.previous ? `${x.previous} -> ` : ''}${x.status}`;
+    case 'structuredOutput':
+      return `structuredOutput ${x.status}${x.code ? ` ${x.code}` : ''}${x.message ? `: ${x.message}` : ''}`;
+    case 'usage':
+      return `usage ${x.promptTokens}+${x.completionTokens}=${x.totalTokens}`;
+    default:
+      return d.type;
+  }
+}
+
+export interface TaskOutcome {
+  /** The last taskStatus the recording emitted. */
+  status: string | undefined;
+  /** The persisted messages as describeTaskMessages writes them. */
+  messages: string[];
+}
+
+/**
+ * The final task state a recording implies: its last status, and the messages the orchestrator
+ * persists: each user_message, a tool message per finished browser action, an assistant message
+ * per turn that ended normally with text, a system note per info structuredOutput.
+ */
+export function expectedTaskOutcome(lines: RecordedLine[]): TaskOutcome {
+  const messages: string[] = [];
+  const seenUserIds = new Set<string>();
+  let status: string | undefined;
+  const turns = new Map<string, { text: string; failed: boolean }>();
+  let previous: Obj | undefined;
+  for (const line of lines) {
+    if (line.kind !== 'frame' || !isObj(line.payload)) continue;
+    const payload = line.payload;
+    if (line.channel === 'frontend_message' && payload.type === 'user_message') {
+      if (seenUserIds.has(String(payload.id))) continue;
+      seenUserIds.add(String(payload.id));
+      turns.set(String(payload.id), { text: '', failed: false });
+      messages.push(`user: ${String(payload.content)}`);
+    }
+    if (line.channel !== 'frontend_event' || !isObj(payload.event)) continue;
+    const event = payload.event;
+    if (event.type === 'taskStatus') {
+      status = String(event.status);
+      // A turn cut short by stop (or an error) keeps its text out of the history.
+      if (status === 'completed' || status === 'error') for (const turn of turns.values()) turn.failed = true;
+    } else if (event.type === 'toolUsed' && event.phase !== 'start') {
+      messages.push(`tool: ${String(event.actionName)} ${event.phase === 'error' ? 'error' : 'ok'}`);
+    } else if (event.type === 'structuredOutput' && event.status === 'info' && typeof event.message === 'string') {
+      messages.push(`system: ${event.message}`);
+    } else if (event.type === 'chatDelta') {
+      const turn = turns.get(String(event.targetEventId));
+      if (turn && isObj(event.delta)) turn.text += String(event.delta.content ?? '');
+      if (turn && event.finished === true) {
+        const failedNow = isObj(previous) && previous.type === 'structuredOutput' && previous.status === 'error';
+        if (turn.text && !turn.failed && !failedNow) messages.push(`assistant: ${turn.text}`);
+        turns.delete(String(event.targetEventId));
+      }
+    }
+    previous = event;
+  }
+  return { status, messages };
+}
+
+/** Persisted messages (GET /api/task/:id `messages`) in the form expectedTaskOutcome uses. */
+export function describeTaskMessages(messages: ReadonlyArray<{ role: string; content: string; meta?: Obj }>): string[] {
+  return messages.map((m) => {
+    if (m.role !== 'tool') return `${m.role}: ${m.content}`;
+    let parsed: Obj = {};
+    try {
+      parsed = JSON.parse(m.content) as Obj;
+    } catch {
+      // not JSON: fall back to the meta
+    }
+    const name = m.meta?.actionName ?? parsed.name;
+    const ok = m.meta?.ok ?? parsed.ok;
+    return `tool: ${String(name)} ${ok ? 'ok' : 'error'}`;
+  });
+}

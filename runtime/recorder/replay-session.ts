@@ -1,0 +1,129 @@
+// Replays one recorded session through a fresh runtime: the real `openai` SDK against the mock
+// OpenAI server streaming the recorded chunks, a fake plugin answering from the recording, and a
+// web client on the real socket.io-client that sends the recorded inputs event-driven (each once
+// as many of the task's frontend events have arrived as had been emitted before it when recorded).
+import { io } from 'socket.io-client';
+import type { LlmGateway } from '../llm/llm-types.ts';
+import { startMockOpenAiServer, type MockOpenAiServer } from '../llm/mock-openai-server.ts';
+import { startFakePlugin, type FakePlugin } from '../test-util/fake-plugin.ts';
+import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
+import { createReplayAnswerer, llmScriptOf, pluginClientIdOf, replayInputs, taskIdOf, type ReplayAnswererOptions } from './replay.ts';
+import type { RecordedLine } from './session-recorder.ts';
+import { openAiGatewayFor, startSessionRuntime, type SessionTimings } from './session-runtime.ts';
+
+export interface ReplayOptions {
+  /** The timings the session was recorded with (FIXTURE_TIMINGS for fixtures/sessions). */
+  timings?: SessionTimings;
+  /** Instead of the mock server on the recorded chunks (e.g. the offline planner for sessions recorded with it). */
+  llm?: LlmGateway;
+  answerer?: ReplayAnswererOptions;
+  /** Give up waiting for the recorded number of events after this long (default 15 s). */
+  timeoutMs?: number;
+  /** After the last expected event, wait this long for extra ones (default 150 ms). */
+  settleMs?: number;
+}
+
+export interface ReplayOutcome {
+  taskId: string;
+  expected: { events: EventDescriptor[]; task: TaskOutcome };
+  actual: { events: EventDescriptor[]; task: TaskOutcome };
+  /** Live envelopes of the task, as received by the web client. */
+  envelopes: Array<Record<string, unknown>>;
+  /** Acks of the inputs sent, in order. */
+  inputAcks: unknown[];
+  /** Actions the recording had no answer for; recorded answers never asked for. */
+  unexpectedActions: string[];
+  unusedActions: string[];
+  /** Chat-completion requests the mock server answered. */
+  llmRequests: number;
+  timedOut: boolean;
+}
+
+export async function replaySession(lines: RecordedLine[], options: ReplayOptions = {}): Promise<ReplayOutcome> {
+  const taskId = taskIdOf(lines);
+  if (!taskId) throw new Error('the recording has no frame with a taskId');
+  const expectedEnvelopes = recordedFrontendEvents(lines);
+  const inputs = replayInputs(lines);
+  const clientId = pluginClientIdOf(lines);
+  const answerer = createReplayAnswerer(lines, options.answerer);
+
+  let mock: MockOpenAiServer | undefined;
+  if (!options.llm) mock = await startMockOpenAiServer({ script: llmScriptOf(lines) });
+  const model = lines.find((l) => l.kind === 'llm_chunk' && typeof (l.chunk as { model?: unknown }).model === 'string');
+  const llm = options.llm ?? openAiGatewayFor({ baseURL: mock!.url, ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}) });
+  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}) });
+  let plugin: FakePlugin | undefined;
+  const web = io(`${runtime.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
+  try {
+    if (clientId) plugin = await startFakePlugin({ url: runtime.url, clientId, answer: answerer.answer });
+    await new Promise<void>((resolve, reject) => {
+      web.once('connect', () => resolve());
+      web.once('connect_error', reject);
+    });
+
+    const envelopes: Array<Record<string, unknown>> = [];
+    const inputAcks: unknown[] = [];
+    let next = 0;
+    let sending: Promise<void> = Promise.resolve();
+    let wake: () => void = () => {};
+    const flush = () => {
+      sending = sending.then(async () => {
+        while (next < inputs.length && inputs[next]!.afterEvents <= envelopes.length) {
+          const input = inputs[next++]!;
+          const ack =
+            input.channel === 'frontend_message'
+              ? await web.timeout(5_000).emitWithAck('frontend_message', input.payload).catch((error: Error) => ({ error: error.message }))
+              : await (plugin ? plugin.send(input.payload).catch((error: Error) => ({ error: error.message })) : { error: 'no plugin in this recording' });
+          inputAcks.push(ack);
+        }
+      });
+    };
+    web.on('frontend_event', (envelope: Record<string, unknown>) => {
+      if (envelope?.taskId !== taskId) return;
+      envelopes.push(envelope);
+      flush();
+      wake();
+    });
+    flush();
+
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    const started = Date.now();
+    let timedOut = false;
+    while (envelopes.length < expectedEnvelopes.length || next < inputs.length) {
+      if (Date.now() - started > timeoutMs) {
+        timedOut = true;
+        break;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    await sending;
+    await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 150));
+
+    const detail = (await (await fetch(`${runtime.url}/api/task/${taskId}`)).json()) as { data?: { task?: { status?: string }; messages?: Array<{ role: string; content: string; meta?: Record<string, unknown> }> } };
+    return {
+      taskId,
+      expected: { events: describeFrontendEvents(expectedEnvelopes, { taskId }), task: expectedTaskOutcome(lines) },
+      actual: {
+        events: describeFrontendEvents(envelopes, { taskId }),
+        task: { status: detail.data?.task?.status, messages: describeTaskMessages(detail.data?.messages ?? []) },
+      },
+      envelopes: [...envelopes],
+      inputAcks,
+      unexpectedActions: [...answerer.unexpected],
+      unusedActions: answerer.unused().map((e) => `${e.actionName} ${e.actionId}`),
+      llmRequests: mock?.requests.length ?? 0,
+      timedOut,
+    };
+  } finally {
+    web.close();
+    plugin?.close();
+    await runtime.close();
+    await mock?.close();
+  }
+}

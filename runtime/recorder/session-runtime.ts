@@ -1,0 +1,105 @@
+// A runtime wired the way runtime/main.ts wires it (openai gateway -> orchestrator, inspection
+// hub, optional session recorder), on 127.0.0.1:0 with a memory task store and a temp folder.
+// fixtures/sessions/record.ts records through it and the replay tests replay through it, so a
+// fixture is replayed by the same composition that recorded it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInspectionHub, toInspectionRecord } from '../agent/inspection-hub.ts';
+import { createAgentOrchestrator } from '../agent/orchestrator.ts';
+import type { MimoConfig } from '../config.ts';
+import { createOpenAiGateway } from '../llm/openai-gateway.ts';
+import type { LlmGateway } from '../llm/llm-types.ts';
+import { createServer, type MimoServer } from '../server.ts';
+import { createMemoryTaskStore } from '../store/index.ts';
+import type { SessionRecorder } from './session-recorder.ts';
+
+/** The timing knobs a recording depends on; a replay must use the ones it was recorded with. */
+export interface SessionTimings {
+  /** T_ack for every action (ms); the runtime default (1500) when absent. */
+  ackTimeoutMs?: number;
+  /** Page-preparation retry waits; the machine default ([500, 1500]) when absent. */
+  pagePrepBackoffMs?: readonly number[];
+}
+
+/** The timings fixtures/sessions/*.jsonl were recorded with (short, so the replays are quick). */
+export const FIXTURE_TIMINGS: SessionTimings = Object.freeze({ ackTimeoutMs: 400, pagePrepBackoffMs: Object.freeze([200]) });
+
+export interface SessionRuntime {
+  server: MimoServer;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface SessionRuntimeOptions {
+  llm: LlmGateway;
+  recorder?: SessionRecorder;
+  timings?: SessionTimings;
+  clock?: { now(): number };
+  /** Server log lines (default: dropped). */
+  log?: (entry: object) => void;
+}
+
+/** The openai gateway against `baseURL`, its chunks going to `recorder` as main.ts records them. */
+export function openAiGatewayFor(options: { baseURL: string; model?: string; recorder?: SessionRecorder }): LlmGateway {
+  const { recorder } = options;
+  return createOpenAiGateway({
+    apiKey: 'mimo-session',
+    baseURL: options.baseURL,
+    model: options.model ?? 'mimo-scripted-model',
+    ...(recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {}),
+  });
+}
+
+export async function startSessionRuntime(options: SessionRuntimeOptions): Promise<SessionRuntime> {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const { recorder } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'mimo-session-'));
+  const inspection = createInspectionHub({
+    clock,
+    ...(recorder
+      ? {
+          forward: (taskId, event) => {
+            const record = toInspectionRecord(event, clock.now());
+            if (record) recorder.record(taskId, { kind: 'inspection', record });
+          },
+        }
+      : {}),
+  });
+  const config: MimoConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: join(dir, 'data'),
+    artifactDir: join(dir, 'artifacts'),
+    token: undefined,
+    corsOrigins: ['http://localhost:3000'],
+    snapshotDebug: false,
+    publicBaseUrl: 'http://127.0.0.1:0',
+    artifactSecret: 'mimo-session-secret-mimo-session-secret',
+  };
+  const timings = options.timings ?? {};
+  const server = await createServer({
+    config,
+    clock,
+    log: options.log ?? (() => {}),
+    taskStore: createMemoryTaskStore({ clock }),
+    webDir: join(dir, 'no-web'),
+    ...(timings.ackTimeoutMs !== undefined ? { ackTimeoutMs: timings.ackTimeoutMs } : {}),
+    ...(recorder ? { recorder } : {}),
+    inspectFor: (taskId) => inspection.observerFor(taskId),
+    control: (services) =>
+      createAgentOrchestrator(services, {
+        llm: options.llm,
+        inspection,
+        ...(timings.pagePrepBackoffMs ? { pagePrepBackoffMs: timings.pagePrepBackoffMs } : {}),
+      }),
+  });
+  return {
+    server,
+    url: server.url,
+    async close() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
