@@ -5,7 +5,7 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
 import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
-import { rooms, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { rooms, toolResultError, toolResultOk, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
@@ -165,13 +165,15 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       checkUrl: options.checkUrl ?? basicUrlCheck,
       ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
       onStepDone: (record) => {
-        const content = JSON.stringify({
-          toolCallId: record.toolCallId,
-          name: record.actionName,
-          ok: record.ok,
-          ...(record.result ? { result: record.result } : {}),
-          ...(record.error ? { error: record.error } : {}),
-        });
+        const content = JSON.stringify(
+          record.ok
+            ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
+            : toolResultError(record.toolCallId, record.actionName, {
+                code: record.error?.code ?? 'INTERNAL',
+                message: record.error?.message ?? 'the action failed',
+                retryable: record.error?.retryable ?? false,
+              }),
+        );
         void taskStore
           .appendMessage(taskId, {
             id: `tool-${record.actionId}`,
