@@ -8,8 +8,13 @@ import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import type { BackgroundToContentMessage, TabSession } from '../shared/internal-messages.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
-/** How long an input action waits for the content script to arm its own-input guard. */
+/** How long a screenshot waits for the content script to take the overlay out of the picture. */
 export const GUARD_DELIVERY_TIMEOUT_MS = 250;
+/**
+ * The content script hears of an action only once it has run this long: a 15 ms click neither
+ * flashes the mask nor makes the page handle messages while the click is dispatched.
+ */
+export const ACTION_NOTICE_DELAY_MS = 150;
 
 export interface StartedAction {
   actionId: string;
@@ -22,11 +27,12 @@ interface TaskUi {
   uiState?: PluginUiState;
   message?: string;
   takeoverPending: boolean;
-  action?: StartedAction & { tabId: number };
+  /** Actions executing on the task's tab (one at a time when the server serialises, as it should). */
+  actions: Map<string, StartedAction & { tabId: number; noticeTimer: unknown; noticed: boolean }>;
 }
 
 export interface OverlayRelay {
-  /** Input and capture actions wait (bounded) until the content script has armed its guard / hidden the overlay. */
+  /** A screenshot while the overlay may show waits (bounded) until the content script hid it. */
   actionStarted(taskId: string, tabId: number, action: StartedAction): Promise<void>;
   actionSettled(taskId: string, tabId: number, actionId: string): void;
   applyUiState(message: PluginUiStateMessage): Promise<void>;
@@ -50,7 +56,7 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
   const tasks = new Map<string, TaskUi>();
   const ui = (taskId: string): TaskUi => {
     let entry = tasks.get(taskId);
-    if (!entry) tasks.set(taskId, (entry = { takeoverPending: false }));
+    if (!entry) tasks.set(taskId, (entry = { takeoverPending: false, actions: new Map() }));
     return entry;
   };
 
@@ -70,14 +76,31 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
 
   return {
     async actionStarted(taskId, tabId, action) {
-      ui(taskId).action = { ...action, tabId };
+      const entry = ui(taskId);
       const message: BackgroundToContentMessage = { kind: 'action_started', taskId, ...action };
-      if (action.dispatchesInput || action.capturesPage) await postBounded(tabId, message);
-      else void post(tabId, message);
+      // A screenshot while the overlay may be on screen waits until it is out of the picture.
+      // Input needs no wait: the page agent arms the own-input guard itself.
+      const overlayMayShow = entry.takeoverPending || entry.uiState === 'ongoing' || entry.uiState === 'takeover';
+      if (action.capturesPage && overlayMayShow) {
+        entry.actions.set(action.actionId, { ...action, tabId, noticeTimer: null, noticed: true });
+        await postBounded(tabId, message);
+        return;
+      }
+      const started = { ...action, tabId, noticed: false, noticeTimer: null as unknown };
+      started.noticeTimer = deps.timers.setTimeout(() => {
+        started.noticed = true;
+        void post(tabId, message);
+      }, ACTION_NOTICE_DELAY_MS);
+      entry.actions.set(action.actionId, started);
     },
     actionSettled(taskId, tabId, actionId) {
       const entry = ui(taskId);
-      if (entry.action?.actionId === actionId) delete entry.action;
+      const action = entry.actions.get(actionId);
+      if (action) {
+        entry.actions.delete(actionId);
+        deps.timers.clearTimeout(action.noticeTimer);
+        if (!action.noticed) return; // the content script never heard of it
+      }
       void post(tabId, { kind: 'action_settled', taskId, actionId });
     },
     async applyUiState(message) {
@@ -94,6 +117,7 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       void post(tabId, out);
     },
     taskEnded(taskId, tabIds) {
+      for (const action of tasks.get(taskId)?.actions.values() ?? []) deps.timers.clearTimeout(action.noticeTimer);
       tasks.delete(taskId);
       for (const tabId of tabIds) void post(tabId, { kind: 'task_ended', taskId });
     },
@@ -104,9 +128,10 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       const session: TabSession = { taskId: record.taskId, tabId, takeoverPending: entry.takeoverPending };
       if (entry.uiState) session.uiState = entry.uiState;
       if (entry.message) session.message = entry.message;
-      if (entry.action && entry.action.tabId === tabId) {
-        const { tabId: _tab, ...action } = entry.action;
-        session.action = action;
+      const current = [...entry.actions.values()].filter((a) => a.tabId === tabId).at(-1);
+      if (current) {
+        const { actionId, label, dispatchesInput, capturesPage } = current;
+        session.action = { actionId, label, dispatchesInput, capturesPage };
       }
       return session;
     },

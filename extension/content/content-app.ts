@@ -9,8 +9,8 @@ import { BackgroundToContentMessageSchema, TabSessionSchema } from '../shared/in
 import type { BackgroundToContentMessage, ContentToBackgroundMessage } from '../shared/internal-messages.ts';
 import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
 import { readSettings } from '../shared/settings.ts';
+import { ownInputActive, settleOwnInput } from '../shared/own-input-guard.ts';
 import { watchUserInput } from './input-watch.ts';
-import type { InputWatch } from './input-watch.ts';
 import { createOverlayView } from './overlay-view.ts';
 import { installPageBridge } from './page-bridge.ts';
 import { createUiController } from './ui-controller.ts';
@@ -41,7 +41,8 @@ export function startContentApp(deps: ContentDeps): ContentApp {
   const { browser, window } = deps;
   let stopped = false;
   let ui: UiController | null = null;
-  let input: InputWatch | null = null;
+  let stopInput: (() => void) | null = null;
+  const guardHost = globalThis as unknown as Record<string, unknown>;
   const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop() });
   /** Screenshots in flight: the overlay stays out of the picture until they settle. */
   const capturing = new Set<string>();
@@ -76,12 +77,11 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       reportTakeover: (taskId, reason) => void send({ kind: 'user_takeover', taskId, reason }),
       reportCommand: (taskId, command) => void send({ kind: 'overlay_command', taskId, command }),
     });
-    input = watchUserInput({
+    stopInput = watchUserInput({
       window,
       isOverlayEvent: (event) => overlay.owns(event),
+      ownInputActive: () => ownInputActive(guardHost, Date.now()),
       onUserInput: (kind) => ui?.userInput(kind),
-      setTimeout: (fn, ms) => window.setTimeout(fn, ms),
-      clearTimeout: (handle) => window.clearTimeout(handle as number),
     });
   }
 
@@ -102,12 +102,9 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       // A task tab whose content script started before the task did: ask for the session.
       void hello();
     }
-    if (message.kind === 'action_started') {
-      if (message.dispatchesInput) input?.armGuard(message.actionId);
-      if (message.capturesPage) capturing.add(message.actionId);
-    }
+    if (message.kind === 'action_started' && message.capturesPage) capturing.add(message.actionId);
     if (message.kind === 'action_settled') {
-      input?.releaseGuard(message.actionId);
+      settleOwnInput(guardHost, Date.now());
       capturing.delete(message.actionId);
     }
     ui?.handle(message);
@@ -128,7 +125,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       if (stopped) return;
       stopped = true;
       removeBridge();
-      input?.stop();
+      stopInput?.();
       ui?.destroy();
       overlay.destroy();
       try {

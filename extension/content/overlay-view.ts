@@ -8,6 +8,8 @@ export const OVERLAY_HOST_ATTR = 'data-mimo-overlay';
 
 export interface OverlayView {
   render(state: PluginUiState, step: string): void;
+  /** Whether the mask or the takeover panel is on the page right now. */
+  isShowing(): boolean;
   /** Whether an event happened on the overlay itself (not the page). */
   owns(event: Event): boolean;
   destroy(): void;
@@ -93,6 +95,7 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
       }
       shown = key;
     },
+    isShowing: () => host?.isConnected ?? false,
     owns(event) {
       return host !== null && event.composedPath().includes(host);
     },

@@ -1,5 +1,6 @@
 // Target-based page operations: locate (scroll into view, centre point) for CDP input, and the
 // DOM fallbacks dom_click / dom_input of seed 000 §4.6.
+import { armOwnInput } from '../shared/own-input-guard.ts';
 import { inViewport, resolveTarget } from './element-lookup.ts';
 import type { PageOpFailure, PageOps, RefGeneration, TargetSpec } from './page-ops.ts';
 
@@ -27,6 +28,8 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
   if (r.width <= 0 || r.height <= 0 || !inViewport(element)) {
     return { ok: false, reason: 'not_visible', message: `${describe(element)} has no visible box to click` };
   }
+  // The background dispatches CDP input at this point next: not the user's input.
+  armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now());
   const x = Math.round((r.left + r.right) / 2);
   const y = Math.round((r.top + r.bottom) / 2);
   if (args.focus && element instanceof HTMLElement) element.focus({ preventScroll: true });
@@ -82,6 +85,7 @@ export function focusForTyping(args: PageOps['focusForTyping']['args'], state: R
   const element = editableTarget(args.target, state);
   if (isFailure(element)) return element;
   if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', behavior: 'instant' });
+  armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now(), args.guardMs);
   element.focus({ preventScroll: true });
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
     try {

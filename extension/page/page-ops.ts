@@ -66,7 +66,8 @@ export interface PageOps {
   };
   /** Focuses the target (or keeps the focused element) and selects its contents so typing replaces them. */
   focusForTyping: {
-    args: { target: TargetSpec | null };
+    /** guardMs: how long the CDP typing that follows may take (own-input guard). */
+    args: { target: TargetSpec | null; guardMs: number };
     result: { ok: true; tag: string } | PageOpFailure;
   };
   readability: {

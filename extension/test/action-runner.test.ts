@@ -116,14 +116,22 @@ s('handler failures become error results: ActionFailure keeps its code, anything
   assert.match(String(codes[2]![1]), 'broke the contract');
 });
 
-s('actions on the task tab tell its content script when they start and settle (input actions arm the guard)', async () => {
-  const { runner, services, ack } = setup({ browser_click: async () => ({ clicked: true, strategy: 'cdp_mouse' }) });
+s('a slow action on the task tab is announced to its content script and settled; other tabs hear nothing', async () => {
+  let release!: () => void;
+  const { runner, services, ack } = setup({
+    browser_click: (params) =>
+      params.tabId === 99 ? Promise.resolve({ clicked: true, strategy: 'cdp_mouse' }) : new Promise((resolve) => (release = () => resolve({ clicked: true, strategy: 'cdp_mouse' }))),
+  });
   const tabId = await withTaskTab(services, 7);
-  await runner.receive(browserAction('browser_click', { tabId, xpath: '//a' }, 'act-c'), ack);
-  await runner.receive(browserAction('browser_click', { tabId: 99, xpath: '//a' }, 'act-other'), ack);
+  const done = runner.receive(browserAction('browser_click', { tabId, xpath: '//a' }, 'act-c'), ack);
   await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(services.browser.sentToTabs.map((m) => [m.tabId, (m.message as any).kind, (m.message as any).dispatchesInput]), [
-    [7, 'action_started', true],
+  services.timers.advance(1_000);
+  release();
+  await done;
+  await runner.receive(browserAction('browser_click', { tabId: 99, xpath: '//a' }, 'act-other'), ack);
+  services.timers.advance(1_000);
+  assert.equal(services.browser.sentToTabs.map((m) => [m.tabId, (m.message as any).kind, (m.message as any).label]), [
+    [7, 'action_started', 'Clicking'],
     [7, 'action_settled', undefined],
   ]);
 });

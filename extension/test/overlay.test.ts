@@ -2,9 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OverlayCommandSchema, TakeoverReportSchema, validate } from '../../transport/contracts/index.ts';
 import { createMessageRouter } from '../background/message-router.ts';
-import { createOverlayRelay, GUARD_DELIVERY_TIMEOUT_MS } from '../background/overlay-relay.ts';
+import { ACTION_NOTICE_DELAY_MS, createOverlayRelay, GUARD_DELIVERY_TIMEOUT_MS } from '../background/overlay-relay.ts';
 import { createTaskTabs } from '../background/task-tabs.ts';
-import { GUARD_GRACE_MS, watchUserInput } from '../content/input-watch.ts';
+import { watchUserInput } from '../content/input-watch.ts';
+import { armOwnInput, OWN_INPUT_ARM_MS, OWN_INPUT_GRACE_MS, ownInputActive, settleOwnInput } from '../shared/own-input-guard.ts';
 import { createUiController, SERVER_ONGOING_ACTION } from '../content/ui-controller.ts';
 import type { TabSession } from '../shared/internal-messages.ts';
 import { fakeBrowser, manualTimers } from './fakes/fake-browser.ts';
@@ -49,17 +50,33 @@ relay('a content script loading on the task tab gets the current picture; other 
   assert.is((await overlay.sessionFor(7))?.action, undefined);
 });
 
-relay('input and capture actions wait for the content script, but never longer than the bound', async () => {
+relay('a screenshot while the overlay shows waits for the content script, but never longer than the bound', async () => {
   const { browser, overlay, timers } = await relaySetup();
   browser.tabMessageHandler = () => new Promise(() => {});
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing' });
   let done = false;
-  const started = overlay.actionStarted(TASK_ID, 7, { actionId: 'a2', label: 'Clicking', dispatchesInput: true, capturesPage: false }).then(() => (done = true));
+  const started = overlay.actionStarted(TASK_ID, 7, { actionId: 'a2', label: 'Taking a screenshot', dispatchesInput: false, capturesPage: true }).then(() => (done = true));
   await Promise.resolve();
   assert.is(done, false);
+  assert.equal(browser.sentToTabs.map((m) => (m.message as any).kind), ['ui_state', 'action_started']);
   timers.advance(GUARD_DELIVERY_TIMEOUT_MS);
   await started;
   assert.is(done, true);
-  assert.equal((browser.sentToTabs[0]!.message as any).kind, 'action_started');
+});
+
+relay('quick actions never bother the content script; slower ones are announced, then settled', async () => {
+  const { browser, overlay, timers } = await relaySetup();
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'quick', label: 'Clicking', dispatchesInput: true, capturesPage: false });
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'shot', label: 'Taking a screenshot', dispatchesInput: false, capturesPage: true });
+  timers.advance(ACTION_NOTICE_DELAY_MS - 1);
+  overlay.actionSettled(TASK_ID, 7, 'quick');
+  overlay.actionSettled(TASK_ID, 7, 'shot');
+  assert.equal(browser.sentToTabs, [], 'no overlay showing: even the screenshot does not wait');
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'slow', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
+  timers.advance(ACTION_NOTICE_DELAY_MS);
+  overlay.actionSettled(TASK_ID, 7, 'slow');
+  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_started', 'slow'], ['action_settled', 'slow']]);
+  assert.is(timers.pending(), 0);
 });
 
 const router = suite('message router (sender allowlist)');
@@ -178,35 +195,44 @@ function fakeWindow() {
 watch('trusted mouse and keyboard input is user input; synthetic events and the overlay are not', () => {
   const win = fakeWindow();
   const seen: string[] = [];
-  const timers = manualTimers();
-  const overlayEvent = { fromOverlay: true };
-  const input = watchUserInput({ window: win as unknown as Window, isOverlayEvent: (e) => (e as any).fromOverlay === true, onUserInput: (k) => seen.push(k), setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout });
+  const stop = watchUserInput({ window: win as unknown as Window, isOverlayEvent: (e) => (e as any).fromOverlay === true, ownInputActive: () => false, onUserInput: (k) => seen.push(k) });
   win.dispatch('mousedown');
   win.dispatch('keydown');
   win.dispatch('touchstart');
   win.dispatch('mousedown', { isTrusted: false });
-  win.dispatch('pointerdown', overlayEvent);
+  win.dispatch('pointerdown', { fromOverlay: true });
   win.dispatch('mousemove');
   assert.equal(seen, ['user_click', 'user_key', 'user_touch']);
-  input.stop();
+  stop();
   assert.is(win.listeners.size, 0);
 });
 
-watch("the extension's own input (guard armed) is ignored until shortly after it settles", () => {
+watch("the extension's own input (guard armed by the page agent) is ignored until shortly after it settles", () => {
   const win = fakeWindow();
   const seen: string[] = [];
-  const timers = manualTimers();
-  const input = watchUserInput({ window: win as unknown as Window, isOverlayEvent: () => false, onUserInput: (k) => seen.push(k), setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout });
-  input.armGuard('a1');
+  const host: Record<string, unknown> = {};
+  let now = 1_000;
+  watchUserInput({ window: win as unknown as Window, isOverlayEvent: () => false, ownInputActive: () => ownInputActive(host, now), onUserInput: (k) => seen.push(k) });
+  armOwnInput(host, now);
   win.dispatch('pointerdown');
-  input.releaseGuard('a1');
+  now += 50;
+  settleOwnInput(host, now);
   win.dispatch('mousedown');
-  timers.advance(GUARD_GRACE_MS - 1);
+  now += OWN_INPUT_GRACE_MS - 1;
   win.dispatch('mousedown');
   assert.equal(seen, []);
-  timers.advance(1);
+  now += 1;
   win.dispatch('mousedown');
   assert.equal(seen, ['user_click']);
+});
+
+watch('an armed guard expires by itself if the settle message never comes', () => {
+  const host: Record<string, unknown> = {};
+  armOwnInput(host, 0);
+  assert.ok(ownInputActive(host, OWN_INPUT_ARM_MS - 1));
+  assert.not.ok(ownInputActive(host, OWN_INPUT_ARM_MS));
+  settleOwnInput(host, OWN_INPUT_ARM_MS + 10);
+  assert.not.ok(ownInputActive(host, OWN_INPUT_ARM_MS + 10), 'settling an expired guard does not re-arm it');
 });
 
 relay.run();

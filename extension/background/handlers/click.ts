@@ -21,8 +21,11 @@ async function cdpClick(ctx: ActionContext, tabId: number, target: TargetSpec, w
   // the background: Chrome would otherwise open the new tab in the foreground.
   const modifiers = located.opensNewTab ? (located.mac ? MODIFIER_META : MODIFIER_CTRL) : 0;
   const base = { x: located.x, y: located.y, button: 'left', clickCount: 1, modifiers };
-  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...base });
-  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...base });
+  // Both queued at once: one session delivers them in order, and the click costs one round trip.
+  await Promise.all([
+    ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', buttons: 1, ...base }),
+    ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', buttons: 0, ...base }),
+  ]);
 }
 
 export const click: ActionHandler<'browser_click'> = async (params, ctx) => {

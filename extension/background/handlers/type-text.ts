@@ -5,6 +5,7 @@
 import type { ActionContext, ActionHandler } from '../action-context.ts';
 import { fail } from '../action-failure.ts';
 import { CdpError } from '../cdp-sessions.ts';
+import { OWN_INPUT_ARM_MS } from '../../shared/own-input-guard.ts';
 import { ENTER_DOWN, ENTER_UP, keyStrokes } from '../key-events.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
@@ -12,7 +13,7 @@ import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 
 async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<void> {
   await ctx.cdp.attach(tabId);
-  const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target });
+  const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target, guardMs: OWN_INPUT_ARM_MS + text.length * 40 });
   if (!focused.ok) failTarget(focused);
   if (text === '') {
     // Clearing: the contents are selected, Delete removes them.
@@ -23,13 +24,11 @@ async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | n
     if (stroke.kind === 'insert') {
       await ctx.cdp.send(tabId, 'Input.insertText', { text: stroke.text });
     } else {
-      await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.down);
-      await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.up);
+      await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.down), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.up)]);
     }
   }
   if (submit) {
-    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN);
-    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP);
+    await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP)]);
   }
 }
 
