@@ -99,7 +99,9 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       if (action) {
         entry.actions.delete(actionId);
         deps.timers.clearTimeout(action.noticeTimer);
-        if (!action.noticed) return; // the content script never heard of it
+        // Unannounced quick actions stay silent, except input: its settle also ends the
+        // content script's own-input guard early (sent after the work, off the critical path).
+        if (!action.noticed && !action.dispatchesInput) return;
       }
       void post(tabId, { kind: 'action_settled', taskId, actionId });
     },

@@ -71,7 +71,8 @@ relay('quick actions never bother the content script; slower ones are announced,
   timers.advance(ACTION_NOTICE_DELAY_MS - 1);
   overlay.actionSettled(TASK_ID, 7, 'quick');
   overlay.actionSettled(TASK_ID, 7, 'shot');
-  assert.equal(browser.sentToTabs, [], 'no overlay showing: even the screenshot does not wait');
+  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_settled', 'quick']], 'only the input action settles (ends the guard); the screenshot did not wait');
+  browser.sentToTabs.length = 0;
   await overlay.actionStarted(TASK_ID, 7, { actionId: 'slow', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
   timers.advance(ACTION_NOTICE_DELAY_MS);
   overlay.actionSettled(TASK_ID, 7, 'slow');
