@@ -1,6 +1,7 @@
 // browser_screenshot: CDP Page.captureScreenshot of the (background) task tab, uploaded as a
 // PNG artifact. chrome.tabs.captureVisibleTab only sees the active tab, so without CDP the
 // fallback works only when the user happens to be looking at the task tab.
+import type { ActionResult } from '../../../transport/contracts/index.ts';
 import type { ActionHandler } from '../action-context.ts';
 import { fail, messageOf } from '../action-failure.ts';
 import { CdpError } from '../cdp-sessions.ts';
@@ -54,7 +55,7 @@ export const screenshot: ActionHandler<'browser_screenshot'> = async (params, ct
   const size = pngSize(bytes);
   if (!size) fail('PLUGIN_ERROR', 'the captured screenshot is not a PNG');
   const uploaded = await ctx.artifacts.upload({ ...artifact, bytes }, target);
-  const result: Awaited<ReturnType<ActionHandler<'browser_screenshot'>>> = { artifactId: uploaded.artifactId, url: uploaded.url, width: size.width, height: size.height };
+  const result: ActionResult<'browser_screenshot'> = { artifactId: uploaded.artifactId, url: uploaded.url, width: size.width, height: size.height };
   if (warnings.length > 0) result.warnings = warnings;
   return result;
 };

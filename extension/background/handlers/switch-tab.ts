@@ -1,5 +1,6 @@
 // browser_switch_tab (seed 002): rebind the task to another of its own tabs (the task tab and
 // tabs opened from it). Never activates the tab; an unknown tab gets a readable error.
+import type { ActionResult } from '../../../transport/contracts/index.ts';
 import type { ActionHandler } from '../action-context.ts';
 import { fail } from '../action-failure.ts';
 import { liveTab, refuseWebUiTab, requireTaskRecord } from '../tab-guard.ts';
@@ -21,7 +22,7 @@ export const switchTab: ActionHandler<'browser_switch_tab'> = async (params, ctx
   }
   refuseWebUiTab(ctx, tab);
   await ctx.taskTabs.put({ ...record, tabId: params.tabId, windowId: tab.windowId });
-  const result: Awaited<ReturnType<ActionHandler<'browser_switch_tab'>>> = { tabId: params.tabId, url: tab.url || tab.pendingUrl || '' };
+  const result: ActionResult<'browser_switch_tab'> = { tabId: params.tabId, url: tab.url || tab.pendingUrl || '' };
   if (tab.title) result.title = tab.title;
   return result;
 };

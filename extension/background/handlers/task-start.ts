@@ -1,5 +1,6 @@
 // task_start (seed 000 §4.2 A, §4.7): a new inactive tab in a tab group titled for the task, or
 // (reuseExistingTab) the task's live tab navigated to `url`. Never activates a tab.
+import type { ActionResult } from '../../../transport/contracts/index.ts';
 import type { ActionHandler } from '../action-context.ts';
 import { fail, messageOf } from '../action-failure.ts';
 import { liveTab } from '../tab-guard.ts';
@@ -42,7 +43,7 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
     if (tab && !ctx.isWebUiUrl(tab.url)) {
       const updated = params.url === undefined ? tab : await ctx.browser.tabs.update(existing.tabId, { url: params.url });
       await ctx.refs.forget(existing.tabId);
-      const result: Awaited<ReturnType<ActionHandler<'task_start'>>> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
+      const result: ActionResult<'task_start'> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
       if (existing.groupId !== undefined) result.groupId = existing.groupId;
       if (updated.title) result.title = updated.title;
       return result;
@@ -71,7 +72,7 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   if (group.groupId !== undefined) record.groupId = group.groupId;
   await ctx.taskTabs.put(record);
 
-  const result: Awaited<ReturnType<ActionHandler<'task_start'>>> = { tabId: tab.id, windowId: tab.windowId, url: tab.pendingUrl || tab.url || url };
+  const result: ActionResult<'task_start'> = { tabId: tab.id, windowId: tab.windowId, url: tab.pendingUrl || tab.url || url };
   if (group.groupId !== undefined) result.groupId = group.groupId;
   if (tab.title) result.title = tab.title;
   if (warnings.length > 0) result.warnings = warnings;
