@@ -54,12 +54,13 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}) });
   let plugin: FakePlugin | undefined;
   const web = io(`${runtime.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
+  const connected = new Promise<void>((resolve, reject) => {
+    web.once('connect', () => resolve());
+    web.once('connect_error', reject);
+  });
   try {
     if (clientId) plugin = await startFakePlugin({ url: runtime.url, clientId, answer: answerer.answer });
-    await new Promise<void>((resolve, reject) => {
-      web.once('connect', () => resolve());
-      web.once('connect_error', reject);
-    });
+    await connected;
 
     const envelopes: Array<Record<string, unknown>> = [];
     const inputAcks: unknown[] = [];
