@@ -5,7 +5,7 @@
 import { io } from 'socket.io-client';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { startMockOpenAiServer, type MockOpenAiServer } from '../llm/mock-openai-server.ts';
-import { startFakePlugin, type FakePlugin } from '../test-util/fake-plugin.ts';
+import { startFakePlugin, type BrowserActionFrame, type FakePlugin } from '../test-util/fake-plugin.ts';
 import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
 import { createReplayAnswerer, llmScriptOf, pluginClientIdOf, replayInputs, taskIdOf, type ReplayAnswererOptions } from './replay.ts';
 import type { RecordedLine } from './session-recorder.ts';
@@ -34,8 +34,10 @@ export interface ReplayOutcome {
   /** Actions the recording had no answer for; recorded answers never asked for. */
   unexpectedActions: string[];
   unusedActions: string[];
-  /** Chat-completion requests the mock server answered. */
-  llmRequests: number;
+  /** Bodies of the chat-completion requests the mock server got (empty with `options.llm`). */
+  llmRequests: Array<Record<string, unknown>>;
+  /** The browser_action frames the fake plugin received, in order (a retry appears twice). */
+  pluginFrames: BrowserActionFrame[];
   timedOut: boolean;
 }
 
@@ -118,7 +120,8 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
       inputAcks,
       unexpectedActions: [...answerer.unexpected],
       unusedActions: answerer.unused().map((e) => `${e.actionName} ${e.actionId}`),
-      llmRequests: mock?.requests.length ?? 0,
+      llmRequests: [...(mock?.requests ?? [])],
+      pluginFrames: [...(plugin?.received ?? [])],
       timedOut,
     };
   } finally {
