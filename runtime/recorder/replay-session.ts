@@ -82,7 +82,9 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
       });
     };
     web.on('frontend_event', (envelope: Record<string, unknown>) => {
-      if (envelope?.taskId !== taskId) return;
+      // Inspection records reach a subscribed socket directly and are never recorded as frames.
+      const type = (envelope?.event as { type?: unknown } | undefined)?.type;
+      if (envelope?.taskId !== taskId || type === 'inspection') return;
       envelopes.push(envelope);
       flush();
       wake();
