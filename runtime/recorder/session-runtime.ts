@@ -1,5 +1,7 @@
-// A runtime wired the way runtime/main.ts wires it (openai gateway -> orchestrator, inspection
-// hub, optional session recorder), on 127.0.0.1:0 with a memory task store and a temp folder.
+// A runtime wired the way runtime/app.ts (startMimo) wires the agent side (openai gateway ->
+// orchestrator, inspection hub, optional session recorder), on 127.0.0.1:0 with a memory task
+// store and a temp folder. Left out: MCP routes and the URL policy (the fixture site is on
+// loopback, which the default policy refuses; the orchestrator's basic http(s) check applies).
 // fixtures/sessions/record.ts records through it and the replay tests replay through it, so a
 // fixture is replayed by the same composition that recorded it.
 import { mkdtempSync, rmSync } from 'node:fs';
