@@ -1,6 +1,6 @@
-// Timeouts and idempotency for browser_action, from seed 001 §4.1 / §4.2.
-// transport/contracts keeps the same table for the wire side; machines/ may not import
-// it, so this copy is the machines' own (the two must agree; the runtime may check).
+// Timeouts and idempotency for browser_action, from seed 001 §4.1 / §4.2. The single source of
+// the timeout table: transport/contracts re-exports it for the wire side (machines/ imports
+// nothing but xstate, so the table lives here).
 
 /** Default T_ack: the seed suggests 1–2 s; the issue fixes 1.5 s. */
 export const defaultAckTimeoutMs = 1_500;

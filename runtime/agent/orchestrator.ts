@@ -107,7 +107,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
                 ...(options.llmTimeoutMs ? { llmTimeoutMs: options.llmTimeoutMs } : {}),
                 history: await historyBefore(taskId, message.id),
                 snapshotOf: (clientId) => services.snapshots.state(clientId),
-                onUsage: (usage) => void addUsage(taskId, usage),
+                onUsage: (usage) => void addUsage(taskId, usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
                 ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
               },
               message,
@@ -163,6 +163,9 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       gate,
       inspect,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      onPageRead: () => {
+        if (session) session.pageStale = false;
+      },
       ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
       onStepDone: (record) => {
         const content = JSON.stringify(
@@ -193,16 +196,18 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
   }
 
   async function addUsage(taskId: string, usage: { promptTokens: number; completionTokens: number; totalTokens: number }) {
+    // One event per LLM call with that call's tokens, sent at once; the task total is their sum,
+    // stored afterwards as task.usage.
+    events.toTask(taskId, { type: 'usage', ...usage });
     const task = await taskStore.getTask(taskId);
     const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-    const total = {
-      promptTokens: before.promptTokens + usage.promptTokens,
-      completionTokens: before.completionTokens + usage.completionTokens,
-      totalTokens: before.totalTokens + usage.totalTokens,
-    };
-    await taskStore.updateTask(taskId, { usage: total });
-    // One event per LLM call with that call's tokens; the task total is their sum (and task.usage).
-    events.toTask(taskId, { type: 'usage', ...usage });
+    await taskStore.updateTask(taskId, {
+      usage: {
+        promptTokens: before.promptTokens + usage.promptTokens,
+        completionTokens: before.completionTokens + usage.completionTokens,
+        totalTokens: before.totalTokens + usage.totalTokens,
+      },
+    });
   }
 
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {

@@ -44,6 +44,8 @@ export interface TaskBrowserDeps {
   checkFinalUrl?: UrlCheck;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
+  /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
+  onPageRead?(): void;
   /** Each finished browser action, for the task's history (persisted as a `tool` message). */
   onStepDone?(step: StepRecord): void;
 }
@@ -223,6 +225,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       missing: prepared.missing,
     });
     lastPage = page;
+    deps.onPageRead?.();
     return { ok: true, page };
   }
 

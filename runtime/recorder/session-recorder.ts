@@ -7,7 +7,6 @@ import { join } from 'node:path';
 export type RecordedEntry =
   | { kind: 'frame'; direction: 'in' | 'out'; channel: 'frontend_message' | 'frontend_event' | 'plugin_message' | 'plugin_ack'; payload: unknown }
   | { kind: 'llm_chunk'; attempt: number; chunk: unknown }
-  | { kind: 'llm_request'; index: number }
   | { kind: 'inspection'; record: unknown };
 
 export type RecordedLine = RecordedEntry & { t: number };

@@ -33,6 +33,8 @@ export interface ActionRequest {
   frameExtras?: Record<string, unknown>;
   ackTimeoutMs?: number;
   execTimeoutMs?: number;
+  /** Wait before the one retry (default 1 s). */
+  retryBackoffMs?: number;
   retry?: boolean;
   /** Defaults to a fresh id; reused across the retry of this action. */
   actionId?: string;
@@ -133,6 +135,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           ...(request.ackTimeoutMs ?? deps.ackTimeoutMs ? { ackTimeoutMs: request.ackTimeoutMs ?? deps.ackTimeoutMs } : {}),
           ...(request.execTimeoutMs !== undefined ? { execTimeoutMs: request.execTimeoutMs } : {}),
           ...(request.retry !== undefined ? { retry: request.retry } : {}),
+          ...(request.retryBackoffMs !== undefined ? { retryBackoffMs: request.retryBackoffMs } : {}),
         },
         ...(deps.inspectFor ? { inspect: deps.inspectFor(request.taskId) } : {}),
       });

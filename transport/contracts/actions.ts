@@ -1,6 +1,7 @@
 // The browser action catalog (seed 000 §4.2, plus browser_switch_tab from seed 002):
 // params and result schemas per action, default exec timeouts (seed 001 §4.1), idempotency.
 import * as v from 'valibot';
+import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts } from '../../machines/action-timeouts.ts';
 import { ArtifactIdSchema, GroupIdSchema, NonNegativeIntSchema, TabIdSchema, UrlSchema, WindowIdSchema } from './ids.ts';
 
 export const actionNames = [
@@ -145,24 +146,13 @@ export type ActionResultMap = { [K in ActionName]: v.InferOutput<(typeof actionR
 export type ActionParams<K extends ActionName = ActionName> = ActionParamsMap[K];
 export type ActionResult<K extends ActionName = ActionName> = ActionResultMap[K];
 
-/** Default T_exec per action in ms (seed 001 §4.1; browser_switch_tab 5 s is ours). */
-export const defaultExecTimeoutMs = {
-  task_start: 20_000,
-  browser_debugger_attach: 5_000,
-  browser_wait_for_loaded: 20_000,
-  browser_screenshot: 10_000,
-  browser_readability_extract: 10_000,
-  browser_dom_index: 10_000,
-  browser_xpath_scan: 10_000,
-  browser_click: 5_000,
-  browser_type: 10_000,
-  browser_get_html: 10_000,
-  task_stop: 5_000,
-  browser_switch_tab: 5_000,
-} as const satisfies Record<ActionName, number>;
-
-/** Default T_ack in ms (seed 001 §4.1 suggests 1-2 s). */
-export const DEFAULT_ACK_TIMEOUT_MS = 2_000;
+/**
+ * Default T_exec per action in ms (seed 001 §4.1; browser_switch_tab 5 s is ours) and the default
+ * T_ack (1.5 s). One table for the whole product: the action machine's, which machines/ must own
+ * since it imports nothing but xstate.
+ */
+export const defaultExecTimeoutMs = machineExecTimeouts as Readonly<Record<ActionName, number>>;
+export const DEFAULT_ACK_TIMEOUT_MS = defaultAckTimeoutMs;
 
 /** Actions that may be retried once on a retryable error with no result (seed 001 §4.2). */
 export const idempotentActions: ReadonlySet<ActionName> = new Set<ActionName>([

@@ -112,7 +112,7 @@ test('takeover-resume: takeover mid-click, nothing dispatched until resume, then
   assert.equal(events.slice(takeover + 1, resumed), ['toolUsed browser_click success'], 'only the in-flight click finished during takeover');
   assert.equal(events.slice(resumed + 1, resumed + 3), ['toolUsed browser_wait_for_loaded start', 'toolUsed browser_wait_for_loaded success']);
   assert.ok(events.slice(resumed).includes('toolUsed browser_dom_index success'), 'the page was read again');
-  assert.is(events.at(-2), 'taskStatus running -> ongoing');
+  assert.is(events.filter((e) => e.startsWith('taskStatus')).at(-1), 'taskStatus running -> ongoing');
   const page = toolMessages(out.llmRequests.at(-1)!).at(-1)!.result!.page!;
   assert.match(page.text, /Cart: 2 item\(s\)\. Last added: Porcelain Tea Set/);
 });
