@@ -5,6 +5,7 @@ import { benchTransport, printTransport } from './transport/transport.bench.ts';
 import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/bench/task-store.bench.ts';
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
+import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
 
 interface Section {
   name: string;
@@ -15,6 +16,7 @@ const seconds = Number(process.env.MIMO_BENCH_SECONDS ?? 10);
 const sections: Section[] = [
   { name: 'transport', run: async () => printTransport(await benchTransport({ seconds })) },
   { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
+  { name: 'agent', run: async () => printAgent(await benchDeltaLatency(), pageContextTokens()) },
   { name: 'web', run: async () => printWebBundle(await measureWebBundle()) },
   { name: 'action-overhead', run: async () => printActionOverhead(await benchActionOverhead({ seconds: Math.min(seconds, 10) })) },
 ];
