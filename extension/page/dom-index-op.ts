@@ -27,9 +27,44 @@ export function domIndex(
     const entry: IndexedElement = { clickId, tag: element.localName, xpath: xpathOf(element), bbox: bboxOf(element) };
     const text = textOf(element);
     if (text) entry.text = text;
+    describe(element, entry);
     elements.push(entry);
   }
   const lastId = Math.max(args.firstId, next - 1);
   state.current = { docToken: state.docToken, attr: args.attr, firstId: args.firstId, lastId };
   return { ok: true, elements, docToken: state.docToken, lastId, truncated };
+}
+
+const MAX_ATTRIBUTE_CHARS = 200;
+const clip = (value: string) => (value.length > MAX_ATTRIBUTE_CHARS ? value.slice(0, MAX_ATTRIBUTE_CHARS) : value);
+
+/**
+ * What a planner needs to choose a target without seeing the page: role, input type, name,
+ * label (label[for], a wrapping label, aria-label), placeholder, link href (absolute) and target.
+ * Never a field's value: it may be a password or personal data.
+ */
+function describe(element: Element, entry: IndexedElement): void {
+  const attr = (name: string) => element.getAttribute(name)?.trim() || undefined;
+  const role = attr('role');
+  if (role) entry.role = clip(role);
+  const type = element instanceof HTMLInputElement || element instanceof HTMLButtonElement ? element.type : undefined;
+  if (type) entry.type = type;
+  const name = attr('name');
+  if (name) entry.name = clip(name);
+  const placeholder = attr('placeholder');
+  if (placeholder) entry.placeholder = clip(placeholder);
+  const label = labelOf(element);
+  if (label) entry.label = clip(label);
+  if (element instanceof HTMLAnchorElement && element.href) {
+    entry.href = clip(element.href);
+    if (element.target) entry.target = element.target;
+  }
+}
+
+function labelOf(element: Element): string | undefined {
+  const aria = element.getAttribute('aria-label')?.trim();
+  if (aria) return aria;
+  const labels = (element as HTMLInputElement).labels;
+  const text = labels && labels.length > 0 ? Array.from(labels, (l) => l.textContent?.trim() ?? '').join(' ').trim() : '';
+  return text || undefined;
 }

@@ -60,6 +60,8 @@ export function textOf(element: Element): string {
   if (aria) return collapse(aria);
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
     if (element instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(element.type)) return collapse(element.value);
+    // A password never leaves the page: its field is described by placeholder or name only.
+    if (element instanceof HTMLInputElement && element.type === 'password') return collapse(element.placeholder || element.name);
     return collapse(element.value || element.placeholder || element.name);
   }
   if (element instanceof HTMLSelectElement) return collapse(element.selectedOptions[0]?.textContent ?? '');

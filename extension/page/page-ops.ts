@@ -31,6 +31,13 @@ export interface IndexedElement {
   text?: string;
   xpath?: string;
   bbox?: BBox;
+  role?: string;
+  type?: string;
+  name?: string;
+  label?: string;
+  placeholder?: string;
+  href?: string;
+  target?: string;
 }
 
 export interface ScannedElement {

@@ -138,12 +138,31 @@ s('browser_type types into the form like a keyboard and submits it', async ({ en
   assert.is(keys, 'Ada Lovelace'.length, 'one trusted keydown per character');
   const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document' }));
   const email = indexed.elements.find((e: any) => e.text === 'you@example.com');
+  // The index describes fields for a planner: type, name, label, placeholder.
+  assert.is(email.type, 'email');
+  assert.is(email.placeholder, 'you@example.com');
+  const name = indexed.elements.find((e: any) => e.name === 'name');
+  assert.ok(name?.label, `the name field has its label: ${JSON.stringify(name)}`);
   ok('browser_type', await driver.send('browser_type', { tabId, clickId: email.clickId, text: 'ada@example.com' }));
   ok('browser_type', await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Ada King', submit: true }));
   ok('browser_wait_for_loaded', await driver.send('browser_wait_for_loaded', { tabId }));
   const result = await pageOf(env, '/form-result.html');
   assert.is(await result.textContent('#result-name'), 'Ada King', 'typing replaced the earlier value');
   assert.is(await result.textContent('#result-email'), 'ada@example.com');
+  ok('task_stop', await driver.send('task_stop', { closeTab: true }));
+});
+
+s('a typed password never leaves the page: the dom index describes the field without its value', async ({ env }) => {
+  const driver = env.newDriver();
+  const tabId = await startTask(env, driver, '/login.html');
+  ok('browser_type', await driver.send('browser_type', { tabId, xpath: '//*[@id="password"]', text: 'hunter2-secret' }));
+  assert.is(await (await pageOf(env, '/login.html')).inputValue('#password'), 'hunter2-secret');
+  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const field = indexed.elements.find((e: any) => e.type === 'password');
+  assert.equal([field.text, field.placeholder, field.label], ['Your password', 'Your password', 'Password']);
+  assert.not.ok(JSON.stringify(indexed).includes('hunter2'), 'the password is not in the index');
+  const scanned = ok('browser_xpath_scan', await driver.send('browser_xpath_scan', { tabId, scope: 'document' }));
+  assert.not.ok(JSON.stringify(scanned).includes('hunter2'), 'nor in the xpath scan');
   ok('task_stop', await driver.send('task_stop', { closeTab: true }));
 });
 
@@ -176,6 +195,9 @@ s('a target=_blank link opens a tab of the task that browser_switch_tab can bind
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/new-tab.html');
   const since = Date.now();
+  const links = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const link = links.elements.find((e: any) => e.target === '_blank');
+  assert.ok(link?.href?.endsWith('/article.html'), `the new-tab link carries href and target: ${JSON.stringify(link)}`);
   ok('browser_click', await driver.send('browser_click', { tabId, xpath: '//*[@id="open-article"]' }));
   const created = await env.harness.waitForMessage((m) => m.type === 'tab_event' && m.eventType === 'tab_created', 5_000, since);
   assert.is((created.tab as any).active, false, 'the link opened in a background tab');
