@@ -23,6 +23,17 @@ export interface TaskStoreCoreOptions {
   cacheSize?: number;
   /** How many meta files `init()` reads at once; default 32. */
   initConcurrency?: number;
+  /**
+   * Budget for loaded message lists, in approximate bytes (default 16 MiB): past it, the message
+   * lists of the least recently used tasks are dropped from memory (they are read again from
+   * their file when needed), so memory does not grow with conversation history.
+   */
+  messageCacheBytes?: number;
+}
+
+/** Rough in-memory size of a message: its text plus a fixed overhead for the object. */
+function messageWeight(message: Message): number {
+  return 200 + 2 * (message.content.length + message.id.length) + (message.meta ? 2 * JSON.stringify(message.meta).length : 0);
 }
 
 interface LoadedTask {
@@ -73,9 +84,29 @@ async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
 
 const notFound = (taskId: string) => new TaskStoreError('NOT_FOUND', `task ${taskId} not found`, { context: { taskId } });
 
-export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurrency = 32 }: TaskStoreCoreOptions): TaskStore {
+export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurrency = 32, messageCacheBytes = 16 * 2 ** 20 }: TaskStoreCoreOptions): TaskStore {
   const index = new Map<string, TaskSummary>();
   const cache = createLruCache<string, LoadedTask>(cacheSize);
+  // Tasks whose message lists are loaded, least recently used first, with their weights.
+  const loadedMessages = new Map<string, { loaded: LoadedTask; weight: number }>();
+  let loadedMessageBytes = 0;
+
+  function noteMessagesUsed(loaded: LoadedTask, added = 0): void {
+    const taskId = loaded.task.taskId;
+    const entry = loadedMessages.get(taskId);
+    const weight = entry && entry.loaded === loaded ? entry.weight + added : (loaded.messages ?? []).reduce((n, m) => n + messageWeight(m), 0);
+    if (entry) loadedMessageBytes -= entry.weight;
+    loadedMessages.delete(taskId);
+    loadedMessages.set(taskId, { loaded, weight });
+    loadedMessageBytes += weight;
+    for (const [otherId, other] of loadedMessages) {
+      if (loadedMessageBytes <= messageCacheBytes || otherId === taskId) break;
+      delete other.loaded.messages;
+      delete other.loaded.messageIds;
+      loadedMessages.delete(otherId);
+      loadedMessageBytes -= other.weight;
+    }
+  }
   const queue = createKeyedQueue();
   let ready: Promise<InitReport> | undefined;
   let closed = false;
@@ -145,7 +176,10 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
   }
 
   async function loadMessages(loaded: LoadedTask): Promise<{ messages: Message[]; messageIds: Set<string> }> {
-    if (loaded.messages && loaded.messageIds) return { messages: loaded.messages, messageIds: loaded.messageIds };
+    if (loaded.messages && loaded.messageIds) {
+      noteMessagesUsed(loaded);
+      return { messages: loaded.messages, messageIds: loaded.messageIds };
+    }
     let messages: Message[];
     try {
       messages = (await files.messages(loaded.task.taskId).read())?.messages ?? [];
@@ -154,7 +188,9 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
     }
     loaded.messages = messages;
     loaded.messageIds = new Set(messages.map((m) => m.id));
-    return { messages, messageIds: loaded.messageIds };
+    const messageIds = loaded.messageIds;
+    noteMessagesUsed(loaded);
+    return { messages, messageIds };
   }
 
   function commitTask(loaded: LoadedTask, task: Task): void {
@@ -240,7 +276,9 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
           throw internalError('append the message', taskId, error);
         }
         loaded.messages = nextMessages;
+        loaded.messageIds = messageIds;
         messageIds.add(message.id);
+        noteMessagesUsed(loaded, messageWeight(message));
         commitTask(loaded, nextTask);
         return { message: structuredClone(message), appended: true };
       });
