@@ -12,8 +12,15 @@ export interface TaskStoreOptions {
   fsync?: boolean;
   /** How many tasks to keep loaded in memory; default 500. */
   cacheSize?: number;
+  /** Byte budget of loaded message lists; default 16 MiB (see task-store-core.ts). */
+  messageCacheBytes?: number;
 }
 
-export function createTaskStore({ dataDir, clock, fsync = false, cacheSize }: TaskStoreOptions): TaskStore {
-  return createTaskStoreCore({ files: createFsTaskFiles({ dataDir, fsync }), clock, ...(cacheSize === undefined ? {} : { cacheSize }) });
+export function createTaskStore({ dataDir, clock, fsync = false, cacheSize, messageCacheBytes }: TaskStoreOptions): TaskStore {
+  return createTaskStoreCore({
+    files: createFsTaskFiles({ dataDir, fsync }),
+    clock,
+    ...(cacheSize === undefined ? {} : { cacheSize }),
+    ...(messageCacheBytes === undefined ? {} : { messageCacheBytes }),
+  });
 }

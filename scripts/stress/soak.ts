@@ -67,7 +67,9 @@ export async function runSoak(options: { seconds: number; sockets?: number; task
   let finished = 0;
   const started = performance.now();
   const deadline = started + options.seconds * 1_000;
-  const warmupEnd = started + Math.min(10_000, options.seconds * 250);
+  // Heap baseline after a third of the run (at most 20 s): caches (message budget, inspection
+  // history, finished action ids) have filled by then.
+  const warmupEnd = started + Math.min(20_000, (options.seconds * 1_000) / 3);
   let warmHeap: number | null = null;
   const warmup = (async () => {
     await new Promise((r) => setTimeout(r, warmupEnd - performance.now()));
