@@ -5,6 +5,7 @@
 //   - idle memory per connection: server heap+external growth for C idle connections, after GC
 import { fork, type ChildProcess } from 'node:child_process';
 import { io as connectIo, type Socket } from 'socket.io-client';
+import { requestStats } from '../child-stats.ts';
 
 export interface TransportFigures {
   server: 'ours' | 'socketio';
@@ -26,16 +27,7 @@ function startServer(kind: 'ours' | 'socketio'): Promise<{ child: ChildProcess; 
     execArgv: ['--expose-gc', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const stats = () =>
-    new Promise<Stats>((resolve) => {
-      const onMessage = (m: { type: string } & Stats) => {
-        if (m.type !== 'stats') return;
-        child.off('message', onMessage);
-        resolve(m);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'stats' });
-    });
+  const stats = () => requestStats<Stats>(child);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.on('message', (m: { type: string; port: number }) => {

@@ -4,6 +4,7 @@
 import { fork, spawn } from 'node:child_process';
 import { io, type Socket } from 'socket.io-client';
 import { ulid } from 'ulid';
+import { requestStats } from '../../bench/child-stats.ts';
 
 export interface SoakReport {
   seconds: number;
@@ -37,16 +38,7 @@ export async function runSoak(options: { seconds: number; sockets?: number; task
     child.on('message', (m: { type: string; url: string }) => m.type === 'ready' && resolve(m.url));
     child.once('exit', (code) => reject(new Error(`soak server exited (${code})`)));
   });
-  const stats = () =>
-    new Promise<Stats>((resolve) => {
-      const onMessage = (m: { type: string } & Stats) => {
-        if (m.type !== 'stats') return;
-        child.off('message', onMessage);
-        resolve(m);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'stats' });
-    });
+  const stats = () => requestStats<Stats>(child);
   const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('../../bench/runtime/plugin-swarm.ts', import.meta.url).pathname, url, String(options.plugins ?? 4)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
