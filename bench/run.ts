@@ -18,7 +18,13 @@ const sections: Section[] = [
   { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
   { name: 'agent', run: async () => printAgent(await benchDeltaLatency(), pageContextTokens()) },
   { name: 'web', run: async () => printWebBundle(await measureWebBundle()) },
-  { name: 'action-overhead', run: async () => printActionOverhead(await benchActionOverhead({ seconds: Math.min(seconds, 10) })) },
+  {
+    name: 'action-overhead',
+    run: async () => {
+      // The load (200 concurrent tasks) and two lighter ones for comparison.
+      for (const tasks of [200, 20, 1]) printActionOverhead(await benchActionOverhead({ tasks, plugins: Math.min(tasks, 20), seconds: Math.min(seconds, 5) }));
+    },
+  },
 ];
 
 const only = process.env.MIMO_BENCH_ONLY;
