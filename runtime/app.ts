@@ -2,13 +2,13 @@
 // offline planner), URL policy, MCP, the agent orchestrator, live inspection (and the Stately
 // bridge), the session recorder. `npm start`, the demo and end-to-end tests all start it here.
 import { resolve } from 'node:path';
-import { createInspectionHub, toInspectionRecord } from './agent/inspection-hub.ts';
+import { createInspectionHub } from './agent/inspection-hub.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
 import { readConfig, type MimoConfig } from './config.ts';
 import type { LlmGateway } from './llm/llm-types.ts';
 import { llmFromEnv } from './llm-from-env.ts';
 import { createMcpRoutes, readMcpProfile, type McpRoutes } from './mcp/index.ts';
-import { createSessionRecorder, type SessionRecorder } from './recorder/session-recorder.ts';
+import { createSessionRecorder, recordInspection, type SessionRecorder } from './recorder/session-recorder.ts';
 import { createServer, type Log, type MimoServer } from './server.ts';
 import { startStatelyBridge } from './stately-bridge.ts';
 import { createSystemResolver, createUrlPolicy, describePolicy, loadUrlPolicyConfig, type PolicyDescription } from './url-policy/index.ts';
@@ -41,14 +41,12 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const llm =
     overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});
   const stately = env.MIMO_INSPECT === 'stately' ? await startStatelyBridge(Number(env.MIMO_INSPECT_PORT ?? 8080)) : null;
+  const recordToFile = recorder ? recordInspection(recorder, clock) : undefined;
   const inspection = createInspectionHub({
     clock,
     forward: (taskId, event) => {
       stately?.forward(event);
-      if (recorder) {
-        const record = toInspectionRecord(event, clock.now());
-        if (record) recorder.record(taskId, { kind: 'inspection', record });
-      }
+      recordToFile?.(taskId, event);
     },
   });
 

@@ -3,6 +3,8 @@
 // first entry, LLM stream chunks, and inspection records.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import type { InspectionEvent } from 'xstate';
+import { toInspectionRecord } from '../agent/inspection-hub.ts';
 
 export type RecordedEntry =
   | { kind: 'frame'; direction: 'in' | 'out'; channel: 'frontend_message' | 'frontend_event' | 'plugin_message' | 'plugin_ack'; payload: unknown }
@@ -48,4 +50,12 @@ export function parseRecording(text: string): RecordedLine[] {
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as RecordedLine);
+}
+
+/** The inspection hub's `forward` that records each task's inspection records. */
+export function recordInspection(recorder: SessionRecorder, clock: { now(): number }): (taskId: string, event: InspectionEvent) => void {
+  return (taskId, event) => {
+    const record = toInspectionRecord(event, clock.now());
+    if (record) recorder.record(taskId, { kind: 'inspection', record });
+  };
 }

@@ -7,14 +7,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInspectionHub, toInspectionRecord } from '../agent/inspection-hub.ts';
+import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
-import type { MimoConfig } from '../config.ts';
 import { createOpenAiGateway } from '../llm/openai-gateway.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { createServer, type MimoServer } from '../server.ts';
 import { createMemoryTaskStore } from '../store/index.ts';
-import type { SessionRecorder } from './session-recorder.ts';
+import { testConfig } from '../test/util.ts';
+import { recordInspection, type SessionRecorder } from './session-recorder.ts';
 
 /** The timing knobs a recording depends on; a replay must use the ones it was recorded with. */
 export interface SessionTimings {
@@ -57,28 +57,8 @@ export async function startSessionRuntime(options: SessionRuntimeOptions): Promi
   const clock = options.clock ?? { now: () => Date.now() };
   const { recorder } = options;
   const dir = mkdtempSync(join(tmpdir(), 'mimo-session-'));
-  const inspection = createInspectionHub({
-    clock,
-    ...(recorder
-      ? {
-          forward: (taskId, event) => {
-            const record = toInspectionRecord(event, clock.now());
-            if (record) recorder.record(taskId, { kind: 'inspection', record });
-          },
-        }
-      : {}),
-  });
-  const config: MimoConfig = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: join(dir, 'data'),
-    artifactDir: join(dir, 'artifacts'),
-    token: undefined,
-    corsOrigins: ['http://localhost:3000'],
-    snapshotDebug: false,
-    publicBaseUrl: 'http://127.0.0.1:0',
-    artifactSecret: 'mimo-session-secret-mimo-session-secret',
-  };
+  const inspection = createInspectionHub({ clock, ...(recorder ? { forward: recordInspection(recorder, clock) } : {}) });
+  const config = testConfig(dir, { artifactSecret: 'mimo-session-secret-mimo-session-secret' });
   const timings = options.timings ?? {};
   const server = await createServer({
     config,
