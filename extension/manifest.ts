@@ -1,4 +1,5 @@
 // manifest.json of the extension (MV3).
+import { EXTENSION_PUBLIC_KEY } from '../transport/contracts/extension-identity.ts';
 export const DEFAULT_WEB_UI_MATCHES = [
   'http://localhost:3000/*',
   'http://127.0.0.1:3000/*',
@@ -18,6 +19,8 @@ export function createManifest(options: ManifestOptions): Record<string, unknown
     name: 'Mimo',
     short_name: 'mimo-agent',
     version: options.version,
+    // Pins the extension id (DEFAULT_EXTENSION_ID) so the server knows the default build's Origin.
+    key: EXTENSION_PUBLIC_KEY,
     description: 'Lets the Mimo agent work in a background tab of your browser; you can watch, take over and hand back.',
     minimum_chrome_version: '116',
     permissions: ['tabs', 'tabGroups', 'debugger', 'storage', 'alarms', 'scripting'],

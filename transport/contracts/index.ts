@@ -18,3 +18,4 @@ export * from './page-bridge.ts';
 export * from './socket-auth.ts';
 export * from './variant-message.ts';
 export * from './validate.ts';
+export * from './extension-identity.ts';
