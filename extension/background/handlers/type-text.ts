@@ -9,6 +9,7 @@ import { OWN_INPUT_ARM_MS } from '../../shared/own-input-guard.ts';
 import { ENTER_DOWN, ENTER_UP, keyStrokes } from '../key-events.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
+import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
 import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 
 async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<void> {
@@ -37,10 +38,13 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const target = await targetSpec(ctx, params.tabId, params);
   const submit = params.submit ?? false;
   const warnings: string[] = [];
+  const navigated = await watchNavigation(ctx, params.tabId);
+  const report = async (strategy: 'cdp_key' | 'dom_input') =>
+    reportAfterInput(ctx, params.tabId, { typed: true as const, strategy }, await navigated(INPUT_COMMIT_WAIT_MS), submit ? { target } : null, warnings);
   if (params.strategy !== 'dom_input') {
     try {
       await cdpType(ctx, params.tabId, target, params.text, submit);
-      return { typed: true, strategy: 'cdp_key' };
+      return report('cdp_key');
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
       if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', `cdp_key typing not possible: ${error.message}`, { reason: error.kind });
@@ -50,5 +54,5 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const typed = await runPageOp(ctx, params.tabId, 'domInput', { target, text: params.text, submit });
   if (!typed.ok) failTarget(typed);
   if (submit && !typed.submitted) warnings.push('no form to submit; pressed Enter on the element');
-  return warnings.length > 0 ? { typed: true, strategy: 'dom_input', warnings } : { typed: true, strategy: 'dom_input' };
+  return report('dom_input');
 };
