@@ -28,6 +28,8 @@ export interface FakePage {
   loadError?: string;
   /** browser_readability_extract fails with this code. */
   readError?: string;
+  /** The HTTP status of the document, as the extension reports it from wait_for_loaded. */
+  httpStatus?: number;
   /** Result delay for every action on this page (ms, real time; only for overlap tests). */
   delayMs?: number;
   /** readability waits for this promise (deterministic "mid-run" points). */
@@ -157,7 +159,7 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const page = pageOf(tab);
         if (page?.loadError) return err(page.loadError, `${tab.url} did not load`);
         // Like the extension: the loaded document's URL and title.
-        return ok({ status: 'complete', url: tab.url, ...(page ? { title: page.title } : {}) });
+        return ok({ status: 'complete', url: tab.url, ...(page ? { title: page.title } : {}), ...(page?.httpStatus ? { httpStatus: page.httpStatus } : {}) });
       }
       case 'browser_readability_extract': {
         const tab = tabOf(params, taskId);
