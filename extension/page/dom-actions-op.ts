@@ -97,6 +97,11 @@ export function domClick(args: PageOps['domClick']['args'], state: RefState): Pa
 
 type Editable = HTMLInputElement | HTMLTextAreaElement | HTMLElement;
 
+/** Inputs that take no text at all. */
+const NOT_TYPED = new Set(['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image']);
+/** Inputs whose value a user sets with a widget, not keystrokes: filled by setting the value (as Playwright's fill does). */
+export const SET_DIRECTLY = new Set(['range', 'color', 'date', 'datetime-local', 'month', 'week', 'time']);
+
 function editableTarget(target: TargetSpec | null, state: RefState): Editable | PageOpFailure {
   let element: Element | null;
   if (target && (target.clickId !== undefined || target.xpath !== undefined)) {
@@ -111,6 +116,9 @@ function editableTarget(target: TargetSpec | null, state: RefState): Editable | 
   }
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
     if (element.disabled || element.readOnly) return { ok: false, reason: 'not_editable', message: `${describe(element)} is disabled or read-only` };
+    if (element instanceof HTMLInputElement && NOT_TYPED.has(element.type)) {
+      return { ok: false, reason: 'not_editable', message: `${describe(element)} is a ${element.type}: use check / uncheck (or click) instead of typing` };
+    }
     return element;
   }
   if (element instanceof HTMLElement && element.isContentEditable) return element;
@@ -121,6 +129,7 @@ export function focusForTyping(args: PageOps['focusForTyping']['args'], state: R
   const element = editableTarget(args.target, state);
   if (isFailure(element)) return element;
   if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', behavior: 'instant' });
+  if (element instanceof HTMLInputElement && SET_DIRECTLY.has(element.type)) return { ok: true, tag: element.localName, direct: true };
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now(), args.guardMs);
   element.focus({ preventScroll: true });
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {

@@ -147,7 +147,8 @@ export interface PageOps {
   focusForTyping: {
     /** guardMs: how long the CDP typing that follows may take (own-input guard). */
     args: { target: TargetSpec | null; guardMs: number };
-    result: { ok: true; tag: string } | PageOpFailure;
+    /** direct: a control whose value is not typed (range, color, date...): set it with domInput. */
+    result: { ok: true; tag: string; direct?: boolean } | PageOpFailure;
   };
   readability: {
     args: Record<string, never>;
