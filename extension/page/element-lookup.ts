@@ -79,8 +79,16 @@ function transparentButHittable(element: Element): boolean {
  * are visually hidden (opacity 0, clipped, 1 px, display none) but operable, through a visible
  * label or through their own transparent box. Returns 'hidden' for the latter.
  */
+/** Drawn so a person cannot see it: transparent, clipped away, or a pixel or two wide. */
+export function visuallyHidden(element: Element): boolean {
+  const r = element.getBoundingClientRect();
+  if (r.width <= 2 || r.height <= 2) return true;
+  const style = getComputedStyle(element);
+  return Number(style.opacity) === 0 || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(style.clip) || style.clipPath === 'inset(50%)';
+}
+
 export function listedAs(element: Element, scope: Scope): 'visible' | 'hidden' | null {
-  if (inScope(element, scope)) return 'visible';
+  if (inScope(element, scope)) return isToggleControl(element) && visuallyHidden(element) ? 'hidden' : 'visible';
   if (!isToggleControl(element) || element.disabled) return null;
   const label = visibleLabel(element);
   if (label) return scope === 'document' || inViewport(label) ? 'hidden' : null;

@@ -14,6 +14,11 @@ export interface CorpusSite {
 }
 
 const corpusDir = fileURLToPath(new URL('../../../fixtures/corpus/', import.meta.url));
+/** Served too: our own fixture site under /site/ (a single <select>) and test pages under /local/. */
+const mounts: Array<[string, string]> = [
+  ['/site/', fileURLToPath(new URL('../../../fixtures/site/', import.meta.url))],
+  ['/local/', fileURLToPath(new URL('./pages/', import.meta.url))],
+];
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -66,8 +71,11 @@ export async function serveCorpus(): Promise<CorpusSite> {
     } catch {
       return send(res, 400, 'text/plain; charset=utf-8', 'bad path');
     }
-    const full = normalize(join(corpusDir, path.endsWith('/') ? `${path}index.html` : path));
-    if (!full.startsWith(corpusDir.endsWith(sep) ? corpusDir : corpusDir + sep) || !(extname(full) in types)) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+    const mount = mounts.find(([prefix]) => path.startsWith(prefix));
+    const root = mount ? mount[1] : corpusDir;
+    const relative = mount ? path.slice(mount[0].length - 1) : path;
+    const full = normalize(join(root, relative.endsWith('/') ? `${relative}index.html` : relative));
+    if (!full.startsWith(root.endsWith(sep) ? root : root + sep) || !(extname(full) in types)) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
     try {
       send(res, 200, types[extname(full)]!, await readFile(full));
     } catch {
