@@ -22,7 +22,11 @@ function describe(element: Element): string {
 
 type Point = { x: number; y: number };
 
-/** Scrolls the element into view when needed; its centre, or null when it has no box on screen. */
+/**
+ * Scrolls the element into view when needed; a point on it, or null when it has no box on
+ * screen. A link wrapped over two lines has two boxes and its bounding box's centre lies on the
+ * text between them: the centre of the first box that a click there would reach wins.
+ */
 function centreOf(element: Element): Point | null {
   let r = element.getBoundingClientRect();
   if (r.width <= 0 || r.height <= 0) return null;
@@ -31,7 +35,15 @@ function centreOf(element: Element): Point | null {
     r = element.getBoundingClientRect();
   }
   if (!inViewport(element)) return null;
-  return { x: Math.round((r.left + r.right) / 2), y: Math.round((r.top + r.bottom) / 2) };
+  const centre = { x: Math.round((r.left + r.right) / 2), y: Math.round((r.top + r.bottom) / 2) };
+  const boxes = Array.from(element.getClientRects());
+  if (boxes.length <= 1 || hitsTarget(element, centre.x, centre.y)) return centre;
+  for (const box of boxes) {
+    if (box.width < 1 || box.height < 1 || box.bottom <= 0 || box.top >= window.innerHeight) continue;
+    const point = { x: Math.round(box.left + Math.min(box.width / 2, Math.max(1, box.width - 2))), y: Math.round((box.top + box.bottom) / 2) };
+    if (hitsTarget(element, point.x, point.y)) return point;
+  }
+  return centre;
 }
 
 /**
