@@ -25,11 +25,27 @@ async function relaySetup() {
 
 relay('takeover and overlay commands go to the server as valid messages', async () => {
   const { overlay, emitted } = await relaySetup();
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing' });
   assert.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'));
   assert.ok(overlay.overlayCommand(TASK_ID, 'resume'));
   assert.ok(validate(TakeoverReportSchema, emitted[0]).ok);
   assert.equal(emitted[0], { v: 1, type: 'takeover_report', taskId: TASK_ID, clientId: 'plugin-1', tabId: 7, reason: 'user_click', timestamp: 9 });
   assert.ok(validate(OverlayCommandSchema, emitted[1]).ok);
+});
+
+relay('input on the tab of a task that is not running is no takeover; the content script is told the truth', async () => {
+  const { browser, overlay, emitted } = await relaySetup();
+  assert.not.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'), 'no state from the server and no action: not running');
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'hidden' });
+  assert.not.ok(overlay.userTakeover(TASK_ID, 7, 'user_key'), 'the turn ended: hidden');
+  assert.equal(emitted, []);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const sessions = browser.sentToTabs.filter((m) => (m.message as any).kind === 'session');
+  assert.ok(sessions.length >= 1);
+  assert.equal((sessions.at(-1)!.message as any).session.takeoverPending, false);
+  // While an action runs on the tab, input is a takeover.
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'a1', label: 'Clicking', dispatchesInput: false, capturesPage: false });
+  assert.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'));
 });
 
 relay('a content script loading on the task tab gets the current picture; other tabs get null', async () => {
@@ -71,7 +87,15 @@ relay('quick actions never bother the content script; slower ones are announced,
   timers.advance(ACTION_NOTICE_DELAY_MS - 1);
   overlay.actionSettled(TASK_ID, 7, 'quick');
   overlay.actionSettled(TASK_ID, 7, 'shot');
-  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_settled', 'quick']], 'only the input action settles (ends the guard); the screenshot did not wait');
+  assert.equal(
+    browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]),
+    [
+      ['action_started', 'shot'],
+      ['action_settled', 'quick'],
+      ['action_settled', 'shot'],
+    ],
+    'the input action settles (ends the guard); a screenshot always has the overlay hidden first',
+  );
   browser.sentToTabs.length = 0;
   await overlay.actionStarted(TASK_ID, 7, { actionId: 'slow', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
   timers.advance(ACTION_NOTICE_DELAY_MS);
