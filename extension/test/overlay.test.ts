@@ -191,6 +191,37 @@ ui('actions show the mask with their label while they run; after them the server
   assert.is.not(renders.at(-1), 'ongoing:x', 'messages of another task are ignored');
 });
 
+ui('sync with the background: a lost settle, an ended task, a lost server state; a takeover awaiting the server is kept', () => {
+  // Restored mid-action after a navigation; the action's settle never reached this document.
+  const lost = uiSetup({ action: { actionId: 'wait-1', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false } });
+  assert.is(lost.controller.state(), 'ongoing');
+  lost.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: false });
+  assert.is(lost.controller.state(), 'hidden', 'the background has no such action any more');
+  assert.is(lost.renders.at(-1), 'hidden:Waiting for the page to load');
+  // The server's state changed while its message was lost: the newer one is applied once.
+  const late = uiSetup({ uiState: 'ongoing' });
+  late.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: false, uiState: 'hidden' });
+  assert.is(late.controller.state(), 'hidden');
+  // A late settle after that does not re-arm the server's "ongoing".
+  late.controller.handle({ kind: 'action_started', taskId: TASK_ID, actionId: 'a9', label: 'Clicking', dispatchesInput: true, capturesPage: false });
+  late.controller.handle({ kind: 'action_settled', taskId: TASK_ID, actionId: 'a9' });
+  assert.is(late.controller.state(), 'hidden');
+  // The worker restarted and lost the server's state: nothing is shown that it cannot vouch for.
+  const restarted = uiSetup({ uiState: 'ongoing' });
+  restarted.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: false });
+  assert.is(restarted.controller.state(), 'hidden');
+  // The task is gone.
+  const ended = uiSetup({ uiState: 'ongoing' });
+  ended.controller.sync(null);
+  assert.is(ended.controller.state(), 'idle');
+  // The user took over and the server has not answered: the takeover stays.
+  const pending = uiSetup({ uiState: 'ongoing' });
+  pending.controller.userInput('user_click');
+  pending.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: true, uiState: 'ongoing' });
+  assert.is(pending.controller.state(), 'takeover');
+  assert.equal(pending.reports, ['takeover user_click']);
+});
+
 ui('Stop ends the task; the end of the task clears the overlay', () => {
   const { controller, reports } = uiSetup({ uiState: 'takeover' });
   assert.is(controller.state(), 'takeover', 'restored from the session');
