@@ -88,8 +88,7 @@ export const waitForLoaded: ActionHandler<'browser_wait_for_loaded'> = async (pa
   const { tabId } = params;
   const timeoutMs = params.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   await requireTaskTab(ctx, ctx.taskId, tabId);
-  // Attached tabs are tracked; attaching here is a no-op when the task already did.
-  await ctx.cdp.attach(tabId).catch(() => {});
+  // Tabs the task attached the debugger to (browser_debugger_attach) are tracked.
   let url: string | undefined;
   let httpStatus: number | undefined;
   if (await ctx.nav.tracking(tabId)) {
