@@ -162,6 +162,9 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       if (current) {
         const { actionId, label, dispatchesInput, capturesPage } = current;
         session.action = { actionId, label, dispatchesInput, capturesPage };
+        // The content script now knows of it: its settle must reach the tab even if the action
+        // ends before its notice would have gone out (the pill left on TodoMVC after a load).
+        current.noticed = true;
       }
       return session;
     },

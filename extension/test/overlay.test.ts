@@ -48,6 +48,15 @@ relay('input on the tab of a task that is not running is no takeover; the conten
   assert.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'));
 });
 
+relay('an action a loading content script learned of is settled on the tab even when it ends before its notice', async () => {
+  const { browser, overlay, timers } = await relaySetup();
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'load', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
+  assert.is((await overlay.sessionFor(7))?.action?.actionId, 'load', 'a new document asks mid-action');
+  timers.advance(ACTION_NOTICE_DELAY_MS - 50);
+  overlay.actionSettled(TASK_ID, 7, 'load');
+  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_settled', 'load']]);
+});
+
 relay("the server's state survives a service-worker restart; a task's end forgets it", async () => {
   const { browser, overlay } = await relaySetup();
   await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing', message: 'Reading' });
