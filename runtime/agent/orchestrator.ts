@@ -150,7 +150,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
             context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, turns: 0, error: null, reportedStatus: 'ongoing' },
           })
         : undefined;
-    const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, ...(snapshot ? { snapshot } : {}) });
+    const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
     const gate = createActionGate(actor);
     const browser = createTaskBrowser({
       taskId,
@@ -162,6 +162,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       events,
       gate,
       inspect,
+      clock,
       checkUrl: options.checkUrl ?? basicUrlCheck,
       onPageRead: () => {
         if (session) session.pageStale = false;

@@ -5,6 +5,7 @@ import { createActor, fromPromise, toPromise, type InspectionEvent } from 'xstat
 import { nanoid } from 'nanoid';
 import { errorValue, pagePrepMachine, type CaptureInput, type ErrorValue, type ReadabilityCapture, type ScreenshotCapture } from '../../machines/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { Clock } from '../clock/index.ts';
 import type { PageContext } from '../llm/llm-types.ts';
 import type { ExtensionRegistry } from '../registry/registry-types.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
@@ -39,6 +40,8 @@ export interface TaskBrowserDeps {
   events: FrontendEventSink;
   gate: ActionGate;
   inspect?: (event: InspectionEvent) => void;
+  /** Times the page-preparation retry waits (the runtime's clock). */
+  clock?: Clock;
   checkUrl: UrlCheck;
   /** Re-checks the URL the tab ended up on after loading (redirects). */
   checkFinalUrl?: UrlCheck;
@@ -206,6 +209,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     const prep = createActor(machine, {
       input: { taskId: deps.taskId, tabId: tab, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) },
       ...(deps.inspect ? { inspect: deps.inspect } : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
     });
     prep.start();
     const prepared = await toPromise(prep);

@@ -1,9 +1,9 @@
 // Public shapes of the extension registry (seed 000 §1 ExtensionRegistry, seed 001 §2.3, §4.1).
 import type { ExtensionListItem } from '../../transport/contracts/index.ts';
 
-export interface Clock {
-  now(): number;
-}
+/** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
+import type { WallClock } from '../clock/index.ts';
+export type Clock = WallClock;
 
 /**
  * What a plugin tells us about itself: the body of POST /api/extension/extension-id or the

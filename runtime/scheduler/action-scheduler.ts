@@ -14,6 +14,7 @@ import {
   type SendActionInput,
 } from '../../machines/index.ts';
 import type { NormalizedActionResult } from '../../transport/contracts/index.ts';
+import type { Clock } from '../clock/index.ts';
 import { createKeyedQueue } from '../store/keyed-queue.ts';
 
 /** How the scheduler reaches a plugin: emit to its room and report the first ack. */
@@ -50,7 +51,8 @@ export interface SchedulerEvents {
 
 export interface ActionSchedulerDeps extends SchedulerEvents {
   channel: PluginChannel;
-  clock: { now(): number };
+  /** The runtime's clock: it times the action actors' T_ack / T_exec / retry waits. */
+  clock: Clock;
   /** XState inspection observer for the action actors of a task. */
   inspectFor?: (taskId: string) => Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** Default ack timeout (T_ack) for every action; the machine's default when absent. */
@@ -126,6 +128,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     return new Promise((resolve) => {
       const actor = createActor(machine, {
         id: `action:${actionId}`,
+        clock: deps.clock,
         input: {
           actionId,
           actionName: request.actionName,

@@ -19,8 +19,10 @@ export interface FakeAnswer {
   ack?: boolean;
   /** The result to send; null sends none. */
   result?: { status: 'success' | 'partial' | 'error'; result?: Record<string, unknown>; error?: { code: string; message: string; retryable?: boolean } } | null;
-  /** Wait before sending the result (ms). */
+  /** Wait before sending the result (ms, real time: for benchmarks; tests use `until`). */
   delayMs?: number;
+  /** Send the result only once this settles (the test decides when the browser finishes). */
+  until?: Promise<unknown>;
   /** Send the same result twice. */
   duplicate?: boolean;
   /** Send the result in the legacy format (no `type`). */
@@ -37,6 +39,13 @@ export interface FakePlugin {
   send(message: Record<string, unknown>): Promise<any>;
   sendResult(frame: BrowserActionFrame, answer: NonNullable<FakeAnswer['result']>, legacy?: boolean): void;
   close(): void;
+}
+
+/** A promise the test resolves by hand: `const gate = deferred(); ... gate.resolve()`. */
+export function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 export const okAnswer = (name: string, params: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result: defaultResultOf(name, params) } });
@@ -107,7 +116,8 @@ export async function startFakePlugin(options: {
       plugin.sendResult(frame, result, reply.legacy);
       if (reply.duplicate) plugin.sendResult(frame, result, reply.legacy);
     };
-    if (reply.delayMs) setTimeout(deliver, reply.delayMs);
+    if (reply.until) void reply.until.then(deliver, deliver);
+    else if (reply.delayMs) setTimeout(deliver, reply.delayMs);
     else deliver();
   });
 

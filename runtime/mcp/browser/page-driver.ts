@@ -62,6 +62,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     snapshots: services.snapshots,
     events: services.events,
     gate: createOpenGate(),
+    clock: services.clock,
     checkUrl: options.checkUrl,
   });
   let tabId: number | null = null;
