@@ -22,9 +22,9 @@ import {
   defaultRetryBackoffMs,
   execTimeoutFor,
   isIdempotentAction,
-} from './action-timeouts.ts';
-import { ErrorCode, retryableErrorCodes } from './error-codes.ts';
-import { errorValue, toErrorValue } from './error-value.ts';
+} from './spec/action-timeouts.ts';
+import { ErrorCode, retryableErrorCodes } from './spec/error-codes.ts';
+import { errorValue, toErrorValue } from './spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
 import type {
   ActionAnswer,

@@ -17,8 +17,8 @@
 // any state, so an action started before a takeover may finish during it. The runtime
 // checks `canDispatchAction(snapshot)` before dispatching and `actionInFlightOf` after.
 import { and, assign, enqueueActions, fromPromise, setup, stateIn } from 'xstate';
-import { ErrorCode } from './error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './error-value.ts';
+import { ErrorCode } from './spec/error-codes.ts';
+import { errorValue, toErrorValue, type ErrorValue } from './spec/error-value.ts';
 
 export const taskMachineId = 'task';
 

@@ -5,7 +5,7 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
 import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
-import { rooms, toolResultError, toolResultOk, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
@@ -64,15 +64,10 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     const clientId = session.browser.clientId;
     if (!clientId) return;
     const state = uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
-    services.nsp.to(rooms.client(clientId)).emit('plugin_message', {
-      v: 1,
-      type: 'plugin_ui_state',
-      taskId: session.taskId,
-      clientId,
-      timestamp: clock.now(),
-      state,
-      ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}),
-    });
+    services.nsp.to(rooms.client(clientId)).emit(
+      'plugin_message',
+      pluginUiStateFrame({ taskId: session.taskId, clientId, timestamp: clock.now(), state, ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}) }),
+    );
   }
 
   async function historyBefore(taskId: string, messageId: string): Promise<LlmMessage[]> {

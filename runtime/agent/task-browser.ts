@@ -98,10 +98,10 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     const paramsSummary = paramsSummaryOf(params);
     deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary });
     try {
-      let frameExtras: Record<string, unknown> | undefined;
+      let screenshotPresignedUrl: string | undefined;
       if (actionName === 'browser_screenshot') {
         const presigned = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
-        frameExtras = { screenshotPresignedUrl: presigned.uploadUrl };
+        screenshotPresignedUrl = presigned.uploadUrl;
       }
       const output = await deps.scheduler.run({
         taskId: deps.taskId,
@@ -109,7 +109,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         actionName,
         params,
         actionId,
-        ...(frameExtras ? { frameExtras } : {}),
+        ...(screenshotPresignedUrl ? { screenshotPresignedUrl } : {}),
         ...(options.retry !== undefined ? { retry: options.retry } : {}),
       });
       deps.registry.markUsed(clientId!);

@@ -9,11 +9,12 @@ import {
   actionMachine,
   errorValue,
   ErrorCode,
+  execTimeoutFor,
   type ActionOutput,
   type IgnoredResultDisposition,
   type SendActionInput,
 } from '../../machines/index.ts';
-import type { NormalizedActionResult } from '../../transport/contracts/index.ts';
+import { browserActionFrame, type BrowserAction, type NormalizedActionResult } from '../../transport/contracts/index.ts';
 import type { Clock } from '../clock/index.ts';
 import { createKeyedQueue } from '../store/keyed-queue.ts';
 
@@ -30,8 +31,8 @@ export interface ActionRequest {
   clientId: string;
   actionName: string;
   params: Record<string, unknown>;
-  /** Extra top-level frame fields (e.g. `screenshotPresignedUrl`). */
-  frameExtras?: Record<string, unknown>;
+  /** Where a browser_screenshot uploads its PNG (seed 001 §2.4). */
+  screenshotPresignedUrl?: string;
   ackTimeoutMs?: number;
   execTimeoutMs?: number;
   /** Wait before the one retry (default 1 s). */
@@ -90,18 +91,19 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     if (finished.size > rememberFinished) finished.delete(finished.values().next().value!);
   }
 
-  function frameOf(input: SendActionInput, request: ActionRequest): Record<string, unknown> {
-    return {
-      v: 1,
-      type: 'browser_action',
-      id: input.actionId,
+  function frameOf(input: SendActionInput, request: ActionRequest): BrowserAction {
+    return browserActionFrame({
+      actionId: input.actionId,
       taskId: input.taskId,
       clientId: input.clientId,
       timestamp: deps.clock.now(),
-      action: { [input.actionName]: input.params },
+      actionName: input.actionName,
+      params: input.params,
+      // The plugin learns the T_exec the server holds it to (seed 001 §3.5 `timeoutMs`).
+      timeoutMs: execTimeoutFor(input.actionName, request.execTimeoutMs),
       ...(request.traceId ? { traceId: request.traceId } : {}),
-      ...request.frameExtras,
-    };
+      ...(request.screenshotPresignedUrl ? { screenshotPresignedUrl: request.screenshotPresignedUrl } : {}),
+    });
   }
 
   // The machine is provided once: building it per action re-creates every state node.

@@ -1,14 +1,12 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
-import type { FrontendEvent, OverlayCommand, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { ErrorValue } from '../../machines/spec/index.ts';
+import type { FrontendEvent, OverlayCommand, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 
-export interface ControlError {
-  code: string;
-  message: string;
-  retryable?: boolean;
-  details?: Record<string, unknown>;
-}
+/** The one error value (machines/spec). */
+export type ControlError = ErrorValue;
 
-export type ControlResult = { ok: true; data?: Record<string, unknown> } | { ok: false; error: ControlError };
+/** The Socket.IO ack of the contract (transport/contracts/socket-ack.ts). */
+export type ControlResult = SocketAck;
 
 export interface TaskControl {
   /** Idempotent task create, persist, then start or queue the turn. Resolves once persisted. */

@@ -35,6 +35,10 @@ export interface FakePlugin {
   socket: Socket;
   clientId: string;
   received: BrowserActionFrame[];
+  /** Every plugin_message the server sent (browser_action, plugin_ui_state, ...), in order. */
+  frames: Array<Record<string, unknown>>;
+  /** Every ack the server answered this plugin's messages with. */
+  acks: unknown[];
   /** Sends a plugin_message and resolves with the server's ack. */
   send(message: Record<string, unknown>): Promise<any>;
   sendResult(frame: BrowserActionFrame, answer: NonNullable<FakeAnswer['result']>, legacy?: boolean): void;
@@ -88,13 +92,21 @@ export async function startFakePlugin(options: {
     socket.once('connect_error', reject);
   });
   const received: BrowserActionFrame[] = [];
+  const frames: Array<Record<string, unknown>> = [];
+  const acks: unknown[] = [];
   const answer = options.answer ?? okAnswer;
 
   const plugin: FakePlugin = {
     socket,
     clientId: options.clientId,
     received,
-    send: (message) => socket.timeout(5_000).emitWithAck('plugin_message', message),
+    frames,
+    acks,
+    send: async (message) => {
+      const ack = await socket.timeout(5_000).emitWithAck('plugin_message', message);
+      acks.push(ack);
+      return ack;
+    },
     sendResult(frame, result, legacy = false) {
       const message = legacy
         ? { actionId: frame.id, status: result.status, ...(result.result ? { result: result.result } : {}), ...(result.error ? { error: result.error.code } : {}) }
@@ -105,6 +117,7 @@ export async function startFakePlugin(options: {
   };
 
   socket.on('plugin_message', async (frame: BrowserActionFrame, ack?: (x: unknown) => void) => {
+    frames.push(frame as unknown as Record<string, unknown>);
     if (frame?.type !== 'browser_action') return;
     received.push(frame);
     const [name, params] = Object.entries(frame.action)[0]!;
