@@ -3,7 +3,9 @@
 //   created --USER_MESSAGE--> running.active --turn done--> ongoing.idle --USER_MESSAGE--> running ...
 //   running.active <-TAKEOVER/RESUME-> running.takeover
 //   ongoing.idle   <-TAKEOVER/RESUME-> ongoing.takeover
-//   STOP (anywhere) -> completed;  FAIL or a failed turn -> error   (both final)
+//   STOP (anywhere) -> completed;  FAIL or a failed turn -> error
+//   completed | error --USER_MESSAGE--> running   (a follow-up reopens the same task: one
+//   actor for the task's whole life, so `created` is reported once)
 //
 // Takeover is a substate of the state that owns the turn, so the turn (the provided
 // `runTurn` actor: LLM <-> tools loop for one user message) is paused, not canceled:
@@ -27,6 +29,8 @@ export type TaskStatus = 'created' | 'running' | 'ongoing' | 'takeover' | 'compl
 export interface TaskMessage {
   id: string;
   content: string;
+  /** Follows the message through the store, the LLM calls, plugin frames and frontend events. */
+  traceId?: string;
 }
 
 export interface TaskInput {
@@ -118,6 +122,7 @@ export const taskMachine = setup({
     }),
     clearActionInFlight: assign({ inFlightActionId: null }),
     recordFailure: assign({ error: ({ event }) => (event as Extract<TaskEvent, { type: 'FAIL' }>).error }),
+    clearError: assign({ error: null }),
     recordTurnError: assign({
       error: ({ event }) => toErrorValue((event as { error?: unknown }).error, ErrorCode.INTERNAL),
     }),
@@ -204,21 +209,29 @@ export const taskMachine = setup({
         },
       },
     },
+    // Ended, not final: the task keeps its actor, and a follow-up message is this transition.
     completed: {
-      type: 'final',
       entry: report('completed'),
-      output: ({ context }) => ({ taskId: context.taskId, status: 'completed' as const, unprocessed: context.queue }),
+      on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
     error: {
-      type: 'final',
       entry: report('error'),
-      output: ({ context }) => ({
-        taskId: context.taskId,
-        status: 'error' as const,
-        error: context.error ?? errorValue(ErrorCode.INTERNAL, 'unknown task error'),
-        unprocessed: context.queue,
-      }),
+      on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
   },
-  output: ({ event }) => event.output as TaskOutput,
 });
+
+/** What an ended task leaves: its status, the error of a failed one, messages never processed. */
+export function taskOutputOf(snapshot: { value: unknown; context: TaskContext }): TaskOutput | null {
+  const { context } = snapshot;
+  if (snapshot.value === 'completed') return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
+  if (snapshot.value === 'error') {
+    return {
+      taskId: context.taskId,
+      status: 'error',
+      error: context.error ?? errorValue(ErrorCode.INTERNAL, 'unknown task error'),
+      unprocessed: context.queue,
+    };
+  }
+  return null;
+}

@@ -169,9 +169,19 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
     ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
     onSettled: (request, output) => {
-      if (output.timedOut === 'exec') registry.recordExecTimeout(request.clientId);
-      else if (output.answered) registry.recordActionSettled(request.clientId);
+      if (output.timedOut === 'exec') {
+        // Seed 001 §4.1: two exec timeouts in a row -> unhealthy (until it reconnects), and what
+        // it still had in flight is failed now; queued actions are refused below.
+        if (registry.recordExecTimeout(request.clientId).becameUnhealthy) {
+          log({ event: 'plugin_unhealthy', clientId: request.clientId });
+          scheduler.pluginGone(request.clientId, `the browser extension ${request.clientId} was marked unhealthy after two action timeouts in a row; reconnect it`);
+        }
+      } else if (output.answered) registry.recordActionSettled(request.clientId);
     },
+    refuse: (clientId) =>
+      registry.get(clientId) && !registry.isHealthy(clientId)
+        ? { code: 'PLUGIN_OFFLINE', message: `the browser extension ${clientId} stopped answering (two action timeouts in a row): reconnect it (reload the extension) or select another one`, retryable: true, details: { clientId, unhealthy: true } }
+        : null,
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
@@ -204,7 +214,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       control: () => control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       bindExtension: (taskId, clientId) => {
-        registry.bind(taskId, clientId);
+        if (!registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+        registry.select(taskId, clientId);
         return { ok: true };
       },
       log,

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
-import { taskMachine, type TaskMessage, type TaskOutput, type TurnInput } from '../task.machine.ts';
+import { taskMachine, taskOutputOf, type TaskMessage, type TurnInput } from '../task.machine.ts';
 import { actionInFlightOf, canDispatchAction, taskStatusOf } from '../task-queries.ts';
 import { actionMachine, type ActionOutput } from '../action.machine.ts';
 import { createDeferredActors, settle } from './util.ts';
@@ -75,7 +75,7 @@ turns('STOP completes the task from any live state, aborts the turn and keeps un
   await settle();
   assert.is(t.status(), 'completed');
   assert.equal(t.deferred.aborted, ['turn']);
-  assert.equal(t.actor.getSnapshot().output as TaskOutput, {
+  assert.equal(taskOutputOf(t.actor.getSnapshot())!, {
     taskId: 'task-1',
     status: 'completed',
     unprocessed: [msg('m2')],
@@ -91,7 +91,7 @@ turns('a failing turn puts the task in error with the seed code it carried', asy
   t.deferred.reject('turn', { code: 'PAGE_PREP_FAILED', message: 'screenshot/readability failed', retryable: true });
   await settle();
   assert.is(t.status(), 'error');
-  assert.equal((t.actor.getSnapshot().output as TaskOutput).error, {
+  assert.equal(taskOutputOf(t.actor.getSnapshot())!.error, {
     code: 'PAGE_PREP_FAILED',
     message: 'screenshot/readability failed',
     retryable: true,
@@ -107,8 +107,26 @@ turns('a turn that throws a plain Error becomes INTERNAL; FAIL carries its own c
   const f = start();
   f.actor.send({ type: 'FAIL', error: { code: 'PLUGIN_OFFLINE', message: 'connect the extension', retryable: true } });
   assert.is(f.status(), 'error');
-  assert.is((f.actor.getSnapshot().output as TaskOutput).error?.code, 'PLUGIN_OFFLINE');
+  assert.is(taskOutputOf(f.actor.getSnapshot())!.error?.code, 'PLUGIN_OFFLINE');
   assert.equal(f.statuses, ['created', 'error']);
+});
+
+turns('a follow-up message on a completed or failed task reopens the same actor: running, no second created', async () => {
+  const t = start();
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  t.actor.send({ type: 'STOP' });
+  await settle();
+  assert.is(t.status(), 'completed');
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
+  assert.is(t.status(), 'running');
+  assert.equal(t.turns(), ['m1', 'm2']);
+  t.deferred.reject('turn', { code: 'PAGE_PREP_FAILED', message: 'both failed', retryable: true });
+  await settle();
+  assert.is(t.status(), 'error');
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
+  assert.is(t.status(), 'running');
+  assert.is(t.actor.getSnapshot().context.error, null, 'the old error is cleared');
+  assert.equal(t.statuses, ['created', 'running', 'completed', 'running', 'error', 'running']);
 });
 
 turns.run();

@@ -2,7 +2,7 @@
 // none dispatched during takeover. A turn asks the gate before every action; during takeover
 // it waits for RESUME (the action already in flight may finish meanwhile).
 import { waitFor, type Actor } from 'xstate';
-import { actionInFlightOf, canDispatchAction, type taskMachine } from '../../machines/index.ts';
+import { actionInFlightOf, canDispatchAction, taskEnded, type taskMachine } from '../../machines/index.ts';
 
 export class TaskEndedError extends Error {
   readonly code = 'TASK_STOPPED';
@@ -22,13 +22,13 @@ export function createActionGate(actor: Actor<typeof taskMachine>) {
       let resumedAfterTakeover = false;
       for (;;) {
         if (signal?.aborted) throw new TaskEndedError();
-        if (actor.getSnapshot().status !== 'active') throw new TaskEndedError();
+        if (taskEnded(actor.getSnapshot())) throw new TaskEndedError();
         actor.send({ type: 'ACTION_STARTED', actionId });
         if (actionInFlightOf(actor.getSnapshot()) === actionId) return { resumedAfterTakeover };
         const snapshot = actor.getSnapshot();
         if (snapshot.matches({ running: 'takeover' })) resumedAfterTakeover = true;
         try {
-          await waitFor(actor, (s) => canDispatchAction(s) || s.status !== 'active', signal ? { signal } : {});
+          await waitFor(actor, (s) => canDispatchAction(s) || taskEnded(s), signal ? { signal } : {});
         } catch {
           throw new TaskEndedError();
         }

@@ -87,6 +87,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       actors: {
         runTurn: fromPromise(async ({ input, signal }) => {
           const message = input.message;
+          session.browser.beginTurn(message.traceId);
           try {
             if (session.pageStale && session.browser.tabId !== null) {
               session.pageStale = false;
@@ -109,7 +110,13 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
               signal,
             );
             if (result.text) {
-              await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'assistant', content: result.text, timestamp: clock.now() });
+              await taskStore.appendMessage(taskId, {
+                id: `msg-${nanoid(12)}`,
+                role: 'assistant',
+                content: result.text,
+                timestamp: clock.now(),
+                ...(message.traceId ? { meta: { traceId: message.traceId } } : {}),
+              });
             }
           } catch (error) {
             if (error instanceof TaskEndedError || signal.aborted) {
@@ -138,13 +145,13 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       },
     });
     const inspect = options.inspection.observerFor(taskId);
-    const snapshot =
-      restoredStatus === 'ongoing'
-        ? machine.resolveState({
-            value: { ongoing: 'idle' },
-            context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, turns: 0, error: null, reportedStatus: 'ongoing' },
-          })
-        : undefined;
+    const restoredValue = restoredStatus === 'ongoing' ? { ongoing: 'idle' } : restoredStatus === 'completed' || restoredStatus === 'error' ? restoredStatus : undefined;
+    const snapshot = restoredValue
+      ? machine.resolveState({
+          value: restoredValue,
+          context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, turns: 0, error: null, reportedStatus: restoredStatus! },
+        })
+      : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
     const gate = createActionGate(actor);
     const browser = createTaskBrowser({
@@ -179,7 +186,15 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
             role: 'tool',
             content,
             timestamp: clock.now(),
-            meta: { toolCallId: record.toolCallId, actionId: record.actionId, actionName: record.actionName, paramsSummary: record.paramsSummary, durationMs: record.durationMs, ok: record.ok },
+            meta: {
+              toolCallId: record.toolCallId,
+              actionId: record.actionId,
+              actionName: record.actionName,
+              paramsSummary: record.paramsSummary,
+              durationMs: record.durationMs,
+              ok: record.ok,
+              ...(session.browser.traceId ? { traceId: session.browser.traceId } : {}),
+            },
           })
           .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
       },
@@ -206,13 +221,17 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     });
   }
 
+  /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {
     const live = sessions.get(taskId);
-    if (live && live.actor.getSnapshot().status === 'active') return live;
+    if (live) return live;
     const task = await taskStore.getTask(taskId);
     if (!task) return undefined;
+    const again = sessions.get(taskId);
+    if (again) return again;
+    if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
     const status = task.status as TaskStatus;
-    return createSession(taskId, status === 'ongoing' || status === 'running' || status === 'takeover' ? 'ongoing' : undefined);
+    return createSession(taskId, status === 'ongoing' || status === 'running' || status === 'takeover' ? 'ongoing' : status === 'completed' || status === 'error' ? status : undefined);
   }
 
   async function noteToTask(taskId: string, message: string): Promise<void> {
@@ -221,13 +240,32 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
   }
 
   const control = {
-    async userMessage(message: UserMessage): Promise<ControlResult> {
+    async userMessage(message: UserMessage, context: { traceId?: string } = {}): Promise<ControlResult> {
+      // One traceId per user message (the client's, or a new one): the store, the LLM calls,
+      // the plugin frames and the frontend events of its turn all carry it.
+      const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
       const { task } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
-      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp });
+      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);
-      session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content } });
-      return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()) });
+      session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, traceId } });
+      return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
+    },
+    /**
+     * select_extension: the clientId must be a plugin this server knows; the choice is persisted as
+     * the task's selectedClientId (GET /api/task/:id returns it, a restart keeps it) and the very
+     * next action of the task goes to it.
+     */
+    async selectExtension(taskId: string, clientId: string): Promise<ControlResult> {
+      if (!registry.get(clientId)) {
+        return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+      }
+      const task = await taskStore.getTask(taskId);
+      if (!task) return notFound(taskId);
+      await taskStore.updateTask(taskId, { selectedClientId: clientId });
+      registry.select(taskId, clientId);
+      log({ event: 'extension_selected', taskId, clientId });
+      return ok({ taskId, clientId, online: registry.isOnline(clientId) });
     },
     async takeover(taskId: string, source: 'web' | 'plugin', reason: string): Promise<ControlResult> {
       const session = await sessionFor(taskId);

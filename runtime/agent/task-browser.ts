@@ -74,29 +74,66 @@ function compactResult(result: Record<string, unknown> | undefined): Record<stri
   return Object.keys(out).length ? out : undefined;
 }
 
+/** Seed 001 §4.1: no ack within T_ack means the plugin is unusable; say what the user can do. */
+function ackTimeoutError(clientId: string, cause: ErrorValue): ErrorValue {
+  return errorValue(
+    'PLUGIN_TIMEOUT_ACK',
+    `The browser extension ${clientId} did not answer (${cause.message}). Nothing more is sent to it in this turn: reconnect it (reload the extension) or select another extension, then ask again.`,
+    { retryable: true, details: { clientId } },
+  );
+}
+
+/** A refused chrome.debugger attach is CDP_PERMISSION_DENIED; a browser without the API stays CDP_UNAVAILABLE. */
+function attachErrorOf(error: ErrorValue): ErrorValue {
+  if (error.code === 'CDP_PERMISSION_DENIED') return error;
+  if (error.code === 'CDP_UNAVAILABLE' && !/not available in this browser/i.test(error.message)) {
+    return errorValue('CDP_PERMISSION_DENIED', `the browser refused the debugger attach: ${error.message}`, { retryable: false, ...(error.details ? { details: error.details } : {}) });
+  }
+  return error;
+}
+
 export function createTaskBrowser(deps: TaskBrowserDeps) {
   let clientId: string | null = null;
   let tabId: number | null = null;
   let groupId: number | null = null;
   let lastPage: PageContext | null = null;
+  let traceId: string | undefined;
+  /** The plugin that missed an ack in this turn, and the error every later action of the turn gets. */
+  let blocked: { clientId: string; error: ErrorValue } | null = null;
 
+  /** Read through a function: the flag changes inside awaited calls, which TypeScript cannot see. */
+  function blockedError(): ErrorValue | null {
+    return blocked?.error ?? null;
+  }
+
+  /** The plugin for the next action: honours select_extension at once, never an unhealthy one. */
   function selectPlugin(): ErrorValue | null {
-    if (clientId && deps.registry.isOnline(clientId)) return null;
     const selection = deps.registry.selectFor(deps.taskId);
     if (!selection.ok) return selection.error;
+    if (blocked && blocked.clientId === selection.clientId) return blocked.error;
     if (clientId !== selection.clientId) tabId = null;
     clientId = selection.clientId;
-    deps.registry.bind(deps.taskId, clientId);
+    if (deps.registry.bindingOf(deps.taskId) !== clientId) deps.registry.bind(deps.taskId, clientId);
     return null;
   }
 
-  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: { retry?: boolean } = {}): Promise<ActionOutcome> {
-    const actionId = `act-${nanoid(12)}`;
+  async function action(
+    step: Step,
+    actionName: string,
+    params: Record<string, unknown>,
+    options: { retry?: boolean; actionId?: string } = {},
+  ): Promise<ActionOutcome> {
+    const actionId = options.actionId ?? `act-${nanoid(12)}`;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
     await deps.gate.acquire(actionId, step.signal);
+    // Another action of this turn may have missed its ack while this one waited at the gate.
+    if (blocked && blocked.clientId === clientId) {
+      deps.gate.release(actionId);
+      return { ok: false, actionId, error: blocked.error };
+    }
     const paramsSummary = paramsSummaryOf(params);
-    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary });
+    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary }, traceId);
     try {
       let screenshotPresignedUrl: string | undefined;
       if (actionName === 'browser_screenshot') {
@@ -111,7 +148,14 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         actionId,
         ...(screenshotPresignedUrl ? { screenshotPresignedUrl } : {}),
         ...(options.retry !== undefined ? { retry: options.retry } : {}),
+        ...(traceId ? { traceId } : {}),
       });
+      if (output.error?.code === 'PLUGIN_TIMEOUT_ACK') {
+        output.error = ackTimeoutError(clientId!, output.error);
+        blocked = { clientId: clientId!, error: errorValue('PLUGIN_TIMEOUT_ACK', output.error.message, { retryable: true, details: { clientId: clientId! } }) };
+      } else if (output.error && actionName === 'browser_debugger_attach') {
+        output.error = attachErrorOf(output.error);
+      }
       deps.registry.markUsed(clientId!);
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
@@ -131,7 +175,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
-      });
+      }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tabId = null;
       const small = compactResult(result);
       deps.onStepDone?.({
@@ -173,8 +217,21 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       groupId = typeof started.result?.groupId === 'number' ? started.result.groupId : groupId;
       if (fresh) {
         const attached = await action(step, 'browser_debugger_attach', { tabId });
-        // A failed attach is not fatal: the extension falls back to DOM strategies.
-        void attached;
+        if (!attached.ok && blockedError()) return attached;
+        // A failed attach is not fatal: the extension falls back to DOM strategies. The user is
+        // told, with the code (CDP_PERMISSION_DENIED when the browser refused it).
+        if (!attached.ok && attached.error) {
+          deps.events.toTask(
+            deps.taskId,
+            {
+              type: 'structuredOutput',
+              status: 'info',
+              message: 'The browser did not let Mimo attach its debugger to the task tab; clicks and typing fall back to DOM events.',
+              error: { code: attached.error.code, message: attached.error.message, retryable: attached.error.retryable ?? false },
+            },
+            traceId,
+          );
+        }
       }
       return null;
     }
@@ -184,6 +241,8 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   async function readPage(step: Step): Promise<{ ok: true; page: PageContext } | { ok: false; error: ErrorValue }> {
     if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
     const loaded = await action(step, 'browser_wait_for_loaded', { tabId });
+    const loadAckMissed = blockedError();
+    if (loadAckMissed) return { ok: false, error: loadAckMissed };
     const loadWarning = loaded.ok ? [] : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
     if (!loaded.ok && loaded.error?.code === 'TASK_TAB_CLOSED') return { ok: false, error: loaded.error };
     const tab = tabId;
@@ -192,15 +251,17 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       const verdict = await deps.checkFinalUrl(landedOn);
       if (!verdict.ok) return { ok: false, error: verdict.error };
     }
+    // A capture's retry is the same action (seed 001 §4.2): it keeps its actionId.
+    const captureIds = { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` };
     const machine = pagePrepMachine.provide({
       actors: {
         captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(async () => {
-          const out = await action(step, 'browser_screenshot', { tabId: tab }, { retry: false });
+          const out = await action(step, 'browser_screenshot', { tabId: tab }, { retry: false, actionId: captureIds.screenshot });
           if (!out.ok) throw out.error;
           return out.result as unknown as ScreenshotCapture;
         }),
         extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(async () => {
-          const out = await action(step, 'browser_readability_extract', { tabId: tab }, { retry: false });
+          const out = await action(step, 'browser_readability_extract', { tabId: tab }, { retry: false, actionId: captureIds.readability });
           if (!out.ok) throw out.error;
           return out.result as ReadabilityCapture;
         }),
@@ -213,6 +274,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     });
     prep.start();
     const prepared = await toPromise(prep);
+    // A plugin that missed an ack is not a page that failed: the turn stops, the task stays usable.
+    const ackMissed = blockedError();
+    if (ackMissed) return { ok: false, error: ackMissed };
     if (prepared.status === 'failed') {
       return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
     }
@@ -247,6 +311,14 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       return lastPage;
     },
     selectPlugin,
+    /** A new turn: the per-turn ack block is lifted, and its traceId goes on every frame and event. */
+    beginTurn(turnTraceId?: string) {
+      blocked = null;
+      traceId = turnTraceId;
+    },
+    get traceId() {
+      return traceId;
+    },
     action,
     readPage,
     async open(step: Step, url: string) {

@@ -66,6 +66,7 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
   const { clock } = options;
   const clients = new Map<string, ClientRecord>();
   const bindings = new Map<string, string>();
+  const selections = new Map<string, string>();
   const listeners = new Set<RegistryListener>();
 
   function recordOf(clientId: string): ClientRecord {
@@ -153,7 +154,7 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
         lastUsedAt: r.lastUsedAt,
         lastSeenAt: r.lastSeenAt,
       }));
-      const explicit = isNonEmptyString(explicitClientId) ? explicitClientId : undefined;
+      const explicit = isNonEmptyString(explicitClientId) ? explicitClientId : selections.get(taskId);
       return selectExtension(candidates, bindings.get(taskId), explicit);
     },
 
@@ -163,6 +164,21 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
 
     unbind(taskId) {
       bindings.delete(taskId);
+    },
+
+    select(taskId, clientId) {
+      if (!isNonEmptyString(taskId)) return;
+      if (isNonEmptyString(clientId)) {
+        selections.set(taskId, clientId);
+        bindings.set(taskId, clientId);
+      } else selections.delete(taskId);
+    },
+
+    selectionOf: (taskId) => selections.get(taskId),
+
+    isHealthy: (clientId) => {
+      const record = clients.get(clientId);
+      return record !== undefined && !record.unhealthy;
     },
 
     bindingOf: (taskId) => bindings.get(taskId),

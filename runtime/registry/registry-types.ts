@@ -75,8 +75,14 @@ export interface ExtensionRegistry {
   /** Online first, then most recently seen. */
   list(): ExtensionListItem[];
   get(clientId: string): ExtensionListItem | undefined;
+  /** explicit argument > the task's selection (select) > binding > single > most recent. */
   selectFor(taskId: string, explicitClientId?: string | null): Selection;
   bind(taskId: string, clientId: string): void;
+  /** The user's pick for a task (select_extension, persisted as task.selectedClientId): selectFor honours it. */
+  select(taskId: string, clientId: string | null): void;
+  selectionOf(taskId: string): string | undefined;
+  /** Known (registered or connected at least once) and not flagged unhealthy. */
+  isHealthy(clientId: string): boolean;
   unbind(taskId: string): void;
   bindingOf(taskId: string): string | undefined;
   /** The client was just used for an action (the "most recently used" tie-breaker). */

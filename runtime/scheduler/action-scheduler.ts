@@ -11,6 +11,7 @@ import {
   ErrorCode,
   execTimeoutFor,
   type ActionOutput,
+  type ErrorValue,
   type IgnoredResultDisposition,
   type SendActionInput,
 } from '../../machines/index.ts';
@@ -60,14 +61,21 @@ export interface ActionSchedulerDeps extends SchedulerEvents {
   ackTimeoutMs?: number;
   /** How many finished action ids are remembered to tell "late" from "unknown". */
   rememberFinished?: number;
+  /**
+   * Asked when an action's turn in the queue comes, before anything is sent: an error value
+   * refuses it (e.g. the plugin is unhealthy, seed 001 §4.1) and the action fails with it at once.
+   */
+  refuse?(clientId: string): ErrorValue | null;
 }
+
+export type ResultDisposition = 'accepted' | IgnoredResultDisposition | 'unknown' | 'foreign';
 
 export interface ActionScheduler {
   /** Queues an action behind the task's previous ones; resolves with the machine's output. */
   run(request: ActionRequest): Promise<ActionOutput & { durationMs: number }>;
-  /** Routes a plugin's browser_action_result to its action. */
-  handleResult(clientId: string, result: NormalizedActionResult): void;
-  /** The plugin's last socket went away: fail its in-flight actions with PLUGIN_OFFLINE. */
+  /** Routes a plugin's browser_action_result to its action; says what became of it. */
+  handleResult(clientId: string, result: NormalizedActionResult): ResultDisposition;
+  /** The plugin's last socket went away (or it was flagged unhealthy): fail its in-flight actions with PLUGIN_OFFLINE. */
   pluginGone(clientId: string, reason?: string): void;
   /** Actions queued or running for a task. */
   pending(taskId: string): number;
@@ -125,8 +133,17 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     },
   });
 
+  function refused(request: ActionRequest, actionId: string, error: ErrorValue): ActionOutput & { durationMs: number } {
+    const output: ActionOutput = { actionId, actionName: request.actionName, status: 'failed', attempts: 0, execTimeoutStreak: 0, answered: false, error };
+    remember(actionId);
+    deps.onSettled?.({ ...request, actionId }, output, 0);
+    return { ...output, durationMs: 0 };
+  }
+
   function execute(request: ActionRequest, actionId: string): Promise<ActionOutput & { durationMs: number }> {
     const started = deps.clock.now();
+    const refusal = deps.refuse?.(request.clientId);
+    if (refusal) return Promise.resolve(refused(request, actionId, refusal));
     return new Promise((resolve) => {
       const actor = createActor(machine, {
         id: `action:${actionId}`,
@@ -174,16 +191,24 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     },
     handleResult(clientId, result) {
       const entry = inFlight.get(result.actionId);
-      if (!entry || entry.clientId !== clientId) {
-        deps.onIgnoredResult?.(result.actionId, finished.has(result.actionId) ? 'late' : 'unknown');
-        return;
+      if (entry && entry.clientId !== clientId) {
+        deps.onIgnoredResult?.(result.actionId, 'unknown');
+        return 'foreign';
       }
+      if (!entry) {
+        const disposition = finished.has(result.actionId) ? 'late' : 'unknown';
+        deps.onIgnoredResult?.(result.actionId, disposition);
+        return disposition;
+      }
+      const before = entry.actor.getSnapshot().context.ignoredResults as number;
       entry.actor.send({
         type: 'RESULT',
         status: result.status,
         ...(result.result !== undefined ? { result: result.result } : {}),
         ...(result.error !== undefined ? { error: result.error } : {}),
       });
+      const after = entry.actor.getSnapshot();
+      return after.status === 'active' && (after.context.ignoredResults as number) > before ? 'duplicate' : 'accepted';
     },
     pluginGone(clientId, reason) {
       for (const entry of [...inFlight.values()]) {

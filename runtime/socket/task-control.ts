@@ -14,6 +14,8 @@ export interface TaskControl {
   resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult>;
   stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult>;
   takeover(taskId: string, source: 'web' | 'plugin', reason: string): Promise<ControlResult>;
+  /** select_extension: validate, persist as the task's selectedClientId, honour at the next dispatch. */
+  selectExtension?(taskId: string, clientId: string): Promise<ControlResult>;
   /** The plugin saw the user act on the task tab. */
   takeoverReport?(report: TakeoverReport): Promise<ControlResult>;
   overlayCommand?(command: OverlayCommand): Promise<ControlResult>;
