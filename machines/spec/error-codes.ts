@@ -19,6 +19,11 @@ export const ErrorCode = {
   STEP_EXECUTION_FAILED: 'STEP_EXECUTION_FAILED',
   /** 003 §7.1 tool layer: a step failed without a code of its own. */
   EXECUTION_ERROR: 'EXECUTION_ERROR',
+  /**
+   * Ours, not the seeds' (they name no code for it): the user stopped the task, so the action
+   * or turn in flight was canceled.
+   */
+  TASK_STOPPED: 'TASK_STOPPED',
   /** 001 §0.3: something threw that was not an error value (a bug, not a plugin answer). */
   INTERNAL: 'INTERNAL',
 } as const;

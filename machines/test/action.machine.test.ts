@@ -362,6 +362,7 @@ pure('the initial step spawns sendAction with the frame for attempt 1', () => {
     taskId: 'task-1',
     clientId: 'plugin-abc',
     attempt: 1,
+    execTimeoutMs: 5_000,
   });
 });
 
