@@ -14,9 +14,7 @@
 //
 // Side effects are provided by the runtime: `sendAction` (promise actor that hands the
 // frame to the transport, resolves once written, rejects when the plugin has no socket:
-// PLUGIN_OFFLINE) and `reportIgnoredResult` (log a late/duplicate result). The runtime
-// routes the plugin's ack callback as ACK, its browser_action_result as RESULT and a
-// disconnect as PLUGIN_GONE into the actor. T_ack runs while the frame is being written
+// PLUGIN_OFFLINE) and `reportIgnoredResult` (log a late/duplicate result). T_ack runs while the frame is being written
 // and again from the moment it is written; T_exec starts at the ack. Input `retry: false`
 // turns the retry off (for callers with their own policy, e.g. page preparation).
 // Results that arrive once the action has settled: ask `resultDisposition`.
