@@ -73,6 +73,8 @@ export const taskMachine = setup({
   actions: {
     persistStatus: (_, _params: StatusParams) => {},
     notifyStatus: (_, _params: StatusParams) => {},
+    /** The action's child was spawned: it runs now (it may have waited in `pendingActions`). */
+    actionStarted: (_, _params: { actionId: string }) => {},
     actionSettled: (_, _params: ActionSettledParams) => {},
     pagePrepSettled: (_, _params: PagePrepSettledParams) => {},
     reportStatus: enqueueActions(({ context, enqueue }, params: { status: TaskStatus }) => {
@@ -102,6 +104,7 @@ export const taskMachine = setup({
       } else if (context.inFlightActionId === null && context.pendingActions.length === 0 && isIn(check, '#task.running.active')) {
         enqueue.assign({ inFlightActionId: action.actionId });
         enqueue.spawnChild('runAction', { id: action.actionId, input: action });
+        named(enqueue, 'actionStarted', { actionId: action.actionId });
       } else {
         enqueue.assign({ pendingActions: [...context.pendingActions, action] });
       }
@@ -112,6 +115,7 @@ export const taskMachine = setup({
       if (!next || context.inFlightActionId !== null) return;
       enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
       enqueue.spawnChild('runAction', { id: next.actionId, input: next });
+      named(enqueue, 'actionStarted', { actionId: next.actionId });
     }),
     settleChild: enqueueActions(({ context, event, enqueue, check }) => {
       const done = event as unknown as { actorId: string; output?: unknown; error?: unknown };
@@ -128,6 +132,7 @@ export const taskMachine = setup({
         if (next && isIn(check, '#task.running.active')) {
           enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
           enqueue.spawnChild('runAction', { id: next.actionId, input: next });
+          named(enqueue, 'actionStarted', { actionId: next.actionId });
         }
       } else if (context.pagePreps.includes(done.actorId)) {
         const output = (done.output as PagePrepOutput | undefined) ?? { ...canceledPrep('the page preparation failed'), error: toErrorValue(done.error, ErrorCode.INTERNAL) };

@@ -169,6 +169,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
     ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
     onSettled: (request, output) => {
+      if (output.status === 'canceled') return;
       if (output.timedOut === 'exec') {
         // Seed 001 §4.1: two exec timeouts in a row -> unhealthy (until it reconnects), and what
         // it still had in flight is failed now; queued actions are refused below.
@@ -178,10 +179,13 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
         }
       } else if (output.answered) registry.recordActionSettled(request.clientId);
     },
-    refuse: (clientId) =>
-      registry.get(clientId) && !registry.isHealthy(clientId)
+    refuse: (clientId, taskId) => {
+      const block = registry.turnBlockOf(taskId);
+      if (block && block.clientId === clientId) return block.error;
+      return registry.get(clientId) && !registry.isHealthy(clientId)
         ? { code: 'PLUGIN_OFFLINE', message: `the browser extension ${clientId} stopped answering (two action timeouts in a row): reconnect it (reload the extension) or select another one`, retryable: true, details: { clientId, unhealthy: true } }
-        : null,
+        : null;
+    },
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 

@@ -49,7 +49,7 @@ const serializeState = (s: AnyMachineSnapshot) =>
 function live() {
   const deferred = createDeferredActors();
   return {
-    machine: taskMachine.provide({ actors: { runTurn: deferred.logic(), runAction: deferred.logic(), preparePage: deferred.logic() } }),
+    machine: taskMachine.provide({ actors: { runTurn: deferred.logic(), runAction: deferred.logic() as never, preparePage: deferred.logic() as never } }),
     clock: new SimulatedClock(),
     deferred,
   };

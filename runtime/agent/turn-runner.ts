@@ -62,6 +62,8 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   };
 
   for (;;) {
+    // STOP ended the turn (its actions settled as canceled): no further LLM step.
+    if (signal?.aborted) throw new TurnFailure(errorValue('TASK_STOPPED', 'the task was stopped', { retryable: false }));
     if (steps >= deps.stepLimit) {
       stoppedAtLimit = true;
       say(`${text ? '\n\n' : ''}I stopped after ${deps.stepLimit} steps without finishing; tell me how to continue.`);

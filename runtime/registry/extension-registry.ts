@@ -14,6 +14,7 @@ import type {
   RegistryChangeReason,
   RegistryListener,
   Selection,
+  TurnBlockError,
 } from './registry-types.ts';
 
 export interface ExtensionRegistryOptions {
@@ -67,6 +68,7 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
   const clients = new Map<string, ClientRecord>();
   const bindings = new Map<string, string>();
   const selections = new Map<string, string>();
+  const turnBlocks = new Map<string, { clientId: string; error: TurnBlockError }>();
   const listeners = new Set<RegistryListener>();
 
   function recordOf(clientId: string): ClientRecord {
@@ -175,6 +177,14 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
     },
 
     selectionOf: (taskId) => selections.get(taskId),
+
+    blockForTurn(taskId, clientId, error) {
+      turnBlocks.set(taskId, { clientId, error });
+    },
+    clearTurnBlock(taskId) {
+      turnBlocks.delete(taskId);
+    },
+    turnBlockOf: (taskId) => turnBlocks.get(taskId),
 
     isHealthy: (clientId) => {
       const record = clients.get(clientId);

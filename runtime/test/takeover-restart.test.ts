@@ -90,7 +90,7 @@ test('resume on a task not in takeover -> CONFLICT; takeover of an unknown task 
   web.close();
 });
 
-test('stop while running -> completed with a note; the turn is aborted', async (ctx) => {
+test('stop while an action runs: the action is canceled on the plugin, the turn ends with no clock time passing, nothing is dispatched later', async (ctx) => {
   const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => say('never reached')]);
   const rt = (ctx.rt = await runtimeWith(llm));
   const loaded = deferred();
@@ -102,16 +102,27 @@ test('stop while running -> completed with a note; the turn is aborted', async (
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form'));
   await eventually(() => plugin.received.some((f) => 'browser_wait_for_loaded' in f.action), 5_000, 'waiting for load');
+  const waitId = plugin.received.at(-1)!.id;
+  const task = (rt.server.control as unknown as { sessionOf(id: string): { actor: { getSnapshot(): any } } }).sessionOf(TASK)!.actor;
+  assert.ok(task.getSnapshot().children[waitId], 'the action runs as a child of the task actor');
+  const clockAtStop = rt.clock.now();
   const stop = await web.timeout(5_000).emitWithAck('frontend_message', control('stop_task'));
   assert.is(stop.ok, true);
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'completed'), 2_000, 'completed');
-  loaded.resolve(); // the page finishes loading after the stop
-  await eventually(() => plugin.received.some((f) => 'task_stop' in f.action), 5_000, 'task_stop');
+  // STOP reached the action in flight: it settled as canceled and the turn is gone, with no
+  // simulated time passing (the plugin did not answer, no timeout fired).
+  assert.is(rt.clock.now(), clockAtStop);
+  assert.equal(Object.keys(task.getSnapshot().children), [], 'no turn, no action left in the tree');
+  await eventually(() => web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionId === waitId && e.event.phase === 'error' && e.event.error.code === 'TASK_STOPPED'), 5_000, 'canceled step');
+  await eventually(() => plugin.received.some((f) => 'task_stop' in f.action), 5_000, 'task_stop sent by the canceled action');
+  assert.ok(web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'completed'));
+  assert.ok(web.events.some((e) => e.event.type === 'structuredOutput' && /stopped by the user/.test(e.event.message ?? '')));
+  // The browser finishes later and time moves on: nothing more is dispatched, no LLM step.
+  loaded.resolve();
+  rt.clock.increment(60_000);
+  await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: 1, windowId: 1, timestamp: Date.now() }); // a round trip
   await settle();
   assert.is(llm.calls.length, 1, 'no further LLM step after stop');
-  assert.equal(plugin.received.map((f) => Object.keys(f.action)[0]).slice(-2), ['browser_wait_for_loaded', 'task_stop'], 'nothing dispatched after the stop but task_stop');
-  assert.ok(web.events.some((e) => e.event.type === 'structuredOutput' && /stopped by the user/.test(e.event.message ?? '')));
-  assert.ok(plugin.received.some((f) => 'task_stop' in f.action), 'task_stop sent to the plugin');
+  assert.equal(plugin.received.map((f) => Object.keys(f.action)[0]).slice(-2), ['browser_wait_for_loaded', 'task_stop'], 'nothing dispatched after the stop');
   const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
   assert.is(detail.task.status, 'completed');
   web.close();
