@@ -75,6 +75,16 @@ test('a turn with page prep, takeover, resume, stop and refusals: every frame an
   assert.ok(webAcks.some((a) => (a as { ok: boolean }).ok === false), 'a refused web message is in the sample');
   assert.ok(plugin.acks.some((a) => (a as { ok: boolean }).ok === false), 'a refused plugin message is in the sample');
   assert.equal(problems(SocketAckSchema, [...webAcks, ...plugin.acks]), []);
+  // The inspector shows one tree: actions and page preparations are children of the task actor.
+  const actors = web.events.filter((e) => e.event.type === 'inspection' && e.event.record.type === '@xstate.actor').map((e) => e.event.record);
+  const task = actors.find((r) => r.machineId === 'task');
+  assert.ok(task, 'the task actor is inspected');
+  const childrenOf = (machineId: string) => actors.filter((r) => r.machineId === machineId);
+  const orphans = childrenOf('action').filter((r) => r.parentId !== task.actorId);
+  // The one exception: the task_stop sent after STOP when no action was in flight (the stopped
+  // task actor takes no more actions, so it runs on its own).
+  assert.ok(childrenOf('action').length >= 6 && orphans.length <= 1, `every action is a child of the task actor: ${JSON.stringify(orphans)}`);
+  assert.ok(childrenOf('pagePrep').length >= 1 && childrenOf('pagePrep').every((r) => r.parentId === task.actorId), 'page preparations too');
   web.close();
   plugin.close();
 });
