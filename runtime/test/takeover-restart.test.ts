@@ -1,9 +1,6 @@
 // Takeover, resume and stop: the task actor gates browser actions, the page is read again after
 // a takeover, and STOP cancels what is in flight.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
