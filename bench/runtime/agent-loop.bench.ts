@@ -47,7 +47,7 @@ export interface AgentLoopFigures {
 export async function benchAgentLoop(options: { tasks?: number; plugins?: number; delayMs?: number; seconds?: number } = {}): Promise<AgentLoopFigures> {
   const tasks = options.tasks ?? 200;
   const pluginCount = options.plugins ?? 20;
-  const delayMs = options.delayMs ?? 20;
+  const delayMs = options.delayMs ?? Number(process.env.MIMO_BENCH_PLUGIN_DELAY_MS ?? 20);
   const seconds = options.seconds ?? 5;
   const dir = mkdtempSync(join(tmpdir(), 'mimo-agent-bench-'));
   const clock = createSystemClock();
@@ -63,9 +63,7 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   await new Promise<void>((resolve) => swarm.stdout.once('data', () => resolve()));
 
   // Transport reference: the same server and plugins, frames written straight to the room.
-  if (process.env.DBG) console.log("swarm ready");
   const transport = await transportRoundTrips(server, pluginCount, Math.min(2, seconds));
-  if (process.env.DBG) console.log("transport", transport);
 
   // Gap = a task's next browser_action frame leaving - its previous result arriving.
   const lastResult = new Map<string, number>();
@@ -98,7 +96,6 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
       return control.userMessage({ v: 1, type: 'user_message', id: `evt-bench-${i}`, timestamp: Date.now(), taskId, content: 'keep clicking' } as never, {});
     }),
   );
-  if (process.env.DBG) console.log("tasks started");
   await new Promise((r) => setTimeout(r, 500)); // warm-up
   measuring = true;
   const cpuBefore = process.cpuUsage();
@@ -106,7 +103,6 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const cpu = process.cpuUsage(cpuBefore);
   measuring = false;
   ServerSocket.prototype.emit = originalEmit;
-  if (process.env.DBG) console.log("measured", actions);
   await Promise.all(Array.from({ length: tasks }, (_, i) => control.stop(`01JD${String(i).padStart(22, '0')}`, 'web')));
   swarm.kill('SIGTERM');
   await server.close();
