@@ -9,11 +9,13 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ulid } from 'ulid';
 import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
-import { setupMimoNamespace } from '../transport/mimo/mimo-namespace.ts';
+import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
 import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
 import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
 import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
+import { engineAllowRequest, gateHttpServer } from './http/node-gate.ts';
+import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
 import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
@@ -52,8 +54,8 @@ export interface CreateServerOptions {
   clock?: Clock;
   log?: Log;
   taskStore?: TaskStore;
-  /** Engine.IO / Socket.IO settings (heartbeat, maxPayload, connectTimeout). */
-  transport?: Omit<SocketServerOptions, 'corsOrigins'>;
+  /** Engine.IO / Socket.IO settings (heartbeat, maxPayload, connectTimeout); the gate and CORS come from config. */
+  transport?: Omit<SocketServerOptions, 'corsOrigins' | 'allowRequest' | 'connectGuard'>;
   /** Default T_ack for every action (ms). */
   ackTimeoutMs?: number;
   /** XState inspection observer for the action actors of a task. */
@@ -78,6 +80,17 @@ export interface MimoServer extends RuntimeServices {
   close(): Promise<void>;
 }
 
+/** The request gate's settings from the config (runtime/http/request-gate.ts). */
+export function gateOptionsOf(config: MimoConfig): RequestGateOptions {
+  return {
+    allowedHosts: config.allowedHosts ?? [],
+    publicBaseUrl: config.publicBaseUrl,
+    bindHost: config.host,
+    corsOrigins: config.corsOrigins,
+    extensionIds: config.extensionIds ?? [],
+  };
+}
+
 const consoleLog: Log = (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
 
 export async function createServer(options: CreateServerOptions): Promise<MimoServer> {
@@ -96,12 +109,18 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const http = createAdaptorServer({
     fetch: (request: Request, env: unknown) => extraRoutes?.(request) ?? webStatic(request) ?? app.fetch(request, env),
   }) as HttpServer;
+  // One gate (Host, Origin) in front of every way in: HTTP here, Engine.IO through allowRequest;
+  // the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
+  const gate = createRequestGate(gateOptionsOf(config));
+  gateHttpServer(http, gate, log);
   const io = createSocketServer(http, {
     ...options.transport,
-    corsOrigins: config.corsOrigins,
+    corsOrigins: [...gate.crossOrigins],
+    allowRequest: engineAllowRequest(gate, log),
+    connectGuard: tokenGuard(config.token),
     onListenerError: (error, context) => log({ ...context, event: 'socket_listener_failed', listener: context.event, error: String(error) }),
   });
-  const nsp = setupMimoNamespace(io, { token: config.token });
+  const nsp = setupMimoNamespace(io, { token: config.token, isPluginOrigin: (origin) => origin === undefined || gate.isExtensionOrigin(origin) });
 
   // Listen before building the rest so that port 0 (tests) is known for the artifact URLs;
   // requests reach `app` only after this function has returned to the event loop.

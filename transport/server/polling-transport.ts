@@ -66,7 +66,7 @@ export class PollingTransport implements EngineTransport {
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > this.options.maxPayload) {
-      res.writeHead(413, headers).end();
+      res.writeHead(413, { ...headers, Connection: 'close' }).end();
       req.resume();
       this.owner?.onTransportError(this, 'transport error', 'payload too large');
       return;
@@ -81,7 +81,7 @@ export class PollingTransport implements EngineTransport {
       if (size > this.options.maxPayload) {
         aborted = true;
         this.postInProgress = false;
-        res.writeHead(413, headers).end();
+        res.writeHead(413, { ...headers, Connection: 'close' }).end();
         req.destroy();
         this.owner?.onTransportError(this, 'transport error', 'payload too large');
         return;
