@@ -152,8 +152,9 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
     if (isExtensionOrigin(origin)) return { ok: true, origin: 'extension' };
     const parsed = parseWebOrigin(origin);
     if (parsed) {
-      const ownPort = host.port === (parsed.scheme === 'http' ? '80' : '443') ? '' : host.port;
-      if (parsed.hostname === host.hostname && parsed.port === ownPort) return { ok: true, origin: 'own' };
+      // We serve plain HTTP; an https front (a proxy) is named by MIMO_PUBLIC_URL, listed below.
+      const ownPort = host.port === '80' ? '' : host.port;
+      if (parsed.scheme === 'http' && parsed.hostname === host.hostname && parsed.port === ownPort) return { ok: true, origin: 'own' };
       if (listedOrigins.has(serializeOrigin(parsed))) return { ok: true, origin: 'listed' };
     }
     return refuse(403, 'origin_not_allowed', `origin ${JSON.stringify(origin.slice(0, 200))} is not allowed (MIMO_CORS_ORIGIN lists the allowed ones)`);

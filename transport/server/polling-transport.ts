@@ -109,11 +109,9 @@ export class PollingTransport implements EngineTransport {
 
   send(packets: EnginePacket[]): void {
     if (!this.pendingGet) return;
-    if (this.closing) {
-      this.respond([...packets, { type: 'close' }]);
-      this.finishClose();
-      return;
-    }
+    // While closing, what is still buffered goes out alone and the close packet on the next GET
+    // (as engine.io does): socket.io-client handles decoded packets on the next tick, so a close
+    // in the same payload would overtake a DISCONNECT and the client would reconnect.
     this.respond(packets);
   }
 
