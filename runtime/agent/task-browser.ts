@@ -13,6 +13,7 @@ import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import type { ActionGate } from './action-gate.ts';
 import { pageContextOf } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
+import { checkPageRead, isPageRead } from '../url-policy/read-guard.ts';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -40,7 +41,11 @@ export interface TaskBrowserDeps {
   gate: ActionGate;
   inspect?: (event: InspectionEvent) => void;
   checkUrl: UrlCheck;
-  /** Re-checks the URL the tab ended up on after loading (redirects). */
+  /**
+   * Re-checks the URL the tab ended up on after loading (redirects), and the tab's current URL
+   * before and after every page read (runtime/url-policy/read-guard.ts): blocked -> URL_BLOCKED,
+   * the read's result is dropped and the tab is sent to about:blank.
+   */
   checkFinalUrl?: UrlCheck;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
@@ -87,7 +92,46 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
+  /** The URL the extension last reported for a tab of this task. */
+  function tabUrl(params: Record<string, unknown>): string | undefined {
+    const tab = typeof params.tabId === 'number' ? params.tabId : tabId;
+    return clientId && tab !== null ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined;
+  }
+
+  /** Sends the task's tab to about:blank (after a blocked read). */
+  async function park(step: Step): Promise<void> {
+    if (tabId === null) return;
+    await runAction(step, 'task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: deps.groupTitle() });
+  }
+
   async function action(step: Step, actionName: string, params: Record<string, unknown>, options: { retry?: boolean } = {}): Promise<ActionOutcome> {
+    const check = deps.checkFinalUrl;
+    if (!check || !isPageRead(actionName)) return runAction(step, actionName, params, options);
+    if (selectPlugin() === null) {
+      const before = await checkPageRead(check, tabUrl(params));
+      if (!before.ok) {
+        await park(step);
+        return { ok: false, actionId: `act-${nanoid(12)}`, error: before.error as ErrorValue };
+      }
+    }
+    let blocked = false;
+    const outcome = await runAction(step, actionName, params, options, async () => {
+      const after = await checkPageRead(check, tabUrl(params));
+      if (after.ok) return null;
+      blocked = true;
+      return after.error as ErrorValue;
+    });
+    if (blocked) await park(step);
+    return outcome;
+  }
+
+  async function runAction(
+    step: Step,
+    actionName: string,
+    params: Record<string, unknown>,
+    options: { retry?: boolean } = {},
+    recheck?: () => Promise<ErrorValue | null>,
+  ): Promise<ActionOutcome> {
     const actionId = `act-${nanoid(12)}`;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
@@ -100,7 +144,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         const presigned = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
         frameExtras = { screenshotPresignedUrl: presigned.uploadUrl };
       }
-      const output = await deps.scheduler.run({
+      const ran = await deps.scheduler.run({
         taskId: deps.taskId,
         clientId: clientId!,
         actionName,
@@ -109,7 +153,15 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(frameExtras ? { frameExtras } : {}),
         ...(options.retry !== undefined ? { retry: options.retry } : {}),
       });
+      const output = { ...ran };
       deps.registry.markUsed(clientId!);
+      // A page read whose page is (now) on a blocked URL: its content goes nowhere.
+      const refused = recheck && output.status !== 'failed' ? await recheck() : null;
+      if (refused) {
+        output.status = 'failed';
+        output.result = undefined;
+        output.error = refused;
+      }
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed';

@@ -63,6 +63,8 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     events: services.events,
     gate: createOpenGate(),
     checkUrl: options.checkUrl,
+    // Every read (snapshot, text, DOM index, screenshot) re-checks the tab's current URL.
+    checkFinalUrl: options.checkFinalUrl,
   });
   let tabId: number | null = null;
   let reportedUrl: string | null = null;
