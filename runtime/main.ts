@@ -24,6 +24,9 @@ console.log(
     app.policy.summary,
     `Data: ${config.dataDir}   Artifacts: ${config.artifactDir}`,
     ...accessLines(app.access),
+    ...(app.server.damagedTasks.length
+      ? [`WARNING: ${app.server.damagedTasks.length} task file(s) in ${config.dataDir} could not be read and are left untouched (GET /api/task/list?damaged=1 lists them): ${app.server.damagedTasks.slice(0, 3).map((d) => `${d.taskId} (${d.reason})`).join(', ')}`]
+      : []),
     ...(app.restored ? [`Restored ${app.restored} interrupted task(s) to "ongoing".`] : []),
     ...(app.statelyUrl ? [`Stately Inspector bridge: ${app.statelyUrl}`] : []),
     ...(app.recorder ? [`Recording sessions to ${app.recorder.dir}`] : []),

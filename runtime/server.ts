@@ -71,6 +71,8 @@ export interface CreateServerOptions {
 }
 
 export interface MimoServer extends RuntimeServices {
+  /** Task folders the store could not read at start (also logged as `task_file_damaged`). */
+  damagedTasks: ReadonlyArray<{ taskId: string; reason: string }>;
   http: HttpServer;
   io: SocketServer;
   app: ReturnType<typeof createHttpApp>;
@@ -99,7 +101,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const log = options.log ?? consoleLog;
 
   const taskStore = options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock });
-  await taskStore.init();
+  // A damaged task file is reported (log + GET /api/task/list?damaged=1), never silently dropped.
+  const { skipped: damagedTasks } = await taskStore.init();
+  for (const damaged of damagedTasks) log({ event: 'task_file_damaged', taskId: damaged.taskId, reason: damaged.reason });
   const registry = createExtensionRegistry({ clock });
 
   // The http server first (Hono's request listener), then the transport attaches to it.
@@ -200,6 +204,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     config: { token: config.token, corsOrigins: config.corsOrigins, publicBaseUrl },
     log,
     newTaskId: () => ulid(),
+    damagedTasks: () => damagedTasks,
     isConnected: (clientId: string) => socketsOf(clientId) > 0,
   });
 
@@ -228,6 +233,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   return {
     ...services,
+    damagedTasks,
     http,
     io,
     app,
