@@ -12,6 +12,7 @@ import { createMcpRoutes, readMcpProfile, type McpRoutes } from './mcp/index.ts'
 import { createSessionRecorder, recordInspection, type SessionRecorder } from './recorder/session-recorder.ts';
 import { createServer, gateOptionsOf, type Log, type MimoServer } from './server.ts';
 import { startStatelyBridge } from './stately-bridge.ts';
+import { createSecretRegistry, redactDeep } from './redaction/redact.ts';
 import { createSystemResolver, createUrlPolicy, describePolicy, loadUrlPolicyConfig, type PolicyDescription } from './url-policy/index.ts';
 
 export interface MimoApp {
@@ -50,16 +51,20 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const urlPolicy = createUrlPolicy({ config: loadedPolicy.config, resolve: createSystemResolver() });
 
   const clock = { now: () => Date.now() };
-  const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock }) : undefined;
+  // One registry of run-time secrets (text typed into password fields) for every record sink.
+  const secrets = createSecretRegistry();
+  const redact = <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T;
+  const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock, redact }) : undefined;
   const llm =
     overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});
   const stately =
     env.MIMO_INSPECT === 'stately'
-      ? await startStatelyBridge({ port: Number(env.MIMO_INSPECT_PORT ?? 8080), host: config.host, token: config.token, gate: gateOptionsOf(config) })
+      ? await startStatelyBridge({ port: Number(env.MIMO_INSPECT_PORT ?? 8080), host: config.host, token: config.token, gate: gateOptionsOf(config), secrets })
       : null;
   const recordToFile = recorder ? recordInspection(recorder, clock) : undefined;
   const inspection = createInspectionHub({
     clock,
+    redact,
     forward: (taskId, event) => {
       stately?.forward(event);
       recordToFile?.(taskId, event);
@@ -70,6 +75,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const server = await createServer({
     config,
     clock,
+    secrets,
     ...(overrides.log ? { log: overrides.log } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),

@@ -26,6 +26,7 @@ import type { TaskControl } from './socket/task-control.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
+import { createSecretRegistry, redactingLog, type SecretRegistry } from './redaction/redact.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +48,8 @@ export interface RuntimeServices {
   scheduler: ActionScheduler;
   events: FrontendEventSink;
   nsp: Namespace;
+  /** Secrets seen at run time (text typed into password fields); every record sink redacts them. */
+  secrets: SecretRegistry;
 }
 
 export interface CreateServerOptions {
@@ -62,8 +65,10 @@ export interface CreateServerOptions {
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
   /** The built web UI served at `/` (default: web/dist). */
   webDir?: string;
-  /** MIMO_RECORD_DIR: records every task's frames (see recorder/session-recorder.ts). */
+  /** MIMO_RECORD_DIR: records every task's frames (see recorder/session-recorder.ts; it redacts with the same secrets). */
   recorder?: SessionRecorder;
+  /** The registry of run-time secrets (default: a new one); startMimo shares it with inspection and the Stately bridge. */
+  secrets?: SecretRegistry;
   /** Extra HTTP handlers (e.g. MCP at /mcp) built from the services; null = not mine. */
   routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
   /** Builds the agent side once the services exist (the orchestrator). */
@@ -98,7 +103,8 @@ const consoleLog: Log = (entry) => console.log(JSON.stringify({ time: new Date()
 export async function createServer(options: CreateServerOptions): Promise<MimoServer> {
   const { config } = options;
   const clock = options.clock ?? { now: () => Date.now() };
-  const log = options.log ?? consoleLog;
+  const secrets = options.secrets ?? createSecretRegistry();
+  const log = redactingLog(options.log ?? consoleLog, secrets);
 
   const taskStore = options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock });
   // A damaged task file is reported (log + GET /api/task/list?damaged=1), never silently dropped.
@@ -192,7 +198,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
+  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
   const control = options.control?.(services);
   extraRoutes = options.routes?.(services);
 

@@ -16,7 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { sameToken } from '../transport/mimo/mimo-namespace.ts';
 import { judgeNodeRequest } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
-import { redactDeep } from './redaction/redact.ts';
+import { redactDeep, type SecretRegistry } from './redaction/redact.ts';
 
 const INSPECTOR_URL = 'https://stately.ai/inspect';
 const KEEP = 200;
@@ -54,7 +54,7 @@ function tokenOf(req: IncomingMessage): string | undefined {
   return url.searchParams.get('token') ?? (auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined);
 }
 
-export async function startStatelyBridge(options: { port: number; host: string; token: string | undefined; gate: RequestGateOptions; inspectorUrl?: string }): Promise<StatelyBridge> {
+export async function startStatelyBridge(options: { port: number; host: string; token: string | undefined; gate: RequestGateOptions; secrets?: SecretRegistry; inspectorUrl?: string }): Promise<StatelyBridge> {
   const { createInspector } = await import('@statelyai/inspect');
   const gate = createRequestGate({ ...options.gate, publicBaseUrl: undefined, corsOrigins: [] });
   const authorized = (req: IncomingMessage) => options.token === undefined || sameToken(tokenOf(req), options.token);
@@ -97,7 +97,7 @@ export async function startStatelyBridge(options: { port: number; host: string; 
   });
   const inspector = createInspector({
     send(event: unknown) {
-      const line = JSON.stringify(redactDeep(event));
+      const line = JSON.stringify(redactDeep(event, { secrets: options.secrets }));
       recent.push(line);
       if (recent.length > KEEP) recent.shift();
       for (const ws of clients) ws.send(line);

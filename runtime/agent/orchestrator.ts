@@ -163,6 +163,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       gate,
       inspect,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      secrets: services.secrets,
       onPageRead: () => {
         if (session) session.pageStale = false;
       },

@@ -14,6 +14,7 @@ import type { ActionGate } from './action-gate.ts';
 import { pageContextOf } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
 import { checkPageRead, isPageRead } from '../url-policy/read-guard.ts';
+import { passwordTargetsOf, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -47,6 +48,8 @@ export interface TaskBrowserDeps {
    * the read's result is dropped and the tab is sent to about:blank.
    */
   checkFinalUrl?: UrlCheck;
+  /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
+  secrets?: SecretRegistry;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
   /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
@@ -81,6 +84,14 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   let tabId: number | null = null;
   let groupId: number | null = null;
   let lastPage: PageContext | null = null;
+  // Password fields of the task's tabs, from every DOM index this task read (per tab).
+  const passwordFields = new Map<number, { clickIds: Set<number>; xpaths: Set<string> }>();
+
+  function isPasswordTarget(params: Record<string, unknown>): boolean {
+    const fields = typeof params.tabId === 'number' ? passwordFields.get(params.tabId) : undefined;
+    if (!fields) return false;
+    return (typeof params.clickId === 'number' && fields.clickIds.has(params.clickId)) || (typeof params.xpath === 'string' && fields.xpaths.has(params.xpath));
+  }
 
   function selectPlugin(): ErrorValue | null {
     if (clientId && deps.registry.isOnline(clientId)) return null;
@@ -136,7 +147,10 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
     await deps.gate.acquire(actionId, step.signal);
-    const paramsSummary = paramsSummaryOf(params);
+    // Typing into a password field: the text is a secret (redacted in steps, history, records).
+    const secret = actionName === 'browser_type' && typeof params.text === 'string' && isPasswordTarget(params);
+    if (secret) deps.secrets?.add(params.text as string);
+    const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary });
     try {
       let frameExtras: Record<string, unknown> | undefined;
@@ -163,6 +177,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         output.error = refused;
       }
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
+      if (actionName === 'browser_dom_index' && typeof params.tabId === 'number' && Array.isArray(result?.elements)) {
+        passwordFields.set(params.tabId, passwordTargetsOf(result.elements as Array<Record<string, unknown>>));
+      }
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed';
       const artifacts =

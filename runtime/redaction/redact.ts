@@ -95,16 +95,19 @@ export function redactDeep(value: unknown, options: RedactOptions = {}): unknown
   return walk(value, 0);
 }
 
-/**
- * The text of a `browser_type` that goes into a password field is a secret: `isPasswordTarget`
- * answers from the page's DOM index. Registers it and reports whether it did.
- */
-export function noteTypedSecret(
-  secrets: SecretRegistry,
-  params: { text?: unknown; clickId?: unknown },
-  isPasswordTarget: (clickId: unknown) => boolean,
-): boolean {
-  if (typeof params.text !== 'string' || !isPasswordTarget(params.clickId)) return false;
-  secrets.add(params.text);
-  return true;
+/** The password fields of a DOM index (by clickId and by xpath), so typing into them is known to be secret. */
+export function passwordTargetsOf(elements: ReadonlyArray<{ tag?: unknown; type?: unknown; clickId?: unknown; xpath?: unknown }>): { clickIds: Set<number>; xpaths: Set<string> } {
+  const clickIds = new Set<number>();
+  const xpaths = new Set<string>();
+  for (const e of elements) {
+    if (String(e.tag).toLowerCase() !== 'input' || String(e.type).toLowerCase() !== 'password') continue;
+    if (typeof e.clickId === 'number') clickIds.add(e.clickId);
+    if (typeof e.xpath === 'string') xpaths.add(e.xpath);
+  }
+  return { clickIds, xpaths };
+}
+
+/** A log function whose entries are redacted first. */
+export function redactingLog<T extends object>(log: (entry: T) => void, secrets?: SecretRegistry): (entry: T) => void {
+  return (entry) => log(redactDeep(entry, { secrets }) as T);
 }
