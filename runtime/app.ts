@@ -35,7 +35,7 @@ export type AccessInfo =
 
 export class StartupError extends Error {}
 
-export async function startMimo(env: Record<string, string | undefined>, overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig> } = {}): Promise<MimoApp> {
+export async function startMimo(env: Record<string, string | undefined>, overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig>; webDir?: string } = {}): Promise<MimoApp> {
   const parsed = readConfig(env);
   if (!parsed.ok) throw new StartupError(parsed.errors.join('\n'));
   const config = { ...parsed.config, ...overrides.config };
@@ -77,6 +77,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     clock,
     secrets,
     ...(overrides.log ? { log: overrides.log } : {}),
+    ...(overrides.webDir ? { webDir: overrides.webDir } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),
     routes: (services) => (mcp = createMcpRoutes(services, { profile: profile.profile, urlPolicy, inspectFor: (runId: string) => inspection.observerFor(runId) })),
