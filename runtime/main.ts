@@ -1,5 +1,6 @@
 // `npm start`: the Mimo server on its embedded defaults (offline planner, ./data, :6006).
 import { resolve } from 'node:path';
+import { oneClickUrl } from './access-token.ts';
 import { startMimo, StartupError, type MimoApp } from './app.ts';
 
 let app: MimoApp;
@@ -28,7 +29,7 @@ console.log(
       ? [`WARNING: ${app.server.damagedTasks.length} task file(s) in ${config.dataDir} could not be read and are left untouched (GET /api/task/list?damaged=1 lists them): ${app.server.damagedTasks.slice(0, 3).map((d) => `${d.taskId} (${d.reason})`).join(', ')}`]
       : []),
     ...(app.restored ? [`Restored ${app.restored} interrupted task(s) to "ongoing".`] : []),
-    ...(app.statelyUrl ? [`Stately Inspector bridge: ${app.statelyUrl}`] : []),
+    ...(app.statelyUrl ? [`Stately Inspector bridge: ${config.token ? oneClickUrl(app.statelyUrl, config.token) : app.statelyUrl}`] : []),
     ...(app.recorder ? [`Recording sessions to ${app.recorder.dir}`] : []),
     '',
   ].join('\n'),

@@ -97,7 +97,16 @@ export async function startStatelyBridge(options: { port: number; host: string; 
   });
   const inspector = createInspector({
     send(event: unknown) {
-      const line = JSON.stringify(redactDeep(event, { secrets: options.secrets }));
+      const redacted = redactDeep(event, { secrets: options.secrets }) as Record<string, unknown>;
+      // The actor's definition travels as a JSON string (context defaults included): redact inside it too.
+      if (typeof redacted.definition === 'string') {
+        try {
+          redacted.definition = JSON.stringify(redactDeep(JSON.parse(redacted.definition), { secrets: options.secrets, maxDepth: 64 }));
+        } catch {
+          redacted.definition = undefined;
+        }
+      }
+      const line = JSON.stringify(redacted);
       recent.push(line);
       if (recent.length > KEEP) recent.shift();
       for (const ws of clients) ws.send(line);
