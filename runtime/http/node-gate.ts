@@ -32,6 +32,14 @@ function hasBrokenEscape(path: string): boolean {
 export function judgeNodeRequest(gate: RequestGate, req: IncomingMessage): Refusal | null {
   const verdict: GateVerdict = gate.check(gateInputOf(req.method, req.headers));
   if (!verdict.ok) return { status: verdict.status, body: gateRefusalBody(verdict) };
+  const target = req.url ?? '';
+  if (!target.startsWith('/') && !(target === '*' && req.method === 'OPTIONS')) {
+    // Absolute-form targets (`GET http://other.example/...`) are for proxies; we are not one.
+    return {
+      status: 400,
+      body: JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message: 'the request target must be a path (origin-form)', details: { reason: 'malformed_target' } } }),
+    };
+  }
   if (hasBrokenEscape(pathOf(req.url))) {
     return {
       status: 400,

@@ -90,9 +90,17 @@ test('Host: evil.example (DNS rebinding) is refused on /api, /mcp, the web UI, a
   assert.is((await raw(port, 'GET', '/api/task/list', { Host: `localhost:${port}` })).status, 401);
 });
 
-test('missing Host and Host with userinfo are refused', async ({ port }) => {
+test('missing Host, Host with userinfo and absolute-form targets are refused', async ({ port }) => {
   assert.is((await raw(port, 'GET', '/api/task/list', { ...bearer })).status, 400);
   assert.is((await raw(port, 'GET', '/api/task/list', { Host: `evil.example@localhost:${port}`, ...bearer })).status, 400);
+  assert.is((await raw(port, 'GET', `http://evil.example/api/task/list`, { Host: `localhost:${port}`, ...bearer })).status, 400);
+  assert.is((await raw(port, 'GET', `http://localhost:${port}/socket.io/?EIO=4&transport=polling`, { Host: `localhost:${port}` })).status, 400);
+});
+
+test('the web UI cannot be framed by another site', async ({ port }) => {
+  const res = await raw(port, 'GET', '/', { Host: `localhost:${port}` });
+  assert.is(res.headers['x-frame-options'], 'DENY');
+  assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
 });
 
 test('a foreign Origin is refused on every surface: API, preflight, /mcp, polling (with and without sid), WebSocket', async ({ port }) => {
