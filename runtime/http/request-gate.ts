@@ -22,6 +22,7 @@ export interface GateInput {
   origin: string | undefined;
   secFetchSite?: string | undefined;
   secFetchMode?: string | undefined;
+  secFetchDest?: string | undefined;
 }
 
 export type OriginKind = 'none' | 'own' | 'listed' | 'extension';
@@ -140,10 +141,15 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
 
     const origin = input.origin;
     if (origin === undefined) {
-      // Browsers omit Origin on no-cors GETs (<img>, <script>, <link>) from other sites; Fetch
-      // Metadata still says where they came from. Top-level navigations (a link to the UI) pass.
+      // Browsers omit Origin on no-cors GETs (<script>, <link>, fetch no-cors) from other sites;
+      // Fetch Metadata still says where they came from. Passed: top-level navigations (a link to
+      // the UI) and images (a screenshot <img> whose artifact URL names localhost while the UI runs
+      // on 127.0.0.1 is "cross-site"; an image stays opaque to the page that loads it, and GETs
+      // change nothing here).
       const site = input.secFetchSite?.toLowerCase();
-      if ((site === 'cross-site' || site === 'same-site') && input.secFetchMode?.toLowerCase() !== 'navigate') {
+      const mode = input.secFetchMode?.toLowerCase();
+      const image = input.secFetchDest?.toLowerCase() === 'image' && (input.method === 'GET' || input.method === 'HEAD');
+      if ((site === 'cross-site' || site === 'same-site') && mode !== 'navigate' && !image) {
         return refuse(403, 'cross_site_request', 'cross-site requests are refused');
       }
       return { ok: true, origin: 'none' };
@@ -174,7 +180,14 @@ export function gateInputOf(method: string | undefined, headers: Record<string, 
     const value = headers[name];
     return Array.isArray(value) ? (value.length === 1 ? value[0] : '\u0000multiple') : value;
   };
-  return { method: method ?? 'GET', host: one('host'), origin: one('origin'), secFetchSite: one('sec-fetch-site'), secFetchMode: one('sec-fetch-mode') };
+  return {
+    method: method ?? 'GET',
+    host: one('host'),
+    origin: one('origin'),
+    secFetchSite: one('sec-fetch-site'),
+    secFetchMode: one('sec-fetch-mode'),
+    secFetchDest: one('sec-fetch-dest'),
+  };
 }
 
 /** The refusal as the seed 001 envelope. */

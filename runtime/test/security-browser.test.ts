@@ -62,6 +62,7 @@ window.done = Promise.all([
   settle('mcpSimple', status(target + '/mcp', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })),
   settle('artifact', status(target + '/api/artifacts/art-0123456789abcdefghijk')),
   settle('artifactImg', img('/api/artifacts/art-0123456789abcdefghijk')),
+  settle('scriptTag', new Promise((resolve) => { const s = document.createElement('script'); s.onload = () => resolve('loaded'); s.onerror = () => resolve('refused'); s.src = target + '/api/task/list'; document.head.append(s); })),
   settle('polling', status(target + '/socket.io/?EIO=4&transport=polling')),
   settle('pollingNoCors', fetch(target + '/socket.io/?EIO=4&transport=polling', { mode: 'no-cors' }).then(() => 'sent')),
   settle('pollingPost', status(target + '/socket.io/?EIO=4&transport=polling', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '40/mimo,{"clientType":"frontend"}' })),
@@ -140,7 +141,8 @@ test('a page on a second origin reaches nothing: fetch, no-cors, <img>, polling,
   for (const key of ['api', 'apiWithToken', 'mcp', 'mcpSimple', 'artifact', 'polling', 'pollingPost', 'webUi']) {
     assert.ok(results[key]!.startsWith('error:'), `${key}: ${results[key]}`);
   }
-  assert.is(results.artifactImg, 'refused');
+  assert.is(results.artifactImg, 'refused'); // an unknown id: 404 (images pass the gate, opaque to the page)
+  assert.is(results.scriptTag, 'refused');
   for (const key of ['wsRoot', 'wsFrontend', 'wsPlugin']) assert.is(results[key], 'refused', key);
   // What the server did: refused every request at the gate, opened no session, registered no plugin.
   const refused = ctx.logs.filter((l) => l.event === 'request_refused').slice(refusedBefore);

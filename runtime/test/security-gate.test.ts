@@ -96,6 +96,10 @@ test('no Origin: non-browser clients pass; a browser\'s cross-site no-cors reque
   assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'navigate' })), 'ok:none');
   assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors' })), '403:cross_site_request');
   assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'same-site', secFetchMode: 'no-cors' })), '403:cross_site_request');
+  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'script' })), '403:cross_site_request');
+  // Images pass (opaque to the page; a UI on 127.0.0.1 shows screenshots whose URL names localhost), GET only.
+  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'image' })), 'ok:none');
+  assert.is(verdict(req('localhost:6006', undefined, { method: 'POST', secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'image' })), '403:cross_site_request');
 });
 
 test('preflights go through the same gate', () => {
