@@ -13,8 +13,8 @@ import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import type { ActionGate } from './action-gate.ts';
 import { pageContextOf } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
-import { checkPageRead, isPageRead } from '../url-policy/read-guard.ts';
-import { passwordTargetsOf, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
+import { guardedRead } from '../url-policy/read-guard.ts';
+import { createPasswordFields, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -84,14 +84,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   let tabId: number | null = null;
   let groupId: number | null = null;
   let lastPage: PageContext | null = null;
-  // Password fields of the task's tabs, from every DOM index this task read (per tab).
-  const passwordFields = new Map<number, { clickIds: Set<number>; xpaths: Set<string> }>();
-
-  function isPasswordTarget(params: Record<string, unknown>): boolean {
-    const fields = typeof params.tabId === 'number' ? passwordFields.get(params.tabId) : undefined;
-    if (!fields) return false;
-    return (typeof params.clickId === 'number' && fields.clickIds.has(params.clickId)) || (typeof params.xpath === 'string' && fields.xpaths.has(params.xpath));
-  }
+  const passwordFields = createPasswordFields();
 
   function selectPlugin(): ErrorValue | null {
     if (clientId && deps.registry.isOnline(clientId)) return null;
@@ -116,24 +109,14 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   }
 
   async function action(step: Step, actionName: string, params: Record<string, unknown>, options: { retry?: boolean } = {}): Promise<ActionOutcome> {
-    const check = deps.checkFinalUrl;
-    if (!check || !isPageRead(actionName)) return runAction(step, actionName, params, options);
-    if (selectPlugin() === null) {
-      const before = await checkPageRead(check, tabUrl(params));
-      if (!before.ok) {
-        await park(step);
-        return { ok: false, actionId: `act-${nanoid(12)}`, error: before.error as ErrorValue };
-      }
-    }
-    let blocked = false;
-    const outcome = await runAction(step, actionName, params, options, async () => {
-      const after = await checkPageRead(check, tabUrl(params));
-      if (after.ok) return null;
-      blocked = true;
-      return after.error as ErrorValue;
+    return guardedRead<ActionOutcome>(actionName, params, {
+      check: deps.checkFinalUrl,
+      tabUrl,
+      hasBrowser: () => selectPlugin() === null,
+      run: (recheck) => runAction(step, actionName, params, options, recheck as (() => Promise<ErrorValue | null>) | undefined),
+      park: () => park(step),
+      refused: (error) => ({ ok: false, actionId: `act-${nanoid(12)}`, error: error as ErrorValue }),
     });
-    if (blocked) await park(step);
-    return outcome;
   }
 
   async function runAction(
@@ -148,7 +131,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     if (offline) return { ok: false, actionId, error: offline };
     await deps.gate.acquire(actionId, step.signal);
     // Typing into a password field: the text is a secret (redacted in steps, history, records).
-    const secret = actionName === 'browser_type' && typeof params.text === 'string' && isPasswordTarget(params);
+    const secret = actionName === 'browser_type' && typeof params.text === 'string' && passwordFields.isTarget(params);
     if (secret) deps.secrets?.add(params.text as string);
     const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary });
@@ -178,7 +161,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       }
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
       if (actionName === 'browser_dom_index' && typeof params.tabId === 'number' && Array.isArray(result?.elements)) {
-        passwordFields.set(params.tabId, passwordTargetsOf(result.elements as Array<Record<string, unknown>>));
+        passwordFields.noteIndex(params.tabId, result.elements as Array<Record<string, unknown>>);
       }
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed';

@@ -111,3 +111,19 @@ export function passwordTargetsOf(elements: ReadonlyArray<{ tag?: unknown; type?
 export function redactingLog<T extends object>(log: (entry: T) => void, secrets?: SecretRegistry): (entry: T) => void {
   return (entry) => log(redactDeep(entry, { secrets }) as T);
 }
+
+/** The password fields of a task's tabs, from every DOM index it read (per tab), so typing into them is known to be secret. */
+export function createPasswordFields() {
+  const byTab = new Map<number, { clickIds: Set<number>; xpaths: Set<string> }>();
+  return {
+    noteIndex(tabId: number, elements: ReadonlyArray<Record<string, unknown>>): void {
+      byTab.set(tabId, passwordTargetsOf(elements));
+    },
+    /** Whether a browser_type's target (clickId or xpath on its tab) is a password field. */
+    isTarget(params: Record<string, unknown>): boolean {
+      const fields = typeof params.tabId === 'number' ? byTab.get(params.tabId) : undefined;
+      if (!fields) return false;
+      return (typeof params.clickId === 'number' && fields.clickIds.has(params.clickId)) || (typeof params.xpath === 'string' && fields.xpaths.has(params.xpath));
+    },
+  };
+}

@@ -30,3 +30,41 @@ export async function checkPageRead(check: ReadCheck, url: string | undefined): 
   if (exempt(url)) return { ok: true };
   return check(url!);
 }
+
+type ReadError = { code: string; message: string; retryable?: boolean; details?: unknown };
+
+export interface GuardedReadDeps<Outcome> {
+  check: ReadCheck | undefined;
+  /** The URL the extension last reported for the tab the params name (or the task's tab). */
+  tabUrl(params: Record<string, unknown>): string | undefined;
+  /** Whether a browser serves the task (no URL to check before that). */
+  hasBrowser(): boolean;
+  /** Runs the action; `recheck` is called with its result, before the result is reported. */
+  run(recheck: (() => Promise<ReadError | null>) | undefined): Promise<Outcome>;
+  /** Sends the tab to about:blank. */
+  park(): Promise<void>;
+  /** The outcome of a read refused before it was sent. */
+  refused(error: ReadError): Outcome;
+}
+
+/** One page read under the guard: checked before it is sent and again before its result is reported. */
+export async function guardedRead<Outcome>(actionName: string, params: Record<string, unknown>, deps: GuardedReadDeps<Outcome>): Promise<Outcome> {
+  const check = deps.check;
+  if (!check || !isPageRead(actionName)) return deps.run(undefined);
+  if (deps.hasBrowser()) {
+    const before = await checkPageRead(check, deps.tabUrl(params));
+    if (!before.ok) {
+      await deps.park();
+      return deps.refused(before.error);
+    }
+  }
+  let blocked = false;
+  const outcome = await deps.run(async () => {
+    const after = await checkPageRead(check, deps.tabUrl(params));
+    if (after.ok) return null;
+    blocked = true;
+    return after.error;
+  });
+  if (blocked) await deps.park();
+  return outcome;
+}
