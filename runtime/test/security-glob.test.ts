@@ -39,16 +39,24 @@ test('answers like the regex reference on ordinary and random patterns', () => {
 });
 
 test('a 2,000-character pathological pattern against an 8 KiB URL costs steps linear in their sizes', () => {
-  const pattern = `${'*a'.repeat(999)}*!`; // 2,000 characters, the issue's `*a*a*a...*!`
+  // The issue's `*a*a*a...*!`, with a piece that never matches in the middle so the whole URL is
+  // scanned (the suffix check alone would refuse the plain form at once: see the next case).
+  const pattern = `${'*a'.repeat(998)}*b*!`;
   assert.is(pattern.length, 2000);
-  const url = `https://x.test/${'a'.repeat(8192 - 15)}`;
+  const url = `https://x.test/${'a'.repeat(8192 - 16)}!`;
   const counter: GlobCounter = { steps: 0 };
   assert.is(urlMatchesPattern(url, pattern, counter), false);
+  assert.ok(counter.steps >= url.length - 1000, `it did scan the URL: ${counter.steps} steps`);
   assert.ok(counter.steps <= 4 * (url.length + pattern.length), `${counter.steps} steps`);
-  // And the cost grows linearly: doubling the URL at most doubles the steps (plus the pattern).
+  // The cost grows linearly: doubling the URL at most doubles the steps (plus the pattern).
+  const half = `https://x.test/${'a'.repeat(4096 - 16)}!`;
   const small: GlobCounter = { steps: 0 };
-  urlMatchesPattern(url.slice(0, 4096), pattern, small);
+  assert.is(urlMatchesPattern(half, pattern, small), false);
   assert.ok(counter.steps <= 2 * small.steps + 4 * pattern.length, `${small.steps} -> ${counter.steps}`);
+  // The plain form is refused by its suffix without a scan.
+  const plain: GlobCounter = { steps: 0 };
+  assert.is(urlMatchesPattern(url.slice(0, -1), `${'*a'.repeat(999)}*!`, plain), false);
+  assert.ok(plain.steps <= 4 * (url.length + 2000));
 });
 
 test('KMP-hostile pieces (aaaa...b) stay linear too', () => {
