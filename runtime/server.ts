@@ -27,6 +27,7 @@ import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
 import { createSecretRegistry, redactingLog, type SecretRegistry } from './redaction/redact.ts';
+import { redactingTaskStore } from './redaction/redacting-task-store.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -106,7 +107,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const secrets = options.secrets ?? createSecretRegistry();
   const log = redactingLog(options.log ?? consoleLog, secrets);
 
-  const taskStore = options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock });
+  // What the runtime persists goes through the secret registry (text typed into password fields).
+  const taskStore = redactingTaskStore(options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock }), secrets);
   // A damaged task file is reported (log + GET /api/task/list?damaged=1), never silently dropped.
   const { skipped: damagedTasks } = await taskStore.init();
   for (const damaged of damagedTasks) log({ event: 'task_file_damaged', taskId: damaged.taskId, reason: damaged.reason });

@@ -127,3 +127,23 @@ export function createPasswordFields() {
     },
   };
 }
+
+/**
+ * Only the registered secret values replaced, nothing else changed (no key rule, no depth limit):
+ * for data that must stay restorable, such as persisted machine snapshots. JSON data in, the same
+ * shape out; the input itself when there is nothing to replace.
+ */
+export function redactSecretValues<T>(value: T, secrets: SecretRegistry): T {
+  if (secrets.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return secrets.redactText(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(v)) out[key] = walk(item);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

@@ -3,7 +3,9 @@
 // detection that feeds the registry.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createSecretRegistry, isSecretKey, passwordTargetsOf, REDACTED, redactDeep, redactingLog } from '../redaction/redact.ts';
+import { createSecretRegistry, isSecretKey, passwordTargetsOf, REDACTED, redactDeep, redactingLog, redactSecretValues } from '../redaction/redact.ts';
+import { redactingTaskStore } from '../redaction/redacting-task-store.ts';
+import { createMemoryTaskStore } from '../store/index.ts';
 
 const test = suite('redaction');
 
@@ -71,6 +73,24 @@ test('redactingLog', () => {
   const log = redactingLog((e: object) => lines.push(e), secrets);
   log({ event: 'x', password: 'p', message: 'failed with s3cr3t-value' });
   assert.equal(lines, [{ event: 'x', password: REDACTED, message: `failed with ${REDACTED}` }]);
+});
+
+test('the task store as the runtime writes it: typed secrets never persist, the shape is kept', async () => {
+  const secrets = createSecretRegistry();
+  const store = createMemoryTaskStore({ clock: { now: () => 1 } });
+  const redacting = redactingTaskStore(store, secrets);
+  const taskId = '01HR9ZQ6ZC0Y0A7N4V1E8W2K3M';
+  await redacting.createTaskIfAbsent({ taskId, title: 't' });
+  secrets.add('hunter2-secret');
+  const deep = { context: { messages: [{ role: 'assistant', toolCalls: [{ name: 'browser_type', arguments: { clickId: 4, text: 'hunter2-secret' } }] }], token: 'kept: no key rule here' } };
+  await redacting.updateTask(taskId, { machineSnapshot: deep });
+  await redacting.appendMessage(taskId, { id: 'm1', role: 'tool', content: 'typed hunter2-secret', timestamp: 1, meta: { paramsSummary: 'text="hunter2-secret"' } });
+  const stored = await store.getTask(taskId);
+  assert.equal(stored!.machineSnapshot, { context: { messages: [{ role: 'assistant', toolCalls: [{ name: 'browser_type', arguments: { clickId: 4, text: REDACTED } }] }], token: 'kept: no key rule here' } });
+  const [message] = await store.listMessages(taskId);
+  assert.is(message!.content, `typed ${REDACTED}`);
+  assert.equal(message!.meta, { paramsSummary: `text="${REDACTED}"` });
+  assert.is(redactSecretValues(deep, createSecretRegistry()), deep, 'nothing registered: the same object');
 });
 
 test.run();
