@@ -71,6 +71,7 @@ export function redactDeep(value: unknown, options: RedactOptions = {}): unknown
       const toJSON = (v as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function' && !(v instanceof Date)) return walk(toJSON.call(v), depth);
       if (v instanceof Date) return v.toISOString();
+      if (v instanceof Error) return walk({ name: v.name, message: v.message, ...(v.stack ? { stack: v.stack } : {}), ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}) }, depth);
       if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1) ?? null);
       const proto = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) {

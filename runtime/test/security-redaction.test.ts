@@ -49,6 +49,12 @@ test('JSON-safe output: cycles, class instances, depth, functions, bigint', () =
   assert.equal(out, { name: 'a', ref: { ref: 'x:1' }, big: '10', when: '1970-01-01T00:00:00.000Z', self: '[circular]' });
   assert.equal(redactDeep({ a: { b: { c: { d: 1 } } } }, { maxDepth: 2 }), { a: { b: '[depth]' } });
   JSON.stringify(out);
+  const error = Object.assign(new Error('failed for hunter22'), { code: 'E_X' });
+  const secrets = createSecretRegistry();
+  secrets.add('hunter22');
+  const logged = redactDeep({ error }, { secrets }) as { error: { name: string; message: string; code: string; stack: string } };
+  assert.equal([logged.error.name, logged.error.message, logged.error.code], ['Error', `failed for ${REDACTED}`, 'E_X']);
+  assert.not.match(logged.error.stack, /hunter22/);
 });
 
 test('password fields of a DOM index', () => {
