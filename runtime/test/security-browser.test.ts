@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launchChromium } from '../../web/test/e2e/browser.ts';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, launchChromium } from '../../web/test/e2e/browser.ts';
 import { buildWeb } from '../../web/build.ts';
 import { startMimo, type MimoApp } from '../app.ts';
 import { ACCESS_TOKEN_FILE } from '../access-token.ts';
@@ -152,6 +153,44 @@ test('a page on a second origin reaches nothing: fetch, no-cors, <img>, polling,
   assert.is(ctx.app.server.io.engine.sessions.size, sessionsBefore);
   assert.not.ok(ctx.app.server.registry.list().some((e) => e.clientId === 'evil-plugin'));
   await page.context().close();
+});
+
+test('DNS rebinding in the browser: evil.example resolving to 127.0.0.1 reaches nothing (page, fetch, WebSocket)', async (ctx) => {
+  const port = new URL(ctx.base).port;
+  const rebinding = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1, MAP attacker.example 127.0.0.2'] });
+  try {
+    const refusedBefore = ctx.logs.filter((l) => l.event === 'request_refused').length;
+    const sessionsBefore = ctx.app.server.io.engine.sessions.size;
+    const page = await (await rebinding.newContext()).newPage();
+    // The web UI through the rebound name: the page itself is refused.
+    const direct = await page.goto(`http://evil.example:${port}/?token=${ctx.token}`);
+    assert.is(direct?.status(), 421);
+    assert.not.match(await page.content(), /connection/);
+    // A page under the attacker's name: its requests to evil.example:<our port> carry Host: evil.example.
+    const attackerPort = (ctx.attacker.address() as AddressInfo).port;
+    await page.goto(`http://attacker.example:${attackerPort}/`);
+    const results = (await page.evaluate(async (target) => {
+      const out: Record<string, string> = {};
+      try {
+        const r = await fetch(`${target}/api/task/list`, { mode: 'no-cors' });
+        out.fetch = `type:${r.type}`;
+      } catch (e) {
+        out.fetch = `error:${(e as Error).name}`;
+      }
+      out.ws = await new Promise<string>((resolve) => {
+        const s = new WebSocket(`${target.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+        s.onopen = () => resolve('open');
+        s.onclose = () => resolve('refused');
+      });
+      return out;
+    }, `http://evil.example:${port}`)) as Record<string, string>;
+    assert.is(results.ws, 'refused');
+    const refused = ctx.logs.filter((l) => l.event === 'request_refused').slice(refusedBefore);
+    assert.ok(refused.filter((l) => l.reason === 'host_not_allowed').length >= 3, JSON.stringify(refused));
+    assert.is(ctx.app.server.io.engine.sessions.size, sessionsBefore);
+  } finally {
+    await rebinding.close();
+  }
 });
 
 test.run();
