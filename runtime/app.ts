@@ -41,7 +41,11 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const config = { ...parsed.config, ...overrides.config };
   let stored: Awaited<ReturnType<typeof loadOrCreateAccessToken>> | undefined;
   if (config.token === undefined && config.tokenSource === 'unset') {
-    stored = await loadOrCreateAccessToken(config.dataDir);
+    try {
+      stored = await loadOrCreateAccessToken(config.dataDir);
+    } catch (error) {
+      throw new StartupError(`the access token: ${error instanceof Error ? error.message : String(error)}`);
+    }
     config.token = stored.token;
   }
   const profile = readMcpProfile(env.MIMO_MCP_PROFILE);
