@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { loadOrCreateAccessToken, oneClickUrl } from './access-token.ts';
 import { createInspectionHub } from './agent/inspection-hub.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
+import { createSystemClock } from './clock/index.ts';
 import { readConfig, type MimoConfig } from './config.ts';
 import type { LlmGateway } from './llm/llm-types.ts';
 import { llmFromEnv } from './llm-from-env.ts';
@@ -54,7 +55,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   if (!loadedPolicy.ok) throw new StartupError(`MIMO_URL_POLICY: ${loadedPolicy.errors.join('; ')}`);
   const urlPolicy = createUrlPolicy({ config: loadedPolicy.config, resolve: createSystemResolver() });
 
-  const clock = { now: () => Date.now() };
+  const clock = createSystemClock();
   // One registry of run-time secrets (text typed into password fields) for every record sink.
   const secrets = createSecretRegistry();
   const redact = <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T;

@@ -54,7 +54,14 @@ for (const read of [['screenshot'], ['snapshot', '-i'], ['snapshot'], ['wait', '
     tab.url = BLOCKED; // what a script or a meta refresh does, reported by the extension's tab event
     await h.browser.emit!({ v: 1, type: 'tab_event', eventType: 'tab_updated', timestamp: Date.now(), tab: { tabId: tab.tabId, windowId: 1, url: BLOCKED, title: 'Blocked secret', active: false, pinned: false, hidden: false, index: 1 } });
     await eventually(() => h.runtime.server.snapshots.state(h.plugin!.clientId)?.tabs.find((t) => t.tabId === tab.tabId)?.url === BLOCKED, 5000, 'the tab event reached the server');
-    const out = await h.shell('s2', read, read[0] === 'wait' ? { timeout_sec: 1 } : {});
+    // `wait` polls on the runtime's (simulated) clock: move it until the command answers.
+    let settled = false;
+    const call = h.shell('s2', read, read[0] === 'wait' ? { timeout_sec: 2 } : {}).finally(() => (settled = true));
+    for (let i = 0; i < 50 && !settled; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      h.runtime.clock.increment(500);
+    }
+    const out = await call;
     assert.is(out.exit_code === 0, false, JSON.stringify(out));
     assert.not.match(JSON.stringify(out), /SECRET CONTENT|Blocked secret/);
     await eventually(() => tab.url === 'about:blank', 5000, 'the tab parked on about:blank');
