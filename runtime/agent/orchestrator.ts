@@ -118,6 +118,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       inspect,
       clock,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      secrets: services.secrets,
       onPageRead: () => {
         if (session) session.pageStale = false;
       },
