@@ -1,0 +1,240 @@
+// The main-world half of the interruption guard, installed in task tabs only (through CDP
+// `Page.addScriptToEvaluateOnNewDocument`, so it runs before the page's own scripts, and
+// `Runtime.evaluate` for the document already loaded). It turns what a page could do to the
+// person's screen into reports to the extension, over a CDP binding (`Runtime.addBinding`) whose
+// global it hides at once:
+// - `window.open` and untrusted clicks on `target` links / GET forms with a new-tab target:
+//   reported as `open` (the extension opens the URL as a background tab of the task); window.open
+//   returns a small stand-in for the new window (closed, close(), focus(), location);
+// - `window.focus()`, `print()`, fullscreen requests: do nothing and are reported;
+// - permission prompts (notifications, geolocation, camera/microphone, screen capture, device
+//   choosers, clipboard reads, file pickers): denied at once, as if the person said no, and reported.
+// The function below is serialised with toString(): it must not use anything from this module.
+
+/** Messages the page half sends; `JSON.stringify`ed through the binding. */
+export type PageGuardMessage =
+  | { kind: 'open'; openId: string; url: string; target: string; via: 'window.open' | 'link' | 'form' }
+  | { kind: 'open_blocked'; url: string; reason: string }
+  | { kind: 'navigate'; openId: string; url: string }
+  | { kind: 'close'; openId: string }
+  | { kind: 'focus' | 'print' | 'fullscreen' }
+  | { kind: 'permission'; permission: string };
+
+export function pageGuardMain(bindingName: string): void {
+  const w = window as any;
+  if (w.__mimoPageGuard) return;
+  Object.defineProperty(w, '__mimoPageGuard', { value: true });
+  let binding: ((payload: string) => void) | undefined = w[bindingName];
+  try {
+    delete w[bindingName];
+  } catch {
+    // not configurable: it stays, which only costs secrecy
+  }
+  const post = (message: Record<string, unknown>) => {
+    binding ??= w[bindingName];
+    if (typeof binding === 'function') binding(JSON.stringify(message));
+  };
+  const sameContext = (target: string) => ['_self', '_parent', '_top'].includes(target.toLowerCase());
+  const namedFrame = (target: string) => {
+    if (target === '' || target.toLowerCase() === '_blank') return false;
+    try {
+      return Array.from(document.querySelectorAll('iframe[name],frame[name]')).some((f) => f.getAttribute('name') === target);
+    } catch {
+      return false;
+    }
+  };
+  const resolve = (url: unknown) => {
+    const text = url === undefined || url === null ? '' : String(url);
+    if (text === '') return 'about:blank';
+    try {
+      return new URL(text, document.baseURI).href;
+    } catch {
+      return text;
+    }
+  };
+  let counter = 0;
+  const nativeOpen = w.open;
+
+  // What window.open returns: enough for the usual `w = open(); w.location = url; w.close()`.
+  const standIn = (openId: string, href: string) => {
+    let closed = false;
+    const location = {
+      get href() {
+        return href;
+      },
+      set href(next: string) {
+        href = resolve(next);
+        post({ kind: 'navigate', openId, url: href });
+      },
+      assign(next: string) {
+        location.href = next;
+      },
+      replace(next: string) {
+        location.href = next;
+      },
+      toString() {
+        return href;
+      },
+    };
+    return {
+      get closed() {
+        return closed;
+      },
+      get location() {
+        return location;
+      },
+      set location(next: unknown) {
+        location.href = String(next);
+      },
+      opener: null,
+      close() {
+        if (!closed) post({ kind: 'close', openId });
+        closed = true;
+      },
+      focus() {},
+      blur() {},
+      postMessage() {},
+    };
+  };
+
+  w.open = function open(url?: unknown, target?: unknown, features?: unknown) {
+    const name = target === undefined || target === null ? '' : String(target);
+    if (sameContext(name) || namedFrame(name)) return nativeOpen.call(w, url, target, features);
+    const href = resolve(url);
+    // Chrome's popup blocker asks for user activation; so do we (the agent's clicks provide it).
+    if (navigator.userActivation && !navigator.userActivation.isActive) {
+      post({ kind: 'open_blocked', url: href, reason: 'no user activation' });
+      return null;
+    }
+    const openId = `open-${Date.now().toString(36)}-${++counter}`;
+    post({ kind: 'open', openId, url: href, target: name, via: 'window.open' });
+    return standIn(openId, href);
+  };
+
+  const opensNewContext = (target: string) => target !== '' && !sameContext(target) && !namedFrame(target);
+  // Untrusted clicks (`a.click()` from a script) on a new-tab link: the default action would open
+  // a foreground tab. Trusted clicks are the agent's (CDP, with Ctrl held: Chrome opens those in
+  // the background itself) or the person's during a takeover, and are left alone. The listener
+  // added during capture runs last in the bubble phase, after the page's own handlers.
+  w.addEventListener(
+    'click',
+    (event: MouseEvent) => {
+      if (event.isTrusted) return;
+      const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!link || link.hasAttribute('download') || !opensNewContext(link.target)) return;
+      w.addEventListener(
+        'click',
+        (late: MouseEvent) => {
+          if (late !== event || late.defaultPrevented) return;
+          late.preventDefault();
+          post({ kind: 'open', openId: `open-${Date.now().toString(36)}-${++counter}`, url: link.href, target: link.target, via: 'link' });
+        },
+        { once: true },
+      );
+    },
+    true,
+  );
+  // Forms submitted into a new tab from a script: a GET form is opened as a background tab with
+  // its query; a POST form cannot be replayed from here and is left to Chrome.
+  w.addEventListener(
+    'submit',
+    (event: SubmitEvent) => {
+      const form = event.target as HTMLFormElement;
+      const submitter = event.submitter as HTMLButtonElement | HTMLInputElement | null;
+      const target = submitter?.getAttribute('formtarget') ?? form.target;
+      const method = (submitter?.getAttribute('formmethod') ?? form.method).toLowerCase();
+      if (!opensNewContext(target) || method !== 'get') return;
+      w.addEventListener(
+        'submit',
+        (late: SubmitEvent) => {
+          if (late !== event || late.defaultPrevented || navigator.userActivation?.isActive === false) return;
+          late.preventDefault();
+          const action = new URL(submitter?.getAttribute('formaction') ?? form.action, document.baseURI);
+          action.search = new URLSearchParams(new FormData(form, submitter ?? undefined) as unknown as Record<string, string>).toString();
+          post({ kind: 'open', openId: `open-${Date.now().toString(36)}-${++counter}`, url: action.href, target, via: 'form' });
+        },
+        { once: true },
+      );
+    },
+    true,
+  );
+
+  w.focus = function focus() {
+    post({ kind: 'focus' });
+  };
+  w.print = function print() {
+    post({ kind: 'print' });
+  };
+  const refuse = (kind: string, permission?: string) => {
+    post(permission === undefined ? { kind } : { kind, permission });
+  };
+  const notAllowed = (what: string) => new DOMException(`${what} is not available in a Mimo task tab`, 'NotAllowedError');
+
+  for (const proto of [Element.prototype, (w.HTMLVideoElement as typeof HTMLVideoElement | undefined)?.prototype].filter(Boolean) as any[]) {
+    for (const method of ['requestFullscreen', 'webkitRequestFullscreen', 'webkitRequestFullScreen', 'webkitEnterFullscreen']) {
+      if (typeof proto[method] !== 'function') continue;
+      proto[method] = function requestFullscreen() {
+        refuse('fullscreen');
+        return Promise.reject(new TypeError('Fullscreen is not available in a Mimo task tab'));
+      };
+    }
+  }
+
+  if (w.Notification) {
+    const requestPermission = (callback?: (permission: string) => void) => {
+      refuse('permission', 'notifications');
+      if (typeof callback === 'function') setTimeout(() => callback('denied'), 0);
+      return Promise.resolve('denied');
+    };
+    try {
+      Object.defineProperty(w.Notification, 'requestPermission', { value: requestPermission, configurable: true, writable: true });
+    } catch {
+      // leave it
+    }
+  }
+  const geo = navigator.geolocation as any;
+  if (geo) {
+    const denied = (error?: (e: unknown) => void) => {
+      refuse('permission', 'geolocation');
+      if (typeof error === 'function') {
+        setTimeout(() => error({ code: 1, message: 'User denied Geolocation', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 }), 0);
+      }
+    };
+    geo.getCurrentPosition = (_ok: unknown, error?: (e: unknown) => void) => denied(error);
+    geo.watchPosition = (_ok: unknown, error?: (e: unknown) => void) => (denied(error), 0);
+  }
+  const rejecting = (owner: any, method: string, permission: string) => {
+    if (!owner || typeof owner[method] !== 'function') return;
+    owner[method] = function denied() {
+      refuse('permission', permission);
+      return Promise.reject(notAllowed(permission));
+    };
+  };
+  const nav = navigator as any;
+  rejecting(nav.mediaDevices, 'getUserMedia', 'camera/microphone');
+  rejecting(nav.mediaDevices, 'getDisplayMedia', 'screen capture');
+  rejecting(nav.clipboard, 'read', 'clipboard read');
+  rejecting(nav.clipboard, 'readText', 'clipboard read');
+  rejecting(nav.bluetooth, 'requestDevice', 'bluetooth');
+  rejecting(nav.usb, 'requestDevice', 'usb');
+  rejecting(nav.serial, 'requestPort', 'serial');
+  rejecting(nav.hid, 'requestDevice', 'hid');
+  rejecting(nav, 'requestMIDIAccess', 'midi');
+  rejecting(w, 'showOpenFilePicker', 'file picker');
+  rejecting(w, 'showSaveFilePicker', 'file picker');
+  rejecting(w, 'showDirectoryPicker', 'file picker');
+  if (typeof nav.getUserMedia === 'function') {
+    nav.getUserMedia = (_c: unknown, _ok: unknown, error?: (e: unknown) => void) => {
+      refuse('permission', 'camera/microphone');
+      if (typeof error === 'function') setTimeout(() => error(notAllowed('camera/microphone')), 0);
+    };
+  }
+}
+
+/**
+ * The script text for CDP: the function above, applied to the binding's name. `__name` is
+ * defined because a test runner that keeps function names (tsx) calls it inside the function.
+ */
+export function pageGuardSource(bindingName: string): string {
+  return `(() => { const __name = (f) => f; (${pageGuardMain.toString()})(${JSON.stringify(bindingName)}); })();`;
+}
