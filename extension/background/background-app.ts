@@ -86,7 +86,7 @@ export function createBackground(deps: BackgroundDeps): Background {
   const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
   let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
   const popups = createPopupGuard({ browser, taskTabs, reports, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
-  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, newId: deps.newId, log: deps.log });
+  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, newId: deps.newId, now: deps.now, log: deps.log });
   const runner = createActionRunner({ handlers: withInterruptions(actionHandlers, interruptions, reports), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {

@@ -1,8 +1,8 @@
 // How a JavaScript dialog in a task tab is answered (CDP `Page.javascriptDialogOpening` ->
 // `Page.handleJavaScriptDialog`): dismissed by default (alert closed, confirm false, prompt null),
 // as a person who does not want to be interrupted would; a `beforeunload` prompt is accepted while
-// an agent action runs on the task (the agent navigated or closed the page: the page must not keep
-// it), and dismissed otherwise. Nothing waits for a person.
+// an agent action runs on the task or has just ended (the agent navigated or closed the page: the
+// page must not keep it), and dismissed otherwise. Nothing waits for a person.
 
 export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
 

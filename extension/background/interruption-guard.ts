@@ -18,12 +18,18 @@ import type { PopupGuard } from './popup-guard.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
 export const BINDING_PREFIX = 'mimoGuard_';
+/**
+ * A beforeunload prompt this soon after an agent action ended still counts as the agent's
+ * navigation: task_start with reuseExistingTab returns once the navigation is asked for, and the
+ * prompt comes after.
+ */
+export const AGENT_NAVIGATION_GRACE_MS = 5_000;
 
 export interface InterruptionGuard {
   /** Guards a tab of the task (idempotent; a second call after a detach guards it again). */
   guard(taskId: string, tabId: number): Promise<void>;
   isGuarded(tabId: number): boolean;
-  /** An agent action on the task starts / ends (a beforeunload prompt is accepted meanwhile). */
+  /** An agent action on the task starts / ends (a beforeunload prompt is accepted meanwhile and shortly after). */
   actionStarted(taskId: string): void;
   actionEnded(taskId: string): void;
 }
@@ -36,6 +42,7 @@ export interface InterruptionGuardDeps {
   popups: PopupGuard;
   /** Random suffix of the binding name, fresh per service-worker life. */
   newId(): string;
+  now(): number;
   log?(message: string): void;
 }
 
@@ -51,6 +58,8 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
   const guarded = new Set<number>();
   const guarding = new Map<number, Promise<void>>();
   const acting = new Map<string, number>();
+  const lastActionEnded = new Map<string, number>();
+  const agentActing = (taskId: string) => (acting.get(taskId) ?? 0) > 0 || deps.now() - (lastActionEnded.get(taskId) ?? -Infinity) <= AGENT_NAVIGATION_GRACE_MS;
 
   const taskOf = async (tabId: number) => (await deps.taskTabs.taskOfTab(tabId))?.taskId;
 
@@ -59,7 +68,7 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     const type = params.type;
     if (!taskId || !isDialogType(type)) return;
     const dialog = { type, message: String(params.message ?? ''), url: String(params.url ?? ''), defaultPrompt: String(params.defaultPrompt ?? '') };
-    const answer = answerDialog(dialog, { agentActing: (acting.get(taskId) ?? 0) > 0 });
+    const answer = answerDialog(dialog, { agentActing: agentActing(taskId) });
     let message = describeDialog(dialog, answer);
     try {
       await deps.cdp.send(tabId, 'Page.handleJavaScriptDialog', answer.promptText === undefined ? { accept: answer.accept } : { accept: answer.accept, promptText: answer.promptText });
@@ -111,6 +120,14 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
           permission: String(message.permission).slice(0, 100),
           message: `the page asked for ${message.permission} permission; Mimo denied it (no prompt is shown for task tabs)`,
         });
+      case 'beforeunload':
+        return deps.reports.report(taskId, {
+          tabId,
+          kind: 'dialog',
+          dialog: { dialogType: 'beforeunload', text: '', accepted: true },
+          message:
+            'the page asked to confirm leaving it (beforeunload); Mimo let the navigation go on without a dialog (Chrome would bring a background tab to the front to ask)',
+        });
       case 'focus':
       case 'print':
       case 'fullscreen':
@@ -152,8 +169,11 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     await deps.cdp.attach(tabId);
     guarded.add(tabId);
     try {
+      // Runtime must be enabled for V8 to install the binding in each new document (measured: with
+      // Runtime off it exists only in the documents present when it was added).
       await Promise.all([
         deps.cdp.send(tabId, 'Page.enable'),
+        deps.cdp.send(tabId, 'Runtime.enable'),
         deps.cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }),
         deps.cdp.send(tabId, 'Runtime.addBinding', { name: bindingName }),
       ]);
@@ -181,6 +201,7 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
       acting.set(taskId, (acting.get(taskId) ?? 0) + 1);
     },
     actionEnded(taskId) {
+      lastActionEnded.set(taskId, deps.now());
       const left = (acting.get(taskId) ?? 1) - 1;
       if (left <= 0) acting.delete(taskId);
       else acting.set(taskId, left);

@@ -17,7 +17,7 @@ export type PageGuardMessage =
   | { kind: 'open_blocked'; url: string; reason: string }
   | { kind: 'navigate'; openId: string; url: string }
   | { kind: 'close'; openId: string }
-  | { kind: 'focus' | 'print' | 'fullscreen' }
+  | { kind: 'focus' | 'print' | 'fullscreen' | 'beforeunload' }
   | { kind: 'permission'; permission: string };
 
 export function pageGuardMain(bindingName: string): void {
@@ -158,6 +158,53 @@ export function pageGuardMain(bindingName: string): void {
     },
     true,
   );
+
+  // beforeunload: Chrome brings a background tab to the front to ask "Leave site?" (measured in
+  // headed Chromium), so a task tab never asks: the page's wish to keep the person is reported and
+  // the navigation (the agent's, or the page's own) goes on.
+  const asked = new WeakSet<Event>();
+  const wantsToStay = (event: Event) => {
+    if (asked.has(event)) return;
+    asked.add(event);
+    post({ kind: 'beforeunload' });
+  };
+  const unloadProto = (w.BeforeUnloadEvent as typeof BeforeUnloadEvent | undefined)?.prototype;
+  if (unloadProto) {
+    Object.defineProperty(unloadProto, 'returnValue', {
+      configurable: true,
+      get: () => '',
+      set(this: Event, value: unknown) {
+        if (value !== '' && value !== undefined && value !== null && value !== false) wantsToStay(this);
+      },
+    });
+    Object.defineProperty(unloadProto, 'preventDefault', {
+      configurable: true,
+      writable: true,
+      value: function preventDefault(this: Event) {
+        wantsToStay(this);
+      },
+    });
+  }
+  let pageUnloadHandler: unknown = null;
+  const handlerSlot = Object.getOwnPropertyDescriptor(w, 'onbeforeunload') ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(w), 'onbeforeunload');
+  if (handlerSlot?.set) {
+    Object.defineProperty(w, 'onbeforeunload', {
+      configurable: true,
+      get: () => pageUnloadHandler,
+      set(handler: unknown) {
+        pageUnloadHandler = handler;
+        handlerSlot.set!.call(
+          w,
+          typeof handler === 'function'
+            ? function onbeforeunload(this: unknown, event: Event) {
+                const answer = (handler as (e: Event) => unknown).call(this, event);
+                if (answer !== undefined && answer !== null) wantsToStay(event);
+              }
+            : handler,
+        );
+      },
+    });
+  }
 
   w.focus = function focus() {
     post({ kind: 'focus' });

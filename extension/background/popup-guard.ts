@@ -36,42 +36,48 @@ export interface PopupGuardDeps {
 }
 
 export function createPopupGuard(deps: PopupGuardDeps): PopupGuard {
-  const opened = new Map<string, number>();
-  const remember = (openId: string, tabId: number) => {
+  // The tab (being) opened per stand-in: navigate/close may arrive while it is still being made.
+  const opened = new Map<string, Promise<number | undefined>>();
+  const remember = (openId: string, tabId: Promise<number | undefined>) => {
     opened.set(openId, tabId);
     if (opened.size > MAX_REMEMBERED) opened.delete(opened.keys().next().value as string);
   };
   const ownTab = async (taskId: string, openId: string): Promise<number | undefined> => {
-    const tabId = opened.get(openId);
+    const tabId = await opened.get(openId)?.catch(() => undefined);
     if (tabId === undefined) return undefined;
     const record = await deps.taskTabs.taskOfTab(tabId);
     return record?.taskId === taskId ? tabId : undefined;
   };
 
-  return {
-    async open(taskId, openerTabId, request) {
-      if (!openableUrl(request.url)) {
-        deps.reports.report(taskId, {
-          tabId: openerTabId,
-          kind: 'popup_blocked',
-          url: request.url.slice(0, 4_096),
-          message: `the page tried to open ${JSON.stringify(request.url.slice(0, 200))} in a new tab (${request.via}); Mimo refused: only http(s) pages are opened for a task`,
-        });
-        return undefined;
-      }
-      const opener = await deps.browser.tabs.get(openerTabId);
-      const tab = await deps.browser.tabs.create({ url: request.url, active: false, openerTabId, windowId: opener.windowId, index: opener.index + 1 });
-      if (tab.id === undefined) return undefined;
-      remember(request.openId, tab.id);
-      await deps.adopted(taskId, tab.id, openerTabId);
+  async function openInBackground(taskId: string, openerTabId: number, request: { openId: string; url: string; via: string }): Promise<number | undefined> {
+    if (!openableUrl(request.url)) {
       deps.reports.report(taskId, {
         tabId: openerTabId,
-        kind: 'popup',
+        kind: 'popup_blocked',
         url: request.url.slice(0, 4_096),
-        newTabId: tab.id,
-        message: `the page opened ${request.url.slice(0, 300)} in a new tab (${request.via}); Mimo opened it in the background as tab ${tab.id}, one of the task's tabs (switch to it with browser_switch_tab)`,
+        message: `the page tried to open ${JSON.stringify(request.url.slice(0, 200))} in a new tab (${request.via}); Mimo refused: only http(s) pages are opened for a task`,
       });
-      return tab.id;
+      return undefined;
+    }
+    const opener = await deps.browser.tabs.get(openerTabId);
+    const tab = await deps.browser.tabs.create({ url: request.url, active: false, openerTabId, windowId: opener.windowId, index: opener.index + 1 });
+    if (tab.id === undefined) return undefined;
+    await deps.adopted(taskId, tab.id, openerTabId);
+    deps.reports.report(taskId, {
+      tabId: openerTabId,
+      kind: 'popup',
+      url: request.url.slice(0, 4_096),
+      newTabId: tab.id,
+      message: `the page opened ${request.url.slice(0, 300)} in a new tab (${request.via}); Mimo opened it in the background as tab ${tab.id}, one of the task's tabs (switch to it with browser_switch_tab)`,
+    });
+    return tab.id;
+  }
+
+  return {
+    open(taskId, openerTabId, request) {
+      const work = openInBackground(taskId, openerTabId, request);
+      remember(request.openId, work);
+      return work;
     },
     async navigate(taskId, openId, url) {
       const tabId = await ownTab(taskId, openId);
