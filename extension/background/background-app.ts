@@ -15,6 +15,7 @@ import { createCdpSessions } from './cdp-sessions.ts';
 import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
+import { installDownloadGuard } from './download-guard.ts';
 import { createInterruptionGuard } from './interruption-guard.ts';
 import { createInterruptionReports } from './interruption-reports.ts';
 import { createPopupGuard } from './popup-guard.ts';
@@ -86,7 +87,8 @@ export function createBackground(deps: BackgroundDeps): Background {
   const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
   let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
   const popups = createPopupGuard({ browser, taskTabs, reports, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
-  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, newId: deps.newId, now: deps.now, log: deps.log });
+  const downloads = installDownloadGuard({ browser, now: deps.now, sleep: deps.sleep, tasksGuarded: () => interruptions.anyGuarded() });
+  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, downloads, newId: deps.newId, now: deps.now, log: deps.log });
   const runner = createActionRunner({ handlers: withInterruptions(actionHandlers, interruptions, reports), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {

@@ -11,6 +11,7 @@
 import type { BrowserApi } from '../shared/browser-api.ts';
 import { messageOf } from './action-failure.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
+import type { DownloadGuard } from './download-guard.ts';
 import { answerDialog, describeDialog, isDialogType } from './dialog-policy.ts';
 import type { InterruptionReports } from './interruption-reports.ts';
 import { pageGuardSource, type PageGuardMessage } from './page-guard-script.ts';
@@ -29,6 +30,8 @@ export interface InterruptionGuard {
   /** Guards a tab of the task (idempotent; a second call after a detach guards it again). */
   guard(taskId: string, tabId: number): Promise<void>;
   isGuarded(tabId: number): boolean;
+  /** Whether any tab is guarded now. */
+  anyGuarded(): boolean;
   /** An agent action on the task starts / ends (a beforeunload prompt is accepted meanwhile and shortly after). */
   actionStarted(taskId: string): void;
   actionEnded(taskId: string): void;
@@ -40,6 +43,7 @@ export interface InterruptionGuardDeps {
   taskTabs: TaskTabs;
   reports: InterruptionReports;
   popups: PopupGuard;
+  downloads: DownloadGuard;
   /** Random suffix of the binding name, fresh per service-worker life. */
   newId(): string;
   now(): number;
@@ -146,8 +150,13 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     const taskId = await taskOf(tabId);
     if (!taskId) return;
     const url = String(params.url ?? '');
-    const name = String(params.suggestedFilename ?? '');
-    deps.reports.report(taskId, { tabId, kind: 'download', url: url.slice(0, 4_096), message: `the page started a download of ${JSON.stringify(name || url.slice(0, 200))}` });
+    const name = String(params.suggestedFilename ?? '') || url.slice(0, 200);
+    const filed = deps.downloads.expect(taskId, url).then((path) => {
+      const where = path === undefined ? 'Mimo could not file it into the task folder (it went where Chrome puts downloads)' : `saved as Downloads/${path}`;
+      deps.reports.report(taskId, { tabId, kind: 'download', url: url.slice(0, 4_096), message: `the page downloaded ${JSON.stringify(name)}; ${where}` });
+    });
+    deps.reports.track(taskId, filed);
+    await filed;
   }
 
   deps.browser.debugger?.onEvent.addListener((source, method, params) => {
@@ -197,6 +206,7 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
       return pending;
     },
     isGuarded: (tabId) => guarded.has(tabId) && deps.cdp.isAttached(tabId),
+    anyGuarded: () => guarded.size > 0,
     actionStarted(taskId) {
       acting.set(taskId, (acting.get(taskId) ?? 0) + 1);
     },

@@ -6,7 +6,7 @@
 // fullscreen and a file chooser. Pass: no focus change, no visibility change, no activation of any
 // other tab, no lost key, and every agent action took effect (new tabs in the background in the
 // task's group, dialogs answered, permissions denied, all reported as page_interruption).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -31,6 +31,7 @@ interface Ctx {
   harness: Harness;
   browser: HeadedBrowser;
   outDir: string;
+  downloadDir: string;
   driver: ActionDriver;
   personTabId: number;
 }
@@ -42,8 +43,9 @@ s.before(async (ctx) => {
   ctx.pages = await serveInterruptionPages();
   ctx.outDir = await mkdtemp(join(tmpdir(), 'mimo-ext-build-'));
   await buildExtension({ outDir: ctx.outDir });
+  ctx.downloadDir = await mkdtemp(join(tmpdir(), 'mimo-downloads-'));
   ctx.harness = await startHarness();
-  ctx.browser = await launchHeaded(ctx.outDir, { display: ctx.display.display, extensionId: DEFAULT_EXTENSION_ID, startUrl: `${ctx.pages.url}/person.html` });
+  ctx.browser = await launchHeaded(ctx.outDir, { display: ctx.display.display, extensionId: DEFAULT_EXTENSION_ID, startUrl: `${ctx.pages.url}/person.html`, downloadDir: ctx.downloadDir });
   const settings = { serverUrl: ctx.harness.url, token: ctx.harness.token, webUiPatterns: [], useCdp: true };
   await ctx.browser.inWorker(`chrome.storage.local.set(${JSON.stringify({ [SETTINGS_KEY]: settings })}).then(() => true)`);
   const clientId = await ctx.harness.waitForPlugin(15_000);
@@ -57,6 +59,7 @@ s.after(async (ctx) => {
   await ctx.pages?.close();
   await ctx.display?.close();
   if (ctx.outDir) await rm(ctx.outDir, { recursive: true, force: true });
+  if (ctx.downloadDir) await rm(ctx.downloadDir, { recursive: true, force: true });
   disarm();
 });
 
@@ -175,6 +178,10 @@ s('the person types in their tab while the agent meets every kind of interruptio
       await click(tabId, 'file');
       await expectReport('file_chooser', fresh);
       for (const kind of ['focus', 'print', 'fullscreen']) await expectReport(kind, fresh);
+      await click(tabId, 'download');
+      await expectReport('download', (m) => fresh(m) && String(m.url).endsWith('/report.csv') && String(m.message).includes(`Mimo/${driver.taskId}/report`));
+      const saved = String(interruptions().find((m) => m.kind === 'download' && fresh(m))!.message).match(/saved as Downloads\/(\S+)$/)![1]!;
+      await waitUntil(() => readFile(join(ctx.downloadDir, saved), 'utf8').then((text) => text === 'a,b\n1,2\n', () => false), 4_000);
 
       // A page that holds a beforeunload prompt: the agent's navigation away is not blocked.
       await act('task_start', { url: `${ctx.pages.url}/leave.html`, reuseExistingTab: true });

@@ -40,6 +40,7 @@ const task = `<!doctype html><html><head><meta charset="utf-8"><title>Interrupti
 <button id="print">print</button>
 <button id="fullscreen">fullscreen</button>
 <input id="file" type="file">
+<a id="download" href="/report.csv" download>download a file</a>
 <pre id="log"></pre>
 <script>
   let n = 0;
@@ -78,6 +79,9 @@ export async function serveInterruptionPages(): Promise<InterruptionPages> {
   const server = createServer((req, res) => {
     req.resume();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/report.csv') {
+      return void res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('a,b\n1,2\n');
+    }
     const body = pages[path];
     if (!body) return void res.writeHead(404).end('not found');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);

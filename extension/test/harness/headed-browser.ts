@@ -4,7 +4,7 @@
 // attaches to every page (focus emulation, auto-dismissed dialogs), which would hide exactly what
 // the headed tests look for.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -64,9 +64,17 @@ function connectCdp(url: string) {
   };
 }
 
-export async function launchHeaded(extensionDir: string, options: { display: string; extensionId: string; startUrl: string; timeoutMs?: number }): Promise<HeadedBrowser> {
+export async function launchHeaded(
+  extensionDir: string,
+  options: { display: string; extensionId: string; startUrl: string; downloadDir?: string; timeoutMs?: number },
+): Promise<HeadedBrowser> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-headed-'));
+  if (options.downloadDir) {
+    await mkdir(join(userDataDir, 'Default'), { recursive: true });
+    const prefs = { download: { default_directory: options.downloadDir, prompt_for_download: false, directory_upgrade: true } };
+    await writeFile(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
+  }
   const child = spawn(
     requireChromium(),
     [...chromiumArgs(extensionDir), '--window-position=0,0', '--window-size=1200,860', '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl],
