@@ -99,6 +99,20 @@ s('the person types in their tab while the agent meets every kind of interruptio
     }
   })();
 
+  // Anything Chrome shows outside the page (a dialog, a permission or download bubble, a print
+  // preview, a file chooser, a new window) is a window of its own on the X display.
+  const visibleWindows = async () => new Set((await display.xdotool(['search', '--onlyvisible', '--name', '.*']).catch(() => '')).split('\n').filter(Boolean));
+  const knownWindows = await visibleWindows();
+  const newWindows = new Map<string, string>();
+  const watching = (async () => {
+    while (!agentDone) {
+      for (const id of await visibleWindows()) {
+        if (!knownWindows.has(id) && !newWindows.has(id)) newWindows.set(id, await display.xdotool(['getwindowname', id]).catch(() => '?'));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+
   let turns = 0;
   const interruptions = () => harness.messages.filter((m) => m.at >= since && m.message.type === 'page_interruption').map((m) => m.message);
   const act = async (name: Parameters<ActionDriver['send']>[0], params: Record<string, unknown>) => {
@@ -201,6 +215,7 @@ s('the person types in their tab while the agent meets every kind of interruptio
   } finally {
     agentDone = true;
     await typing;
+    await watching;
   }
   // Let the last keys arrive.
   await waitUntil(async () => (await personState(ctx)).value.length >= typed.length, 3_000).catch(() => {});
@@ -211,12 +226,13 @@ s('the person types in their tab while the agent meets every kind of interruptio
   const visibilityChanges = events.filter((e) => e.type.startsWith('visibility-')).length;
   const activations = harness.messages.filter((m) => m.at >= since && m.message.type === 'tab_event' && (m.message.eventType === 'tab_activated' || m.message.eventType === 'window_focus_changed'));
   const lost = typed.length - state.value.length;
-  const figures = { runs: RUNS, turns, interruptionsReported: interruptions().length, focusChanges, visibilityChanges, tabActivations: activations.length, keysTyped: typed.length, keysReceived: state.value.length, keysLost: lost };
+  const figures = { runs: RUNS, turns, newVisibleWindows: newWindows.size, interruptionsReported: interruptions().length, focusChanges, visibilityChanges, tabActivations: activations.length, keysTyped: typed.length, keysReceived: state.value.length, keysLost: lost };
   console.log(`[background-focus] ${JSON.stringify(figures)}`);
   if (process.env.MIMO_FOCUS_DEBUG) for (const m of activations) console.log(m.at - since, JSON.stringify(m.message));
 
   assert.equal(events, [], `the person's tab saw ${JSON.stringify(events)}`);
   assert.equal(activations.map((m) => m.message), [], 'no tab was activated and no window focus changed');
+  assert.equal([...newWindows.values()], [], 'nothing appeared on the screen besides the person\'s window');
   assert.is(state.value, typed, `every key arrived (${lost} lost)`);
   assert.ok(typed.length >= 100, `the person typed ${typed.length} keys during the agent's work`);
   assert.is(state.active, 'notes');
