@@ -57,8 +57,15 @@ const ignoredKinds = {
 } as const;
 
 export function createInterruptionGuard(deps: InterruptionGuardDeps): InterruptionGuard {
-  const bindingName = `${BINDING_PREFIX}${deps.newId().replace(/[^A-Za-z0-9_]/g, '_')}`;
-  const source = pageGuardSource(bindingName);
+  // Made on first use (ids are not drawn before the worker needs one).
+  let binding: { name: string; source: string } | undefined;
+  const page = () => {
+    if (!binding) {
+      const name = `${BINDING_PREFIX}${deps.newId().replace(/[^A-Za-z0-9_]/g, '_')}`;
+      binding = { name, source: pageGuardSource(name) };
+    }
+    return binding;
+  };
   const guarded = new Set<number>();
   const guarding = new Map<number, Promise<void>>();
   const acting = new Map<string, number>();
@@ -177,6 +184,7 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
   async function install(tabId: number): Promise<void> {
     await deps.cdp.attach(tabId);
     guarded.add(tabId);
+    const { name: bindingName, source } = page();
     try {
       // Runtime must be enabled for V8 to install the binding in each new document (measured: with
       // Runtime off it exists only in the documents present when it was added).
