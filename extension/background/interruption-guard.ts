@@ -117,6 +117,11 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
         return deps.popups.navigate(taskId, message.openId, message.url);
       case 'close':
         return deps.popups.close(taskId, message.openId);
+      case 'resubmit': {
+        const work = deps.popups.resubmit(taskId, tabId, message);
+        deps.reports.track(taskId, work);
+        return work;
+      }
       case 'open_blocked':
         return deps.reports.report(taskId, {
           tabId,

@@ -5,7 +5,8 @@
 // global it hides at once:
 // - `window.open` and untrusted clicks on `target` links / GET forms with a new-tab target:
 //   reported as `open` (the extension opens the URL as a background tab of the task); window.open
-//   returns a small stand-in for the new window (closed, close(), focus(), location);
+//   returns a small stand-in for the new window (closed, close(), focus(), location); a POST form
+//   into a new tab is handed back to the extension to be submitted again in the background;
 // - `window.focus()`, `print()`, fullscreen requests: do nothing and are reported;
 // - permission prompts (notifications, geolocation, camera/microphone, screen capture, device
 //   choosers, clipboard reads, file pickers): denied at once, as if the person said no, and reported.
@@ -16,6 +17,7 @@ export type PageGuardMessage =
   | { kind: 'open'; openId: string; url: string; target: string; via: 'window.open' | 'link' | 'form' }
   | { kind: 'open_blocked'; url: string; reason: string }
   | { kind: 'navigate'; openId: string; url: string }
+  | { kind: 'resubmit'; formId: string; url: string }
   | { kind: 'close'; openId: string }
   | { kind: 'focus' | 'print' | 'fullscreen' | 'beforeunload' }
   | { kind: 'permission'; permission: string };
@@ -134,30 +136,54 @@ export function pageGuardMain(bindingName: string): void {
     },
     true,
   );
-  // Forms submitted into a new tab from a script: a GET form is opened as a background tab with
-  // its query; a POST form cannot be replayed from here and is left to Chrome.
+  // Forms into a new tab (requestSubmit(), form.submit(), a script's or the agent's click): a GET
+  // form becomes a background tab with its query; a POST form is marked and handed to the
+  // extension, which submits it again from an isolated world with Ctrl held (Chrome honours a
+  // new-tab modifier on an event made in an extension's isolated world: the tab opens in the
+  // background, and the POST keeps the page's origin, cookies and files). That second submission
+  // is invisible to the page's own submit listeners.
+  const RESUBMITTING = 'data-mimo-resubmitting';
+  const divert = (form: HTMLFormElement, submitter: HTMLButtonElement | HTMLInputElement | null): boolean => {
+    const target = submitter?.getAttribute('formtarget') ?? form.getAttribute('target') ?? '';
+    if (!opensNewContext(target)) return false;
+    if (navigator.userActivation && !navigator.userActivation.isActive) return false; // Chrome's pop-up blocker decides
+    const method = (submitter?.getAttribute('formmethod') || form.method || 'get').toLowerCase();
+    const action = new URL(submitter?.getAttribute('formaction') || form.action, document.baseURI);
+    if (method === 'get') {
+      action.search = new URLSearchParams(new FormData(form, submitter ?? undefined) as unknown as Record<string, string>).toString();
+      post({ kind: 'open', openId: `open-${Date.now().toString(36)}-${++counter}`, url: action.href, target, via: 'form' });
+      return true;
+    }
+    if (method !== 'post') return false;
+    const formId = `form-${Date.now().toString(36)}-${++counter}`;
+    form.setAttribute('data-mimo-resubmit', formId);
+    post({ kind: 'resubmit', formId, url: action.href });
+    return true;
+  };
   w.addEventListener(
     'submit',
     (event: SubmitEvent) => {
       const form = event.target as HTMLFormElement;
+      if (form.hasAttribute(RESUBMITTING)) {
+        form.removeAttribute(RESUBMITTING);
+        event.stopImmediatePropagation();
+        return;
+      }
       const submitter = event.submitter as HTMLButtonElement | HTMLInputElement | null;
-      const target = submitter?.getAttribute('formtarget') ?? form.target;
-      const method = (submitter?.getAttribute('formmethod') ?? form.method).toLowerCase();
-      if (!opensNewContext(target) || method !== 'get') return;
       w.addEventListener(
         'submit',
         (late: SubmitEvent) => {
-          if (late !== event || late.defaultPrevented || navigator.userActivation?.isActive === false) return;
-          late.preventDefault();
-          const action = new URL(submitter?.getAttribute('formaction') ?? form.action, document.baseURI);
-          action.search = new URLSearchParams(new FormData(form, submitter ?? undefined) as unknown as Record<string, string>).toString();
-          post({ kind: 'open', openId: `open-${Date.now().toString(36)}-${++counter}`, url: action.href, target, via: 'form' });
+          if (late === event && !late.defaultPrevented && divert(form, submitter)) late.preventDefault();
         },
         { once: true },
       );
     },
     true,
   );
+  const nativeSubmit = HTMLFormElement.prototype.submit;
+  HTMLFormElement.prototype.submit = function submit(this: HTMLFormElement) {
+    if (this.hasAttribute(RESUBMITTING) || !divert(this, null)) nativeSubmit.call(this);
+  };
 
   // beforeunload: Chrome brings a background tab to the front to ask "Leave site?" (measured in
   // headed Chromium), so a task tab never asks: the page's wish to keep the person is reported and

@@ -25,6 +25,32 @@ export interface PopupGuard {
   open(taskId: string, openerTabId: number, request: { openId: string; url: string; via: string }): Promise<number | undefined>;
   navigate(taskId: string, openId: string, url: string): Promise<void>;
   close(taskId: string, openId: string): Promise<void>;
+  /** A POST form into a new tab, marked by the page half: submitted again with Ctrl from an isolated world. */
+  resubmit(taskId: string, tabId: number, request: { formId: string; url: string }): Promise<void>;
+}
+
+/**
+ * Runs in the task tab's isolated world (serialised by chrome.scripting): a click with the new-tab
+ * modifier on a hidden submit button of the marked form. No validation: the page already submitted.
+ */
+export function resubmitInBackground(formId: string): boolean {
+  const mac = /Mac/i.test(navigator.platform);
+  const form = document.querySelector(`form[data-mimo-resubmit="${CSS.escape(formId)}"]`) as HTMLFormElement | null;
+  if (!form) return false;
+  form.removeAttribute('data-mimo-resubmit');
+  form.setAttribute('data-mimo-resubmitting', '');
+  const button = document.createElement('button');
+  button.type = 'submit';
+  button.hidden = true;
+  button.formNoValidate = true;
+  form.appendChild(button);
+  try {
+    button.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true, ctrlKey: !mac, metaKey: mac }));
+  } finally {
+    button.remove();
+    form.removeAttribute('data-mimo-resubmitting');
+  }
+  return true;
 }
 
 export interface PopupGuardDeps {
@@ -83,6 +109,24 @@ export function createPopupGuard(deps: PopupGuardDeps): PopupGuard {
       const tabId = await ownTab(taskId, openId);
       if (tabId === undefined || !openableUrl(url)) return;
       await deps.browser.tabs.update(tabId, { url });
+    },
+    async resubmit(taskId, tabId, request) {
+      let done = false;
+      let why = 'the form is gone';
+      try {
+        const runs = await deps.browser.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', injectImmediately: true, func: resubmitInBackground, args: [request.formId] });
+        done = runs.some((run) => run.result === true);
+      } catch (error) {
+        why = error instanceof Error ? error.message : String(error);
+      }
+      deps.reports.report(taskId, {
+        tabId,
+        kind: done ? 'popup' : 'popup_blocked',
+        url: request.url.slice(0, 4_096),
+        message: done
+          ? `the page submitted a form to ${request.url.slice(0, 300)} into a new tab; Mimo submitted it in a background tab (one of the task's tabs)`
+          : `the page submitted a form to ${request.url.slice(0, 300)} into a new tab; Mimo could not submit it in the background (${why})`,
+      });
     },
     async close(taskId, openId) {
       const tabId = await ownTab(taskId, openId);

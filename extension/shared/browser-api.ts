@@ -147,6 +147,8 @@ export interface BrowserApi {
       args?: TArgs;
       files?: string[];
       world?: 'ISOLATED' | 'MAIN';
+      /** Run at once instead of waiting for document_idle. */
+      injectImmediately?: boolean;
     }): Promise<Array<InjectionResult<Awaited<TResult>>>>;
   };
   /** With the "downloads" permission: task downloads are filed into a task folder (download-guard.ts). */

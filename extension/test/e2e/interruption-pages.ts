@@ -41,6 +41,8 @@ const task = `<!doctype html><html><head><meta charset="utf-8"><title>Interrupti
 <button id="fullscreen">fullscreen</button>
 <input id="file" type="file">
 <a id="download" href="/report.csv" download>download a file</a>
+<a id="mailto" href="mailto:someone@example.com">write an e-mail</a>
+<button id="script-post">script submits a POST form into a new tab</button>
 <pre id="log"></pre>
 <script>
   let n = 0;
@@ -48,6 +50,7 @@ const task = `<!doctype html><html><head><meta charset="utf-8"><title>Interrupti
   const on = (id, fn) => document.getElementById(id).addEventListener('click', fn);
   on('open', () => { const w = window.open('/landing.html?via=open&n=' + (++n)); log('open:' + (w ? 'window' : 'null')); });
   on('open-later', () => { const w = window.open(''); if (!w) return log('open-later:null'); w.location.href = '/landing.html?via=open-later'; log('open-later:done'); });
+  on('script-post', () => { document.getElementById('post-form').submit(); log('script-post:done'); });
   on('script-click', () => { document.getElementById('hidden-link').click(); log('script-click:done'); });
   on('alert', () => { alert('Your session will expire'); log('alert:returned'); });
   on('confirm', () => log('confirm:' + confirm('Leave this page?')));
