@@ -211,16 +211,20 @@ export function pageGuardMain(bindingName: string): void {
       },
     });
   }
-  let pageUnloadHandler: unknown = null;
-  const handlerSlot = Object.getOwnPropertyDescriptor(w, 'onbeforeunload') ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(w), 'onbeforeunload');
-  if (handlerSlot?.set) {
-    Object.defineProperty(w, 'onbeforeunload', {
+  // `onbeforeunload = fn` (on window or body) keeps running fn, without its answer.
+  const guardHandlerSlot = (owner: any, proto: any) => {
+    const slot = Object.getOwnPropertyDescriptor(owner, 'onbeforeunload') ?? (proto && Object.getOwnPropertyDescriptor(proto, 'onbeforeunload'));
+    if (!slot?.set || !slot.get) return;
+    let pageHandler: unknown = null;
+    Object.defineProperty(owner, 'onbeforeunload', {
       configurable: true,
-      get: () => pageUnloadHandler,
-      set(handler: unknown) {
-        pageUnloadHandler = handler;
-        handlerSlot.set!.call(
-          w,
+      get(this: unknown) {
+        return pageHandler;
+      },
+      set(this: unknown, handler: unknown) {
+        pageHandler = handler;
+        slot.set!.call(
+          this,
           typeof handler === 'function'
             ? function onbeforeunload(this: unknown, event: Event) {
                 const answer = (handler as (e: Event) => unknown).call(this, event);
@@ -230,7 +234,24 @@ export function pageGuardMain(bindingName: string): void {
         );
       },
     });
-  }
+  };
+  guardHandlerSlot(w, Object.getPrototypeOf(w));
+  if (w.HTMLBodyElement) guardHandlerSlot(w.HTMLBodyElement.prototype, null);
+  if (w.HTMLFrameSetElement) guardHandlerSlot(w.HTMLFrameSetElement.prototype, null);
+  // An inline `<body onbeforeunload="return '...'">` is compiled by the parser, past any setter:
+  // this listener (registered before the page's) removes it just before it would run.
+  w.addEventListener(
+    'beforeunload',
+    (event: Event) => {
+      for (const element of [document.body, document.querySelector('frameset')]) {
+        if (element?.hasAttribute('onbeforeunload')) {
+          element.removeAttribute('onbeforeunload');
+          wantsToStay(event);
+        }
+      }
+    },
+    true,
+  );
 
   w.focus = function focus() {
     post({ kind: 'focus' });

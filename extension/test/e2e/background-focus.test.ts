@@ -202,10 +202,11 @@ s('the person types in their tab while the agent meets every kind of interruptio
       await waitUntil(() => readFile(join(ctx.downloadDir, saved), 'utf8').then((text) => text === 'a,b\n1,2\n', () => false), 4_000);
 
       // A page that holds a beforeunload prompt: the agent's navigation away is not blocked.
-      await act('task_start', { url: `${ctx.pages.url}/leave.html`, reuseExistingTab: true });
+      const leave = run % 2 === 0 ? '/leave.html' : '/leave-inline.html';
+      await act('task_start', { url: `${ctx.pages.url}${leave}`, reuseExistingTab: true });
       await act('browser_wait_for_loaded', { tabId });
       // (wait_for_loaded can answer for the document being left; the agent would look again)
-      await waitUntil(() => ctx.browser.inWorker<boolean>(`chrome.scripting.executeScript({ target: { tabId: ${tabId} }, func: () => location.pathname === '/leave.html' && document.readyState === 'complete' }).then((r) => r[0].result, () => false)`), 4_000);
+      await waitUntil(() => ctx.browser.inWorker<boolean>(`chrome.scripting.executeScript({ target: { tabId: ${tabId} }, func: () => location.pathname + ':' + document.readyState }).then((r) => r[0].result === '${leave}:complete', () => false)`), 4_000);
       await click(tabId, 'edit');
       await expectLog(tabId, 'edited');
       // The guard is in every new document of the task tab, before the page's scripts.

@@ -70,6 +70,11 @@ const leave = `<!doctype html><html><head><meta charset="utf-8"><title>Unsaved c
   addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'You have unsaved changes'; });
 </script></body></html>`;
 
+// The same, with the old inline form of the prompt.
+const leaveInline = leave
+  .replace('<body>', `<body onbeforeunload="return 'You have unsaved changes'">`)
+  .replace("addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'You have unsaved changes'; });", '');
+
 const landing = `<!doctype html><html><head><meta charset="utf-8"><title>Landing</title></head><body><h1>Landed</h1></body></html>`;
 
 export interface InterruptionPages {
@@ -78,7 +83,7 @@ export interface InterruptionPages {
 }
 
 export async function serveInterruptionPages(): Promise<InterruptionPages> {
-  const pages: Record<string, string> = { '/person.html': person, '/task.html': task, '/leave.html': leave, '/landing.html': landing };
+  const pages: Record<string, string> = { '/person.html': person, '/task.html': task, '/leave.html': leave, '/leave-inline.html': leaveInline, '/landing.html': landing };
   const server = createServer((req, res) => {
     req.resume();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
