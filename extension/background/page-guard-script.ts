@@ -317,6 +317,15 @@ export function pageGuardMain(bindingName: string): void {
   rejecting(w, 'showOpenFilePicker', 'file picker');
   rejecting(w, 'showSaveFilePicker', 'file picker');
   rejecting(w, 'showDirectoryPicker', 'file picker');
+  rejecting(nav.credentials, 'get', 'credentials (passkeys, passwords, identity)');
+  rejecting(nav.credentials, 'create', 'credentials (passkeys, passwords, identity)');
+  rejecting(w.PaymentRequest?.prototype, 'show', 'payment');
+  rejecting(w.EyeDropper?.prototype, 'open', 'eye dropper');
+  rejecting(w, 'queryLocalFonts', 'local fonts');
+  rejecting(w, 'getScreenDetails', 'window management');
+  rejecting(w.IdleDetector, 'requestPermission', 'idle detection');
+  rejecting(document, 'requestStorageAccess', 'storage access');
+  rejecting(Element.prototype, 'requestPointerLock', 'pointer lock');
   if (typeof nav.getUserMedia === 'function') {
     nav.getUserMedia = (_c: unknown, _ok: unknown, error?: (e: unknown) => void) => {
       refuse('permission', 'camera/microphone');

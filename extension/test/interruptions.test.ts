@@ -14,8 +14,9 @@ import { createPopupGuard, openableUrl } from '../background/popup-guard.ts';
 import { withInterruptions } from '../background/with-interruptions.ts';
 import type { ActionHandlers } from '../background/action-context.ts';
 import type { DownloadItemInfo } from '../shared/browser-api.ts';
+import { actionHandlers } from '../background/action-handlers.ts';
 import { fakeEvent, type FakeEvent } from './fakes/fake-browser.ts';
-import { CLIENT_ID, TASK_ID, testServices, type TestServices } from './fakes/fake-services.ts';
+import { browserAction, CLIENT_ID, contextFor, TASK_ID, testServices, type TestServices } from './fakes/fake-services.ts';
 
 type Suggest = (suggestion?: { filename: string; conflictAction?: string }) => void;
 
@@ -192,3 +193,18 @@ policy('dismiss by default, accept beforeunload only while the agent acts; one l
   assert.ok(line.includes('…"; Mimo closed it'));
 });
 policy.run();
+
+const windows = suite('the task keeps its window');
+windows('a new task tab opens in the window of the task\'s first tab, not the last focused one; a closed window falls back', async () => {
+  const services = testServices();
+  await services.taskTabs.put({ taskId: TASK_ID, tabId: 40, windowId: 4, tabs: [40], closedTabs: [] });
+  const start = (url: string) => actionHandlers.task_start({ url }, contextFor(services, browserAction('task_start', { url })));
+  await start('https://a.example/');
+  assert.equal(services.browser.calls.find(([name]) => name === 'tabs.create'), ['tabs.create', { url: 'https://a.example/', active: false, windowId: 4 }]);
+  services.browser.windows.get = async (id: number) => {
+    throw new Error(`No window with id: ${id}.`);
+  };
+  await start('https://b.example/');
+  assert.equal(services.browser.calls.filter(([name]) => name === 'tabs.create').at(-1), ['tabs.create', { url: 'https://b.example/', active: false }]);
+});
+windows.run();
