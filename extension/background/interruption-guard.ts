@@ -15,7 +15,7 @@ import type { DownloadGuard } from './download-guard.ts';
 import { answerDialog, describeDialog, isDialogType } from './dialog-policy.ts';
 import type { InterruptionReports } from './interruption-reports.ts';
 import { pageGuardSource, type PageGuardMessage } from './page-guard-script.ts';
-import type { PopupGuard } from './popup-guard.ts';
+import { resubmitInBackground, type PopupGuard } from './popup-guard.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
 export const BINDING_PREFIX = 'mimoGuard_';
@@ -118,7 +118,7 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
       case 'close':
         return deps.popups.close(taskId, message.openId);
       case 'resubmit': {
-        const work = deps.popups.resubmit(taskId, tabId, message);
+        const work = resubmit(taskId, tabId, message);
         deps.reports.track(taskId, work);
         return work;
       }
@@ -149,6 +149,42 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
       case 'fullscreen':
         return deps.reports.report(taskId, { tabId, kind: message.kind, message: ignoredKinds[message.kind] });
     }
+  }
+
+  /** Every frame of the tab's own process, main frame first. */
+  const framesOf = (tree: { frame: { id: string }; childFrames?: unknown[] }): string[] => [
+    tree.frame.id,
+    ...((tree.childFrames ?? []) as Array<typeof tree>).flatMap(framesOf),
+  ];
+
+  async function resubmit(taskId: string, tabId: number, request: { formId: string; url: string }): Promise<void> {
+    const expression = `(${resubmitInBackground.toString()})(${JSON.stringify(request.formId)})`;
+    let done = false;
+    let why = 'the form is gone';
+    try {
+      const { frameTree } = await deps.cdp.send<{ frameTree: { frame: { id: string }; childFrames?: unknown[] } }>(tabId, 'Page.getFrameTree');
+      for (const frameId of framesOf(frameTree)) {
+        // Frames of another process (cross-site iframes) refuse: skip them.
+        const world = await deps.cdp.send<{ executionContextId: number }>(tabId, 'Page.createIsolatedWorld', { frameId, worldName: 'mimo-resubmit' }).catch(() => undefined);
+        if (!world) continue;
+        const run = await deps.cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', { expression, contextId: world.executionContextId, returnByValue: true });
+        if (run.result?.value === true) {
+          done = true;
+          break;
+        }
+      }
+    } catch (error) {
+      why = messageOf(error);
+    }
+    const url = request.url.slice(0, 300);
+    deps.reports.report(taskId, {
+      tabId,
+      kind: done ? 'popup' : 'popup_blocked',
+      url: request.url.slice(0, 4_096),
+      message: done
+        ? `the page submitted a form to ${url} into a new tab; Mimo submitted it in a background tab (one of the task's tabs)`
+        : `the page submitted a form to ${url} into a new tab; Mimo could not submit it in the background (${why})`,
+    });
   }
 
   async function onFileChooser(tabId: number, params: Record<string, unknown>): Promise<void> {

@@ -25,13 +25,13 @@ export interface PopupGuard {
   open(taskId: string, openerTabId: number, request: { openId: string; url: string; via: string }): Promise<number | undefined>;
   navigate(taskId: string, openId: string, url: string): Promise<void>;
   close(taskId: string, openId: string): Promise<void>;
-  /** A POST form into a new tab, marked by the page half: submitted again with Ctrl from an isolated world. */
-  resubmit(taskId: string, tabId: number, request: { formId: string; url: string }): Promise<void>;
 }
 
 /**
- * Runs in the task tab's isolated world (serialised by chrome.scripting): a click with the new-tab
- * modifier on a hidden submit button of the marked form. No validation: the page already submitted.
+ * Runs in an isolated world of the task tab (serialised into CDP `Runtime.evaluate`): a click with
+ * the new-tab modifier on a hidden submit button of the form the page half marked. Chrome honours
+ * the modifier of an event made in an isolated world, so the form opens in a background tab. No
+ * validation: the page already submitted.
  */
 export function resubmitInBackground(formId: string): boolean {
   const mac = /Mac/i.test(navigator.platform);
@@ -109,24 +109,6 @@ export function createPopupGuard(deps: PopupGuardDeps): PopupGuard {
       const tabId = await ownTab(taskId, openId);
       if (tabId === undefined || !openableUrl(url)) return;
       await deps.browser.tabs.update(tabId, { url });
-    },
-    async resubmit(taskId, tabId, request) {
-      let done = false;
-      let why = 'the form is gone';
-      try {
-        const runs = await deps.browser.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', injectImmediately: true, func: resubmitInBackground, args: [request.formId] });
-        done = runs.some((run) => run.result === true);
-      } catch (error) {
-        why = error instanceof Error ? error.message : String(error);
-      }
-      deps.reports.report(taskId, {
-        tabId,
-        kind: done ? 'popup' : 'popup_blocked',
-        url: request.url.slice(0, 4_096),
-        message: done
-          ? `the page submitted a form to ${request.url.slice(0, 300)} into a new tab; Mimo submitted it in a background tab (one of the task's tabs)`
-          : `the page submitted a form to ${request.url.slice(0, 300)} into a new tab; Mimo could not submit it in the background (${why})`,
-      });
     },
     async close(taskId, openId) {
       const tabId = await ownTab(taskId, openId);

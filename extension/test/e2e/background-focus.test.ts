@@ -102,7 +102,13 @@ s('the person types in their tab while the agent meets every kind of interruptio
   // Anything Chrome shows outside the page (a dialog, a permission or download bubble, a print
   // preview, a file chooser, a new window) is a window of its own on the X display.
   const visibleWindows = async () => new Set((await display.xdotool(['search', '--onlyvisible', '--name', '.*']).catch(() => '')).split('\n').filter(Boolean));
-  const knownWindows = await visibleWindows();
+  const browserWindow = window.split('\n').pop()!;
+  const knownWindows = new Set<string>();
+  await waitUntil(async () => {
+    for (const id of await visibleWindows()) knownWindows.add(id);
+    return knownWindows.has(browserWindow) && knownWindows.size >= 2;
+  }, 5_000);
+  for (let i = 0; i < 3; i++) for (const id of await visibleWindows()) knownWindows.add(id);
   const newWindows = new Map<string, string>();
   const watching = (async () => {
     while (!agentDone) {
