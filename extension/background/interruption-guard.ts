@@ -129,6 +129,13 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
           url: String(message.url).slice(0, 4_096),
           message: `the page tried to open ${String(message.url).slice(0, 300)} without a click (${message.reason}); blocked, as Chrome's pop-up blocker would`,
         });
+      case 'external_app':
+        return deps.reports.report(taskId, {
+          tabId,
+          kind: 'external_app',
+          url: String(message.url).slice(0, 4_096),
+          message: `the page tried to open ${JSON.stringify(String(message.url).slice(0, 200))} in another application; Mimo ignored it (no "Open application?" prompt)`,
+        });
       case 'permission':
         return deps.reports.report(taskId, {
           tabId,

@@ -7,7 +7,8 @@
 //   reported as `open` (the extension opens the URL as a background tab of the task); window.open
 //   returns a small stand-in for the new window (closed, close(), focus(), location); a POST form
 //   into a new tab is handed back to the extension to be submitted again in the background;
-// - `window.focus()`, `print()`, fullscreen requests: do nothing and are reported;
+// - `window.focus()`, `print()`, fullscreen requests, links to other applications (mailto:, ...):
+//   do nothing and are reported;
 // - permission prompts (notifications, geolocation, camera/microphone, screen capture, device
 //   choosers, clipboard reads, file pickers): denied at once, as if the person said no, and reported.
 // The function below is serialised with toString(): it must not use anything from this module.
@@ -16,6 +17,7 @@
 export type PageGuardMessage =
   | { kind: 'open'; openId: string; url: string; target: string; via: 'window.open' | 'link' | 'form' }
   | { kind: 'open_blocked'; url: string; reason: string }
+  | { kind: 'external_app'; url: string }
   | { kind: 'navigate'; openId: string; url: string }
   | { kind: 'resubmit'; formId: string; url: string }
   | { kind: 'close'; openId: string }
@@ -136,6 +138,27 @@ export function pageGuardMain(bindingName: string): void {
     },
     true,
   );
+  // Links to another application (mailto:, tel:, custom schemes): Chrome would ask "Open xdg-open?"
+  // in a tab-modal dialog that waits in the task tab (and stalls its next navigations, measured).
+  const WEB_SCHEMES = ['http:', 'https:', 'about:', 'blob:', 'data:', 'javascript:', 'file:', 'chrome-extension:'];
+  w.addEventListener(
+    'click',
+    (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!link || WEB_SCHEMES.includes(link.protocol)) return;
+      w.addEventListener(
+        'click',
+        (late: MouseEvent) => {
+          if (late !== event || late.defaultPrevented) return;
+          late.preventDefault();
+          post({ kind: 'external_app', url: link.href.slice(0, 300) });
+        },
+        { once: true },
+      );
+    },
+    true,
+  );
+
   // Forms into a new tab (requestSubmit(), form.submit(), a script's or the agent's click): a GET
   // form becomes a background tab with its query; a POST form is marked and handed to the
   // extension, which submits it again from an isolated world with Ctrl held (Chrome honours a

@@ -1,7 +1,8 @@
 // `page_interruption` (plugin -> server): something a page in a task tab did that would have
 // reached the person's screen, and what the plugin did instead: a JS dialog answered, a new tab
 // kept in the background, a blocked pop-up, a permission prompt denied, a file chooser
-// intercepted, a download, focus / print / fullscreen requests ignored. The server relays it to
+// intercepted, a download, focus / print / fullscreen requests and links to other applications
+// (mailto:, ...) ignored. The server relays it to
 // the task's events; the agent also finds it in the next action result's warnings.
 import * as v from 'valibot';
 import { ClientIdSchema, IdSchema, TabIdSchema, TaskIdSchema, TimestampSchema } from './ids.ts';
@@ -17,6 +18,7 @@ export const pageInterruptionKinds = [
   'focus',
   'print',
   'fullscreen',
+  'external_app',
 ] as const;
 export const PageInterruptionKindSchema = v.picklist(pageInterruptionKinds);
 export type PageInterruptionKind = v.InferOutput<typeof PageInterruptionKindSchema>;

@@ -198,7 +198,8 @@ s('the person types in their tab while the agent meets every kind of interruptio
       await click(tabId, 'file');
       await expectReport('file_chooser', fresh);
       for (const kind of ['focus', 'print', 'fullscreen']) await expectReport(kind, fresh);
-      await click(tabId, 'mailto'); // an external protocol: nothing may show (checked at the end)
+      await click(tabId, 'mailto');
+      await expectReport('external_app', (m) => fresh(m) && String(m.url).startsWith('mailto:'));
       await click(tabId, 'script-post');
       await expectLog(tabId, 'script-post:done');
       await expectTab('post-form', groupId, 2);
