@@ -58,7 +58,8 @@ test('a dialog report reaches the task events and the task history; foreign and 
 
   const count = () => web.events.filter((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption).length;
   const foreign = await plugin.send(report(OTHER));
-  assert.is(foreign.ok, true, 'the socket acks; the task control refuses it');
+  assert.is(foreign.ok, false, 'refused: this plugin does not serve that task');
+  assert.is(foreign.error.code, 'INVALID_TASK_TAB');
   const bad = await plugin.send(report(TASK, { kind: 'telepathy' }));
   assert.is(bad.ok, false);
   assert.is(bad.error.code, 'SCHEMA_VALIDATION_FAILED');
