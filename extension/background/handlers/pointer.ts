@@ -23,8 +23,9 @@ export async function pointAt(ctx: ActionContext, tabId: number, target: TargetS
 
 /** pressed + released `count` times at the point (a double-click is two, with clickCount 1 then 2). */
 export async function cdpClickAt(ctx: ActionContext, tabId: number, located: Located, count: 1 | 2): Promise<void> {
-  // A link that opens a new tab is clicked with Ctrl (Meta on macOS), like a user opening it in
-  // the background: Chrome would otherwise open the new tab in the foreground.
+  // A link or a form submit button that opens a new tab is clicked with Ctrl (Meta on macOS), like
+  // a user opening it in the background: Chrome would otherwise open the new tab in the
+  // foreground. Tabs a page opens from script are kept in the background by the interruption guard.
   const modifiers = located.opensNewTab ? (located.mac ? MODIFIER_META : MODIFIER_CTRL) : 0;
   const sends: Array<Promise<unknown>> = [];
   for (let clickCount = 1; clickCount <= count; clickCount++) {
