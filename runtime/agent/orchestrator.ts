@@ -11,6 +11,7 @@ import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
+import { restoredContextOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
 export interface OrchestratorOptions {
@@ -79,9 +80,9 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     return out.slice(-20);
   }
 
-  function createSession(taskId: string, restoredStatus?: TaskStatus): TaskSession {
+  function createSession(taskId: string, restored?: RestoredTask): TaskSession {
     let session!: TaskSession;
-    let previous: TaskStatus | undefined = restoredStatus;
+    let previous: TaskStatus | undefined = restored?.status;
     const actionWaiters = new Map<string, (output: ActionOutput & { durationMs: number }) => void>();
     const prepWaiters = new Map<string, (output: PagePrepOutput) => void>();
     const startWaiters = new Map<string, () => void>();
@@ -117,6 +118,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       inspect,
       clock,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      secrets: services.secrets,
       onPageRead: () => {
         if (session) session.pageStale = false;
       },
@@ -229,13 +231,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         },
       },
     });
-    const restoredValue = restoredStatus === 'ongoing' ? { ongoing: 'idle' } : restoredStatus === 'completed' || restoredStatus === 'error' ? restoredStatus : undefined;
-    const snapshot = restoredValue
-      ? machine.resolveState({
-          value: restoredValue,
-          context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, pendingActions: [], pagePreps: [], turns: 0, error: null, reportedStatus: restoredStatus! },
-        })
-      : undefined;
+    const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
     session = { taskId, actor, browser, pageStale: false };
     sessions.set(taskId, session);
@@ -267,8 +263,9 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     const again = sessions.get(taskId);
     if (again) return again;
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
-    const status = task.status as TaskStatus;
-    return createSession(taskId, status === 'ongoing' || status === 'running' || status === 'takeover' ? 'ongoing' : status === 'completed' || status === 'error' ? status : undefined);
+    const restored = restoredTaskOf(task);
+    if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
+    return sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
   }
 
   async function noteToTask(taskId: string, message: string): Promise<void> {
@@ -368,13 +365,17 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       for (const record of options.inspection.recent(taskId)) send(record);
       return options.inspection.subscribe(taskId, send);
     },
-    /** Tasks found running after a restart become ongoing, with a note; nothing stored is lost. */
+    /**
+     * After a restart: every task that was cut short (running, takeover) is restored now, with its
+     * note to the user (see task-restore.ts); the others are restored when first touched.
+     */
     async restore(): Promise<number> {
       let restored = 0;
       for (const task of await taskStore.listTasks()) {
-        if (task.status !== 'running' && task.status !== 'takeover') continue;
-        await taskStore.updateTask(task.taskId, { status: 'ongoing' });
-        await noteToTask(task.taskId, 'The server restarted while this task was running. It is waiting for your next message.');
+        const after = restoredTaskOf(task);
+        if (!after.note) continue;
+        if (after.status !== task.status) await taskStore.updateTask(task.taskId, { status: after.status });
+        await noteToTask(task.taskId, after.note);
         restored++;
       }
       return restored;
