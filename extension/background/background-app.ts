@@ -19,6 +19,7 @@ import { installKeepalive } from './keepalive.ts';
 import { createMessageRouter } from './message-router.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
+import { pageOrigin, pairBrowser } from './pairing.ts';
 import { registerExtension } from './registration.ts';
 import { createServerLink } from './server-link.ts';
 import type { ConnectSocket, ServerLink } from './server-link.ts';
@@ -161,6 +162,26 @@ export function createBackground(deps: BackgroundDeps): Background {
         },
         // Only web UI pages may ask (the content script checks event.origin too).
         client_info: async (_message, sender) => (isWebUiUrl(sender.tab.url ?? sender.url) ? clientInfo() : { ok: false }),
+        // "Connect this browser": only a web UI page, and the server URL is that page's origin.
+        connect_browser: async (message, sender) => {
+          const pageUrl = sender.url ?? sender.tab.url;
+          if (!isWebUiUrl(pageUrl) || !pageOrigin(pageUrl)) return { ok: false, status: 'invalid', message: 'this page may not connect the browser' };
+          return pairBrowser(
+            {
+              storage: browser.storage.local,
+              settings: () => settings,
+              status: () => link.status(),
+              apply: async (next) => {
+                settings = next;
+                await link.restart();
+              },
+              fetch: deps.fetch,
+              sleep: deps.sleep,
+              now: deps.now,
+            },
+            { token: message.token, pageUrl },
+          );
+        },
       },
       options: {
         get_status: async () => link.status(),
@@ -170,7 +191,10 @@ export function createBackground(deps: BackgroundDeps): Background {
 
   browser.storage.onChanged.addListener((changes, area) => {
     if (area !== 'local' || !(SETTINGS_KEY in changes)) return;
-    settings = parseSettings(changes[SETTINGS_KEY]?.newValue);
+    const next = parseSettings(changes[SETTINGS_KEY]?.newValue);
+    // Pairing applied these settings already: no second reconnect.
+    if (JSON.stringify(next) === JSON.stringify(settings)) return;
+    settings = next;
     void link.restart();
   });
   installKeepalive(browser, () => void link.ensureConnected());
