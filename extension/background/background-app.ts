@@ -17,6 +17,8 @@ import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
 import { installKeepalive } from './keepalive.ts';
 import { createMessageRouter } from './message-router.ts';
+import { createNavigationGuard, NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage } from './navigation-guard.ts';
+import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
 import { pageOrigin, pairBrowser } from './pairing.ts';
@@ -70,7 +72,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     browser,
     settings: () => settings,
     taskTabs,
-    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp }),
+    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp, onAttached: (tabId) => guard.attached(tabId) }),
     page: createPageAgentClient(browser),
     refs: createElementRefs(browser.storage.session),
     artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),
@@ -79,6 +81,14 @@ export function createBackground(deps: BackgroundDeps): Background {
     timers: deps.timers,
     now: deps.now,
   };
+  const guard: NavigationGuard = createNavigationGuard({
+    browser,
+    cdp: services.cdp,
+    taskTabs,
+    ask: async (question) => link.request(navigationCheckMessage(question, await identity.get(), `nav-${deps.newId()}`, deps.now()), NAVIGATION_CHECK_TIMEOUT_MS),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
+  services.navigationGuard = guard;
   const runner = createActionRunner({ handlers: actionHandlers, services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
@@ -97,6 +107,7 @@ export function createBackground(deps: BackgroundDeps): Background {
 
   link = createServerLink({
     connect: deps.connect,
+    timers: deps.timers,
     settings: () => settings,
     clientId: identity.get,
     onConnected: () => void onConnected(),

@@ -13,6 +13,7 @@ import {
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import { answerNavigationCheck, type NavigationCheckDeps } from './navigation-check.ts';
 import type { TaskControl } from './task-control.ts';
 
 export interface PluginRegistryPort {
@@ -37,6 +38,8 @@ export interface PluginGatewayDeps {
   log(entry: Record<string, unknown>): void;
   /** Every valid message that belongs to a task (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
+  /** The URL policy the extension enforces on task tabs (navigation_check). */
+  navigation?: NavigationCheckDeps;
 }
 
 type Ack = ((response: unknown) => void) | undefined;
@@ -56,6 +59,8 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     browser_action_result: (id, m) => deps.scheduler.handleResult(id, normalizeActionResult(m)),
     takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
+    // Answered in its own ack (see onMessage): the verdict is the reply.
+    navigation_check: () => undefined,
   };
 
   const onMessage = (input: unknown, ack: Ack) => {
@@ -75,6 +80,13 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     }
     const taskId = 'taskId' in message && typeof message.taskId === 'string' ? message.taskId : 'actionId' in message ? deps.scheduler.taskOf(message.actionId) : undefined;
     if (taskId) deps.onMessage?.(taskId, message);
+    if (!isLegacyActionResult(message) && message.type === 'navigation_check') {
+      void answerNavigationCheck(deps.navigation ?? {}, clientId, message).then(
+        (verdict) => ack?.(verdict),
+        (error) => ack?.({ ok: false, error: { code: 'URL_BLOCKED', message: `navigation check failed: ${String(error)}` } }),
+      );
+      return;
+    }
     if (isLegacyActionResult(message)) {
       deps.scheduler.handleResult(clientId, normalizeActionResult(message));
     } else {

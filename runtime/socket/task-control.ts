@@ -1,5 +1,6 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
 import type { FrontendEvent, OverlayCommand, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { NavigationBlockedReport } from './navigation-check.ts';
 
 export interface ControlError {
   code: string;
@@ -19,6 +20,8 @@ export interface TaskControl {
   /** The plugin saw the user act on the task tab. */
   takeoverReport?(report: TakeoverReport): Promise<ControlResult>;
   overlayCommand?(command: OverlayCommand): Promise<ControlResult>;
+  /** The browser refused a task tab's navigation under the URL policy (it never loaded). */
+  navigationBlocked?(report: NavigationBlockedReport): void;
   /** Live machine inspection for a task: `inspection` frontend events to one listener; returns unsubscribe. */
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
 }
