@@ -55,6 +55,7 @@ function allowedPages(blockedUrl: () => string, allowedUrl: () => string) {
     '/popup': () => page(`<button id="open" onclick="window.open('${blockedUrl()}/secret-popup')">Open</button>`),
     '/allowed-hop': () => page(`<script>setTimeout(() => { location.href = '${allowedUrl()}/landing'; }, 300);</script>`),
     '/landing': () => page('<p id="landed">ALLOWED-LANDING</p>'),
+    '/iframe': () => page(`<iframe id="frame" src="${blockedUrl()}/secret-iframe"></iframe>`),
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -202,6 +203,45 @@ s("window.open from the task tab: the new tab's first navigation is refused", as
   await waitUntil(async () => (await tabUrl(ctx, report.tabId)) === 'about:blank', 10_000);
   // The opener stays on its allowed page.
   assert.is(await tabUrl(ctx, tabId), `${ctx.allowedUrl}/popup`);
+});
+
+s('an iframe of the blocked host is refused (frame "sub"); the page itself stays', async (ctx) => {
+  const { taskId, tabId } = await startOn(ctx, '/iframe');
+  await waitUntil(() => ctx.reports.some((r) => r.taskId === taskId && r.url.includes('/secret-iframe')), 10_000);
+  const report = ctx.reports.find((r) => r.taskId === taskId && r.url.includes('/secret-iframe'))!;
+  assert.is(report.frame, 'sub');
+  await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
+  assert.is(await tabUrl(ctx, tabId), `${ctx.allowedUrl}/iframe`);
+  const html = await act(ctx, taskId, 'browser_readability_extract', { tabId });
+  assert.not.match(JSON.stringify(html.result ?? html.error ?? null), SECRET);
+});
+
+s('cost of the guard: time to first byte of an allowed page, task tab (paused + checked) vs a plain tab', async (ctx) => {
+  const ROUNDS = 12;
+  const ttfb = (page: import('playwright-core').Page) => page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart);
+  const { taskId, tabId } = await startOn(ctx, '/landing?warm=1');
+  await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
+  const plain = await ctx.browser.context.newPage();
+  const guarded: number[] = [];
+  const unguarded: number[] = [];
+  try {
+    for (let i = 0; i < ROUNDS; i += 1) {
+      const url = `${ctx.allowedUrl}/landing?round=${i}`;
+      const moved = await act(ctx, taskId, 'task_start', { url, reuseExistingTab: true });
+      assert.is(moved.status, 'succeeded', JSON.stringify(moved.error));
+      await waitUntil(() => ctx.browser.context.pages().some((p) => p.url() === url), 10_000);
+      const taskPage = ctx.browser.context.pages().find((p) => p.url() === url)!;
+      await taskPage.waitForLoadState('load');
+      guarded.push(await ttfb(taskPage));
+      await plain.goto(`${url}&plain=1`);
+      unguarded.push(await ttfb(plain));
+    }
+  } finally {
+    await plain.close();
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`  TTFB median over ${ROUNDS}: task tab ${median(guarded).toFixed(1)} ms, plain tab ${median(unguarded).toFixed(1)} ms (ratio ${(median(guarded) / median(unguarded)).toFixed(2)})`);
+  assert.ok(guarded.every((t) => t > 0) && unguarded.every((t) => t > 0));
 });
 
 s('the blocked host never received a request for any of those pages', async (ctx) => {
