@@ -18,6 +18,7 @@ import { installFocusGuard } from './focus-guard.ts';
 import { installKeepalive } from './keepalive.ts';
 import { createMessageRouter } from './message-router.ts';
 import { createNavigationGuard, NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage } from './navigation-guard.ts';
+import { createNewTabGate } from './new-tab-gate.ts';
 import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
@@ -81,10 +82,12 @@ export function createBackground(deps: BackgroundDeps): Background {
     timers: deps.timers,
     now: deps.now,
   };
+  const newTabGate = createNewTabGate({ browser, rules: browser.declarativeNetRequest, ...(deps.log ? { log: deps.log } : {}) });
   const guard: NavigationGuard = createNavigationGuard({
     browser,
     cdp: services.cdp,
     taskTabs,
+    gate: newTabGate,
     ask: async (question) => link.request(navigationCheckMessage(question, await identity.get(), `nav-${deps.newId()}`, deps.now()), NAVIGATION_CHECK_TIMEOUT_MS),
     ...(deps.log ? { log: deps.log } : {}),
   });
@@ -214,6 +217,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     .catch(() => defaultSettings)
     .then((loaded) => {
       settings = loaded;
+      void newTabGate.start();
       return link.start();
     });
 

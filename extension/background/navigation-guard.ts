@@ -8,7 +8,9 @@
 // blocked main-frame navigation then sends the tab to about:blank. Requests of tabs that are not
 // task tabs are continued at once.
 // Tabs opened from a task tab (window.open, target=_blank: opener is a task tab, or the tab was
-// created in a task's group) are attached at creation, before their first navigation starts.
+// created in a task's group) are attached at creation. Their first request may already be on its
+// way by then (a target=_blank link starts it with the tab): new-tab-gate.ts blocks it inside the
+// browser, and once the tab is attached the guard sends that first navigation again, through CDP.
 // Backstop for what Fetch cannot see (CDP turned off or refused, a popup whose first request beat
 // the attach, a URL that makes no request such as blob:): when a task tab's URL changes to one
 // the guard has not decided, the server is asked after the fact and a blocked page is replaced
@@ -18,6 +20,7 @@ import type { NavigationCheck, NavigationVerdict, ProtocolError } from '../../tr
 import type { BrowserApi, BrowserTab, DebuggeeTarget } from '../shared/browser-api.ts';
 import { messageOf } from './action-failure.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
+import type { NewTabGate } from './new-tab-gate.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
 /** The server's DNS lookups are bounded at 5 s; a little more for the round trip. */
@@ -33,6 +36,8 @@ export interface NavigationGuardDeps {
   taskTabs: TaskTabs;
   /** Sends navigation_check and resolves with the server's ack; rejects when it cannot. */
   ask(question: NavigationQuestion): Promise<unknown>;
+  /** Blocks the first request of tabs opened from task pages until they are classified. */
+  gate?: NewTabGate;
   log?(message: string): void;
 }
 
@@ -55,6 +60,16 @@ interface PausedRequest {
 /** The URL without its fragment (a same-document move needs no new decision). */
 const withoutFragment = (url: string) => url.split('#', 1)[0]!;
 
+const httpUrl = (url: string | undefined): url is string => typeof url === 'string' && /^https?:\/\//i.test(url);
+
+function hostOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).hostname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuard {
   const { browser, cdp } = deps;
   const intercepting = new Set<number>();
@@ -63,6 +78,12 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   const openedFor = new Map<number, string>();
   /** Recent decisions per tab (URL without fragment -> allowed), so the backstop does not ask twice. */
   const decided = new Map<number, Map<string, boolean>>();
+  /** New tabs whose first navigation the gate may have stopped: sent again at their first URL. */
+  const awaitingFirstUrl = new Set<number>();
+  /** A first navigation sent again, not decided yet (the backstop leaves it to the guard). */
+  const rerunning = new Map<number, string>();
+  /** New tabs being classified (attach, gate): the URL they showed meanwhile, left to `rerun`. */
+  const classifying = new Map<number, string | undefined>();
 
   const remember = (tabId: number, url: string, allowed: boolean) => {
     let map = decided.get(tabId);
@@ -123,7 +144,13 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     const frame = main === undefined || paused.frameId === undefined || paused.frameId === main ? 'main' : 'sub';
     const stage = paused.redirectedRequestId ? 'redirect' : 'request';
     const decision = await verdict({ taskId, tabId, url, frame, stage });
-    if (frame === 'main') remember(tabId, url, decision.allowed);
+    if (frame === 'main') {
+      remember(tabId, url, decision.allowed);
+      if (rerunning.get(tabId) === withoutFragment(url)) rerunning.delete(tabId);
+      // Tabs this page opens are gated from now on (before the page can run).
+      const host = hostOf(url);
+      if (decision.allowed && host) await deps.gate?.noteTaskHost(host);
+    }
     if (decision.allowed) {
       await cdp.send(tabId, 'Fetch.continueRequest', { requestId }).catch(() => {});
       return;
@@ -144,6 +171,8 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     try {
       await cdp.attach(tabId);
       if (!intercepting.has(tabId)) await enableInterception(tabId);
+      // Intercepted now: the new-tab rule need not (and must not) stop this tab any more.
+      await deps.gate?.allowTab(tabId);
       return { guarded: true };
     } catch (error) {
       return { guarded: false, reason: messageOf(error) };
@@ -153,8 +182,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   /** Backstop: a task tab shows a URL the guard did not decide (or decided to block). */
   async function urlChanged(tabId: number, url: string): Promise<void> {
     if (!url || url === 'about:blank' || url.startsWith('chrome-error:') || url.startsWith('chrome-extension:')) return;
+    if (classifying.has(tabId)) return void classifying.set(tabId, url);
+    if (awaitingFirstUrl.delete(tabId)) return rerun(tabId, url, { onlyIfStopped: true });
     const taskId = await taskOf(tabId);
     if (!taskId) return;
+    if (rerunning.get(tabId) === withoutFragment(url)) return;
     const known = decided.get(tabId)?.get(withoutFragment(url));
     if (known === true) return;
     if (known === false) return void blank(tabId); // the error page of a refused navigation
@@ -163,7 +195,24 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     if (!decision.allowed) {
       deps.log?.(`blocked page replaced by about:blank in tab ${tabId}: ${decision.error.message}`);
       await blank(tabId);
+      return;
     }
+    const host = hostOf(url);
+    if (host) await deps.gate?.noteTaskHost(host);
+  }
+
+  /** Sends a new tab's first navigation again, now that the tab is classified (and guarded if it is the task's). */
+  async function rerun(tabId: number, url: string, options: { onlyIfStopped?: boolean } = {}): Promise<void> {
+    if (!httpUrl(url)) return;
+    if (decided.get(tabId)?.get(withoutFragment(url)) === false) return void blank(tabId);
+    if (options.onlyIfStopped && intercepting.has(tabId)) {
+      // It went through the guard and loaded: nothing was stopped (a stopped one shows Chrome's error page).
+      const shown = await cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true }).catch(() => undefined);
+      const href = shown?.result?.value;
+      if (typeof href === 'string' && !href.startsWith('chrome-error:')) return;
+    }
+    rerunning.set(tabId, withoutFragment(url));
+    await browser.tabs.update(tabId, { url }).catch(() => rerunning.delete(tabId));
   }
 
   browser.debugger?.onEvent.addListener((source: DebuggeeTarget, method: string, params?: unknown) => {
@@ -176,26 +225,54 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     mainFrames.delete(source.tabId);
   });
 
-  // A tab opened from a task tab: attach before its first navigation gets going.
+  // A new tab: a task's (opened from a task tab, or in a task's group) is attached at once; any
+  // other is let through the new-tab gate. One whose first navigation the gate may have stopped
+  // (opened from a task page's host) gets that navigation again, through the guard if it is the task's.
   browser.tabs.onCreated.addListener((tab: BrowserTab) => {
     const tabId = tab.id;
     if (tabId === undefined) return;
-    void deps.taskTabs.all().then(async (records) => {
+    classifying.set(tabId, undefined);
+    void (async () => {
+      const records = await deps.taskTabs.all().catch(() => []);
       const record = records.find((r) => (tab.openerTabId !== undefined && r.tabs.includes(tab.openerTabId)) || (tab.groupId !== undefined && tab.groupId >= 0 && r.groupId === tab.groupId));
-      // (task-tabs may have adopted it already: same tab, same decision.)
-      if (!record || intercepting.has(tabId)) return;
-      const armed = await arm(tabId, record.taskId);
-      if (!armed.guarded) deps.log?.(`tab ${tabId} opened by task ${record.taskId} is not intercepted: ${armed.reason}`);
-      // If its first request left before the attach, judge what it is loading now.
-      const now = await browser.tabs.get(tabId).catch(() => undefined);
-      const loading = now?.pendingUrl || now?.url;
-      if (loading) await urlChanged(tabId, loading);
-    });
+      let gated = false;
+      if (record) {
+        const armed = await arm(tabId, record.taskId);
+        if (!armed.guarded) {
+          deps.log?.(`tab ${tabId} opened by task ${record.taskId} is not intercepted: ${armed.reason}`);
+          await deps.gate?.allowTab(tabId);
+        }
+        gated = deps.gate?.available ?? false;
+      } else {
+        await deps.gate?.allowTab(tabId);
+        const opener = tab.openerTabId === undefined ? undefined : await browser.tabs.get(tab.openerTabId).catch(() => undefined);
+        const openerHost = hostOf(opener?.url);
+        gated = openerHost !== undefined && (deps.gate?.isTaskHost(openerHost) ?? false);
+      }
+      const seen = classifying.get(tabId);
+      classifying.delete(tabId);
+      if (gated) {
+        if (httpUrl(tab.pendingUrl)) await rerun(tabId, tab.pendingUrl);
+        else if (httpUrl(seen)) await rerun(tabId, seen, { onlyIfStopped: true });
+        else awaitingFirstUrl.add(tabId);
+      } else if (httpUrl(seen)) {
+        await urlChanged(tabId, seen);
+      } else if (record) {
+        // No gate (API missing): if its first request left before the attach, judge what it loads.
+        const now = await browser.tabs.get(tabId).catch(() => undefined);
+        const loading = now?.pendingUrl || now?.url;
+        if (loading) await urlChanged(tabId, loading);
+      }
+    })();
   });
   browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
     if (changeInfo.url) void urlChanged(tabId, changeInfo.url);
   });
   browser.tabs.onRemoved.addListener((tabId) => {
+    deps.gate?.forgetTab(tabId);
+    classifying.delete(tabId);
+    awaitingFirstUrl.delete(tabId);
+    rerunning.delete(tabId);
     intercepting.delete(tabId);
     mainFrames.delete(tabId);
     openedFor.delete(tabId);

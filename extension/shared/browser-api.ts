@@ -149,6 +149,10 @@ export interface BrowserApi {
       world?: 'ISOLATED' | 'MAIN';
     }): Promise<Array<InjectionResult<Awaited<TResult>>>>;
   };
+  /** Session rules only (background/new-tab-gate.ts). */
+  declarativeNetRequest?: {
+    updateSessionRules(options: { removeRuleIds?: number[]; addRules?: unknown[] }): Promise<void>;
+  };
   alarms: {
     create(name: string, info: { periodInMinutes?: number; delayInMinutes?: number; when?: number }): Promise<void> | void;
     get?(name: string): Promise<unknown>;

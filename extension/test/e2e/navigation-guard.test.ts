@@ -55,6 +55,7 @@ function allowedPages(blockedUrl: () => string, allowedUrl: () => string) {
     '/popup': () => page(`<button id="open" onclick="window.open('${blockedUrl()}/secret-popup')">Open</button>`),
     '/allowed-hop': () => page(`<script>setTimeout(() => { location.href = '${allowedUrl()}/landing'; }, 300);</script>`),
     '/landing': () => page('<p id="landed">ALLOWED-LANDING</p>'),
+    '/blank-link': () => page(`<p><a id="out" target="_blank" href="${blockedUrl()}/secret-blank-link">opens a new tab</a></p>`),
     '/iframe': () => page(`<iframe id="frame" src="${blockedUrl()}/secret-iframe"></iframe>`),
   };
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -203,6 +204,16 @@ s("window.open from the task tab: the new tab's first navigation is refused", as
   await waitUntil(async () => (await tabUrl(ctx, report.tabId)) === 'about:blank', 10_000);
   // The opener stays on its allowed page.
   assert.is(await tabUrl(ctx, tabId), `${ctx.allowedUrl}/popup`);
+});
+
+s('a target=_blank link clicked by browser_click: the new tab never loads the blocked page', async (ctx) => {
+  const { taskId, tabId } = await startOn(ctx, '/blank-link');
+  await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
+  const clicked = await act(ctx, taskId, 'browser_click', { tabId, xpath: '//a[@id="out"]' });
+  assert.is(clicked.status, 'succeeded', JSON.stringify(clicked.error));
+  const report = await expectBlocked(ctx, taskId, '/secret-blank-link');
+  assert.is.not(report.tabId, tabId);
+  await waitUntil(async () => (await tabUrl(ctx, report.tabId)) === 'about:blank', 10_000);
 });
 
 s('an iframe of the blocked host is refused (frame "sub"); the page itself stays', async (ctx) => {
