@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCdpSessions } from '../background/cdp-sessions.ts';
 import { createNavigationGuard, type NavigationGuard, type NavigationQuestion } from '../background/navigation-guard.ts';
+import { createNewTabGate, NEW_TAB_RULE_ID } from '../background/new-tab-gate.ts';
 import { createTaskTabs } from '../background/task-tabs.ts';
 import { fakeBrowser, manualTimers, type FakeBrowser, type FakeEvent } from './fakes/fake-browser.ts';
 
@@ -18,6 +19,7 @@ interface World {
   asked: NavigationQuestion[];
   answer: (q: NavigationQuestion) => Promise<unknown>;
   cdpEnabled: boolean;
+  rules: Array<{ removeRuleIds?: number[]; addRules?: any[] }>;
   pause(tabId: number, params: Record<string, unknown>): void;
   commands(tabId: number, method: string): Array<Record<string, unknown>>;
 }
@@ -25,14 +27,16 @@ interface World {
 async function world(): Promise<World> {
   const browser = fakeBrowser();
   const taskTabs = createTaskTabs(browser.storage.local);
-  const w = { browser, asked: [] as NavigationQuestion[], answer: async (_q: NavigationQuestion): Promise<unknown> => ({ ok: true, allowed: true }), cdpEnabled: true } as World;
+  const w = { browser, asked: [] as NavigationQuestion[], answer: async (_q: NavigationQuestion): Promise<unknown> => ({ ok: true, allowed: true }), cdpEnabled: true, rules: [] } as unknown as World;
+  const gate = createNewTabGate({ browser, rules: { updateSessionRules: async (update) => void w.rules.push(update) } });
   let guard!: NavigationGuard;
   const cdp = createCdpSessions({ browser, timers: manualTimers(), enabled: () => w.cdpEnabled, onAttached: (tabId) => guard.attached(tabId) });
-  guard = createNavigationGuard({ browser, cdp, taskTabs, ask: (q) => (w.asked.push(q), w.answer(q)) });
+  guard = createNavigationGuard({ browser, cdp, taskTabs, gate, ask: (q) => (w.asked.push(q), w.answer(q)) });
   browser.onCommand = (_tabId, method) => (method === 'Page.getFrameTree' ? { frameTree: { frame: { id: 'MAIN' } } } : {});
   browser.addTab({ id: 7, url: 'https://allowed.example/', groupId: 50 });
   browser.addTab({ id: 9, url: 'https://user.example/' });
   await taskTabs.put({ taskId: 'task-1', tabId: 7, windowId: 1, groupId: 50, tabs: [7], closedTabs: [] });
+  await gate.start();
   w.guard = guard;
   w.pause = (tabId, params) => void (browser.debugger!.onEvent as FakeEvent<any>).fire({ tabId }, 'Fetch.requestPaused', { frameId: 'MAIN', resourceType: 'Document', ...params });
   w.commands = (tabId, method) => browser.cdpCommands.filter((c) => c.tabId === tabId && c.method === method).map((c) => c.params);
@@ -141,6 +145,39 @@ s('without CDP the guard says so, and a blocked page that loads anyway is replac
   w.browser.events.tabUpdated.fire(7, { url: 'about:blank' }, w.browser.tabsById.get(7)!);
   await flush();
   assert.is(w.asked.length, 2);
+});
+
+s('new-tab gate: once a task page is allowed, tabs opened from its host are stopped until classified, then sent again through the guard', async () => {
+  const w = await world();
+  await w.guard.arm(7, 'task-1');
+  w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/list' } });
+  await flush();
+  const rule = w.rules.at(-1)!.addRules![0];
+  assert.is(rule.id, NEW_TAB_RULE_ID);
+  assert.equal(rule.action, { type: 'block' });
+  assert.equal(rule.condition.resourceTypes, ['main_frame']);
+  assert.equal(rule.condition.initiatorDomains, ['allowed.example']);
+  assert.equal([...rule.condition.excludedTabIds].sort(), [7, 9], 'every tab that exists is let through');
+  // A target=_blank tab of the task: its first request started with the tab (pendingUrl).
+  const opened = w.browser.addTab({ id: 13, groupId: 50, pendingUrl: 'https://allowed.example/item/1' });
+  w.browser.events.tabCreated.fire(opened);
+  await flush();
+  assert.ok(w.guard.isGuarded(13));
+  assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(13));
+  assert.equal(w.browser.calls.filter((c) => c[0] === 'tabs.update'), [['tabs.update', 13, { url: 'https://allowed.example/item/1' }]]);
+  // The user's tab opened from the same site: let through and sent again, without the guard.
+  w.browser.addTab({ id: 20, url: 'https://allowed.example/mine' });
+  const mine = w.browser.addTab({ id: 21, openerTabId: 20, pendingUrl: 'https://allowed.example/other' });
+  w.browser.events.tabCreated.fire(mine);
+  await flush();
+  assert.not.ok(w.guard.isGuarded(21));
+  assert.equal(w.browser.calls.filter((c) => c[0] === 'tabs.update').at(-1), ['tabs.update', 21, { url: 'https://allowed.example/other' }]);
+  // A tab from elsewhere: let through, not touched.
+  const other = w.browser.addTab({ id: 22, openerTabId: 9, pendingUrl: 'https://user.example/x' });
+  w.browser.events.tabCreated.fire(other);
+  await flush();
+  assert.is(w.browser.calls.filter((c) => c[0] === 'tabs.update' && c[1] === 22).length, 0);
+  assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(22));
 });
 
 s.run();
