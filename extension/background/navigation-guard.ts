@@ -11,24 +11,19 @@
 // created in a task's group) are attached at creation. Their first request may already be on its
 // way by then (a target=_blank link starts it with the tab): new-tab-gate.ts blocks it inside the
 // browser, and once the tab is attached the guard sends that first navigation again, through CDP.
-// Backstop for what Fetch cannot see (CDP turned off or refused, a popup whose first request beat
-// the attach, a URL that makes no request such as blob:): when a task tab's URL changes to one
+// Backstop for what Fetch cannot see (CDP turned off or refused, a URL that makes no request such
+// as blob:): when a task tab's URL changes to one
 // the guard has not decided, the server is asked after the fact and a blocked page is replaced
 // by about:blank.
-import { PROTOCOL_VERSION, protocolError } from '../../transport/contracts/index.ts';
-import type { NavigationCheck, NavigationVerdict, ProtocolError } from '../../transport/contracts/index.ts';
 import type { BrowserApi, BrowserTab, DebuggeeTarget } from '../shared/browser-api.ts';
 import { messageOf } from './action-failure.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
+import { askVerdict, createDecisionMemory, hostOf, httpUrl, withoutFragment, type NavigationQuestion } from './navigation-verdict.ts';
 import type { NewTabGate } from './new-tab-gate.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
-/** The server's DNS lookups are bounded at 5 s; a little more for the round trip. */
-export const NAVIGATION_CHECK_TIMEOUT_MS = 8_000;
+export { NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage, type NavigationQuestion } from './navigation-verdict.ts';
 export const DOCUMENT_REQUESTS = [{ resourceType: 'Document', requestStage: 'Request' }] as const;
-const REMEMBERED_PER_TAB = 32;
-
-export type NavigationQuestion = Pick<NavigationCheck, 'taskId' | 'tabId' | 'url' | 'frame' | 'stage'>;
 
 export interface NavigationGuardDeps {
   browser: BrowserApi;
@@ -57,27 +52,14 @@ interface PausedRequest {
   redirectedRequestId?: string;
 }
 
-/** The URL without its fragment (a same-document move needs no new decision). */
-const withoutFragment = (url: string) => url.split('#', 1)[0]!;
-
-const httpUrl = (url: string | undefined): url is string => typeof url === 'string' && /^https?:\/\//i.test(url);
-
-function hostOf(url: string | undefined): string | undefined {
-  try {
-    return url ? new URL(url).hostname : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuard {
   const { browser, cdp } = deps;
   const intercepting = new Set<number>();
   const mainFrames = new Map<number, string>();
   /** Tabs opened from a task tab, before task-tabs has adopted them. */
   const openedFor = new Map<number, string>();
-  /** Recent decisions per tab (URL without fragment -> allowed), so the backstop does not ask twice. */
-  const decided = new Map<number, Map<string, boolean>>();
+  /** Recent decisions per tab, so the backstop does not ask twice. */
+  const decided = createDecisionMemory();
   /** New tabs whose first navigation the gate may have stopped: sent again at their first URL. */
   const awaitingFirstUrl = new Set<number>();
   /** A first navigation sent again, not decided yet (the backstop leaves it to the guard). */
@@ -85,30 +67,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   /** New tabs being classified (attach, gate): the URL they showed meanwhile, left to `rerun`. */
   const classifying = new Map<number, string | undefined>();
 
-  const remember = (tabId: number, url: string, allowed: boolean) => {
-    let map = decided.get(tabId);
-    if (!map) decided.set(tabId, (map = new Map()));
-    map.delete(withoutFragment(url));
-    map.set(withoutFragment(url), allowed);
-    if (map.size > REMEMBERED_PER_TAB) map.delete(map.keys().next().value!);
-  };
-
   async function taskOf(tabId: number): Promise<string | undefined> {
     return (await deps.taskTabs.taskOfTab(tabId).catch(() => undefined))?.taskId ?? openedFor.get(tabId);
   }
 
-  /** The server's verdict; anything but an explicit "allowed" is a block (fail closed). */
-  async function verdict(question: NavigationQuestion): Promise<{ allowed: true } | { allowed: false; error: ProtocolError }> {
-    let answer: NavigationVerdict | undefined;
-    try {
-      answer = (await deps.ask(question)) as NavigationVerdict;
-    } catch (error) {
-      return { allowed: false, error: protocolError('URL_BLOCKED', `the Mimo server could not check this navigation (${messageOf(error)}); it is blocked`, { retryable: false }) };
-    }
-    if (answer && typeof answer === 'object' && answer.ok === true && answer.allowed === true) return { allowed: true };
-    const error = answer && typeof answer === 'object' && 'error' in answer ? answer.error : undefined;
-    return { allowed: false, error: error ?? protocolError('URL_BLOCKED', 'the Mimo server did not allow this navigation', { retryable: false }) };
-  }
+  const verdict = (question: NavigationQuestion) => askVerdict(deps.ask, question);
 
   async function mainFrameOf(tabId: number): Promise<string | undefined> {
     const known = mainFrames.get(tabId);
@@ -145,7 +108,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     const stage = paused.redirectedRequestId ? 'redirect' : 'request';
     const decision = await verdict({ taskId, tabId, url, frame, stage });
     if (frame === 'main') {
-      remember(tabId, url, decision.allowed);
+      decided.remember(tabId, url, decision.allowed);
       if (rerunning.get(tabId) === withoutFragment(url)) rerunning.delete(tabId);
       // Tabs this page opens are gated from now on (before the page can run).
       const host = hostOf(url);
@@ -187,11 +150,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     const taskId = await taskOf(tabId);
     if (!taskId) return;
     if (rerunning.get(tabId) === withoutFragment(url)) return;
-    const known = decided.get(tabId)?.get(withoutFragment(url));
+    const known = decided.lookup(tabId, url);
     if (known === true) return;
     if (known === false) return void blank(tabId); // the error page of a refused navigation
     const decision = await verdict({ taskId, tabId, url, frame: 'main', stage: 'committed' });
-    remember(tabId, url, decision.allowed);
+    decided.remember(tabId, url, decision.allowed);
     if (!decision.allowed) {
       deps.log?.(`blocked page replaced by about:blank in tab ${tabId}: ${decision.error.message}`);
       await blank(tabId);
@@ -204,7 +167,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   /** Sends a new tab's first navigation again, now that the tab is classified (and guarded if it is the task's). */
   async function rerun(tabId: number, url: string, options: { onlyIfStopped?: boolean } = {}): Promise<void> {
     if (!httpUrl(url)) return;
-    if (decided.get(tabId)?.get(withoutFragment(url)) === false) return void blank(tabId);
+    if (decided.lookup(tabId, url) === false) return void blank(tabId);
     if (options.onlyIfStopped && intercepting.has(tabId)) {
       // It went through the guard and loaded: nothing was stopped (a stopped one shows Chrome's error page).
       const shown = await cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true }).catch(() => undefined);
@@ -276,7 +239,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     intercepting.delete(tabId);
     mainFrames.delete(tabId);
     openedFor.delete(tabId);
-    decided.delete(tabId);
+    decided.forget(tabId);
   });
 
   return {
@@ -287,9 +250,4 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     },
     isGuarded: (tabId) => intercepting.has(tabId),
   };
-}
-
-/** navigation_check as sent on the wire. */
-export function navigationCheckMessage(question: NavigationQuestion, clientId: string, id: string, now: number): NavigationCheck {
-  return { v: PROTOCOL_VERSION, type: 'navigation_check', id, clientId, timestamp: now, ...question };
 }
