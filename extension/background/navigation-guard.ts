@@ -231,7 +231,16 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
     if (changeInfo.url) void urlChanged(tabId, changeInfo.url);
   });
+  /** The gate keeps only the hosts task tabs show now (a task's tab closed or the task ended). */
+  async function pruneTaskHosts(): Promise<void> {
+    const records = await deps.taskTabs.all().catch(() => []);
+    const tabs = await Promise.all(records.flatMap((r) => r.tabs).map((id) => browser.tabs.get(id).catch(() => undefined)));
+    const hosts = tabs.flatMap((tab) => [hostOf(tab?.pendingUrl), hostOf(tab?.url)]).filter((host): host is string => host !== undefined);
+    await deps.gate?.keepTaskHosts(hosts);
+  }
+
   browser.tabs.onRemoved.addListener((tabId) => {
+    void pruneTaskHosts();
     deps.gate?.forgetTab(tabId);
     classifying.delete(tabId);
     awaitingFirstUrl.delete(tabId);

@@ -25,6 +25,8 @@ export interface NewTabGate {
   forgetTab(tabId: number): void;
   /** A task tab shows a page of this host: tabs opened from it are gated. */
   noteTaskHost(host: string): Promise<void>;
+  /** Keeps only these hosts (the ones task tabs show now): the user's tabs elsewhere are left alone. */
+  keepTaskHosts(hosts: Iterable<string>): Promise<void>;
   isTaskHost(host: string): boolean;
   readonly available: boolean;
 }
@@ -75,6 +77,13 @@ export function createNewTabGate(deps: { browser: BrowserApi; rules: SessionRule
       if (!name || hosts.has(name)) return;
       if (hosts.size >= MAX_HOSTS) hosts.delete(hosts.values().next().value!);
       hosts.add(name);
+      await write();
+    },
+    async keepTaskHosts(keep) {
+      const wanted = new Set([...keep].map((host) => host.toLowerCase().replace(/^\[|\]$/g, '')));
+      const stale = [...hosts].filter((host) => !wanted.has(host));
+      if (stale.length === 0) return;
+      for (const host of stale) hosts.delete(host);
       await write();
     },
     isTaskHost: (host) => hosts.has(host.toLowerCase().replace(/^\[|\]$/g, '')),

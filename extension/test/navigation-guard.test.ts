@@ -178,6 +178,13 @@ s('new-tab gate: once a task page is allowed, tabs opened from its host are stop
   await flush();
   assert.is(w.browser.calls.filter((c) => c[0] === 'tabs.update' && c[1] === 22).length, 0);
   assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(22));
+  // The task's tabs close: its host is no longer gated (no rule left).
+  for (const id of [7, 13]) {
+    w.browser.tabsById.delete(id);
+    w.browser.events.tabRemoved.fire(id, { windowId: 1, isWindowClosing: false });
+  }
+  await flush();
+  assert.equal(w.rules.at(-1)!.addRules, []);
 });
 
 s.run();
