@@ -174,6 +174,13 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
       const href = shown?.result?.value;
       if (typeof href === 'string' && !href.startsWith('chrome-error:')) return;
     }
+    const taskId = await taskOf(tabId);
+    if (taskId && !intercepting.has(tabId)) {
+      // The task's tab but no CDP guard (turned off, refused): ask before sending it again.
+      const decision = await verdict({ taskId, tabId, url, frame: 'main', stage: 'request' });
+      decided.remember(tabId, url, decision.allowed);
+      if (!decision.allowed) return void blank(tabId);
+    }
     rerunning.set(tabId, withoutFragment(url));
     await browser.tabs.update(tabId, { url }).catch(() => rerunning.delete(tabId));
   }

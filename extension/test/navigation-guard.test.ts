@@ -187,4 +187,21 @@ s('new-tab gate: once a task page is allowed, tabs opened from its host are stop
   assert.equal(w.rules.at(-1)!.addRules, []);
 });
 
+s("without CDP, a task's new tab held by the gate is checked before its first navigation is sent again", async () => {
+  const w = await world();
+  w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/' } });
+  await flush();
+  w.cdpEnabled = false;
+  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } : { ok: true, allowed: true });
+  const blocked = w.browser.addTab({ id: 30, groupId: 50, pendingUrl: 'http://blocked.example/x' });
+  w.browser.events.tabCreated.fire(blocked);
+  const allowed = w.browser.addTab({ id: 31, groupId: 50, pendingUrl: 'https://allowed.example/y' });
+  w.browser.events.tabCreated.fire(allowed);
+  await flush();
+  assert.not.ok(w.guard.isGuarded(30));
+  assert.equal(w.asked.filter((q) => q.tabId >= 30).map((q) => [q.tabId, q.stage]), [[30, 'request'], [31, 'request']]);
+  const updates = w.browser.calls.filter((c) => c[0] === 'tabs.update');
+  assert.equal(updates, [['tabs.update', 30, { url: 'about:blank' }], ['tabs.update', 31, { url: 'https://allowed.example/y' }]]);
+});
+
 s.run();
