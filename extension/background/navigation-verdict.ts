@@ -19,14 +19,16 @@ export function navigationCheckMessage(question: NavigationQuestion, clientId: s
 
 /** The server's verdict; no answer, an error or anything but an explicit "allowed" is a block. */
 export async function askVerdict(ask: (question: NavigationQuestion) => Promise<unknown>, question: NavigationQuestion): Promise<Decision> {
-  let answer: NavigationVerdict | undefined;
+  let answer: unknown;
   try {
-    answer = (await ask(question)) as NavigationVerdict;
+    answer = await ask(question);
   } catch (error) {
     return { allowed: false, error: protocolError('URL_BLOCKED', `the Mimo server could not check this navigation (${messageOf(error)}); it is blocked`, { retryable: false }) };
   }
-  if (answer && typeof answer === 'object' && answer.ok === true && answer.allowed === true) return { allowed: true };
-  const error = answer && typeof answer === 'object' && 'error' in answer ? answer.error : undefined;
+  // The ack is { ok: true, data: NavigationVerdict } or { ok: false, error }.
+  const ack = (answer && typeof answer === 'object' ? answer : {}) as { ok?: unknown; data?: Partial<NavigationVerdict> & { error?: ProtocolError }; error?: ProtocolError };
+  if (ack.ok === true && ack.data?.allowed === true) return { allowed: true };
+  const error = ack.ok === true ? ack.data?.error : ack.error;
   return { allowed: false, error: error ?? protocolError('URL_BLOCKED', 'the Mimo server did not allow this navigation', { retryable: false }) };
 }
 

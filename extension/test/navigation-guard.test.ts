@@ -27,7 +27,7 @@ interface World {
 async function world(): Promise<World> {
   const browser = fakeBrowser();
   const taskTabs = createTaskTabs(browser.storage.local);
-  const w = { browser, asked: [] as NavigationQuestion[], answer: async (_q: NavigationQuestion): Promise<unknown> => ({ ok: true, allowed: true }), cdpEnabled: true, rules: [] } as unknown as World;
+  const w = { browser, asked: [] as NavigationQuestion[], answer: async (_q: NavigationQuestion): Promise<unknown> => ({ ok: true, data: { allowed: true } }), cdpEnabled: true, rules: [] } as unknown as World;
   const gate = createNewTabGate({ browser, rules: { updateSessionRules: async (update) => void w.rules.push(update) } });
   let guard!: NavigationGuard;
   const cdp = createCdpSessions({ browser, timers: manualTimers(), enabled: () => w.cdpEnabled, onAttached: (tabId) => guard.attached(tabId) });
@@ -68,7 +68,7 @@ s('an allowed navigation is asked about once and continued', async () => {
 s('a blocked navigation fails with BlockedByClient and the tab goes to about:blank', async () => {
   const w = await world();
   await w.guard.arm(7);
-  w.answer = async () => ({ ok: true, allowed: false, error: { code: 'URL_BLOCKED', message: 'not on the allowlist' } });
+  w.answer = async () => ({ ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'not on the allowlist' } } });
   w.pause(7, { requestId: 'r2', request: { url: 'http://blocked.example/' } });
   await flush();
   assert.equal(w.commands(7, 'Fetch.failRequest'), [{ requestId: 'r2', errorReason: 'BlockedByClient' }]);
@@ -80,6 +80,8 @@ s('fail closed: no answer, an error, or an answer that is not an explicit "allow
   for (const answer of [
     async () => Promise.reject(new Error('no answer from the server within 8000 ms')),
     async () => ({ ok: true }),
+    async () => ({ ok: true, allowed: true }),
+    async () => ({ ok: true, data: { allowed: 'yes' } }),
     async () => ({ ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: 'x' } }),
     async () => 'yes',
     async () => undefined,
@@ -97,7 +99,7 @@ s('fail closed: no answer, an error, or an answer that is not an explicit "allow
 s('redirect hops are asked as stage "redirect"; an iframe is "sub" and blocking it leaves the page', async () => {
   const w = await world();
   await w.guard.arm(7);
-  w.answer = async () => ({ ok: true, allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } });
+  w.answer = async () => ({ ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } });
   w.pause(7, { requestId: 'r3', redirectedRequestId: 'r0', request: { url: 'http://10.0.0.1/' } });
   w.pause(7, { requestId: 'r4', frameId: 'CHILD', request: { url: 'http://10.0.0.2/' } });
   await flush();
@@ -134,7 +136,7 @@ s('without CDP the guard says so, and a blocked page that loads anyway is replac
   w.cdpEnabled = false;
   const armed = await w.guard.arm(7, 'task-1');
   assert.is(armed.guarded, false);
-  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } : { ok: true, allowed: true });
+  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } } : { ok: true, data: { allowed: true } });
   w.browser.events.tabUpdated.fire(7, { url: 'https://allowed.example/a' }, w.browser.tabsById.get(7)!);
   w.browser.events.tabUpdated.fire(7, { url: 'http://blocked.example/' }, w.browser.tabsById.get(7)!);
   await flush();
@@ -192,7 +194,7 @@ s("without CDP, a task's new tab held by the gate is checked before its first na
   w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/' } });
   await flush();
   w.cdpEnabled = false;
-  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } : { ok: true, allowed: true });
+  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } } : { ok: true, data: { allowed: true } });
   const blocked = w.browser.addTab({ id: 30, groupId: 50, pendingUrl: 'http://blocked.example/x' });
   w.browser.events.tabCreated.fire(blocked);
   const allowed = w.browser.addTab({ id: 31, groupId: 50, pendingUrl: 'https://allowed.example/y' });

@@ -1,9 +1,9 @@
 // navigation_check (issue 12): the extension asks, before a task tab's document request leaves the
 // browser, whether the URL policy allows it. The policy lives here (runtime/url-policy, which
-// resolves DNS); the answer goes back in the Socket.IO ack. A blocked navigation is also told to
+// resolves DNS); the answer goes back as the `data` of the Socket.IO ack. A blocked navigation is also told to
 // the task: a `structuredOutput` URL_BLOCKED event to the task's room, the log, and the agent side
 // (TaskControl.navigationBlocked). A check that throws blocks (fail closed).
-import { protocolError, type NavigationCheck, type NavigationVerdict, type ProtocolError } from '../../transport/contracts/index.ts';
+import { ackOk, protocolError, type NavigationCheck, type NavigationVerdict, type ProtocolError, type SocketAck } from '../../transport/contracts/index.ts';
 
 /** The server's URL policy check (runtime/url-policy `check`). */
 export type NavigationPolicyCheck = (url: string) => Promise<{ ok: true } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } }>;
@@ -24,16 +24,18 @@ export interface NavigationCheckDeps {
   onBlocked?(report: NavigationBlockedReport): void;
 }
 
-export async function answerNavigationCheck(deps: NavigationCheckDeps, clientId: string, message: NavigationCheck): Promise<NavigationVerdict> {
-  if (!deps.check) return { ok: true, allowed: true };
+/** The ack: `{ ok: true, data: NavigationVerdict }`. */
+export async function answerNavigationCheck(deps: NavigationCheckDeps, clientId: string, message: NavigationCheck): Promise<SocketAck> {
+  const answer = (verdict: NavigationVerdict) => ackOk(verdict);
+  if (!deps.check) return answer({ allowed: true });
   let error: ProtocolError;
   try {
     const verdict = await deps.check(message.url);
-    if (verdict.ok) return { ok: true, allowed: true };
+    if (verdict.ok) return answer({ allowed: true });
     error = protocolError('URL_BLOCKED', verdict.error.message, { retryable: false, details: { ...verdict.error.details, url: message.url.slice(0, 2_048), tabId: message.tabId, frame: message.frame, stage: message.stage } });
   } catch (thrown) {
     error = protocolError('URL_BLOCKED', `the URL policy could not be evaluated (${String(thrown)}); the navigation is blocked`, { retryable: false, details: { url: message.url.slice(0, 2_048), tabId: message.tabId } });
   }
   deps.onBlocked?.({ clientId, taskId: message.taskId, tabId: message.tabId, url: message.url, frame: message.frame, stage: message.stage, error });
-  return { ok: true, allowed: false, error };
+  return answer({ allowed: false, error });
 }

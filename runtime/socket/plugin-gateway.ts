@@ -114,7 +114,7 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     if (!isLegacyActionResult(message) && message.type === 'navigation_check') {
       void answerNavigationCheck(deps.navigation ?? {}, clientId, message).then(
         (verdict) => ack?.(verdict),
-        (error) => ack?.({ ok: false, error: { code: 'URL_BLOCKED', message: `navigation check failed: ${String(error)}` } }),
+        (error) => ack?.(ackRefused({ code: 'URL_BLOCKED', message: `navigation check failed: ${String(error)}` })),
       );
       return;
     }

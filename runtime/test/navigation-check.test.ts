@@ -4,6 +4,8 @@
 // that throws blocks; malformed checks are refused in the ack.
 import { suite } from 'uvu';
 import { ulid } from 'ulid';
+import * as v from 'valibot';
+import { NavigationVerdictSchema, SocketAckSchema } from '../../transport/contracts/index.ts';
 import * as assert from 'uvu/assert';
 import { createUrlPolicy, parseUrlPolicyConfig } from '../url-policy/index.ts';
 import type { NavigationBlockedReport } from '../socket/navigation-check.ts';
@@ -38,15 +40,17 @@ s('the URL policy answers in the ack; a block reaches the task room, the log and
       // The web client follows the task's room.
       const joined = (await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `evt-${ulid()}`, timestamp: Date.now(), taskId: TASK })) as any;
       assert.is(joined.ok, true, JSON.stringify(joined));
-      assert.equal(await plugin.send(check('https://example.com/a')), { ok: true, allowed: true });
+      assert.equal(await plugin.send(check('https://example.com/a')), { ok: true, data: { allowed: true } });
       const blocked = (await plugin.send(check('https://evil.example/'))) as any;
+      assert.ok(v.safeParse(SocketAckSchema, blocked).success, 'the ack has the one SocketAck shape');
+      assert.ok(v.safeParse(NavigationVerdictSchema, blocked.data).success);
       assert.is(blocked.ok, true);
-      assert.is(blocked.allowed, false);
-      assert.is(blocked.error.code, 'URL_BLOCKED');
-      assert.is(blocked.error.details.reason, 'not_allowlisted');
-      assert.is(blocked.error.details.url, 'https://evil.example/');
+      assert.is(blocked.data.allowed, false);
+      assert.is(blocked.data.error.code, 'URL_BLOCKED');
+      assert.is(blocked.data.error.details.reason, 'not_allowlisted');
+      assert.is(blocked.data.error.details.url, 'https://evil.example/');
       const scheme = (await plugin.send(check('file:///etc/passwd', { stage: 'redirect' }))) as any;
-      assert.equal([scheme.allowed, scheme.error.details.reason], [false, 'scheme']);
+      assert.equal([scheme.data.allowed, scheme.data.error.details.reason], [false, 'scheme']);
       await eventually(() => reports.length === 2, 2_000, 'two reports');
       assert.equal(reports.map((r) => [r.taskId, r.tabId, r.stage, r.clientId]), [[TASK, 7, 'request', 'plugin-nav'], [TASK, 7, 'redirect', 'plugin-nav']]);
       assert.ok(runtime.logs.some((e) => e.event === 'navigation_blocked' && e.taskId === TASK));
@@ -71,7 +75,7 @@ s('no policy configured: allowed; a policy that throws: blocked (fail closed)', 
   await withRuntime({}, async (runtime) => {
     const plugin = await startFakePlugin({ url: runtime.server.url, clientId: 'plugin-nav', register: false });
     try {
-      assert.equal(await plugin.send(check('http://10.0.0.1/')), { ok: true, allowed: true });
+      assert.equal(await plugin.send(check('http://10.0.0.1/')), { ok: true, data: { allowed: true } });
     } finally {
       plugin.close();
     }
@@ -80,8 +84,8 @@ s('no policy configured: allowed; a policy that throws: blocked (fail closed)', 
     const plugin = await startFakePlugin({ url: runtime.server.url, clientId: 'plugin-nav', register: false });
     try {
       const answer = (await plugin.send(check('https://example.com/'))) as any;
-      assert.equal([answer.ok, answer.allowed, answer.error.code], [true, false, 'URL_BLOCKED']);
-      assert.match(answer.error.message, /resolver exploded/);
+      assert.equal([answer.ok, answer.data.allowed, answer.data.error.code], [true, false, 'URL_BLOCKED']);
+      assert.match(answer.data.error.message, /resolver exploded/);
     } finally {
       plugin.close();
     }

@@ -81,7 +81,7 @@ export type OverlayCommand = v.InferOutput<typeof OverlayCommandSchema>;
 /**
  * The browser enforces the URL policy (issue 12): before a document request of a task tab leaves
  * the browser (a navigation, a redirect hop, a popup's first load), the plugin asks the server,
- * which holds the policy (and resolves DNS). Sent with a Socket.IO ack answered by
+ * which holds the policy (and resolves DNS). Sent with a Socket.IO ack whose `data` is a
  * NavigationVerdict; no answer in time = blocked (the plugin fails closed).
  */
 export const NavigationCheckSchema = v.object({
@@ -101,11 +101,14 @@ export const NavigationCheckSchema = v.object({
 });
 export type NavigationCheck = v.InferOutput<typeof NavigationCheckSchema>;
 
-/** The ack of navigation_check. */
-export const NavigationVerdictSchema = v.union([
-  v.object({ ok: v.literal(true), allowed: v.literal(true) }),
-  v.object({ ok: v.literal(true), allowed: v.literal(false), error: ProtocolErrorSchema }),
-  v.object({ ok: v.literal(false), error: ProtocolErrorSchema }),
+/**
+ * The verdict of navigation_check, carried as the `data` of the ack (`{ ok: true, data }`, the one
+ * SocketAck shape); `{ ok: false, error }` = the check itself was refused (malformed), which the
+ * plugin treats as a block.
+ */
+export const NavigationVerdictSchema = v.variant('allowed', [
+  v.object({ allowed: v.literal(true) }),
+  v.object({ allowed: v.literal(false), error: ProtocolErrorSchema }),
 ]);
 export type NavigationVerdict = v.InferOutput<typeof NavigationVerdictSchema>;
 
