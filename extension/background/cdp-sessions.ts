@@ -34,6 +34,8 @@ export interface CdpSessionsDeps {
   /** false when the user turned CDP off in the options page. */
   enabled(): boolean;
   commandTimeoutMs?: number;
+  /** Right after attaching, before anything else is sent (navigation-guard.ts turns on Fetch here). */
+  onAttached?(tabId: number): Promise<void>;
   /** Runs after every fresh attach (navigation tracking); a failure there does not fail the attach. */
   afterAttach?(tabId: number, send: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>): Promise<void>;
   /** Runs when this side detaches a tab. */
@@ -83,6 +85,7 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
       if (!ours) throw new CdpError(`chrome.debugger.attach refused: ${message}`, 'unavailable');
     }
     attached.add(tabId);
+    await deps.onAttached?.(tabId).catch(() => {});
     try {
       await rawSend(tabId, 'Emulation.setFocusEmulationEnabled', { enabled: true });
     } catch (error) {
