@@ -64,6 +64,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         inspection,
         checkUrl: (url) => urlPolicy.check(url),
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
+        ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
       }),
   });
   const restored = (await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0;

@@ -1,6 +1,7 @@
 // The server's configuration from environment variables (README "Configuration"); pure, so
 // tests pass their own env. Bad values are reported, not silently replaced.
 import { resolve } from 'node:path';
+import { parseContextTokens } from './agent/context-budget.ts';
 
 export interface MimoConfig {
   port: number;
@@ -13,6 +14,8 @@ export interface MimoConfig {
   publicBaseUrl: string;
   /** HMAC secret for artifact upload tokens; random per process unless MIMO_ARTIFACT_SECRET is set. */
   artifactSecret: string | undefined;
+  /** MIMO_CONTEXT_TOKENS: o200k tokens of one LLM step's page context (page + tabs); default 4000. */
+  contextTokens?: number;
 }
 
 export type ConfigResult = { ok: true; config: MimoConfig } | { ok: false; errors: string[] };
@@ -40,7 +43,9 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
   }
   const publicBaseUrl = (env.MIMO_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicBaseUrl)) errors.push(`MIMO_PUBLIC_URL must be an http(s) URL, got "${publicBaseUrl}"`);
-  if (errors.length > 0) return { ok: false, errors };
+  const contextTokens = parseContextTokens(env.MIMO_CONTEXT_TOKENS);
+  if (!contextTokens.ok) errors.push(contextTokens.error);
+  if (errors.length > 0 || !contextTokens.ok) return { ok: false, errors };
   return {
     ok: true,
     config: {
@@ -53,6 +58,7 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
       snapshotDebug: truthy(env.MIMO_SNAPSHOT_DEBUG),
       publicBaseUrl,
       artifactSecret: env.MIMO_ARTIFACT_SECRET || undefined,
+      contextTokens: contextTokens.value,
     },
   };
 }

@@ -59,6 +59,20 @@ export interface PageContext {
   elements: PageElement[];
   warnings?: string[];
   missing?: string[];
+  /** What of the page this context leaves out (it is held to a token budget) and how to read it. */
+  paging?: PagePaging;
+}
+
+/** The parts of a page left out of a budgeted context, reachable by the paging tools. */
+export interface PagePaging {
+  /** Characters of the readable text shown: [textOffset, textEnd) of textTotal. */
+  textOffset: number;
+  textEnd: number;
+  textTotal: number;
+  elementsShown: number;
+  elementsTotal: number;
+  /** One sentence for the model: which tool and arguments read the rest. */
+  howTo: string;
 }
 
 export interface BrowserTab {
