@@ -134,15 +134,18 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
 /** browser_read_page_text: the readable text from `offset`, within `budgetTokens`. */
 export function readTextWindow(page: FullPage, offset: number, budgetTokens: number) {
   const start = Math.max(0, Math.min(offset, page.text.length));
-  const end = cutText(page.text, start, Math.max(50, budgetTokens));
-  return {
+  let end = cutText(page.text, start, Math.max(50, budgetTokens));
+  const windowOf = (stop: number) => ({
     url: page.url,
     offset: start,
-    end,
+    end: stop,
     totalChars: page.text.length,
-    text: page.text.slice(start, end),
-    ...(end < page.text.length ? { nextOffset: end } : { atEnd: true }),
-  };
+    text: page.text.slice(start, stop),
+    ...(stop < page.text.length ? { nextOffset: stop } : { atEnd: true }),
+  });
+  // JSON escapes (newlines, quotes) cost tokens the raw text does not: shrink until the JSON fits.
+  while (end > start && countTokens(windowOf(end)) > budgetTokens) end = cutText(page.text, start, Math.floor((countTokens(page.text.slice(start, end)) * 9) / 10));
+  return windowOf(end);
 }
 
 const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
