@@ -4,6 +4,7 @@
 import { errorValue, type ErrorValue } from '../../machines/index.ts';
 import type { LlmTool } from '../llm/llm-types.ts';
 import { browserContextOf } from './browser-context.ts';
+import { availableInputTools, inputActionOf } from './browser-input-tools.ts';
 import { listElements, readTextWindow } from './context-budget.ts';
 import type { FullPage } from './page-context.ts';
 import type { Step, TaskBrowser } from './task-browser.ts';
@@ -55,6 +56,11 @@ export const browserTools: LlmTool[] = [
     schema: { type: 'object', properties: {}, additionalProperties: false },
   },
 ];
+
+/** Every tool the LLM may call with the extension's current action catalog. */
+export function availableBrowserTools(): LlmTool[] {
+  return [...browserTools, ...availableInputTools()];
+}
 
 export interface ToolOutcome {
   ok: boolean;
@@ -166,7 +172,14 @@ export async function runBrowserTool(
       const out = await browser.action(step, 'browser_screenshot', { tabId: browser.tabId });
       return out.ok ? { ok: true, ...(out.result ? { result: out.result } : {}) } : { ok: false, ...(out.error ? { error: out.error } : {}) };
     }
-    default:
-      return fail('INVALID_TARGET', `unknown tool "${name}"; available: ${browserTools.map((t) => t.name).join(', ')}`);
+    default: {
+      const mapped = inputActionOf(name, args, browser.tabId ?? -1);
+      if (!mapped) return fail('INVALID_TARGET', `unknown tool "${name}"; available: ${availableBrowserTools().map((t) => t.name).join(', ')}`);
+      if (!mapped.ok) return { ok: false, error: mapped.error };
+      if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
+      const out = await browser.action(step, mapped.actionName, mapped.params);
+      if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
+      return afterInteraction(browser, step, { ...out.result, ...(mapped.actionName !== name ? { via: mapped.actionName } : {}) }, out.warnings);
+    }
   }
 }

@@ -45,7 +45,7 @@ export function createStepContext(options: StepContextOptions) {
     browserState,
     /** Remember the element acted on: elements near it come first in the next page read. */
     noteAction(name: string, args: Record<string, unknown>, page: FullPage | null): void {
-      if ((name === 'browser_click' || name === 'browser_type') && typeof args.clickId === 'number' && page) {
+      if (typeof args.clickId === 'number' && page) {
         focus = page.boxes.get(args.clickId) ?? focus;
       } else if (name === 'browser_open' || name === 'browser_switch_tab') {
         focus = undefined;

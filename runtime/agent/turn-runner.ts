@@ -6,7 +6,7 @@ import { toolResultError, toolResultOk } from '../../transport/contracts/index.t
 import type { LlmGateway, LlmMessage, LlmToolCall, PageContext } from '../llm/llm-types.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import { browserContextOf } from './browser-context.ts';
-import { browserTools, runBrowserTool, type ToolOutcome } from './browser-tools.ts';
+import { availableBrowserTools, runBrowserTool, type ToolOutcome } from './browser-tools.ts';
 import { DEFAULT_CONTEXT_TOKENS } from './context-budget.ts';
 import { createStepContext } from './step-context.ts';
 import { systemPromptFor } from './system-prompt.ts';
@@ -82,7 +82,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     for await (const event of deps.llm.streamChat({
       taskId,
       messages: stepMessages,
-      tools: browserTools,
+      tools: availableBrowserTools(),
       context: { snapshot: browserState, ...(currentPage ? { page: currentPage } : {}) },
       ...(deps.llmTimeoutMs ? { timeoutMs: deps.llmTimeoutMs } : {}),
       ...(signal ? { signal } : {}),

@@ -1,19 +1,27 @@
 // What the user asked for, read from the words of the request (no page knowledge here): an
 // optional URL to open, an ordered list of actions (click, type, switch tab) and the kind of
 // final answer (summary, table, report). Pure and deterministic.
-import { firstQuote, maskRequest, unmask, type MaskedRequest } from './request-text.ts';
+import { cleanItemText, formActionOf, UNSUPPORTED, UNSUPPORTED_IF_UNREAD, type FormAction } from './request-actions.ts';
+import { firstQuote, keywordsOf, maskRequest, unmask, type MaskedRequest } from './request-text.ts';
 
 export type PlannedAction =
   | { kind: 'click'; target: string; ordinal?: number }
-  | { kind: 'type'; text: string; field?: string; submit: boolean }
+  | Exclude<FormAction, { kind: 'type' }>
+  | { kind: 'type'; text: string; field?: string; submit: boolean; adds?: string }
   | { kind: 'switch_tab'; tabId?: number; openFirst: boolean; linkHint?: string };
+
+/** A part of the request the planner could not map to a tool: it is reported, never silently dropped. */
+export interface DroppedPart {
+  text: string;
+  reason: string;
+}
 
 export type AnswerKind = 'summary' | 'table' | 'report';
 
 export type RequestIntent =
-  | { kind: 'browser'; url?: string; path?: string; actions: PlannedAction[]; answer: AnswerKind }
+  | { kind: 'browser'; url?: string; path?: string; actions: PlannedAction[]; answer: AnswerKind; dropped?: DroppedPart[] }
   | { kind: 'chat'; topic: 'greeting' | 'help' | 'thanks' }
-  | { kind: 'unknown' };
+  | { kind: 'unknown'; dropped?: DroppedPart[] };
 
 const CLAUSE_SPLIT = /\s*(?:[;,!?]|\.(?=\s|$)|\bafter that\b|\bafterwards\b|\band then\b|\bthen\b|\band\b)\s*/i;
 const SUBMIT_ONLY = /^(?:please\s+)?(?:(?:submit|send)(?:\s+(?:it|the\s+form|form|that))?|(?:press|hit)\s+(?:enter|return)(?:\s+key)?)$/i;
@@ -49,11 +57,20 @@ export function parseRequest(text: string): RequestIntent {
   let wantsNewTab = false;
   let wantsSwitch = false;
   let switchTabId: number | undefined;
+  const dropped: DroppedPart[] = [];
+  let addingNoun: string | undefined;
 
   for (const clause of clauses) {
+    const adding = addingNoun;
+    addingNoun = undefined;
     if (SUBMIT_ONLY.test(clause)) {
       const lastType = [...actions].reverse().find((a) => a.kind === 'type');
       if (lastType && lastType.kind === 'type') lastType.submit = true;
+      continue;
+    }
+    const unsupported = UNSUPPORTED.find(([pattern]) => pattern.test(clause.replace(/⟦[qup]\d+⟧/g, ' ')));
+    if (unsupported) {
+      dropped.push({ text: unmask(clause, request), reason: unsupported[1] });
       continue;
     }
     if (SWITCH.test(clause) && !/⟦[up]\d+⟧/.test(clause)) {
@@ -65,6 +82,12 @@ export function parseRequest(text: string): RequestIntent {
     if (NEW_TAB.test(clause) && OPENS_NEW_TAB.test(clause) && !/⟦[up]\d+⟧/.test(clause)) {
       wantsNewTab = true;
       newTabHint = firstQuote(clause, request) ?? cleanTarget(unmask(clause.replace(NEW_TAB, ' ').replace(OPENS_NEW_TAB, ' '), request));
+      continue;
+    }
+    const form = SWITCH.test(clause) ? null : formActionOf(clause, request);
+    if (form) {
+      actions.push(form);
+      if (form.kind === 'type' && form.adds) addingNoun = form.adds;
       continue;
     }
     const search = SEARCH.exec(clause);
@@ -99,7 +122,20 @@ export function parseRequest(text: string): RequestIntent {
       if (place) continue; // the URL or path is taken from the whole request
       const target = firstQuote(open[1]!, request) ?? cleanTarget(unmask(open[1]!, request).replace(/\b(?:page|site|website|section|screen)\b/gi, ' '));
       if (target && !/^(?:it|this|that|them)$/i.test(target)) actions.push({ kind: 'click', target });
+      continue;
     }
+    if (adding && !/⟦[up]\d+⟧/.test(clause)) {
+      // "add todos called A, B and C": the bare items after an add are more items to add.
+      const text = cleanItemText(clause, request);
+      if (text && !isAnswerCue(clause)) {
+        actions.push({ kind: 'type', text, submit: true, adds: adding });
+        addingNoun = adding;
+        continue;
+      }
+    }
+    if (isAnswerCue(clause) || isFiller(clause)) continue;
+    const why = UNSUPPORTED_IF_UNREAD.find(([pattern]) => pattern.test(clause.replace(/⟦[qup]\d+⟧/g, ' ')));
+    dropped.push({ text: unmask(clause, request), reason: why ? why[1] : 'I could not map this part to an action I know' });
   }
 
   if (wantsNewTab || wantsSwitch) {
@@ -118,14 +154,25 @@ export function parseRequest(text: string): RequestIntent {
     if (GREETING.test(text)) return { kind: 'chat', topic: 'greeting' };
     if (HELP.test(text)) return { kind: 'chat', topic: 'help' };
     if (THANKS.test(text)) return { kind: 'chat', topic: 'thanks' };
-    if (SUMMARY_STRONG.test(cueText)) return { kind: 'browser', actions: [], answer: 'summary' };
-    return { kind: 'unknown' };
+    if (SUMMARY_STRONG.test(cueText)) return { kind: 'browser', actions: [], answer: 'summary', ...(dropped.length ? { dropped } : {}) };
+    return dropped.length ? { kind: 'unknown', dropped } : { kind: 'unknown' };
   }
   const answer: AnswerKind = table ? 'table' : summary || actions.length === 0 ? 'summary' : 'report';
-  const intent: RequestIntent = { kind: 'browser', actions, answer };
+  const intent: RequestIntent = { kind: 'browser', actions, answer, ...(dropped.length ? { dropped } : {}) };
   if (url !== undefined) intent.url = url;
   else if (path !== undefined) intent.path = path;
   return intent;
+}
+
+const FILLER = new Set(['please', 'it', 'me', 'for', 'now', 'also', 'there', 'here', 'too', 'thank', 'thanks', 'ok', 'okay', 'then', 'so', 'just', 'all', 'done', 'finally', 'first', 'next', 'afterwards', 'after', 'that', 'do', 'can', 'you', 'could', 'would', 'will', 'i', 'want', 'need', 'like', 'let', 's', 'us', 'go', 'ahead']);
+
+function isFiller(clause: string): boolean {
+  return keywordsOf(clause.replace(/⟦[qup]\d+⟧/g, ' ')).every((w) => FILLER.has(w));
+}
+
+function isAnswerCue(clause: string): boolean {
+  const text = clause.replace(/⟦[qup]\d+⟧/g, ' ');
+  return TABLE_CUE.test(text) || SUMMARY_CUE.test(text) || (LIST_VERB.test(text) && LIST_NOUN.test(text)) || /(?:tell|report|show|let)\s+me|what|how\s+many|confirm/i.test(text);
 }
 
 function clickAction(rest: string, request: MaskedRequest): PlannedAction | null {
