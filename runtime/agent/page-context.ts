@@ -4,6 +4,8 @@
 import type { PageElement } from '../llm/llm-types.ts';
 
 export const ELEMENT_TEXT_MAX_CHARS = 80;
+/** Options of one <select> listed in the context; the rest are counted in a warning-free `…` entry. */
+export const ELEMENT_OPTIONS_MAX = 30;
 
 export interface BBox {
   x: number;
@@ -25,6 +27,15 @@ export interface IndexedElement {
   target?: string | undefined;
   value?: string | undefined;
   bbox?: BBox | undefined;
+  checked?: boolean | undefined;
+  disabled?: boolean | undefined;
+  required?: boolean | undefined;
+  multiple?: boolean | undefined;
+  options?: Array<{ value: string; label: string; selected?: boolean | undefined; disabled?: boolean | undefined }> | undefined;
+  min?: string | undefined;
+  max?: string | undefined;
+  step?: string | undefined;
+  hiddenControl?: boolean | undefined;
 }
 
 /** A page as read, before any budget: the agent's own copy, never sent whole. */
@@ -55,6 +66,17 @@ export function pageElementOf(e: IndexedElement): PageElement {
     if (value) out[key] = clip(value, ELEMENT_TEXT_MAX_CHARS);
   }
   if (!out.text && e.label) out.text = clip(e.label, ELEMENT_TEXT_MAX_CHARS);
+  for (const key of ['checked', 'disabled', 'required', 'multiple', 'hiddenControl'] as const) if (e[key] === true || (key === 'checked' && e[key] === false)) out[key] = e[key];
+  for (const key of ['min', 'max', 'step'] as const) if (e[key]) out[key] = e[key];
+  if (e.options?.length) {
+    out.options = e.options.slice(0, ELEMENT_OPTIONS_MAX).map((o) => ({
+      value: clip(o.value, ELEMENT_TEXT_MAX_CHARS),
+      label: clip(o.label, ELEMENT_TEXT_MAX_CHARS),
+      ...(o.selected ? { selected: true } : {}),
+      ...(o.disabled ? { disabled: true } : {}),
+    }));
+    if (e.options.length > ELEMENT_OPTIONS_MAX) out.options.push({ value: '…', label: `${e.options.length - ELEMENT_OPTIONS_MAX} more options` });
+  }
   return out;
 }
 

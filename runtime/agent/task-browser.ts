@@ -12,6 +12,7 @@ import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import type { ActionGate } from './action-gate.ts';
 import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
+import { markdownForAgent, readableTextOf } from './readable-text.ts';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -179,12 +180,12 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
 
   /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
   async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
-    const inline = readability?.text || readability?.markdown || '';
+    const inline = readableTextOf(readability);
     if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
     try {
       const opened = await deps.artifacts.open(readability.artifactId);
       if (opened.taskId !== deps.taskId) return { text: '', fromArtifact: false, warning: `readability artifact ${readability.artifactId} belongs to another task` };
-      const text = await new Response(opened.stream()).text();
+      const text = markdownForAgent(await new Response(opened.stream()).text());
       return { text, fromArtifact: true };
     } catch (error) {
       return { text: '', fromArtifact: false, warning: `the page text (artifact ${readability.artifactId}) could not be read back: ${(error as Error)?.message ?? String(error)}` };

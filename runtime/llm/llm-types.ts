@@ -47,6 +47,17 @@ export interface PageElement {
   href?: string;
   target?: string;
   value?: string;
+  /** Control state, when the extension reports it: what a planner needs to check, select or slide. */
+  checked?: boolean;
+  disabled?: boolean;
+  required?: boolean;
+  multiple?: boolean;
+  options?: Array<{ value: string; label: string; selected?: boolean; disabled?: boolean }>;
+  min?: string;
+  max?: string;
+  step?: string;
+  /** Visually hidden but operable (through its label or its own box). */
+  hiddenControl?: boolean;
 }
 
 export interface PageContext {

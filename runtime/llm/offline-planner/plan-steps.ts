@@ -9,13 +9,15 @@ export const TOOL = {
   type: 'browser_type',
   switchTab: 'browser_switch_tab',
   select: 'browser_select',
+  check: 'browser_check',
   readText: 'browser_read_page_text',
   listElements: 'browser_list_elements',
 } as const;
 
 /** Tools that carry out one plan item each (a select item may end as a click on a radio button). */
 export type ActionTool = typeof TOOL.click | typeof TOOL.type | typeof TOOL.switchTab | typeof TOOL.select;
-export const ACTION_TOOLS: ReadonlySet<string> = new Set([TOOL.click, TOOL.type, TOOL.switchTab, TOOL.select]);
+/** Tool names that carry out a plan item (a check item runs as browser_check or browser_click). */
+export const ACTION_TOOLS: ReadonlySet<string> = new Set([TOOL.click, TOOL.type, TOOL.switchTab, TOOL.select, TOOL.check]);
 
 export interface PlanItem {
   tool: ActionTool;
