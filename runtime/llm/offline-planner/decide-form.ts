@@ -66,9 +66,11 @@ export function decideSelect(action: Extract<PlannedAction, { kind: 'select' }>,
   let chosen: PageElement | undefined;
   if (action.field) chosen = bestBy(selects, (e) => Math.max(labelScore(action.field!)(e), wordsOf(`${e.text ?? ''} ${e.name ?? ''}`).includes(wordsOf(action.field!)[0] ?? '\u0000') ? 55 : 0), 55)?.element;
   chosen ??= selects.find((e) => e.options?.some((o) => optionMatches(o, action.option)));
-  if (!chosen && selects.length === 1 && !selects[0]!.options) chosen = selects[0];
+  if (!chosen && selects.length === 1) chosen = selects[0];
   if (chosen) {
     const option = chosen.options?.find((o) => optionMatches(o, action.option));
+    const radio = chosen.options && !option && !action.field ? bestBy(page.elements.filter(isToggle), labelScore(action.option), MIN) : undefined;
+    if (radio) return checkCall(radio.element, 'on', '');
     if (chosen.options && !option) {
       const labels = chosen.options.slice(0, 15).map((o) => `"${o.label}"`).join(', ');
       return { kind: 'answer', text: `"${clip(labelOf(chosen), 40)}" (element ${chosen.clickId}) has no option "${action.option}". Its options: ${labels}.` };

@@ -113,6 +113,12 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       if (outcome?.page) specs.set(taskTabId, outcome.page);
       return { ok: true, result: { typed: true, strategy: 'cdp_key', page: pageOf(taskTabId)! } };
     }
+    if (name === 'browser_select' || name === 'browser_check') {
+      const element = current.elements.find((e) => e.clickId === args.clickId);
+      if (!element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
+      const result = name === 'browser_select' ? { selected: args.values, labels: args.values } : { checked: args.checked !== false, changed: true, strategy: 'cdp_mouse' };
+      return { ok: true, result: { ...result, page: pageOf(taskTabId)! } };
+    }
     if (name === 'browser_switch_tab') {
       const target = tabs.find((t) => t.tabId === args.tabId);
       if (!target) return { ok: false, code: 'INVALID_TARGET', message: `there is no tab ${String(args.tabId)}` };
