@@ -58,6 +58,13 @@ export function decideCheck(action: Extract<PlannedAction, { kind: 'check' }>, p
   return { kind: 'answer', text: `I could not find a checkbox, radio button or switch for "${action.target}" on ${pageName(page)}. Controls I can see: ${listed}.` };
 }
 
+/** The field's words inside a label ("maximum house price" in "Choose a maximum house price:"). */
+const fieldLike = (field: string, label: string | undefined) => {
+  const want = wordsOf(field).join(' ');
+  const have = wordsOf(label ?? '').join(' ');
+  return want && have && ` ${have} `.includes(` ${want} `) ? 60 : scoreLabel(field, label);
+};
+
 const optionMatches = (option: { value: string; label: string }, wanted: string) =>
   option.value.toLowerCase() === wanted.toLowerCase() || scoreLabel(wanted, option.label) >= MATCH_SCORE.sameWords;
 
@@ -83,6 +90,14 @@ export function decideSelect(action: Extract<PlannedAction, { kind: 'select' }>,
       arguments: { clickId: chosen.clickId, values: [value] },
       narration: `choosing "${clip(option?.label ?? action.option, 60)}" in "${clip(labelOf(chosen), 40)}" (element ${chosen.clickId})`,
     };
+  }
+  // "set the price to 300000": a range, number, date or colour input named like the field takes the value.
+  if (action.field) {
+    const valueInputs = page.elements.filter((e) => e.tag.toLowerCase() === 'input' && /^(?:range|number|date|time|datetime-local|month|week|color)$/i.test(e.type ?? ''));
+    const input = bestBy(valueInputs, (e) => Math.max(fieldLike(action.field!, e.text), fieldLike(action.field!, e.name)), 55) ?? (valueInputs.length === 1 ? { element: valueInputs[0]!, score: 0 } : undefined);
+    if (input) {
+      return { kind: 'tool', name: TOOL.type, arguments: { clickId: input.element.clickId, text: action.option }, narration: `typing "${clip(action.option, 60)}" into "${clip(labelOf(input.element), 40)}" (element ${input.element.clickId})` };
+    }
   }
   // No <select> holds it: a radio button (or checkbox) of that name is chosen by checking it.
   const radio = bestBy(page.elements.filter(isToggle), labelScore(action.option), MIN);

@@ -88,6 +88,23 @@ matching('the answer names what was clicked, and the request when they differ', 
   assert.match(run.answer, /- Clicked "Add to cart – \$5" for "Add to cart" \(element 4/);
 });
 
+matching('a target outside the budgeted page context is looked up with browser_list_elements, then clicked', async () => {
+  const toc = [{ clickId: 1, tag: 'a', text: '6. The VALUES clause', href: '#the_values_clause' }];
+  const late = [{ clickId: 700, tag: 'a', text: 'VALUES clause', href: '#values' }];
+  const world: World = {
+    pages: { [TODO]: { title: 'SELECT', text: 'Overview', elements: toc, leftOut: late, truncated: true, paging: { textOffset: 0, textEnd: 8, textTotal: 8, elementsShown: 1, elementsTotal: 2, howTo: '' } } },
+  };
+  const run = await drive(planner, world, 'click "VALUES clause"', { startUrl: TODO });
+  assert.equal(run.toolCalls, [
+    { name: 'browser_list_elements', arguments: { query: 'VALUES clause' } },
+    { name: 'browser_click', arguments: { clickId: 700 } },
+  ]);
+  assert.match(run.answer, /Clicked "VALUES clause" \(element 700/);
+  const missing = await drive(planner, world, 'click "WINDOW clause"', { startUrl: TODO });
+  assert.equal(missing.toolCalls.map((c) => c.name), ['browser_list_elements']);
+  assert.match(missing.answer, /could not find an element matching "WINDOW clause"/);
+});
+
 matching.run();
 
 const todo = suite('offline planner: lists and controls');
