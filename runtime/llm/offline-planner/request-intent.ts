@@ -59,6 +59,8 @@ export function parseRequest(text: string): RequestIntent {
   let switchTabId: number | undefined;
   const dropped: DroppedPart[] = [];
   let addingNoun: string | undefined;
+  /** Clauses read as actions: their words ("set the house price to ...") are not answer cues. */
+  const actionClauses = new Set<string>();
 
   for (const clause of clauses) {
     const adding = addingNoun;
@@ -86,34 +88,42 @@ export function parseRequest(text: string): RequestIntent {
     }
     const form = SWITCH.test(clause) ? null : formActionOf(clause, request);
     if (form) {
+      actionClauses.add(clause);
       actions.push(form);
       if (form.kind === 'type' && form.adds) addingNoun = form.adds;
       continue;
     }
     const search = SEARCH.exec(clause);
     if (search) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(search[1] ?? search[2]!, request), field: 'search', submit: true });
       continue;
     }
     const into = TYPE_INTO.exec(clause);
     if (into) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(into[1]!, request), field: cleanField(unmask(into[2]!, request)), submit: false });
       continue;
     }
     const fill = FILL_WITH.exec(clause);
     if (fill) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(fill[2]!, request), field: cleanField(unmask(fill[1]!, request)), submit: false });
       continue;
     }
     const typeOnly = TYPE_ONLY.exec(clause);
     if (typeOnly) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(typeOnly[1] ?? typeOnly[2]!, request), submit: false });
       continue;
     }
     const click = CLICK.exec(clause);
     if (click && click[1]!.trim()) {
       const action = clickAction(click[1]!, request);
-      if (action) actions.push(action);
+      if (action) {
+        actionClauses.add(clause);
+        actions.push(action);
+      }
       continue;
     }
     const open = OPEN.exec(clause);
@@ -121,14 +131,18 @@ export function parseRequest(text: string): RequestIntent {
       const place = /⟦u(\d+)⟧/.exec(open[1]!) ?? /⟦p(\d+)⟧/.exec(open[1]!);
       if (place) continue; // the URL or path is taken from the whole request
       const target = firstQuote(open[1]!, request) ?? cleanTarget(unmask(open[1]!, request).replace(/\b(?:page|site|website|section|screen)\b/gi, ' '));
-      if (target && !/^(?:it|this|that|them)$/i.test(target)) actions.push({ kind: 'click', target });
+      if (target && !/^(?:it|this|that|them)$/i.test(target)) {
+        actionClauses.add(clause);
+        actions.push({ kind: 'click', target });
+      }
       continue;
     }
     if (adding && !/⟦[up]\d+⟧/.test(clause)) {
       // "add todos called A, B and C": the bare items after an add are more items to add.
       const text = cleanItemText(clause, request);
       if (text && !isAnswerCue(clause)) {
-        actions.push({ kind: 'type', text, submit: true, adds: adding });
+        actionClauses.add(clause);
+      actions.push({ kind: 'type', text, submit: true, adds: adding });
         addingNoun = adding;
         continue;
       }
@@ -146,7 +160,7 @@ export function parseRequest(text: string): RequestIntent {
     actions.push(action);
   }
 
-  const cueText = request.masked.replace(/⟦[qup]\d+⟧/g, ' ');
+  const cueText = clauses.filter((c) => !actionClauses.has(c)).join(' ').replace(/⟦[qup]\d+⟧/g, ' ');
   const table = TABLE_CUE.test(cueText) || (LIST_VERB.test(cueText) && LIST_NOUN.test(cueText));
   const summary = SUMMARY_CUE.test(cueText);
   const browserish = url !== undefined || path !== undefined || actions.length > 0 || table || (summary && BROWSER_NOUN.test(cueText));

@@ -147,6 +147,15 @@ todo('"choose X in the select": by option label or value; unknown and disabled o
   assert.equal(medium.toolCalls, [{ name: 'browser_check', arguments: { clickId: 2, checked: true } }]);
 });
 
+todo('"set the house price to N" types into the range input named so; action words are not answer cues', async () => {
+  const world: World = { pages: { [FORMS]: { title: 'Range', text: 'Choose a maximum house price: 250000', elements: [{ clickId: 2, tag: 'input', type: 'range', text: 'Choose a maximum house price:' }, { clickId: 3, tag: 'button', text: 'Submit' }] } } };
+  const intent = parseRequest('set the maximum house price to 300000');
+  assert.is(intent.kind === 'browser' && intent.answer, 'report', 'not a price table');
+  const run = await drive(planner, world, 'set the maximum house price to 300000', { startUrl: FORMS });
+  assert.equal(run.toolCalls, [{ name: 'browser_type', arguments: { clickId: 2, text: '300000' } }]);
+  assert.not.match(run.answer, /prices/);
+});
+
 todo.run();
 
 const tables = suite('offline planner: any table');
