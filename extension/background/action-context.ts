@@ -6,6 +6,7 @@ import type { Settings } from '../shared/settings.ts';
 import type { ArtifactUploader } from './artifact-upload.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import type { ElementRefs } from './element-refs.ts';
+import type { NavTracker } from './nav-tracker.ts';
 import type { OverlayRelay } from './overlay-relay.ts';
 import type { PageAgentClient } from './page-agent-client.ts';
 import type { TaskTabs } from './task-tabs.ts';
@@ -15,6 +16,8 @@ export interface BackgroundServices {
   settings(): Settings;
   taskTabs: TaskTabs;
   cdp: CdpSessions;
+  /** Main-frame navigation of CDP-attached tabs (untracked tabs fall back to chrome.tabs). */
+  nav: NavTracker;
   page: PageAgentClient;
   refs: ElementRefs;
   artifacts: ArtifactUploader;

@@ -74,14 +74,15 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
     });
   }
 
-  return {
+  const relay: OverlayRelay = {
     async actionStarted(taskId, tabId, action) {
       const entry = ui(taskId);
       const message: BackgroundToContentMessage = { kind: 'action_started', taskId, ...action };
       // A screenshot while the overlay may be on screen waits until it is out of the picture.
       // Input needs no wait: the page agent arms the own-input guard itself.
-      const overlayMayShow = entry.takeoverPending || entry.uiState === 'ongoing' || entry.uiState === 'takeover';
-      if (action.capturesPage && overlayMayShow) {
+      // Any task tab may be showing something (a step pill of an earlier action whose settle is
+      // still on its way, the mask): a screenshot always waits, bounded, for it to hide.
+      if (action.capturesPage) {
         entry.actions.set(action.actionId, { ...action, tabId, noticeTimer: null, noticed: true });
         await postBounded(tabId, message);
         return;
@@ -140,6 +141,14 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
     userTakeover(taskId, tabId, reason) {
       const clientId = deps.clientId();
       if (!clientId) return false;
+      const entry = tasks.get(taskId);
+      const aiAtWork = entry !== undefined && (entry.uiState === 'ongoing' || [...entry.actions.values()].some((a) => a.tabId === tabId));
+      if (!aiAtWork) {
+        // The overlay showed a state the task is not in (a late message): no takeover, and the
+        // content script is told the truth.
+        void relay.sessionFor(tabId).then((session) => post(tabId, { kind: 'session', session }));
+        return false;
+      }
       ui(taskId).takeoverPending = true;
       return deps.emit({ v: PROTOCOL_VERSION, type: 'takeover_report', taskId, clientId, tabId, reason, timestamp: deps.now() });
     },
@@ -150,4 +159,5 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       return deps.emit({ v: PROTOCOL_VERSION, type: 'overlay_command', taskId, clientId, command, timestamp: deps.now() });
     },
   };
+  return relay;
 }

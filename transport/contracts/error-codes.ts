@@ -47,6 +47,8 @@ export const actionErrorCodes = [
   'TASK_TAB_CLOSED',
   'SCHEMA_VALIDATION_FAILED',
   'PLUGIN_ERROR',
+  // Issue 13: the page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
+  'NAVIGATION_FAILED',
 ] as const;
 export const ActionErrorCodeSchema = v.picklist(actionErrorCodes);
 export type ActionErrorCode = v.InferOutput<typeof ActionErrorCodeSchema>;
@@ -74,6 +76,7 @@ export const retryableByDefault = {
   CDP_PERMISSION_DENIED: false,
   TASK_TAB_CLOSED: false,
   PLUGIN_ERROR: false,
+  NAVIGATION_FAILED: false,
 } as const satisfies Record<ActionErrorCode, boolean>;
 
 /** MCP tool-layer codes (seed 003 §7.1). */
