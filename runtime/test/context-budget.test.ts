@@ -60,7 +60,7 @@ test('paging reaches every element once and every character once', () => {
     const window = readTextWindow(page, offset, 800);
     assert.ok(countTokens(window) <= 800);
     text += window.text;
-    if (window.nextOffset === undefined) break;
+    if (!('nextOffset' in window)) break;
     offset = window.nextOffset;
   }
   assert.is(text, page.text);
