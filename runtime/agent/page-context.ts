@@ -59,13 +59,16 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 
 export function pageElementOf(e: IndexedElement): PageElement {
   const out: PageElement = { clickId: e.clickId, tag: e.tag };
-  const text = e.text?.replace(/\s+/g, ' ').trim();
+  // A checkbox or radio button without a value attribute reads "on": noise, not a name.
+  const text = /^(?:checkbox|radio)$/i.test(e.type ?? '') && e.text?.trim() === 'on' ? undefined : e.text?.replace(/\s+/g, ' ').trim();
   if (text) out.text = clip(text, ELEMENT_TEXT_MAX_CHARS);
   for (const key of ['role', 'type', 'name', 'placeholder', 'href', 'target', 'value'] as const) {
     const value = e[key];
     if (value) out[key] = clip(value, ELEMENT_TEXT_MAX_CHARS);
   }
-  if (!out.text && e.label) out.text = clip(e.label, ELEMENT_TEXT_MAX_CHARS);
+  const label = e.label?.replace(/\s+/g, ' ').trim();
+  if (label && !out.text) out.text = clip(label, ELEMENT_TEXT_MAX_CHARS);
+  else if (label && label !== out.text) out.label = clip(label, ELEMENT_TEXT_MAX_CHARS);
   for (const key of ['checked', 'disabled', 'required', 'multiple', 'hiddenControl'] as const) if (e[key] === true || (key === 'checked' && e[key] === false)) out[key] = e[key];
   for (const key of ['min', 'max', 'step'] as const) if (e[key]) out[key] = e[key];
   if (e.options?.length) {

@@ -40,6 +40,8 @@ export interface PageElement {
   clickId: number;
   tag: string;
   text?: string;
+  /** The control's label (label[for], a wrapping label, aria-label) when it differs from `text` (e.g. a field's value). */
+  label?: string;
   role?: string;
   type?: string;
   name?: string;

@@ -27,7 +27,7 @@ const bestBy = (elements: PageElement[], score: (e: PageElement) => number, min:
   return best;
 };
 
-const labelScore = (target: string) => (e: PageElement) => Math.max(scoreLabel(target, e.text), scoreLabel(target, e.value), 0.9 * scoreLabel(target, e.name));
+const labelScore = (target: string) => (e: PageElement) => Math.max(scoreLabel(target, e.label), scoreLabel(target, e.text), scoreLabel(target, e.value), 0.9 * scoreLabel(target, e.name));
 const MIN = MATCH_SCORE.prefix - 15;
 
 function checkCall(element: PageElement, want: 'on' | 'off' | 'toggle', how: string): FormDecision {
@@ -50,7 +50,8 @@ export function decideCheck(action: Extract<PlannedAction, { kind: 'check' }>, p
   const shown = bestBy(elements.filter((e) => !isToggle(e)), labelScore(action.target), MIN);
   if (shown) {
     const index = elements.indexOf(shown.element);
-    const near = [elements[index - 1], elements[index + 1], elements[index - 2]].find((e) => e && isToggle(e) && (!e.text || scoreLabel(action.target, e.text) > 0));
+    // A checkbox's `text` is its value ("on"); only a label of its own can say it belongs elsewhere.
+    const near = [elements[index - 1], elements[index + 1], elements[index - 2]].find((e) => e && isToggle(e) && (!e.label || scoreLabel(action.target, e.label) > 0));
     if (near) return checkCall(near, action.want, ` next to "${clip(labelOf(shown.element), 40)}"`);
     if (shown.element.tag.toLowerCase() === 'label') return checkCall(shown.element, 'toggle', ' (its label)');
   }
@@ -71,7 +72,7 @@ const optionMatches = (option: { value: string; label: string }, wanted: string)
 export function decideSelect(action: Extract<PlannedAction, { kind: 'select' }>, page: PageContext): FormDecision {
   const selects = page.elements.filter(isSelect);
   let chosen: PageElement | undefined;
-  if (action.field) chosen = bestBy(selects, (e) => Math.max(labelScore(action.field!)(e), wordsOf(`${e.text ?? ''} ${e.name ?? ''}`).includes(wordsOf(action.field!)[0] ?? '\u0000') ? 55 : 0), 55)?.element;
+  if (action.field) chosen = bestBy(selects, (e) => Math.max(labelScore(action.field!)(e), wordsOf(`${e.label ?? ''} ${e.text ?? ''} ${e.name ?? ''}`).includes(wordsOf(action.field!)[0] ?? '\u0000') ? 55 : 0), 55)?.element;
   chosen ??= selects.find((e) => e.options?.some((o) => optionMatches(o, action.option)));
   if (!chosen && selects.length === 1) chosen = selects[0];
   if (chosen) {
@@ -94,7 +95,7 @@ export function decideSelect(action: Extract<PlannedAction, { kind: 'select' }>,
   // "set the price to 300000": a range, number, date or colour input named like the field takes the value.
   if (action.field) {
     const valueInputs = page.elements.filter((e) => e.tag.toLowerCase() === 'input' && /^(?:range|number|date|time|datetime-local|month|week|color)$/i.test(e.type ?? ''));
-    const input = bestBy(valueInputs, (e) => Math.max(fieldLike(action.field!, e.text), fieldLike(action.field!, e.name)), 55) ?? (valueInputs.length === 1 ? { element: valueInputs[0]!, score: 0 } : undefined);
+    const input = bestBy(valueInputs, (e) => Math.max(fieldLike(action.field!, e.label), fieldLike(action.field!, e.text), fieldLike(action.field!, e.name)), 55) ?? (valueInputs.length === 1 ? { element: valueInputs[0]!, score: 0 } : undefined);
     if (input) {
       return { kind: 'tool', name: TOOL.type, arguments: { clickId: input.element.clickId, text: action.option }, narration: `typing "${clip(action.option, 60)}" into "${clip(labelOf(input.element), 40)}" (element ${input.element.clickId})` };
     }

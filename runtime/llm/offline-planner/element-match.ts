@@ -13,7 +13,7 @@ const norm = (text: string | undefined) => wordsOf(text ?? '').join(' ');
 
 /** The visible name of an element, for messages and matching. */
 export function labelOf(element: PageElement): string {
-  return (element.text || element.value || element.placeholder || element.name || element.href || `${element.tag} #${element.clickId}`).trim();
+  return (element.label || element.text || element.value || element.placeholder || element.name || element.href || `${element.tag} #${element.clickId}`).trim();
 }
 
 /** How a target matched a label, best first. A shared word alone never matches. */
@@ -60,7 +60,7 @@ const CLICKABLE_TAGS = new Set(['a', 'button', 'input', 'summary', 'select', 'la
 export function findClickTarget(elements: PageElement[], target: string, ordinal?: number): ElementMatch | undefined {
   const scored = elements
     .map((element) => {
-      const score = Math.max(scoreLabel(target, element.text), scoreLabel(target, element.value), 0.9 * scoreLabel(target, element.name), 0.8 * scoreLabel(target, element.placeholder));
+      const score = Math.max(scoreLabel(target, element.label), scoreLabel(target, element.text), scoreLabel(target, element.value), 0.9 * scoreLabel(target, element.name), 0.8 * scoreLabel(target, element.placeholder));
       const bonus = CLICKABLE_TAGS.has(element.tag.toLowerCase()) || element.role === 'button' || element.role === 'link' ? 1 : 0;
       return { element, score: score > 0 ? score + bonus : 0 };
     })
@@ -102,6 +102,7 @@ export function findTextField(elements: PageElement[], hint: string | undefined)
     // The dom index shows an empty input by its placeholder, e.g. "you@example.com".
     const emailScore = wantsEmail && (element.text ?? element.placeholder ?? '').includes('@') ? 80 : 0;
     const score = Math.max(
+      fieldScore(hint, element.label),
       fieldScore(hint, element.text),
       fieldScore(hint, precedingLabel(elements, index)),
       fieldScore(hint, element.name),
