@@ -47,7 +47,10 @@ export function decideCheck(action: Extract<PlannedAction, { kind: 'check' }>, p
   const own = bestBy(toggles, labelScore(action.target), MIN);
   if (own) return checkCall(own.element, action.want, '');
   // 3. An element showing the target (a todo's title) next to an unnamed control: that control.
-  const shown = bestBy(elements.filter((e) => !isToggle(e)), labelScore(action.target), MIN);
+  // Only a plain text holder (a label, a list item), named exactly: a link or button named "All" is
+  // a control of its own, never the name of the checkbox beside it.
+  const holders = elements.filter((e) => !isToggle(e) && !['a', 'button', 'input', 'select', 'textarea', 'summary', 'option'].includes(e.tag.toLowerCase()) && !['link', 'button', 'tab', 'menuitem'].includes((e.role ?? '').toLowerCase()));
+  const shown = bestBy(holders, labelScore(action.target), MATCH_SCORE.sameWords);
   if (shown) {
     const index = elements.indexOf(shown.element);
     // A checkbox's `text` is its value ("on"); only a label of its own can say it belongs elsewhere.

@@ -30,7 +30,9 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
       const clicked = targetOf(step.narration);
       const requested = item?.action.kind === 'click' ? item.action.target : item?.action.kind === 'check' ? item.action.target : undefined;
       const what = item?.opensNewTab ? 'the link that opens a new tab' : clicked ? `"${clip(clicked, 60)}"` : requested ? `"${clip(requested, 60)}"` : 'an element';
-      const asked = requested && clicked && scoreLabel(requested, clicked) < MATCH_SCORE.sameWords ? ` for "${clip(requested, 40)}"` : '';
+      const phrase = item?.action.kind === 'check' ? item.action.phrase : undefined;
+      const named = (wanted: string | undefined) => wanted !== undefined && clicked !== undefined && scoreLabel(wanted, clicked) >= MATCH_SCORE.sameWords;
+      const asked = requested && clicked && !named(requested) && !named(phrase) ? ` for "${clip(requested, 40)}"` : '';
       const verb = step.name === TOOL.check ? (step.arguments.checked === false ? 'Unchecked' : 'Checked') : 'Clicked';
       const state = typeof result.checked === 'boolean' ? `; it is now ${result.checked ? 'checked' : 'unchecked'}` : '';
       lines.push(`${verb} ${what}${asked} (element ${String(id)}${typeof result.strategy === 'string' ? `, ${result.strategy}` : ''}${state})${warnings}`);

@@ -126,6 +126,14 @@ todo('"mark X as complete" checks the control next to X; "mark all as complete" 
   assert.equal(all.toolCalls, [{ name: 'browser_check', arguments: { clickId: 2, checked: true } }]);
   const un = await drive(planner, formsWorld, 'uncheck "I like banana"', { startUrl: `${FORMS}checkbox` });
   assert.equal(un.toolCalls, [{ name: 'browser_check', arguments: { clickId: 2, checked: false } }]);
+  // React's TodoMVC names its toggle-all "Toggle All Input": "all" must not borrow the checkbox
+  // next to the "All" filter link (a link is a control of its own, not a name).
+  const react = todoElements.map((e) => (e.clickId === 2 ? { ...e, text: 'Toggle All Input' } : e)).filter((e) => e.clickId !== 5 && e.clickId !== 8);
+  const reordered = [...react.filter((e) => e.clickId !== 9), { clickId: 13, tag: 'input', type: 'checkbox' }, react.find((e) => e.clickId === 9)!];
+  const allRun = await drive(planner, todoWorld(reordered), 'mark all as complete', { startUrl: TODO });
+  assert.equal(allRun.toolCalls, []);
+  assert.match(allRun.answer, /could not find a checkbox, radio button or switch for "all"/);
+  assert.match(all.answer, /- Clicked "Mark all as complete" \(element 2|- Checked "Mark all as complete" \(element 2/);
   const none = await drive(planner, todoWorld(), 'check "Water the plants"', { startUrl: TODO });
   assert.equal(none.toolCalls, []);
   assert.match(none.answer, /could not find a checkbox, radio button or switch for "Water the plants"/);
