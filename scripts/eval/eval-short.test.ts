@@ -10,9 +10,9 @@ import { evalTasks } from './tasks.ts';
 
 export const SHORT_EVAL = [
   'todomvc-es6: add three todos',
-  'todomvc-react: add one todo',
+  'todomvc-react: complete one todo',
   'mdn: fill the first form',
-  'mdn: check a labelled checkbox',
+  'mdn: choose an option of a multiple select',
   'sqlite: a link past the context budget',
 ];
 

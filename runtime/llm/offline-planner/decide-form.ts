@@ -42,6 +42,12 @@ export function decideCheck(action: Extract<PlannedAction, { kind: 'check' }>, p
   // 1. The whole request is itself a control's label ("Mark all as complete").
   const whole = bestBy(elements, labelScore(action.phrase), MATCH_SCORE.sameWords);
   if (whole) return checkCall(whole.element, isToggle(whole.element) ? action.want : 'toggle', '');
+  // 1b. "mark all as complete", "check everything": the page's select-all control, whatever its
+  // wording ("Toggle All Input", "Select all"): a checkbox whose own name has the word "all".
+  if (/^(?:all|everything|every\s+\w+|all\s+(?:the\s+)?\w+)$/i.test(action.target)) {
+    const selectAll = elements.find((e) => isToggle(e) && (e.type ?? '').toLowerCase() !== 'radio' && wordsOf(`${e.label ?? ''} ${e.text ?? ''}`).some((w) => w === 'all' || w === 'everything'));
+    if (selectAll) return checkCall(selectAll, action.want, ' (the select-all control)');
+  }
   // 2. A checkbox, radio or switch named like the target.
   const toggles = elements.filter(isToggle);
   const own = bestBy(toggles, labelScore(action.target), MIN);

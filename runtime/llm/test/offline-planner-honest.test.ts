@@ -131,8 +131,11 @@ todo('"mark X as complete" checks the control next to X; "mark all as complete" 
   const react = todoElements.map((e) => (e.clickId === 2 ? { ...e, text: 'Toggle All Input' } : e)).filter((e) => e.clickId !== 5 && e.clickId !== 8);
   const reordered = [...react.filter((e) => e.clickId !== 9), { clickId: 13, tag: 'input', type: 'checkbox' }, react.find((e) => e.clickId === 9)!];
   const allRun = await drive(planner, todoWorld(reordered), 'mark all as complete', { startUrl: TODO });
-  assert.equal(allRun.toolCalls, []);
-  assert.match(allRun.answer, /could not find a checkbox, radio button or switch for "all"/);
+  assert.equal(allRun.toolCalls, [{ name: 'browser_check', arguments: { clickId: 2, checked: true } }], 'the select-all checkbox, not the one beside the "All" link');
+  const noSelectAll = reordered.filter((e) => e.clickId !== 2);
+  const noneRun = await drive(planner, todoWorld(noSelectAll), 'mark all as complete', { startUrl: TODO });
+  assert.equal(noneRun.toolCalls, []);
+  assert.match(noneRun.answer, /could not find a checkbox, radio button or switch for "all"/);
   assert.match(all.answer, /- Clicked "Mark all as complete" \(element 2|- Checked "Mark all as complete" \(element 2/);
   const none = await drive(planner, todoWorld(), 'check "Water the plants"', { startUrl: TODO });
   assert.equal(none.toolCalls, []);
