@@ -1,6 +1,6 @@
 // Clause readers for the form and list actions of a request: "add a todo called X", "choose X in
 // the Y select", "check / mark X as complete / turn on X", and the verbs the planner has no tool
-// for (double-click, hover, drag, scroll, keys other than Enter), which it must report as not done.
+// for or does not plan (double-click, hover, drag, scroll, keys other than Enter), reported as not done.
 import { firstQuote, unmask, type MaskedRequest } from './request-text.ts';
 
 export type FormAction =
@@ -22,20 +22,20 @@ const CHECK = /^(?:please\s+)?(check(?!\s+out\b)|tick|uncheck|untick|toggle|comp
 const TURN = /^(?:please\s+)?(?:turn|switch)\s+(on|off)\s+(?:the\s+)?(.+)$|^(?:please\s+)?(?:turn|switch)\s+(?:the\s+)?(.+?)\s+(on|off)$/i;
 
 export const UNSUPPORTED: Array<[RegExp, string]> = [
-  [/\bdouble[\s-]?click|\bdblclick\b/i, 'double-clicking is not one of my tools (I can click, type, choose options and switch tabs)'],
-  [/\b(?:hover|mouse\s*over)\b/i, 'hovering is not one of my tools'],
-  [/\bdrag\b/i, 'dragging is not one of my tools'],
-  [/\bscroll\b/i, 'scrolling is not one of my tools'],
-  [/\bupload\b/i, 'uploading files is not one of my tools'],
-  [/\b(?:press|hit)\s+(?:the\s+)?(?:escape|esc|tab|backspace|delete|del|space|arrow|up|down|left|right|home|end|page\s*(?:up|down)|control|ctrl|alt|shift|meta|cmd|f\d+)\b/i, 'I can only press Enter (when submitting a field)'],
+  [/\bdouble[\s-]?click|\bdblclick\b/i, 'the offline planner does not plan double-clicks (it clicks, types, checks, chooses options and switches tabs)'],
+  [/\b(?:hover|mouse\s*over)\b/i, 'the offline planner does not plan hovering'],
+  [/\bdrag\b/i, 'dragging is not among the browser tools'],
+  [/\bscroll\b/i, 'scrolling is not among the browser tools (a page read covers the whole page)'],
+  [/\bupload\b/i, 'uploading files is not among the browser tools'],
+  [/\b(?:press|hit)\s+(?:the\s+)?(?:escape|esc|tab|backspace|delete|del|space|arrow|up|down|left|right|home|end|page\s*(?:up|down)|control|ctrl|alt|shift|meta|cmd|f\d+)\b/i, 'the offline planner only presses Enter (when submitting a field)'],
 ];
 
 /** Verbs that need a tool the planner lacks, when nothing else in the clause was understood. */
 export const UNSUPPORTED_IF_UNREAD: Array<[RegExp, string]> = [
-  [/\b(?:edit|rename|change|modify|update)\b/i, 'editing an existing entry needs a double-click, which is not one of my tools'],
+  [/\b(?:edit|rename|change|modify|update)\b/i, 'editing an entry in place (double-click, retype) is not something the offline planner plans'],
   [/\b(?:delete|remove|destroy)\b/i, 'I found no way to delete without a visible button named for it; ask me to click that button by its text'],
-  [/\b(?:wait|sleep)\b/i, 'waiting is not one of my tools (each step reads the page once it has loaded)'],
-  [/\b(?:download|print|save)\b/i, 'downloading, printing or saving is not one of my tools'],
+  [/\b(?:wait|sleep)\b/i, 'the offline planner does not wait (each step reads the page once it has loaded)'],
+  [/\b(?:download|print|save)\b/i, 'downloading, printing or saving is not among the browser tools'],
 ];
 
 function cleanPhrase(raw: string, request: MaskedRequest): string {

@@ -48,7 +48,7 @@ honest('a dropped part is reported and the answer never says done', async () => 
   assert.equal(run.toolCalls, [{ name: 'browser_open', arguments: { url: TODO } }, { name: 'browser_type', arguments: { clickId: 1, text: 'Feed the cat', submit: true } }]);
   assert.not.match(run.answer, /done\./);
   assert.match(run.answer, /I did only part of this request/);
-  assert.match(run.answer, /Not done:\n- "double-click it": double-clicking is not one of my tools/);
+  assert.match(run.answer, /Not done:\n- "double-click it": the offline planner does not plan double-clicks/);
   assert.match(run.answer, /Typed "Feed the cat" into "What needs to be done\?" \(element 1\) and submitted/);
 });
 
