@@ -22,6 +22,8 @@ export interface NavTracker {
   /** Whether the tab is tracked (resolves once seeding finished). */
   tracking(tabId: number): Promise<boolean>;
   mark(tabId: number): NavMark | null;
+  /** A navigation this side started (tabs.update): pending at once, before its first event. */
+  expect(tabId: number, url: string): void;
   /** What navigated since `mark`; waits up to `commitWaitMs` for a requested navigation to commit. */
   since(tabId: number, mark: NavMark, commitWaitMs: number): Promise<Navigation | null>;
   /**
@@ -144,6 +146,12 @@ export function createNavTracker(deps: NavTrackerDeps): NavTracker {
         () => states.has(tabId),
         () => false,
       );
+    },
+    expect(tabId, url) {
+      const state = states.get(tabId);
+      if (!state) return;
+      state.pending = { ...(state.pending ?? {}), url };
+      notify(tabId);
     },
     mark(tabId) {
       const state = states.get(tabId);

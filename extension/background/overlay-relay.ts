@@ -16,6 +16,8 @@ export const GUARD_DELIVERY_TIMEOUT_MS = 250;
  */
 export const ACTION_NOTICE_DELAY_MS = 150;
 
+export const OVERLAY_UI_KEY = 'mimo.overlayUi';
+
 export interface StartedAction {
   actionId: string;
   label: string;
@@ -54,6 +56,27 @@ export interface OverlayRelayDeps {
 
 export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
   const tasks = new Map<string, TaskUi>();
+  // The server's state per task survives a service-worker restart (storage.session), so a
+  // content script asking after the restart still gets the truth.
+  const stored = deps.browser.storage.session;
+  const restored: Promise<void> = (stored ? stored.get(OVERLAY_UI_KEY) : Promise.resolve({} as Record<string, unknown>)).then(
+    (items) => {
+      const saved = items[OVERLAY_UI_KEY] as Record<string, { uiState?: PluginUiState; message?: string }> | undefined;
+      for (const [taskId, value] of Object.entries(saved ?? {})) {
+        if (tasks.has(taskId) || !value) continue;
+        const entry: TaskUi = { takeoverPending: false, actions: new Map() };
+        if (value.uiState) entry.uiState = value.uiState;
+        if (value.message) entry.message = value.message;
+        tasks.set(taskId, entry);
+      }
+    },
+    () => {},
+  );
+  const persist = () => {
+    const out: Record<string, { uiState?: PluginUiState; message?: string }> = {};
+    for (const [taskId, entry] of tasks) if (entry.uiState) out[taskId] = { uiState: entry.uiState, ...(entry.message ? { message: entry.message } : {}) };
+    void stored?.set({ [OVERLAY_UI_KEY]: out }).catch(() => {});
+  };
   const ui = (taskId: string): TaskUi => {
     let entry = tasks.get(taskId);
     if (!entry) tasks.set(taskId, (entry = { takeoverPending: false, actions: new Map() }));
@@ -107,9 +130,11 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       void post(tabId, { kind: 'action_settled', taskId, actionId });
     },
     async applyUiState(message) {
+      await restored;
       const entry = ui(message.taskId);
       entry.uiState = message.state;
       if (message.message !== undefined) entry.message = message.message;
+      persist();
       // The server has answered (takeover confirmed, or resumed/stopped/ended).
       entry.takeoverPending = false;
       const record = await deps.taskTabs.get(message.taskId);
@@ -122,9 +147,11 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
     taskEnded(taskId, tabIds) {
       for (const action of tasks.get(taskId)?.actions.values() ?? []) deps.timers.clearTimeout(action.noticeTimer);
       tasks.delete(taskId);
+      persist();
       for (const tabId of tabIds) void post(tabId, { kind: 'task_ended', taskId });
     },
     async sessionFor(tabId) {
+      await restored;
       const record = await deps.taskTabs.taskOfTab(tabId);
       if (!record || record.tabId !== tabId) return null;
       const entry = ui(record.taskId);
@@ -135,6 +162,9 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       if (current) {
         const { actionId, label, dispatchesInput, capturesPage } = current;
         session.action = { actionId, label, dispatchesInput, capturesPage };
+        // The content script now knows of it: its settle must reach the tab even if the action
+        // ends before its notice would have gone out (the pill left on TodoMVC after a load).
+        current.noticed = true;
       }
       return session;
     },

@@ -246,3 +246,4 @@ start.run();
 load.run();
 input.run();
 capture.run();
+

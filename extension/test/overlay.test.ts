@@ -48,6 +48,28 @@ relay('input on the tab of a task that is not running is no takeover; the conten
   assert.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'));
 });
 
+relay('an action a loading content script learned of is settled on the tab even when it ends before its notice', async () => {
+  const { browser, overlay, timers } = await relaySetup();
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'load', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
+  assert.is((await overlay.sessionFor(7))?.action?.actionId, 'load', 'a new document asks mid-action');
+  timers.advance(ACTION_NOTICE_DELAY_MS - 50);
+  overlay.actionSettled(TASK_ID, 7, 'load');
+  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_settled', 'load']]);
+});
+
+relay("the server's state survives a service-worker restart; a task's end forgets it", async () => {
+  const { browser, overlay } = await relaySetup();
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing', message: 'Reading' });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // A new relay on the same browser storage: what a restarted worker builds.
+  const again = createOverlayRelay({ browser, taskTabs: createTaskTabs(browser.storage.local), timers: manualTimers(), now: () => 9, clientId: () => 'plugin-1', emit: () => true });
+  assert.equal(await again.sessionFor(7), { taskId: TASK_ID, tabId: 7, takeoverPending: false, uiState: 'ongoing', message: 'Reading' });
+  again.taskEnded(TASK_ID, [7]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const third = createOverlayRelay({ browser, taskTabs: createTaskTabs(browser.storage.local), timers: manualTimers(), now: () => 9, clientId: () => 'plugin-1', emit: () => true });
+  assert.is((await third.sessionFor(7))?.uiState, undefined);
+});
+
 relay('a content script loading on the task tab gets the current picture; other tabs get null', async () => {
   const { overlay } = await relaySetup();
   await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing', message: 'Reading' });

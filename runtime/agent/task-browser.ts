@@ -271,8 +271,10 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     const loaded = await action(step, 'browser_wait_for_loaded', { tabId });
     const loadAckMissed = blockedError();
     if (loadAckMissed) return { ok: false, error: loadAckMissed };
-    const loadWarning = loaded.ok ? [] : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
-    if (!loaded.ok && loaded.error?.code === 'TASK_TAB_CLOSED') return { ok: false, error: loaded.error };
+    // A successful load's warnings (HTTP 4xx/5xx: an error page, not the content) reach the agent too.
+    const loadWarning = loaded.ok ? (loaded.warnings ?? []) : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
+    // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
+    if (!loaded.ok && (loaded.error?.code === 'TASK_TAB_CLOSED' || loaded.error?.code === 'NAVIGATION_FAILED')) return { ok: false, error: loaded.error };
     const tab = tabId;
     const landedOn = (typeof loaded.result?.url === 'string' ? loaded.result.url : undefined) ?? (clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined);
     if (deps.checkFinalUrl && landedOn && landedOn !== 'about:blank') {

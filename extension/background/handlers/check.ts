@@ -52,7 +52,13 @@ export const check: ActionHandler<'browser_check'> = async (params, ctx) => {
   if (navigation.navigated && navigation.navigation?.sameDocument === false) {
     return reportAfterInput(ctx, params.tabId, { checked: wanted, changed: true, strategy }, navigation, null, [...warnings, 'the click navigated; the new page was not checked again']);
   }
-  const after = await stateOf(ctx, params.tabId, target);
+  const read = await runPageOp(ctx, params.tabId, 'checkState', { target });
+  if (!read.ok) {
+    // The page re-rendered the control on click (its element is gone): say so instead of guessing.
+    if (read.reason !== 'stale') failTarget(read);
+    return reportAfterInput(ctx, params.tabId, { checked: wanted, changed: true, strategy }, navigation, null, [...warnings, 'the page replaced the control after the click; its new state could not be read back (take a new snapshot to check)']);
+  }
+  const after = read;
   if (after.checked !== wanted) {
     fail('INVALID_TARGET', `clicking did not ${wanted ? 'check' : 'uncheck'} the control (it is still ${after.checked ? 'checked' : 'unchecked'}); the page may handle it differently`, { reason: 'state_unchanged' });
   }

@@ -212,6 +212,16 @@ s('HTTP 404 is reported; a refused connection is NAVIGATION_FAILED with the net 
   assert.match(refused.stderr, /^NAVIGATION_FAILED: .*net::ERR_CONNECTION_REFUSED/);
   assert.not.match(refused.stderr, /Frame with ID/);
   await env.ok('status', ['close']);
+
+  // batch_extract_pages: the 404 and the refused URL are failed items, the real page succeeds.
+  const urls = [`${env.corpus.url}${MDN}/html-form-structure/fieldset-legend.html`, `${env.corpus.url}/status/404`, `http://127.0.0.1:${port}/`];
+  const result = await env.client.callTool({ name: 'run_task_template', arguments: { templateId: 'batch_extract_pages', inputs: { urls }, options: { mode: 'sync' } } }, undefined, { timeout: 90_000 });
+  const run = result.structuredContent as any;
+  assert.equal(run.result.summary, { total: 3, succeeded: 1, failed: 2, skipped: 0 }, JSON.stringify(run.result));
+  assert.match(run.result.items[0].text, /Fruit juice size/);
+  assert.equal([run.result.items[1].error.cause, run.result.items[2].error.cause], ['NAVIGATION_FAILED', 'NAVIGATION_FAILED']);
+  assert.match(run.result.items[1].error.message, /HTTP 404/);
+  assert.match(run.result.items[2].error.message, /ERR_CONNECTION_REFUSED/);
 });
 
 s('controls hidden behind their labels and a custom switch are listed and operated; hover and focus are real', async ({ env }) => {
