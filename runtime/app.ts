@@ -94,6 +94,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         inspection,
         checkUrl: (url) => urlPolicy.check(url),
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
+        ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
       }),
   });
   const base = server.url === config.publicBaseUrl || config.port === 0 ? server.url : config.publicBaseUrl;

@@ -9,6 +9,7 @@ import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayC
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
+import { createFinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { restoredContextOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
@@ -23,6 +24,8 @@ export interface OrchestratorOptions {
   /** Re-checks the URL a page landed on (after redirects); a refusal stops the action. */
   checkFinalUrl?: UrlCheck;
   pagePrepBackoffMs?: readonly number[];
+  /** Tokens of one step's page context (page + browser state); default 4000 (MIMO_CONTEXT_TOKENS). */
+  contextTokens?: number;
   onTrace?(taskId: string, entry: Record<string, unknown>): void;
 }
 
@@ -59,6 +62,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
   const { taskStore, events, scheduler, registry, clock, log } = services;
   const sessions = new Map<string, TaskSession>();
   const stepLimit = options.stepLimit ?? 20;
+  const finishedTabs = createFinishedTabs();
 
   function tellPlugin(session: TaskSession, status: TaskStatus): void {
     const clientId = session.browser.clientId;
@@ -175,6 +179,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
                 ...(options.llmTimeoutMs ? { llmTimeoutMs: options.llmTimeoutMs } : {}),
                 history: await historyBefore(taskId, message.id),
                 snapshotOf: (clientId) => services.snapshots.state(clientId),
+                hideTab: (tab) => finishedTabs.hides(tab),
+                ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
                 onUsage: (usage) => void addUsage(taskId, usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
                 ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
               },
@@ -227,6 +233,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         notifyStatus: (_, params) => {
           events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
           previous = params.status;
+          if (session && (params.status === 'completed' || params.status === 'error')) finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
           if (session) tellPlugin(session, params.status);
         },
       },
@@ -234,6 +241,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
     session = { taskId, actor, browser, pageStale: false };
+    finishedTabs.reopen(taskId);
     sessions.set(taskId, session);
     actor.start();
     return session;
@@ -328,8 +336,10 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
       const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
       session.actor.send({ type: 'STOP' });
+      // A stopped task's tab closes (and its tab group with its last tab). When an action was in
+      // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
       if (!hadAction && clientId && registry.isOnline(clientId)) {
-        void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: false } }).catch(() => {});
+        void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: true } }).catch(() => {});
       }
       await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       return ok({ status: 'completed' });

@@ -19,14 +19,14 @@ import {
 } from '../../machines/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
 import type { Clock } from '../clock/index.ts';
-import type { PageContext } from '../llm/llm-types.ts';
 import type { ExtensionRegistry } from '../registry/registry-types.ts';
 import type { ActionRequest } from '../scheduler/action-scheduler.ts';
 import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
-import { pageContextOf } from './page-context.ts';
+import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
+import { markdownForAgent, readableTextOf } from './readable-text.ts';
 import { guardedRead } from '../url-policy/read-guard.ts';
 import { createPasswordFields, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
 
@@ -94,7 +94,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   let clientId: string | null = null;
   let tabId: number | null = null;
   let groupId: number | null = null;
-  let lastPage: PageContext | null = null;
+  let fullPage: FullPage | null = null;
   let traceId: string | undefined;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
   const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
@@ -301,7 +301,21 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
-  async function readPage(step: Step): Promise<{ ok: true; page: PageContext } | { ok: false; error: ErrorValue }> {
+  /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
+  async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
+    const inline = readableTextOf(readability);
+    if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
+    try {
+      const opened = await deps.artifacts.open(readability.artifactId);
+      if (opened.taskId !== deps.taskId) return { text: '', fromArtifact: false, warning: `readability artifact ${readability.artifactId} belongs to another task` };
+      const text = markdownForAgent(await new Response(opened.stream()).text());
+      return { text, fromArtifact: true };
+    } catch (error) {
+      return { text: '', fromArtifact: false, warning: `the page text (artifact ${readability.artifactId}) could not be read back: ${(error as Error)?.message ?? String(error)}` };
+    }
+  }
+
+  async function readPage(step: Step): Promise<{ ok: true; page: FullPage } | { ok: false; error: ErrorValue }> {
     if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
     const loaded = await action(step, 'browser_wait_for_loaded', { tabId });
     const loadAckMissed = blockedError();
@@ -334,19 +348,23 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     if (prepared.status === 'failed') {
       return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
     }
+    const readable = await readableText(prepared.readability);
     const indexed = await action(step, 'browser_dom_index', { tabId: tab, scope: 'document' });
-    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as PageContext['elements']) : [];
+    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
     const snapshotTab = clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab) : undefined;
-    const page = pageContextOf({
+    const indexWarnings = Array.isArray(indexed.result?.warnings) ? (indexed.result.warnings as string[]) : [];
+    const page = fullPageOf({
       tabId: tab,
-      url: snapshotTab?.url ?? lastPage?.url ?? '',
+      url: snapshotTab?.url ?? landedOn ?? fullPage?.url ?? '',
       title: prepared.readability?.title ?? snapshotTab?.title,
-      readability: prepared.readability,
+      text: readable.text,
+      textFromArtifact: readable.fromArtifact,
       elements,
-      warnings: [...loadWarning, ...prepared.warnings, ...(indexed.ok ? [] : [`dom index failed: ${indexed.error?.message}`])],
+      viewport: prepared.screenshot ? { width: prepared.screenshot.width, height: prepared.screenshot.height } : undefined,
+      warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
       missing: prepared.missing,
     });
-    lastPage = page;
+    fullPage = page;
     deps.onPageRead?.();
     return { ok: true, page };
   }
@@ -361,8 +379,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     get groupId() {
       return groupId;
     },
-    get lastPage() {
-      return lastPage;
+    /** The last page read, whole (the LLM sees a budgeted cut of it). */
+    get fullPage() {
+      return fullPage;
     },
     selectPlugin,
     pagePrepLogic,
