@@ -3,6 +3,7 @@
 // bridge), the session recorder. `npm start`, the demo and end-to-end tests all start it here.
 import { resolve } from 'node:path';
 import { createInspectionHub } from './agent/inspection-hub.ts';
+import { readClusterConfig, startClusterNode, type ClusterNode } from './cluster/cluster-mode.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
 import { readConfig, type MimoConfig } from './config.ts';
 import type { LlmGateway } from './llm/llm-types.ts';
@@ -21,6 +22,8 @@ export interface MimoApp {
   restored: number;
   recorder: SessionRecorder | undefined;
   statelyUrl: string | undefined;
+  /** Cluster mode (MIMO_DATABASE_URL), or undefined for the embedded default. */
+  cluster: ClusterNode | undefined;
   close(): Promise<void>;
 }
 
@@ -35,8 +38,12 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const loadedPolicy = await loadUrlPolicyConfig(env.MIMO_URL_POLICY);
   if (!loadedPolicy.ok) throw new StartupError(`MIMO_URL_POLICY: ${loadedPolicy.errors.join('; ')}`);
   const urlPolicy = createUrlPolicy({ config: loadedPolicy.config, resolve: createSystemResolver() });
+  const clusterConfig = readClusterConfig(env);
+  if (!clusterConfig.ok) throw new StartupError(clusterConfig.errors.join('\n'));
 
   const clock = { now: () => Date.now() };
+  const clusterLog = overrides.log ?? ((entry: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })));
+  const cluster = clusterConfig.config ? await startClusterNode(clusterConfig.config, { clock, log: clusterLog }) : undefined;
   const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock }) : undefined;
   const llm =
     overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});
@@ -57,7 +64,14 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     ...(overrides.log ? { log: overrides.log } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),
-    routes: (services) => (mcp = createMcpRoutes(services, { profile: profile.profile, urlPolicy, inspectFor: (runId: string) => inspection.observerFor(runId) })),
+    ...(cluster ? { taskStore: cluster.taskStore } : {}),
+    routes: (services) =>
+      (mcp = createMcpRoutes(services, {
+        profile: profile.profile,
+        urlPolicy,
+        inspectFor: (runId: string) => inspection.observerFor(runId),
+        ...(cluster ? { runStore: cluster.runStore } : {}),
+      })),
     control: (services) =>
       createAgentOrchestrator(services, {
         llm,
@@ -66,7 +80,10 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
       }),
   });
-  const restored = (await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0;
+  if (cluster) await cluster.attachNamespace(server.nsp);
+  // In cluster mode a task found running may be running on another live node: failover, not a
+  // restart sweep, decides (runtime/cluster/task-ownership.ts).
+  const restored = cluster ? 0 : ((await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0);
   return {
     server,
     config,
@@ -75,9 +92,11 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     restored,
     recorder,
     statelyUrl: stately?.url,
+    cluster,
     async close() {
       await mcp?.mcp.close();
       await server.close();
+      await cluster?.close();
       await recorder?.close();
       stately?.close();
     },

@@ -1,0 +1,75 @@
+// Cluster mode through startMimo: two nodes on one PostgreSQL (MIMO_DATABASE_URL). A task asked
+// on node A streams its events to a web client on node B too, in the same order, and node B
+// serves its history over HTTP. Without the variable the node stays in embedded mode.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startMimo, StartupError, type MimoApp } from '../../app.ts';
+import { startPostgres } from '../../test-util/postgres-server.ts';
+import { say, scriptedLlm } from '../../test/scripted-llm.ts';
+import { connectWeb, eventually } from '../../test/util.ts';
+import { readClusterConfig } from '../cluster-mode.ts';
+
+const TASK = '01JD0000000000000000000C01';
+const server = await startPostgres();
+const databaseUrl = await server.createDatabase();
+const dir = mkdtempSync(join(tmpdir(), 'mimo-cluster-'));
+
+function envFor(name: string): Record<string, string> {
+  return { MIMO_DATABASE_URL: databaseUrl, MIMO_NODE_ID: name, MIMO_PORT: '0', MIMO_DATA_DIR: join(dir, name), MIMO_ARTIFACT_DIR: join(dir, 'artifacts') };
+}
+
+const test = suite<{ nodes: MimoApp[] }>('cluster mode: two nodes, one PostgreSQL', { nodes: [] });
+
+test.after(async (ctx) => {
+  for (const node of ctx.nodes) await node.close();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('MIMO_DATABASE_URL is checked: a bad value stops the start with a clear error', async () => {
+  assert.equal(readClusterConfig({}), { ok: true, config: null });
+  const bad = readClusterConfig({ MIMO_DATABASE_URL: 'mysql://x@y/z', MIMO_DATABASE_POOL_SIZE: '1' });
+  assert.is(bad.ok, false);
+  assert.match(String(!bad.ok && bad.errors.join('\n')), /postgres:\/\//);
+  assert.match(String(!bad.ok && bad.errors.join('\n')), /MIMO_DATABASE_POOL_SIZE/);
+  const error = await startMimo({ ...envFor('bad'), MIMO_DATABASE_URL: 'not a url' }, { log: () => {} }).catch((e) => e);
+  assert.instance(error, StartupError);
+});
+
+test('a task asked on node A: a web client on node B sees every event in order, and B serves the history', async (ctx) => {
+  const a = await startMimo(envFor('node-a'), { log: () => {}, llm: scriptedLlm([() => say('Hello ', 'from node A.')]) });
+  ctx.nodes.push(a);
+  const b = await startMimo(envFor('node-b'), { log: () => {}, llm: scriptedLlm([]) });
+  ctx.nodes.push(b);
+  assert.ok(a.cluster && b.cluster);
+  // Both adapters have heard of each other (heartbeats over NOTIFY) before the task starts.
+  await eventually(async () => (await a.server.nsp.adapter!.serverCount()) === 2 && (await b.server.nsp.adapter!.serverCount()) === 2, 10_000, 'nodes meshed');
+
+  const webA = await connectWeb(a.server.url);
+  const webB = await connectWeb(b.server.url);
+  assert.equal(await webB.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: 'evt-sub', timestamp: Date.now(), taskId: TASK }), { ok: true });
+  const ack = await webA.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-hello', timestamp: Date.now(), taskId: TASK, content: 'Say hello' });
+  assert.is(ack.ok, true);
+  const finished = (events: any[]) => events.some((e) => e.event?.type === 'chatDelta' && e.event.finished);
+  await eventually(() => finished(webA.events) && finished(webB.events), 10_000, 'the turn to finish on both nodes');
+  await eventually(() => webB.events.filter((e) => e.taskId === TASK).length === webA.events.filter((e) => e.taskId === TASK).length, 5_000, 'B to catch up');
+  const ofTask = (events: any[]) => events.filter((e) => e.taskId === TASK);
+  assert.ok(ofTask(webA.events).length >= 3);
+  assert.equal(ofTask(webB.events), ofTask(webA.events));
+  const text = ofTask(webB.events).filter((e) => e.event.type === 'chatDelta').map((e) => e.event.delta?.content ?? '').join('');
+  assert.is(text, 'Hello from node A.');
+
+  await eventually(async () => {
+    const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`)).json()) as any;
+    return body.data?.messages?.length === 2;
+  }, 5_000, 'the assistant message to be stored');
+  const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`)).json()) as any;
+  assert.equal(body.data.messages.map((m: any) => [m.role, m.content]), [['user', 'Say hello'], ['assistant', 'Hello from node A.']]);
+  webA.close();
+  webB.close();
+});
+
+test.run();
