@@ -63,22 +63,33 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at bigint NOT NULL
       );
 
-      -- Live nodes (heartbeat), for failover and the bench.
+      -- Nodes. A node is alive while it holds the advisory lock (namespace, lock_key) on its
+      -- ownership connection: PostgreSQL drops it the moment that connection dies.
       CREATE TABLE mimo_nodes (
         node_id text PRIMARY KEY,
+        lock_key serial NOT NULL UNIQUE,
         url text NOT NULL,
-        started_at bigint NOT NULL,
-        heartbeat_at bigint NOT NULL
+        started_at bigint NOT NULL
       );
 
-      -- Actions dispatched, by actionId: the idempotency record failover checks before it sends
-      -- an action again (a result is stored once it is known).
+      -- Which node last claimed a task (its advisory lock is the truth; this row says whom to ask).
+      CREATE TABLE mimo_task_owners (
+        task_id text PRIMARY KEY,
+        node_id text NOT NULL,
+        claimed_at bigint NOT NULL
+      );
+
+      -- Actions dispatched, by a key that a replayed turn computes again (task, turn, step): the
+      -- idempotency record failover checks before it sends an action again. action_id is the
+      -- wire id of the first dispatch (reused on a re-send, so the plugin can deduplicate);
+      -- output is the settled result, once known.
       CREATE TABLE mimo_actions (
-        action_id text PRIMARY KEY,
+        action_key text PRIMARY KEY,
+        action_id text NOT NULL,
         task_id text NOT NULL,
         node_id text NOT NULL,
         dispatched_at bigint NOT NULL,
-        result json
+        output json
       );
 
       -- @socket.io/postgres-adapter stores payloads above its NOTIFY threshold here (its README's table).
