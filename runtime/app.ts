@@ -64,7 +64,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     ...(overrides.log ? { log: overrides.log } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),
-    ...(cluster ? { taskStore: cluster.taskStore } : {}),
+    ...(cluster ? { taskStore: cluster.taskStore, cluster: cluster.hooks } : {}),
     routes: (services) =>
       (mcp = createMcpRoutes(services, {
         profile: profile.profile,
@@ -80,7 +80,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
       }),
   });
-  if (cluster) await cluster.attachNamespace(server.nsp);
+  if (cluster) await cluster.join(server);
   // In cluster mode a task found running may be running on another live node: failover, not a
   // restart sweep, decides (runtime/cluster/task-ownership.ts).
   const restored = cluster ? 0 : ((await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0);

@@ -66,6 +66,14 @@ export interface CreateServerOptions {
   routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
   /** Builds the agent side once the services exist (the orchestrator). */
   control?: (services: RuntimeServices) => TaskControl;
+  /** Cluster mode (runtime/cluster/): wraps the plugin channel, the services and the control so they span nodes. */
+  cluster?: ServerClusterHooks;
+}
+
+export interface ServerClusterHooks {
+  channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
+  services(services: RuntimeServices): RuntimeServices;
+  control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -134,11 +142,16 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   const snapshots = createSnapshotStore({
     clock,
-    onChange: ({ seq, state }) => events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
+    // In cluster mode every node applies every plugin's snapshot (runtime/cluster/), so each
+    // tells its own frontends only.
+    onChange: ({ seq, state }) =>
+      options.cluster
+        ? nsp.to(rooms.frontend).local.emit('frontend_event', events.envelope({ type: 'snapshotSync', mode: 'full', seq, state }))
+        : events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
     ...(config.snapshotDebug ? { debugLog: (line: string) => log({ event: 'snapshot', line }) } : {}),
   });
 
-  const channel: PluginChannel = {
+  const localChannel: PluginChannel = {
     isConnected: (clientId) => socketsOf(clientId) > 0,
     emitWithAck(clientId, frame, onAck) {
       const sockets = nsp.to(rooms.client(clientId)).sockets();
@@ -157,6 +170,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       return true;
     },
   };
+  const channel = options.cluster ? options.cluster.channel(localChannel, { nsp, registry }) : localChannel;
   const scheduler = createActionScheduler({
     channel,
     clock,
@@ -169,26 +183,27 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
-  const control = options.control?.(services);
+  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
+  const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
+  const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);
 
   app = createHttpApp({
     taskStore,
-    registry,
-    snapshots,
+    registry: services.registry,
+    snapshots: services.snapshots,
     artifacts,
     config: { token: config.token, corsOrigins: config.corsOrigins, publicBaseUrl },
     log,
     newTaskId: () => ulid(),
-    isConnected: (clientId: string) => socketsOf(clientId) > 0,
+    isConnected: (clientId: string) => channel.isConnected(clientId),
   });
 
   nsp.on('connection', (socket) => {
     attachPluginSocket(socket, {
-      registry,
-      snapshots,
-      scheduler,
+      registry: services.registry,
+      snapshots: services.snapshots,
+      scheduler: services.scheduler,
       control: () => control,
       socketsOf,
       log,
@@ -198,7 +213,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       control: () => control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       bindExtension: (taskId, clientId) => {
-        registry.bind(taskId, clientId);
+        services.registry.bind(taskId, clientId);
         return { ok: true };
       },
       log,

@@ -3,6 +3,10 @@
 //   so any node serves any task's history and any run.
 // - Namespace `/mimo` gets the LISTEN/NOTIFY adapter (ordered-postgres-adapter.ts): rooms and
 //   broadcasts (task events, the extension list, snapshots) reach sockets on every node.
+// - Extensions, snapshots and action results are shared between nodes (cluster-plugins.ts);
+//   every task command goes to the task's owner (cluster-control.ts), which holds its advisory
+//   lock (task-ownership.ts); a task whose owner died is adopted by another node
+//   (failover-watcher.ts) and its turn replayed with idempotent actions (action-ledger.ts).
 // - Without the variable nothing here runs: one process, lowdb files, as before.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -13,12 +17,20 @@ import { createPostgresTaskStore } from '../store/postgres-task-store.ts';
 import { migrate } from '../store/postgres-migrations.ts';
 import type { TaskStore } from '../store/task-types.ts';
 import type { Namespace } from '../../transport/server/index.ts';
+import type { MimoServer, ServerClusterHooks } from '../server.ts';
+import { createActionLedger } from './action-ledger.ts';
+import { createClusterControl, type ClusterControl } from './cluster-control.ts';
+import { createClusterPlugins } from './cluster-plugins.ts';
+import { startFailoverWatcher, type FailoverWatcher } from './failover-watcher.ts';
 import { createOrderedPostgresPubSub, type OrderedPubSub } from './ordered-postgres-adapter.ts';
+import { createTaskOwnership, type TaskOwnership } from './task-ownership.ts';
 
 export interface ClusterConfig {
   databaseUrl: string;
   nodeId: string;
   poolSize: number;
+  /** How often a node looks for tasks whose owner died (MIMO_FAILOVER_CHECK_MS, default 1000). */
+  failoverCheckMs: number;
 }
 
 export type ClusterConfigResult = { ok: true; config: ClusterConfig | null } | { ok: false; errors: string[] };
@@ -39,8 +51,11 @@ export function readClusterConfig(env: Record<string, string | undefined>): Clus
   if (!/^\d+$/.test(poolText) || poolSize < 2 || poolSize > 100) errors.push(`MIMO_DATABASE_POOL_SIZE must be 2-100, got "${poolText}"`);
   const nodeId = env.MIMO_NODE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) errors.push(`MIMO_NODE_ID must be 1-64 of [A-Za-z0-9._-], got "${nodeId}"`);
+  const checkText = env.MIMO_FAILOVER_CHECK_MS ?? '1000';
+  const failoverCheckMs = Number(checkText);
+  if (!/^\d+$/.test(checkText) || failoverCheckMs < 100 || failoverCheckMs > 60_000) errors.push(`MIMO_FAILOVER_CHECK_MS must be 100-60000, got "${checkText}"`);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, config: { databaseUrl, nodeId, poolSize } };
+  return { ok: true, config: { databaseUrl, nodeId, poolSize, failoverCheckMs } };
 }
 
 export interface ClusterNode {
@@ -48,8 +63,12 @@ export interface ClusterNode {
   pool: pg.Pool;
   taskStore: TaskStore;
   runStore: RunStore;
-  /** Puts the namespace on the cross-node adapter; resolves once it listens. */
-  attachNamespace(nsp: Namespace): Promise<void>;
+  /** For createServer({ cluster }): wraps the channel, services and control. */
+  hooks: ServerClusterHooks;
+  /** Once the server listens: the adapter, this node's lock, the plugins of other nodes, failover. */
+  join(server: MimoServer): Promise<void>;
+  ownership(): TaskOwnership | undefined;
+  failover(): FailoverWatcher | undefined;
   close(): Promise<void>;
 }
 
@@ -59,21 +78,82 @@ export async function startClusterNode(config: ClusterConfig, deps: { clock: { n
   pool.on('error', (error) => deps.log({ event: 'database_pool_error', error: String(error) }));
   const { applied } = await migrate(pool);
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
-  const taskStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
+  const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
   const runStore = createPostgresRunStore({ pool });
+  const plugins = createClusterPlugins({ nodeId: config.nodeId, pool, clock: deps.clock, log: deps.log });
+  const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log });
   let pubsub: OrderedPubSub | undefined;
+  let ownership: TaskOwnership | undefined;
+  let control: ClusterControl | undefined;
+  let watcher: FailoverWatcher | undefined;
+  let nsp: Namespace | undefined;
+
+  // A task that ends hands its lock back (the lock table is finite); the next message claims it again.
+  const taskStore: TaskStore = {
+    ...baseStore,
+    async updateTask(taskId, patch) {
+      const task = await baseStore.updateTask(taskId, patch);
+      if (task.status === 'completed' || task.status === 'error') {
+        ledger.endTask(taskId);
+        void ownership?.release(taskId).catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
+      }
+      return task;
+    },
+  };
+
+  const hooks: ServerClusterHooks = {
+    channel(local, channelDeps) {
+      nsp = channelDeps.nsp;
+      return plugins.channel(local, channelDeps);
+    },
+    services(services) {
+      return {
+        ...services,
+        registry: plugins.wrapRegistry(services.registry),
+        snapshots: plugins.wrapSnapshots(services.snapshots),
+        scheduler: plugins.wrapScheduler(ledger.wrap(services.scheduler)),
+      };
+    },
+    control(local) {
+      const lazyOwnership = new Proxy({} as TaskOwnership, {
+        get: (_target, key) => {
+          if (!ownership) throw new Error('cluster node has not joined yet');
+          const value = (ownership as unknown as Record<string | symbol, unknown>)[key];
+          return typeof value === 'function' ? value.bind(ownership) : value;
+        },
+      });
+      control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, ledger, taskStore, log: deps.log });
+      return control.wrap(local);
+    },
+  };
+
   return {
     config,
     pool,
     taskStore,
     runStore,
-    async attachNamespace(nsp) {
-      pubsub ??= createOrderedPostgresPubSub({ connectionString: config.databaseUrl, onError: (error) => deps.log({ event: 'socket_adapter_error', error: String(error) }) });
-      await nsp.setAdapter((n) => pubsub!.adapterFor(n));
+    hooks,
+    async join(server) {
+      pubsub = createOrderedPostgresPubSub({ connectionString: config.databaseUrl, onError: (error) => deps.log({ event: 'socket_adapter_error', error: String(error) }) });
+      await server.nsp.setAdapter((n) => pubsub!.adapterFor(n));
       await pubsub.ready();
+      ownership = await createTaskOwnership({
+        connectionString: config.databaseUrl,
+        pool,
+        nodeId: config.nodeId,
+        url: server.url,
+        clock: deps.clock,
+        onLost: (error) => deps.log({ event: 'cluster_lock_connection_lost', error: String(error) }),
+      });
+      await plugins.loadRemote(await ownership.liveNodes());
+      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, intervalMs: config.failoverCheckMs, log: deps.log });
     },
+    ownership: () => ownership,
+    failover: () => watcher,
     async close() {
+      watcher?.stop();
       await pubsub?.close();
+      await ownership?.close();
       await runStore.flush();
       await pool.end();
     },

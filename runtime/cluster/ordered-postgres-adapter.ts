@@ -24,6 +24,8 @@ export interface OrderedPubSubOptions {
   /** Payloads above this many bytes go through the attachments table (NOTIFY's limit is 8000). */
   payloadThreshold?: number;
   onError?: (error: unknown) => void;
+  heartbeatIntervalMs?: number;
+  heartbeatTimeoutMs?: number;
 }
 
 type Message = (ClusterMessage | ClusterResponse) & { nsp: string; uid: string };
@@ -97,7 +99,8 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
 
   class OrderedAdapter extends ClusterAdapterWithHeartbeat {
     constructor(nsp: any) {
-      super(nsp, {});
+      // socket.io's defaults are 5 s / 10 s; a dead node drops out of the ack counts sooner here.
+      super(nsp, { heartbeatInterval: options.heartbeatIntervalMs ?? 2_000, heartbeatTimeout: options.heartbeatTimeoutMs ?? 5_000 });
     }
     protected override doPublish(message: ClusterMessage): Promise<string> {
       return publish(message as Message).then(() => '');

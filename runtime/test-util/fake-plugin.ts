@@ -33,6 +33,8 @@ export interface FakePlugin {
   socket: Socket;
   clientId: string;
   received: BrowserActionFrame[];
+  /** Frames the answerer ran (with `dedupe`, a repeated actionId is not run again). */
+  executed: BrowserActionFrame[];
   /** Sends a plugin_message and resolves with the server's ack. */
   send(message: Record<string, unknown>): Promise<any>;
   sendResult(frame: BrowserActionFrame, answer: NonNullable<FakeAnswer['result']>, legacy?: boolean): void;
@@ -67,6 +69,8 @@ export async function startFakePlugin(options: {
   answer?: Answerer;
   snapshot?: Record<string, unknown>;
   register?: boolean;
+  /** Seed 001 §4.2: a browser_action whose actionId was seen is not run again; its result is sent again. */
+  dedupe?: boolean;
 }): Promise<FakePlugin> {
   const socket = io(`${options.url}/mimo`, {
     transports: ['websocket'],
@@ -79,12 +83,15 @@ export async function startFakePlugin(options: {
     socket.once('connect_error', reject);
   });
   const received: BrowserActionFrame[] = [];
+  const executed: BrowserActionFrame[] = [];
+  const answers = new Map<string, Promise<FakeAnswer>>();
   const answer = options.answer ?? okAnswer;
 
   const plugin: FakePlugin = {
     socket,
     clientId: options.clientId,
     received,
+    executed,
     send: (message) => socket.timeout(5_000).emitWithAck('plugin_message', message),
     sendResult(frame, result, legacy = false) {
       const message = legacy
@@ -99,7 +106,13 @@ export async function startFakePlugin(options: {
     if (frame?.type !== 'browser_action') return;
     received.push(frame);
     const [name, params] = Object.entries(frame.action)[0]!;
-    const reply = await answer(name, params, frame);
+    let pending = options.dedupe ? answers.get(frame.id) : undefined;
+    if (!pending) {
+      executed.push(frame);
+      pending = Promise.resolve(answer(name, params, frame));
+      if (options.dedupe) answers.set(frame.id, pending);
+    }
+    const reply = await pending;
     if (reply.ack !== false) ack?.({ ok: true });
     if (!reply.result) return;
     const result = reply.result;
