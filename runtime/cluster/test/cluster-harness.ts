@@ -46,6 +46,7 @@ export async function startClusterHarness(baseEnv: Record<string, string> = {}):
       MIMO_ARTIFACT_SECRET: 'cluster-test-secret-0123456789abcdef',
       MIMO_URL_POLICY: policyFile,
       MIMO_FAILOVER_CHECK_MS: '250',
+      ...(process.env.MIMO_TEST_NODE_LOG ? { MIMO_TEST_NODE_LOG: process.env.MIMO_TEST_NODE_LOG } : {}),
       ...baseEnv,
       ...extraEnv,
     };
