@@ -20,7 +20,8 @@ function model({ body }: MockRequestInfo) {
   let lastUser = messages.length - 1;
   while (lastUser >= 0 && messages[lastUser]!.role !== 'user') lastUser--;
   const done = messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
-  if (done < CLICKS) return completionChunks({ toolCalls: [{ id: `call-${done}`, name: 'browser_click', arguments: JSON.stringify({ clickId: 1 }) }] });
+  if (done === 0) return completionChunks({ toolCalls: [{ id: 'call-open', name: 'browser_open', arguments: JSON.stringify({ url: 'http://127.0.0.1:9/bench' }) }] });
+  if (done <= CLICKS) return completionChunks({ toolCalls: [{ id: `call-${done}`, name: 'browser_click', arguments: JSON.stringify({ clickId: 1 }) }] });
   return completionChunks({ text: Array.from({ length: WORDS }, (_, i) => `w${i}`).join(' ') });
 }
 
@@ -125,7 +126,9 @@ export async function benchCluster(options: { turns?: number; failovers?: number
       const observer = await connectWeb(c.url);
       await observer.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `evt-s${taskId}`, timestamp: Date.now(), taskId });
       await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${taskId}`, timestamp: Date.now(), taskId, content: 'bench' });
-      await eventually(() => onB.received.filter((f) => f.taskId === taskId).length >= 8, 20_000, 'the turn under way');
+      await eventually(() => onB.received.filter((f) => f.taskId === taskId).length >= 8, 20_000, `the turn under way (round ${round}, owner ${owner.name})`).catch((error) => {
+        throw new Error(`${(error as Error).message}: ${JSON.stringify(web.events.filter((e) => e.taskId === taskId).map((e) => e.event)).slice(0, 1500)}`);
+      });
       const killedAt = performance.now();
       owner.kill9();
       await new Promise((r) => owner.child.once('exit', r));
@@ -147,6 +150,7 @@ export async function benchCluster(options: { turns?: number; failovers?: number
 
 export function printCluster(result: Awaited<ReturnType<typeof benchCluster>>): void {
   const ref = result.rows[0]!;
+  if (result.rows.some((r) => r.actions === 0)) throw new Error('a scenario dispatched no browser action: the bench is broken');
   const perAction = (r: TurnResult) => r.ms / r.actions;
   const cpuPerAction = (r: TurnResult) => r.cpuMs / r.actions;
   console.log(`turns of ${result.clicks} clicks (+ page preparation) and a ${result.words}-word answer; ${result.turns} measured turns each; mock LLM; fake plugin answering at once`);
