@@ -32,7 +32,7 @@ export class StartupError extends Error {}
 export async function startMimo(env: Record<string, string | undefined>, overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig> } = {}): Promise<MimoApp> {
   const parsed = readConfig(env);
   if (!parsed.ok) throw new StartupError(parsed.errors.join('\n'));
-  const config = { ...parsed.config, ...overrides.config };
+  let config = { ...parsed.config, ...overrides.config };
   const profile = readMcpProfile(env.MIMO_MCP_PROFILE);
   if (!profile.ok) throw new StartupError(profile.error);
   const loadedPolicy = await loadUrlPolicyConfig(env.MIMO_URL_POLICY);
@@ -44,6 +44,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const clock = { now: () => Date.now() };
   const clusterLog = overrides.log ?? ((entry: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })));
   const cluster = clusterConfig.config ? await startClusterNode(clusterConfig.config, { clock, log: clusterLog }) : undefined;
+  if (cluster) config = { ...config, artifactSecret: await cluster.artifactSecret(config.artifactSecret) };
   const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock }) : undefined;
   const llm =
     overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});

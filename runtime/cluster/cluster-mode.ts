@@ -58,8 +58,20 @@ export function readClusterConfig(env: Record<string, string | undefined>): Clus
   return { ok: true, config: { databaseUrl, nodeId, poolSize, failoverCheckMs } };
 }
 
+/**
+ * One value for the whole cluster: the first node to ask stores `make()`'s, the others read it.
+ * The artifact secret is one: an upload URL presigned by one node is redeemed on whichever node
+ * the load balancer picks.
+ */
+export async function sharedSetting(pool: pg.Pool, key: string, make: () => string): Promise<string> {
+  await pool.query('INSERT INTO mimo_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, make()]);
+  return (await pool.query<{ value: string }>('SELECT value FROM mimo_settings WHERE key = $1', [key])).rows[0]!.value;
+}
+
 export interface ClusterNode {
   config: ClusterConfig;
+  /** MIMO_ARTIFACT_SECRET when set, else the cluster's own (made by the first node, in mimo_settings). */
+  artifactSecret(configured: string | undefined): Promise<string>;
   pool: pg.Pool;
   taskStore: TaskStore;
   runStore: RunStore;
@@ -129,6 +141,7 @@ export async function startClusterNode(config: ClusterConfig, deps: { clock: { n
 
   return {
     config,
+    artifactSecret: async (configured) => configured ?? (await sharedSetting(pool, 'artifact_secret', () => randomBytes(32).toString('base64url'))),
     pool,
     taskStore,
     runStore,

@@ -92,6 +92,12 @@ export const MIGRATIONS: readonly Migration[] = [
         output json
       );
 
+      -- Settings every node must share (e.g. the artifact upload-token secret), made by the first node.
+      CREATE TABLE mimo_settings (
+        key text PRIMARY KEY,
+        value text NOT NULL
+      );
+
       -- @socket.io/postgres-adapter stores payloads above its NOTIFY threshold here (its README's table).
       CREATE TABLE socket_io_attachments (
         id bigserial UNIQUE,

@@ -72,4 +72,18 @@ test('a task asked on node A: a web client on node B sees every event in order, 
   webB.close();
 });
 
+test('artifacts: presigned on A, uploaded through B, downloaded from A (one secret for the cluster, one store)', async (ctx) => {
+  const [a, b] = ctx.nodes as [MimoApp, MimoApp];
+  assert.ok(a.config.artifactSecret);
+  assert.is(a.config.artifactSecret, b.config.artifactSecret);
+  const presigned = (await (await fetch(`${a.server.url}/api/artifacts/presign`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ taskId: TASK, kind: 'screenshot', contentType: 'image/png' }) })).json()) as any;
+  const upload = new URL(presigned.data.uploadUrl);
+  const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
+  const put = await fetch(`${b.server.url}${upload.pathname}${upload.search}`, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes });
+  assert.is(put.status, 200, await put.clone().text());
+  const got = await fetch(`${a.server.url}${new URL(presigned.data.downloadUrl).pathname}`);
+  assert.is(got.status, 200);
+  assert.equal(new Uint8Array(await got.arrayBuffer()), bytes);
+});
+
 test.run();
