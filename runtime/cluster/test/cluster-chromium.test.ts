@@ -3,8 +3,11 @@
 // opens a real tab of the fixture site through the extension on B, reads it, and A sees the
 // steps and the answer.
 import { mkdtemp, rm } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildExtension } from '../../../extension/build.ts';
@@ -74,6 +77,28 @@ test('a task asked on node A runs in a real tab through the extension connected 
   assert.ok(steps.includes('task_start') && steps.includes('browser_readability_extract'), steps.join(' '));
   assert.ok(ctx.browser.context.pages().some((p) => p.url().includes('/article.html')), 'a real tab shows the article');
   web.close();
+});
+
+test('an MCP client on node C runs a template through the extension on node B', async (ctx) => {
+  const c = ctx.nodes[2]!;
+  const mcp = new Client({ name: 'cluster-chromium', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${c.url}/mcp`)));
+  const urls = ['/article.html', '/products.html'].map((p) => ctx.site.url + p);
+  const result = await mcp.callTool(
+    { name: 'run_task_template', arguments: { templateId: 'batch_extract_pages', templateVersion: '1.0.0', inputs: { urls }, options: { mode: 'sync' } } },
+    undefined,
+    { timeout: 120_000 },
+  );
+  assert.not.ok(result.isError, JSON.stringify(result.content).slice(0, 500));
+  const run = result.structuredContent as any;
+  assert.is(run.status, 'succeeded', JSON.stringify(run).slice(0, 800));
+  assert.equal(run.result.items.map((i: any) => i.title), ['A Short History of the Teapot', 'Products']);
+  // The run is durable in PostgreSQL (any node reads it after a restart).
+  const db = new pg.Client({ connectionString: ctx.h.databaseUrl });
+  await db.connect();
+  await eventually(async () => (await db.query(`SELECT record->>'status' AS status FROM mimo_mcp_runs WHERE run_id = $1`, [run.runId])).rows[0]?.status === 'succeeded', 5_000, 'the run row');
+  await db.end();
+  await mcp.close();
 });
 
 test.run();
