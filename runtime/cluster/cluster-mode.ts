@@ -84,7 +84,18 @@ export interface ClusterNode {
   close(): Promise<void>;
 }
 
-export async function startClusterNode(config: ClusterConfig, deps: { clock: { now(): number }; log: (entry: object) => void }): Promise<ClusterNode> {
+export interface ClusterNodeDeps {
+  clock: { now(): number };
+  log: (entry: object) => void;
+  /**
+   * The lock connection died: this node can no longer prove it owns its tasks, and the others
+   * will adopt them. It must stop running them; the default ends the process (fail fast, a
+   * supervisor restarts it).
+   */
+  onFatal?: (error: unknown) => void;
+}
+
+export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeDeps): Promise<ClusterNode> {
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize });
   // An idle client's error (the server restarted, a network cut) must not kill the node.
   pool.on('error', (error) => deps.log({ event: 'database_pool_error', error: String(error) }));
@@ -156,7 +167,10 @@ export async function startClusterNode(config: ClusterConfig, deps: { clock: { n
         nodeId: config.nodeId,
         url: server.url,
         clock: deps.clock,
-        onLost: (error) => deps.log({ event: 'cluster_lock_connection_lost', error: String(error) }),
+        onLost: (error) => {
+          deps.log({ event: 'cluster_lock_connection_lost', node: config.nodeId, error: String(error) });
+          (deps.onFatal ?? (() => process.exit(1)))(error);
+        },
       });
       await plugins.loadRemote(await ownership.liveNodes());
       if (control) watcher = startFailoverWatcher({ ownership, plugins, control, intervalMs: config.failoverCheckMs, log: deps.log });

@@ -51,24 +51,23 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
   const threshold = options.payloadThreshold ?? 7900;
   const onError = options.onError ?? (() => undefined);
   const adapters = new Map<string, OrderedAdapter>();
-  const publisher = new pg.Client({ connectionString: options.connectionString });
-  const listener = new pg.Client({ connectionString: options.connectionString });
-  publisher.on('error', onError);
-  listener.on('error', onError);
+  const channels = new Set<string>();
+  let publisher!: pg.Client;
+  let listener!: pg.Client;
   let publishChain: Promise<unknown> = Promise.resolve();
   let receiveChain: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const connected = Promise.all([publisher.connect(), listener.connect()]);
-  let listening: Promise<unknown> = connected;
+  let reconnectTimer: NodeJS.Timeout | undefined;
 
-  listener.on('notification', (notification) => {
+  function onNotification(notification: pg.Notification): void {
     const payload = notification.payload ?? '';
+    const from = publisher;
     // FIFO: each notification is handled after the previous one, attachments included.
     receiveChain = receiveChain.then(async () => {
       try {
         let message = JSON.parse(payload) as Message & { attachmentId?: string };
         if (message.attachmentId) {
-          const row = await publisher.query<{ payload: Buffer }>(`SELECT payload FROM ${table} WHERE id = $1`, [message.attachmentId]);
+          const row = await from.query<{ payload: Buffer }>(`SELECT payload FROM ${table} WHERE id = $1`, [message.attachmentId]);
           if (!row.rows[0]) return;
           message = decode(row.rows[0].payload) as Message;
         }
@@ -77,7 +76,44 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
         onError(error);
       }
     });
-  });
+  }
+
+  /**
+   * Both connections, LISTEN on every channel. When either ends (the server restarted, the
+   * network dropped), both are made again after 1-2 s; what was published meanwhile is missed,
+   * as with the official adapter.
+   */
+  function connect(): Promise<void> {
+    const pub = new pg.Client({ connectionString: options.connectionString, application_name: 'mimo-pubsub' });
+    const sub = new pg.Client({ connectionString: options.connectionString, application_name: 'mimo-pubsub' });
+    publisher = pub;
+    listener = sub;
+    for (const client of [pub, sub]) {
+      client.on('error', onError);
+      client.once('end', () => scheduleReconnect());
+    }
+    sub.on('notification', onNotification);
+    return Promise.all([pub.connect(), sub.connect()]).then(async () => {
+      for (const channel of channels) await sub.query(`LISTEN "${channel}"`);
+    });
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || reconnectTimer) return;
+    void publisher.end().catch(() => undefined);
+    void listener.end().catch(() => undefined);
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = undefined;
+      connected = connect();
+      connected.catch((error) => {
+        onError(error);
+        scheduleReconnect();
+      });
+    }, 1_000 + Math.floor(Math.random() * 1_000));
+  }
+
+  let connected = connect();
+  let listening: Promise<unknown> = connected;
 
   function publish(message: Message): Promise<void> {
     const job = publishChain.then(async () => {
@@ -120,7 +156,9 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
     adapterFor(nsp) {
       const adapter = new OrderedAdapter(nsp);
       adapters.set(nsp.name, adapter);
-      listening = Promise.all([listening, connected.then(() => listener.query(`LISTEN "${prefix}#${nsp.name}"`))]);
+      const channel = `${prefix}#${nsp.name}`;
+      channels.add(channel);
+      listening = Promise.all([listening, connected.then(() => listener.query(`LISTEN "${channel}"`))]);
       return adapter;
     },
     async ready() {
@@ -131,6 +169,7 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
       for (const adapter of adapters.values()) adapter.close();
       await publishChain; // ADAPTER_CLOSE goes out first
       closed = true;
+      clearTimeout(reconnectTimer);
       clearInterval(cleanup);
       await Promise.allSettled([publisher.end(), listener.end()]);
     },

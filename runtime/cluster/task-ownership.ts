@@ -47,9 +47,14 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
   const { pool, nodeId, clock } = options;
   const locks = new pg.Client({ connectionString: options.connectionString, application_name: `mimo-locks:${nodeId}` });
   let closing = false;
-  locks.on('error', (error) => {
-    if (!closing) options.onLost?.(error);
-  });
+  let lost = false;
+  const loseOnce = (error: unknown) => {
+    if (closing || lost) return;
+    lost = true;
+    options.onLost?.(error);
+  };
+  locks.on('error', loseOnce);
+  locks.on('end', () => loseOnce(new Error('the lock connection ended')));
   await locks.connect();
   const row = await pool.query<{ lock_key: number }>(
     `INSERT INTO mimo_nodes (node_id, url, started_at) VALUES ($1, $2, $3)

@@ -151,6 +151,27 @@ for (const kind of ['official @socket.io/postgres-adapter', 'ours (ordered)'] as
   });
 
   if (kind === 'ours (ordered)') {
+    s('a node whose database connections are cut reconnects and hears broadcasts again', async (ctx) => {
+      const [a, b] = ctx.nodes as [Node, Node, Node];
+      const web = await connectClient(b.url, { transports: ['websocket'], auth: { room: 'task:reconnect' } });
+      ctx.clients = [web];
+      const seen = collect(web, 'frontend_event');
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      // Every pub/sub connection of every node is cut (as a server restart would).
+      const cut = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-pubsub'`);
+      await admin.end();
+      assert.ok(cut.rowCount! >= 6);
+      const deadline = Date.now() + 10_000;
+      let n = 0;
+      while (seen.length === 0 && Date.now() < deadline) {
+        a.nsp.to('task:reconnect').emit('frontend_event', { n: n++ });
+        await new Promise((r) => setTimeout(r, 100)); // real reconnection (1-2 s backoff), bounded
+      }
+      assert.ok(seen.length > 0, 'B hears A again after reconnecting');
+      await untilMeshed(ctx.nodes);
+    });
+
     s('order holds across nodes with payloads over the NOTIFY limit (attachments) between small ones', async (ctx) => {
       const [a, b] = ctx.nodes as [Node, Node, Node];
       const web = await connectClient(b.url, { transports: ['websocket'], auth: { room: 'task:order' } });

@@ -95,4 +95,19 @@ test('orphans: running tasks whose owner is gone or never was, not those a live 
   assert.not.ok(orphans.includes('o-held'));
 });
 
+test('a node whose lock connection is cut is told at once (it must stop: the others will adopt its tasks)', async (ctx) => {
+  let lost: unknown;
+  const a = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: 'node-cut', url: 'http://cut', clock, onLost: (error) => (lost = error) });
+  const b = await node('node-watching');
+  ctx.nodes.push(b);
+  assert.is(await a.claim('task-cut'), true);
+  await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-cut'`);
+  const deadline = Date.now() + 5_000;
+  while (!lost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(lost, 'onLost was called');
+  assert.is(await b.claim('task-cut'), true, 'its task lock is free');
+  assert.not.ok((await b.liveNodes()).includes('node-cut'));
+  await a.close();
+});
+
 test.run();
