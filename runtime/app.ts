@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { createInspectionHub } from './agent/inspection-hub.ts';
 import { readClusterConfig, startClusterNode, type ClusterNode } from './cluster/cluster-mode.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
+import { createSystemClock } from './clock/index.ts';
 import { readConfig, type MimoConfig } from './config.ts';
 import type { LlmGateway } from './llm/llm-types.ts';
 import { llmFromEnv } from './llm-from-env.ts';
@@ -41,7 +42,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const clusterConfig = readClusterConfig(env);
   if (!clusterConfig.ok) throw new StartupError(clusterConfig.errors.join('\n'));
 
-  const clock = { now: () => Date.now() };
+  const clock = createSystemClock();
   const clusterLog = overrides.log ?? ((entry: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })));
   const cluster = clusterConfig.config ? await startClusterNode(clusterConfig.config, { clock, log: clusterLog }) : undefined;
   if (cluster) config = { ...config, artifactSecret: await cluster.artifactSecret(config.artifactSecret) };

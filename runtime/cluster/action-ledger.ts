@@ -1,61 +1,96 @@
-// Idempotent actions across a failover. Each action of a turn gets a key that a replay of the
-// same turn computes again: (taskId, turn = the user message id, step n). Before an action is
-// sent, its key is looked up in mimo_actions:
-// - settled before (the dead node had its result): the stored output is returned, nothing is sent;
-// - dispatched but unsettled (in flight when the node died): it is sent again under the SAME
-//   actionId as the first time, so the plugin deduplicates it (seed 001 §4.2);
-// - new: recorded, sent, and its output stored once it settles.
-// Actions outside a turn (MCP template runs) pass straight through.
+// Idempotent actions across a failover, at the plugin channel (the one place every browser
+// action of a task passes, whether the task actor spawned it or an MCP session ran it).
+// Each browser_action frame of a turn gets a key that a replay of the same turn computes again:
+// (taskId, turn = the user message id, step n; a retry of a frame keeps its step). Before the
+// frame leaves, the key is looked up in mimo_actions:
+// - new: recorded with the frame's actionId and sent;
+// - answered before (the plugin's result was recorded by the node it reached, even if the owner
+//   had died): not sent; the stored result is handed to the waiting action as if just received;
+// - sent but unanswered (in flight when the owner died): sent again under the FIRST actionId,
+//   which the plugin deduplicates (seed 001 §4.2); its answers are translated back to the new id.
+// Frames outside a turn (MCP template runs) pass straight through.
 import type pg from 'pg';
-import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import type { NormalizedActionResult } from '../../transport/contracts/index.ts';
+import type { PluginChannel } from '../scheduler/action-scheduler.ts';
 
 export interface ActionLedger {
-  wrap(inner: ActionScheduler): ActionScheduler;
+  /** `deliver` hands a stored result to this node's scheduler (handleResult). */
+  wrapChannel(inner: PluginChannel, deliver: (clientId: string, result: NormalizedActionResult) => void): PluginChannel;
+  /** A plugin's result reached this node: recorded once, and renamed if it answers a re-sent frame. */
+  noteResult(result: NormalizedActionResult): NormalizedActionResult;
   /** A turn starts (or is replayed) on this node: its steps count from 0 again. */
   startTurn(taskId: string, turnId: string): void;
   endTask(taskId: string): void;
 }
 
-type Output = Awaited<ReturnType<ActionScheduler['run']>>;
+interface Frame {
+  type?: string;
+  id?: string;
+  taskId?: string;
+}
 
 export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clock: { now(): number }; log: (entry: object) => void }): ActionLedger {
   const { pool, nodeId, clock, log } = options;
-  const turns = new Map<string, { turnId: string; step: number }>();
+  const turns = new Map<string, { turnId: string; step: number; keys: Map<string, string> }>();
+  /** first actionId (what the plugin answers to) -> the live action's id on this node */
+  const aliases = new Map<string, string>();
+
   return {
     startTurn(taskId, turnId) {
-      turns.set(taskId, { turnId, step: 0 });
+      turns.set(taskId, { turnId, step: 0, keys: new Map() });
     },
     endTask(taskId) {
       turns.delete(taskId);
     },
-    wrap(inner) {
+
+    noteResult(result) {
+      void pool
+        .query('UPDATE mimo_actions SET output = $2 WHERE action_id = $1 AND output IS NULL', [result.actionId, JSON.stringify(result)])
+        .catch((error) => log({ event: 'action_ledger_write_failed', actionId: result.actionId, error: String(error) }));
+      const alias = aliases.get(result.actionId);
+      return alias ? { ...result, actionId: alias } : result;
+    },
+
+    wrapChannel(inner, deliver) {
       return {
-        ...inner,
-        async run(request) {
-          const turn = turns.get(request.taskId);
-          if (!turn) return inner.run(request);
-          const key = `${request.taskId}:${turn.turnId}:${turn.step++}`;
-          const proposedId = request.actionId ?? `act-${key}`;
-          const inserted = await pool.query<{ action_id: string }>(
-            `INSERT INTO mimo_actions (action_key, action_id, task_id, node_id, dispatched_at) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (action_key) DO NOTHING RETURNING action_id`,
-            [key, proposedId, request.taskId, nodeId, clock.now()],
-          );
-          let actionId = proposedId;
-          if (!inserted.rows[0]) {
-            const row = (await pool.query<{ action_id: string; output: Output | null }>('SELECT action_id, output FROM mimo_actions WHERE action_key = $1', [key])).rows[0]!;
-            if (row.output) {
-              log({ event: 'action_replayed_from_ledger', taskId: request.taskId, actionId: row.action_id, actionName: request.actionName });
-              return row.output;
-            }
-            actionId = row.action_id;
-            log({ event: 'action_resent_same_id', taskId: request.taskId, actionId, actionName: request.actionName });
+        isConnected: (clientId) => inner.isConnected(clientId),
+        emitWithAck(clientId, rawFrame, onAck) {
+          const frame = rawFrame as Frame;
+          const turn = frame.type === 'browser_action' && frame.taskId && frame.id ? turns.get(frame.taskId) : undefined;
+          if (!turn) return inner.emitWithAck(clientId, rawFrame, onAck);
+          if (!inner.isConnected(clientId)) return false;
+          const actionId = frame.id!;
+          let key = turn.keys.get(actionId);
+          if (!key) {
+            key = `${frame.taskId}:${turn.turnId}:${turn.step++}`;
+            turn.keys.set(actionId, key);
           }
-          const output = await inner.run({ ...request, actionId });
-          await pool.query('UPDATE mimo_actions SET output = $2 WHERE action_key = $1', [key, JSON.stringify(output)]).catch((error) =>
-            log({ event: 'action_ledger_write_failed', actionId, error: String(error) }),
-          );
-          return output;
+          const send = (out: unknown) => {
+            if (!inner.emitWithAck(clientId, out, onAck)) log({ event: 'action_ledger_send_failed', actionId, clientId });
+          };
+          void (async () => {
+            const inserted = await pool.query<{ action_id: string }>(
+              `INSERT INTO mimo_actions (action_key, action_id, task_id, node_id, dispatched_at) VALUES ($1, $2, $3, $4, $5)
+               ON CONFLICT (action_key) DO NOTHING RETURNING action_id`,
+              [key, actionId, frame.taskId, nodeId, clock.now()],
+            );
+            if (inserted.rows[0]) return send(rawFrame);
+            const row = (await pool.query<{ action_id: string; output: NormalizedActionResult | null }>('SELECT action_id, output FROM mimo_actions WHERE action_key = $1', [key])).rows[0]!;
+            if (row.action_id === actionId) return send(rawFrame); // a retry of this very frame
+            if (row.output) {
+              log({ event: 'action_replayed_from_ledger', taskId: frame.taskId, actionId: row.action_id, replayedAs: actionId });
+              onAck({ ok: true });
+              deliver(clientId, { ...row.output, actionId });
+              return;
+            }
+            log({ event: 'action_resent_same_id', taskId: frame.taskId, actionId: row.action_id, replayedAs: actionId });
+            aliases.set(row.action_id, actionId);
+            send({ ...(rawFrame as object), id: row.action_id });
+          })().catch((error: unknown) => {
+            log({ event: 'action_ledger_unavailable', actionId, error: String(error) });
+            send(rawFrame); // without the ledger the action still runs (not idempotent across a failover)
+          });
+          return true;
         },
       };
     },

@@ -16,6 +16,7 @@ import { createPostgresRunStore } from '../store/postgres-run-store.ts';
 import { createPostgresTaskStore } from '../store/postgres-task-store.ts';
 import { migrate } from '../store/postgres-migrations.ts';
 import type { TaskStore } from '../store/task-types.ts';
+import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { Namespace } from '../../transport/server/index.ts';
 import type { MimoServer, ServerClusterHooks } from '../server.ts';
 import { createActionLedger } from './action-ledger.ts';
@@ -110,6 +111,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   let control: ClusterControl | undefined;
   let watcher: FailoverWatcher | undefined;
   let nsp: Namespace | undefined;
+  let scheduler: ActionScheduler | undefined;
 
   // A task that ends hands its lock back (the lock table is finite); the next message claims it again.
   const taskStore: TaskStore = {
@@ -127,14 +129,15 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const hooks: ServerClusterHooks = {
     channel(local, channelDeps) {
       nsp = channelDeps.nsp;
-      return plugins.channel(local, channelDeps);
+      // Results the ledger replays go to this node's scheduler, as a plugin's would.
+      return ledger.wrapChannel(plugins.channel(local, channelDeps), (clientId, result) => scheduler?.handleResult(clientId, result));
     },
     services(services) {
       return {
         ...services,
         registry: plugins.wrapRegistry(services.registry),
         snapshots: plugins.wrapSnapshots(services.snapshots),
-        scheduler: plugins.wrapScheduler(ledger.wrap(services.scheduler)),
+        scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
       };
     },
     control(local) {

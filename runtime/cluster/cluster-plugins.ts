@@ -24,7 +24,8 @@ type ExtensionNote =
   | { nodeId: string; op: 'connected' | 'disconnected'; clientId: string }
   | { nodeId: string; op: 'registered'; clientId: string; metadata: ExtensionMetadata }
   | { nodeId: string; op: 'bind'; clientId: string; taskId: string }
-  | { nodeId: string; op: 'unbind'; taskId: string };
+  | { nodeId: string; op: 'unbind'; taskId: string }
+  | { nodeId: string; op: 'select'; taskId: string; clientId: string | null };
 
 export interface ClusterPluginsOptions {
   nodeId: string;
@@ -39,7 +40,8 @@ export interface ClusterPlugins {
   channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
   wrapRegistry(inner: ExtensionRegistry): ExtensionRegistry;
   wrapSnapshots(inner: SnapshotStore): SnapshotStore;
-  wrapScheduler(inner: ActionScheduler): ActionScheduler;
+  /** `noteResult` sees every plugin result that reaches this node (the action ledger). */
+  wrapScheduler(inner: ActionScheduler, noteResult?: (result: NormalizedActionResult) => NormalizedActionResult): ActionScheduler;
   /** Plugins whose socket was on live nodes when this node started (from mimo_extensions). */
   loadRemote(liveNodes: string[]): Promise<void>;
   /** A node died: its plugins are offline here too, and their actions in flight fail now. */
@@ -82,6 +84,9 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       case 'connected':
         countRemote(note.nodeId, note.clientId, 1);
         registry.socketConnected(note.clientId);
+        return;
+      case 'select':
+        registry.select(note.taskId, note.clientId);
         return;
       case 'disconnected':
         countRemote(note.nodeId, note.clientId, -1);
@@ -174,6 +179,10 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
           inner.unbind(taskId);
           publish(EXTENSION, { nodeId, op: 'unbind', taskId });
         },
+        select(taskId, clientId) {
+          inner.select(taskId, clientId);
+          publish(EXTENSION, { nodeId, op: 'select', taskId, clientId: clientId ?? null });
+        },
       };
     },
 
@@ -198,16 +207,20 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       };
     },
 
-    wrapScheduler(inner) {
+    wrapScheduler(inner, noteResult = (result) => result) {
       scheduler = inner;
       nsp?.on(ACTION_RESULT, (note: { nodeId: string; clientId: string; result: NormalizedActionResult }) => {
-        if (note.nodeId !== nodeId && inner.taskOf(note.result.actionId) !== undefined) inner.handleResult(note.clientId, note.result);
+        if (note.nodeId === nodeId) return;
+        const result = noteResult(note.result);
+        if (inner.taskOf(result.actionId) !== undefined) inner.handleResult(note.clientId, result);
       });
       return {
         ...inner,
-        handleResult(clientId, result) {
-          if (inner.taskOf(result.actionId) !== undefined) inner.handleResult(clientId, result);
-          else publish(ACTION_RESULT, { nodeId, clientId, result });
+        handleResult(clientId, raw) {
+          const result = noteResult(raw);
+          if (inner.taskOf(result.actionId) !== undefined) return inner.handleResult(clientId, result);
+          publish(ACTION_RESULT, { nodeId, clientId, result: raw });
+          return 'foreign';
         },
       };
     },

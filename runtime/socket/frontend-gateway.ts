@@ -14,6 +14,7 @@ import type { ControlResult, TaskControl } from './task-control.ts';
 
 export interface FrontendGatewayDeps {
   control: () => TaskControl | undefined;
+  /** select_extension when no agent runs on this server. */
   bindExtension(taskId: string, clientId: string): ControlResult;
   log(entry: Record<string, unknown>): void;
   /** Every valid message (the recorder). */
@@ -62,7 +63,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       inspections.delete(m.taskId);
       return { ok: true };
     },
-    select_extension: (m) => deps.bindExtension(m.taskId, m.clientId),
+    select_extension: (m) => deps.control()?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
   };
 
   socket.on(FRONTEND_MESSAGE_EVENT, async (input: unknown, ack?: (response: unknown) => void) => {

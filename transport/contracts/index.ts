@@ -19,3 +19,5 @@ export * from './socket-auth.ts';
 export * from './variant-message.ts';
 export * from './validate.ts';
 export * from './extension-identity.ts';
+export * from './socket-ack.ts';
+export * from './plugin-frames.ts';

@@ -9,6 +9,7 @@
 //    message is lost and no action runs twice.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { completionChunks } from '../../llm/mock-openai-chunks.ts';
@@ -138,10 +139,15 @@ e2e('kill -9 of the owner mid-turn: another node takes over, tells the user, com
   const killedAt = Date.now();
   ctx.a.kill9();
   await new Promise((r) => ctx.a.child.once('exit', r));
-  ctx.release(); // the click finishes at the extension; its result has no owner to go to any more
-
   await eventually(() => ofTask(observer.events, TASK_TWO).some((e) => e.event.type === 'structuredOutput' && /took it over/.test(e.event.message ?? '')), 10_000, 'the takeover note');
   const failoverMs = Date.now() - killedAt;
+  // The click is still running at the extension (no result anywhere yet): the new owner replays
+  // the turn, answers the finished steps from the ledger and sends the click again under its
+  // first actionId; the extension deduplicates it. Then the click finishes.
+  const clickTwo = () => ctx.plugin.received.filter((f) => f.taskId === TASK_TWO && (f.action.browser_click as { clickId?: number } | undefined)?.clickId === 2);
+  await eventually(() => clickTwo().length === 2, 10_000, 'the click to be sent again');
+  assert.is(clickTwo()[1]!.id, clickTwo()[0]!.id, 're-sent under the same actionId');
+  ctx.release();
   await eventually(() => textOf(ofTask(observer.events, TASK_TWO)).endsWith('Clicked both buttons.'), 20_000, 'task two to complete on the new owner');
   assert.ok(failoverMs < 5_000, `failover took ${failoverMs} ms`);
 
@@ -155,8 +161,13 @@ e2e('kill -9 of the owner mid-turn: another node takes over, tells the user, com
   const clicks = executed.filter((f) => 'browser_click' in f.action).map((f) => (f.action.browser_click as { clickId: number }).clickId);
   assert.equal(clicks, [1, 2]);
   assert.is(executed.filter((f) => 'task_start' in f.action).length, 1);
-  const resent = ctx.plugin.received.filter((f) => f.taskId === TASK_TWO).length - executed.length;
-  assert.ok(resent >= 1, 'the in-flight click was sent again under its id');
+  // The ledger: one row per executed action, each with the plugin's result.
+  const db = new pg.Client({ connectionString: ctx.h.databaseUrl });
+  await db.connect();
+  const rows = (await db.query<{ action_id: string; answered: boolean }>('SELECT action_id, output IS NOT NULL AS answered FROM mimo_actions WHERE task_id = $1', [TASK_TWO])).rows;
+  await db.end();
+  assert.equal(rows.map((r) => r.action_id).sort(), executed.map((f) => f.id).sort());
+  assert.ok(rows.every((r) => r.answered));
 
   // History from a surviving node: the acknowledged user message once, the note, the answer.
   const body = (await (await fetch(`${ctx.b.url}/api/task/${TASK_TWO}`)).json()) as any;
