@@ -40,7 +40,7 @@ test('MIMO_DATABASE_URL is checked: a bad value stops the start with a clear err
 });
 
 test('a task asked on node A: a web client on node B sees every event in order, and B serves the history', async (ctx) => {
-  const a = await startMimo(envFor('node-a'), { log: () => {}, llm: scriptedLlm([() => say('Hello ', 'from node A.')]) });
+  const a = await startMimo(envFor('node-a'), { log: () => {}, llm: scriptedLlm([() => say('Hello ', 'from node A.'), () => say('Second answer, also from A.')]) });
   ctx.nodes.push(a);
   const b = await startMimo(envFor('node-b'), { log: () => {}, llm: scriptedLlm([]) });
   ctx.nodes.push(b);
@@ -69,6 +69,20 @@ test('a task asked on node A: a web client on node B sees every event in order, 
   const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`)).json()) as any;
   assert.equal(body.data.messages.map((m: any) => [m.role, m.content]), [['user', 'Say hello'], ['assistant', 'Hello from node A.']]);
   webA.close();
+  webB.close();
+});
+
+test('a follow-up sent to node B for a task node A owns is forwarded to A and runs there', async (ctx) => {
+  const [a, b] = ctx.nodes as [MimoApp, MimoApp];
+  const bLlm = (b.llm as unknown as { calls: unknown[] }).calls;
+  const webB = await connectWeb(b.server.url);
+  const ack = await webB.timeout(15_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-follow-up', timestamp: Date.now(), taskId: TASK, content: 'And again?' });
+  assert.is(ack.ok, true, JSON.stringify(ack));
+  const text = () => webB.events.filter((e) => e.taskId === TASK && e.event.type === 'chatDelta').map((e) => e.event.delta?.content ?? '').join('');
+  await eventually(() => text() === 'Second answer, also from A.', 10_000, 'the answer from A on B');
+  assert.is(bLlm.length, 0, 'node B ran no turn');
+  assert.is((a.llm as unknown as { calls: unknown[] }).calls.length, 2);
+  assert.is(a.cluster!.ownership()!.owns(TASK), true);
   webB.close();
 });
 
