@@ -10,7 +10,7 @@ import { completionChunks } from '../../runtime/llm/mock-openai-chunks.ts';
 import { startMockOpenAiServer, type MockRequestInfo } from '../../runtime/llm/mock-openai-server.ts';
 import { okAnswer, startFakePlugin, type FakePlugin } from '../../runtime/test-util/fake-plugin.ts';
 import { connectWeb, eventually } from '../../runtime/test/util.ts';
-import { startClusterHarness, type ClusterHarness, type NodeProcess } from '../../runtime/cluster/test/cluster-harness.ts';
+import { authHeaders, CLUSTER_TOKEN, startClusterHarness, type ClusterHarness, type NodeProcess } from '../../runtime/cluster/test/cluster-harness.ts';
 
 const CLICKS = 15;
 const WORDS = 150;
@@ -47,8 +47,8 @@ interface TurnResult {
 }
 
 async function runTurns(opts: { nodes: NodeProcess[]; webNode: NodeProcess; observerNode?: NodeProcess; plugin: FakePlugin; turns: number }): Promise<TurnResult> {
-  const web = await connectWeb(opts.webNode.url);
-  const observer = opts.observerNode ? await connectWeb(opts.observerNode.url) : undefined;
+  const web = await connectWeb(opts.webNode.url, { token: CLUSTER_TOKEN });
+  const observer = opts.observerNode ? await connectWeb(opts.observerNode.url, { token: CLUSTER_TOKEN }) : undefined;
   const arrivals = new Map<string, number>();
   const delays: number[] = [];
   web.on('frontend_event', (e: { id: string }) => arrivals.set(e.id, performance.now()));
@@ -81,6 +81,7 @@ async function plugin(url: string, clientId: string): Promise<FakePlugin> {
   return startFakePlugin({
     url,
     clientId,
+    token: CLUSTER_TOKEN,
     dedupe: true,
     answer: (name, params) =>
       name === 'browser_dom_index'
@@ -112,7 +113,7 @@ export async function benchCluster(options: { turns?: number; failovers?: number
     onA.close();
     const onB = await plugin(b.url, 'bench-on-b');
     await eventually(async () => {
-      const body = (await (await fetch(`${a.url}/api/extension/extension-list`)).json()) as { data: Array<{ clientId: string; socketConnected: boolean }> };
+      const body = (await (await fetch(`${a.url}/api/extension/extension-list`, { headers: authHeaders })).json()) as { data: Array<{ clientId: string; socketConnected: boolean }> };
       return body.data.some((e) => e.clientId === 'bench-on-b' && e.socketConnected) && !body.data.some((e) => e.clientId === 'bench-on-a' && e.socketConnected);
     }, 10_000, 'A to see only the plugin on B');
     rows.push({ name: '3 nodes, plugin on another node', ...(await runTurns({ nodes: [a, b, c], webNode: a, observerNode: c, plugin: onB, turns })) });
@@ -122,8 +123,8 @@ export async function benchCluster(options: { turns?: number; failovers?: number
     let owner = a;
     for (let round = 0; round < (options.failovers ?? 3); round++) {
       const taskId = newTaskId();
-      const web = await connectWeb(owner.url);
-      const observer = await connectWeb(c.url);
+      const web = await connectWeb(owner.url, { token: CLUSTER_TOKEN });
+      const observer = await connectWeb(c.url, { token: CLUSTER_TOKEN });
       await observer.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `evt-s${taskId}`, timestamp: Date.now(), taskId });
       await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${taskId}`, timestamp: Date.now(), taskId, content: 'bench' });
       await eventually(() => onB.received.filter((f) => f.taskId === taskId).length >= 8, 20_000, `the turn under way (round ${round}, owner ${owner.name})`).catch((error) => {

@@ -71,6 +71,8 @@ export async function sharedSetting(pool: pg.Pool, key: string, make: () => stri
 
 export interface ClusterNode {
   config: ClusterConfig;
+  /** A value every node shares (made by the first node that asks, kept in mimo_settings). */
+  setting(key: string, make: () => string): Promise<string>;
   /** MIMO_ARTIFACT_SECRET when set, else the cluster's own (made by the first node, in mimo_settings). */
   artifactSecret(configured: string | undefined): Promise<string>;
   pool: pg.Pool;
@@ -155,6 +157,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
 
   return {
     config,
+    setting: (key, make) => sharedSetting(pool, key, make),
     artifactSecret: async (configured) => configured ?? (await sharedSetting(pool, 'artifact_secret', () => randomBytes(32).toString('base64url'))),
     pool,
     taskStore,

@@ -17,7 +17,7 @@ import { serveFixtureSite, type FixtureSite } from '../../../fixtures/site/serve
 import { completionChunks } from '../../llm/mock-openai-chunks.ts';
 import { startMockOpenAiServer, type MockOpenAiServer, type MockRequestInfo } from '../../llm/mock-openai-server.ts';
 import { connectWeb, eventually } from '../../test/util.ts';
-import { startClusterHarness, type ClusterHarness, type NodeProcess } from './cluster-harness.ts';
+import { authHeaders, CLUSTER_TOKEN, startClusterHarness, type ClusterHarness, type NodeProcess } from './cluster-harness.ts';
 
 const TASK = '01JD0000000000000000000F01';
 
@@ -49,7 +49,7 @@ test.before(async (ctx) => {
   ctx.outDir = await mkdtemp(join(tmpdir(), 'mimo-ext-build-'));
   await buildExtension({ outDir: ctx.outDir });
   ctx.browser = await launchWithExtension(ctx.outDir);
-  await configureThroughOptionsPage(ctx.browser.context, ctx.browser.extensionId, ctx.nodes[1]!.url, '');
+  await configureThroughOptionsPage(ctx.browser.context, ctx.browser.extensionId, ctx.nodes[1]!.url, CLUSTER_TOKEN);
 });
 
 test.after(async (ctx) => {
@@ -63,10 +63,10 @@ test.after(async (ctx) => {
 test('a task asked on node A runs in a real tab through the extension connected to node B', async (ctx) => {
   const [a] = ctx.nodes as [NodeProcess, NodeProcess, NodeProcess];
   await eventually(async () => {
-    const body = (await (await fetch(`${a.url}/api/extension/extension-list`)).json()) as { data: Array<{ socketConnected: boolean }> };
+    const body = (await (await fetch(`${a.url}/api/extension/extension-list`, { headers: authHeaders })).json()) as { data: Array<{ socketConnected: boolean }> };
     return body.data.some((e) => e.socketConnected);
   }, 20_000, 'node A to see the extension connected to node B');
-  const web = await connectWeb(a.url);
+  const web = await connectWeb(a.url, { token: CLUSTER_TOKEN });
   const ack = await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-chr', timestamp: Date.now(), taskId: TASK, content: 'Summarise the article' });
   assert.is(ack.ok, true);
   const ofTask = () => web.events.filter((e) => e.taskId === TASK);
@@ -82,7 +82,7 @@ test('a task asked on node A runs in a real tab through the extension connected 
 test('an MCP client on node C runs a template through the extension on node B', async (ctx) => {
   const c = ctx.nodes[2]!;
   const mcp = new Client({ name: 'cluster-chromium', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${c.url}/mcp`)));
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${c.url}/mcp`), { requestInit: { headers: authHeaders } }));
   const urls = ['/article.html', '/products.html'].map((p) => ctx.site.url + p);
   const result = await mcp.callTool(
     { name: 'run_task_template', arguments: { templateId: 'batch_extract_pages', templateVersion: '1.0.0', inputs: { urls }, options: { mode: 'sync' } } },

@@ -16,7 +16,7 @@ import { completionChunks } from '../../llm/mock-openai-chunks.ts';
 import { startMockOpenAiServer, type MockOpenAiServer, type MockRequestInfo } from '../../llm/mock-openai-server.ts';
 import { okAnswer, startFakePlugin, type Answerer, type FakeAnswer, type FakePlugin } from '../../test-util/fake-plugin.ts';
 import { connectWeb, eventually } from '../../test/util.ts';
-import { startClusterHarness, type ClusterHarness, type NodeProcess } from './cluster-harness.ts';
+import { authHeaders, CLUSTER_TOKEN, startClusterHarness, type ClusterHarness, type NodeProcess } from './cluster-harness.ts';
 
 const TASK_ONE = '01JD0000000000000000000E01';
 const TASK_TWO = '01JD0000000000000000000E02';
@@ -75,11 +75,11 @@ e2e.before(async (ctx) => {
     if (name === 'browser_click' && params.clickId === 2 && frame.taskId === TASK_TWO) await ctx.held;
     return okAnswer(name, params);
   };
-  ctx.plugin = await startFakePlugin({ url: ctx.b.url, clientId: 'plugin-b', answer, dedupe: true });
+  ctx.plugin = await startFakePlugin({ url: ctx.b.url, clientId: 'plugin-b', answer, dedupe: true, token: CLUSTER_TOKEN });
   // Every node sees the extension connected on B (through the adapter).
   for (const node of [ctx.a, ctx.c]) {
     await eventually(async () => {
-      const body = (await (await fetch(`${node.url}/api/extension/extension-list`)).json()) as { data: Array<{ clientId: string; socketConnected: boolean }> };
+      const body = (await (await fetch(`${node.url}/api/extension/extension-list`, { headers: authHeaders })).json()) as { data: Array<{ clientId: string; socketConnected: boolean }> };
       return body.data.some((e) => e.clientId === 'plugin-b' && e.socketConnected);
     }, 10_000, `${node.name} to see the extension`);
   }
@@ -95,8 +95,8 @@ const ofTask = (events: any[], taskId: string) => events.filter((e) => e.taskId 
 const textOf = (events: any[]) => events.filter((e) => e.event.type === 'chatDelta').map((e) => e.event.delta?.content ?? '').join('');
 
 e2e('a task started on A runs through the extension on B; A and C see every event in the same order; MCP works on C', async (ctx) => {
-  const webA = await connectWeb(ctx.a.url);
-  const webC = await connectWeb(ctx.c.url);
+  const webA = await connectWeb(ctx.a.url, { token: CLUSTER_TOKEN });
+  const webC = await connectWeb(ctx.c.url, { token: CLUSTER_TOKEN });
   assert.equal(await webC.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: 'evt-sub-1', timestamp: Date.now(), taskId: TASK_ONE }), { ok: true });
   const ack = await webA.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-one', timestamp: Date.now(), taskId: TASK_ONE, content: 'Please do task one' });
   assert.is(ack.ok, true);
@@ -118,7 +118,7 @@ e2e('a task started on A runs through the extension on B; A and C see every even
   assert.ok(ctx.plugin.executed.some((f) => f.taskId === TASK_ONE && 'task_start' in f.action), 'the task tab was opened by the plugin on B');
 
   const mcp = new Client({ name: 'cluster-e2e', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${ctx.c.url}/mcp`)));
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${ctx.c.url}/mcp`), { requestInit: { headers: authHeaders } }));
   const tools = await mcp.listTools();
   assert.ok(tools.tools.some((t) => t.name === 'run_task_template'));
   const profile = await mcp.callTool({ name: 'get_runtime_profile', arguments: {} });
@@ -129,8 +129,8 @@ e2e('a task started on A runs through the extension on B; A and C see every even
 });
 
 e2e('kill -9 of the owner mid-turn: another node takes over, tells the user, completes; nothing lost, no action twice', async (ctx) => {
-  const webA = await connectWeb(ctx.a.url);
-  const observer = await connectWeb(ctx.c.url);
+  const webA = await connectWeb(ctx.a.url, { token: CLUSTER_TOKEN });
+  const observer = await connectWeb(ctx.c.url, { token: CLUSTER_TOKEN });
   await observer.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: 'evt-sub-2', timestamp: Date.now(), taskId: TASK_TWO });
   const ack = await webA.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-two', timestamp: Date.now(), taskId: TASK_TWO, content: 'Please do task two' });
   assert.is(ack.ok, true); // acknowledged: it must survive
@@ -170,7 +170,7 @@ e2e('kill -9 of the owner mid-turn: another node takes over, tells the user, com
   assert.ok(rows.every((r) => r.answered));
 
   // History from a surviving node: the acknowledged user message once, the note, the answer.
-  const body = (await (await fetch(`${ctx.b.url}/api/task/${TASK_TWO}`)).json()) as any;
+  const body = (await (await fetch(`${ctx.b.url}/api/task/${TASK_TWO}`, { headers: authHeaders })).json()) as any;
   const messages = body.data.messages as Array<{ id: string; role: string; content: string }>;
   assert.is(messages.filter((m) => m.id === 'evt-two').length, 1);
   assert.ok(messages.some((m) => m.role === 'system' && /took it over/.test(m.content)));

@@ -24,6 +24,10 @@ export interface ClusterHarness {
   close(): Promise<void>;
 }
 
+/** The nodes' MIMO_TOKEN: clients send it (`auth.token`, `Authorization: Bearer`). */
+export const CLUSTER_TOKEN = 'cluster-test-token-0123456789';
+export const authHeaders = { Authorization: `Bearer ${CLUSTER_TOKEN}` };
+
 const NODE_SCRIPT = fileURLToPath(new URL('./node-process.ts', import.meta.url));
 
 export async function startClusterHarness(baseEnv: Record<string, string> = {}): Promise<ClusterHarness> {
@@ -44,6 +48,7 @@ export async function startClusterHarness(baseEnv: Record<string, string> = {}):
       MIMO_DATA_DIR: join(dir, name),
       MIMO_ARTIFACT_DIR: join(dir, 'artifacts'),
       MIMO_ARTIFACT_SECRET: 'cluster-test-secret-0123456789abcdef',
+      MIMO_TOKEN: CLUSTER_TOKEN,
       MIMO_URL_POLICY: policyFile,
       MIMO_FAILOVER_CHECK_MS: '250',
       ...(process.env.MIMO_TEST_NODE_LOG ? { MIMO_TEST_NODE_LOG: process.env.MIMO_TEST_NODE_LOG } : {}),

@@ -21,6 +21,8 @@ function envFor(name: string): Record<string, string> {
   return { MIMO_DATABASE_URL: databaseUrl, MIMO_NODE_ID: name, MIMO_PORT: '0', MIMO_DATA_DIR: join(dir, name), MIMO_ARTIFACT_DIR: join(dir, 'artifacts') };
 }
 
+let token = '';
+const auth = () => ({ Authorization: `Bearer ${token}` });
 const test = suite<{ nodes: MimoApp[] }>('cluster mode: two nodes, one PostgreSQL', { nodes: [] });
 
 test.after(async (ctx) => {
@@ -45,11 +47,15 @@ test('a task asked on node A: a web client on node B sees every event in order, 
   const b = await startMimo(envFor('node-b'), { log: () => {}, llm: scriptedLlm([]) });
   ctx.nodes.push(b);
   assert.ok(a.cluster && b.cluster);
+  // No MIMO_TOKEN: the first node made one and both use it (kept in PostgreSQL, not per data dir).
+  assert.ok(a.config.token);
+  assert.is(a.config.token, b.config.token);
+  token = a.config.token!;
   // Both adapters have heard of each other (heartbeats over NOTIFY) before the task starts.
   await eventually(async () => (await a.server.nsp.adapter!.serverCount()) === 2 && (await b.server.nsp.adapter!.serverCount()) === 2, 10_000, 'nodes meshed');
 
-  const webA = await connectWeb(a.server.url);
-  const webB = await connectWeb(b.server.url);
+  const webA = await connectWeb(a.server.url, { token });
+  const webB = await connectWeb(b.server.url, { token });
   assert.equal(await webB.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: 'evt-sub', timestamp: Date.now(), taskId: TASK }), { ok: true });
   const ack = await webA.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-hello', timestamp: Date.now(), taskId: TASK, content: 'Say hello' });
   assert.is(ack.ok, true);
@@ -63,10 +69,10 @@ test('a task asked on node A: a web client on node B sees every event in order, 
   assert.is(text, 'Hello from node A.');
 
   await eventually(async () => {
-    const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`)).json()) as any;
+    const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`, { headers: auth() })).json()) as any;
     return body.data?.messages?.length === 2;
   }, 5_000, 'the assistant message to be stored');
-  const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`)).json()) as any;
+  const body = (await (await fetch(`${b.server.url}/api/task/${TASK}`, { headers: auth() })).json()) as any;
   assert.equal(body.data.messages.map((m: any) => [m.role, m.content]), [['user', 'Say hello'], ['assistant', 'Hello from node A.']]);
   webA.close();
   webB.close();
@@ -75,7 +81,7 @@ test('a task asked on node A: a web client on node B sees every event in order, 
 test('a follow-up sent to node B for a task node A owns is forwarded to A and runs there', async (ctx) => {
   const [a, b] = ctx.nodes as [MimoApp, MimoApp];
   const bLlm = (b.llm as unknown as { calls: unknown[] }).calls;
-  const webB = await connectWeb(b.server.url);
+  const webB = await connectWeb(b.server.url, { token });
   const ack = await webB.timeout(15_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-follow-up', timestamp: Date.now(), taskId: TASK, content: 'And again?' });
   assert.is(ack.ok, true, JSON.stringify(ack));
   const text = () => webB.events.filter((e) => e.taskId === TASK && e.event.type === 'chatDelta').map((e) => e.event.delta?.content ?? '').join('');
@@ -90,12 +96,12 @@ test('artifacts: presigned on A, uploaded through B, downloaded from A (one secr
   const [a, b] = ctx.nodes as [MimoApp, MimoApp];
   assert.ok(a.config.artifactSecret);
   assert.is(a.config.artifactSecret, b.config.artifactSecret);
-  const presigned = (await (await fetch(`${a.server.url}/api/artifacts/presign`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ taskId: TASK, kind: 'screenshot', contentType: 'image/png' }) })).json()) as any;
+  const presigned = (await (await fetch(`${a.server.url}/api/artifacts/presign`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth() }, body: JSON.stringify({ taskId: TASK, kind: 'screenshot', contentType: 'image/png' }) })).json()) as any;
   const upload = new URL(presigned.data.uploadUrl);
   const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
   const put = await fetch(`${b.server.url}${upload.pathname}${upload.search}`, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes });
   assert.is(put.status, 200, await put.clone().text());
-  const got = await fetch(`${a.server.url}${new URL(presigned.data.downloadUrl).pathname}`);
+  const got = await fetch(`${a.server.url}${new URL(presigned.data.downloadUrl).pathname}`, { headers: auth() });
   assert.is(got.status, 200);
   assert.equal(new Uint8Array(await got.arrayBuffer()), bytes);
 });
