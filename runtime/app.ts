@@ -100,6 +100,8 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),
     ...(cluster ? { taskStore: cluster.taskStore, cluster: cluster.hooks } : {}),
+    // The extension asks before every document request of a task tab (navigation-guard.ts).
+    checkNavigation: (url) => urlPolicy.check(url),
     routes: (services) =>
       (mcp = createMcpRoutes(services, {
         profile: profile.profile,
