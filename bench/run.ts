@@ -8,6 +8,7 @@ import { benchActionOverhead, printActionOverhead } from './runtime/action-overh
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
+import { benchCluster, printCluster } from './cluster/cluster.bench.ts';
 
 interface Section {
   name: string;
@@ -30,6 +31,8 @@ const sections: Section[] = [
       for (const tasks of [200, 20, 1]) printActionOverhead(await benchActionOverhead({ tasks, plugins: Math.min(tasks, 20), seconds: Math.min(seconds, 5) }));
     },
   },
+  // Cluster mode (PostgreSQL, node processes) beside the embedded single node, in one section.
+  { name: 'cluster', run: async () => printCluster(await benchCluster()) },
 ];
 
 const only = process.env.MIMO_BENCH_ONLY;

@@ -58,7 +58,10 @@ function titleFrom(content: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-export function createAgentOrchestrator(services: RuntimeServices, options: OrchestratorOptions): TaskControl & { restore(): Promise<number>; sessionOf(taskId: string): TaskSession | undefined } {
+export function createAgentOrchestrator(
+  services: RuntimeServices,
+  options: OrchestratorOptions,
+): TaskControl & { restore(): Promise<number>; resumeInterrupted(taskId: string, note: string): Promise<ControlResult>; sessionOf(taskId: string): TaskSession | undefined } {
   const { taskStore, events, scheduler, registry, clock, log } = services;
   const sessions = new Map<string, TaskSession>();
   const stepLimit = options.stepLimit ?? 20;
@@ -389,6 +392,27 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         restored++;
       }
       return restored;
+    },
+    /**
+     * Failover (cluster mode, runtime/cluster/): this node now owns a task another node was
+     * running. It is restored from the store as ongoing, the user is told, and a turn that had
+     * not been answered is run again from its user message (its actions are idempotent there).
+     */
+    async resumeInterrupted(taskId: string, note: string): Promise<ControlResult> {
+      const task = await taskStore.getTask(taskId);
+      if (!task) return notFound(taskId);
+      const messages = await taskStore.listMessages(taskId);
+      let lastUser = -1;
+      for (let i = messages.length - 1; i >= 0 && lastUser === -1; i--) if (messages[i]!.role === 'user') lastUser = i;
+      const unanswered = lastUser !== -1 && !messages.slice(lastUser + 1).some((m) => m.role === 'assistant');
+      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's.
+      const restored = restoredTaskOf(task);
+      if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
+      await noteToTask(taskId, note);
+      const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+      const rerun = task.status === 'running' && unanswered;
+      if (rerun) session.actor.send({ type: 'USER_MESSAGE', message: { id: messages[lastUser]!.id, content: messages[lastUser]!.content } });
+      return ok({ taskId, rerun });
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
   };
