@@ -16,6 +16,9 @@ const contentTypes: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** The UI holds the token: no other site may frame it (clickjacking), nor learn where it came from. */
+const FRAME_HEADERS = { 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "frame-ancestors 'none'", 'Referrer-Policy': 'no-referrer' };
+
 export function createWebStatic(dir: string): (request: Request) => Response | null {
   const root = normalize(dir);
   return (request) => {
@@ -25,7 +28,7 @@ export function createWebStatic(dir: string): (request: Request) => Response | n
     if (!existsSync(join(root, 'index.html'))) {
       return new Response(
         '<!doctype html><title>Mimo</title><h1>Mimo server is running</h1><p>The web UI is not built yet: run <code>npm run build:web</code> (npm start does it for you).</p>',
-        { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } },
+        { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', ...FRAME_HEADERS } },
       );
     }
     let file = normalize(join(root, pathname));
@@ -36,6 +39,7 @@ export function createWebStatic(dir: string): (request: Request) => Response | n
       'Content-Type': type,
       'Cache-Control': file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
       'X-Content-Type-Options': 'nosniff',
+      ...FRAME_HEADERS,
     };
     if (request.method === 'HEAD') return new Response(null, { headers });
     return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, { headers });

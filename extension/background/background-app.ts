@@ -15,6 +15,11 @@ import { createCdpSessions } from './cdp-sessions.ts';
 import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
+import { installDownloadGuard } from './download-guard.ts';
+import { createInterruptionGuard } from './interruption-guard.ts';
+import { createInterruptionReports } from './interruption-reports.ts';
+import { createPopupGuard } from './popup-guard.ts';
+import { withInterruptions } from './with-interruptions.ts';
 import { installKeepalive } from './keepalive.ts';
 import { createMessageRouter } from './message-router.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
@@ -78,7 +83,13 @@ export function createBackground(deps: BackgroundDeps): Background {
     timers: deps.timers,
     now: deps.now,
   };
-  const runner = createActionRunner({ handlers: actionHandlers, services, clientId: identity.current, send: (message) => emit(message) });
+  // Pop-ups, dialogs and other page interruptions in task tabs (issue 16).
+  const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
+  let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
+  const popups = createPopupGuard({ browser, taskTabs, reports, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
+  const downloads = installDownloadGuard({ browser, now: deps.now, sleep: deps.sleep, tasksGuarded: () => interruptions.anyGuarded() });
+  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, downloads, newId: deps.newId, now: deps.now, log: deps.log });
+  const runner = createActionRunner({ handlers: withInterruptions(actionHandlers, interruptions, reports), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
     const clientId = await identity.get();
@@ -131,9 +142,19 @@ export function createBackground(deps: BackgroundDeps): Background {
         focusGuard.taskTabOpened(tabId);
         // A tab the task opened joins the task's group, so the user sees it belongs to the task.
         if (record.groupId !== undefined && tab.groupId !== record.groupId) void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+        if (settings.useCdp) void interruptions.guard(record.taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
       });
     },
   });
+
+  // A background tab the popup guard opened for a task tab: the task's own, grouped and guarded
+  // (the tabs.onCreated path above may have adopted it first).
+  ownTab = async (taskId, tabId, openerTabId) => {
+    const record = (await taskTabs.adoptOpenedTab({ id: tabId, openerTabId })) ?? (await taskTabs.taskOfTab(tabId));
+    if (!record || record.taskId !== taskId) return;
+    if (record.groupId !== undefined) await browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+    if (settings.useCdp) await interruptions.guard(taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
+  };
 
   const clientInfo = async (): Promise<PluginClientInfo> => {
     const status = link.status();

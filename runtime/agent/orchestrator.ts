@@ -5,7 +5,7 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
 import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
-import { pluginUiStateFrame, rooms, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { pluginUiStateFrame, rooms, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
@@ -94,6 +94,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       inspect,
       clock,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      secrets: services.secrets,
       onPageRead: () => {
         if (session) session.pageStale = false;
       },
@@ -270,6 +271,18 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
       return command.command === 'resume' ? control.resume(command.taskId, 'plugin') : control.stop(command.taskId, 'plugin');
+    },
+    async pageInterruption(report: PageInterruption): Promise<ControlResult> {
+      const session = sessions.get(report.taskId);
+      if (!session || session.browser.clientId !== report.clientId) {
+        return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
+      }
+      const { v: _v, type: _type, clientId: _clientId, traceId: _traceId, ...data } = report;
+      const message = `In tab ${report.tabId}: ${report.message}.`;
+      events.toTask(report.taskId, { type: 'structuredOutput', status: 'info', message, data: { pageInterruption: data } });
+      await taskStore.appendMessage(report.taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now() }).catch(() => {});
+      log({ event: 'page_interruption', taskId: report.taskId, tabId: report.tabId, kind: report.kind });
+      return ok({});
     },
     inspect(taskId: string, listener: (envelope: ReturnType<typeof events.envelope>) => void) {
       const send = (record: object) => listener(events.envelope({ type: 'inspection', record: record as never }, taskId));

@@ -8,6 +8,7 @@ import type { ExtensionRegistry } from '../registry/registry-types.ts';
 import type { ActionRequest } from '../scheduler/action-scheduler.ts';
 import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
+import type { SecretRegistry } from '../redaction/redact.ts';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -41,8 +42,14 @@ export interface TaskBrowserDeps {
   /** Times the page-preparation retry waits (the runtime's clock). */
   clock?: Clock;
   checkUrl: UrlCheck;
-  /** Re-checks the URL the tab ended up on after loading (redirects). */
+  /**
+   * Re-checks the URL the tab ended up on after loading (redirects), and the tab's current URL
+   * before and after every page read (runtime/url-policy/read-guard.ts): blocked -> URL_BLOCKED,
+   * the read's result is dropped and the tab is sent to about:blank.
+   */
   checkFinalUrl?: UrlCheck;
+  /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
+  secrets?: SecretRegistry;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
   /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */

@@ -20,6 +20,8 @@ import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.
 import { pageContextOf } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
 import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
+import { guardedRead } from '../url-policy/read-guard.ts';
+import { createPasswordFields, REDACTED } from '../redaction/redact.ts';
 
 export type { ActionOutcome, Step, StepRecord, TaskBrowserDeps, UrlCheck } from './task-browser-types.ts';
 
@@ -31,6 +33,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   let traceId: string | undefined;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
   const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
+  const passwordFields = createPasswordFields();
 
   /** The plugin that missed an ack in this turn (seed 001 §4.1): the error every later action gets. */
   function blockedError(): ErrorValue | null {
@@ -50,17 +53,47 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
-  async function action(
+  /** The URL the extension last reported for a tab of this task. */
+  function tabUrl(params: Record<string, unknown>): string | undefined {
+    const tab = typeof params.tabId === 'number' ? params.tabId : tabId;
+    return clientId && tab !== null ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined;
+  }
+
+  /** Sends the task's tab to about:blank (after a blocked read). */
+  async function park(step: Step): Promise<void> {
+    if (tabId === null) return;
+    await runAction(step, 'task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: deps.groupTitle() });
+  }
+
+  type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string };
+
+  /** One browser action; page reads go through the URL policy's read guard. */
+  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return guardedRead<ActionOutcome>(actionName, params, {
+      check: deps.checkFinalUrl,
+      tabUrl,
+      hasBrowser: () => selectPlugin() === null,
+      run: (recheck) => runAction(step, actionName, params, options, recheck as (() => Promise<ErrorValue | null>) | undefined),
+      park: () => park(step),
+      refused: (error) => ({ ok: false, actionId: options.actionId ?? `act-${nanoid(12)}`, error: error as ErrorValue }),
+    });
+  }
+
+  async function runAction(
     step: Step,
     actionName: string,
     params: Record<string, unknown>,
-    options: { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string } = {},
+    options: ActionOptions = {},
+    recheck?: () => Promise<ErrorValue | null>,
   ): Promise<ActionOutcome> {
     const actionId = options.actionId ?? `act-${nanoid(12)}`;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
     if (step.signal?.aborted) return { ok: false, actionId, error: errorValue('TASK_STOPPED', `${actionName} was not sent: the task was stopped`, { retryable: false }) };
-    const paramsSummary = paramsSummaryOf(params);
+    // Typing into a password field: the text is a secret (redacted in steps, history, records).
+    const secret = actionName === 'browser_type' && typeof params.text === 'string' && passwordFields.isTarget(params);
+    if (secret) deps.secrets?.add(params.text as string);
+    const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     // `start` when it really starts: it may wait behind another action or a takeover.
     const started = () => deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary }, traceId);
     {
@@ -89,7 +122,17 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         output.error = attachErrorOf(output.error);
       }
       deps.registry.markUsed(clientId!);
+      // A page read whose page is (now) on a blocked URL: its content goes nowhere.
+      const refused = recheck && output.status !== 'failed' && output.status !== 'canceled' ? await recheck() : null;
+      if (refused) {
+        output.status = 'failed';
+        output.result = undefined;
+        output.error = refused;
+      }
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
+      if (actionName === 'browser_dom_index' && typeof params.tabId === 'number' && Array.isArray(result?.elements)) {
+        passwordFields.noteIndex(params.tabId, result.elements as Array<Record<string, unknown>>);
+      }
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed' && output.status !== 'canceled';
       const artifacts =

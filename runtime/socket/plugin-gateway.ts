@@ -85,6 +85,7 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     browser_action_result: (id, m) => handleResult(id, normalizeActionResult(m)),
     takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
+    page_interruption: (_id, m) => deps.control()?.pageInterruption?.(m),
   };
 
   const handleResult = (id: string, result: NormalizedActionResult): SocketAck => resultAck(result.actionId, deps.scheduler.handleResult(id, result));

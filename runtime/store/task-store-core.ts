@@ -69,6 +69,8 @@ function applyPatch(task: Task, patch: ParsedPatch, now: number): Task {
   if (patch.usage !== undefined) next.usage = patch.usage;
   if (patch.selectedClientId === null) delete next.selectedClientId;
   else if (patch.selectedClientId !== undefined) next.selectedClientId = patch.selectedClientId;
+  if (patch.machineSnapshot === null) delete next.machineSnapshot;
+  else if (patch.machineSnapshot !== undefined) next.machineSnapshot = patch.machineSnapshot;
   return next;
 }
 

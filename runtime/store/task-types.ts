@@ -31,6 +31,8 @@ export interface TaskSummary {
 export interface Task extends TaskSummary {
   /** Token usage as last written by `updateTask` (replaced, not summed, by the store). */
   usage: TaskUsage;
+  /** A persisted XState snapshot (`actor.getPersistedSnapshot()`), stored as JSON. */
+  machineSnapshot?: JsonValue;
 }
 
 export interface Message {
@@ -55,6 +57,7 @@ export interface TaskPatch {
   status?: TaskStatus;
   title?: string;
   selectedClientId?: string | null;
+  machineSnapshot?: unknown;
   usage?: TaskUsage;
 }
 

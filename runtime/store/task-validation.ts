@@ -95,10 +95,11 @@ export interface ParsedPatch {
   status?: TaskStatus;
   title?: string;
   selectedClientId?: string | null;
+  machineSnapshot?: JsonValue;
   usage?: TaskUsage;
 }
 
-const PATCH_KEYS = new Set(['status', 'title', 'selectedClientId', 'usage']);
+const PATCH_KEYS = new Set(['status', 'title', 'selectedClientId', 'machineSnapshot', 'usage']);
 
 export function parsePatch(patch: TaskPatch | unknown): ParsedPatch | TaskStoreError {
   if (!isPlainObject(patch)) return badRequest('expected a patch object', []);
@@ -118,6 +119,11 @@ export function parsePatch(patch: TaskPatch | unknown): ParsedPatch | TaskStoreE
   if ('selectedClientId' in patch) {
     if (patch.selectedClientId !== null) checkClientId(patch.selectedClientId, errors);
     out.selectedClientId = patch.selectedClientId as string | null;
+  }
+  if ('machineSnapshot' in patch) {
+    const json = patch.machineSnapshot === undefined ? undefined : toJson(patch.machineSnapshot);
+    if (json === undefined) errors.push({ field: 'machineSnapshot', message: 'expected a JSON-serializable value (null clears it)' });
+    else out.machineSnapshot = json;
   }
   if ('usage' in patch) {
     const usage = checkUsage(patch.usage, errors);

@@ -7,6 +7,7 @@ import { BrowserActionResultMessageSchema, LegacyBrowserActionResultSchema } fro
 import type { LegacyBrowserActionResult } from './action-result.ts';
 import { ClientIdSchema, IdSchema, NonNegativeIntSchema, TabIdSchema, TaskIdSchema, TimestampSchema, UrlSchema } from './ids.ts';
 import { ProtocolVersionSchema } from './protocol-version.ts';
+import { PageInterruptionSchema } from './page-interruption.ts';
 import { snapshotContentEntries } from './snapshot.ts';
 import { TabEventSchema } from './tab-event.ts';
 import { PluginUiStateSchema } from './task-status.ts';
@@ -87,6 +88,7 @@ export const PluginToServerMessageSchema = v.variant(
     BrowserActionResultMessageSchema,
     TakeoverReportSchema,
     OverlayCommandSchema,
+    PageInterruptionSchema,
   ],
   variantMessage,
 );

@@ -52,7 +52,9 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
 
   let tab;
   try {
-    tab = await ctx.browser.tabs.create({ url, active: false });
+    // A task keeps the window of its first tab (not whichever window was focused last).
+    const windowId = existing && (await ctx.browser.windows.get(existing.windowId).then(() => true, () => false)) ? existing.windowId : undefined;
+    tab = await ctx.browser.tabs.create(windowId === undefined ? { url, active: false } : { url, active: false, windowId });
   } catch {
     // No window to put it in (every window closed): open an unfocused window instead.
     const window = await ctx.browser.windows.create({ url, focused: false });

@@ -26,7 +26,7 @@ s('GET /api/task/list: empty, then summaries most recent first, matching the con
   await h.taskStore.createTaskIfAbsent({ taskId: TASK_ID, title: 'Find flights' });
   h.clock.advance(1000);
   await h.taskStore.createTaskIfAbsent({ taskId: TASK_UUID, title: 'Read news', selectedClientId: 'plugin-abc' });
-  await h.taskStore.updateTask(TASK_UUID, { status: 'ongoing' });
+  await h.taskStore.updateTask(TASK_UUID, { machineSnapshot: { big: 'internal' }, status: 'ongoing' });
   const res = await call(h.app, '/api/task/list');
   assert.is(res.status, 200);
   assert.equal(res.body.data, [

@@ -25,6 +25,6 @@ async function appendLoop(taskId: string): Promise<never> {
   }
 }
 async function snapshotLoop(): Promise<never> {
-  for (let i = 0; ; i++) await store.updateTask('crash-a', { title: `step ${i} ${'y'.repeat(200)}` });
+  for (let i = 0; ; i++) await store.updateTask('crash-a', { machineSnapshot: { step: i, blob: 'y'.repeat(500) } });
 }
 await Promise.all([...taskIds.map(appendLoop), snapshotLoop()]);

@@ -71,7 +71,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
       h.clock.advance(10);
     }
     assert.equal((await h.store.listTasks()).map((t) => t.taskId), ['c', 'b', 'a']);
-    await h.store.updateTask('a', { status: 'running' });
+    await h.store.updateTask('a', { status: 'running', machineSnapshot: { value: 'x' } });
     const list = await h.store.listTasks();
     assert.equal(list.map((t) => t.taskId), ['a', 'c', 'b']);
     assert.equal(list[0], { taskId: 'a', title: 'a', status: 'running', createdAt: 1_730_000_000_000, updatedAt: h.clock.now() });
@@ -83,14 +83,17 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
   s('updateTask sets and clears fields and stamps updatedAt', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'old', selectedClientId: 'p1' });
     h.clock.advance(500);
+    const snapshot = { status: 'active', value: { running: 'llm' }, context: { n: 1 } };
     const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
-    const updated = await h.store.updateTask('t1', { status: 'ongoing', title: 'new', usage });
+    const updated = await h.store.updateTask('t1', { status: 'ongoing', title: 'new', machineSnapshot: snapshot, usage });
+    assert.equal(updated.machineSnapshot, snapshot);
     assert.equal(updated.usage, usage);
     assert.is(updated.updatedAt, h.clock.now());
     assert.is(updated.status, 'ongoing');
     assert.is(updated.selectedClientId, 'p1');
-    const cleared = await h.store.updateTask('t1', { selectedClientId: null });
+    const cleared = await h.store.updateTask('t1', { selectedClientId: null, machineSnapshot: null });
     assert.not.ok('selectedClientId' in cleared);
+    assert.not.ok('machineSnapshot' in cleared);
     assert.equal(await h.store.getTask('t1'), cleared);
   });
 
@@ -102,7 +105,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     const bad: unknown[] = [
       { status: 'paused' }, { createdAt: 1 }, { taskId: 'other' }, { title: 7 }, { title: 'x'.repeat(1001) },
       { usage: { promptTokens: -1, completionTokens: 0, totalTokens: 0 } }, { usage: { promptTokens: 1 } },
-      { machineSnapshot: { value: 'x' } }, { usage: cyclic }, { usage: 10n }, { selectedClientId: '' }, null, 'status',
+      { machineSnapshot: cyclic }, { machineSnapshot: 10n }, { selectedClientId: '' }, null, 'status',
     ];
     for (const patch of bad) {
       h.clock.advance(1);
@@ -126,7 +129,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
 
   s('appendMessage keeps order, stores meta, and bumps updatedAt only', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
-    await h.store.updateTask('t1', { usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } });
+    await h.store.updateTask('t1', { usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 }, machineSnapshot: { v: 1 } });
     const roles = ['user', 'assistant', 'tool', 'system'] as const;
     for (const [i, role] of roles.entries()) {
       h.clock.advance(100);
@@ -139,6 +142,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     assert.not.ok('meta' in messages[0]!);
     const task = await h.store.getTask('t1');
     assert.is(task!.updatedAt, h.clock.now());
+    assert.equal(task!.machineSnapshot, { v: 1 });
     assert.equal(task!.usage, { promptTokens: 1, completionTokens: 2, totalTokens: 3 });
   });
 
@@ -196,7 +200,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     h.clock.advance(5);
     await h.store.createTaskIfAbsent({ taskId: 'b', title: 'B' });
     await h.store.appendMessage('a', msg('m1'));
-    await h.store.updateTask('b', { status: 'completed' });
+    await h.store.updateTask('b', { status: 'completed', machineSnapshot: { value: 'done' } });
     const expectedList = await h.store.listTasks();
     const expectedA = await h.store.getTask('a');
     const expectedB = await h.store.getTask('b');
