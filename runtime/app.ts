@@ -85,6 +85,8 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     ...(overrides.webDir ? { webDir: overrides.webDir } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),
+    // The extension asks before every document request of a task tab (navigation-guard.ts).
+    checkNavigation: (url) => urlPolicy.check(url),
     routes: (services) => (mcp = createMcpRoutes(services, { profile: profile.profile, urlPolicy, inspectFor: (runId: string) => inspection.observerFor(runId) })),
     control: (services) =>
       createAgentOrchestrator(services, {

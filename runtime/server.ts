@@ -23,6 +23,7 @@ import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
+import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
 import type { TaskControl } from './socket/task-control.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
@@ -74,6 +75,10 @@ export interface CreateServerOptions {
   routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
   /** Builds the agent side once the services exist (the orchestrator). */
   control?: (services: RuntimeServices) => TaskControl;
+  /** The URL policy the extension enforces on every navigation of a task tab (navigation_check). */
+  checkNavigation?: NavigationPolicyCheck;
+  /** Hears every navigation the browser refused under that policy (after the task's event). */
+  onNavigationBlocked?: (report: NavigationBlockedReport) => void;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -236,8 +241,18 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     isConnected: (clientId: string) => socketsOf(clientId) > 0,
   });
 
+  const navigation = {
+    ...(options.checkNavigation ? { check: options.checkNavigation } : {}),
+    onBlocked: (report: NavigationBlockedReport) => {
+      log({ event: 'navigation_blocked', taskId: report.taskId, tabId: report.tabId, frame: report.frame, stage: report.stage, reason: report.error.details?.reason });
+      events.toTask(report.taskId, { type: 'structuredOutput', status: 'error', error: report.error, message: `The browser did not load ${report.url.slice(0, 200)}: ${report.error.message}` });
+      control?.navigationBlocked?.(report);
+      options.onNavigationBlocked?.(report);
+    },
+  };
   nsp.on('connection', (socket) => {
     attachPluginSocket(socket, {
+      navigation,
       registry,
       snapshots,
       scheduler,

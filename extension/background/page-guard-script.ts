@@ -11,9 +11,16 @@
 //   do nothing and are reported;
 // - permission prompts (notifications, geolocation, camera/microphone, screen capture, device
 //   choosers, clipboard reads, file pickers): denied at once, as if the person said no, and reported.
-// The function below is serialised with toString(): it must not use anything from this module.
+// The functions below (and those of page-guard-unload.ts, page-guard-prompts.ts) are serialised
+// with toString(): they must not use anything from their modules.
 
 /** Messages the page half sends; `JSON.stringify`ed through the binding. */
+import { promptGuardMain } from './page-guard-prompts.ts';
+import { unloadGuardMain } from './page-guard-unload.ts';
+
+/** Sends one message to the extension (over the binding). */
+export type PagePost = (message: Record<string, unknown>) => void;
+
 export type PageGuardMessage =
   | { kind: 'open'; openId: string; url: string; target: string; via: 'window.open' | 'link' | 'form' }
   | { kind: 'open_blocked'; url: string; reason: string }
@@ -24,9 +31,9 @@ export type PageGuardMessage =
   | { kind: 'focus' | 'print' | 'fullscreen' | 'beforeunload' }
   | { kind: 'permission'; permission: string };
 
-export function pageGuardMain(bindingName: string): void {
+export function pageGuardMain(bindingName: string): ((message: Record<string, unknown>) => void) | undefined {
   const w = window as any;
-  if (w.__mimoPageGuard) return;
+  if (w.__mimoPageGuard) return undefined;
   Object.defineProperty(w, '__mimoPageGuard', { value: true });
   let binding: ((payload: string) => void) | undefined = w[bindingName];
   try {
@@ -208,159 +215,22 @@ export function pageGuardMain(bindingName: string): void {
     if (this.hasAttribute(RESUBMITTING) || !divert(this, null)) nativeSubmit.call(this);
   };
 
-  // beforeunload: Chrome brings a background tab to the front to ask "Leave site?" (measured in
-  // headed Chromium), so a task tab never asks: the page's wish to keep the person is reported and
-  // the navigation (the agent's, or the page's own) goes on.
-  const asked = new WeakSet<Event>();
-  const wantsToStay = (event: Event) => {
-    if (asked.has(event)) return;
-    asked.add(event);
-    post({ kind: 'beforeunload' });
-  };
-  const unloadProto = (w.BeforeUnloadEvent as typeof BeforeUnloadEvent | undefined)?.prototype;
-  if (unloadProto) {
-    Object.defineProperty(unloadProto, 'returnValue', {
-      configurable: true,
-      get: () => '',
-      set(this: Event, value: unknown) {
-        if (value !== '' && value !== undefined && value !== null && value !== false) wantsToStay(this);
-      },
-    });
-    Object.defineProperty(unloadProto, 'preventDefault', {
-      configurable: true,
-      writable: true,
-      value: function preventDefault(this: Event) {
-        wantsToStay(this);
-      },
-    });
-  }
-  // `onbeforeunload = fn` (on window or body) keeps running fn, without its answer.
-  const guardHandlerSlot = (owner: any, proto: any) => {
-    const slot = Object.getOwnPropertyDescriptor(owner, 'onbeforeunload') ?? (proto && Object.getOwnPropertyDescriptor(proto, 'onbeforeunload'));
-    if (!slot?.set || !slot.get) return;
-    let pageHandler: unknown = null;
-    Object.defineProperty(owner, 'onbeforeunload', {
-      configurable: true,
-      get(this: unknown) {
-        return pageHandler;
-      },
-      set(this: unknown, handler: unknown) {
-        pageHandler = handler;
-        slot.set!.call(
-          this,
-          typeof handler === 'function'
-            ? function onbeforeunload(this: unknown, event: Event) {
-                const answer = (handler as (e: Event) => unknown).call(this, event);
-                if (answer !== undefined && answer !== null) wantsToStay(event);
-              }
-            : handler,
-        );
-      },
-    });
-  };
-  guardHandlerSlot(w, Object.getPrototypeOf(w));
-  if (w.HTMLBodyElement) guardHandlerSlot(w.HTMLBodyElement.prototype, null);
-  if (w.HTMLFrameSetElement) guardHandlerSlot(w.HTMLFrameSetElement.prototype, null);
-  // An inline `<body onbeforeunload="return '...'">` is compiled by the parser, past any setter:
-  // this listener (registered before the page's) removes it just before it would run.
-  w.addEventListener(
-    'beforeunload',
-    (event: Event) => {
-      for (const element of [document.body, document.querySelector('frameset')]) {
-        if (element?.hasAttribute('onbeforeunload')) {
-          element.removeAttribute('onbeforeunload');
-          wantsToStay(event);
-        }
-      }
-    },
-    true,
-  );
-
-  w.focus = function focus() {
-    post({ kind: 'focus' });
-  };
-  w.print = function print() {
-    post({ kind: 'print' });
-  };
-  const refuse = (kind: string, permission?: string) => {
-    post(permission === undefined ? { kind } : { kind, permission });
-  };
-  const notAllowed = (what: string) => new DOMException(`${what} is not available in a Mimo task tab`, 'NotAllowedError');
-
-  for (const proto of [Element.prototype, (w.HTMLVideoElement as typeof HTMLVideoElement | undefined)?.prototype].filter(Boolean) as any[]) {
-    for (const method of ['requestFullscreen', 'webkitRequestFullscreen', 'webkitRequestFullScreen', 'webkitEnterFullscreen']) {
-      if (typeof proto[method] !== 'function') continue;
-      proto[method] = function requestFullscreen() {
-        refuse('fullscreen');
-        return Promise.reject(new TypeError('Fullscreen is not available in a Mimo task tab'));
-      };
-    }
-  }
-
-  if (w.Notification) {
-    const requestPermission = (callback?: (permission: string) => void) => {
-      refuse('permission', 'notifications');
-      if (typeof callback === 'function') setTimeout(() => callback('denied'), 0);
-      return Promise.resolve('denied');
-    };
-    try {
-      Object.defineProperty(w.Notification, 'requestPermission', { value: requestPermission, configurable: true, writable: true });
-    } catch {
-      // leave it
-    }
-  }
-  const geo = navigator.geolocation as any;
-  if (geo) {
-    const denied = (error?: (e: unknown) => void) => {
-      refuse('permission', 'geolocation');
-      if (typeof error === 'function') {
-        setTimeout(() => error({ code: 1, message: 'User denied Geolocation', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 }), 0);
-      }
-    };
-    geo.getCurrentPosition = (_ok: unknown, error?: (e: unknown) => void) => denied(error);
-    geo.watchPosition = (_ok: unknown, error?: (e: unknown) => void) => (denied(error), 0);
-  }
-  const rejecting = (owner: any, method: string, permission: string) => {
-    if (!owner || typeof owner[method] !== 'function') return;
-    owner[method] = function denied() {
-      refuse('permission', permission);
-      return Promise.reject(notAllowed(permission));
-    };
-  };
-  const nav = navigator as any;
-  rejecting(nav.mediaDevices, 'getUserMedia', 'camera/microphone');
-  rejecting(nav.mediaDevices, 'getDisplayMedia', 'screen capture');
-  rejecting(nav.clipboard, 'read', 'clipboard read');
-  rejecting(nav.clipboard, 'readText', 'clipboard read');
-  rejecting(nav.bluetooth, 'requestDevice', 'bluetooth');
-  rejecting(nav.usb, 'requestDevice', 'usb');
-  rejecting(nav.serial, 'requestPort', 'serial');
-  rejecting(nav.hid, 'requestDevice', 'hid');
-  rejecting(nav, 'requestMIDIAccess', 'midi');
-  rejecting(w, 'showOpenFilePicker', 'file picker');
-  rejecting(w, 'showSaveFilePicker', 'file picker');
-  rejecting(w, 'showDirectoryPicker', 'file picker');
-  rejecting(nav.credentials, 'get', 'credentials (passkeys, passwords, identity)');
-  rejecting(nav.credentials, 'create', 'credentials (passkeys, passwords, identity)');
-  rejecting(w.PaymentRequest?.prototype, 'show', 'payment');
-  rejecting(w.EyeDropper?.prototype, 'open', 'eye dropper');
-  rejecting(w, 'queryLocalFonts', 'local fonts');
-  rejecting(w, 'getScreenDetails', 'window management');
-  rejecting(w.IdleDetector, 'requestPermission', 'idle detection');
-  rejecting(document, 'requestStorageAccess', 'storage access');
-  rejecting(Element.prototype, 'requestPointerLock', 'pointer lock');
-  if (typeof nav.getUserMedia === 'function') {
-    nav.getUserMedia = (_c: unknown, _ok: unknown, error?: (e: unknown) => void) => {
-      refuse('permission', 'camera/microphone');
-      if (typeof error === 'function') setTimeout(() => error(notAllowed('camera/microphone')), 0);
-    };
-  }
+  return post;
 }
 
 /**
- * The script text for CDP: the function above, applied to the binding's name. `__name` is
- * defined because a test runner that keeps function names (tsx) calls it inside the function.
+ * The script text for CDP: the three functions applied in turn (the first makes `post` from the
+ * binding). `__name` is defined because a test runner that keeps function names (tsx) calls it
+ * inside the functions.
  */
 export function pageGuardSource(bindingName: string): string {
-  return `(() => { const __name = (f) => f; (${pageGuardMain.toString()})(${JSON.stringify(bindingName)}); })();`;
+  return [
+    '(() => {',
+    'const __name = (f) => f;',
+    `const post = (${pageGuardMain.toString()})(${JSON.stringify(bindingName)});`,
+    'if (!post) return;',
+    `(${unloadGuardMain.toString()})(post);`,
+    `(${promptGuardMain.toString()})(post);`,
+    '})();',
+  ].join('\n');
 }

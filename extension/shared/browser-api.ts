@@ -155,6 +155,10 @@ export interface BrowserApi {
   downloads?: {
     onDeterminingFilename: ApiEvent<(item: DownloadItemInfo, suggest: (suggestion?: { filename: string; conflictAction?: 'uniquify' | 'overwrite' | 'prompt' }) => void) => boolean | void>;
   };
+  /** Session rules only (background/new-tab-gate.ts). */
+  declarativeNetRequest?: {
+    updateSessionRules(options: { removeRuleIds?: number[]; addRules?: unknown[] }): Promise<void>;
+  };
   alarms: {
     create(name: string, info: { periodInMinutes?: number; delayInMinutes?: number; when?: number }): Promise<void> | void;
     get?(name: string): Promise<unknown>;

@@ -19,6 +19,7 @@ import {
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import { answerNavigationCheck, type NavigationCheckDeps } from './navigation-check.ts';
 import type { TaskControl } from './task-control.ts';
 
 export interface PluginRegistryPort {
@@ -43,6 +44,8 @@ export interface PluginGatewayDeps {
   log(entry: Record<string, unknown>): void;
   /** Every valid message that belongs to a task (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
+  /** The URL policy the extension enforces on task tabs (navigation_check). */
+  navigation?: NavigationCheckDeps;
 }
 
 type Ack = ((response: unknown) => void) | undefined;
@@ -86,6 +89,8 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
     page_interruption: (_id, m) => deps.control()?.pageInterruption?.(m),
+    // Answered in its own ack (see onMessage): the verdict is the reply.
+    navigation_check: () => undefined,
   };
 
   const handleResult = (id: string, result: NormalizedActionResult): SocketAck => resultAck(result.actionId, deps.scheduler.handleResult(id, result));
@@ -107,6 +112,13 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     }
     const taskId = 'taskId' in message && typeof message.taskId === 'string' ? message.taskId : 'actionId' in message ? deps.scheduler.taskOf(message.actionId) : undefined;
     if (taskId) deps.onMessage?.(taskId, message);
+    if (!isLegacyActionResult(message) && message.type === 'navigation_check') {
+      void answerNavigationCheck(deps.navigation ?? {}, clientId, message).then(
+        (verdict) => ack?.(verdict),
+        (error) => ack?.(ackRefused({ code: 'URL_BLOCKED', message: `navigation check failed: ${String(error)}` })),
+      );
+      return;
+    }
     if (isLegacyActionResult(message)) {
       const answer = handleResult(clientId, normalizeActionResult(message)); // not inside ack?.(): it must run without an ack too
       ack?.(answer);
