@@ -4,14 +4,17 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
-import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type ActionOutput, type PagePrepOutput, type TaskStatus } from '../../machines/index.ts';
-import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
+import { pluginUiStateFrame, rooms, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
+import { addTaskUsage, basicUrlCheck, titleFrom, toolMessageOf } from './task-history.ts';
+import type { TaskUsage } from '../store/task-types.ts';
+import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
@@ -40,23 +43,7 @@ interface TaskSession {
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
 const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
 
-export const basicUrlCheck: UrlCheck = async (url) => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: `"${url}" is not an absolute URL`, retryable: false } };
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { ok: false, error: { code: 'URL_BLOCKED', message: `only http(s) URLs can be opened, not ${parsed.protocol}`, retryable: false } };
-  }
-  return { ok: true };
-};
-
-function titleFrom(content: string): string {
-  const line = content.split('\n').find((l) => l.trim())?.trim() ?? 'New task';
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
+export { basicUrlCheck } from './task-history.ts';
 
 export function createAgentOrchestrator(
   services: RuntimeServices,
@@ -90,9 +77,7 @@ export function createAgentOrchestrator(
   function createSession(taskId: string, restored?: RestoredTask): TaskSession {
     let session!: TaskSession;
     let previous: TaskStatus | undefined = restored?.status;
-    const actionWaiters = new Map<string, (output: ActionOutput & { durationMs: number }) => void>();
-    const prepWaiters = new Map<string, (output: PagePrepOutput) => void>();
-    const startWaiters = new Map<string, () => void>();
+    const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
     const toolIds = new Set<string>();
     /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
     const toolMessageId = (actionId: string) => {
@@ -105,19 +90,10 @@ export function createAgentOrchestrator(
     const browser = createTaskBrowser({
       taskId,
       groupTitle: () => `Mimo ${taskId.slice(-6)}`,
-      // The task actor runs each action as its child; the settle comes back through actionSettled.
-      runAction: (input, onStarted) =>
-        new Promise((resolve) => {
-          actionWaiters.set(input.actionId, resolve);
-          startWaiters.set(input.actionId, onStarted);
-          session.actor.send({ type: 'ACTION_REQUESTED', action: input });
-        }),
+      // The task actor runs each action and page preparation as its child.
+      runAction: children.runAction,
+      preparePage: children.preparePage,
       inputOf: (request) => scheduler.inputOf(request),
-      preparePage: (input) =>
-        new Promise((resolve) => {
-          prepWaiters.set(input.prepId, resolve);
-          session.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: input.prepId, input });
-        }),
       registry,
       artifacts: services.artifacts,
       snapshots: services.snapshots,
@@ -131,31 +107,8 @@ export function createAgentOrchestrator(
       },
       ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
       onStepDone: (record) => {
-        const content = JSON.stringify(
-          record.ok
-            ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
-            : toolResultError(record.toolCallId, record.actionName, {
-                code: record.error?.code ?? 'INTERNAL',
-                message: record.error?.message ?? 'the action failed',
-                retryable: record.error?.retryable ?? false,
-              }),
-        );
         void taskStore
-          .appendMessage(taskId, {
-            id: toolMessageId(record.actionId),
-            role: 'tool',
-            content,
-            timestamp: clock.now(),
-            meta: {
-              toolCallId: record.toolCallId,
-              actionId: record.actionId,
-              actionName: record.actionName,
-              paramsSummary: record.paramsSummary,
-              durationMs: record.durationMs,
-              ok: record.ok,
-              ...(session.browser.traceId ? { traceId: session.browser.traceId } : {}),
-            },
-          })
+          .appendMessage(taskId, toolMessageOf(record, { id: toolMessageId(record.actionId), timestamp: clock.now(), traceId: session.browser.traceId }))
           .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
       },
       ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
@@ -213,23 +166,7 @@ export function createAgentOrchestrator(
         }),
       },
       actions: {
-        actionStarted: (_, { actionId }) => {
-          const started = startWaiters.get(actionId);
-          startWaiters.delete(actionId);
-          // After the previous action's settle has been reported (its promise continuation runs first).
-          if (started) queueMicrotask(started);
-        },
-        actionSettled: (_, { actionId, output }) => {
-          startWaiters.delete(actionId);
-          const resolve = actionWaiters.get(actionId);
-          actionWaiters.delete(actionId);
-          resolve?.({ ...output, durationMs: scheduler.takeDuration(actionId) ?? 0 });
-        },
-        pagePrepSettled: (_, { prepId, output }) => {
-          const resolve = prepWaiters.get(prepId);
-          prepWaiters.delete(prepId);
-          resolve?.(output);
-        },
+        ...children.provided,
         persistStatus: (_, params) => {
           void taskStore.updateTask(params.taskId, { status: params.status }).catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
         },
@@ -250,20 +187,7 @@ export function createAgentOrchestrator(
     return session;
   }
 
-  async function addUsage(taskId: string, usage: { promptTokens: number; completionTokens: number; totalTokens: number }) {
-    // One event per LLM call with that call's tokens, sent at once; the task total is their sum,
-    // stored afterwards as task.usage.
-    events.toTask(taskId, { type: 'usage', ...usage });
-    const task = await taskStore.getTask(taskId);
-    const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-    await taskStore.updateTask(taskId, {
-      usage: {
-        promptTokens: before.promptTokens + usage.promptTokens,
-        completionTokens: before.completionTokens + usage.completionTokens,
-        totalTokens: before.totalTokens + usage.totalTokens,
-      },
-    });
-  }
+  const addUsage = (taskId: string, usage: TaskUsage) => addTaskUsage({ events, taskStore }, taskId, usage);
 
   /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {
