@@ -1,48 +1,81 @@
 // Soak: 1,000 connected sockets and 200 concurrent tasks with fake plugins for a bounded time
 // against a server in its own process (file store, browser turns). Every user message must get
-// its finished chatDelta; heap after GC must stay within 10% of its value after warm-up.
+// its finished chatDelta. The run is split into load cycles, each followed by a rest (no task
+// running): heap after GC is sampled during each rest and judged by its trend (a least-squares
+// slope across the rests, the first rest left out as warm-up while caches fill), not by two samples.
+// Actions are counted where they run: by the fake plugins (their process answers IPC 'stats').
 import { fork, spawn } from 'node:child_process';
 import { io, type Socket } from 'socket.io-client';
 import { ulid } from 'ulid';
 import { requestStats } from '../../bench/child-stats.ts';
+import { heapTrend, type HeapSample, type HeapTrend } from './heap-trend.ts';
 
 export interface SoakReport {
   seconds: number;
   sockets: number;
   tasks: number;
+  cycles: number;
   messagesSent: number;
   messagesFinished: number;
   lost: number;
-  heapAfterWarmupMB: number;
-  heapAtEndMB: number;
-  heapGrowth: number;
+  /** User message -> its finished chatDelta, as the frontend socket saw it. */
+  messageP50Ms: number;
+  messageP99Ms: number;
+  /** browser_action frames the fake plugins executed (counted in their process). */
   actions: number;
-  actionP50Ms: number;
-  actionP99Ms: number;
+  actionsPerSecond: number;
+  /** Every heap sample at rest (after GC). */
+  heapSamples: HeapSample[];
+  /** The trend over the rests after the first (all of them with fewer than three cycles). */
+  heap: HeapTrend;
+  heapFirstRestMB: number;
+  heapLastRestMB: number;
   serverAlive: boolean;
 }
 
-type Stats = { memory: NodeJS.MemoryUsage; actions: number; actionP50Ms: number; actionP99Ms: number };
+type ServerStats = { memory: NodeJS.MemoryUsage };
+type SwarmStats = { executed: number; perPlugin: number[] };
 
-export async function runSoak(options: { seconds: number; sockets?: number; tasks?: number; plugins?: number }): Promise<SoakReport> {
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+export async function runSoak(options: {
+  /** Seconds under load in total (split over the cycles; rests come on top). */
+  seconds: number;
+  sockets?: number;
+  tasks?: number;
+  plugins?: number;
+  /** Load cycles (default: one per 10 s of load, at least 2). */
+  cycles?: number;
+  /** Rest after each cycle (default 2 s), sampled every `sampleEveryMs` (default 500). */
+  restMs?: number;
+  sampleEveryMs?: number;
+}): Promise<SoakReport> {
   const socketsWanted = options.sockets ?? 1_000;
   const taskCount = options.tasks ?? 200;
+  const cycles = options.cycles ?? Math.max(2, Math.round(options.seconds / 10));
+  const restMs = options.restMs ?? 2_000;
+  const sampleEveryMs = options.sampleEveryMs ?? 500;
   const child = fork(new URL('./stress-server.ts', import.meta.url).pathname, [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     env: { ...process.env, STRESS_LLM: 'browser', STRESS_STORE: 'fs' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let exited = false;
-  child.once('exit', () => (exited = true));
+  let exitCode: number | null = null;
+  child.once('exit', (code, signal) => {
+    exited = true;
+    exitCode = code ?? (signal ? -1 : null);
+  });
   const url: string = await new Promise((resolve, reject) => {
     child.on('message', (m: { type: string; url: string }) => m.type === 'ready' && resolve(m.url));
     child.once('exit', (code) => reject(new Error(`soak server exited (${code})`)));
   });
-  const stats = () => requestStats<Stats>(child);
+  const stats = () => requestStats<ServerStats>(child);
   const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('../../bench/runtime/plugin-swarm.ts', import.meta.url).pathname, url, String(options.plugins ?? 4)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  await new Promise<void>((resolve) => swarm.stdout.once('data', () => resolve()));
+  await new Promise<void>((resolve) => swarm.stdout!.once('data', () => resolve()));
 
   const connect = () =>
     new Promise<Socket>((resolve, reject) => {
@@ -57,63 +90,86 @@ export async function runSoak(options: { seconds: number; sockets?: number; task
 
   let sent = 0;
   let finished = 0;
+  const latencies: number[] = [];
+  const heapSamples: HeapSample[] = [];
+  const restStarts: number[] = [];
   const started = performance.now();
-  const deadline = started + options.seconds * 1_000;
-  // Heap baseline after a third of the run (at most 20 s): caches (message budget, inspection
-  // history, finished action ids) have filled by then.
-  const warmupEnd = started + Math.min(20_000, (options.seconds * 1_000) / 3);
-  let warmHeap: number | null = null;
-  const warmup = (async () => {
-    await new Promise((r) => setTimeout(r, warmupEnd - performance.now()));
-    warmHeap = (await stats()).memory.heapUsed;
-  })();
+  const cycleMs = (options.seconds * 1_000) / cycles;
+  const taskIds = active.map(() => ulid());
+  let n = 0;
 
-  await Promise.all(
-    active.map(async (socket) => {
-      const taskId = ulid();
-      let n = 0;
-      while (performance.now() < deadline && !exited) {
-        const id = `evt-${taskId}-${n++}`;
-        const done = new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => {
-            socket.off('frontend_event', onEvent);
-            resolve(false);
-          }, 30_000);
-          const onEvent = (envelope: { event: { type: string; targetEventId?: string; finished?: boolean } }) => {
-            if (envelope.event.type === 'chatDelta' && envelope.event.targetEventId === id && envelope.event.finished) {
-              clearTimeout(timer);
+  const loadUntil = (deadline: number) =>
+    Promise.all(
+      active.map(async (socket, i) => {
+        const taskId = taskIds[i]!;
+        while (performance.now() < deadline && !exited) {
+          const id = `evt-${taskId}-${n++}`;
+          const sentAt = performance.now();
+          const done = new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => {
               socket.off('frontend_event', onEvent);
-              resolve(true);
-            }
-          };
-          socket.on('frontend_event', onEvent);
-        });
-        sent++;
-        socket.emit('frontend_message', { v: 1, type: 'user_message', id, timestamp: Date.now(), taskId, content: `message ${n}` });
-        if (await done) finished++;
-      }
-    }),
-  );
-  await warmup;
-  const end = await stats();
+              resolve(false);
+            }, 30_000);
+            const onEvent = (envelope: { event: { type: string; targetEventId?: string; finished?: boolean } }) => {
+              if (envelope.event.type === 'chatDelta' && envelope.event.targetEventId === id && envelope.event.finished) {
+                clearTimeout(timer);
+                socket.off('frontend_event', onEvent);
+                resolve(true);
+              }
+            };
+            socket.on('frontend_event', onEvent);
+          });
+          sent++;
+          socket.emit('frontend_message', { v: 1, type: 'user_message', id, timestamp: Date.now(), taskId, content: `message ${n}` });
+          if (await done) {
+            finished++;
+            latencies.push(performance.now() - sentAt);
+          }
+        }
+      }),
+    );
+
+  for (let cycle = 0; cycle < cycles && !exited; cycle++) {
+    await loadUntil(started + (cycle + 1) * cycleMs + cycle * restMs);
+    // At rest: every turn has finished (each task waits for its answer before the next message).
+    const restEnd = performance.now() + restMs;
+    restStarts.push(heapSamples.length);
+    while (performance.now() < restEnd && !exited) {
+      const at = performance.now();
+      const { memory } = await stats();
+      heapSamples.push({ atS: (at - started) / 1_000, heapMB: memory.heapUsed / 2 ** 20 });
+      await sleep(at + sampleEveryMs - performance.now());
+    }
+  }
+  const swarmStats = exited ? { executed: NaN, perPlugin: [] } : await requestStats<SwarmStats>(swarm);
+  const serverAlive = !exited;
   for (const socket of [...active, ...idle]) socket.close();
   swarm.kill('SIGTERM');
-  const serverAlive = !exited;
   child.kill();
-  const heapAtEnd = end.memory.heapUsed;
+  const seconds = (performance.now() - started) / 1_000;
+  const judged = restStarts.length >= 3 ? heapSamples.slice(restStarts[1]) : heapSamples;
+  const restMean = (from: number, to: number) => {
+    const part = heapSamples.slice(from, to);
+    return part.reduce((s, p) => s + p.heapMB, 0) / part.length;
+  };
+  latencies.sort((a, b) => a - b);
+  if (!serverAlive) console.error(`soak: the server exited during the run (code ${exitCode})`);
   return {
-    seconds: (performance.now() - started) / 1_000,
+    seconds,
     sockets: active.length + idle.length,
     tasks: taskCount,
+    cycles: restStarts.length,
     messagesSent: sent,
     messagesFinished: finished,
     lost: sent - finished,
-    heapAfterWarmupMB: (warmHeap ?? 0) / 2 ** 20,
-    heapAtEndMB: heapAtEnd / 2 ** 20,
-    heapGrowth: warmHeap ? heapAtEnd / warmHeap - 1 : NaN,
-    actions: end.actions,
-    actionP50Ms: end.actionP50Ms,
-    actionP99Ms: end.actionP99Ms,
+    messageP50Ms: percentile(latencies, 50),
+    messageP99Ms: percentile(latencies, 99),
+    actions: swarmStats.executed,
+    actionsPerSecond: swarmStats.executed / (options.seconds || 1),
+    heapSamples,
+    heap: heapTrend(judged),
+    heapFirstRestMB: restMean(0, restStarts[1] ?? heapSamples.length),
+    heapLastRestMB: restMean(restStarts.at(-1) ?? 0, heapSamples.length),
     serverAlive,
   };
 }

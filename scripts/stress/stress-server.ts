@@ -1,5 +1,6 @@
 // The server under stress, in its own process: memory store, a scripted LLM, default transport
-// settings unless given. Prints {"url"} when listening; answers IPC 'stats' with its memory.
+// settings unless given. Sends {type:'ready', url} when listening; answers IPC 'stats' with its
+// memory after a full GC (actions are counted by the fake plugins, see soak.ts).
 // An uncaught exception or unhandled rejection ends this process (Node's default): the parent
 // treats any exit before it asks as a crash.
 import { createSystemClock } from '../../runtime/clock/index.ts';
@@ -29,7 +30,6 @@ llm.streamChat = async function* (input) {
   }
   yield* say('ok');
 };
-const durations: number[] = [];
 let logged = 0;
 const server = await createServer({
   config: testConfig(dir),
@@ -43,23 +43,12 @@ const server = await createServer({
       : createMemoryTaskStore({ clock }),
   inspectFor: (taskId) => inspection.observerFor(taskId),
   transport: { pingInterval: Number(process.env.STRESS_PING_INTERVAL ?? 25_000), pingTimeout: Number(process.env.STRESS_PING_TIMEOUT ?? 20_000) },
-  control: (services) => {
-    const original = services.scheduler.run.bind(services.scheduler);
-    services.scheduler.run = async (request) => {
-      const out = await original(request);
-      durations.push(out.durationMs);
-      return out;
-    };
-    return createAgentOrchestrator(services, { llm, inspection });
-  },
+  control: (services) => createAgentOrchestrator(services, { llm, inspection }),
 });
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
-    const sorted = [...durations].sort((a, b) => a - b);
-    const pick = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged, actions: sorted.length, actionP50Ms: pick(50), actionP99Ms: pick(99) });
-    durations.length = 0;
+    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged });
   }
 });
 process.send!({ type: 'ready', url: server.url });
