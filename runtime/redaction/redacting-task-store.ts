@@ -10,6 +10,7 @@ export function redactingTaskStore(store: TaskStore, secrets: SecretRegistry): T
     createTaskIfAbsent: (input) => store.createTaskIfAbsent(input),
     getTask: (taskId) => store.getTask(taskId),
     listTasks: () => store.listTasks(),
+    listTaskPage: (query) => store.listTaskPage(query),
     updateTask: (taskId, patch) => store.updateTask(taskId, patch.machineSnapshot === undefined ? patch : { ...patch, machineSnapshot: redactSecretValues(patch.machineSnapshot, secrets) }),
     appendMessage: (taskId, message) => store.appendMessage(taskId, redactSecretValues(message, secrets)),
     listMessages: (taskId) => store.listMessages(taskId),

@@ -12,6 +12,7 @@ export { TaskStoreError, isTaskStoreError } from './task-store-error.ts';
 export type { TaskStoreErrorCode, TaskStoreErrorDetails } from './task-store-error.ts';
 export { isStorableTaskId, isUuidOrUlid, MAX_TITLE_LENGTH } from './task-validation.ts';
 export { TASK_STATUSES, MESSAGE_ROLES } from './task-types.ts';
+export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageOf, parsePageQuery, encodeCursor } from './task-page.ts';
 export type {
   Clock,
   CreateTaskInput,
@@ -20,6 +21,8 @@ export type {
   Message,
   MessageRole,
   Task,
+  TaskPage,
+  TaskPageQuery,
   TaskPatch,
   TaskStatus,
   TaskStore,

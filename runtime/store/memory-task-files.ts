@@ -16,8 +16,25 @@ export function createMemoryTaskFiles(): MemoryTaskFiles {
   const logs = new Map<string, string[]>();
   const tasks = new Set<string>();
 
+  let indexText: string | null = null;
+  const fail = () => {
+    if (files.failWrites) throw Object.assign(new Error('simulated write failure'), { code: 'EIO' });
+  };
   const files: MemoryTaskFiles = {
     failWrites: false,
+    index: {
+      async read() {
+        return indexText;
+      },
+      async append(text) {
+        fail();
+        indexText = (indexText ?? '') + text;
+      },
+      async replace(text) {
+        fail();
+        indexText = text;
+      },
+    },
     async listTaskIds() {
       return [...tasks];
     },

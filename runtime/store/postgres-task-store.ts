@@ -11,6 +11,7 @@ import { createKeyedQueue } from './keyed-queue.ts';
 import { migrate } from './postgres-migrations.ts';
 import { internalError, TaskStoreError } from './task-store-error.ts';
 import type { Clock, InitReport, Message, Task, TaskStore, TaskSummary } from './task-types.ts';
+import { encodeCursor, parsePageQuery } from './task-page.ts';
 import { checkTaskId, parseCreateInput, parseMessage, parsePatch, sameMessage } from './task-validation.ts';
 
 export interface PostgresTaskStoreOptions {
@@ -168,6 +169,31 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
         pool
           .query<TaskRow>('SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C"')
           .then((result) => result.rows.map(summaryOf))
+          .catch((error: unknown) => {
+            throw internalError('list the tasks', undefined, error);
+          }),
+      );
+    },
+
+    // Keyset pagination in the order of listTasks (updated_at DESC, created_at DESC, task_id ASC).
+    async listTaskPage(query) {
+      if (closed) throw new TaskStoreError('INTERNAL', 'task store is closed');
+      const parsed = parsePageQuery(query);
+      if (parsed instanceof TaskStoreError) throw parsed;
+      await init();
+      const after = parsed.after;
+      const where = after
+        ? 'WHERE updated_at < $2 OR (updated_at = $2 AND (created_at < $3 OR (created_at = $3 AND task_id COLLATE "C" > $4 COLLATE "C")))'
+        : '';
+      const params: unknown[] = after ? [parsed.limit + 1, after.updatedAt, after.createdAt, after.taskId] : [parsed.limit + 1];
+      return track(
+        pool
+          .query<TaskRow>(`SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ${where} ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C" LIMIT $1`, params)
+          .then((result) => {
+            const rows = result.rows.map(summaryOf);
+            const tasks = rows.slice(0, parsed.limit);
+            return { tasks, nextCursor: rows.length > parsed.limit ? encodeCursor(tasks[tasks.length - 1]!) : null };
+          })
           .catch((error: unknown) => {
             throw internalError('list the tasks', undefined, error);
           }),

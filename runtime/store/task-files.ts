@@ -1,12 +1,14 @@
 // Where the task store keeps its documents. The store logic (task-store-core.ts) only talks to
 // this interface; `createFsTaskFiles` is the on-disk layout (see README.md), the memory variant
 // is in memory-task-files.ts. Documents are read and written through lowdb `Adapter`s.
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { DurableJsonFile } from './durable-json-file.ts';
 import { createFsMessageLog, type MessageLog } from './message-log.ts';
+import type { IndexFile } from './task-index.ts';
 import { isStorableTaskId } from './task-validation.ts';
 import type { Message, Task } from './task-types.ts';
 
@@ -33,6 +35,8 @@ export interface TaskFiles {
   meta(taskId: string): Adapter<TaskMetaDoc>;
   /** The task's messages: an append-only log (its cost does not grow with the history). */
   messageLog(taskId: string): MessageLog;
+  /** The summary index (task-index.ts): `tasks/index.jsonl`. */
+  index: IndexFile;
 }
 
 export interface FsTaskFilesOptions {
@@ -64,6 +68,7 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
   }
 
   return {
+    index: createFsIndexFile(join(tasksDir, 'index.jsonl'), fsync),
     async listTaskIds() {
       let entries;
       try {
@@ -86,5 +91,48 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
         legacy: async () => (await jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')).read())?.messages ?? [],
         fsync,
       }),
+  };
+}
+
+/** The index file: appends through one open handle, replaced by temp file + rename. */
+function createFsIndexFile(file: string, fsync: boolean): IndexFile {
+  let handle: FileHandle | null = null;
+  return {
+    async read() {
+      try {
+        return await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async append(text) {
+      handle ??= await open(file, 'a');
+      await handle.write(text);
+      if (fsync) await handle.sync();
+    },
+    async replace(text) {
+      const tmp = `${file}.tmp`;
+      await mkdir(join(file, '..'), { recursive: true });
+      await writeFile(tmp, text);
+      if (fsync) {
+        const h = await open(tmp, 'r+');
+        try {
+          await h.sync();
+        } finally {
+          await h.close();
+        }
+      }
+      await rename(tmp, file);
+      if (fsync) await syncDir(join(file, '..'));
+      const old = handle;
+      handle = null;
+      await old?.close();
+    },
+    async close() {
+      const old = handle;
+      handle = null;
+      await old?.close();
+    },
   };
 }

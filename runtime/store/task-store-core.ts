@@ -1,7 +1,8 @@
 // The task store's logic over any `TaskFiles` (disk or memory).
 //
-// - An index of every task's summary lives in memory (built by `init()` from the meta files),
-//   so `listTasks` never touches the disk and a write never rewrites anything shared by tasks.
+// - An index of every task's summary lives in memory, so `listTasks` never touches the disk. On
+//   disk it is an append-only log (task-index.ts) written beside each meta write, so `init()`
+//   reads one file; it is rebuilt from every meta file only when missing or damaged.
 // - Full tasks and their messages are loaded on demand into a bounded LRU cache.
 // - All operations on one task run one at a time (keyed queue); different tasks run in parallel.
 // - Copy-on-write: a change is computed on a copy, written, and only then committed to memory,
@@ -13,6 +14,8 @@ import type { TaskFiles, TaskMetaDoc } from './task-files.ts';
 import { internalError, TaskStoreError } from './task-store-error.ts';
 import { TASK_STATUSES } from './task-types.ts';
 import type { Clock, InitReport, Message, Task, TaskStore, TaskSummary } from './task-types.ts';
+import { compactedIndex, createIndexWriter, intentLine, isSummary, parseIndex, summaryLine } from './task-index.ts';
+import { byRecency, pageOf, parsePageQuery } from './task-page.ts';
 import { checkTaskId, parseCreateInput, parseMessage, parsePatch, sameMessage } from './task-validation.ts';
 import type { ParsedPatch } from './task-validation.ts';
 
@@ -47,10 +50,6 @@ function summarize(task: Task): TaskSummary {
   const summary: TaskSummary = { taskId: task.taskId, title: task.title, status: task.status, createdAt: task.createdAt, updatedAt: task.updatedAt };
   if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
   return summary;
-}
-
-function byRecency(a: TaskSummary, b: TaskSummary): number {
-  return b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0);
 }
 
 function isMetaDoc(doc: unknown, taskId: string): doc is TaskMetaDoc {
@@ -112,25 +111,72 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
 
+  // Tasks between the index intent and the summary of a meta write (kept in a compaction).
+  const writing = new Set<string>();
+  const indexWriter = createIndexWriter(files.index, () => undefined);
+
+  async function readMetaInto(taskIds: Iterable<string>, skipped: InitReport['skipped']): Promise<void> {
+    await forEachLimit([...taskIds], initConcurrency, async (taskId) => {
+      try {
+        const doc = await files.meta(taskId).read();
+        if (isMetaDoc(doc, taskId)) index.set(taskId, summarize(doc.task));
+        else {
+          index.delete(taskId);
+          skipped.push({ taskId, reason: doc === null ? 'missing meta file' : 'unrecognized meta file' });
+        }
+      } catch (error) {
+        index.delete(taskId);
+        skipped.push({ taskId, reason: `unreadable meta file: ${(error as Error).message}` });
+      }
+    });
+  }
+
   async function load(): Promise<InitReport> {
     index.clear();
     let ids: string[];
+    let indexText: string | null;
     try {
-      ids = await files.listTaskIds();
+      [ids, indexText] = await Promise.all([files.listTaskIds(), files.index.read()]);
     } catch (error) {
       throw internalError('read its data folder', undefined, error);
     }
     const skipped: InitReport['skipped'] = [];
-    await forEachLimit(ids, initConcurrency, async (taskId) => {
-      try {
-        const doc = await files.meta(taskId).read();
-        if (isMetaDoc(doc, taskId)) index.set(taskId, summarize(doc.task));
-        else skipped.push({ taskId, reason: doc === null ? 'missing meta file' : 'unrecognized meta file' });
-      } catch (error) {
-        skipped.push({ taskId, reason: `unreadable meta file: ${(error as Error).message}` });
-      }
-    });
+    const parsed = indexText === null ? null : parseIndex(indexText);
+    if (parsed && !('damaged' in parsed)) {
+      // Fast path: the index, checked against the folders (one readdir): a folder it does not
+      // know, or a task whose last meta write it did not see finish, is read from its meta file.
+      const present = new Set(ids);
+      const reread = new Set(parsed.pending);
+      for (const [taskId, summary] of parsed.summaries) if (present.has(taskId) && isSummary(summary)) index.set(taskId, summary);
+      for (const taskId of ids) if (!index.has(taskId)) reread.add(taskId);
+      for (const taskId of reread) if (!present.has(taskId)) reread.delete(taskId);
+      await readMetaInto(reread, skipped);
+      indexWriter.lines = parsed.lines;
+      if (reread.size > 0 || parsed.lines > 2 * index.size + 1_000) void track(compact());
+      return { taskCount: index.size, skipped };
+    }
+    // Slow path: no index (a store from before it) or a damaged one: read every meta file.
+    await readMetaInto(ids, skipped);
+    try {
+      await compact();
+    } catch {
+      // A read-only or failing disk still serves reads; the next start scans again.
+    }
     return { taskCount: index.size, skipped };
+  }
+
+  function compact(): Promise<void> {
+    return indexWriter.compact(() => compactedIndex(index.values(), writing));
+  }
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return promise;
   }
 
   function init(): Promise<InitReport> {
@@ -146,14 +192,7 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
   function onTask<T>(taskId: string, job: () => Promise<T>): Promise<T> {
     const idError = checkTaskId(taskId);
     if (idError) return Promise.reject(idError);
-    const operation = init().then(() => queue.run(taskId, job));
-    const settled = operation.then(
-      () => undefined,
-      () => undefined,
-    );
-    inFlight.add(settled);
-    void settled.then(() => inFlight.delete(settled));
-    return operation;
+    return track(init().then(() => queue.run(taskId, job)));
   }
 
   async function loadTask(taskId: string): Promise<LoadedTask> {
@@ -195,12 +234,21 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
 
   function commitTask(loaded: LoadedTask, task: Task): void {
     loaded.task = task;
-    index.set(task.taskId, summarize(task));
+    const summary = summarize(task);
+    index.set(task.taskId, summary);
     cache.set(task.taskId, loaded);
+    // The summary line is not awaited: if it never lands, the intent before it makes the next
+    // start read this task's meta file.
+    writing.delete(task.taskId);
+    void indexWriter.append(summaryLine(summary)).catch(() => writing.add(task.taskId));
+    if (indexWriter.lines > 2 * index.size + 1_000) void track(compact());
   }
 
+  /** Writes the task's meta file, after an index intent (task-index.ts) is on disk. */
   async function writeMeta(task: Task, action: string): Promise<void> {
     try {
+      writing.add(task.taskId);
+      await indexWriter.append(intentLine(task.taskId));
       await files.meta(task.taskId).write({ version: FILE_FORMAT_VERSION, task });
     } catch (error) {
       throw internalError(action, task.taskId, error);
@@ -237,6 +285,14 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       if (closed) throw new TaskStoreError('INTERNAL', 'task store is closed');
       await init();
       return [...index.values()].sort(byRecency).map((summary) => ({ ...summary }));
+    },
+
+    async listTaskPage(query) {
+      if (closed) throw new TaskStoreError('INTERNAL', 'task store is closed');
+      const parsed = parsePageQuery(query);
+      if (parsed instanceof TaskStoreError) throw parsed;
+      await init();
+      return pageOf(index.values(), parsed.limit, parsed.after);
     },
 
     async updateTask(taskId, rawPatch) {
@@ -293,6 +349,8 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       await ready?.catch(() => undefined);
       while (inFlight.size > 0) await Promise.all([...inFlight]);
       await queue.drain();
+      await indexWriter.drain();
+      await files.index.close?.();
     },
   };
 }

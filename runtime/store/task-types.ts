@@ -61,6 +61,9 @@ export interface TaskPatch {
   usage?: TaskUsage;
 }
 
+import type { TaskPage, TaskPageQuery } from './task-page.ts';
+export type { TaskPage, TaskPageQuery } from './task-page.ts';
+
 /** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
 import type { WallClock } from '../clock/index.ts';
 export type Clock = WallClock;
@@ -86,6 +89,11 @@ export interface TaskStore {
   getTask(taskId: string): Promise<Task | undefined>;
   /** All tasks, most recently updated first. */
   listTasks(): Promise<TaskSummary[]>;
+  /**
+   * One page of `listTasks` (task-page.ts): `limit` 1..500 (default 50), `cursor` = the previous
+   * page's `nextCursor`. BAD_REQUEST for a bad limit or cursor.
+   */
+  listTaskPage(query: TaskPageQuery): Promise<TaskPage>;
   /** NOT_FOUND when the task does not exist. */
   updateTask(taskId: string, patch: TaskPatch): Promise<Task>;
   /**

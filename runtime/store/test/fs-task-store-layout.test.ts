@@ -20,14 +20,14 @@ s.before.each(async (ctx) => {
 });
 s.after.each(async (ctx) => ctx.remove());
 
-s('one folder per task with meta.json and the messages.jsonl log, nothing shared', async ({ dir, clock }) => {
+s('one folder per task with meta.json and the messages.jsonl log; the only shared file is the append-only index', async ({ dir, clock }) => {
   const store = createTaskStore({ dataDir: dir, clock });
   await store.createTaskIfAbsent({ taskId: 'a', title: 'A' });
   await store.createTaskIfAbsent({ taskId: 'b', title: 'B' });
   await store.appendMessage('a', msg('m1'));
   await store.close();
   assert.equal(await readdir(dir), ['tasks']);
-  assert.equal((await readdir(join(dir, 'tasks'))).sort(), ['a', 'b']);
+  assert.equal((await readdir(join(dir, 'tasks'))).sort(), ['a', 'b', 'index.jsonl']);
   assert.equal((await readdir(join(dir, 'tasks', 'a'))).sort(), ['messages.jsonl', 'meta.json']);
   assert.equal(await readdir(join(dir, 'tasks', 'b')), ['meta.json']);
   const meta = JSON.parse(await readFile(join(dir, 'tasks', 'a', 'meta.json'), 'utf8'));
@@ -63,15 +63,20 @@ s('an append writes only the files of its own task', async ({ dir, clock }) => {
   await store.close();
   const changed: string[] = [];
   for (const file of await listJsonFiles(dir)) if (before.get(file) !== (await readFile(file, 'utf8'))) changed.push(file.slice(dir.length));
-  assert.equal(changed.sort(), ['/tasks/b/messages.jsonl', '/tasks/b/meta.json']);
+  assert.equal(changed.sort(), ['/tasks/b/messages.jsonl', '/tasks/b/meta.json', '/tasks/index.jsonl']);
+  // The index only grew: an intent and the new summary of b appended, nothing rewritten.
+  const index = await readFile(join(dir, 'tasks', 'index.jsonl'), 'utf8');
+  assert.ok(index.startsWith(before.get(join(dir, 'tasks', 'index.jsonl'))!));
+  assert.equal(index.slice(before.get(join(dir, 'tasks', 'index.jsonl'))!.length).split('\n').slice(0, -1).map((l) => Object.keys(JSON.parse(l))[0]), ['w', 's']);
 });
 
-s('init skips damaged or foreign folders, reports them, and keeps serving the rest', async ({ dir, clock }) => {
+s('init (index missing: the full scan) skips damaged or foreign folders, reports them, and keeps serving the rest', async ({ dir, clock }) => {
   const store = createTaskStore({ dataDir: dir, clock });
   await store.createTaskIfAbsent({ taskId: 'good', title: 'ok' });
   await store.createTaskIfAbsent({ taskId: 'torn', title: 'x' });
   await store.createTaskIfAbsent({ taskId: 'wrong', title: 'x' });
   await store.close();
+  await rm(join(dir, 'tasks', 'index.jsonl'));
   await writeFile(join(dir, 'tasks', 'torn', 'meta.json'), '{"version":1,"task":{"taskI');
   await writeFile(join(dir, 'tasks', 'wrong', 'meta.json'), JSON.stringify({ version: 1, task: { taskId: 'other' } }));
   await mkdir(join(dir, 'tasks', 'empty'));

@@ -11,6 +11,7 @@ function countingFiles() {
   const reads = new Map<string, number>();
   const counted: TaskFiles = {
     listTaskIds: () => files.listTaskIds(),
+    index: files.index,
     prepareTask: (taskId) => files.prepareTask(taskId),
     meta: (taskId) => files.meta(taskId),
     messageLog(taskId) {

@@ -80,6 +80,40 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     assert.equal((await h.store.listTasks()).map((t) => t.taskId), ['b', 'a', 'c']);
   });
 
+  s('listTaskPage pages through listTasks with a cursor: each task once, in order, stable under updates', async ({ h }) => {
+    // Equal timestamps in pairs, so the tie-breaks (createdAt, then taskId) are crossed by pages.
+    for (let i = 0; i < 11; i++) {
+      await h.store.createTaskIfAbsent({ taskId: `t${String(i).padStart(2, '0')}`, title: `task ${i}` });
+      if (i % 2 === 1) h.clock.advance(10);
+    }
+    await h.store.updateTask('t03', { status: 'running' });
+    const all = (await h.store.listTasks()).map((t) => t.taskId);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await h.store.listTaskPage({ limit: 3, ...(cursor ? { cursor } : {}) });
+      assert.ok(page.tasks.length <= 3);
+      seen.push(...page.tasks.map((t) => t.taskId));
+      if (pages === 0) {
+        // Updated between pages: moves to the front, not repeated further down.
+        h.clock.advance(10);
+        await h.store.updateTask(all[5]!, { title: 'renamed' });
+      }
+      cursor = page.nextCursor ?? undefined;
+      pages++;
+    } while (cursor);
+    assert.is(pages, 4);
+    assert.equal(seen, all.filter((id) => id !== all[5]));
+    const first = await h.store.listTaskPage({});
+    assert.is(first.nextCursor, null);
+    assert.equal(first.tasks, await h.store.listTasks());
+    for (const bad of [{ limit: 0 }, { limit: 501 }, { limit: 1.5 }, { cursor: 'not-a-cursor' }, { cursor: Buffer.from('[1,2]').toString('base64url') }]) {
+      const error = await rejection(h.store.listTaskPage(bad));
+      assert.is(error.code, 'BAD_REQUEST', JSON.stringify(bad));
+    }
+  });
+
   s('updateTask sets and clears fields and stamps updatedAt', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'old', selectedClientId: 'p1' });
     h.clock.advance(500);
