@@ -23,7 +23,7 @@ export interface HttpAppConfig {
 export type HttpLog = (entry: { type: string; traceId: string; [key: string]: unknown }) => void;
 
 export interface HttpAppDeps {
-  taskStore: Pick<TaskStore, 'getTask' | 'listTasks' | 'listMessages'>;
+  taskStore: Pick<TaskStore, 'getTask' | 'listTasks' | 'listTaskPage' | 'listMessages'>;
   registry: Pick<ExtensionRegistry, 'register' | 'list'>;
   snapshots: Pick<SnapshotStore, 'current' | 'latestClientId'>;
   artifacts: Pick<ArtifactService, 'presign' | 'acceptUpload' | 'open'>;

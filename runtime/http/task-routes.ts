@@ -1,7 +1,7 @@
 // Seed 001 §2.1: GET /api/task/id, GET /api/task/list, GET /api/task/:taskId.
 import type { Hono } from 'hono';
 import { isUlid, isUuid } from '../../transport/contracts/index.ts';
-import type { Message, TaskSummary } from '../store/index.ts';
+import { MAX_PAGE_LIMIT, type Message, type TaskSummary } from '../store/index.ts';
 import { errorResponse, okResponse } from './envelope-response.ts';
 import type { HttpAppDeps, HttpEnv } from './http-types.ts';
 import { onlyAllow } from './method-not-allowed.ts';
@@ -30,9 +30,19 @@ export function registerTaskRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, '
 
   // `?damaged=1`: the task folders the store could not read at start (kept on disk, untouched),
   // as `[{ taskId, reason }]`, so a damaged file is reported rather than silently missing.
+  // `?limit=&cursor=`: one page, `data: { tasks, nextCursor }` (nextCursor null on the last
+  // page). Without either, the seed's shape: `data` is every task (kept for older callers).
   app.get('/api/task/list', async (c) => {
     if (c.req.query('damaged') === '1') return okResponse(c, deps.damagedTasks?.() ?? [], { 'Cache-Control': 'no-store' });
-    return okResponse(c, (await taskStore.listTasks()).map(summaryOf));
+    const limitText = c.req.query('limit');
+    const cursor = c.req.query('cursor');
+    if (limitText === undefined && cursor === undefined) return okResponse(c, (await taskStore.listTasks()).map(summaryOf));
+    if (limitText !== undefined && !/^[0-9]{1,4}$/.test(limitText)) {
+      const message = `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}, got ${JSON.stringify(limitText.slice(0, 40))}`;
+      return errorResponse(c, { code: 'BAD_REQUEST', message, details: { fieldErrors: [{ field: 'limit', message }] } });
+    }
+    const page = await taskStore.listTaskPage({ ...(limitText !== undefined ? { limit: Number(limitText) } : {}), ...(cursor !== undefined ? { cursor } : {}) });
+    return okResponse(c, { tasks: page.tasks.map(summaryOf), nextCursor: page.nextCursor }, { 'Cache-Control': 'no-store' });
   });
   onlyAllow(app, '/api/task/list', ['GET']);
 

@@ -210,6 +210,7 @@ errors('an unexpected exception is a 500 INTERNAL envelope without its message o
         listTasks: async () => {
           throw new Error('disk at /secret/path exploded');
         },
+        listTaskPage: async () => ({ tasks: [], nextCursor: null }),
         getTask: async () => undefined,
         listMessages: async () => [],
       },
@@ -232,6 +233,7 @@ errors('a store error with a code and status is answered as it says', async () =
         listTasks: async () => {
           throw new TaskStoreError('INTERNAL', 'task store could not read (EIO)', { retryable: true });
         },
+        listTaskPage: async () => ({ tasks: [], nextCursor: null }),
         getTask: async () => undefined,
         listMessages: async () => [],
       },

@@ -36,6 +36,30 @@ s('GET /api/task/list: empty, then summaries most recent first, matching the con
   assert.ok(validate(TaskListResponseSchema, res.body.data).ok);
 });
 
+s('GET /api/task/list?limit=&cursor=: pages of { tasks, nextCursor } covering the list once; bad limit or cursor is BAD_REQUEST', async ({ h }) => {
+  const ids = [TASK_ID, TASK_UUID, '01HRZ8Y2J4K6M8N0P2Q4R6S8T0'];
+  for (const taskId of ids) {
+    await h.taskStore.createTaskIfAbsent({ taskId, title: taskId });
+    h.clock.advance(1000);
+  }
+  const first = await call(h.app, '/api/task/list?limit=2');
+  assert.is(first.status, 200);
+  assert.equal(first.body.data.tasks.map((t: { taskId: string }) => t.taskId), [ids[2], ids[1]]);
+  assert.ok(validate(TaskListResponseSchema, first.body.data.tasks).ok);
+  assert.type(first.body.data.nextCursor, 'string');
+  const second = await call(h.app, `/api/task/list?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`);
+  assert.equal(second.body.data, { tasks: [{ taskId: ids[0], title: ids[0], status: 'created', createdAt: T0, updatedAt: T0 }], nextCursor: null });
+  // No parameters: the seed's shape (an array of every task).
+  assert.equal((await call(h.app, '/api/task/list')).body.data.map((t: { taskId: string }) => t.taskId), [ids[2], ids[1], ids[0]]);
+  for (const query of ['limit=0', 'limit=501', 'limit=abc', 'limit=-1', 'cursor=garbage']) {
+    const res = await call(h.app, `/api/task/list?${query}`);
+    assert.is(res.status, 400, query);
+    assert.is(res.body.ok, false);
+    assert.is(res.body.error.code, 'BAD_REQUEST');
+    assert.type(res.body.error.details.fieldErrors[0].field, 'string');
+  }
+});
+
 s('GET /api/task/:taskId returns the task and its messages', async ({ h }) => {
   await h.taskStore.createTaskIfAbsent({ taskId: TASK_ID, title: 'Find flights' });
   await h.taskStore.appendMessage(TASK_ID, { id: 'msg-1', role: 'user', content: 'open example.com', timestamp: T0 + 1 });
