@@ -113,6 +113,8 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
 
   // Tasks between the index intent and the summary of a meta write (kept in a compaction).
   const writing = new Set<string>();
+  // Tasks whose meta.json has an older updatedAt than the index (messages appended since).
+  const metaBehind = new Set<string>();
   const indexWriter = createIndexWriter(files.index, () => undefined);
 
   async function readMetaInto(taskIds: Iterable<string>, skipped: InitReport['skipped']): Promise<void> {
@@ -151,6 +153,11 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       for (const taskId of ids) if (!index.has(taskId)) reread.add(taskId);
       for (const taskId of reread) if (!present.has(taskId)) reread.delete(taskId);
       await readMetaInto(reread, skipped);
+      for (const taskId of reread) {
+        const fromMeta = index.get(taskId);
+        const fromIndex = parsed.summaries.get(taskId);
+        if (fromMeta && fromIndex && fromIndex.updatedAt > fromMeta.updatedAt) index.set(taskId, { ...fromMeta, updatedAt: fromIndex.updatedAt });
+      }
       indexWriter.lines = parsed.lines;
       if (reread.size > 0 || parsed.lines > 2 * index.size + 1_000) void track(compact());
       return { taskCount: index.size, skipped };
@@ -209,7 +216,11 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       index.delete(taskId); // removed or damaged behind our back
       throw notFound(taskId);
     }
-    const loaded: LoadedTask = { task: doc.task };
+    // meta.json may lag behind the index's updatedAt (appendMessage does not rewrite it).
+    const indexed = index.get(taskId);
+    const behind = indexed !== undefined && indexed.updatedAt > doc.task.updatedAt;
+    if (behind) metaBehind.add(taskId);
+    const loaded: LoadedTask = { task: behind ? { ...doc.task, updatedAt: indexed.updatedAt } : doc.task };
     cache.set(taskId, loaded);
     return loaded;
   }
@@ -250,6 +261,7 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       writing.add(task.taskId);
       await indexWriter.append(intentLine(task.taskId));
       await files.meta(task.taskId).write({ version: FILE_FORMAT_VERSION, task });
+      metaBehind.delete(task.taskId);
     } catch (error) {
       throw internalError(action, task.taskId, error);
     }
@@ -322,14 +334,16 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
           if (sameMessage(existing, message)) return { message: structuredClone(existing), appended: false };
           throw new TaskStoreError('CONFLICT', `message ${message.id} already exists with different content`, { context: { taskId, messageId: message.id } });
         }
-        // Meta first: if the messages write then fails, the only trace on disk is a newer updatedAt.
-        const nextTask: Task = { ...loaded.task, updatedAt: clock.now() };
-        await writeMeta(nextTask, 'append the message');
+        // The log line is the only write awaited: the new updatedAt goes to the index (a summary
+        // line, batched with other tasks') and meta.json catches up on the task's next update or
+        // at close(), instead of being rewritten for every message.
         try {
           await files.messageLog(taskId).append(message);
         } catch (error) {
           throw internalError('append the message', taskId, error);
         }
+        const nextTask: Task = { ...loaded.task, updatedAt: clock.now() };
+        metaBehind.add(taskId);
         messages.push(message);
         loaded.messages = messages;
         loaded.messageIds = messageIds;
@@ -345,6 +359,17 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
     },
 
     async close() {
+      // Bring meta.json's updatedAt up to date for tasks that only had messages appended.
+      for (const taskId of [...metaBehind]) {
+        void track(
+          queue.run(taskId, async () => {
+            if (!metaBehind.has(taskId) || !index.has(taskId)) return;
+            const loaded = await loadTask(taskId);
+            await writeMeta(loaded.task, 'update the task');
+            commitTask(loaded, loaded.task);
+          }),
+        ).catch(() => undefined);
+      }
       closed = true;
       await ready?.catch(() => undefined);
       while (inFlight.size > 0) await Promise.all([...inFlight]);

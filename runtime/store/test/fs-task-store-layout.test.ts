@@ -60,14 +60,18 @@ s('an append writes only the files of its own task', async ({ dir, clock }) => {
   for (const file of await listJsonFiles(dir)) before.set(file, await readFile(file, 'utf8'));
   clock.advance(1);
   await store.appendMessage('b', msg('m1'));
+  // An append does not rewrite meta.json (its updatedAt goes to the index)...
+  assert.is(await readFile(join(dir, 'tasks', 'b', 'meta.json'), 'utf8'), before.get(join(dir, 'tasks', 'b', 'meta.json')));
   await store.close();
   const changed: string[] = [];
   for (const file of await listJsonFiles(dir)) if (before.get(file) !== (await readFile(file, 'utf8'))) changed.push(file.slice(dir.length));
+  // ...close() brings it up to date once.
   assert.equal(changed.sort(), ['/tasks/b/messages.jsonl', '/tasks/b/meta.json', '/tasks/index.jsonl']);
-  // The index only grew: an intent and the new summary of b appended, nothing rewritten.
+  assert.is(JSON.parse(await readFile(join(dir, 'tasks', 'b', 'meta.json'), 'utf8')).task.updatedAt, clock.now());
+  // The index only grew: b's new summary, then the intent and summary of the meta write at close.
   const index = await readFile(join(dir, 'tasks', 'index.jsonl'), 'utf8');
   assert.ok(index.startsWith(before.get(join(dir, 'tasks', 'index.jsonl'))!));
-  assert.equal(index.slice(before.get(join(dir, 'tasks', 'index.jsonl'))!.length).split('\n').slice(0, -1).map((l) => Object.keys(JSON.parse(l))[0]), ['w', 's']);
+  assert.equal(index.slice(before.get(join(dir, 'tasks', 'index.jsonl'))!.length).split('\n').slice(0, -1).map((l) => Object.keys(JSON.parse(l))[0]), ['s', 'w', 's']);
 });
 
 s('init (index missing: the full scan) skips damaged or foreign folders, reports them, and keeps serving the rest', async ({ dir, clock }) => {

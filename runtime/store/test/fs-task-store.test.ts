@@ -1,4 +1,4 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTaskStore } from '../task-store.ts';
 import { defineTaskStoreBehaviour } from './task-store-behaviour.ts';
@@ -20,12 +20,19 @@ for (const fsync of [false, true]) {
         if (!exists) return writeFile(taskDir(taskId), 'not a folder');
         await mkdir(join(taskDir(taskId), '.meta.json.tmp'));
         await mkdir(join(taskDir(taskId), '.messages.json.tmp'));
+        // The message log cannot be appended to: a folder where the file was.
+        const log = join(taskDir(taskId), 'messages.jsonl');
+        await rename(log, `${log}.aside`).catch(() => undefined);
+        await mkdir(log);
       },
       healWrites: async (taskId) => {
         const info = await stat(taskDir(taskId));
         if (info.isFile()) return rm(taskDir(taskId));
         await rm(join(taskDir(taskId), '.meta.json.tmp'), { recursive: true, force: true });
         await rm(join(taskDir(taskId), '.messages.json.tmp'), { recursive: true, force: true });
+        const log = join(taskDir(taskId), 'messages.jsonl');
+        await rm(log, { recursive: true, force: true });
+        await rename(`${log}.aside`, log).catch(() => undefined);
       },
       cleanup: temp.remove,
     };

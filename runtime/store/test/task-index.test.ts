@@ -147,4 +147,25 @@ test('the log is compacted: many writes to few tasks keep it near one line per t
   await reopened.close();
 });
 
+test('an append leaves meta.json as it was; its updatedAt survives a kill (no close) through the index', async () => {
+  const c = counting();
+  const clock = createFakeClock();
+  const store = createTaskStoreCore({ files: c.files, clock });
+  await store.createTaskIfAbsent({ taskId: 'a', title: 'a' });
+  await store.createTaskIfAbsent({ taskId: 'b', title: 'b' });
+  const created = clock.now();
+  clock.advance(100);
+  await store.appendMessage('a', { id: 'm1', role: 'user', content: 'x', timestamp: 1 });
+  assert.is((await c.raw.meta('a').read())!.task.updatedAt, created, 'meta.json not rewritten by the append');
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r)); // the batched index line lands
+  // Killed here: no close(). The next process lists and opens the task with the append's time.
+  const next = createTaskStoreCore({ files: c.files, clock: createFakeClock(), cacheSize: 1 });
+  assert.equal((await next.listTasks()).map((t) => [t.taskId, t.updatedAt]), [['a', created + 100], ['b', created]]);
+  assert.is((await next.getTask('a'))!.updatedAt, created + 100);
+  await next.getTask('b'); // evicts a from the one-entry cache: read again from meta.json + index
+  assert.is((await next.getTask('a'))!.updatedAt, created + 100);
+  await next.close();
+  assert.is((await c.raw.meta('a').read())!.task.updatedAt, created + 100, 'close() brought meta.json up to date');
+});
+
 test.run();
