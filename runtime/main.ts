@@ -40,7 +40,9 @@ function accessLines(access: MimoApp['access']): string[] {
   const where =
     access.mode === 'env'
       ? 'Token: from MIMO_TOKEN.'
-      : `Token: ${access.created ? 'created in' : 'kept in'} ${access.path} (mode 0600)${access.fixedMode ? ` (its mode was ${access.fixedMode}; narrowed to 0600)` : ''}.`;
+      : access.mode === 'cluster'
+        ? 'Token: the cluster\'s shared token, kept in PostgreSQL (table mimo_settings, key access_token; made by the first node, used by every node). Set MIMO_TOKEN on every node to choose it yourself.'
+        : `Token: ${access.created ? 'created in' : 'kept in'} ${access.path} (mode 0600)${access.fixedMode ? ` (its mode was ${access.fixedMode}; narrowed to 0600)` : ''}.`;
   return [
     where,
     `Open the web UI with this link (it hands the token to the page, which keeps it and drops it from the address bar):`,
