@@ -11,7 +11,7 @@ import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
 import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
-import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
+import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
@@ -87,6 +87,8 @@ export interface ServerClusterHooks {
   channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
   services(services: RuntimeServices): RuntimeServices;
   control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
+  /** Where artifacts live in cluster mode (PostgreSQL), instead of the local folder. */
+  artifactStore?: ArtifactStore;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -162,6 +164,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const publicBaseUrl = config.port === 0 ? url : config.publicBaseUrl;
   const artifacts = createArtifactService({
     dir: config.artifactDir,
+    ...(options.cluster?.artifactStore ? { store: options.cluster.artifactStore } : {}),
     secret: config.artifactSecret ?? randomBytes(32),
     clock,
     publicBaseUrl,

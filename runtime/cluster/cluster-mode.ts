@@ -1,6 +1,6 @@
 // Cluster mode: `MIMO_DATABASE_URL=postgres://...` puts a node on a shared PostgreSQL.
-// - The task store and the MCP run store are the PostgreSQL ones (migrations applied at start),
-//   so any node serves any task's history and any run.
+// - The task store, the MCP run store and the artifact store are the PostgreSQL ones (migrations
+//   applied at start), so any node serves any task's history, any run and any artifact.
 // - Namespace `/mimo` gets the LISTEN/NOTIFY adapter (ordered-postgres-adapter.ts): rooms and
 //   broadcasts (task events, the extension list, snapshots) reach sockets on every node.
 // - Extensions, snapshots and action results are shared between nodes (cluster-plugins.ts);
@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { RunStore } from '../mcp/runs/run-store.ts';
+import { createPostgresArtifactStore } from '../store/postgres-artifact-store.ts';
 import { createPostgresRunStore } from '../store/postgres-run-store.ts';
 import { createPostgresTaskStore } from '../store/postgres-task-store.ts';
 import { migrate } from '../store/postgres-migrations.ts';
@@ -129,6 +130,8 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   };
 
   const hooks: ServerClusterHooks = {
+    // Artifacts (metadata and bytes) in PostgreSQL: any node presigns, accepts, serves and sweeps any.
+    artifactStore: createPostgresArtifactStore({ pool }),
     channel(local, channelDeps) {
       nsp = channelDeps.nsp;
       // Results the ledger replays go to this node's scheduler, as a plugin's would.
