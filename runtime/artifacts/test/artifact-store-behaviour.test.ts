@@ -15,7 +15,7 @@ import { ARTIFACT_CHUNK_BYTES, createPostgresArtifactStore } from '../../store/p
 import { createFolderArtifactStore } from '../artifact-folder-store.ts';
 import { createArtifactService } from '../artifact-service.ts';
 import type { ArtifactStore } from '../artifact-store.ts';
-import type { ArtifactService } from '../artifact-types.ts';
+import type { ArtifactMeta, ArtifactService } from '../artifact-types.ts';
 import { BASE, chunks, createFakeClock, createFakeScheduler, manualBody, readAll, rejection, SECRET, T0, tokenOf, type FakeClock } from './util.ts';
 
 const MAX = 1024 * 1024;
@@ -208,7 +208,7 @@ pgSuite('postgres: an upload claim left by a dead node is taken over once stale;
   c.clock.advance(5 * 60_000); // the claim is stale (the upload URL itself is valid for 15 min)
   await c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(400_000, 9)));
   const meta = await deadStore.readMeta(p.artifactId);
-  await claim.sink.commit({ ...(meta as never), size: 300_000 }).then(
+  await claim.sink.commit({ ...(meta as ArtifactMeta), size: 300_000 }).then(
     () => assert.unreachable('the stale claim committed'),
     (error: Error) => assert.match(error.message, /claim .* was lost/),
   );
