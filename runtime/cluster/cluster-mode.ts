@@ -6,7 +6,9 @@
 // - Extensions, snapshots and action results are shared between nodes (cluster-plugins.ts);
 //   every task command goes to the task's owner (cluster-control.ts), which holds its advisory
 //   lock (task-ownership.ts); a task whose owner died is adopted by another node
-//   (failover-watcher.ts) and its turn replayed with idempotent actions (action-ledger.ts).
+//   (failover-watcher.ts) and its turn replayed with idempotent actions (action-ledger.ts); MCP
+//   template runs of a dead node are marked canceled (RUN_CANCELED, reason node_lost) by the
+//   same watcher (postgres-run-store.ts says why they are not resumed).
 // - Without the variable nothing here runs: one process, lowdb files, as before.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -106,7 +108,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const { applied } = await migrate(pool);
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
   const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
-  const runStore = createPostgresRunStore({ pool });
+  const runStore = createPostgresRunStore({ pool, nodeId: config.nodeId, clock: deps.clock });
   const plugins = createClusterPlugins({ nodeId: config.nodeId, pool, clock: deps.clock, log: deps.log });
   const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log });
   let pubsub: OrderedPubSub | undefined;
@@ -182,7 +184,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         },
       });
       await plugins.loadRemote(await ownership.liveNodes());
-      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, intervalMs: config.failoverCheckMs, log: deps.log });
+      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, runs: runStore, intervalMs: config.failoverCheckMs, log: deps.log });
     },
     ownership: () => ownership,
     failover: () => watcher,

@@ -9,7 +9,7 @@ export const MAX_ARTIFACT_INLINE_BYTES = 262_144;
 
 export interface ArtifactAccess {
   /** Known to MCP: its expiry, or undefined when MCP never handed it out. */
-  expiresAt(artifactId: string): number | undefined;
+  expiresAt(artifactId: string): number | undefined | Promise<number | undefined>;
 }
 
 export interface ArtifactChunk {
@@ -27,7 +27,7 @@ export async function readArtifactChunk(
   request: { artifactId: string; offset?: number | undefined; limit?: number | undefined },
 ): Promise<{ ok: true; value: ArtifactChunk } | { ok: false; error: SeedError }> {
   const { artifactId } = request;
-  const expiresAt = deps.access.expiresAt(artifactId);
+  const expiresAt = await deps.access.expiresAt(artifactId);
   if (expiresAt === undefined) return { ok: false, error: seedError('ARTIFACT_NOT_FOUND', `no artifact ${artifactId}`, { artifactId }) };
   if (expiresAt <= deps.now) return { ok: false, error: seedError('ARTIFACT_EXPIRED', `artifact ${artifactId} expired at ${new Date(expiresAt).toISOString()}`, { artifactId, expiresAt }) };
   let opened;
