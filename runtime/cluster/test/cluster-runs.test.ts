@@ -10,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { gate, startMcp, waitForRun, type McpHarness } from '../../mcp/test/mcp-harness.ts';
 import { migrate } from '../../store/postgres-migrations.ts';
+import { createPostgresArtifactStore } from '../../store/postgres-artifact-store.ts';
 import { createPostgresRunStore, type PostgresRunStore } from '../../store/postgres-run-store.ts';
 import { startPostgres } from '../../test-util/postgres-server.ts';
 import { eventually } from '../../test/util.ts';
@@ -40,7 +41,9 @@ async function startNode(name: string, pages: Record<string, { title: string; te
   const store = createPostgresRunStore({ pool, nodeId: name, clock });
   const lost: unknown[] = [];
   const ownership = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: name, url: `http://${name}.invalid`, clock, onLost: (e) => lost.push(e) });
-  const mcp = await startMcp({ pages, routes: { runStore: store } });
+  // Only the stores are the cluster's here (no socket adapter, no task forwarding: not needed for runs).
+  const cluster = { channel: (local: any) => local, services: (services: any) => services, control: (control: any) => control, artifactStore: createPostgresArtifactStore({ pool }) };
+  const mcp = await startMcp({ pages, routes: { runStore: store }, server: { cluster } });
   return { name, pool, store, ownership, lost, mcp };
 }
 
@@ -77,6 +80,13 @@ test('a run stored by A after B started: B lists it and reads it, through to its
   const onB = await b.mcp.ok('get_task_run', { runId: done.runId });
   assert.equal([onB.status, onB.result], ['succeeded', done.result]);
   assert.equal((await b.mcp.ok('list_task_runs', { status: 'running' })).total, 0, 'filters run in PostgreSQL');
+  // The run's result artifact: stored by A in PostgreSQL, read through B's get_artifact (B finds
+  // the owning run in PostgreSQL too).
+  assert.ok(onB.artifacts.length > 0);
+  const artifact = await b.mcp.ok('get_artifact', { artifactId: onB.artifacts[0].artifactId });
+  assert.equal([artifact.size, artifact.complete], [onB.artifacts[0].size, true]);
+  assert.is(done.result.summary.total, 1);
+  assert.equal(JSON.parse(Buffer.from(artifact.data, 'base64').toString('utf8')).summary, done.result.summary);
   const missing = await b.mcp.fail('get_task_run', { runId: 'run_01ARZ3NDEKTSV4RRFFQ69G5FAV' });
   assert.is(missing.errorCode, 'RUN_NOT_FOUND');
 });
