@@ -137,6 +137,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         },
         notifyStatus: (_, params) => {
           events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
+          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status }, taskId);
           previous = params.status;
           if (session) tellPlugin(session, params.status);
         },
@@ -226,7 +227,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
 
   const control = {
     async userMessage(message: UserMessage): Promise<ControlResult> {
-      const { task } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt }, task.taskId);
       const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);

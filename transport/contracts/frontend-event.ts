@@ -91,6 +91,19 @@ export type InspectionRecord = v.InferOutput<typeof InspectionRecordSchema>;
 export const InspectionEventSchema = frontendEvent('inspection', { record: InspectionRecordSchema });
 export type InspectionEvent = v.InferOutput<typeof InspectionEventSchema>;
 
+/**
+ * To every frontend (room `frontend`), whichever client drives the task: a task was created or
+ * changed status, so other clients' task lists stay current without a reload. `title` and
+ * `createdAt` come with the first event of a new task.
+ */
+export const TaskListChangedEventSchema = frontendEvent('taskListChanged', {
+  taskId: TaskIdSchema,
+  status: TaskStatusSchema,
+  title: v.optional(v.string()),
+  createdAt: v.optional(TimestampSchema),
+});
+export type TaskListChangedEvent = v.InferOutput<typeof TaskListChangedEventSchema>;
+
 /** The tokens of one LLM call; a task's total is the sum of its usage events (also stored as task.usage). */
 export const UsageEventSchema = frontendEvent('usage', {
   promptTokens: NonNegativeIntSchema,
@@ -107,6 +120,7 @@ export const FrontendEventPayloadSchema = v.variant('type', [
   TaskStatusEventSchema,
   InspectionEventSchema,
   UsageEventSchema,
+  TaskListChangedEventSchema,
 ], variantMessage);
 export type FrontendEventPayload = v.InferOutput<typeof FrontendEventPayloadSchema>;
 export type FrontendEventType = FrontendEventPayload['type'];

@@ -45,7 +45,8 @@ export interface AppState {
   pane: ReadonlySignal<Pane>;
   panel: ReadonlySignal<SidePanel>;
   start(initialTaskId?: string | null): Promise<void>;
-  openTask(taskId: string): Promise<void>;
+  /** `fresh`: an id just minted by GET /api/task/id, which has no record to read yet. */
+  openTask(taskId: string, fresh?: boolean): Promise<void>;
   newTask(): Promise<string | null>;
   send(content: string): Promise<AckResult | null>;
   retry(messageId: string): Promise<AckResult | null>;
@@ -106,6 +107,7 @@ export function createAppState(deps: AppDeps): AppState {
     const lastTab = chat.items.value.flatMap((i) => (i.kind === 'tool' ? [tabIdFromParams(i.paramsSummary)] : [])).filter((t) => t !== null).pop();
     if (lastTab !== undefined) snapshot.setTaskTab(lastTab);
     status.setFromSummary(task.status, task.updatedAt);
+    if (status.finished.value) chat.cancelRunning();
     extensions.setBound(task.selectedClientId);
   }
 
@@ -129,7 +131,9 @@ export function createAppState(deps: AppDeps): AppState {
       const tabId = tabIdFromParams(e.paramsSummary);
       if (tabId !== null) snapshot.setTaskTab(tabId);
     },
-    taskStatus: (e) => void status.applyEvent(e),
+    taskStatus: (e) => {
+      if (status.applyEvent(e) && status.finished.value) chat.cancelRunning();
+    },
     inspection: (e) => void inspection.apply(e),
   };
 
@@ -137,6 +141,10 @@ export function createAppState(deps: AppDeps): AppState {
     const e = env.event;
     if (e.type === 'snapshotSync') {
       snapshot.applySync(e);
+      return;
+    }
+    if (e.type === 'taskListChanged') {
+      tasks.applyListChange({ taskId: e.taskId, status: e.status, timestamp: e.timestamp, ...(e.title !== undefined ? { title: e.title } : {}), ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}) });
       return;
     }
     if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp);
@@ -186,7 +194,7 @@ export function createAppState(deps: AppDeps): AppState {
       const opening = initialTaskId ? app.openTask(initialTaskId) : Promise.resolve();
       await Promise.all([tasks.refresh(), extensions.refresh(), refetchSnapshot(), opening]);
     },
-    async openTask(taskId) {
+    async openTask(taskId, fresh = false) {
       const previous = currentTaskId.value;
       if (previous === taskId) return;
       if (previous) {
@@ -204,7 +212,8 @@ export function createAppState(deps: AppDeps): AppState {
       pane.value = 'chat';
       // Subscribe first, then read history: an event in between is merged, not lost.
       if (link.connected) subscribe(taskId);
-      await loadTask(taskId);
+      // A fresh id has no record until its first message: reading it would only log a 404.
+      if (!fresh) await loadTask(taskId);
     },
     async newTask() {
       const result = await api.newTaskId();
@@ -212,7 +221,7 @@ export function createAppState(deps: AppDeps): AppState {
         taskError.value = result.error;
         return null;
       }
-      await app.openTask(result.data.taskId);
+      await app.openTask(result.data.taskId, true);
       return result.data.taskId;
     },
     async send(text) {

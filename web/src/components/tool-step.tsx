@@ -2,7 +2,7 @@ import type { ToolArtifact } from '../../../transport/contracts/frontend-event.t
 import type { ToolItem } from '../models/chat-items.ts';
 import { artifactSrc, formatDuration } from '../text/format.ts';
 
-const phaseText = { start: 'running', success: 'done', error: 'failed', partial: 'partial' } as const;
+const phaseText = { start: 'running', success: 'done', error: 'failed', partial: 'partial', canceled: 'canceled' } as const;
 
 export function ToolStep({ step, onOpenImage }: { step: ToolItem; onOpenImage: (src: string, alt: string) => void }) {
   const screenshots = step.artifacts.filter((a) => a.kind === 'screenshot');
@@ -13,7 +13,7 @@ export function ToolStep({ step, onOpenImage }: { step: ToolItem; onOpenImage: (
         <span class={`tool-dot dot-${step.phase}`} aria-hidden="true" />
         <code class="tool-name">{step.actionName}</code>
         {step.paramsSummary && <span class="tool-params" title={step.paramsSummary}>{step.paramsSummary}</span>}
-        <span class="tool-phase">{phaseText[step.phase]}</span>
+        <span class="tool-phase">{phaseText[step.canceled ? 'canceled' : step.phase]}</span>
         {step.durationMs !== undefined && <span class="tool-duration">{formatDuration(step.durationMs)}</span>}
       </div>
       {step.error && (

@@ -47,6 +47,8 @@ export interface ToolItem {
   artifacts: ToolArtifact[];
   warnings: string[];
   error?: ProtocolError;
+  /** The task ended (stop or error) while this step was in flight: it will not finish. */
+  canceled?: boolean;
   /** A tool message from history (the result text the model saw), when no live step exists. */
   resultText?: string;
   turn?: string;

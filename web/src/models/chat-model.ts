@@ -23,6 +23,8 @@ export interface ChatModel {
   /** Applies a chatDelta, toolUsed, structuredOutput or usage event; false when ignored or already seen. */
   applyEvent(event: FrontendEventPayload): boolean;
   loadHistory(messages: readonly TaskMessage[]): void;
+  /** The task ended: steps still marked running are shown as canceled. */
+  cancelRunning(): void;
   reset(): void;
   find(key: string): ChatItem | undefined;
 }
@@ -192,6 +194,11 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       const lastUser = [...merged].reverse().find((i) => i.kind === 'user');
       if (lastUser) currentTurn = lastUser.id;
       items.value = merged;
+    },
+    cancelRunning() {
+      if (!items.value.some((i) => i.kind === 'tool' && i.phase === 'start' && !i.canceled)) return;
+      items.value = items.value.map((i) => (i.kind === 'tool' && i.phase === 'start' ? { ...i, canceled: true } : i));
+      interruptSegments();
     },
     reset() {
       items.value = [];

@@ -98,7 +98,7 @@ real('Take over from the UI, then Resume', async (ctx) => {
   await shot(page, 'real-03-takeover-1280');
   await banner.getByRole('button', { name: 'Resume' }).click();
   await banner.waitFor({ state: 'detached', ...WAIT });
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
 });
 
 real('server restart: reconnect, refetch, no duplicates', async (ctx) => {

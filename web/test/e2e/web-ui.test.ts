@@ -100,7 +100,7 @@ e2e('a message streams an answer with a tool step, a screenshot thumbnail, a sna
   assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');
   await page.waitForSelector('[data-testid=usage]', WAIT);
   assert.match(await page.locator('[data-testid=usage]').innerText(), /1\.3k tokens/);
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
   await shot(page, '03-answer-machines-1280');
 
   await page.getByRole('tab', { name: 'Browser' }).click();
@@ -130,12 +130,12 @@ e2e('takeover shows the banner; Resume hands control back', async (ctx) => {
   const banner = page.getByTestId('takeover-banner');
   await banner.waitFor(WAIT);
   assert.match(await banner.innerText(), /You have control/);
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /You have control/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Needs you/);
   await shot(page, '06-takeover-1280');
   await banner.getByRole('button', { name: 'Resume' }).click();
   await banner.waitFor({ state: 'detached', ...WAIT });
   assert.ok(server.received.some((m) => m.type === 'resume_task' && m.taskId === ctx.taskId));
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
 });
 
 /** Stands in for https://stately.ai/inspect (no internet here): says hello and keeps what it receives. */
