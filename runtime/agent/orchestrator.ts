@@ -184,7 +184,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
             role: 'tool',
             content,
             timestamp: clock.now(),
-            meta: { toolCallId: record.toolCallId, actionId: record.actionId, actionName: record.actionName, paramsSummary: record.paramsSummary, durationMs: record.durationMs, ok: record.ok },
+            meta: { toolCallId: record.toolCallId, actionId: record.actionId, actionName: record.actionName, paramsSummary: record.paramsSummary, durationMs: record.durationMs, ok: record.ok, ...(record.target ? { target: record.target } : {}) },
           })
           .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
       },
@@ -296,6 +296,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       return restored;
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
+    stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
   };
   return control;
 }

@@ -9,6 +9,7 @@ import type { PageContext } from '../llm/llm-types.ts';
 import type { ExtensionRegistry } from '../registry/registry-types.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
+import type { FrontendEvent } from '../../transport/contracts/index.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import type { ActionGate } from './action-gate.ts';
 import { pageContextOf } from './page-context.ts';
@@ -55,6 +56,8 @@ export interface StepRecord {
   actionId: string;
   actionName: string;
   paramsSummary: string;
+  /** What the step acted on, in words (element label, page title). */
+  target?: string;
   ok: boolean;
   durationMs: number;
   /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
@@ -87,13 +90,17 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
-  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: { retry?: boolean } = {}): Promise<ActionOutcome> {
+  /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
+  const inFlight = new Map<string, FrontendEvent>();
+
+  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: { retry?: boolean; target?: string } = {}): Promise<ActionOutcome> {
     const actionId = `act-${nanoid(12)}`;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
     await deps.gate.acquire(actionId, step.signal);
     const paramsSummary = paramsSummaryOf(params);
-    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary });
+    const target = options.target ? { target: options.target } : {};
+    inFlight.set(actionId, deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }));
     try {
       let frameExtras: Record<string, unknown> | undefined;
       if (actionName === 'browser_screenshot') {
@@ -113,6 +120,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed';
+      const small = compactResult(result);
+      // A page that finished loading is named by its title from now on.
+      const settledTarget = actionName === 'browser_wait_for_loaded' && typeof result?.title === 'string' && result.title.trim() ? { target: result.title.trim().slice(0, 120) } : target;
       const artifacts =
         ok && actionName === 'browser_screenshot' && typeof result?.artifactId === 'string'
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
@@ -124,18 +134,20 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         actionName,
         phase: !ok ? 'error' : output.status === 'partial' ? 'partial' : 'success',
         paramsSummary,
+        ...settledTarget,
+        ...(small ? { result: small } : {}),
         durationMs: Math.max(0, Math.round(output.durationMs)),
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
       });
       if (output.error?.code === 'TASK_TAB_CLOSED') tabId = null;
-      const small = compactResult(result);
       deps.onStepDone?.({
         toolCallId: step.toolCallId,
         actionId,
         actionName,
         paramsSummary,
+        ...settledTarget,
         ok,
         durationMs: Math.max(0, Math.round(output.durationMs)),
         ...(small ? { result: small } : {}),
@@ -149,6 +161,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(warnings ? { warnings } : {}),
       };
     } finally {
+      inFlight.delete(actionId);
       deps.gate.release(actionId);
     }
   }
@@ -244,6 +257,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     },
     selectPlugin,
     action,
+    stepsInFlight: () => [...inFlight.values()],
     readPage,
     async open(step: Step, url: string) {
       const allowed = await deps.checkUrl(url);

@@ -40,6 +40,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
     takeover_task: (m) => deps.control()?.takeover(m.taskId, 'web', m.reason ?? 'taken over from the web UI') ?? noAgent,
     subscribe_task: (m) => {
       socket.join(rooms.task(m.taskId));
+      for (const envelope of deps.control()?.stepsInFlight?.(m.taskId) ?? []) socket.emit('frontend_event', envelope);
       return { ok: true };
     },
     unsubscribe_task: (m) => {

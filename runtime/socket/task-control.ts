@@ -21,4 +21,6 @@ export interface TaskControl {
   overlayCommand?(command: OverlayCommand): Promise<ControlResult>;
   /** Live machine inspection for a task: `inspection` frontend events to one listener; returns unsubscribe. */
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
+  /** The `toolUsed` start envelopes of the task's actions still in flight (replayed to a subscriber, so a reload shows them). */
+  stepsInFlight?(taskId: string): FrontendEvent[];
 }

@@ -66,6 +66,10 @@ export const ToolUsedEventSchema = frontendEvent('toolUsed', {
   phase: ToolPhaseSchema,
   /** Short human-readable summary of the params, e.g. `tabId=12 clickId=4`. */
   paramsSummary: v.string(),
+  /** What the step acted on, in words: the element's label for a click or type, the page's title once loaded. */
+  target: v.optional(v.string()),
+  /** The small fields of the action's result (ids, url, title, flags), on the settling phase. */
+  result: v.optional(v.record(v.string(), v.unknown())),
   durationMs: v.optional(NonNegativeIntSchema),
   artifacts: v.optional(v.array(ToolArtifactSchema)),
   warnings: v.optional(v.array(v.string())),

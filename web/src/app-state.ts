@@ -16,6 +16,7 @@ import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './mode
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
 import type { Pricing } from './models/usage-model.ts';
+import type { ExtensionSituation } from './text/error-words.ts';
 
 /** What the narrow (phone-width) layout shows; the wide layout shows all three. */
 export type Pane = 'tasks' | 'chat' | 'panel';
@@ -44,6 +45,12 @@ export interface AppState {
   taskError: ReadonlySignal<ApiError | null>;
   pane: ReadonlySignal<Pane>;
   panel: ReadonlySignal<SidePanel>;
+  /** For wording PLUGIN_OFFLINE: no extension ever seen, known ones all disconnected, or some connected. */
+  extensionSituation: ReadonlySignal<ExtensionSituation>;
+  /** Sends the last message of the open task again (in a new task when this one has ended). */
+  retryTurn(): Promise<AckResult | null>;
+  /** Shows the browser panel (extension picker and connect steps), on a phone too. */
+  showExtensions(): void;
   start(initialTaskId?: string | null): Promise<void>;
   /** `fresh`: an id just minted by GET /api/task/id, which has no record to read yet. */
   openTask(taskId: string, fresh?: boolean): Promise<void>;
@@ -160,7 +167,25 @@ export function createAppState(deps: AppDeps): AppState {
     return result;
   }
 
+  const extensionSituation = computed<ExtensionSituation>(() =>
+    extensions.connected.value.length > 0 ? 'connected' : extensions.list.value.length > 0 ? 'disconnected' : 'none-ever',
+  );
+
   const app: AppState = {
+    extensionSituation,
+    async retryTurn() {
+      const last = [...chat.items.value].reverse().find((i) => i.kind === 'user');
+      if (!last || last.kind !== 'user') return null;
+      if (status.finished.value) {
+        const taskId = await app.newTask();
+        if (!taskId) return null;
+      }
+      return app.send(last.content);
+    },
+    showExtensions() {
+      app.showPanel('browser');
+      pane.value = 'panel';
+    },
     connection,
     tasks,
     chat,

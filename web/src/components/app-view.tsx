@@ -13,7 +13,7 @@ import { TaskSidebar } from './task-sidebar.tsx';
 const panes: { id: Pane; label: string }[] = [
   { id: 'tasks', label: 'Tasks' },
   { id: 'chat', label: 'Chat' },
-  { id: 'panel', label: 'Browser & machines' },
+  { id: 'panel', label: 'Browser' },
 ];
 
 export function AppView({ app, machines, stately }: { app: AppState; machines: LazyResource<MachinesChunk>; stately: StatelyBridge }) {
@@ -36,7 +36,12 @@ export function AppView({ app, machines, stately }: { app: AppState; machines: L
             </button>
           ))}
         </nav>
-        <ConnectionIndicator connection={app.connection} />
+        <ConnectionIndicator
+          connection={app.connection}
+          extensions={app.extensions}
+          situation={app.extensionSituation.value}
+          onShowExtensions={() => app.showExtensions()}
+        />
       </header>
       <aside class="pane pane-tasks">
         <TaskSidebar app={app} />
@@ -51,6 +56,12 @@ export function AppView({ app, machines, stately }: { app: AppState; machines: L
         )}
         <ChatLog
           chat={app.chat}
+          errorActions={{
+            situation: app.extensionSituation.value,
+            retry: () => void app.retryTurn(),
+            showExtensions: () => app.showExtensions(),
+            canSelectBrowser: app.extensions.connected.value.length > 1,
+          }}
           onRetry={(id) => void app.retry(id)}
           empty={app.currentTaskId.value ? 'No messages yet.' : 'Describe a task, e.g. "Open example.com and summarise the page".'}
         />

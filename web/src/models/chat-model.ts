@@ -110,6 +110,8 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
         };
         if (durationMs !== undefined) next.durationMs = durationMs;
         if (e.error) next.error = e.error;
+        if (e.target) next.target = e.target;
+        if (e.result) next.result = e.result;
         return next;
       });
       return;
@@ -121,6 +123,8 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       ...(e.actionId ? { actionId: e.actionId } : {}),
       actionName: e.actionName,
       paramsSummary: e.paramsSummary,
+      ...(e.target ? { target: e.target } : {}),
+      ...(e.result ? { result: e.result } : {}),
       phase: e.phase,
       timestamp: e.timestamp,
       artifacts: [...(e.artifacts ?? [])],
@@ -142,7 +146,7 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       status: e.status,
       message: e.error?.message ?? e.message ?? (e.status === 'success' ? 'Done.' : ''),
       timestamp: e.timestamp,
-      ...(e.error ? { code: e.error.code } : {}),
+      ...(e.error ? { code: e.error.code, error: e.error } : {}),
       ...(e.error?.retryable !== undefined ? { retryable: e.error.retryable } : {}),
       ...(currentTurn ? { turn: currentTurn } : {}),
     };

@@ -91,7 +91,12 @@ e2e('a message streams an answer with a tool step, a screenshot thumbnail, a sna
     const img = document.querySelector<HTMLImageElement>('[data-testid=tool-step] .thumb img');
     return !!img && img.complete && img.naturalWidth === 640;
   }, null, WAIT);
-  assert.match(await page.locator('[data-testid=tool-step]').first().innerText(), /task_start/);
+  // The step reads in plain words; its raw actions (name, params, result) are one click away.
+  const step = page.locator('[data-testid=tool-step]').first();
+  assert.match(await step.getByTestId('step-title').innerText(), /^Opened /);
+  assert.not.match(await step.innerText(), /task_start/, 'the raw name is not on the step line');
+  await step.getByTestId('step-details').locator('summary').click();
+  assert.match(await step.getByTestId('step-details').innerText(), /task_start/);
 
   await page.waitForSelector('[data-testid=assistant-message] table', WAIT);
   await page.waitForSelector('[data-machine=task][data-value="ongoing.idle"] [data-path="ongoing.idle"].current', WAIT);
@@ -224,7 +229,7 @@ e2e('420 px wide: one pane at a time, no horizontal scrolling', async (ctx) => {
   assert.ok((await overflow()) <= 0, 'task pane fits');
   await shot(narrow, '10-tasks-420');
   assert.is(await count(narrow, '[data-testid=tool-step] .thumb img'), 2, 'screenshots come back from history after a reload');
-  await narrow.getByRole('button', { name: 'Browser & machines' }).click();
+  await narrow.getByRole('button', { name: 'Browser', exact: true }).click();
   await narrow.waitForSelector('[data-testid=tab][data-tab-id="102"].tab-task', WAIT);
   assert.ok((await overflow()) <= 0, 'panel fits');
   await shot(narrow, '11-browser-420');
