@@ -121,8 +121,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed';
       const small = compactResult(result);
-      // A page that finished loading is named by its title from now on.
-      const settledTarget = actionName === 'browser_wait_for_loaded' && typeof result?.title === 'string' && result.title.trim() ? { target: result.title.trim().slice(0, 120) } : target;
+      // A page that finished loading is named by its title (from the tab snapshot) from now on.
+      const loadedTitle = actionName === 'browser_wait_for_loaded' && ok ? deps.snapshots.state(clientId!)?.tabs.find((t) => t.tabId === params.tabId)?.title?.trim() : undefined;
+      const settledTarget = loadedTitle ? { target: loadedTitle.slice(0, 120) } : target;
       const artifacts =
         ok && actionName === 'browser_screenshot' && typeof result?.artifactId === 'string'
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
@@ -242,6 +243,15 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return { ok: true, page };
   }
 
+  /** A step refused before any action ran (the URL policy): shown and stored like a failed action. */
+  function refused(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
+    const actionId = `act-${nanoid(12)}`;
+    const paramsSummary = paramsSummaryOf(params);
+    const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
+    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire });
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
+  }
+
   return {
     get clientId() {
       return clientId;
@@ -261,7 +271,10 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     readPage,
     async open(step: Step, url: string) {
       const allowed = await deps.checkUrl(url);
-      if (!allowed.ok) return { ok: false as const, error: allowed.error };
+      if (!allowed.ok) {
+        refused(step, 'task_start', { url }, allowed.error);
+        return { ok: false as const, error: allowed.error };
+      }
       const failed = await ensureTab(step, url);
       if (failed) return { ok: false as const, error: failed.error ?? errorValue('INTERNAL', 'task_start failed') };
       return readPage(step);

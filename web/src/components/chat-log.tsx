@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ChatItem, NoticeItem } from '../models/chat-items.ts';
+import { normalizeText, type ChatItem, type NoticeItem } from '../models/chat-items.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { groupSteps, type StepGroup } from '../text/step-words.ts';
 import { AssistantEntry, NoticeEntry, UserEntry } from './chat-entry.tsx';
@@ -13,6 +13,9 @@ type Row = Exclude<ChatItem, { kind: 'tool' }> | StepGroup;
 function withoutRepeats(rows: Row[]): Row[] {
   const out: Row[] = [];
   for (const row of rows) {
+    // The server also says a turn-stopping error in the answer's words: the notice says it once.
+    const prev = out[out.length - 1];
+    if (row.kind === 'assistant' && prev?.kind === 'notice' && prev.status === 'error' && normalizeText(row.content) === normalizeText(prev.message)) continue;
     if (row.kind === 'notice' && row.code) {
       const prev = out[out.length - 1];
       const prevCode = prev?.kind === 'notice' ? prev.code : prev?.kind === 'step' ? prev.actions.find((a) => a.error)?.error?.code : undefined;

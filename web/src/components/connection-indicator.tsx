@@ -28,8 +28,10 @@ export function ConnectionIndicator({
     <div class="conns">
       <div class={`conn conn-${status}`} role="status" aria-live="polite" data-testid="connection" data-status={status}>
         <span class="conn-dot" aria-hidden="true">{status === 'connected' ? '✓' : status === 'offline' ? '✕' : '…'}</span>
-        <span class="conn-what">Server</span>
-        <span class="conn-state">: {connection.label}</span>
+        <span>
+          <span class="conn-what">Server</span>
+          <span class="conn-state">: {connection.label}</span>
+        </span>
       </div>
       <button
         type="button"
@@ -40,11 +42,13 @@ export function ConnectionIndicator({
         onClick={onShowExtensions}
       >
         <span class="conn-dot" aria-hidden="true">{ext === 'connected' ? '✓' : ext === 'checking' ? '…' : '✕'}</span>
-        <span class="conn-what">
-          <span class="long">Extension</span>
-          <span class="short">Ext.</span>
+        <span>
+          <span class="conn-what">
+            <span class="long">Extension</span>
+            <span class="short">Ext.</span>
+          </span>
+          <span class="conn-state">: {extLabel}</span>
         </span>
-        <span class="conn-state">: {extLabel}</span>
       </button>
     </div>
   );

@@ -17,7 +17,8 @@ export function ToolStep({ step, onOpenImage, actions }: { step: StepGroup; onOp
   const all = step.actions;
   const screenshots = all.flatMap((a) => a.artifacts.filter((x) => x.kind === 'screenshot'));
   const others = all.flatMap((a) => a.artifacts.filter((x) => x.kind !== 'screenshot'));
-  const failed = all.find((a) => a.phase === 'error' && a.error) ?? null;
+  // The step's own failure says most; an unreachable site is said once, not per page-read action.
+  const failed = step.unreachable ? null : (all.find((a) => a.phase === 'error' && a.error && a === step.primary) ?? all.find((a) => a.phase === 'error' && a.error) ?? null);
   const warnings = [...new Set(all.flatMap((a) => a.warnings))];
   return (
     <li class={`entry tool tool-${step.phase}`} data-testid="tool-step" data-phase={step.phase} aria-busy={step.phase === 'start'}>
@@ -32,7 +33,12 @@ export function ToolStep({ step, onOpenImage, actions }: { step: StepGroup; onOp
       {failed?.error ? (
         <ErrorDetail error={failed.error} actions={actions} />
       ) : (
-        step.unreachable && <ErrorDetail error={{ code: 'NETWORK', message: 'chrome-error: the browser could not connect to the site', retryable: true }} actions={actions} />
+        step.unreachable && (
+          <ErrorDetail
+            error={{ code: 'NETWORK', message: all.find((a) => a.error)?.error?.message ?? 'chrome-error: the browser could not connect to the site', retryable: true }}
+            actions={actions}
+          />
+        )
       )}
       {warnings.length > 0 && <p class="tool-warn">⚠ {warnings.join('; ')}</p>}
       {screenshots.length > 0 && (

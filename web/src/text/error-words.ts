@@ -13,7 +13,8 @@ export interface ErrorWords {
   actions: ErrorAction[];
 }
 
-const NETWORK_RE = /net::ERR_|ERR_CONNECTION|ERR_NAME_NOT_RESOLVED|ERR_ADDRESS_UNREACHABLE|ERR_INTERNET_DISCONNECTED|ECONNREFUSED|ENOTFOUND|chrome-error:/i;
+// "showing error page": what chrome.scripting says about a tab that shows Chrome's network error page.
+const NETWORK_RE = /showing error page|net::ERR_|ERR_CONNECTION|ERR_NAME_NOT_RESOLVED|ERR_ADDRESS_UNREACHABLE|ERR_INTERNET_DISCONNECTED|ECONNREFUSED|ENOTFOUND|chrome-error:/i;
 
 const policyHint: Record<string, string> = {
   scheme: 'Only http and https addresses can be opened.',

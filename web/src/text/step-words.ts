@@ -4,6 +4,7 @@
 // sentence, "Opened SQLite docs", "Clicked 'Submit'", "Typed 'Ada' into 'Your name'"; each
 // action keeps its raw name, params and result for the details view.
 import type { ToolItem } from '../models/chat-items.ts';
+import { isNetworkError } from './error-words.ts';
 
 /** Parses `tabId=12 clickId=4 text="hello"` (paramsSummaryOf's format) back into values. */
 export function parseParams(summary: string): Record<string, unknown> {
@@ -46,11 +47,12 @@ const prepWords: Record<string, [done: string, running: string]> = {
 };
 
 /** One action in words (a sub-step line, or the whole step when it is alone). */
-export function actionWords(step: ToolItem, pageTitle?: string): string {
-  const running = step.phase === 'start' && !step.canceled;
+export function actionWords(step: ToolItem, pageTitle?: string, inFlight?: boolean): string {
+  const running = inFlight ?? (step.phase === 'start' && !step.canceled);
   const p = parseParams(step.paramsSummary);
   switch (step.actionName) {
     case 'task_start': {
+      if (step.phase === 'error') return `Could not open ${hostOf(p.url) ?? 'the page'}`;
       const what = pageTitle ?? hostOf(p.url) ?? (p.reuseExistingTab ? 'the task tab' : 'a tab');
       return `${running ? 'Opening' : 'Opened'} ${what}`;
     }
@@ -107,13 +109,13 @@ export function groupOf(actions: ToolItem[]): StepGroup {
   const primary = actions.find((a) => PRIMARY.has(a.actionName)) ?? null;
   const pageTitle = [...actions].reverse().find((a) => a.actionName === 'browser_wait_for_loaded' && a.target)?.target;
   const unreachable = actions.some(
-    (a) => (typeof a.result?.url === 'string' && a.result.url.startsWith('chrome-error://')) || (a.target !== undefined && /can.t be reached|ERR_[A-Z_]+/.test(a.target)),
+    (a) => (typeof a.result?.url === 'string' && a.result.url.startsWith('chrome-error://')) || (a.error !== undefined && isNetworkError(a.error)),
   );
   const phase = unreachable && !actions.some((a) => a.phase === 'start') ? 'error' : phaseOf(actions, primary);
   const running = phase === 'start';
   let title: string;
   if (unreachable && primary?.actionName === 'task_start') title = `Could not reach ${hostOf(parseParams(primary.paramsSummary).url) ?? 'the site'}`;
-  else if (primary) title = actionWords(primary, primary.actionName === 'task_start' || primary.actionName === 'browser_switch_tab' ? pageTitle : undefined);
+  else if (primary) title = actionWords(primary, primary.actionName === 'task_start' || primary.actionName === 'browser_switch_tab' ? pageTitle : undefined, running);
   else if (actions.length === 1) title = actionWords(actions[0]!);
   else title = `${running ? 'Reading' : 'Read'} ${pageTitle ? quote(pageTitle) : 'the page'}${running ? '…' : ''}`;
   const first = actions[0]!;
