@@ -11,6 +11,7 @@ import { createSocketLink, type SocketLike } from './io/socket-link.ts';
 import { hashForTask, taskIdFromHash } from './io/task-route.ts';
 import { resolveToken, type KeyValueStorage } from './io/token.ts';
 import { createLazyResource } from './models/lazy-resource.ts';
+import type { ConversationChunk } from './conversation-chunk.ts';
 import type { MachinesChunk } from './machines-chunk.ts';
 import { createStatelyBridge, type CreateInspector } from './models/stately-bridge.ts';
 import './styles.css';
@@ -40,6 +41,7 @@ const api = createApiClient({ fetch: window.fetch.bind(window), token });
 const app = createAppState({ api, link, clock: Date, newId: () => nanoid(16) });
 
 const machines = createLazyResource<MachinesChunk>(() => import('./machines-chunk.ts').then((m) => m.loadMachinesChunk()));
+const conversation = createLazyResource<ConversationChunk>(() => import('./conversation-chunk.ts').then((m) => m.loadConversationChunk()));
 const stately = createStatelyBridge({
   load: () => import('@statelyai/inspect').then((m) => m.createBrowserInspector as unknown as CreateInspector),
   window,
@@ -60,5 +62,5 @@ window.addEventListener('hashchange', () => {
 });
 window.setInterval(() => app.tick(), 5_000);
 
-render(<AppView app={app} machines={machines} stately={stately} />, document.getElementById('app')!);
+render(<AppView app={app} machines={machines} conversation={conversation} stately={stately} />, document.getElementById('app')!);
 void app.start(initialTaskId);

@@ -38,7 +38,7 @@ export function ConnectionIndicator({
         class={`conn conn-ext ext-${ext}`}
         data-testid="extension-status"
         data-state={ext}
-        aria-label={`Browser extension: ${extLabel}. Show the browser panel.`}
+        title="Show the browser extensions" 
         onClick={onShowExtensions}
       >
         <span class="conn-dot" aria-hidden="true">{ext === 'connected' ? '✓' : ext === 'checking' ? '…' : '✕'}</span>

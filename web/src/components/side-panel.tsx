@@ -16,7 +16,21 @@ export function SidePanel({ app, machines, stately }: { app: AppState; machines:
   const taskOpen = app.currentTaskId.value !== null;
   return (
     <div class="side">
-      <div class="panel-tabs" role="tablist" aria-label="Side panel">
+      <div
+        class="panel-tabs"
+        role="tablist"
+        aria-label="Side panel"
+        onKeyDown={(e) => {
+          // WAI-ARIA tabs: arrows move between tabs (wrapping), Home/End jump; selection follows focus.
+          const index = tabs.findIndex((t) => t.id === panel);
+          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[e.key];
+          if (next === undefined) return;
+          e.preventDefault();
+          const target = tabs[(next + tabs.length) % tabs.length]!;
+          app.showPanel(target.id);
+          (e.currentTarget.querySelector(`#tab-${target.id}`) as HTMLElement | null)?.focus();
+        }}
+      >
         {tabs.map((t) => (
           <button
             key={t.id}
@@ -25,6 +39,7 @@ export function SidePanel({ app, machines, stately }: { app: AppState; machines:
             id={`tab-${t.id}`}
             aria-selected={panel === t.id}
             aria-controls="side-panel-body"
+            tabIndex={panel === t.id ? 0 : -1}
             class={panel === t.id ? 'selected' : ''}
             onClick={() => app.showPanel(t.id)}
           >
