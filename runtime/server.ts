@@ -19,6 +19,7 @@ import { createActionScheduler, type ActionScheduler, type PluginChannel } from 
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
+import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { TaskControl } from './socket/task-control.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
@@ -73,6 +74,8 @@ export interface MimoServer extends RuntimeServices {
   io: SocketServer;
   app: ReturnType<typeof createHttpApp>;
   control: TaskControl | undefined;
+  /** Live view frames: plugin -> the web sockets watching a task. */
+  live: LiveViewRelay;
   /** The base URL it listens on (createServer resolves once listening). */
   readonly url: string;
   close(): Promise<void>;
@@ -172,6 +175,12 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
   const control = options.control?.(services);
   extraRoutes = options.routes?.(services);
+  const live = createLiveViewRelay({
+    target: (taskId) => control?.liveTarget?.(taskId) ?? null,
+    sendToPlugin: (clientId, command) => nsp.to(rooms.client(clientId)).emit('plugin_message', command),
+    clock,
+    log,
+  });
 
   app = createHttpApp({
     taskStore,
@@ -191,12 +200,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       scheduler,
       control: () => control,
       socketsOf,
+      live,
       log,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
       control: () => control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
+      live,
       bindExtension: (taskId, clientId) => {
         registry.bind(taskId, clientId);
         return { ok: true };
@@ -213,6 +224,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     io,
     app,
     control,
+    live,
     url,
     async close() {
       stopSweeper();

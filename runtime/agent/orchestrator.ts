@@ -297,6 +297,10 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
     stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
+    liveTarget: (taskId: string) => {
+      const browser = sessions.get(taskId)?.browser;
+      return browser?.clientId && browser.tabId !== null ? { clientId: browser.clientId, tabId: browser.tabId } : null;
+    },
   };
   return control;
 }

@@ -10,11 +10,14 @@ import {
 } from '../../transport/contracts/index.ts';
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
+import type { LiveViewRelay } from './live-view-relay.ts';
 import type { ControlResult, TaskControl } from './task-control.ts';
 
 export interface FrontendGatewayDeps {
   control: () => TaskControl | undefined;
   bindExtension(taskId: string, clientId: string): ControlResult;
+  /** The live view relay (subscribe_live / unsubscribe_live); absent: live view unavailable. */
+  live?: LiveViewRelay;
   log(entry: Record<string, unknown>): void;
   /** Every valid message (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
@@ -24,6 +27,7 @@ type Handler<T extends FrontendMessage['type']> = (
   message: Extract<FrontendMessage, { type: T }>,
 ) => ControlResult | Promise<ControlResult>;
 
+const noLive: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'live view is not available on this server' } };
 const noAgent: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
 
 export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGatewayDeps): void {
@@ -64,6 +68,8 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       return { ok: true };
     },
     select_extension: (m) => deps.bindExtension(m.taskId, m.clientId),
+    subscribe_live: (m) => deps.live?.watch(socket, m.taskId) ?? noLive,
+    unsubscribe_live: (m) => deps.live?.unwatch(socket, m.taskId) ?? noLive,
   };
 
   socket.on(FRONTEND_MESSAGE_EVENT, async (input: unknown, ack?: (response: unknown) => void) => {
@@ -93,5 +99,6 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
   socket.on('disconnect', () => {
     for (const stop of inspections.values()) stop();
     inspections.clear();
+    deps.live?.viewerGone(socket);
   });
 }

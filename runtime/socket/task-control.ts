@@ -23,4 +23,6 @@ export interface TaskControl {
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
   /** The `toolUsed` start envelopes of the task's actions still in flight (replayed to a subscriber, so a reload shows them). */
   stepsInFlight?(taskId: string): FrontendEvent[];
+  /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */
+  liveTarget?(taskId: string): { clientId: string; tabId: number } | null;
 }

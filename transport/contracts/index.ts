@@ -19,3 +19,4 @@ export * from './socket-auth.ts';
 export * from './variant-message.ts';
 export * from './validate.ts';
 export * from './extension-identity.ts';
+export * from './live-view.ts';
