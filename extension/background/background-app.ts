@@ -1,7 +1,7 @@
 // Composes the background service worker from its parts. Everything is registered
 // synchronously (a woken worker must find its listeners at once); the socket starts as soon as
 // the settings are read.
-import { PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
+import { LIVE_FRAME_EVENT, LiveViewCommandSchema, PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
 import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
@@ -16,6 +16,7 @@ import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
 import { installKeepalive } from './keepalive.ts';
+import { createLiveView } from './live-view.ts';
 import { createMessageRouter } from './message-router.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
@@ -78,6 +79,15 @@ export function createBackground(deps: BackgroundDeps): Background {
     timers: deps.timers,
     now: deps.now,
   };
+  const live = createLiveView({
+    cdp: services.cdp,
+    cdpEvents: browser.debugger?.onEvent,
+    isTaskTab: async (taskId, tabId) => (await taskTabs.taskOfTab(tabId))?.taskId === taskId,
+    sendFrame: (frame, onAck) => link.emitWithAck(LIVE_FRAME_EVENT, frame, onAck),
+    timers: deps.timers,
+    now: deps.now,
+    ...(deps.log ? { log: deps.log } : {}),
+  });
   const runner = createActionRunner({ handlers: actionHandlers, services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
@@ -107,6 +117,11 @@ export function createBackground(deps: BackgroundDeps): Background {
         ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
         if (checked.ok) void overlay.applyUiState(checked.value);
       },
+      live_view: (message, ack) => {
+        const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');
+        if (!checked.ok) return ack?.({ ok: false, error: { code: checked.error.code, message: checked.error.message } });
+        void live.command(checked.value).then((result) => ack?.(result as never));
+      },
     },
   });
 
@@ -118,6 +133,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     onTabRemoved: (tabId) => {
       void taskTabs.tabRemoved(tabId);
       void services.refs.forget(tabId);
+      live.forget(tabId);
       void services.cdp.detach(tabId);
     },
     onTabCreated: (tab) => {

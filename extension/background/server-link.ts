@@ -49,6 +49,8 @@ export interface ServerLink {
   ensureConnected(): Promise<void>;
   /** Emits plugin_message when connected; false (dropped) otherwise: a reconnect re-syncs state. */
   send(message: unknown): boolean;
+  /** Emits `event` with an ack callback (live frames); false when not connected. */
+  emitWithAck(event: string, payload: unknown, onAck: (response: unknown) => void): boolean;
   status(): ConnectionStatus;
 }
 
@@ -123,6 +125,11 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     send(message) {
       if (!socket?.connected) return false;
       socket.emit(PLUGIN_MESSAGE_EVENT, message);
+      return true;
+    },
+    emitWithAck(event, payload, onAck) {
+      if (!socket?.connected) return false;
+      socket.emit(event, payload, onAck);
       return true;
     },
     status: () => ({ clientId, serverUrl: socketUrl || deps.settings().serverUrl, connected: socket?.connected ?? false, lastError }),

@@ -12,6 +12,7 @@ import { createChatModel, type ChatModel } from './models/chat-model.ts';
 import { createConnectionModel, type ConnectionModel } from './models/connection-model.ts';
 import { createExtensionModel, type ExtensionModel } from './models/extension-model.ts';
 import { createInspectionModel, type InspectionModel } from './models/inspection-model.ts';
+import { createLiveViewModel, type LiveViewModel } from './models/live-view-model.ts';
 import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './models/snapshot-model.ts';
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
@@ -38,6 +39,7 @@ export interface AppState {
   snapshot: SnapshotModel;
   extensions: ExtensionModel;
   inspection: InspectionModel;
+  live: LiveViewModel;
   now: ReadonlySignal<number>;
   currentTaskId: ReadonlySignal<string | null>;
   currentTask: ReadonlySignal<TaskSummary | null>;
@@ -86,6 +88,7 @@ export function createAppState(deps: AppDeps): AppState {
   const chat = createChatModel(deps.pricing ? { pricing: deps.pricing } : {});
   const snapshot = createSnapshotModel({ now });
   const inspection = createInspectionModel();
+  const live = createLiveViewModel({ send: (type, taskId) => link.send(build(type, taskId)), clock: deps.clock });
   const status = createTaskStatusModel({
     send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
   });
@@ -173,6 +176,7 @@ export function createAppState(deps: AppDeps): AppState {
 
   const app: AppState = {
     extensionSituation,
+    live,
     async retryTurn() {
       const last = [...chat.items.value].reverse().find((i) => i.kind === 'user');
       if (!last || last.kind !== 'user') return null;
@@ -202,11 +206,13 @@ export function createAppState(deps: AppDeps): AppState {
     panel,
     async start(initialTaskId) {
       cleanups.push(link.onEvent(onEvent));
+      cleanups.push(link.onLiveFrame((frame, done) => live.apply(frame, done)));
       cleanups.push(
         link.onStatus((report) => {
           const connected = connection.apply(report);
           if (!connected) return;
           if (currentTaskId.value) subscribe(currentTaskId.value);
+          live.resubscribe();
           if (connected.reconnected) {
             void refetchSnapshot();
             void tasks.refresh();

@@ -90,7 +90,7 @@ export function AppView({
         <Composer onSend={(text) => app.send(text)} disabledReason={disabledReason} />
       </main>
       <aside class="pane pane-panel" aria-label="Browser and machines">
-        <SidePanel app={app} machines={machines} stately={stately} />
+        <SidePanel app={app} machines={machines} conversation={conversation} stately={stately} />
       </aside>
     </div>
   );

@@ -1,5 +1,6 @@
 import type { AppState, SidePanel as Panel } from '../app-state.ts';
 import { useEffect } from 'preact/hooks';
+import type { ConversationChunk } from '../conversation-chunk.ts';
 import type { MachinesChunk } from '../machines-chunk.ts';
 import type { LazyResource } from '../models/lazy-resource.ts';
 import type { StatelyBridge } from '../models/stately-bridge.ts';
@@ -11,8 +12,19 @@ const tabs: { id: Panel; label: string }[] = [
   { id: 'machines', label: 'Machines' },
 ];
 
-export function SidePanel({ app, machines, stately }: { app: AppState; machines: LazyResource<MachinesChunk>; stately: StatelyBridge }) {
+export function SidePanel({
+  app,
+  machines,
+  conversation,
+  stately,
+}: {
+  app: AppState;
+  machines: LazyResource<MachinesChunk>;
+  conversation: LazyResource<ConversationChunk>;
+  stately: StatelyBridge;
+}) {
   const panel = app.panel.value;
+  const LiveView = conversation.value.value?.LiveView;
   const taskOpen = app.currentTaskId.value !== null;
   return (
     <div class="side">
@@ -50,6 +62,7 @@ export function SidePanel({ app, machines, stately }: { app: AppState; machines:
       <div class="panel-body" id="side-panel-body" role="tabpanel" aria-labelledby={`tab-${panel}`}>
         {panel === 'browser' ? (
           <>
+            {LiveView && <LiveView app={app} />}
             <ExtensionPanel extensions={app.extensions} taskOpen={taskOpen} />
             <SnapshotPanel snapshot={app.snapshot} now={app.now.value} />
           </>
