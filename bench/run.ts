@@ -6,6 +6,7 @@ import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/ben
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
+import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
 
 interface Section {
   name: string;
@@ -18,6 +19,15 @@ const sections: Section[] = [
   { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
   { name: 'agent', run: async () => printAgent(await benchDeltaLatency(), pageContextTokens()) },
   { name: 'web', run: async () => printWebBundle(await measureWebBundle()) },
+  {
+    name: 'live-view',
+    run: async () => {
+      for (const viewers of [1, 5]) {
+        const options = { viewers, seconds: Math.min(seconds, 5) };
+        printLiveView(await benchLiveView({ kind: 'ours', ...options }), await benchLiveView({ kind: 'socketio', ...options }));
+      }
+    },
+  },
   {
     name: 'action-overhead',
     run: async () => {
