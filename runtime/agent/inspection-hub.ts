@@ -2,6 +2,7 @@
 // made JSON-safe and handed to the listeners of that task (web clients that subscribed), and,
 // with MIMO_INSPECT=stately, to the Stately Inspector through @statelyai/inspect.
 import type { InspectionEvent } from 'xstate';
+import { redactedPayload } from './inspection-redact.ts';
 
 export interface InspectionRecordJson {
   type: '@xstate.actor' | '@xstate.snapshot' | '@xstate.event';
@@ -10,7 +11,10 @@ export interface InspectionRecordJson {
   parentId?: string;
   value?: unknown;
   status?: string;
-  event?: { type: string };
+  /** The event, JSON-safe, bounded, with secrets redacted (inspection-redact.ts). */
+  event?: { type: string } & Record<string, unknown>;
+  /** The actor's own id (`task:01M8…`, `act-…`), readable where actorId is a session id. */
+  name?: string;
   sourceId?: string;
   context?: unknown;
   timestamp: number;
@@ -28,6 +32,7 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
     actorId: actorRef.sessionId,
     ...(machineId ? { machineId } : {}),
     ...(actorRef._parent ? { parentId: actorRef._parent.sessionId } : {}),
+    ...(actorRef.id && actorRef.id !== actorRef.sessionId ? { name: actorRef.id } : {}),
     timestamp: now,
   };
   if (event.type === '@xstate.snapshot' || event.type === '@xstate.actor') {
@@ -40,16 +45,17 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
   }
   if (event.type === '@xstate.event' || event.type === '@xstate.snapshot') {
     const type = (event.event as { type?: unknown })?.type;
-    if (typeof type === 'string') record.event = { type };
+    if (typeof type === 'string') record.event = event.type === '@xstate.event' ? { ...redactedPayload(event.event), type } : { type };
     if (event.type === '@xstate.event' && event.sourceRef) record.sourceId = event.sourceRef.sessionId;
   }
   return record;
 }
 
-/** Context fields that are plain scalars (ids, counters, statuses); the rest is left out. */
+/** Context fields that are plain scalars (ids, counters, statuses), secrets redacted; the rest is left out. */
 function summarize(context: Record<string, unknown>): Record<string, unknown> {
+  const safe = redactedPayload(context);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(context)) {
+  for (const [key, value] of Object.entries(safe)) {
     if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
   }
   return out;

@@ -10,6 +10,7 @@ import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createActionGate, TaskEndedError } from './action-gate.ts';
+import { createPluginUiMirror, mirroredGate, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
@@ -32,6 +33,8 @@ interface TaskSession {
   browser: TaskBrowser;
   /** The user may have changed the page during a takeover: read it again before acting. */
   pageStale: boolean;
+  /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
+  mirror: PluginUiMirror;
 }
 
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
@@ -88,6 +91,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
   function createSession(taskId: string, restoredStatus?: TaskStatus): TaskSession {
     let session!: TaskSession;
     let previous: TaskStatus | undefined = restoredStatus;
+    const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
+    if (restoredStatus) mirror.status(restoredStatus);
     const machine = taskMachine.provide({
       actors: {
         runTurn: fromPromise(async ({ input, signal }) => {
@@ -139,6 +144,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
           events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
           events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status }, taskId);
           previous = params.status;
+          mirror.status(params.status);
           if (session) tellPlugin(session, params.status);
         },
       },
@@ -152,7 +158,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
           })
         : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, ...(snapshot ? { snapshot } : {}) });
-    const gate = createActionGate(actor);
+    const gate = mirroredGate(createActionGate(actor), mirror);
     const browser = createTaskBrowser({
       taskId,
       groupTitle: () => `Mimo ${taskId.slice(-6)}`,
@@ -190,7 +196,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       },
       ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
     });
-    session = { taskId, actor, browser, pageStale: false };
+    session = { taskId, actor, browser, pageStale: false, mirror };
     sessions.set(taskId, session);
     actor.start();
     return session;
@@ -250,6 +256,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
@@ -258,6 +265,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       const clientId = session.browser.clientId;
+      session.mirror.stop();
       session.actor.send({ type: 'STOP' });
       await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       if (clientId && registry.isOnline(clientId)) {
@@ -270,6 +278,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       if (!session || session.browser.clientId !== report.clientId) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
+      session.mirror.userInput(report.reason);
       return control.takeover(report.taskId, 'plugin', report.reason);
     },
     async overlayCommand(command: OverlayCommand): Promise<ControlResult> {
