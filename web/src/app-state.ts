@@ -78,6 +78,7 @@ export function createAppState(deps: AppDeps): AppState {
   const pane = signal<Pane>('chat');
   const panel = signal<SidePanel>('browser');
   let lastExtensionPoll = deps.clock.now();
+  let creating: Promise<string | null> | null = null;
   const cleanups: (() => void)[] = [];
 
   const withTask = <T>(fn: (taskId: string) => Promise<T>): Promise<T> | null => (currentTaskId.value ? fn(currentTaskId.value) : null);
@@ -246,19 +247,23 @@ export function createAppState(deps: AppDeps): AppState {
       // A fresh id has no record until its first message: reading it would only log a 404.
       if (!fresh) await loadTask(taskId);
     },
-    async newTask() {
-      const result = await api.newTaskId();
-      if (!result.ok) {
-        taskError.value = result.error;
-        return null;
-      }
-      await app.openTask(result.data.taskId, true);
-      return result.data.taskId;
+    newTask() {
+      // A message typed while the new id is on its way belongs to the new task, not the old one.
+      creating ??= (async () => {
+        const result = await api.newTaskId();
+        if (!result.ok) {
+          taskError.value = result.error;
+          return null;
+        }
+        await app.openTask(result.data.taskId, true);
+        return result.data.taskId;
+      })().finally(() => (creating = null));
+      return creating;
     },
     async send(text) {
       const content = text.trim();
       if (content === '') return null;
-      const taskId = currentTaskId.value ?? (await app.newTask());
+      const taskId = creating ? await creating : (currentTaskId.value ?? (await app.newTask()));
       if (!taskId) return null;
       const message = build('user_message', taskId, { content });
       chat.addUserMessage(message.id, content, message.timestamp);

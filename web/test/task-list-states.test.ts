@@ -124,4 +124,17 @@ app('a fresh task is not read from the server (no 404), and a stop cancels the s
   assert.is(state.status.canTakeover.value, false);
 });
 
+app('a message typed while "New task" is on its way goes to the new task, not the open one', async () => {
+  const { api, link, app: state } = setup();
+  api.nextTaskIds = [TASK_A, TASK_B];
+  await state.start();
+  link.setStatus({ type: 'connected' });
+  await state.send('first task');
+  assert.is(state.currentTaskId.value, TASK_A);
+  void state.newTask(); // the click; its id is not back yet
+  await state.send('second task');
+  const sent = link.sent.filter((m) => m.type === 'user_message').map((m) => [m.taskId, (m as { content: string }).content]);
+  assert.equal(sent, [[TASK_A, 'first task'], [TASK_B, 'second task']]);
+});
+
 app.run();

@@ -115,8 +115,8 @@ states('running: the step reads in plain words, survives a reload, and shows in 
   await running.waitFor(WAIT);
   assert.match(await running.getByTestId('step-title').innerText(), /^Opening example\.com/);
   assert.is(await badge(a).getAttribute('data-state'), 'running');
-  assert.ok(await a.getByRole('button', { name: 'Stop', exact: true }).isVisible());
-  assert.ok(await a.getByRole('button', { name: 'Take over', exact: true }).isVisible());
+  assert.ok(await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).isVisible());
+  assert.ok(await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).isVisible());
 
   // Another client: the new task appears without a reload, readable and running.
   await b.getByRole('button', { name: 'Tasks' }).click();
@@ -133,13 +133,40 @@ states('running: the step reads in plain words, survives a reload, and shows in 
   await shotAll(a, 'running');
 });
 
+states('machines tab: the plugin UI actor live (takeover included), readable names, no xstate.* noise, payloads on click', async (ctx) => {
+  const { a } = ctx;
+  await a.getByRole('tab', { name: 'Machines' }).click();
+  const pluginUi = a.locator('[data-machine=pluginUi] [data-testid=actor-label]').first();
+  await a.waitForFunction(() => /plugin UI · (hidden|ongoing)/.test(document.querySelector('[data-machine=pluginUi] [data-testid=actor-label]')?.textContent ?? ''), null, WAIT);
+  assert.match(await a.locator('[data-machine=task] [data-testid=actor-label]').first().innerText(), /^task 01/);
+  assert.match(await a.locator('[data-machine=action] [data-testid=actor-label]').first().innerText(), /^action [a-z ]+ #\d+/);
+  const events = await a.getByTestId('machine-events').innerText();
+  assert.not.match(events, /xstate\./, 'internal events are hidden by default');
+  assert.not.match(events, /\bx:\d+/, 'no session ids');
+  await a.getByLabel(/Show internal/).check();
+  await a.waitForFunction(() => /xstate\./.test(document.querySelector('[data-testid=machine-events]')?.textContent ?? ''), null, WAIT);
+  await a.getByLabel(/Show internal/).uncheck();
+  const withPayload = a.locator('[data-testid=machine-events] details').first();
+  await withPayload.locator('summary').click();
+  assert.ok((await withPayload.getByTestId('event-payload').innerText()).length > 2);
+  assert.ok((await a.locator('[data-testid=machine-timeline] li').count()) > 0, 'a timeline of transitions');
+  await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).click();
+  await a.waitForFunction(() => /plugin UI · takeover/.test(document.querySelector('[data-machine=pluginUi] [data-testid=actor-label]')?.textContent ?? ''), null, WAIT);
+  await shotAll(a, 'machines-takeover');
+  await a.getByTestId('takeover-banner').getByRole('button', { name: 'Resume' }).click();
+  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=running]', WAIT);
+  await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).waitFor(WAIT);
+  void pluginUi;
+  await a.getByRole('tab', { name: 'Browser' }).click();
+});
+
 states('Stop: the task reads Stopped, its step canceled, no Stop or Take over left; the other client follows', async (ctx) => {
   const { a, b } = ctx;
-  await a.getByRole('button', { name: 'Stop', exact: true }).click();
+  await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).click();
   await a.waitForSelector('.task-header [data-testid=status-badge][data-state=stopped]', WAIT);
   await a.locator('[data-testid=tool-step][data-phase=canceled]').waitFor(WAIT);
-  assert.is(await a.getByRole('button', { name: 'Stop', exact: true }).count(), 0);
-  assert.is(await a.getByRole('button', { name: 'Take over', exact: true }).count(), 0);
+  assert.is(await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).count(), 0);
+  assert.is(await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).count(), 0);
   await b.waitForSelector('[data-testid=task-row] [data-testid=status-badge][data-state=stopped]', WAIT);
   ctx.hold = null;
   ctx.release();
@@ -153,8 +180,8 @@ states('done: open then click reads "Opened Example Domain" and "Clicked \'More 
   await a.waitForSelector('.task-header [data-testid=status-badge][data-state=done]', WAIT);
   const titles = await a.getByTestId('step-title').allInnerTexts();
   assert.equal(titles, ['Opened Example Domain', "Clicked 'More information...'"]);
-  assert.ok(await a.getByRole('button', { name: 'Take over', exact: true }).isVisible(), 'a done task can still be taken over');
-  assert.is(await a.getByRole('button', { name: 'Stop', exact: true }).count(), 0, 'a done task has nothing to stop');
+  assert.ok(await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).isVisible(), 'a done task can still be taken over');
+  assert.is(await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).count(), 0, 'a done task has nothing to stop');
   const step = a.locator('[data-testid=tool-step]').first();
   await step.getByTestId('step-details').locator('summary').click();
   assert.match(await step.getByTestId('step-details').innerText(), /task_start[\s\S]*browser_dom_index/);
