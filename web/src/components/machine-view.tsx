@@ -31,7 +31,7 @@ export function MachineView(props: {
   const [showInternal, setShowInternal] = useState(false);
   // Reading the model's signals re-renders on every record; the view is derived from them all.
   void inspection.events.value;
-  const view = inspectionView(inspection.records(), { showInternal });
+  const view = inspectionView(inspection.records(), { showInternal, offset: inspection.droppedRecords() });
 
   return (
     <section class="panel-section machines" aria-labelledby="machines-title" data-testid="machine-view">

@@ -48,14 +48,17 @@ const timeOf = (record: InspectionRecord) => {
   return typeof t === 'number' ? t : undefined;
 };
 
-export function inspectionView(records: readonly InspectionRecord[], options: { showInternal: boolean; limit?: number }): InspectionView {
+/** `offset`: the number of the first record (keys stay stable as old records are let go). */
+export function inspectionView(records: readonly InspectionRecord[], options: { showInternal: boolean; limit?: number; offset?: number }): InspectionView {
   const limit = options.limit ?? 40;
+  const offset = options.offset ?? 0;
   const actors = new Map<string, ActorView & { index: number; name?: string }>();
   const perMachine = new Map<string, number>();
   const events: EventView[] = [];
   const timeline: TransitionView[] = [];
   let hiddenInternal = 0;
-  records.forEach((record, i) => {
+  records.forEach((record, index) => {
+    const i = offset + index;
     const f = readRecord(record);
     let actor = actors.get(f.actorId);
     const machineId = f.machineId ?? actor?.machineId;
