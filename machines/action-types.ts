@@ -1,5 +1,5 @@
 // Types of the action machine's input, events, context and output (seed 001 §3.5 / §4).
-import type { ErrorValue } from './error-value.ts';
+import type { ErrorValue } from './spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 
 export interface ActionInput {
@@ -19,6 +19,10 @@ export interface ActionInput {
    * policy, e.g. page preparation, so retries do not multiply). Default true.
    */
   retry?: boolean;
+  /** The user message's trace, carried in the frame. */
+  traceId?: string;
+  /** Where a browser_screenshot uploads its PNG. */
+  screenshotPresignedUrl?: string;
 }
 
 /** What `sendAction` receives: everything needed to build the browser_action frame. */
@@ -30,6 +34,20 @@ export interface SendActionInput {
   clientId: string;
   /** 1 for the first send, 2 for the retry; the actionId is the same. */
   attempt: number;
+  /** T_exec the server holds the plugin to (the frame's `timeoutMs`). */
+  execTimeoutMs: number;
+  traceId?: string;
+  screenshotPresignedUrl?: string;
+}
+
+/** What `cancelOnPlugin` receives when a sent action is canceled (the task was stopped). */
+export interface CancelActionInput {
+  actionId: string;
+  actionName: string;
+  taskId: string;
+  clientId: string;
+  reason: string;
+  traceId?: string;
 }
 
 export type ActionResultStatus = 'success' | 'partial' | 'error';
@@ -47,9 +65,11 @@ export type ActionEvent =
   | { type: 'ACK' }
   | ActionResultEvent
   | { type: 'PLUGIN_GONE'; reason?: string }
+  /** The task was stopped: settle now as canceled; a frame already sent is canceled on the plugin. */
+  | { type: 'CANCEL'; reason?: string }
   | RestoredEvent;
 
-export type ActionStatus = 'succeeded' | 'partial' | 'failed';
+export type ActionStatus = 'succeeded' | 'partial' | 'failed' | 'canceled';
 export type ActionTimeoutKind = 'ack' | 'exec';
 export type IgnoredResultDisposition = 'late' | 'duplicate';
 
@@ -59,6 +79,8 @@ export interface ActionContext {
   params: Record<string, unknown>;
   taskId: string;
   clientId: string;
+  traceId?: string;
+  screenshotPresignedUrl?: string;
   ackTimeoutMs: number;
   execTimeoutMs: number;
   retryBackoffMs: number;

@@ -6,15 +6,17 @@
 //        '-- retryable error / timeout on an idempotent action, first attempt only -->
 //            retryWait --RETRY_BACKOFF--> attempt (same actionId)
 //   PLUGIN_GONE anywhere -> failed (PLUGIN_OFFLINE), at once.
+//   CANCEL anywhere -> canceled (TASK_STOPPED), at once; the plugin is told through the
+//   provided `cancelOnPlugin` action (the runtime sends task_stop).
+//
+// A child of the task actor (same system, same clock), or its own actor for MCP sessions; the
+// provided `announce` entry action lets the runtime route ACK / RESULT / PLUGIN_GONE to it.
 //
 // Side effects are provided by the runtime: `sendAction` (promise actor that hands the
 // frame to the transport, resolves once written, rejects when the plugin has no socket:
-// PLUGIN_OFFLINE) and `reportIgnoredResult` (log a late/duplicate result). The runtime
-// routes the plugin's ack callback as ACK, its browser_action_result as RESULT and a
-// disconnect as PLUGIN_GONE into the actor. T_ack runs while the frame is being written
+// PLUGIN_OFFLINE) and `reportIgnoredResult` (log a late/duplicate result). T_ack runs while the frame is being written
 // and again from the moment it is written; T_exec starts at the ack. Input `retry: false`
 // turns the retry off (for callers with their own policy, e.g. page preparation).
-// After a restore from a persisted snapshot send RESTORED (see restored-event.ts).
 // Results that arrive once the action has settled: ask `resultDisposition`.
 import { assign, fromPromise, setup } from 'xstate';
 import {
@@ -22,10 +24,11 @@ import {
   defaultRetryBackoffMs,
   execTimeoutFor,
   isIdempotentAction,
-} from './action-timeouts.ts';
-import { ErrorCode, retryableErrorCodes } from './error-codes.ts';
-import { errorValue, toErrorValue } from './error-value.ts';
+} from './spec/action-timeouts.ts';
+import { ErrorCode, retryableErrorCodes } from './spec/error-codes.ts';
+import { errorValue, toErrorValue } from './spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
+import { answerOf, outputOf } from './action-output.ts';
 import type {
   ActionAnswer,
   ActionContext,
@@ -34,6 +37,7 @@ import type {
   ActionOutput,
   ActionResultEvent,
   ActionStatus,
+  CancelActionInput,
   IgnoredResultDisposition,
   SendActionInput,
 } from './action-types.ts';
@@ -53,31 +57,10 @@ export type {
   ActionResultStatus,
   ActionStatus,
   ActionTimeoutKind,
+  CancelActionInput,
   IgnoredResultDisposition,
   SendActionInput,
 } from './action-types.ts';
-
-function answerOf(event: ActionResultEvent): ActionAnswer {
-  const answer: ActionAnswer = { status: event.status };
-  if (event.result !== undefined) answer.result = event.result;
-  if (event.error !== undefined) answer.error = event.error;
-  return answer;
-}
-
-function outputOf(context: ActionContext, status: ActionStatus): ActionOutput {
-  const output: ActionOutput = {
-    actionId: context.actionId,
-    actionName: context.actionName,
-    status,
-    attempts: context.attempts,
-    execTimeoutStreak: context.execTimeoutStreak,
-    answered: context.answered,
-  };
-  if (context.result !== undefined) output.result = context.result;
-  if (status === 'failed' && context.error !== undefined) output.error = context.error;
-  if (status === 'failed' && context.timedOut !== undefined) output.timedOut = context.timedOut;
-  return output;
-}
 
 export const actionMachine = setup({
   types: {} as {
@@ -93,6 +76,14 @@ export const actionMachine = setup({
   },
   actions: {
     reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
+    /** Entry of the machine: the runtime learns the live actor of this actionId. */
+    announce: () => {},
+    /** The action was canceled after its frame was written: tell the plugin (task_stop). */
+    cancelOnPlugin: (_, _params: CancelActionInput) => {},
+    recordCancel: assign(({ context, event }) => ({
+      timedOut: undefined,
+      error: errorValue(ErrorCode.TASK_STOPPED, (event as { reason?: string }).reason ?? `${context.actionName} was canceled: the task was stopped`, { retryable: false }),
+    })),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
     recordAnswer: assign(({ context, event }) => {
       const answer = answerOf(event as ActionResultEvent);
@@ -173,14 +164,34 @@ export const actionMachine = setup({
       input.retryBackoffMs !== undefined && input.retryBackoffMs >= 0 ? input.retryBackoffMs : defaultRetryBackoffMs,
     idempotent: isIdempotentAction(input.actionName),
     retryAllowed: isIdempotentAction(input.actionName) && input.retry !== false,
+    ...(input.traceId !== undefined ? { traceId: input.traceId } : {}),
+    ...(input.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
     attempts: 0,
     execTimeoutStreak: 0,
     answered: false,
     ignoredResults: 0,
   }),
   initial: 'attempt',
+  entry: 'announce',
   on: {
     PLUGIN_GONE: { target: '.failed', actions: 'recordPluginGone' },
+    CANCEL: {
+      target: '.canceled',
+      actions: [
+        'recordCancel',
+        {
+          type: 'cancelOnPlugin',
+          params: ({ context, event }: { context: ActionContext; event: ActionEvent }) => ({
+            actionId: context.actionId,
+            actionName: context.actionName,
+            taskId: context.taskId,
+            clientId: context.clientId,
+            reason: (event as { reason?: string }).reason ?? 'the task was stopped',
+            ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
+          }),
+        },
+      ],
+    },
   },
   states: {
     attempt: {
@@ -206,6 +217,9 @@ export const actionMachine = setup({
               taskId: context.taskId,
               clientId: context.clientId,
               attempt: context.attempts,
+              execTimeoutMs: context.execTimeoutMs,
+              ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
+              ...(context.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: context.screenshotPresignedUrl } : {}),
             }),
             onDone: { target: 'awaitingAck' },
             onError: { target: '#action.failed', actions: 'recordDispatchFailure' },
@@ -279,6 +293,7 @@ export const actionMachine = setup({
     succeeded: { type: 'final', output: ({ context }) => outputOf(context, 'succeeded') },
     partial: { type: 'final', output: ({ context }) => outputOf(context, 'partial') },
     failed: { type: 'final', output: ({ context }) => outputOf(context, 'failed') },
+    canceled: { type: 'final', output: ({ context }) => outputOf(context, 'canceled') },
   },
   output: ({ event }) => event.output as ActionOutput,
 });

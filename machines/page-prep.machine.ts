@@ -14,8 +14,8 @@
 // `missing: ["screenshot"|"readability"]`; both missing -> `failed` with
 // PAGE_PREP_FAILED (retryable). All three are final; the output says which.
 import { assign, fromPromise, setup } from 'xstate';
-import { ErrorCode } from './error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './error-value.ts';
+import { ErrorCode } from './spec/error-codes.ts';
+import { errorValue, toErrorValue, type ErrorValue } from './spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 
 export const pagePrepMachineId = 'pagePrep';
@@ -46,6 +46,8 @@ export interface ReadabilityCapture {
 export interface PagePrepInput {
   taskId: string;
   tabId: number;
+  /** The runtime's id of this preparation (its child id under the task actor); given to the captures. */
+  prepId?: string;
   maxRetries?: number;
   backoffMs?: readonly number[];
 }
@@ -53,6 +55,7 @@ export interface PagePrepInput {
 export interface CaptureInput {
   taskId: string;
   tabId: number;
+  prepId?: string;
   /** 1 for the first try, 2 for the first retry, ... */
   attempt: number;
 }
@@ -66,6 +69,7 @@ export interface CaptureState<T> {
 export interface PagePrepContext {
   taskId: string;
   tabId: number;
+  prepId?: string;
   maxRetries: number;
   backoffMs: number[];
   screenshot: CaptureState<ScreenshotCapture>;
@@ -125,6 +129,7 @@ const captureInput =
   ({ context }: { context: PagePrepContext }): CaptureInput => ({
     taskId: context.taskId,
     tabId: context.tabId,
+    ...(context.prepId !== undefined ? { prepId: context.prepId } : {}),
     attempt: context[part].attempts,
   });
 
@@ -184,6 +189,7 @@ export const pagePrepMachine = setup({
   context: ({ input }) => ({
     taskId: input.taskId,
     tabId: input.tabId,
+    ...(input.prepId !== undefined ? { prepId: input.prepId } : {}),
     maxRetries:
       input.maxRetries !== undefined && Number.isInteger(input.maxRetries) && input.maxRetries >= 0
         ? input.maxRetries

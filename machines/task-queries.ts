@@ -26,3 +26,8 @@ export function canDispatchAction(snapshot: TaskSnapshot): boolean {
 export function actionInFlightOf(snapshot: TaskSnapshot): string | null {
   return snapshot.context.inFlightActionId;
 }
+
+/** True when the task was stopped (completed) or failed: no turn runs until a new message. */
+export function taskEnded(snapshot: TaskSnapshot): boolean {
+  return snapshot.status !== 'active' || snapshot.matches('completed') || snapshot.matches('error');
+}

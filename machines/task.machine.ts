@@ -1,81 +1,60 @@
-// taskMachine: one chat/browser task on the server (seed 000 §2.1).
+// taskMachine: one chat/browser task on the server (seed 000 §2.1), the root of the task's
+// actor tree: its turn, its browser actions and its page preparations are its children, in one
+// actor system on one clock.
 //
 //   created --USER_MESSAGE--> running.active --turn done--> ongoing.idle --USER_MESSAGE--> running ...
 //   running.active <-TAKEOVER/RESUME-> running.takeover
 //   ongoing.idle   <-TAKEOVER/RESUME-> ongoing.takeover
-//   STOP (anywhere) -> completed;  FAIL or a failed turn -> error   (both final)
+//   STOP (anywhere) -> completed;  FAIL or a failed turn -> error
+//   completed | error --USER_MESSAGE--> running   (a follow-up reopens the same task)
 //
-// Takeover is a substate of the state that owns the turn, so the turn (the provided
-// `runTurn` actor: LLM <-> tools loop for one user message) is paused, not canceled:
-// the runtime's turn asks before each browser action and waits for RESUME. A turn that
-// ends during takeover lands in ongoing.takeover; a message queued during takeover
-// starts its turn in running.takeover. `taskStatusOf` flattens both takeovers to
-// 'takeover'.
-//
-// Action gating (seed 000 §2.1 rule 1 and 4): ACTION_STARTED {actionId} is accepted
-// only in running.active with nothing in flight; ACTION_SETTLED {actionId} clears it in
-// any state, so an action started before a takeover may finish during it. The runtime
-// checks `canDispatchAction(snapshot)` before dispatching and `actionInFlightOf` after.
-import { and, assign, enqueueActions, fromPromise, setup, stateIn } from 'xstate';
-import { ErrorCode } from './error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './error-value.ts';
+// The turn (the provided `runTurn` actor: LLM <-> tools loop for one user message) is invoked by
+// `running`. It asks for browser actions with ACTION_REQUESTED: the action runs as a spawned
+// `runAction` child (actionMachine) when the task may act (seed 000 §2.1 rules 1 and 4: one in
+// flight, none during takeover); otherwise it waits in `pendingActions` and starts on RESUME or
+// when the action in flight settles. Each settled action is handed to the provided
+// `actionSettled` action. Page preparations (PAGE_PREP_REQUESTED) run as `preparePage` children;
+// their captures are actions like any other. Ending the task (STOP, FAIL, a failed turn) cancels
+// what is in flight: the action child gets CANCEL (it tells the plugin and settles as canceled),
+// queued actions settle as canceled without being sent, page preparations are stopped.
+import { and, assign, enqueueActions, fromPromise, setup, stateIn, type ActorRefFrom } from 'xstate';
+import { actionMachine } from './action.machine.ts';
+import type { ActionInput, ActionOutput } from './action-types.ts';
+import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
+import { ErrorCode } from './spec/error-codes.ts';
+import { errorValue, toErrorValue } from './spec/error-value.ts';
+import type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
+
+export type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskMessage, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
 
 export const taskMachineId = 'task';
 
-export type TaskStatus = 'created' | 'running' | 'ongoing' | 'takeover' | 'completed' | 'error';
-
-export interface TaskMessage {
-  id: string;
-  content: string;
-}
-
-export interface TaskInput {
-  taskId: string;
-}
-
-export interface TurnInput {
-  taskId: string;
-  message: TaskMessage;
-}
-
-export type TaskEvent =
-  | { type: 'USER_MESSAGE'; message: TaskMessage }
-  | { type: 'TAKEOVER'; reason?: string }
-  | { type: 'RESUME' }
-  | { type: 'STOP' }
-  | { type: 'FAIL'; error: ErrorValue }
-  | { type: 'ACTION_STARTED'; actionId: string }
-  | { type: 'ACTION_SETTLED'; actionId: string };
-
-export interface TaskContext {
-  taskId: string;
-  /** The message the current (or last) turn works on. */
-  currentMessage: TaskMessage | null;
-  /** Messages that arrived while a turn was running, oldest first. */
-  queue: TaskMessage[];
-  /** The one browser action in flight for this task, if any. */
-  inFlightActionId: string | null;
-  /** Turns started so far. */
-  turns: number;
-  error: ErrorValue | null;
-  /** The status last handed to persistStatus/notifyStatus (keeps them change-only). */
-  reportedStatus: TaskStatus | null;
-}
-
-export interface TaskOutput {
-  taskId: string;
-  status: 'completed' | 'error';
-  error?: ErrorValue;
-  /** Messages still queued when the task ended (never dropped silently). */
-  unprocessed: TaskMessage[];
-}
-
-export interface StatusParams {
-  taskId: string;
-  status: TaskStatus;
-}
-
 const report = (status: TaskStatus) => ({ type: 'reportStatus', params: { status } }) as const;
+
+/** The output of an action that was never sent: the task ended (or was not running) first. */
+export function canceledActionOutput(action: ActionInput, message: string): ActionOutput {
+  return {
+    actionId: action.actionId,
+    actionName: action.actionName,
+    status: 'canceled',
+    attempts: 0,
+    execTimeoutStreak: 0,
+    answered: false,
+    error: errorValue(ErrorCode.TASK_STOPPED, message, { retryable: false }),
+  };
+}
+
+const canceledPrep = (message: string): PagePrepOutput => ({
+  status: 'failed',
+  warnings: [],
+  missing: ['screenshot', 'readability'],
+  error: errorValue(ErrorCode.TASK_STOPPED, message, { retryable: false }),
+});
+
+/** Actions of the same setup() are not in enqueue's type yet; they resolve by name. */
+const named = (enqueue: (action: never) => void, type: string, params: object) => enqueue({ type, params } as never);
+/** `check(stateIn(id))` inside enqueueActions (the guard's types do not line up there). */
+const isIn = (check: (guard: never) => boolean, id: string) => check(stateIn(id) as never);
 
 export const taskMachine = setup({
   types: {} as {
@@ -88,18 +67,22 @@ export const taskMachine = setup({
     runTurn: fromPromise<unknown, TurnInput>(async () => {
       throw errorValue(ErrorCode.INTERNAL, 'runTurn is not provided');
     }),
+    runAction: actionMachine,
+    preparePage: pagePrepMachine,
   },
   actions: {
     persistStatus: (_, _params: StatusParams) => {},
     notifyStatus: (_, _params: StatusParams) => {},
+    /** The action's child was spawned: it runs now (it may have waited in `pendingActions`). */
+    actionStarted: (_, _params: { actionId: string }) => {},
+    actionSettled: (_, _params: ActionSettledParams) => {},
+    pagePrepSettled: (_, _params: PagePrepSettledParams) => {},
     reportStatus: enqueueActions(({ context, enqueue }, params: { status: TaskStatus }) => {
       if (context.reportedStatus === params.status) return;
       enqueue.assign({ reportedStatus: params.status });
       const statusParams: StatusParams = { taskId: context.taskId, status: params.status };
-      // Actions of the same setup() are not in enqueue's type yet; they resolve by name.
-      type Enqueued = Parameters<typeof enqueue>[0];
-      enqueue({ type: 'persistStatus', params: statusParams } as unknown as Enqueued);
-      enqueue({ type: 'notifyStatus', params: statusParams } as unknown as Enqueued);
+      named(enqueue, 'persistStatus', statusParams);
+      named(enqueue, 'notifyStatus', statusParams);
     }),
     startTurnWith: assign(({ context, event }) => ({
       currentMessage: (event as Extract<TaskEvent, { type: 'USER_MESSAGE' }>).message,
@@ -113,10 +96,74 @@ export const taskMachine = setup({
     enqueueMessage: assign({
       queue: ({ context, event }) => [...context.queue, (event as Extract<TaskEvent, { type: 'USER_MESSAGE' }>).message],
     }),
-    markActionInFlight: assign({
-      inFlightActionId: ({ event }) => (event as Extract<TaskEvent, { type: 'ACTION_STARTED' }>).actionId,
+    /** Starts the requested action now, or queues it until the task may act. */
+    requestAction: enqueueActions(({ context, event, enqueue, check }) => {
+      const action = (event as Extract<TaskEvent, { type: 'ACTION_REQUESTED' }>).action;
+      if (!isIn(check, '#task.running')) {
+        named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: no turn is running`) });
+      } else if (context.inFlightActionId === null && context.pendingActions.length === 0 && isIn(check, '#task.running.active')) {
+        enqueue.assign({ inFlightActionId: action.actionId });
+        enqueue.spawnChild('runAction', { id: action.actionId, input: action });
+        named(enqueue, 'actionStarted', { actionId: action.actionId });
+      } else {
+        enqueue.assign({ pendingActions: [...context.pendingActions, action] });
+      }
     }),
-    clearActionInFlight: assign({ inFlightActionId: null }),
+    /** The next queued action, when nothing is in flight and the task is not taken over. */
+    startNextAction: enqueueActions(({ context, enqueue }) => {
+      const [next, ...rest] = context.pendingActions;
+      if (!next || context.inFlightActionId !== null) return;
+      enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
+      enqueue.spawnChild('runAction', { id: next.actionId, input: next });
+      named(enqueue, 'actionStarted', { actionId: next.actionId });
+    }),
+    settleChild: enqueueActions(({ context, event, enqueue, check }) => {
+      const done = event as unknown as { actorId: string; output?: unknown; error?: unknown };
+      if (done.actorId === context.inFlightActionId) {
+        const output = (done.output as ActionOutput | undefined) ?? {
+          ...canceledActionOutput({ actionId: done.actorId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
+          status: 'failed' as const,
+          error: toErrorValue(done.error, ErrorCode.INTERNAL),
+        };
+        enqueue.stopChild(done.actorId);
+        enqueue.assign({ inFlightActionId: null });
+        named(enqueue, 'actionSettled', { actionId: done.actorId, output });
+        const [next, ...rest] = context.pendingActions;
+        if (next && isIn(check, '#task.running.active')) {
+          enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
+          enqueue.spawnChild('runAction', { id: next.actionId, input: next });
+          named(enqueue, 'actionStarted', { actionId: next.actionId });
+        }
+      } else if (context.pagePreps.includes(done.actorId)) {
+        const output = (done.output as PagePrepOutput | undefined) ?? { ...canceledPrep('the page preparation failed'), error: toErrorValue(done.error, ErrorCode.INTERNAL) };
+        enqueue.stopChild(done.actorId);
+        enqueue.assign({ pagePreps: context.pagePreps.filter((id) => id !== done.actorId) });
+        named(enqueue, 'pagePrepSettled', { prepId: done.actorId, output });
+      }
+    }),
+    startPagePrep: enqueueActions(({ context, event, enqueue, check }) => {
+      const { prepId, input } = event as Extract<TaskEvent, { type: 'PAGE_PREP_REQUESTED' }>;
+      if (!isIn(check, '#task.running')) {
+        named(enqueue, 'pagePrepSettled', { prepId, output: canceledPrep('the page was not prepared: no turn is running') });
+        return;
+      }
+      enqueue.assign({ pagePreps: [...context.pagePreps, prepId] });
+      enqueue.spawnChild('preparePage', { id: prepId, input: { ...input, prepId } });
+    }),
+    /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
+    cancelWork: enqueueActions(({ context, enqueue }) => {
+      const reason = 'the task was stopped';
+      if (context.inFlightActionId !== null) enqueue.sendTo(context.inFlightActionId, { type: 'CANCEL', reason });
+      for (const action of context.pendingActions) {
+        named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: ${reason}`) });
+      }
+      for (const prepId of context.pagePreps) {
+        enqueue.stopChild(prepId);
+        named(enqueue, 'pagePrepSettled', { prepId, output: canceledPrep(`the page preparation was canceled: ${reason}`) });
+      }
+      enqueue.assign({ pendingActions: [], pagePreps: [] });
+    }),
+    clearError: assign({ error: null }),
     recordFailure: assign({ error: ({ event }) => (event as Extract<TaskEvent, { type: 'FAIL' }>).error }),
     recordTurnError: assign({
       error: ({ event }) => toErrorValue((event as { error?: unknown }).error, ErrorCode.INTERNAL),
@@ -124,9 +171,6 @@ export const taskMachine = setup({
   },
   guards: {
     hasQueuedMessage: ({ context }) => context.queue.length > 0,
-    noActionInFlight: ({ context }) => context.inFlightActionId === null,
-    settlesInFlightAction: ({ context, event }) =>
-      event.type === 'ACTION_SETTLED' && event.actionId === context.inFlightActionId,
     inTakeover: stateIn('#task.running.takeover'),
   },
 }).createMachine({
@@ -136,6 +180,8 @@ export const taskMachine = setup({
     currentMessage: null,
     queue: [],
     inFlightActionId: null,
+    pendingActions: [],
+    pagePreps: [],
     turns: 0,
     error: null,
     reportedStatus: null,
@@ -144,7 +190,10 @@ export const taskMachine = setup({
   on: {
     STOP: { target: '.completed' },
     FAIL: { target: '.error', actions: 'recordFailure' },
-    ACTION_SETTLED: { guard: 'settlesInFlightAction', actions: 'clearActionInFlight' },
+    ACTION_REQUESTED: { actions: 'requestAction' },
+    PAGE_PREP_REQUESTED: { actions: 'startPagePrep' },
+    'xstate.done.actor.*': { actions: 'settleChild' },
+    'xstate.error.actor.*': { actions: 'settleChild' },
   },
   states: {
     created: {
@@ -173,11 +222,8 @@ export const taskMachine = setup({
       on: { USER_MESSAGE: { actions: 'enqueueMessage' } },
       states: {
         active: {
-          entry: report('running'),
-          on: {
-            TAKEOVER: { target: 'takeover' },
-            ACTION_STARTED: { guard: 'noActionInFlight', actions: 'markActionInFlight' },
-          },
+          entry: [report('running'), 'startNextAction'],
+          on: { TAKEOVER: { target: 'takeover' } },
         },
         takeover: {
           entry: report('takeover'),
@@ -204,21 +250,31 @@ export const taskMachine = setup({
         },
       },
     },
+    // Ended, not final: the task keeps its actor, and a follow-up message is this transition.
     completed: {
-      type: 'final',
-      entry: report('completed'),
-      output: ({ context }) => ({ taskId: context.taskId, status: 'completed' as const, unprocessed: context.queue }),
+      entry: [report('completed'), 'cancelWork'],
+      on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
     error: {
-      type: 'final',
-      entry: report('error'),
-      output: ({ context }) => ({
-        taskId: context.taskId,
-        status: 'error' as const,
-        error: context.error ?? errorValue(ErrorCode.INTERNAL, 'unknown task error'),
-        unprocessed: context.queue,
-      }),
+      entry: [report('error'), 'cancelWork'],
+      on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
   },
-  output: ({ event }) => event.output as TaskOutput,
 });
+
+export type TaskActionRef = ActorRefFrom<typeof actionMachine>;
+
+/** What an ended task leaves: its status, the error of a failed one, messages never processed. */
+export function taskOutputOf(snapshot: { value: unknown; context: TaskContext }): TaskOutput | null {
+  const { context } = snapshot;
+  if (snapshot.value === 'completed') return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
+  if (snapshot.value === 'error') {
+    return {
+      taskId: context.taskId,
+      status: 'error',
+      error: context.error ?? errorValue(ErrorCode.INTERNAL, 'unknown task error'),
+      unprocessed: context.queue,
+    };
+  }
+  return null;
+}

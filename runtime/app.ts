@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { createInspectionHub } from './agent/inspection-hub.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
+import { createSystemClock } from './clock/index.ts';
 import { readConfig, type MimoConfig } from './config.ts';
 import type { LlmGateway } from './llm/llm-types.ts';
 import { llmFromEnv } from './llm-from-env.ts';
@@ -36,7 +37,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   if (!loadedPolicy.ok) throw new StartupError(`MIMO_URL_POLICY: ${loadedPolicy.errors.join('; ')}`);
   const urlPolicy = createUrlPolicy({ config: loadedPolicy.config, resolve: createSystemResolver() });
 
-  const clock = { now: () => Date.now() };
+  const clock = createSystemClock();
   const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock }) : undefined;
   const llm =
     overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});

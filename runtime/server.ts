@@ -12,6 +12,7 @@ import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace } from '../transport/mimo/mimo-namespace.ts';
 import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
 import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
+import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
@@ -28,9 +29,7 @@ import type { SessionRecorder } from './recorder/session-recorder.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export interface Clock {
-  now(): number;
-}
+export type { Clock } from './clock/index.ts';
 
 export type Log = (entry: object) => void;
 
@@ -50,6 +49,7 @@ export interface RuntimeServices {
 
 export interface CreateServerOptions {
   config: MimoConfig;
+  /** The one clock of every actor and timer of the runtime (XState's clock + now()). */
   clock?: Clock;
   log?: Log;
   taskStore?: TaskStore;
@@ -85,7 +85,7 @@ const consoleLog: Log = (entry) => console.log(JSON.stringify({ time: new Date()
 
 export async function createServer(options: CreateServerOptions): Promise<MimoServer> {
   const { config } = options;
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? createSystemClock();
   const log = options.log ?? consoleLog;
 
   const taskStore = options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock });
@@ -124,6 +124,12 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     secret: config.artifactSecret ?? randomBytes(32),
     clock,
     publicBaseUrl,
+    scheduler: {
+      setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
+      clearTimeout: (handle) => clock.clearTimeout(handle),
+      setInterval: (fn, ms) => every(clock, ms, fn),
+      clearInterval: (stop) => (stop as () => void)(),
+    },
   });
   const recorder = options.recorder;
   const events = createFrontendEventSink({
@@ -166,8 +172,22 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
     ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
     onSettled: (request, output) => {
-      if (output.timedOut === 'exec') registry.recordExecTimeout(request.clientId);
-      else if (output.answered) registry.recordActionSettled(request.clientId);
+      if (output.status === 'canceled') return;
+      if (output.timedOut === 'exec') {
+        // Seed 001 §4.1: two exec timeouts in a row -> unhealthy (until it reconnects), and what
+        // it still had in flight is failed now; queued actions are refused below.
+        if (registry.recordExecTimeout(request.clientId).becameUnhealthy) {
+          log({ event: 'plugin_unhealthy', clientId: request.clientId });
+          scheduler.pluginGone(request.clientId, `the browser extension ${request.clientId} was marked unhealthy after two action timeouts in a row; reconnect it`);
+        }
+      } else if (output.answered) registry.recordActionSettled(request.clientId);
+    },
+    refuse: (clientId, taskId) => {
+      const block = registry.turnBlockOf(taskId);
+      if (block && block.clientId === clientId) return block.error;
+      return registry.get(clientId) && !registry.isHealthy(clientId)
+        ? { code: 'PLUGIN_OFFLINE', message: `the browser extension ${clientId} stopped answering (two action timeouts in a row): reconnect it (reload the extension) or select another one`, retryable: true, details: { clientId, unhealthy: true } }
+        : null;
     },
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
@@ -209,7 +229,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       live,
       bindExtension: (taskId, clientId) => {
-        registry.bind(taskId, clientId);
+        if (!registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+        registry.select(taskId, clientId);
         return { ok: true };
       },
       log,

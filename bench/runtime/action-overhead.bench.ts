@@ -32,7 +32,7 @@ export async function benchActionOverhead(options: { tasks?: number; plugins?: n
   const originalHandle = server.scheduler.handleResult.bind(server.scheduler);
   server.scheduler.handleResult = (clientId, result) => {
     resultAt.set(result.actionId, performance.now());
-    originalHandle(clientId, result);
+    return originalHandle(clientId, result);
   };
   const overheads: number[] = [];
   let count = 0;

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
 import { actionMachine, type ActionInput, type ActionOutput } from '../action.machine.ts';
 import { resultDisposition } from '../action-result.ts';
-import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../action-timeouts.ts';
+import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../spec/action-timeouts.ts';
 import { isPluginUnhealthy, nextExecTimeoutStreak } from '../plugin-health.ts';
 import { createDeferredActors, settle } from './util.ts';
 
@@ -362,6 +362,7 @@ pure('the initial step spawns sendAction with the frame for attempt 1', () => {
     taskId: 'task-1',
     clientId: 'plugin-abc',
     attempt: 1,
+    execTimeoutMs: 5_000,
   });
 });
 

@@ -21,6 +21,7 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     { type: 'RESULT', status: 'error', error: otherRetryableError },
     { type: 'RESULT', status: 'error', error: { code: 'INVALID_TARGET', message: 'gone', retryable: false } },
     { type: 'PLUGIN_GONE', reason: 'socket closed' },
+    { type: 'CANCEL', reason: 'stopped' },
     { type: 'RESTORED' },
     { type: 'xstate.after.ACK_TIMEOUT.action.attempt.dispatching' },
     { type: 'xstate.after.ACK_TIMEOUT.action.attempt.awaitingAck' },
@@ -81,7 +82,7 @@ paths('the generated paths reach every state node', async () => {
     for (const id of result.reachedStateIds) reached.add(id);
   }
   const all = ['action', 'action.attempt', 'action.attempt.dispatching', 'action.attempt.awaitingAck',
-    'action.attempt.executing', 'action.retryWait', 'action.succeeded', 'action.partial', 'action.failed'];
+    'action.attempt.executing', 'action.retryWait', 'action.succeeded', 'action.partial', 'action.failed', 'action.canceled'];
   assert.equal([...reached].sort(), all.sort());
 });
 

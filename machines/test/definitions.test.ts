@@ -24,6 +24,12 @@ const dir = new URL('../', import.meta.url);
 const sources = readdirSync(dir)
   .filter((name) => name.endsWith('.ts'))
   .map((name) => ({ name, text: readFileSync(new URL(name, dir), 'utf8') }));
+/** machines/spec: the seeds' spec facts, shared with contracts, runtime, web and extension. */
+const specDir = new URL('../spec/', import.meta.url);
+const specSources = readdirSync(specDir)
+  .filter((name) => name.endsWith('.ts'))
+  .map((name) => ({ name: `spec/${name}`, text: readFileSync(new URL(name, specDir), 'utf8') }));
+const importsOf = (text: string) => [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 
 /** Source without comments, so prose may mention setTimeout. */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/.*$/gm, '');
@@ -38,18 +44,24 @@ rules('the folder holds the five machine files and index.ts', () => {
   }
 });
 
-rules('imports nothing but xstate and sibling files', () => {
+rules('imports nothing but xstate, sibling files and spec/', () => {
   for (const { name, text } of sources) {
-    const specifiers = [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-    for (const spec of specifiers) {
-      assert.ok(spec === 'xstate' || /^\.\/[a-z0-9-.]+\.ts$/.test(spec), `${name} imports "${spec}"`);
+    for (const spec of importsOf(text)) {
+      assert.ok(spec === 'xstate' || /^\.\/(spec\/)?[a-z0-9-.]+\.ts$/.test(spec), `${name} imports "${spec}"`);
     }
     assert.not.match(code(text), /\bimport\s*\(/, `${name} uses a dynamic import`);
   }
 });
 
+rules('spec/ is dependency-free (not even xstate): web and extension import it as is', () => {
+  assert.ok(specSources.length >= 4, 'spec files found');
+  for (const { name, text } of specSources) {
+    for (const spec of importsOf(text)) assert.ok(/^\.\/[a-z0-9-.]+\.ts$/.test(spec), `${name} imports "${spec}"`);
+  }
+});
+
 rules('no timer, clock or randomness of their own', () => {
-  for (const { name, text } of sources) {
+  for (const { name, text } of [...sources, ...specSources]) {
     const forbidden = /\b(setTimeout|setInterval|setImmediate|Date\.now|new Date|performance\.now|Math\.random)\b/;
     assert.not.match(code(text), forbidden, name);
   }
@@ -97,9 +109,9 @@ rules('every wait is an `after` with a named delay the machine defines', () => {
 rules('index.ts only re-exports; files stay under ~300 lines', () => {
   const index = sources.find((s) => s.name === 'index.ts')!.text;
   for (const line of index.split('\n').filter((l) => l.trim() !== '')) {
-    assert.match(line, /^export \* from '\.\/[a-z0-9-.]+\.ts';$/);
+    assert.match(line, /^export \* from '\.\/(spec\/)?[a-z0-9-.]+\.ts';$/);
   }
-  for (const { name, text } of sources) {
+  for (const { name, text } of [...sources, ...specSources]) {
     assert.ok(text.split('\n').length <= 300, `${name} has ${text.split('\n').length} lines`);
   }
 });

@@ -63,7 +63,7 @@ persistence('actionMachine in executing: same state; RESTORED re-arms T_exec; it
   clock2.increment(1_000);
   await settle();
   assert.equal(second.calls.map((c) => c.input), [
-    { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p', attempt: 2 },
+    { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p', attempt: 2, execTimeoutMs: 10_000 },
   ]);
   second.resolve('sendAction');
   await settle();
@@ -89,14 +89,12 @@ persistence('taskMachine in running.takeover with a queue: the turn resumes, RES
   const actor = createActor(taskMachine.provide({ actors: { runTurn: first.logic() } }), { input: { taskId: 'task-1' } });
   actor.start();
   actor.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'one' } });
-  actor.send({ type: 'ACTION_STARTED', actionId: 'act-1' });
   actor.send({ type: 'TAKEOVER' });
   actor.send({ type: 'USER_MESSAGE', message: { id: 'm2', content: 'two' } });
   const second = createDeferredActors();
   const { restored } = persistAndRestore(taskMachine.provide({ actors: { runTurn: second.logic() } }), actor);
   assert.is(taskStatusOf(restored.getSnapshot()), 'takeover');
   assert.equal((second.calls[0]?.input as TurnInput).message.id, 'm1', 'the turn is restarted with its message');
-  restored.send({ type: 'ACTION_SETTLED', actionId: 'act-1' });
   restored.send({ type: 'RESUME' });
   second.resolve('turn');
   await settle();

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
-import { taskMachine, type TaskMessage, type TaskOutput, type TurnInput } from '../task.machine.ts';
+import { taskMachine, taskOutputOf, type TaskMessage, type TurnInput } from '../task.machine.ts';
 import { actionInFlightOf, canDispatchAction, taskStatusOf } from '../task-queries.ts';
 import { actionMachine, type ActionOutput } from '../action.machine.ts';
 import { createDeferredActors, settle } from './util.ts';
@@ -75,7 +75,7 @@ turns('STOP completes the task from any live state, aborts the turn and keeps un
   await settle();
   assert.is(t.status(), 'completed');
   assert.equal(t.deferred.aborted, ['turn']);
-  assert.equal(t.actor.getSnapshot().output as TaskOutput, {
+  assert.equal(taskOutputOf(t.actor.getSnapshot())!, {
     taskId: 'task-1',
     status: 'completed',
     unprocessed: [msg('m2')],
@@ -91,7 +91,7 @@ turns('a failing turn puts the task in error with the seed code it carried', asy
   t.deferred.reject('turn', { code: 'PAGE_PREP_FAILED', message: 'screenshot/readability failed', retryable: true });
   await settle();
   assert.is(t.status(), 'error');
-  assert.equal((t.actor.getSnapshot().output as TaskOutput).error, {
+  assert.equal(taskOutputOf(t.actor.getSnapshot())!.error, {
     code: 'PAGE_PREP_FAILED',
     message: 'screenshot/readability failed',
     retryable: true,
@@ -107,8 +107,26 @@ turns('a turn that throws a plain Error becomes INTERNAL; FAIL carries its own c
   const f = start();
   f.actor.send({ type: 'FAIL', error: { code: 'PLUGIN_OFFLINE', message: 'connect the extension', retryable: true } });
   assert.is(f.status(), 'error');
-  assert.is((f.actor.getSnapshot().output as TaskOutput).error?.code, 'PLUGIN_OFFLINE');
+  assert.is(taskOutputOf(f.actor.getSnapshot())!.error?.code, 'PLUGIN_OFFLINE');
   assert.equal(f.statuses, ['created', 'error']);
+});
+
+turns('a follow-up message on a completed or failed task reopens the same actor: running, no second created', async () => {
+  const t = start();
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  t.actor.send({ type: 'STOP' });
+  await settle();
+  assert.is(t.status(), 'completed');
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
+  assert.is(t.status(), 'running');
+  assert.equal(t.turns(), ['m1', 'm2']);
+  t.deferred.reject('turn', { code: 'PAGE_PREP_FAILED', message: 'both failed', retryable: true });
+  await settle();
+  assert.is(t.status(), 'error');
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
+  assert.is(t.status(), 'running');
+  assert.is(t.actor.getSnapshot().context.error, null, 'the old error is cleared');
+  assert.equal(t.statuses, ['created', 'running', 'completed', 'running', 'error', 'running']);
 });
 
 turns.run();
@@ -166,69 +184,105 @@ takeover('TAKEOVER is ignored before the task runs', () => {
 
 takeover.run();
 
-const gating = suite('taskMachine action gating');
+const gating = suite('taskMachine: actions and page preparations as children');
 
-gating('exactly one action in flight', async () => {
-  const t = start();
-  assert.is(canDispatchAction(t.actor.getSnapshot()), false, 'no turn, no dispatch');
+/** A task whose actions are real actionMachine children; sendAction and the turn are deferred. */
+function tree() {
+  const clock = new SimulatedClock();
+  const turn = createDeferredActors();
+  const send = createDeferredActors();
+  const settled: Array<{ actionId: string; status: string; code?: string }> = [];
+  const canceled: string[] = [];
+  const preps: Array<{ prepId: string; status: string }> = [];
+  const machine = taskMachine.provide({
+    actors: {
+      runTurn: turn.logic(),
+      runAction: actionMachine.provide({
+        actors: { sendAction: send.logic() },
+        actions: { cancelOnPlugin: (_, params) => void canceled.push(params.actionId) },
+      }),
+    },
+    actions: {
+      actionSettled: (_, params) => void settled.push({ actionId: params.actionId, status: params.output.status, ...(params.output.error ? { code: params.output.error.code } : {}) }),
+      pagePrepSettled: (_, params) => void preps.push({ prepId: params.prepId, status: params.output.status }),
+    },
+  });
+  const actor = createActor(machine, { clock, input: { taskId: 'task-1' } }).start();
+  const request = (actionId: string) =>
+    actor.send({ type: 'ACTION_REQUESTED', action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' } });
+  const child = (id: string) => actor.getSnapshot().children[id] as { send(e: unknown): void; getSnapshot(): { value: unknown } } | undefined;
+  /** The plugin writes, acks and answers the action in flight. */
+  const answer = async (actionId: string) => {
+    send.resolve('sendAction');
+    await settle();
+    child(actionId)!.send({ type: 'ACK' });
+    child(actionId)!.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
+    await settle();
+  };
+  const status = () => taskStatusOf(actor.getSnapshot());
+  return { actor, clock, turn, settled, canceled, preps, request, child, answer, status };
+}
+
+gating('one action in flight as a child of the task; the next one starts when it settles', async () => {
+  const t = tree();
   t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
-  t.actor.send({ type: 'ACTION_STARTED', actionId: 'a1' });
-  t.actor.send({ type: 'ACTION_STARTED', actionId: 'a2' });
-  assert.is(actionInFlightOf(t.actor.getSnapshot()), 'a1', 'a second action is refused');
-  t.actor.send({ type: 'ACTION_SETTLED', actionId: 'a2' });
-  assert.is(actionInFlightOf(t.actor.getSnapshot()), 'a1', 'settling another id clears nothing');
-  t.actor.send({ type: 'ACTION_SETTLED', actionId: 'a1' });
+  t.request('a1');
+  t.request('a2');
+  assert.ok(t.child('a1'), 'a1 runs as a child of the task actor');
+  assert.is(t.child('a2'), undefined, 'a2 waits');
+  assert.equal(t.actor.getSnapshot().context.pendingActions.map((a) => a.actionId), ['a2']);
+  assert.is(actionInFlightOf(t.actor.getSnapshot()), 'a1');
+  await t.answer('a1');
+  assert.equal(t.settled, [{ actionId: 'a1', status: 'succeeded' }]);
+  assert.is(t.child('a1'), undefined, 'a settled child is gone');
+  assert.ok(t.child('a2'), 'a2 started');
+  await t.answer('a2');
+  assert.equal(t.settled.map((s) => s.actionId), ['a1', 'a2']);
   assert.is(canDispatchAction(t.actor.getSnapshot()), true);
-  t.actor.send({ type: 'ACTION_STARTED', actionId: 'a2' });
-  assert.is(actionInFlightOf(t.actor.getSnapshot()), 'a2');
 });
 
-gating('takeover during an action: it finishes, nothing new is dispatched until RESUME', async () => {
-  // A runtime-like dispatcher: the turn wants two browser actions; each waits for
-  // canDispatchAction, runs an action actor, and reports ACTION_SETTLED.
-  const clock = new SimulatedClock();
-  const t = start();
-  const wanted = ['act-1', 'act-2'];
-  const dispatched: string[] = [];
-  const outputs: ActionOutput[] = [];
-  let current: ReturnType<typeof createActor<typeof actionMachine>> | undefined;
-  const actionDeferred = createDeferredActors();
-  const tryDispatch = () => {
-    if (current || wanted.length === 0 || !canDispatchAction(t.actor.getSnapshot())) return;
-    const actionId = wanted.shift()!;
-    t.actor.send({ type: 'ACTION_STARTED', actionId });
-    dispatched.push(actionId);
-    current = createActor(actionMachine.provide({ actors: { sendAction: actionDeferred.logic() } }), {
-      clock,
-      input: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' },
-    });
-    current.subscribe({
-      complete: () => {
-        outputs.push(current!.getSnapshot().output!);
-        current = undefined;
-        t.actor.send({ type: 'ACTION_SETTLED', actionId });
-      },
-    });
-    current.start();
-  };
-  t.actor.subscribe(() => tryDispatch());
+gating('takeover during an action: it finishes, the next waits for RESUME', async () => {
+  const t = tree();
   t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
-  assert.equal(dispatched, ['act-1']);
-  actionDeferred.resolve('sendAction');
-  await settle();
-  current!.send({ type: 'ACK' });
-  t.actor.send({ type: 'TAKEOVER', reason: 'mouse' });
-  current!.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
-  assert.equal(outputs.map((o) => o.status), ['succeeded'], 'the in-flight action finished');
-  assert.is(actionInFlightOf(t.actor.getSnapshot()), null);
-  clock.increment(60_000);
-  await settle();
-  assert.equal(dispatched, ['act-1'], 'nothing new dispatched during takeover');
-  t.actor.send({ type: 'ACTION_STARTED', actionId: 'sneaky' });
-  assert.is(actionInFlightOf(t.actor.getSnapshot()), null, 'the task refuses a start during takeover');
+  t.request('a1');
+  t.actor.send({ type: 'TAKEOVER' });
+  t.request('a2');
+  await t.answer('a1');
+  assert.equal(t.settled.map((s) => s.actionId), ['a1'], 'the in-flight action finished during takeover');
+  assert.is(t.child('a2'), undefined, 'nothing new during takeover');
   t.actor.send({ type: 'RESUME' });
-  assert.equal(dispatched, ['act-1', 'act-2'], 'dispatch resumes on RESUME');
-  assert.is(actionInFlightOf(t.actor.getSnapshot()), 'act-2');
+  assert.ok(t.child('a2'), 'RESUME starts the queued action');
+});
+
+gating('STOP cancels what is in flight: the child tells the plugin and settles canceled; queued ones settle unsent; no late dispatch', async () => {
+  const t = tree();
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  t.request('a1');
+  t.request('a2');
+  t.actor.send({ type: 'STOP' });
+  await settle();
+  assert.is(t.status(), 'completed');
+  assert.equal(t.canceled, ['a1'], 'the plugin is told about the action it had');
+  assert.equal(t.settled, [
+    { actionId: 'a2', status: 'canceled', code: 'TASK_STOPPED' },
+    { actionId: 'a1', status: 'canceled', code: 'TASK_STOPPED' },
+  ]);
+  assert.equal(Object.keys(t.actor.getSnapshot().children), [], 'no child left');
+  t.request('a3');
+  assert.equal(t.settled.at(-1), { actionId: 'a3', status: 'canceled', code: 'TASK_STOPPED' }, 'a request after the stop is refused at once');
+  assert.equal(Object.keys(t.actor.getSnapshot().children), []);
+});
+
+gating('a page preparation runs as a child of the task; its outcome is reported; STOP cancels it', async () => {
+  const t = tree();
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 3 } });
+  assert.ok(t.child('prep-1'), 'prep-1 is a child of the task actor');
+  t.actor.send({ type: 'STOP' });
+  assert.equal(t.preps, [{ prepId: 'prep-1', status: 'failed' }]);
+  assert.is(t.child('prep-1'), undefined);
+  t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-2', input: { taskId: 'task-1', tabId: 3 } });
+  assert.equal(t.preps.at(-1), { prepId: 'prep-2', status: 'failed' }, 'refused without a turn');
 });
 
 gating.run();

@@ -16,10 +16,22 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     { type: 'RESUME' },
     { type: 'STOP' },
     { type: 'FAIL', error: { code: 'PLUGIN_OFFLINE', message: 'no plugin', retryable: true } },
-    { type: 'ACTION_STARTED', actionId: 'act-1' },
-    { type: 'ACTION_SETTLED', actionId: 'act-1' },
-    { type: 'ACTION_SETTLED', actionId: 'act-other' },
   ];
+  const { context } = snapshot;
+  const known = [context.inFlightActionId, ...context.pendingActions.map((a: { actionId: string }) => a.actionId)];
+  for (const actionId of ['act-1', 'act-2']) {
+    if (!known.includes(actionId)) {
+      events.push({ type: 'ACTION_REQUESTED', action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' } });
+    }
+    if (snapshot.children[actionId]) {
+      events.push({ type: `xstate.done.actor.${actionId}`, actorId: actionId, output: { actionId, actionName: 'browser_click', status: 'succeeded', attempts: 1, execTimeoutStreak: 0, answered: true } });
+    }
+  }
+  if (!context.pagePreps.includes('prep-1')) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
+  if (snapshot.children['prep-1']) {
+    events.push({ type: 'xstate.done.actor.prep-1', actorId: 'prep-1', output: { status: 'ok', warnings: [], missing: [] } });
+    events.push({ type: 'xstate.error.actor.prep-1', actorId: 'prep-1', error: { code: 'INTERNAL', message: 'bug' } });
+  }
   if (snapshot.children.turn && snapshot.matches('running')) {
     events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });
     events.push({
@@ -32,11 +44,15 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
 }
 
 const serializeState = (s: AnyMachineSnapshot) =>
-  JSON.stringify([s.value, s.status, Math.min(s.context.queue.length, 2), s.context.inFlightActionId]);
+  JSON.stringify([s.value, s.status, Math.min(s.context.queue.length, 2), s.context.inFlightActionId, s.context.pendingActions.map((a: { actionId: string }) => a.actionId), s.context.pagePreps]);
 
 function live() {
   const deferred = createDeferredActors();
-  return { machine: taskMachine.provide({ actors: { runTurn: deferred.logic() } }), clock: new SimulatedClock(), deferred };
+  return {
+    machine: taskMachine.provide({ actors: { runTurn: deferred.logic(), runAction: deferred.logic() as never, preparePage: deferred.logic() as never } }),
+    clock: new SimulatedClock(),
+    deferred,
+  };
 }
 
 const paths = suite('taskMachine paths (@xstate/graph, replayed live)');

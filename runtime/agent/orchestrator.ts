@@ -4,14 +4,13 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
-import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
-import { rooms, toolResultError, toolResultOk, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type ActionOutput, type PagePrepOutput, type TaskStatus } from '../../machines/index.ts';
+import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
-import { createActionGate, TaskEndedError } from './action-gate.ts';
-import { createPluginUiMirror, mirroredGate, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import type { InspectionHub } from './inspection-hub.ts';
+import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
@@ -67,15 +66,10 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     const clientId = session.browser.clientId;
     if (!clientId) return;
     const state = uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
-    services.nsp.to(rooms.client(clientId)).emit('plugin_message', {
-      v: 1,
-      type: 'plugin_ui_state',
-      taskId: session.taskId,
-      clientId,
-      timestamp: clock.now(),
-      state,
-      ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}),
-    });
+    services.nsp.to(rooms.client(clientId)).emit(
+      'plugin_message',
+      pluginUiStateFrame({ taskId: session.taskId, clientId, timestamp: clock.now(), state, ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}) }),
+    );
   }
 
   async function historyBefore(taskId: string, messageId: string): Promise<LlmMessage[]> {
@@ -93,10 +87,83 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     let previous: TaskStatus | undefined = restoredStatus;
     const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
     if (restoredStatus) mirror.status(restoredStatus);
+    const actionWaiters = new Map<string, (output: ActionOutput & { durationMs: number }) => void>();
+    const prepWaiters = new Map<string, (output: PagePrepOutput) => void>();
+    const startWaiters = new Map<string, () => void>();
+    const toolIds = new Set<string>();
+    /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
+    const toolMessageId = (actionId: string) => {
+      let id = `tool-${actionId}`;
+      for (let n = 2; toolIds.has(id); n++) id = `tool-${actionId}-${n}`;
+      toolIds.add(id);
+      return id;
+    };
+    const inspect = options.inspection.observerFor(taskId);
+    const browser = createTaskBrowser({
+      taskId,
+      groupTitle: () => `Mimo ${taskId.slice(-6)}`,
+      // The task actor runs each action as its child; the settle comes back through actionSettled.
+      runAction: (input, onStarted) =>
+        new Promise((resolve) => {
+          actionWaiters.set(input.actionId, resolve);
+          startWaiters.set(input.actionId, onStarted);
+          session.actor.send({ type: 'ACTION_REQUESTED', action: input });
+        }),
+      inputOf: (request) => scheduler.inputOf(request),
+      preparePage: (input) =>
+        new Promise((resolve) => {
+          prepWaiters.set(input.prepId, resolve);
+          session.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: input.prepId, input });
+        }),
+      registry,
+      artifacts: services.artifacts,
+      snapshots: services.snapshots,
+      events,
+      inspect,
+      clock,
+      checkUrl: options.checkUrl ?? basicUrlCheck,
+      onPageRead: () => {
+        if (session) session.pageStale = false;
+      },
+      ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
+      onStepDone: (record) => {
+        const content = JSON.stringify(
+          record.ok
+            ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
+            : toolResultError(record.toolCallId, record.actionName, {
+                code: record.error?.code ?? 'INTERNAL',
+                message: record.error?.message ?? 'the action failed',
+                retryable: record.error?.retryable ?? false,
+              }),
+        );
+        void taskStore
+          .appendMessage(taskId, {
+            id: toolMessageId(record.actionId),
+            role: 'tool',
+            content,
+            timestamp: clock.now(),
+            meta: {
+              toolCallId: record.toolCallId,
+              actionId: record.actionId,
+              actionName: record.actionName,
+              paramsSummary: record.paramsSummary,
+              durationMs: record.durationMs,
+              ok: record.ok,
+              ...(record.target ? { target: record.target } : {}),
+              ...(session.browser.traceId ? { traceId: session.browser.traceId } : {}),
+            },
+          })
+          .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
+      },
+      ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
+    });
     const machine = taskMachine.provide({
       actors: {
+        runAction: scheduler.actionLogic,
+        preparePage: browser.pagePrepLogic,
         runTurn: fromPromise(async ({ input, signal }) => {
           const message = input.message;
+          session.browser.beginTurn(message.traceId);
           try {
             if (session.pageStale && session.browser.tabId !== null) {
               session.pageStale = false;
@@ -119,10 +186,16 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
               signal,
             );
             if (result.text) {
-              await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'assistant', content: result.text, timestamp: clock.now() });
+              await taskStore.appendMessage(taskId, {
+                id: `msg-${nanoid(12)}`,
+                role: 'assistant',
+                content: result.text,
+                timestamp: clock.now(),
+                ...(message.traceId ? { meta: { traceId: message.traceId } } : {}),
+              });
             }
           } catch (error) {
-            if (error instanceof TaskEndedError || signal.aborted) {
+            if (signal.aborted) {
               events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
               return;
             }
@@ -135,67 +208,46 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         }),
       },
       actions: {
+        actionStarted: (_, { actionId }) => {
+          mirror.actionStarted(actionId);
+          const started = startWaiters.get(actionId);
+          startWaiters.delete(actionId);
+          // After the previous action's settle has been reported (its promise continuation runs first).
+          if (started) queueMicrotask(started);
+        },
+        actionSettled: (_, { actionId, output }) => {
+          mirror.actionSettled(actionId);
+          startWaiters.delete(actionId);
+          const resolve = actionWaiters.get(actionId);
+          actionWaiters.delete(actionId);
+          resolve?.({ ...output, durationMs: scheduler.takeDuration(actionId) ?? 0 });
+        },
+        pagePrepSettled: (_, { prepId, output }) => {
+          const resolve = prepWaiters.get(prepId);
+          prepWaiters.delete(prepId);
+          resolve?.(output);
+        },
         persistStatus: (_, params) => {
-          void taskStore.updateTask(params.taskId, { status: params.status, machineSnapshot: JSON.parse(JSON.stringify(session.actor.getPersistedSnapshot())) }).catch((error) =>
-            log({ event: 'persist_status_failed', taskId, error: String(error) }),
-          );
+          void taskStore.updateTask(params.taskId, { status: params.status }).catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
         },
         notifyStatus: (_, params) => {
           events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
-          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status }, taskId);
           previous = params.status;
           mirror.status(params.status);
+          // Every frontend's task list follows (tasks created or driven by another client).
+          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status }, taskId);
           if (session) tellPlugin(session, params.status);
         },
       },
     });
-    const inspect = options.inspection.observerFor(taskId);
-    const snapshot =
-      restoredStatus === 'ongoing'
-        ? machine.resolveState({
-            value: { ongoing: 'idle' },
-            context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, turns: 0, error: null, reportedStatus: 'ongoing' },
-          })
-        : undefined;
-    const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, ...(snapshot ? { snapshot } : {}) });
-    const gate = mirroredGate(createActionGate(actor), mirror);
-    const browser = createTaskBrowser({
-      taskId,
-      groupTitle: () => `Mimo ${taskId.slice(-6)}`,
-      scheduler,
-      registry,
-      artifacts: services.artifacts,
-      snapshots: services.snapshots,
-      events,
-      gate,
-      inspect,
-      checkUrl: options.checkUrl ?? basicUrlCheck,
-      onPageRead: () => {
-        if (session) session.pageStale = false;
-      },
-      ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
-      onStepDone: (record) => {
-        const content = JSON.stringify(
-          record.ok
-            ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
-            : toolResultError(record.toolCallId, record.actionName, {
-                code: record.error?.code ?? 'INTERNAL',
-                message: record.error?.message ?? 'the action failed',
-                retryable: record.error?.retryable ?? false,
-              }),
-        );
-        void taskStore
-          .appendMessage(taskId, {
-            id: `tool-${record.actionId}`,
-            role: 'tool',
-            content,
-            timestamp: clock.now(),
-            meta: { toolCallId: record.toolCallId, actionId: record.actionId, actionName: record.actionName, paramsSummary: record.paramsSummary, durationMs: record.durationMs, ok: record.ok, ...(record.target ? { target: record.target } : {}) },
-          })
-          .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
-      },
-      ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
-    });
+    const restoredValue = restoredStatus === 'ongoing' ? { ongoing: 'idle' } : restoredStatus === 'completed' || restoredStatus === 'error' ? restoredStatus : undefined;
+    const snapshot = restoredValue
+      ? machine.resolveState({
+          value: restoredValue,
+          context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, pendingActions: [], pagePreps: [], turns: 0, error: null, reportedStatus: restoredStatus! },
+        })
+      : undefined;
+    const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
     session = { taskId, actor, browser, pageStale: false, mirror };
     sessions.set(taskId, session);
     actor.start();
@@ -217,13 +269,17 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     });
   }
 
+  /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {
     const live = sessions.get(taskId);
-    if (live && live.actor.getSnapshot().status === 'active') return live;
+    if (live) return live;
     const task = await taskStore.getTask(taskId);
     if (!task) return undefined;
+    const again = sessions.get(taskId);
+    if (again) return again;
+    if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
     const status = task.status as TaskStatus;
-    return createSession(taskId, status === 'ongoing' || status === 'running' || status === 'takeover' ? 'ongoing' : undefined);
+    return createSession(taskId, status === 'ongoing' || status === 'running' || status === 'takeover' ? 'ongoing' : status === 'completed' || status === 'error' ? status : undefined);
   }
 
   async function noteToTask(taskId: string, message: string): Promise<void> {
@@ -232,14 +288,33 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
   }
 
   const control = {
-    async userMessage(message: UserMessage): Promise<ControlResult> {
+    async userMessage(message: UserMessage, context: { traceId?: string } = {}): Promise<ControlResult> {
+      // One traceId per user message (the client's, or a new one): the store, the LLM calls,
+      // the plugin frames and the frontend events of its turn all carry it.
+      const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
       const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
       if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt }, task.taskId);
-      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp });
+      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);
-      session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content } });
-      return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()) });
+      session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, traceId } });
+      return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
+    },
+    /**
+     * select_extension: the clientId must be a plugin this server knows; the choice is persisted as
+     * the task's selectedClientId (GET /api/task/:id returns it, a restart keeps it) and the very
+     * next action of the task goes to it.
+     */
+    async selectExtension(taskId: string, clientId: string): Promise<ControlResult> {
+      if (!registry.get(clientId)) {
+        return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+      }
+      const task = await taskStore.getTask(taskId);
+      if (!task) return notFound(taskId);
+      await taskStore.updateTask(taskId, { selectedClientId: clientId });
+      registry.select(taskId, clientId);
+      log({ event: 'extension_selected', taskId, clientId });
+      return ok({ taskId, clientId, online: registry.isOnline(clientId) });
     },
     async takeover(taskId: string, source: 'web' | 'plugin', reason: string): Promise<ControlResult> {
       const session = await sessionFor(taskId);
@@ -265,12 +340,15 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       const clientId = session.browser.clientId;
+      // STOP cancels what is in flight: the action child tells the plugin (task_stop) and settles
+      // as canceled, queued actions settle unsent, the turn is stopped with the running state.
+      const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
       session.mirror.stop();
       session.actor.send({ type: 'STOP' });
-      await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
-      if (clientId && registry.isOnline(clientId)) {
+      if (!hadAction && clientId && registry.isOnline(clientId)) {
         void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: false } }).catch(() => {});
       }
+      await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       return ok({ status: 'completed' });
     },
     async takeoverReport(report: TakeoverReport): Promise<ControlResult> {

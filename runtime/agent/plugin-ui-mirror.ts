@@ -5,7 +5,6 @@
 // actions stay no-ops here: the real overlay reports; the mirror only follows.
 import { createActor, type InspectionEvent } from 'xstate';
 import { pluginUiMachine, type TaskStatus } from '../../machines/index.ts';
-import type { ActionGate } from './action-gate.ts';
 
 export interface PluginUiMirror {
   status(status: TaskStatus): void;
@@ -30,21 +29,5 @@ export function createPluginUiMirror(taskId: string, inspect?: (event: Inspectio
     stop: () => actor.send({ type: 'STOP' }),
     value: () => String(actor.getSnapshot().value),
     dispose: () => actor.stop(),
-  };
-}
-
-/** The task's action gate, telling the mirror when an action starts and settles. */
-export function mirroredGate(gate: ActionGate, mirror: PluginUiMirror): ActionGate {
-  return {
-    ...gate,
-    async acquire(actionId, signal) {
-      const ticket = await gate.acquire(actionId, signal);
-      mirror.actionStarted(actionId);
-      return ticket;
-    },
-    release(actionId) {
-      gate.release(actionId);
-      mirror.actionSettled(actionId);
-    },
   };
 }

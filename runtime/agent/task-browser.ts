@@ -1,17 +1,31 @@
 // The browser side of one task: which extension serves it, its tab, and the browser actions of
-// a turn. Every action passes the task's gate (one in flight, none during takeover), runs as an
-// actionMachine actor through the scheduler, and is reported to the web as `toolUsed` steps.
+// a turn. Every action is handed to `runAction`: for an agent task that is the task actor, which
+// runs it as its child (one in flight, none during takeover); for an MCP session, the scheduler's
+// queue. Page preparations likewise run through `preparePage` (a child of the task actor).
+// Steps are reported to the web as `toolUsed`.
 import { createActor, fromPromise, toPromise, type InspectionEvent } from 'xstate';
 import { nanoid } from 'nanoid';
-import { errorValue, pagePrepMachine, type CaptureInput, type ErrorValue, type ReadabilityCapture, type ScreenshotCapture } from '../../machines/index.ts';
+import {
+  errorValue,
+  pagePrepMachine,
+  type ActionInput,
+  type ActionOutput,
+  type CaptureInput,
+  type ErrorValue,
+  type PagePrepInput,
+  type PagePrepOutput,
+  type ReadabilityCapture,
+  type ScreenshotCapture,
+} from '../../machines/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { Clock } from '../clock/index.ts';
 import type { PageContext } from '../llm/llm-types.ts';
 import type { ExtensionRegistry } from '../registry/registry-types.ts';
-import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import type { ActionRequest } from '../scheduler/action-scheduler.ts';
 import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
 import type { FrontendEvent } from '../../transport/contracts/index.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
-import type { ActionGate } from './action-gate.ts';
+import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
 import { pageContextOf } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
 
@@ -33,13 +47,19 @@ export type UrlCheck = (url: string) => Promise<{ ok: true } | { ok: false; erro
 export interface TaskBrowserDeps {
   taskId: string;
   groupTitle: () => string;
-  scheduler: ActionScheduler;
+  /** Runs one browser action to its end (the task actor's child, or the scheduler's queue). */
+  runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
+  /** The machine input for a request (the scheduler's defaults). */
+  inputOf(request: ActionRequest): ActionInput;
+  /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
+  preparePage?(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
   registry: ExtensionRegistry;
   artifacts: ArtifactService;
   snapshots: SnapshotStore;
   events: FrontendEventSink;
-  gate: ActionGate;
   inspect?: (event: InspectionEvent) => void;
+  /** Times the page-preparation retry waits (the runtime's clock). */
+  clock?: Clock;
   checkUrl: UrlCheck;
   /** Re-checks the URL the tab ended up on after loading (redirects). */
   checkFinalUrl?: UrlCheck;
@@ -65,61 +85,80 @@ export interface StepRecord {
   error?: ErrorValue;
 }
 
-const SMALL_RESULT_KEYS = ['artifactId', 'url', 'width', 'height', 'tabId', 'windowId', 'groupId', 'title', 'clicked', 'typed', 'strategy', 'status', 'attached', 'stopped', 'truncated', 'warnings'];
-
-function compactResult(result: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!result) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const key of SMALL_RESULT_KEYS) if (result[key] !== undefined) out[key] = result[key];
-  return Object.keys(out).length ? out : undefined;
-}
-
 export function createTaskBrowser(deps: TaskBrowserDeps) {
   let clientId: string | null = null;
   let tabId: number | null = null;
   let groupId: number | null = null;
   let lastPage: PageContext | null = null;
+  let traceId: string | undefined;
+  /** Page preparations running now: what their captures need (the step, the capture actionIds). */
+  /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
+  const inFlight = new Map<string, FrontendEvent>();
+  const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
 
+  /** The plugin that missed an ack in this turn (seed 001 §4.1): the error every later action gets. */
+  function blockedError(): ErrorValue | null {
+    const block = deps.registry.turnBlockOf(deps.taskId);
+    return block && (clientId === null || block.clientId === clientId) ? block.error : null;
+  }
+
+  /** The plugin for the next action: honours select_extension at once, never an unhealthy one. */
   function selectPlugin(): ErrorValue | null {
-    if (clientId && deps.registry.isOnline(clientId)) return null;
     const selection = deps.registry.selectFor(deps.taskId);
     if (!selection.ok) return selection.error;
+    const block = deps.registry.turnBlockOf(deps.taskId);
+    if (block && block.clientId === selection.clientId) return block.error;
     if (clientId !== selection.clientId) tabId = null;
     clientId = selection.clientId;
-    deps.registry.bind(deps.taskId, clientId);
+    if (deps.registry.bindingOf(deps.taskId) !== clientId) deps.registry.bind(deps.taskId, clientId);
     return null;
   }
 
-  /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
-  const inFlight = new Map<string, FrontendEvent>();
-
-  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: { retry?: boolean; target?: string } = {}): Promise<ActionOutcome> {
-    const actionId = `act-${nanoid(12)}`;
+  async function action(
+    step: Step,
+    actionName: string,
+    params: Record<string, unknown>,
+    options: { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string } = {},
+  ): Promise<ActionOutcome> {
+    const actionId = options.actionId ?? `act-${nanoid(12)}`;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
-    await deps.gate.acquire(actionId, step.signal);
+    if (step.signal?.aborted) return { ok: false, actionId, error: errorValue('TASK_STOPPED', `${actionName} was not sent: the task was stopped`, { retryable: false }) };
     const paramsSummary = paramsSummaryOf(params);
+    // `start` when it really starts: it may wait behind another action or a takeover.
     const target = options.target ? { target: options.target } : {};
-    inFlight.set(actionId, deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }));
+    const started = () => {
+      inFlight.set(actionId, deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId));
+    };
     try {
-      let frameExtras: Record<string, unknown> | undefined;
-      if (actionName === 'browser_screenshot') {
+      let screenshotPresignedUrl = options.screenshotPresignedUrl;
+      if (actionName === 'browser_screenshot' && !screenshotPresignedUrl) {
         const presigned = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
-        frameExtras = { screenshotPresignedUrl: presigned.uploadUrl };
+        screenshotPresignedUrl = presigned.uploadUrl;
       }
-      const output = await deps.scheduler.run({
-        taskId: deps.taskId,
-        clientId: clientId!,
-        actionName,
-        params,
-        actionId,
-        ...(frameExtras ? { frameExtras } : {}),
-        ...(options.retry !== undefined ? { retry: options.retry } : {}),
-      });
+      const output = await deps.runAction(
+        deps.inputOf({
+          taskId: deps.taskId,
+          clientId: clientId!,
+          actionName,
+          params,
+          actionId,
+          ...(screenshotPresignedUrl ? { screenshotPresignedUrl } : {}),
+          ...(options.retry !== undefined ? { retry: options.retry } : {}),
+          ...(traceId ? { traceId } : {}),
+        }),
+        started,
+      );
+      if (output.timedOut === 'ack' && output.error) {
+        output.error = ackTimeoutError(clientId!, output.error);
+        deps.registry.blockForTurn(deps.taskId, clientId!, output.error);
+      } else if (output.error && actionName === 'browser_debugger_attach') {
+        output.error = attachErrorOf(output.error);
+      }
       deps.registry.markUsed(clientId!);
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
-      const ok = output.status !== 'failed';
+      const ok = output.status !== 'failed' && output.status !== 'canceled';
       const small = compactResult(result);
       // A page that finished loading is named by its title (from the tab snapshot) from now on.
       const loadedTitle = actionName === 'browser_wait_for_loaded' && ok ? deps.snapshots.state(clientId!)?.tabs.find((t) => t.tabId === params.tabId)?.title?.trim() : undefined;
@@ -141,7 +180,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
-      });
+      }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tabId = null;
       deps.onStepDone?.({
         toolCallId: step.toolCallId,
@@ -163,8 +202,41 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       };
     } finally {
       inFlight.delete(actionId);
-      deps.gate.release(actionId);
     }
+  }
+
+  /** A step refused before any action ran (the URL policy): shown and stored like a failed action. */
+  function refused(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
+    const actionId = `act-${nanoid(12)}`;
+    const paramsSummary = paramsSummaryOf(params);
+    const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
+    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
+  }
+
+  /** A capture of a running page preparation: one browser action with that preparation's actionId. */
+  async function capture(kind: 'screenshot' | 'readability', input: CaptureInput): Promise<unknown> {
+    const prep = input.prepId ? preps.get(input.prepId) : undefined;
+    if (!prep) throw errorValue('INTERNAL', `no page preparation ${input.prepId ?? '(none)'} is running`);
+    const name = kind === 'screenshot' ? 'browser_screenshot' : 'browser_readability_extract';
+    const out = await action(prep.step, name, { tabId: input.tabId }, { retry: false, actionId: prep.captureIds[kind], ...(kind === 'screenshot' ? { screenshotPresignedUrl: prep.uploadUrl } : {}) });
+    if (!out.ok) throw out.error;
+    return out.result;
+  }
+
+  /** pagePrepMachine with this browser's captures: what the task actor spawns per preparation. */
+  const pagePrepLogic = pagePrepMachine.provide({
+    actors: {
+      captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(async ({ input }) => (await capture('screenshot', input)) as ScreenshotCapture),
+      extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(async ({ input }) => (await capture('readability', input)) as ReadabilityCapture),
+    },
+  });
+
+  /** Without a task actor (MCP sessions): the preparation runs as its own actor on the clock. */
+  function prepareOnItsOwn(input: PagePrepInput): Promise<PagePrepOutput> {
+    const prep = createActor(pagePrepLogic, { input, ...(deps.inspect ? { inspect: deps.inspect } : {}), ...(deps.clock ? { clock: deps.clock } : {}) });
+    prep.start();
+    return toPromise(prep);
   }
 
   /** task_start (reusing the task's tab when it has one), then attach the debugger. */
@@ -184,8 +256,21 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       groupId = typeof started.result?.groupId === 'number' ? started.result.groupId : groupId;
       if (fresh) {
         const attached = await action(step, 'browser_debugger_attach', { tabId });
-        // A failed attach is not fatal: the extension falls back to DOM strategies.
-        void attached;
+        if (!attached.ok && blockedError()) return attached;
+        // A failed attach is not fatal: the extension falls back to DOM strategies. The user is
+        // told, with the code (CDP_PERMISSION_DENIED when the browser refused it).
+        if (!attached.ok && attached.error) {
+          deps.events.toTask(
+            deps.taskId,
+            {
+              type: 'structuredOutput',
+              status: 'info',
+              message: 'The browser did not let Mimo attach its debugger to the task tab; clicks and typing fall back to DOM events.',
+              error: { code: attached.error.code, message: attached.error.message, retryable: attached.error.retryable ?? false },
+            },
+            traceId,
+          );
+        }
       }
       return null;
     }
@@ -195,6 +280,8 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   async function readPage(step: Step): Promise<{ ok: true; page: PageContext } | { ok: false; error: ErrorValue }> {
     if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
     const loaded = await action(step, 'browser_wait_for_loaded', { tabId });
+    const loadAckMissed = blockedError();
+    if (loadAckMissed) return { ok: false, error: loadAckMissed };
     const loadWarning = loaded.ok ? [] : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
     if (!loaded.ok && loaded.error?.code === 'TASK_TAB_CLOSED') return { ok: false, error: loaded.error };
     const tab = tabId;
@@ -203,26 +290,21 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       const verdict = await deps.checkFinalUrl(landedOn);
       if (!verdict.ok) return { ok: false, error: verdict.error };
     }
-    const machine = pagePrepMachine.provide({
-      actors: {
-        captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(async () => {
-          const out = await action(step, 'browser_screenshot', { tabId: tab }, { retry: false });
-          if (!out.ok) throw out.error;
-          return out.result as unknown as ScreenshotCapture;
-        }),
-        extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(async () => {
-          const out = await action(step, 'browser_readability_extract', { tabId: tab }, { retry: false });
-          if (!out.ok) throw out.error;
-          return out.result as ReadabilityCapture;
-        }),
-      },
-    });
-    const prep = createActor(machine, {
-      input: { taskId: deps.taskId, tabId: tab, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) },
-      ...(deps.inspect ? { inspect: deps.inspect } : {}),
-    });
-    prep.start();
-    const prepared = await toPromise(prep);
+    // A capture's retry is the same action (seed 001 §4.2): it keeps its actionId.
+    // Presigned before the preparation starts, so both captures are requested in order at once.
+    const prepId = `prep-${nanoid(12)}`;
+    const upload = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
+    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, uploadUrl: upload.uploadUrl });
+    const prepInput = { taskId: deps.taskId, tabId: tab, prepId, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) };
+    let prepared: PagePrepOutput;
+    try {
+      prepared = deps.preparePage ? await deps.preparePage(prepInput) : await prepareOnItsOwn(prepInput);
+    } finally {
+      preps.delete(prepId);
+    }
+    // A plugin that missed an ack is not a page that failed: the turn stops, the task stays usable.
+    const ackMissed = blockedError();
+    if (ackMissed) return { ok: false, error: ackMissed };
     if (prepared.status === 'failed') {
       return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
     }
@@ -243,15 +325,6 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return { ok: true, page };
   }
 
-  /** A step refused before any action ran (the URL policy): shown and stored like a failed action. */
-  function refused(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
-    const actionId = `act-${nanoid(12)}`;
-    const paramsSummary = paramsSummaryOf(params);
-    const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
-    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire });
-    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
-  }
-
   return {
     get clientId() {
       return clientId;
@@ -266,6 +339,15 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       return lastPage;
     },
     selectPlugin,
+    pagePrepLogic,
+    /** A new turn: the per-turn ack block is lifted, and its traceId goes on every frame and event. */
+    beginTurn(turnTraceId?: string) {
+      deps.registry.clearTurnBlock(deps.taskId);
+      traceId = turnTraceId;
+    },
+    get traceId() {
+      return traceId;
+    },
     action,
     stepsInFlight: () => [...inFlight.values()],
     readPage,

@@ -37,15 +37,19 @@ export class TurnFailure extends Error {
   }
 }
 
-/** Codes that end the turn early but leave the task usable (the user fixes the cause and asks again). */
-const STOPS_TURN = new Set(['PLUGIN_OFFLINE']);
+/**
+ * Codes that end the turn early but leave the task usable (the user fixes the cause and asks
+ * again). PLUGIN_TIMEOUT_ACK: seed 001 §4.1, the plugin is unusable, nothing more is dispatched.
+ */
+const STOPS_TURN = new Set(['PLUGIN_OFFLINE', 'PLUGIN_TIMEOUT_ACK']);
 /** Codes that end the task in `error`. */
 const FAILS_TASK = new Set(['PAGE_PREP_FAILED']);
 
-export async function runTurn(deps: TurnDeps, message: { id: string; content: string }, signal?: AbortSignal): Promise<TurnResult> {
+export async function runTurn(deps: TurnDeps, message: { id: string; content: string; traceId?: string }, signal?: AbortSignal): Promise<TurnResult> {
   const { events, taskId } = deps;
+  const traceId = message.traceId;
   const delta = (content: string, finished = false) =>
-    events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished, delta: { content } });
+    events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished, delta: { content } }, traceId);
 
   const messages: LlmMessage[] = [{ role: 'system', content: systemPromptFor(deps.llm) }, ...deps.history, { role: 'user', content: message.content }];
   let text = '';
@@ -58,6 +62,8 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   };
 
   for (;;) {
+    // STOP ended the turn (its actions settled as canceled): no further LLM step.
+    if (signal?.aborted) throw new TurnFailure(errorValue('TASK_STOPPED', 'the task was stopped', { retryable: false }));
     if (steps >= deps.stepLimit) {
       stoppedAtLimit = true;
       say(`${text ? '\n\n' : ''}I stopped after ${deps.stepLimit} steps without finishing; tell me how to continue.`);
@@ -77,6 +83,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
       context: { snapshot: browserState, ...(deps.browser.lastPage ? { page: deps.browser.lastPage } : {}) },
       ...(deps.llmTimeoutMs ? { timeoutMs: deps.llmTimeoutMs } : {}),
       ...(signal ? { signal } : {}),
+      ...(traceId ? { traceId } : {}),
     })) {
       deps.onTrace?.({ kind: 'llm', event });
       if (event.type === 'delta') {
@@ -120,7 +127,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
       }
     }
     if (stopTurn) {
-      events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: stopTurn.code, message: stopTurn.message, retryable: stopTurn.retryable ?? true } });
+      events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: stopTurn.code, message: stopTurn.message, retryable: stopTurn.retryable ?? true } }, traceId);
       say(`${text ? '\n\n' : ''}${stopTurn.message}`);
       break;
     }

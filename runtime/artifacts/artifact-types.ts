@@ -2,9 +2,9 @@
 
 export type ArtifactKind = 'screenshot' | 'html' | 'readability' | 'log' | (string & {});
 
-export interface Clock {
-  now(): number;
-}
+/** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
+import type { WallClock } from '../clock/index.ts';
+export type Clock = WallClock;
 
 /** Timers, injectable so tests drive the upload timeout and the sweeper without sleeping. */
 export interface Scheduler {

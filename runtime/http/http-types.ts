@@ -4,9 +4,9 @@ import type { ExtensionRegistry } from '../registry/index.ts';
 import type { SnapshotStore } from '../snapshot/index.ts';
 import type { TaskStore } from '../store/index.ts';
 
-export interface Clock {
-  now(): number;
-}
+/** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
+import type { WallClock } from '../clock/index.ts';
+export type Clock = WallClock;
 
 export interface HttpAppConfig {
   /** When set, /api/* needs `Authorization: Bearer <token>` or `X-Mimo-Token: <token>` (see token-auth.ts for the exceptions). */

@@ -1,15 +1,9 @@
-// Time as the gateways see it: injected so tests can fire timeouts and retry delays by hand.
+// Time as the gateways see it: the runtime's one clock (runtime/clock), injected so tests can
+// fire timeouts and retry delays by hand.
+import { createSystemClock as systemClock, type Clock } from '../clock/index.ts';
 
-export interface LlmClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type LlmClock = Clock;
 
 export function createSystemClock(): LlmClock {
-  return {
-    now: () => Date.now(),
-    setTimeout: (fn, ms) => setTimeout(fn, ms),
-    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  };
+  return systemClock();
 }

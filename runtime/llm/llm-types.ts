@@ -85,6 +85,8 @@ export interface StreamChatInput {
   /** default 90_000 */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The user message's traceId: sent to the endpoint as the `x-mimo-trace-id` header. */
+  traceId?: string;
 }
 
 export interface LlmGateway {

@@ -78,7 +78,7 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
           stream: true,
           stream_options: { include_usage: true },
         },
-        { signal: controller.signal, timeout: timeoutMs },
+        { signal: controller.signal, timeout: timeoutMs, ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}) },
       );
       ctx.phase = 'stream';
       const calls = createToolCallAccumulator(() => `call_${nanoid(12)}`);

@@ -80,7 +80,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     catalog,
     ...(options.maxConcurrentRuns !== undefined ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
     ...(options.maxRunTimeoutMs !== undefined ? { maxRunTimeoutMs: options.maxRunTimeoutMs } : {}),
-    ...(options.actorClock ? { actorClock: options.actorClock } : {}),
+    actorClock: options.actorClock ?? services.clock,
     ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
   });
   const ready = runs.init().then(
@@ -90,7 +90,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
 
   // browser-shell screenshots are readable through get_artifact too (the artifact service enforces their TTL).
   const shellArtifacts = new Set<string>();
-  const shell = createBrowserShellTool({ sessions, rememberArtifact: (id) => shellArtifacts.add(id), ...(options.shellTimers ? { timers: options.shellTimers } : {}) });
+  const shell = createBrowserShellTool({ sessions, rememberArtifact: (id) => shellArtifacts.add(id), timers: options.shellTimers ?? services.clock });
   const tools: McpTool[] =
     profile === 'minimal'
       ? [shell]

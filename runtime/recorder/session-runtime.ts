@@ -4,6 +4,7 @@
 // loopback, which the default policy refuses; the orchestrator's basic http(s) check applies).
 // fixtures/sessions/record.ts records through it and the replay tests replay through it, so a
 // fixture is replayed by the same composition that recorded it.
+import { createSystemClock, type Clock } from '../clock/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ export interface SessionRuntimeOptions {
   llm: LlmGateway;
   recorder?: SessionRecorder;
   timings?: SessionTimings;
-  clock?: { now(): number };
+  clock?: Clock;
   /** Server log lines (default: dropped). */
   log?: (entry: object) => void;
 }
@@ -54,7 +55,7 @@ export function openAiGatewayFor(options: { baseURL: string; model?: string; rec
 }
 
 export async function startSessionRuntime(options: SessionRuntimeOptions): Promise<SessionRuntime> {
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? createSystemClock();
   const { recorder } = options;
   const dir = mkdtempSync(join(tmpdir(), 'mimo-session-'));
   const inspection = createInspectionHub({ clock, ...(recorder ? { forward: recordInspection(recorder, clock) } : {}) });

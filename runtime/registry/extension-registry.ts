@@ -14,6 +14,7 @@ import type {
   RegistryChangeReason,
   RegistryListener,
   Selection,
+  TurnBlockError,
 } from './registry-types.ts';
 
 export interface ExtensionRegistryOptions {
@@ -66,6 +67,8 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
   const { clock } = options;
   const clients = new Map<string, ClientRecord>();
   const bindings = new Map<string, string>();
+  const selections = new Map<string, string>();
+  const turnBlocks = new Map<string, { clientId: string; error: TurnBlockError }>();
   const listeners = new Set<RegistryListener>();
 
   function recordOf(clientId: string): ClientRecord {
@@ -153,7 +156,7 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
         lastUsedAt: r.lastUsedAt,
         lastSeenAt: r.lastSeenAt,
       }));
-      const explicit = isNonEmptyString(explicitClientId) ? explicitClientId : undefined;
+      const explicit = isNonEmptyString(explicitClientId) ? explicitClientId : selections.get(taskId);
       return selectExtension(candidates, bindings.get(taskId), explicit);
     },
 
@@ -163,6 +166,29 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
 
     unbind(taskId) {
       bindings.delete(taskId);
+    },
+
+    select(taskId, clientId) {
+      if (!isNonEmptyString(taskId)) return;
+      if (isNonEmptyString(clientId)) {
+        selections.set(taskId, clientId);
+        bindings.set(taskId, clientId);
+      } else selections.delete(taskId);
+    },
+
+    selectionOf: (taskId) => selections.get(taskId),
+
+    blockForTurn(taskId, clientId, error) {
+      turnBlocks.set(taskId, { clientId, error });
+    },
+    clearTurnBlock(taskId) {
+      turnBlocks.delete(taskId);
+    },
+    turnBlockOf: (taskId) => turnBlocks.get(taskId),
+
+    isHealthy: (clientId) => {
+      const record = clients.get(clientId);
+      return record !== undefined && !record.unhealthy;
     },
 
     bindingOf: (taskId) => bindings.get(taskId),

@@ -1,9 +1,10 @@
 // Public shapes of the extension registry (seed 000 §1 ExtensionRegistry, seed 001 §2.3, §4.1).
+import type { ErrorValue } from '../../machines/spec/index.ts';
 import type { ExtensionListItem } from '../../transport/contracts/index.ts';
 
-export interface Clock {
-  now(): number;
-}
+/** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
+import type { WallClock } from '../clock/index.ts';
+export type Clock = WallClock;
 
 /**
  * What a plugin tells us about itself: the body of POST /api/extension/extension-id or the
@@ -33,6 +34,9 @@ export interface PluginOfflineError {
 export type Selection =
   | { ok: true; clientId: string; reason: SelectionReason }
   | { ok: false; error: PluginOfflineError };
+
+/** The one error value (machines/spec). */
+export type TurnBlockError = ErrorValue;
 
 export interface RegistryBadInput {
   code: 'BAD_REQUEST';
@@ -75,8 +79,21 @@ export interface ExtensionRegistry {
   /** Online first, then most recently seen. */
   list(): ExtensionListItem[];
   get(clientId: string): ExtensionListItem | undefined;
+  /** explicit argument > the task's selection (select) > binding > single > most recent. */
   selectFor(taskId: string, explicitClientId?: string | null): Selection;
   bind(taskId: string, clientId: string): void;
+  /** The user's pick for a task (select_extension, persisted as task.selectedClientId): selectFor honours it. */
+  select(taskId: string, clientId: string | null): void;
+  selectionOf(taskId: string): string | undefined;
+  /** Known (registered or connected at least once) and not flagged unhealthy. */
+  isHealthy(clientId: string): boolean;
+  /**
+   * Seed 001 §4.1: a plugin that missed an ack gets nothing more from this task's turn. The block
+   * holds until the task's next turn (`clearTurnBlock`); the scheduler refuses to send meanwhile.
+   */
+  blockForTurn(taskId: string, clientId: string, error: TurnBlockError): void;
+  clearTurnBlock(taskId: string): void;
+  turnBlockOf(taskId: string): { clientId: string; error: TurnBlockError } | undefined;
   unbind(taskId: string): void;
   bindingOf(taskId: string): string | undefined;
   /** The client was just used for an action (the "most recently used" tie-breaker). */

@@ -27,17 +27,25 @@ function byRecency(a: Candidate, b: Candidate): number {
 }
 
 /**
- * 1. explicit: the client the user picked, if it is online (even if unhealthy: the user chose
- *    it). An explicit choice that is offline is an error, not a silent switch to another browser.
+ * 1. explicit: the client the user picked, if it is online and healthy. An explicit choice that
+ *    is offline or unhealthy is an error, not a silent switch to another browser.
  * 2. task: the client the task is already bound to, if online and healthy.
- * 3. single: the only online client (healthy ones first: an unhealthy one is taken only when no
- *    healthy one is online).
+ * 3. single: the only online healthy client.
  * 4. recent: of several, the most recently used.
+ * An unhealthy client (two exec timeouts in a row, seed 001 §4.1) gets no work until it
+ * reconnects (reconnecting clears the flag).
  */
 export function selectExtension(candidates: readonly Candidate[], boundClientId: string | undefined, explicitClientId: string | undefined): Selection {
   const byId = new Map(candidates.map((c) => [c.clientId, c]));
   if (explicitClientId !== undefined) {
-    if (byId.get(explicitClientId)?.online) return { ok: true, clientId: explicitClientId, reason: 'explicit' };
+    const chosen = byId.get(explicitClientId);
+    if (chosen?.online && !chosen.unhealthy) return { ok: true, clientId: explicitClientId, reason: 'explicit' };
+    if (chosen?.online) {
+      return offline(
+        `The selected browser extension (${explicitClientId}) stopped answering (two action timeouts in a row). Reconnect it (reload the extension) or select another extension.`,
+        explicitClientId,
+      );
+    }
     return offline(
       `The selected browser extension (${explicitClientId}) is not connected. Open that browser, or pick another extension.`,
       explicitClientId,
@@ -46,9 +54,13 @@ export function selectExtension(candidates: readonly Candidate[], boundClientId:
   const online = candidates.filter((c) => c.online);
   const healthy = online.filter((c) => !c.unhealthy);
   const bound = boundClientId === undefined ? undefined : byId.get(boundClientId);
-  if (bound?.online && (!bound.unhealthy || healthy.length === 0)) return { ok: true, clientId: bound.clientId, reason: 'task' };
-  const pool = healthy.length > 0 ? healthy : online;
-  if (pool.length === 0) return offline(PLUGIN_OFFLINE_MESSAGE);
+  if (bound?.online && !bound.unhealthy) return { ok: true, clientId: bound.clientId, reason: 'task' };
+  const pool = healthy;
+  if (pool.length === 0) {
+    return online.length > 0
+      ? offline('The connected browser extension stopped answering (two action timeouts in a row). Reconnect it (reload the extension) or connect another one.')
+      : offline(PLUGIN_OFFLINE_MESSAGE);
+  }
   if (pool.length === 1) return { ok: true, clientId: pool[0]!.clientId, reason: 'single' };
   const [first] = [...pool].sort(byRecency);
   return { ok: true, clientId: first!.clientId, reason: 'recent' };

@@ -1,19 +1,27 @@
-// ActionScheduler (seed 000 §1, 001 §4): a serial queue per task; each browser_action is an
-// `actionMachine` actor provided with the real transport. The frame goes to the plugin's room
-// `client:{clientId}` with a Socket.IO ack (-> ACK); `browser_action_result` (new or legacy
-// format) is correlated by actionId (-> RESULT); a plugin that disconnects fails what it had
-// in flight at once (-> PLUGIN_GONE). Actions of different tasks run concurrently.
+// ActionScheduler (seed 000 §1, 001 §4): the transport side of every browser_action. It provides
+// `actionMachine` with the real IO once (`actionLogic`): `sendAction` writes the typed frame to
+// the plugin's room `client:{clientId}` with a Socket.IO ack (-> ACK), `announce` registers the
+// live actor so the plugin's `browser_action_result` (new or legacy format) is routed to it by
+// actionId (-> RESULT), a plugin that disconnects fails what it had in flight at once
+// (-> PLUGIN_GONE), and `cancelOnPlugin` sends task_stop when a task stop cancels an action.
+// Task actors spawn `actionLogic` as their children (the task machine serialises and gates
+// them); callers without a task actor (MCP sessions) use `run`, a per-task serial queue of
+// top-level actors of the same logic.
 import { createActor, fromPromise, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
 import { nanoid } from 'nanoid';
 import {
   actionMachine,
   errorValue,
   ErrorCode,
+  type ActionContext,
+  type ActionInput,
   type ActionOutput,
+  type ErrorValue,
   type IgnoredResultDisposition,
   type SendActionInput,
 } from '../../machines/index.ts';
-import type { NormalizedActionResult } from '../../transport/contracts/index.ts';
+import { browserActionFrame, type NormalizedActionResult } from '../../transport/contracts/index.ts';
+import type { Clock } from '../clock/index.ts';
 import { createKeyedQueue } from '../store/keyed-queue.ts';
 
 /** How the scheduler reaches a plugin: emit to its room and report the first ack. */
@@ -29,8 +37,8 @@ export interface ActionRequest {
   clientId: string;
   actionName: string;
   params: Record<string, unknown>;
-  /** Extra top-level frame fields (e.g. `screenshotPresignedUrl`). */
-  frameExtras?: Record<string, unknown>;
+  /** Where a browser_screenshot uploads its PNG (seed 001 §2.4). */
+  screenshotPresignedUrl?: string;
   ackTimeoutMs?: number;
   execTimeoutMs?: number;
   /** Wait before the one retry (default 1 s). */
@@ -41,32 +49,54 @@ export interface ActionRequest {
   traceId?: string;
 }
 
+/** Who an action belonged to, for the settle hook. */
+export interface SettledAction {
+  actionId: string;
+  actionName: string;
+  taskId: string;
+  clientId: string;
+}
+
 export interface SchedulerEvents {
   /** Once per action, when it settles. */
-  onSettled?(request: ActionRequest & { actionId: string }, output: ActionOutput, durationMs: number): void;
+  onSettled?(action: SettledAction, output: ActionOutput, durationMs: number): void;
   /** A result for an action that is not in flight (finished, unknown) or a duplicate. */
   onIgnoredResult?(actionId: string, disposition: IgnoredResultDisposition | 'unknown'): void;
 }
 
 export interface ActionSchedulerDeps extends SchedulerEvents {
   channel: PluginChannel;
-  clock: { now(): number };
-  /** XState inspection observer for the action actors of a task. */
+  /** The runtime's clock: it times the actors `run` creates (task children use their task's). */
+  clock: Clock;
+  /** XState inspection observer for the actors `run` creates. */
   inspectFor?: (taskId: string) => Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** Default ack timeout (T_ack) for every action; the machine's default when absent. */
   ackTimeoutMs?: number;
   /** How many finished action ids are remembered to tell "late" from "unknown". */
   rememberFinished?: number;
+  /**
+   * Asked before a frame is written: an error value refuses the action (e.g. the plugin is
+   * unhealthy, seed 001 §4.1) and it fails with that error without being sent.
+   */
+  refuse?(clientId: string, taskId: string): ErrorValue | null;
 }
 
+export type ResultDisposition = 'accepted' | IgnoredResultDisposition | 'unknown' | 'foreign';
+
 export interface ActionScheduler {
-  /** Queues an action behind the task's previous ones; resolves with the machine's output. */
-  run(request: ActionRequest): Promise<ActionOutput & { durationMs: number }>;
-  /** Routes a plugin's browser_action_result to its action. */
-  handleResult(clientId: string, result: NormalizedActionResult): void;
-  /** The plugin's last socket went away: fail its in-flight actions with PLUGIN_OFFLINE. */
+  /** actionMachine provided with the transport: what task actors spawn as their children. */
+  readonly actionLogic: typeof actionMachine;
+  /** The machine input for a request (defaults filled in: actionId, T_ack). */
+  inputOf(request: ActionRequest): ActionInput;
+  /** Runs an action as its own actor, queued behind the task's previous ones (MCP sessions). */
+  run(request: ActionRequest, onStarted?: () => void): Promise<ActionOutput & { durationMs: number }>;
+  /** How long a settled action ran (from its actor's start), read once. */
+  takeDuration(actionId: string): number | undefined;
+  /** Routes a plugin's browser_action_result to its action; says what became of it. */
+  handleResult(clientId: string, result: NormalizedActionResult): ResultDisposition;
+  /** The plugin's last socket went away (or it was flagged unhealthy): fail its in-flight actions with PLUGIN_OFFLINE. */
   pluginGone(clientId: string, reason?: string): void;
-  /** Actions queued or running for a task. */
+  /** Actions queued or running through `run` for a task. */
   pending(taskId: string): number;
   /** The live action actor of an action id (for inspection and tests). */
   actorOf(actionId: string): AnyActorRef | undefined;
@@ -76,10 +106,17 @@ export interface ActionScheduler {
   taskOf(actionId: string): string | undefined;
 }
 
+interface Tracked {
+  actor: AnyActorRef;
+  action: SettledAction;
+  startedAt: number;
+}
+
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
   const queue = createKeyedQueue();
-  const inFlight = new Map<string, { actor: AnyActorRef; clientId: string; taskId: string; request: ActionRequest }>();
+  const inFlight = new Map<string, Tracked>();
   const finished = new Set<string>();
+  const durations = new Map<string, number>();
   const rememberFinished = deps.rememberFinished ?? 10_000;
   const pendingByTask = new Map<string, number>();
 
@@ -88,66 +125,99 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     if (finished.size > rememberFinished) finished.delete(finished.values().next().value!);
   }
 
-  function frameOf(input: SendActionInput, request: ActionRequest): Record<string, unknown> {
-    return {
-      v: 1,
-      type: 'browser_action',
-      id: input.actionId,
-      taskId: input.taskId,
-      clientId: input.clientId,
-      timestamp: deps.clock.now(),
-      action: { [input.actionName]: input.params },
-      ...(request.traceId ? { traceId: request.traceId } : {}),
-      ...request.frameExtras,
+  function track(self: AnyActorRef, context: ActionContext): void {
+    const action: SettledAction = { actionId: context.actionId, actionName: context.actionName, taskId: context.taskId, clientId: context.clientId };
+    const entry: Tracked = { actor: self, action, startedAt: deps.clock.now() };
+    inFlight.set(action.actionId, entry);
+    const done = () => {
+      if (inFlight.get(action.actionId) !== entry) return;
+      inFlight.delete(action.actionId);
+      remember(action.actionId);
+      const snapshot = self.getSnapshot() as { status: string; output?: ActionOutput };
+      const durationMs = deps.clock.now() - entry.startedAt;
+      durations.set(action.actionId, durationMs);
+      if (durations.size > 1_000) durations.delete(durations.keys().next().value!);
+      if (snapshot.output) deps.onSettled?.(action, snapshot.output, durationMs);
     };
+    self.subscribe({ complete: done, error: done });
   }
 
-  // The machine is provided once: building it per action re-creates every state node.
-  // sendAction finds its action's request and actor by actionId.
-  const machine = actionMachine.provide({
+  // Provided once: building it per action would re-create every state node.
+  const actionLogic = actionMachine.provide({
     actors: {
       sendAction: fromPromise<void, SendActionInput>(async ({ input }) => {
-        const entry = inFlight.get(input.actionId);
-        const sent =
-          entry !== undefined &&
-          deps.channel.emitWithAck(input.clientId, frameOf(input, entry.request), () => entry.actor.send({ type: 'ACK' }));
-        if (!sent) {
-          throw errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true });
-        }
+        const refusal = deps.refuse?.(input.clientId, input.taskId);
+        if (refusal) throw refusal;
+        const frame = browserActionFrame({
+          actionId: input.actionId,
+          taskId: input.taskId,
+          clientId: input.clientId,
+          timestamp: deps.clock.now(),
+          actionName: input.actionName,
+          params: input.params,
+          // The plugin learns the T_exec the server holds it to (seed 001 §3.5 `timeoutMs`).
+          timeoutMs: input.execTimeoutMs,
+          ...(input.traceId ? { traceId: input.traceId } : {}),
+          ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
+        });
+        const sent = deps.channel.emitWithAck(input.clientId, frame, () => inFlight.get(input.actionId)?.actor.send({ type: 'ACK' }));
+        if (!sent) throw errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true });
       }),
     },
     actions: {
+      announce: ({ self, context }) => track(self, context),
       reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
+      // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
+      // its answer is routed like any unknown result and ignored).
+      cancelOnPlugin: (_, params) => {
+        deps.channel.emitWithAck(
+          params.clientId,
+          browserActionFrame({
+            actionId: `act-${nanoid(12)}`,
+            taskId: params.taskId,
+            clientId: params.clientId,
+            timestamp: deps.clock.now(),
+            actionName: 'task_stop',
+            params: { closeTab: false },
+            timeoutMs: 5_000,
+            ...(params.traceId ? { traceId: params.traceId } : {}),
+          }),
+          () => {},
+        );
+      },
     },
   });
 
-  function execute(request: ActionRequest, actionId: string): Promise<ActionOutput & { durationMs: number }> {
+  function inputOf(request: ActionRequest): ActionInput {
+    const ackTimeoutMs = request.ackTimeoutMs ?? deps.ackTimeoutMs;
+    return {
+      actionId: request.actionId ?? `act-${nanoid(12)}`,
+      actionName: request.actionName,
+      params: request.params,
+      taskId: request.taskId,
+      clientId: request.clientId,
+      ...(ackTimeoutMs ? { ackTimeoutMs } : {}),
+      ...(request.execTimeoutMs !== undefined ? { execTimeoutMs: request.execTimeoutMs } : {}),
+      ...(request.retry !== undefined ? { retry: request.retry } : {}),
+      ...(request.retryBackoffMs !== undefined ? { retryBackoffMs: request.retryBackoffMs } : {}),
+      ...(request.traceId ? { traceId: request.traceId } : {}),
+      ...(request.screenshotPresignedUrl ? { screenshotPresignedUrl: request.screenshotPresignedUrl } : {}),
+    };
+  }
+
+  function execute(input: ActionInput): Promise<ActionOutput & { durationMs: number }> {
     const started = deps.clock.now();
     return new Promise((resolve) => {
-      const actor = createActor(machine, {
-        id: `action:${actionId}`,
-        input: {
-          actionId,
-          actionName: request.actionName,
-          params: request.params,
-          taskId: request.taskId,
-          clientId: request.clientId,
-          ...(request.ackTimeoutMs ?? deps.ackTimeoutMs ? { ackTimeoutMs: request.ackTimeoutMs ?? deps.ackTimeoutMs } : {}),
-          ...(request.execTimeoutMs !== undefined ? { execTimeoutMs: request.execTimeoutMs } : {}),
-          ...(request.retry !== undefined ? { retry: request.retry } : {}),
-          ...(request.retryBackoffMs !== undefined ? { retryBackoffMs: request.retryBackoffMs } : {}),
-        },
-        ...(deps.inspectFor ? { inspect: deps.inspectFor(request.taskId) } : {}),
+      const actor = createActor(actionLogic, {
+        id: `action:${input.actionId}`,
+        clock: deps.clock,
+        input,
+        ...(deps.inspectFor ? { inspect: deps.inspectFor(input.taskId) } : {}),
       });
-      inFlight.set(actionId, { actor, clientId: request.clientId, taskId: request.taskId, request });
       actor.subscribe({
         complete: () => {
-          inFlight.delete(actionId);
-          remember(actionId);
           const output = actor.getSnapshot().output as ActionOutput;
-          const durationMs = deps.clock.now() - started;
-          deps.onSettled?.({ ...request, actionId }, output, durationMs);
-          resolve({ ...output, durationMs });
+          resolve({ ...output, durationMs: deps.clock.now() - started });
         },
       });
       actor.start();
@@ -155,13 +225,24 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
   }
 
   return {
+    actionLogic,
+    inputOf,
     actorOf: (actionId) => inFlight.get(actionId)?.actor,
     inFlightIds: () => [...inFlight.keys()],
-    taskOf: (actionId) => inFlight.get(actionId)?.taskId,
-    run(request) {
-      const actionId = request.actionId ?? `act-${nanoid(12)}`;
+    taskOf: (actionId) => inFlight.get(actionId)?.action.taskId,
+    takeDuration(actionId) {
+      const ms = durations.get(actionId);
+      durations.delete(actionId);
+      const live = inFlight.get(actionId);
+      return ms ?? (live ? deps.clock.now() - live.startedAt : undefined);
+    },
+    run(request, onStarted) {
+      const input = inputOf(request);
       pendingByTask.set(request.taskId, (pendingByTask.get(request.taskId) ?? 0) + 1);
-      return queue.run(request.taskId, () => execute(request, actionId)).finally(() => {
+      return queue.run(request.taskId, () => {
+        onStarted?.();
+        return execute(input);
+      }).finally(() => {
         const left = (pendingByTask.get(request.taskId) ?? 1) - 1;
         if (left === 0) pendingByTask.delete(request.taskId);
         else pendingByTask.set(request.taskId, left);
@@ -169,20 +250,28 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     },
     handleResult(clientId, result) {
       const entry = inFlight.get(result.actionId);
-      if (!entry || entry.clientId !== clientId) {
-        deps.onIgnoredResult?.(result.actionId, finished.has(result.actionId) ? 'late' : 'unknown');
-        return;
+      if (entry && entry.action.clientId !== clientId) {
+        deps.onIgnoredResult?.(result.actionId, 'unknown');
+        return 'foreign';
       }
+      if (!entry) {
+        const disposition = finished.has(result.actionId) ? 'late' : 'unknown';
+        deps.onIgnoredResult?.(result.actionId, disposition);
+        return disposition;
+      }
+      const before = (entry.actor.getSnapshot() as { context: ActionContext }).context.ignoredResults;
       entry.actor.send({
         type: 'RESULT',
         status: result.status,
         ...(result.result !== undefined ? { result: result.result } : {}),
         ...(result.error !== undefined ? { error: result.error } : {}),
       });
+      const after = entry.actor.getSnapshot() as { status: string; context: ActionContext };
+      return after.status === 'active' && after.context.ignoredResults > before ? 'duplicate' : 'accepted';
     },
     pluginGone(clientId, reason) {
       for (const entry of [...inFlight.values()]) {
-        if (entry.clientId === clientId) entry.actor.send({ type: 'PLUGIN_GONE', reason: reason ?? `the browser extension ${clientId} disconnected` });
+        if (entry.action.clientId === clientId) entry.actor.send({ type: 'PLUGIN_GONE', reason: reason ?? `the browser extension ${clientId} disconnected` });
       }
     },
     pending(taskId) {

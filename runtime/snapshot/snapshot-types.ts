@@ -1,9 +1,9 @@
 // Public shapes of the snapshot store (seed 000 §1 SnapshotStore, seed 001 §2.2, §3.5, §3.6).
 import type { FieldError, SnapshotResponse, SnapshotState, TabEventType } from '../../transport/contracts/index.ts';
 
-export interface Clock {
-  now(): number;
-}
+/** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
+import type { WallClock } from '../clock/index.ts';
+export type Clock = WallClock;
 
 /** What changed a snapshot: a full sync or the eventType of a tab_event. */
 export type SnapshotCause = 'full_state_sync' | TabEventType;

@@ -15,6 +15,7 @@ import type { ControlResult, TaskControl } from './task-control.ts';
 
 export interface FrontendGatewayDeps {
   control: () => TaskControl | undefined;
+  /** select_extension when no agent runs on this server. */
   bindExtension(taskId: string, clientId: string): ControlResult;
   /** The live view relay (subscribe_live / unsubscribe_live); absent: live view unavailable. */
   live?: LiveViewRelay;
@@ -67,7 +68,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       inspections.delete(m.taskId);
       return { ok: true };
     },
-    select_extension: (m) => deps.bindExtension(m.taskId, m.clientId),
+    select_extension: (m) => deps.control()?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
     subscribe_live: (m) => deps.live?.watch(socket, m.taskId) ?? noLive,
     unsubscribe_live: (m) => deps.live?.unwatch(socket, m.taskId) ?? noLive,
   };

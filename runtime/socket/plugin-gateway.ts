@@ -1,6 +1,8 @@
 // `plugin_message` from browser extensions (seed 001 §3.5): registration, snapshot sync, action
 // results, takeover reports and overlay commands. The sender is the authenticated plugin socket;
-// every message is validated against the shared contracts and dispatched by a handler map.
+// every message is validated against the shared contracts and dispatched by a handler map, and
+// the Socket.IO ack carries the server's decision: `{ ok: true, data? }` when it was applied,
+// `{ ok: false, error: { code, message } }` when it was refused (nothing changed).
 import {
   IncomingPluginMessageSchema,
   isLegacyActionResult,
@@ -8,8 +10,12 @@ import {
   LIVE_FRAME_EVENT,
   normalizeActionResult,
   PLUGIN_MESSAGE_EVENT,
+  ackOk,
+  ackRefused,
   validate,
   type IncomingPluginMessage,
+  type NormalizedActionResult,
+  type SocketAck,
 } from '../../transport/contracts/index.ts';
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
@@ -46,6 +52,29 @@ export interface PluginGatewayDeps {
 type Ack = ((response: unknown) => void) | undefined;
 type Handler<T extends string> = (clientId: string, message: Extract<IncomingPluginMessage, { type: T }>) => unknown;
 
+/** A handler's return value as an ack: an `{ ok: false, error }` is a refusal; anything else applied. */
+function ackOf(outcome: unknown): SocketAck {
+  const value = outcome as { ok?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
+  if (value && value.ok === false && typeof value.error?.code === 'string') {
+    return ackRefused({ code: value.error.code, message: typeof value.error.message === 'string' ? value.error.message : value.error.code });
+  }
+  const data = (value as { data?: unknown } | undefined)?.data;
+  return value?.ok === true && typeof data === 'object' && data !== null ? ackOk(data as Record<string, unknown>) : ackOk();
+}
+
+/** What became of a browser_action_result, for the plugin. */
+function resultAck(actionId: string, disposition: ReturnType<ActionScheduler['handleResult']>): SocketAck {
+  switch (disposition) {
+    case 'accepted':
+    case 'duplicate':
+      return ackOk({ actionId, disposition });
+    case 'late':
+      return ackRefused({ code: 'CONFLICT', message: `action ${actionId} has already settled (timed out or answered); this result was ignored` });
+    default:
+      return ackRefused({ code: 'NOT_FOUND', message: `no action ${actionId} is waiting for this plugin's result` });
+  }
+}
+
 export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps): void {
   const auth = mimoAuthOf(socket);
   if (auth.clientType !== 'plugin') return;
@@ -57,10 +86,12 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     activate_extension: (id, m) => deps.registry.register({ ...m, clientId: id }),
     full_state_sync: (id, m) => deps.snapshots.applyFullSync(id, m as never),
     tab_event: (id, m) => deps.snapshots.applyTabEvent(id, m as never),
-    browser_action_result: (id, m) => deps.scheduler.handleResult(id, normalizeActionResult(m)),
+    browser_action_result: (id, m) => handleResult(id, normalizeActionResult(m)),
     takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
   };
+
+  const handleResult = (id: string, result: NormalizedActionResult): SocketAck => resultAck(result.actionId, deps.scheduler.handleResult(id, result));
 
   const onMessage = (input: unknown, ack: Ack) => {
     deps.registry.touch(clientId);
@@ -80,14 +111,28 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     const taskId = 'taskId' in message && typeof message.taskId === 'string' ? message.taskId : 'actionId' in message ? deps.scheduler.taskOf(message.actionId) : undefined;
     if (taskId) deps.onMessage?.(taskId, message);
     if (isLegacyActionResult(message)) {
-      deps.scheduler.handleResult(clientId, normalizeActionResult(message));
-    } else {
-      const handler = handlers[message.type] as Handler<typeof message.type>;
-      void Promise.resolve(handler(clientId, message as never)).catch((error) =>
-        deps.log({ event: 'plugin_handler_failed', clientId, type: message.type, error: String(error) }),
-      );
+      const answer = handleResult(clientId, normalizeActionResult(message)); // not inside ack?.(): it must run without an ack too
+      ack?.(answer);
+      return;
     }
-    ack?.({ ok: true });
+    const handler = handlers[message.type] as Handler<typeof message.type>;
+    let outcome: unknown;
+    try {
+      outcome = handler(clientId, message as never);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    const reply = (value: unknown) => {
+      const answer = ackOf(value);
+      if (!answer.ok) deps.log({ event: 'plugin_message_refused', clientId, type: message.type, error: answer.error });
+      ack?.(answer);
+    };
+    if (outcome instanceof Promise) {
+      outcome.then(reply, (error) => {
+        deps.log({ event: 'plugin_handler_failed', clientId, type: message.type, error: String(error) });
+        ack?.(ackRefused({ code: 'INTERNAL', message: 'the server failed to handle this message' }));
+      });
+    } else reply(outcome);
   };
   socket.on(PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
   socket.on(LEGACY_PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));

@@ -1,14 +1,12 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
-import type { FrontendEvent, OverlayCommand, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { ErrorValue } from '../../machines/spec/index.ts';
+import type { FrontendEvent, OverlayCommand, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 
-export interface ControlError {
-  code: string;
-  message: string;
-  retryable?: boolean;
-  details?: Record<string, unknown>;
-}
+/** The one error value (machines/spec). */
+export type ControlError = ErrorValue;
 
-export type ControlResult = { ok: true; data?: Record<string, unknown> } | { ok: false; error: ControlError };
+/** The Socket.IO ack of the contract (transport/contracts/socket-ack.ts). */
+export type ControlResult = SocketAck;
 
 export interface TaskControl {
   /** Idempotent task create, persist, then start or queue the turn. Resolves once persisted. */
@@ -16,6 +14,8 @@ export interface TaskControl {
   resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult>;
   stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult>;
   takeover(taskId: string, source: 'web' | 'plugin', reason: string): Promise<ControlResult>;
+  /** select_extension: validate, persist as the task's selectedClientId, honour at the next dispatch. */
+  selectExtension?(taskId: string, clientId: string): Promise<ControlResult>;
   /** The plugin saw the user act on the task tab. */
   takeoverReport?(report: TakeoverReport): Promise<ControlResult>;
   overlayCommand?(command: OverlayCommand): Promise<ControlResult>;

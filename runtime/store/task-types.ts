@@ -61,9 +61,9 @@ export interface TaskPatch {
   usage?: TaskUsage;
 }
 
-export interface Clock {
-  now(): number;
-}
+/** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
+import type { WallClock } from '../clock/index.ts';
+export type Clock = WallClock;
 
 export interface InitReport {
   /** Tasks found and indexed. */

@@ -19,8 +19,10 @@ export interface FakeAnswer {
   ack?: boolean;
   /** The result to send; null sends none. */
   result?: { status: 'success' | 'partial' | 'error'; result?: Record<string, unknown>; error?: { code: string; message: string; retryable?: boolean } } | null;
-  /** Wait before sending the result (ms). */
+  /** Wait before sending the result (ms, real time: for benchmarks; tests use `until`). */
   delayMs?: number;
+  /** Send the result only once this settles (the test decides when the browser finishes). */
+  until?: Promise<unknown>;
   /** Send the same result twice. */
   duplicate?: boolean;
   /** Send the result in the legacy format (no `type`). */
@@ -33,10 +35,21 @@ export interface FakePlugin {
   socket: Socket;
   clientId: string;
   received: BrowserActionFrame[];
+  /** Every plugin_message the server sent (browser_action, plugin_ui_state, ...), in order. */
+  frames: Array<Record<string, unknown>>;
+  /** Every ack the server answered this plugin's messages with. */
+  acks: unknown[];
   /** Sends a plugin_message and resolves with the server's ack. */
   send(message: Record<string, unknown>): Promise<any>;
   sendResult(frame: BrowserActionFrame, answer: NonNullable<FakeAnswer['result']>, legacy?: boolean): void;
   close(): void;
+}
+
+/** A promise the test resolves by hand: `const gate = deferred(); ... gate.resolve()`. */
+export function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 export const okAnswer = (name: string, params: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result: defaultResultOf(name, params) } });
@@ -79,13 +92,21 @@ export async function startFakePlugin(options: {
     socket.once('connect_error', reject);
   });
   const received: BrowserActionFrame[] = [];
+  const frames: Array<Record<string, unknown>> = [];
+  const acks: unknown[] = [];
   const answer = options.answer ?? okAnswer;
 
   const plugin: FakePlugin = {
     socket,
     clientId: options.clientId,
     received,
-    send: (message) => socket.timeout(5_000).emitWithAck('plugin_message', message),
+    frames,
+    acks,
+    send: async (message) => {
+      const ack = await socket.timeout(5_000).emitWithAck('plugin_message', message);
+      acks.push(ack);
+      return ack;
+    },
     sendResult(frame, result, legacy = false) {
       const message = legacy
         ? { actionId: frame.id, status: result.status, ...(result.result ? { result: result.result } : {}), ...(result.error ? { error: result.error.code } : {}) }
@@ -96,6 +117,7 @@ export async function startFakePlugin(options: {
   };
 
   socket.on('plugin_message', async (frame: BrowserActionFrame, ack?: (x: unknown) => void) => {
+    frames.push(frame as unknown as Record<string, unknown>);
     if (frame?.type !== 'browser_action') return;
     received.push(frame);
     const [name, params] = Object.entries(frame.action)[0]!;
@@ -107,7 +129,8 @@ export async function startFakePlugin(options: {
       plugin.sendResult(frame, result, reply.legacy);
       if (reply.duplicate) plugin.sendResult(frame, result, reply.legacy);
     };
-    if (reply.delayMs) setTimeout(deliver, reply.delayMs);
+    if (reply.until) void reply.until.then(deliver, deliver);
+    else if (reply.delayMs) setTimeout(deliver, reply.delayMs);
     else deliver();
   });
 

@@ -2,8 +2,14 @@
 // the web, and every outcome of a browser action through the scheduler.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
-import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.ts';
+import { deferred, startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
+import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
+
+/** Waits until the action actor of the n-th frame the plugin got is in `state` (e.g. executing: the ack arrived). */
+async function actionIn(rt: TestRuntime, frames: { id: string }[], n: number, state: string): Promise<void> {
+  await eventually(() => frames.length > n, 5_000, `frame ${n}`);
+  await eventually(() => rt.server.scheduler.actorOf(frames[n]!.id)?.getSnapshot().matches({ attempt: state }) === true, 5_000, `action ${n} ${state}`);
+}
 
 const TASK = '01JD0000000000000000000001';
 const OTHER_TASK = '01JD0000000000000000000002';
@@ -86,21 +92,31 @@ test('legacy result format is accepted', async ({ rt }) => {
   plugin.close();
 });
 
-test('no ack in time -> PLUGIN_TIMEOUT_ACK', async ({ rt }) => {
+test('no ack in time -> PLUGIN_TIMEOUT_ACK, exactly at T_ack on the clock', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ ack: false, result: null }) });
-  const started = Date.now();
-  const out = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  let settled = false;
+  const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  void pending.then(() => (settled = true));
+  await actionIn(rt, plugin.received, 0, 'awaitingAck');
+  rt.clock.increment(299);
+  await settle();
+  assert.is(settled, false, 'still waiting 1 ms before T_ack');
+  rt.clock.increment(1);
+  const out = await pending;
   assert.is(out.status, 'failed');
   assert.is(out.error?.code, 'PLUGIN_TIMEOUT_ACK');
   assert.is(out.timedOut, 'ack');
-  assert.ok(Date.now() - started < 2_000);
+  assert.is(out.durationMs, 300);
   plugin.close();
 });
 
 test('exec timeout twice in a row -> PLUGIN_TIMEOUT_EXEC and the plugin is unhealthy', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
   for (let i = 0; i < 2; i++) {
-    const out = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 200 });
+    const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 200 });
+    await actionIn(rt, plugin.received, i, 'executing');
+    rt.clock.increment(200);
+    const out = await pending;
     assert.is(out.error?.code, 'PLUGIN_TIMEOUT_EXEC');
     assert.is(out.timedOut, 'exec');
   }
@@ -116,13 +132,19 @@ test('a retryable exec timeout on an idempotent action is retried once with the 
     clientId: 'plugin-a',
     answer: () => (++calls === 1 ? { result: null } : { result: { status: 'success', result: { status: 'complete' } } }),
   });
-  const out = await rt.server.scheduler.run({
+  const pending = rt.server.scheduler.run({
     taskId: TASK,
     clientId: 'plugin-a',
     actionName: 'browser_wait_for_loaded',
     params: { tabId: 1 },
     execTimeoutMs: 200,
   });
+  await actionIn(rt, plugin.received, 0, 'executing');
+  rt.clock.increment(200);
+  await settle();
+  assert.is(plugin.received.length, 1, 'the retry waits its backoff');
+  rt.clock.increment(1_000);
+  const out = await pending;
   assert.is(out.status, 'succeeded');
   assert.is(out.attempts, 2);
   assert.is(plugin.received.length, 2);
@@ -131,15 +153,20 @@ test('a retryable exec timeout on an idempotent action is retried once with the 
 });
 
 test('duplicate result is ignored; a late result (after the timeout) is reported as late', async ({ rt }) => {
+  const slow = deferred();
   const plugin = await startFakePlugin({
     url: rt.server.url,
     clientId: 'plugin-a',
-    answer: (name, params) => (params.clickId === 1 ? { duplicate: true, ...okAnswer(name, params) } : { delayMs: 400, ...okAnswer(name, params) }),
+    answer: (name, params) => (params.clickId === 1 ? { duplicate: true, ...okAnswer(name, params) } : { until: slow.promise, ...okAnswer(name, params) }),
   });
   const first = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
   assert.is(first.status, 'succeeded');
-  const late = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 }, execTimeoutMs: 150 });
+  const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 }, execTimeoutMs: 150 });
+  await actionIn(rt, plugin.received, 1, 'executing');
+  rt.clock.increment(150);
+  const late = await pending;
   assert.is(late.error?.code, 'PLUGIN_TIMEOUT_EXEC');
+  slow.resolve();
   await eventually(() => rt.logs.some((l) => l.event === 'action_result_ignored' && l.disposition === 'late'), 2_000, 'late result logged');
   const ignored = rt.logs.filter((l) => l.event === 'action_result_ignored');
   assert.ok(ignored.some((l) => l.actionId === plugin.received[0]!.id), 'the duplicate of the first action was ignored');
@@ -149,12 +176,11 @@ test('duplicate result is ignored; a late result (after the timeout) is reported
 test('the plugin disconnects mid-action -> PLUGIN_OFFLINE at once', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
   const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 5_000 });
-  await eventually(() => plugin.received.length === 1, 2_000, 'dispatch');
-  const started = Date.now();
+  await actionIn(rt, plugin.received, 0, 'executing');
   plugin.close();
+  // The clock does not move: settling at all proves it did not wait for T_exec.
   const out = await pending;
   assert.is(out.error?.code, 'PLUGIN_OFFLINE');
-  assert.ok(Date.now() - started < 1_000, 'not waiting for the exec timeout');
 });
 
 test('no plugin connected -> PLUGIN_OFFLINE without waiting', async ({ rt }) => {
@@ -164,21 +190,23 @@ test('no plugin connected -> PLUGIN_OFFLINE without waiting', async ({ rt }) => 
 
 test('actions of one task run in order; different tasks run concurrently', async ({ rt }) => {
   const order: string[] = [];
+  const first = deferred();
   const answer: Answerer = (name, params, frame) => {
     order.push(`${frame.taskId.slice(-1)}:${params.clickId}`);
-    return { delayMs: 100, ...okAnswer(name, params) };
+    return { ...(params.clickId === 1 ? { until: first.promise } : {}), ...okAnswer(name, params) };
   };
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer });
-  const started = Date.now();
-  await Promise.all([
+  const all = Promise.all([
     rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } }),
     rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 } }),
     rt.server.scheduler.run({ taskId: OTHER_TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 9 } }),
   ]);
-  const elapsed = Date.now() - started;
-  assert.ok(order.indexOf('1:1') < order.indexOf('1:2'), 'same task in order');
-  assert.ok(order.indexOf('2:9') < order.indexOf('1:2'), 'the other task did not wait behind task 1');
-  assert.ok(elapsed < 350, `took ${elapsed} ms`);
+  // Task 2's action finishes while task 1's first action is still running.
+  await eventually(() => order.includes('2:9') && rt.server.scheduler.pending(OTHER_TASK) === 0, 5_000, 'the other task done');
+  assert.equal(order, ['1:1', '2:9'], 'task 1 waits for its first action; the other task did not');
+  first.resolve();
+  await all;
+  assert.equal(order, ['1:1', '2:9', '1:2']);
   plugin.close();
 });
 

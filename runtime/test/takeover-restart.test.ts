@@ -9,18 +9,18 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
-import { startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
+import { deferred, startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
-import { connectWeb, eventually, sleep, startRuntime, type TestRuntime } from './util.ts';
+import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
 
 const TASK = '01JD0000000000000000000B01';
 const test = suite<{ rt?: TestRuntime; dir?: string }>('takeover, stop, restart', {});
 
-const pageAnswer = (slowClickMs = 0): Answerer => (name, params) => {
+const pageAnswer = (clickDone?: Promise<void>): Answerer => (name, params) => {
   if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
   if (name === 'browser_screenshot') return { result: { status: 'success', result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 } } };
   if (name === 'browser_dom_index') return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
-  if (name === 'browser_click' && slowClickMs) return { delayMs: slowClickMs, ...okAnswer(name, params) };
+  if (name === 'browser_click' && clickDone) return { until: clickDone, ...okAnswer(name, params) };
   return okAnswer(name, params);
 };
 
@@ -50,7 +50,8 @@ test('takeover during an action: it finishes, nothing new is dispatched until RE
     () => say('Clicked.'),
   ]);
   const rt = (ctx.rt = await runtimeWith(llm));
-  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: pageAnswer(300) });
+  const click = deferred();
+  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: pageAnswer(click.promise) });
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form and click Go'));
   await eventually(() => plugin.received.some((f) => 'browser_click' in f.action), 5_000, 'click dispatched');
@@ -59,9 +60,12 @@ test('takeover during an action: it finishes, nothing new is dispatched until RE
   await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'takeover'), 2_000, 'takeover status');
   // The plugin overlay is told to show takeover.
   const received = plugin.received.length;
-  await sleep(600); // the click (300 ms) finishes meanwhile; the page read after it must wait
-  const clickDone = web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_click' && e.event.phase === 'success');
-  assert.ok(clickDone, 'the in-flight click finished during takeover');
+  // The browser finishes the click during the takeover; the page read after it must wait.
+  click.resolve();
+  await eventually(() => web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_click' && e.event.phase === 'success'), 5_000, 'the in-flight click finished during takeover');
+  await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: 1, windowId: 1, timestamp: Date.now() }); // a round trip
+  await settle();
+  assert.is(rt.server.scheduler.pending(TASK), 0, 'nothing queued during takeover');
   assert.is(plugin.received.length, received, 'nothing new dispatched during takeover');
   const resumed = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
   assert.is(resumed.ok, true);
@@ -86,24 +90,39 @@ test('resume on a task not in takeover -> CONFLICT; takeover of an unknown task 
   web.close();
 });
 
-test('stop while running -> completed with a note; the turn is aborted', async (ctx) => {
+test('stop while an action runs: the action is canceled on the plugin, the turn ends with no clock time passing, nothing is dispatched later', async (ctx) => {
   const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => say('never reached')]);
   const rt = (ctx.rt = await runtimeWith(llm));
+  const loaded = deferred();
   const plugin = await startFakePlugin({
     url: rt.server.url,
     clientId: 'plugin-a',
-    answer: (name, params) => (name === 'browser_wait_for_loaded' ? { delayMs: 500, ...okAnswer(name, params) } : pageAnswer()(name, params, undefined as never)),
+    answer: (name, params) => (name === 'browser_wait_for_loaded' ? { until: loaded.promise, ...okAnswer(name, params) } : pageAnswer()(name, params, undefined as never)),
   });
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form'));
   await eventually(() => plugin.received.some((f) => 'browser_wait_for_loaded' in f.action), 5_000, 'waiting for load');
+  const waitId = plugin.received.at(-1)!.id;
+  const task = (rt.server.control as unknown as { sessionOf(id: string): { actor: { getSnapshot(): any } } }).sessionOf(TASK)!.actor;
+  assert.ok(task.getSnapshot().children[waitId], 'the action runs as a child of the task actor');
+  const clockAtStop = rt.clock.now();
   const stop = await web.timeout(5_000).emitWithAck('frontend_message', control('stop_task'));
   assert.is(stop.ok, true);
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'completed'), 2_000, 'completed');
-  await sleep(700);
-  assert.is(llm.calls.length, 1, 'no further LLM step after stop');
+  // STOP reached the action in flight: it settled as canceled and the turn is gone, with no
+  // simulated time passing (the plugin did not answer, no timeout fired).
+  assert.is(rt.clock.now(), clockAtStop);
+  assert.equal(Object.keys(task.getSnapshot().children), [], 'no turn, no action left in the tree');
+  await eventually(() => web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionId === waitId && e.event.phase === 'error' && e.event.error.code === 'TASK_STOPPED'), 5_000, 'canceled step');
+  await eventually(() => plugin.received.some((f) => 'task_stop' in f.action), 5_000, 'task_stop sent by the canceled action');
+  assert.ok(web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'completed'));
   assert.ok(web.events.some((e) => e.event.type === 'structuredOutput' && /stopped by the user/.test(e.event.message ?? '')));
-  assert.ok(plugin.received.some((f) => 'task_stop' in f.action), 'task_stop sent to the plugin');
+  // The browser finishes later and time moves on: nothing more is dispatched, no LLM step.
+  loaded.resolve();
+  rt.clock.increment(60_000);
+  await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: 1, windowId: 1, timestamp: Date.now() }); // a round trip
+  await settle();
+  assert.is(llm.calls.length, 1, 'no further LLM step after stop');
+  assert.equal(plugin.received.map((f) => Object.keys(f.action)[0]).slice(-2), ['browser_wait_for_loaded', 'task_stop'], 'nothing dispatched after the stop');
   const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
   assert.is(detail.task.status, 'completed');
   web.close();

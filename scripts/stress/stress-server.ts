@@ -2,6 +2,7 @@
 // settings unless given. Prints {"url"} when listening; answers IPC 'stats' with its memory.
 // An uncaught exception or unhandled rejection ends this process (Node's default): the parent
 // treats any exit before it asks as a crash.
+import { createSystemClock } from '../../runtime/clock/index.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { say, scriptedLlm } from '../../runtime/test/scripted-llm.ts';
 import { testConfig } from '../../runtime/test/util.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mimo-stress-'));
-const clock = { now: () => Date.now() };
+const clock = createSystemClock();
 const inspection = createInspectionHub({ clock });
 // STRESS_LLM=browser: every turn opens a page (task_start, attach, wait, page prep, dom index)
 // and then answers; otherwise the turn only answers.

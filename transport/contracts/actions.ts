@@ -1,7 +1,7 @@
 // The browser action catalog (seed 000 §4.2, plus browser_switch_tab from seed 002):
 // params and result schemas per action, default exec timeouts (seed 001 §4.1), idempotency.
 import * as v from 'valibot';
-import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts } from '../../machines/action-timeouts.ts';
+import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts, idempotentActions as specIdempotentActions } from '../../machines/spec/index.ts';
 import { ArtifactIdSchema, GroupIdSchema, NonNegativeIntSchema, TabIdSchema, UrlSchema, WindowIdSchema } from './ids.ts';
 
 export const actionNames = [
@@ -155,14 +155,7 @@ export const defaultExecTimeoutMs = machineExecTimeouts as Readonly<Record<Actio
 export const DEFAULT_ACK_TIMEOUT_MS = defaultAckTimeoutMs;
 
 /** Actions that may be retried once on a retryable error with no result (seed 001 §4.2). */
-export const idempotentActions: ReadonlySet<ActionName> = new Set<ActionName>([
-  'browser_screenshot',
-  'browser_readability_extract',
-  'browser_dom_index',
-  'browser_xpath_scan',
-  'browser_get_html',
-  'browser_wait_for_loaded',
-]);
+export const idempotentActions = specIdempotentActions as ReadonlySet<ActionName>;
 
 export function isIdempotentAction(name: ActionName): boolean {
   return idempotentActions.has(name);

@@ -6,7 +6,6 @@
 import { ulid } from 'ulid';
 import { errorValue, type ErrorValue } from '../../../machines/index.ts';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
-import { createOpenGate } from '../../agent/action-gate.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import type { RuntimeServices } from '../../server.ts';
 
@@ -56,12 +55,13 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
   const browser: TaskBrowser = createTaskBrowser({
     taskId,
     groupTitle: () => options.groupTitle,
-    scheduler: services.scheduler,
+    runAction: (input, onStarted) => services.scheduler.run(input, onStarted),
+    inputOf: (request) => services.scheduler.inputOf(request),
     registry: services.registry,
     artifacts: services.artifacts,
     snapshots: services.snapshots,
     events: services.events,
-    gate: createOpenGate(),
+    clock: services.clock,
     checkUrl: options.checkUrl,
   });
   let tabId: number | null = null;

@@ -7,6 +7,7 @@
 import { ulid } from 'ulid';
 import { createActor, fromPromise, type Actor, type InspectionEvent } from 'xstate';
 import { isTerminalRunStatus, runMachine, runProgressOf, runStatusOf, toErrorValue, type RunOutput, type RunStatus, type RunStepInput } from '../../../machines/index.ts';
+import type { Clock } from '../../clock/index.ts';
 import type { RuntimeServices } from '../../server.ts';
 import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions.ts';
 import type { TabBudget } from '../browser/tab-budget.ts';
@@ -20,11 +21,8 @@ import { markInterrupted, runErrorOf, stepRecord } from './run-view.ts';
 export const DEFAULT_MAX_CONCURRENT_RUNS = 5;
 export const DEFAULT_MAX_RUN_TIMEOUT_MS = 900_000;
 
-/** xstate's actor clock (SimulatedClock in tests). */
-export interface ActorClock {
-  setTimeout(fn: (...args: any[]) => void, timeout: number): any;
-  clearTimeout(id: any): void;
-}
+/** xstate's actor clock: the runtime's one clock (SimulatedClock in tests). */
+export type ActorClock = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 
 export interface RunManagerDeps {
   services: RuntimeServices;

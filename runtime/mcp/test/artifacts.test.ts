@@ -1,5 +1,6 @@
 // get_artifact: run artifacts read back in base64 chunks of at most 256 KB with `complete`,
 // offsets and limits, only MCP's own artifacts, and ARTIFACT_EXPIRED after the 24 h TTL.
+import { createSystemClock } from '../../clock/index.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startMcp, type McpHarness } from './mcp-harness.ts';
@@ -18,7 +19,7 @@ chunks.before(async (ctx) => {
   ctx.skew = { ms: 0 };
   ctx.h = await startMcp({
     pages: { 'https://big1.test/': { title: 'Big one', text: big('one') }, 'https://big2.test/': { title: 'Big two', text: big('two') } },
-    clock: { now: () => Date.now() + ctx.skew.ms },
+    clock: { ...createSystemClock(), now: () => Date.now() + ctx.skew.ms },
   });
   ctx.run = await ctx.h.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://big1.test/', 'https://big2.test/'], maxTextChars: 100 }, options: { mode: 'sync' } });
 });

@@ -2,6 +2,7 @@
 // press/wait -> screenshot -> close loop on fixtures/site's form, per-session task tabs, refs
 // and their generations, output format, truncation and redaction, the URL policy, idle sessions.
 // The input rules are in browser-shell-rules.test.ts.
+import { createSystemClock } from '../../clock/index.ts';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually } from '../../test/util.ts';
@@ -199,7 +200,7 @@ const sessions = suite('browser-shell sessions');
 
 sessions('idle sessions lose their tab after 30 min without use (swept on the next request); busy ones stay', async () => {
   const skew = { ms: 0 };
-  const h = await startMcp({ pages: { 'https://a.test/': { title: 'A', text: 'a' } }, clock: { now: () => Date.now() + skew.ms } });
+  const h = await startMcp({ pages: { 'https://a.test/': { title: 'A', text: 'a' } }, clock: { ...createSystemClock(), now: () => Date.now() + skew.ms } });
   try {
     await h.shell('idle', ['open', 'https://a.test/']);
     skew.ms = 29 * 60 * 1000;

@@ -1,5 +1,6 @@
 // Shared setup of the MCP tests: a runtime (startRuntime) with the MCP routes, the fake plugin
 // answering from a fake browser, and the official MCP SDK client over Streamable HTTP.
+import type { Clock } from '../../clock/index.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -50,7 +51,7 @@ export async function startMcp(
     config?: Partial<MimoConfig>;
     plugin?: boolean;
     dir?: string;
-    clock?: { now(): number };
+    clock?: Clock;
   } = {},
 ): Promise<McpHarness> {
   const browser = createFakeBrowser(options.pages ?? {});

@@ -12,11 +12,10 @@ import { shellReply, type ShellReply } from '../shell/shell-output.ts';
 import { runShellCommand } from '../shell/shell-runner.ts';
 import { jsonSchemaOf } from '../templates/template-catalog.ts';
 import type { McpTool } from './tool-definition.ts';
+import type { Clock } from '../../clock/index.ts';
 
-export interface ShellTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** The timer half of the runtime's clock (runtime/clock). */
+export type ShellTimers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 
 export interface BrowserShellDeps {
   sessions: BrowserSessions;

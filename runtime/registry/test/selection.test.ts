@@ -144,30 +144,49 @@ health('an unhealthy task binding is left for a healthy client', ({ h }) => {
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'well', reason: 'single' });
 });
 
-health('an unhealthy client is still chosen when nothing else is online', ({ h }) => {
+// Seed 001 §4.1: an unhealthy plugin "needs to reconnect" and its queue is cleared: it gets no
+// work, whether picked automatically, bound to the task or chosen explicitly, until it reconnects.
+health('an unhealthy client gets no work even when nothing else is online; reconnecting clears it', ({ h }) => {
   online(h, 'sick');
-  h.registry.recordExecTimeout('sick');
-  h.registry.recordExecTimeout('sick');
-  assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'sick', reason: 'single' });
   h.registry.bind(TASK, 'sick');
+  h.registry.recordExecTimeout('sick');
+  h.registry.recordExecTimeout('sick');
+  const refused = h.registry.selectFor(TASK);
+  assert.is(refused.ok, false);
+  assert.is(!refused.ok && refused.error.code, 'PLUGIN_OFFLINE');
+  assert.match(!refused.ok ? refused.error.message : '', /Reconnect/);
+  assert.is(h.registry.isHealthy('sick'), false);
+  h.registry.socketDisconnected('sick');
+  h.registry.socketConnected('sick');
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'sick', reason: 'task' });
 });
 
-health('of two unhealthy clients the most recently used one is chosen', ({ h }) => {
+health('of a healthy and an unhealthy client the healthy one is chosen, even when the other was used last', ({ h }) => {
   online(h, 'a', 'b');
-  for (const id of ['a', 'b']) {
-    h.registry.recordExecTimeout(id);
-    h.registry.recordExecTimeout(id);
-  }
+  h.registry.recordExecTimeout('a');
+  h.registry.recordExecTimeout('a');
   h.registry.markUsed('a');
-  assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'a', reason: 'recent' });
+  assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'b', reason: 'single' });
 });
 
-health('an explicit choice is honoured even when unhealthy', ({ h }) => {
+health('an explicit choice of an unhealthy client is an error telling the user to reconnect or reselect, not a silent switch', ({ h }) => {
   online(h, 'sick', 'well');
   h.registry.recordExecTimeout('sick');
   h.registry.recordExecTimeout('sick');
-  assert.equal(h.registry.selectFor(TASK, 'sick'), { ok: true, clientId: 'sick', reason: 'explicit' });
+  const refused = h.registry.selectFor(TASK, 'sick');
+  assert.is(refused.ok, false);
+  assert.match(!refused.ok ? refused.error.message : '', /Reconnect it .* or select another extension/);
+});
+
+health('the task selection (select_extension) is honoured by selectFor and beats the binding and recency', ({ h }) => {
+  online(h, 'a', 'b');
+  h.registry.bind(TASK, 'b');
+  h.registry.markUsed('b');
+  h.registry.select(TASK, 'a');
+  assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'a', reason: 'explicit' });
+  assert.is(h.registry.selectionOf(TASK), 'a');
+  h.registry.select(TASK, null);
+  assert.is(h.registry.selectionOf(TASK), undefined);
 });
 
 health.run();

@@ -18,7 +18,8 @@ export function ToolStep({ step, onOpenImage, actions }: { step: StepGroup; onOp
   const screenshots = all.flatMap((a) => a.artifacts.filter((x) => x.kind === 'screenshot'));
   const others = all.flatMap((a) => a.artifacts.filter((x) => x.kind !== 'screenshot'));
   // The step's own failure says most; an unreachable site is said once, not per page-read action.
-  const failed = step.unreachable ? null : (all.find((a) => a.phase === 'error' && a.error && a === step.primary) ?? all.find((a) => a.phase === 'error' && a.error) ?? null);
+  const failure = (a: ToolItem) => a.phase === 'error' && a.error !== undefined && !a.canceled;
+  const failed = step.unreachable ? null : (all.find((a) => failure(a) && a === step.primary) ?? all.find(failure) ?? null);
   const warnings = [...new Set(all.flatMap((a) => a.warnings))];
   return (
     <li class={`entry tool tool-${step.phase}`} data-testid="tool-step" data-phase={step.phase} aria-busy={step.phase === 'start'}>

@@ -1,13 +1,9 @@
 // The Socket.IO ack of `frontend_message`: `{ ok, data? }` or `{ ok: false, error: { code, message,
-// fieldErrors? } }`. Nothing in transport/contracts describes it yet, so it is read defensively here.
+// fieldErrors? } }`, as transport/contracts/socket-ack.ts declares it; read defensively here.
 import type { FieldError } from '../../../transport/contracts/envelope.ts';
+import type { AckError } from '../../../transport/contracts/socket-ack.ts';
 
-export interface AckError {
-  code: string;
-  message: string;
-  retryable?: boolean;
-  fieldErrors?: FieldError[];
-}
+export type { AckError };
 
 export type AckResult = { ok: true; data?: unknown } | { ok: false; error: AckError };
 

@@ -111,6 +111,8 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
         if (durationMs !== undefined) next.durationMs = durationMs;
         if (e.error) next.error = e.error;
         if (e.target) next.target = e.target;
+        // The server cancels the action in flight when the task stops (TASK_STOPPED): not a failure.
+        if (e.error?.code === 'TASK_STOPPED') next.canceled = true;
         if (e.result) next.result = e.result;
         return next;
       });
@@ -131,6 +133,7 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       warnings: [...(e.warnings ?? [])],
       ...(e.durationMs !== undefined ? { durationMs: e.durationMs } : {}),
       ...(e.error ? { error: e.error } : {}),
+      ...(e.error?.code === 'TASK_STOPPED' ? { canceled: true } : {}),
       ...(currentTurn ? { turn: currentTurn } : {}),
     };
     interruptSegments();

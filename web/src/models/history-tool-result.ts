@@ -47,7 +47,7 @@ export function toolItemFromHistory(m: TaskMessage, turn: string | undefined): T
     ...(typeof meta.target === 'string' && meta.target ? { target: meta.target } : {}),
     ...(typeof meta.durationMs === 'number' ? { durationMs: meta.durationMs } : {}),
   };
-  if (!r.ok) return { ...base, ...described, actionName: r.name, phase: 'error', error: r.error };
+  if (!r.ok) return { ...base, ...described, actionName: r.name, phase: 'error', error: r.error, ...(r.error.code === 'TASK_STOPPED' ? { canceled: true } : {}) };
   const tabId = typeof r.result === 'object' && r.result !== null ? (r.result as { tabId?: unknown }).tabId : undefined;
   const result = typeof r.result === 'object' && r.result !== null && !Array.isArray(r.result) ? { result: r.result as Record<string, unknown> } : {};
   return {

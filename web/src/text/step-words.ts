@@ -52,7 +52,7 @@ export function actionWords(step: ToolItem, pageTitle?: string, inFlight?: boole
   const p = parseParams(step.paramsSummary);
   switch (step.actionName) {
     case 'task_start': {
-      if (step.phase === 'error') return `Could not open ${hostOf(p.url) ?? 'the page'}`;
+      if (step.phase === 'error' && !step.canceled) return `Could not open ${hostOf(p.url) ?? 'the page'}`;
       const what = pageTitle ?? hostOf(p.url) ?? (p.reuseExistingTab ? 'the task tab' : 'a tab');
       return `${running ? 'Opening' : 'Opened'} ${what}`;
     }

@@ -1,6 +1,7 @@
 // The real Mimo server (runtime/server.ts + the agent orchestrator) for the web UI's end-to-end
 // test: a paced scripted LLM instead of a model, a temp data folder that survives a restart,
 // and the built UI served from `webDir`.
+import { createSystemClock } from '../../../../runtime/clock/index.ts';
 import { join } from 'node:path';
 import { createInspectionHub } from '../../../../runtime/agent/inspection-hub.ts';
 import { basicUrlCheck, createAgentOrchestrator } from '../../../../runtime/agent/orchestrator.ts';
@@ -25,7 +26,7 @@ export async function startRealRuntime(options: { dir: string; webDir: string; p
     publicBaseUrl: `http://127.0.0.1:${port}`,
     artifactSecret: 'e2e-secret-e2e-secret-e2e-secret',
   };
-  const clock = { now: () => Date.now() };
+  const clock = createSystemClock();
   const inspection = createInspectionHub({ clock });
   const llm = options.llm ?? pacedLlm([() => textThenTool(OPEN_TEXT, 'browser_open', { url: 'https://example.com/' }, 'call-open'), () => text(...ANSWER_TEXT)]);
   const server = await createServer({

@@ -1,0 +1,2 @@
+export { createSystemClock, createTestClock, delayOn, every } from './clock.ts';
+export type { Clock, WallClock } from './clock.ts';
