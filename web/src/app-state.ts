@@ -49,7 +49,7 @@ export interface AppState {
   panel: ReadonlySignal<SidePanel>;
   /** For wording PLUGIN_OFFLINE: no extension ever seen, known ones all disconnected, or some connected. */
   extensionSituation: ReadonlySignal<ExtensionSituation>;
-  /** Sends the last message of the open task again (in a new task when this one has ended). */
+  /** Sends the last message of the open task again (a stopped or failed task reopens with it). */
   retryTurn(): Promise<AckResult | null>;
   /** Shows the browser panel (extension picker and connect steps), on a phone too. */
   showExtensions(): void;
@@ -181,10 +181,6 @@ export function createAppState(deps: AppDeps): AppState {
     async retryTurn() {
       const last = [...chat.items.value].reverse().find((i) => i.kind === 'user');
       if (!last || last.kind !== 'user') return null;
-      if (status.finished.value) {
-        const taskId = await app.newTask();
-        if (!taskId) return null;
-      }
       return app.send(last.content);
     },
     showExtensions() {

@@ -29,12 +29,8 @@ export function AppView({
 }) {
   const pane = app.pane.value;
   const connected = app.connection.status.value === 'connected';
-  const finished = app.status.finished.value;
-  const disabledReason = !connected
-    ? 'Not connected to the server; messages can be sent again once it is back.'
-    : finished
-      ? 'This task has ended; start a new task to continue.'
-      : null;
+  // A stopped or failed task takes a follow-up message (it reopens), so only the link matters.
+  const disabledReason = !connected ? 'Not connected to the server; messages can be sent again once it is back.' : null;
   return (
     <div class="app" data-pane={pane}>
       <a

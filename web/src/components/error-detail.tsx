@@ -4,7 +4,7 @@ import { errorWords, type ExtensionSituation } from '../text/error-words.ts';
 
 export interface ErrorActions {
   situation: ExtensionSituation;
-  /** Sends the turn's message again (in a new task when this one has ended); absent when nothing can be retried. */
+  /** Sends the turn's message again (a failed task reopens with it); absent when nothing can be retried. */
   retry?: () => void;
   /** Shows the browser & extension panel (picker, connect steps). */
   showExtensions: () => void;

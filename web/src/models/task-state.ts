@@ -7,7 +7,7 @@
 //   running    -> running    Running     running
 //   takeover   -> needs-you  Needs you   needs-you
 //   ongoing    -> done       Done        done
-//   completed  -> stopped    Stopped     done
+//   completed  -> stopped    Stopped     done      (a follow-up message reopens it)
 //   error      -> failed     Failed      failed
 //   (none yet) -> new        New         -
 import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
@@ -39,8 +39,8 @@ export const taskStateHint: Record<TaskState, string> = {
   running: 'The agent is working on it.',
   'needs-you': 'You have control of the tab; the agent waits for you to resume.',
   done: 'The agent finished; send another message to continue.',
-  stopped: 'Stopped by you.',
-  failed: 'The task ended with an error.',
+  stopped: 'Stopped by you; a new message continues it.',
+  failed: 'The task ended with an error; a new message tries again.',
 };
 
 export const taskFilters: { id: TaskFilter; label: string }[] = [

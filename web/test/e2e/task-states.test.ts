@@ -219,10 +219,12 @@ states('errors: a blocked URL shows the policy, an unreachable site offers Retry
   await notice.waitFor(WAIT);
   assert.ok(await notice.getByRole('button', { name: 'Retry' }).isVisible());
   await shotAll(a, 'failed');
-  // Retry on a failed task starts a new task with the same message.
+  // Retry sends the message again in the same task (a failed task reopens with a follow-up).
   const before = await a.locator('[data-testid=task-row]').count();
   await notice.getByRole('button', { name: 'Retry' }).click();
-  await a.waitForFunction((n) => document.querySelectorAll('[data-testid=task-row]').length === n + 1, before, WAIT);
+  await a.waitForFunction(() => document.querySelectorAll('[data-testid=user-message]').length === 2, null, WAIT);
+  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=failed]', WAIT);
+  assert.is(await a.locator('[data-testid=task-row]').count(), before, 'no new task');
 });
 
 states('the sidebar filters and searches; phone width shows both statuses; no console error or failed request', async (ctx) => {
