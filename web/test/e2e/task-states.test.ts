@@ -133,33 +133,6 @@ states('running: the step reads in plain words, survives a reload, and shows in 
   await shotAll(a, 'running');
 });
 
-states('machines tab: the plugin UI actor live (takeover included), readable names, no xstate.* noise, payloads on click', async (ctx) => {
-  const { a } = ctx;
-  await a.getByRole('tab', { name: 'Machines' }).click();
-  const pluginUi = a.locator('[data-machine=pluginUi] [data-testid=actor-label]').first();
-  await a.waitForFunction(() => /plugin UI · (hidden|ongoing)/.test(document.querySelector('[data-machine=pluginUi] [data-testid=actor-label]')?.textContent ?? ''), null, WAIT);
-  assert.match(await a.locator('[data-machine=task] [data-testid=actor-label]').first().innerText(), /^task 01/);
-  assert.match(await a.locator('[data-machine=action] [data-testid=actor-label]').first().innerText(), /^action [a-z ]+ #\d+/);
-  const events = await a.getByTestId('machine-events').innerText();
-  assert.not.match(events, /xstate\./, 'internal events are hidden by default');
-  assert.not.match(events, /\bx:\d+/, 'no session ids');
-  await a.getByLabel(/Show internal/).check();
-  await a.waitForFunction(() => /xstate\./.test(document.querySelector('[data-testid=machine-events]')?.textContent ?? ''), null, WAIT);
-  await a.getByLabel(/Show internal/).uncheck();
-  const withPayload = a.locator('[data-testid=machine-events] details').first();
-  await withPayload.locator('summary').click();
-  assert.ok((await withPayload.getByTestId('event-payload').innerText()).length > 2);
-  assert.ok((await a.locator('[data-testid=machine-timeline] li').count()) > 0, 'a timeline of transitions');
-  await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).click();
-  await a.waitForFunction(() => /plugin UI · takeover/.test(document.querySelector('[data-machine=pluginUi] [data-testid=actor-label]')?.textContent ?? ''), null, WAIT);
-  await shotAll(a, 'machines-takeover');
-  await a.getByTestId('takeover-banner').getByRole('button', { name: 'Resume' }).click();
-  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=running]', WAIT);
-  await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).waitFor(WAIT);
-  void pluginUi;
-  await a.getByRole('tab', { name: 'Browser' }).click();
-});
-
 states('Stop: the task reads Stopped, its step canceled, no Stop or Take over left; the other client follows', async (ctx) => {
   const { a, b } = ctx;
   await a.locator('.task-header').getByRole('button', { name: 'Stop', exact: true }).click();
@@ -193,6 +166,33 @@ states('done: open then click reads "Opened Example Domain" and "Clicked \'More 
   const after = a.locator('[data-testid=tool-step]').first();
   await after.getByTestId('step-details').locator('summary').click();
   assert.ok((await after.getByTestId('step-result').count()) > 0, 'the results are there after a reload');
+});
+
+states('machines tab (on the done task): the plugin UI actor live (takeover included), readable names, no xstate.* noise, payloads on click', async (ctx) => {
+  const { a } = ctx;
+  await a.getByRole('tab', { name: 'Machines' }).click();
+  const pluginUi = a.locator('[data-machine=pluginUi] [data-testid=actor-label]').first();
+  await a.waitForFunction(() => /plugin UI · (hidden|ongoing)/.test(document.querySelector('[data-machine=pluginUi] [data-testid=actor-label]')?.textContent ?? ''), null, WAIT);
+  assert.match(await a.locator('[data-machine=task] [data-testid=actor-label]').first().innerText(), /^task 01/);
+  assert.match(await a.locator('[data-machine=action] [data-testid=actor-label]').first().innerText(), /^action [a-z ]+ #\d+/);
+  const events = await a.getByTestId('machine-events').innerText();
+  assert.not.match(events, /xstate\./, 'internal events are hidden by default');
+  assert.not.match(events, /\bx:\d+/, 'no session ids');
+  await a.getByLabel(/Show internal/).check();
+  await a.waitForFunction(() => /xstate\./.test(document.querySelector('[data-testid=machine-events]')?.textContent ?? ''), null, WAIT);
+  await a.getByLabel(/Show internal/).uncheck();
+  const withPayload = a.locator('[data-testid=machine-events] details').first();
+  await withPayload.locator('summary').click();
+  assert.ok((await withPayload.getByTestId('event-payload').innerText()).length > 2);
+  assert.ok((await a.locator('[data-testid=machine-timeline] li').count()) > 0, 'a timeline of transitions');
+  await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).click();
+  await a.waitForFunction(() => /plugin UI · takeover/.test(document.querySelector('[data-machine=pluginUi] [data-testid=actor-label]')?.textContent ?? ''), null, WAIT);
+  await shotAll(a, 'machines-takeover');
+  await a.getByTestId('takeover-banner').getByRole('button', { name: 'Resume' }).click();
+  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=done]', WAIT);
+  await a.locator('.task-header').getByRole('button', { name: 'Take over', exact: true }).waitFor(WAIT);
+  void pluginUi;
+  await a.getByRole('tab', { name: 'Browser' }).click();
 });
 
 states('errors: a blocked URL shows the policy, an unreachable site offers Retry, a failed task reads Failed', async (ctx) => {
