@@ -2,7 +2,6 @@ import type { AppState, Pane } from '../app-state.ts';
 import type { ConversationChunk } from '../conversation-chunk.ts';
 import type { MachinesChunk } from '../machines-chunk.ts';
 import type { LazyResource } from '../models/lazy-resource.ts';
-import type { StatelyBridge } from '../models/stately-bridge.ts';
 import { Composer } from './composer.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 import { SidePanel } from './side-panel.tsx';
@@ -20,12 +19,10 @@ export function AppView({
   app,
   machines,
   conversation,
-  stately,
 }: {
   app: AppState;
   machines: LazyResource<MachinesChunk>;
   conversation: LazyResource<ConversationChunk>;
-  stately: StatelyBridge;
 }) {
   const pane = app.pane.value;
   const connected = app.connection.status.value === 'connected';
@@ -86,7 +83,7 @@ export function AppView({
         <Composer onSend={(text) => app.send(text)} disabledReason={disabledReason} />
       </main>
       <aside class="pane pane-panel" aria-label="Browser and machines">
-        <SidePanel app={app} machines={machines} conversation={conversation} stately={stately} />
+        <SidePanel app={app} machines={machines} conversation={conversation} />
       </aside>
     </div>
   );

@@ -29,6 +29,15 @@ export function LiveView({ app }: { app: AppState }) {
     };
   }, []);
   useEffect(() => live.watch(active && visible ? taskId : null, tabId), [active, visible, taskId, tabId]);
+  // No frame a while after asking: say so instead of waiting forever (an older extension, or no tab yet).
+  const [slow, setSlow] = useState(false);
+  const waiting = active && live.state.value === 'waiting' && tabId !== null;
+  useEffect(() => {
+    setSlow(false);
+    if (!waiting) return;
+    const timer = setTimeout(() => setSlow(true), 8_000);
+    return () => clearTimeout(timer);
+  }, [waiting, taskId, tabId]);
 
   const image = live.image.value;
   if (!taskId || (!active && !image)) return null;
@@ -54,7 +63,13 @@ export function LiveView({ app }: { app: AppState }) {
             onError={() => live.shown()}
           />
         ) : (
-          <p class="live-empty muted">{state === 'unavailable' ? (live.error.value?.message ?? 'The live view is not available.') : 'The tab appears here while the agent works.'}</p>
+          <p class="live-empty muted" data-testid="live-empty">
+            {state === 'unavailable'
+              ? (live.error.value?.message ?? 'The live view is not available.')
+              : slow
+                ? 'No picture from the extension yet: it may be a version without the live view, or the tab is not drawing. Take over still works.'
+                : 'The tab appears here while the agent works.'}
+          </p>
         )}
         {active && (status.canTakeover.value || status.canResume.value) && (
           <div class="live-actions">

@@ -3,7 +3,6 @@ import { useEffect } from 'preact/hooks';
 import type { ConversationChunk } from '../conversation-chunk.ts';
 import type { MachinesChunk } from '../machines-chunk.ts';
 import type { LazyResource } from '../models/lazy-resource.ts';
-import type { StatelyBridge } from '../models/stately-bridge.ts';
 import { ExtensionPanel } from './extension-panel.tsx';
 import { SnapshotPanel } from './snapshot-panel.tsx';
 
@@ -16,12 +15,10 @@ export function SidePanel({
   app,
   machines,
   conversation,
-  stately,
 }: {
   app: AppState;
   machines: LazyResource<MachinesChunk>;
   conversation: LazyResource<ConversationChunk>;
-  stately: StatelyBridge;
 }) {
   const panel = app.panel.value;
   const LiveView = conversation.value.value?.LiveView;
@@ -67,18 +64,18 @@ export function SidePanel({
             <SnapshotPanel snapshot={app.snapshot} now={app.now.value} />
           </>
         ) : (
-          <LazyMachineView app={app} machines={machines} stately={stately} />
+          <LazyMachineView app={app} machines={machines} />
         )}
       </div>
     </div>
   );
 }
 
-function LazyMachineView({ app, machines, stately }: { app: AppState; machines: LazyResource<MachinesChunk>; stately: StatelyBridge }) {
+function LazyMachineView({ app, machines }: { app: AppState; machines: LazyResource<MachinesChunk> }) {
   useEffect(() => void machines.load(), []);
   const chunk = machines.value.value;
   if (machines.error.value) return <p class="error-text">Could not load the machine definitions: {machines.error.value}</p>;
   if (!chunk) return <p class="muted">Loading machine definitions…</p>;
   const { MachineView } = chunk;
-  return <MachineView inspection={app.inspection} catalog={chunk.catalog} stately={stately} taskOpen={app.currentTaskId.value !== null} />;
+  return <MachineView inspection={app.inspection} catalog={chunk.catalog} stately={chunk.stately} taskOpen={app.currentTaskId.value !== null} />;
 }

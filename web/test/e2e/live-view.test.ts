@@ -133,6 +133,7 @@ live('the running task tab is streamed to the web UI, at most 5 fps, with Take o
   const stats = ctx.server.live.stats();
   assert.ok(stats.framesIn >= last - first, `the relay saw the frames (${JSON.stringify(stats)})`);
   assert.is(ctx.otherFrames, 0, 'a client that does not watch gets no frame');
+  console.log(`[live view] ${stats.framesIn} frames relayed, ${(stats.bytesIn / Math.max(1, stats.framesIn) / 1024).toFixed(1)} KB base64 per frame on average, ${fps.toFixed(2)} fps seen by the page`);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: join(shots, `live-1280-${scheme}.png`) });
