@@ -235,7 +235,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
           previous = params.status;
           mirror.status(params.status);
           // Every frontend's task list follows (tasks created or driven by another client).
-          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status }, taskId);
+          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status });
           if (session) tellPlugin(session, params.status);
         },
       },
@@ -293,7 +293,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       // the plugin frames and the frontend events of its turn all carry it.
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
       const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
-      if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt }, task.taskId);
+      if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
       const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);
