@@ -3,7 +3,9 @@
 // runs one section.
 import { benchTransport, printTransport } from './transport/transport.bench.ts';
 import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/bench/task-store.bench.ts';
+import { benchMessageAppend, printMessageAppend } from '../runtime/store/bench/message-append.bench.ts';
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
+import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
 import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
@@ -17,8 +19,11 @@ const seconds = Number(process.env.MIMO_BENCH_SECONDS ?? 10);
 const sections: Section[] = [
   { name: 'transport', run: async () => printTransport(await benchTransport({ seconds })) },
   { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
+  { name: 'message-append', run: async () => printMessageAppend(await benchMessageAppend()) },
   { name: 'agent', run: async () => printAgent(await benchDeltaLatency(), pageContextTokens()) },
   { name: 'web', run: async () => printWebBundle(await measureWebBundle()) },
+  // The real path: the whole agent loop, 200 tasks, plugins in another process answering after 20 ms.
+  { name: 'agent-loop', run: async () => printAgentLoop(await benchAgentLoop({ seconds: Math.min(seconds, 5) })) },
   {
     name: 'live-view',
     run: async () => {

@@ -23,7 +23,9 @@ export function createManifest(options: ManifestOptions): Record<string, unknown
     key: EXTENSION_PUBLIC_KEY,
     description: 'Lets the Mimo agent work in a background tab of your browser; you can watch, take over and hand back.',
     minimum_chrome_version: '116',
-    permissions: ['tabs', 'tabGroups', 'debugger', 'storage', 'alarms', 'scripting'],
+    // downloads: a task tab's downloads are filed into Downloads/Mimo/<taskId>/ (issue 16).
+    // declarativeNetRequest: the new-tab gate of the URL policy (background/new-tab-gate.ts).
+    permissions: ['tabs', 'tabGroups', 'debugger', 'storage', 'alarms', 'scripting', 'downloads', 'declarativeNetRequest'],
     host_permissions: ['<all_urls>'],
     background: { service_worker: 'background.js', type: 'module' },
     content_scripts: [{ matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_start', all_frames: false }],

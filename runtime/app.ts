@@ -2,6 +2,7 @@
 // offline planner), URL policy, MCP, the agent orchestrator, live inspection (and the Stately
 // bridge), the session recorder. `npm start`, the demo and end-to-end tests all start it here.
 import { resolve } from 'node:path';
+import { loadOrCreateAccessToken, oneClickUrl } from './access-token.ts';
 import { createInspectionHub } from './agent/inspection-hub.ts';
 import { createAgentOrchestrator } from './agent/orchestrator.ts';
 import { createSystemClock } from './clock/index.ts';
@@ -10,8 +11,9 @@ import type { LlmGateway } from './llm/llm-types.ts';
 import { llmFromEnv } from './llm-from-env.ts';
 import { createMcpRoutes, readMcpProfile, type McpRoutes } from './mcp/index.ts';
 import { createSessionRecorder, recordInspection, type SessionRecorder } from './recorder/session-recorder.ts';
-import { createServer, type Log, type MimoServer } from './server.ts';
+import { createServer, gateOptionsOf, type Log, type MimoServer } from './server.ts';
 import { startStatelyBridge } from './stately-bridge.ts';
+import { createSecretRegistry, redactDeep } from './redaction/redact.ts';
 import { createSystemResolver, createUrlPolicy, describePolicy, loadUrlPolicyConfig, type PolicyDescription } from './url-policy/index.ts';
 
 export interface MimoApp {
@@ -22,15 +24,31 @@ export interface MimoApp {
   restored: number;
   recorder: SessionRecorder | undefined;
   statelyUrl: string | undefined;
+  /** How clients get the token: where it is kept, and the web UI address that carries it. */
+  access: AccessInfo;
   close(): Promise<void>;
 }
 
+export type AccessInfo =
+  | { mode: 'off'; warning: string }
+  | { mode: 'env'; oneClickUrl: string }
+  | { mode: 'file'; path: string; created: boolean; oneClickUrl: string; fixedMode?: string };
+
 export class StartupError extends Error {}
 
-export async function startMimo(env: Record<string, string | undefined>, overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig> } = {}): Promise<MimoApp> {
+export async function startMimo(env: Record<string, string | undefined>, overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig>; webDir?: string } = {}): Promise<MimoApp> {
   const parsed = readConfig(env);
   if (!parsed.ok) throw new StartupError(parsed.errors.join('\n'));
   const config = { ...parsed.config, ...overrides.config };
+  let stored: Awaited<ReturnType<typeof loadOrCreateAccessToken>> | undefined;
+  if (config.token === undefined && config.tokenSource === 'unset') {
+    try {
+      stored = await loadOrCreateAccessToken(config.dataDir);
+    } catch (error) {
+      throw new StartupError(`the access token: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    config.token = stored.token;
+  }
   const profile = readMcpProfile(env.MIMO_MCP_PROFILE);
   if (!profile.ok) throw new StartupError(profile.error);
   const loadedPolicy = await loadUrlPolicyConfig(env.MIMO_URL_POLICY);
@@ -38,13 +56,20 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const urlPolicy = createUrlPolicy({ config: loadedPolicy.config, resolve: createSystemResolver() });
 
   const clock = createSystemClock();
-  const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock }) : undefined;
+  // One registry of run-time secrets (text typed into password fields) for every record sink.
+  const secrets = createSecretRegistry();
+  const redact = <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T;
+  const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock, redact }) : undefined;
   const llm =
     overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});
-  const stately = env.MIMO_INSPECT === 'stately' ? await startStatelyBridge(Number(env.MIMO_INSPECT_PORT ?? 8080)) : null;
+  const stately =
+    env.MIMO_INSPECT === 'stately'
+      ? await startStatelyBridge({ port: Number(env.MIMO_INSPECT_PORT ?? 8080), host: config.host, token: config.token, gate: gateOptionsOf(config), secrets })
+      : null;
   const recordToFile = recorder ? recordInspection(recorder, clock) : undefined;
   const inspection = createInspectionHub({
     clock,
+    redact,
     forward: (taskId, event) => {
       stately?.forward(event);
       recordToFile?.(taskId, event);
@@ -55,9 +80,13 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const server = await createServer({
     config,
     clock,
+    secrets,
     ...(overrides.log ? { log: overrides.log } : {}),
+    ...(overrides.webDir ? { webDir: overrides.webDir } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
     ...(recorder ? { recorder } : {}),
+    // The extension asks before every document request of a task tab (navigation-guard.ts).
+    checkNavigation: (url) => urlPolicy.check(url),
     routes: (services) => (mcp = createMcpRoutes(services, { profile: profile.profile, urlPolicy, inspectFor: (runId: string) => inspection.observerFor(runId) })),
     control: (services) =>
       createAgentOrchestrator(services, {
@@ -67,6 +96,13 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
       }),
   });
+  const base = server.url === config.publicBaseUrl || config.port === 0 ? server.url : config.publicBaseUrl;
+  const access: AccessInfo =
+    config.token === undefined
+      ? { mode: 'off', warning: 'MIMO_TOKEN=off: no token is required. Any program on this machine (and on the network, if MIMO_HOST is not loopback) can drive your browser.' }
+      : stored
+        ? { mode: 'file', path: stored.path, created: stored.created, oneClickUrl: oneClickUrl(base, config.token), ...(stored.fixedMode ? { fixedMode: stored.fixedMode } : {}) }
+        : { mode: 'env', oneClickUrl: oneClickUrl(base, config.token) };
   const restored = (await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0;
   return {
     server,
@@ -76,6 +112,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
     restored,
     recorder,
     statelyUrl: stately?.url,
+    access,
     async close() {
       await mcp?.mcp.close();
       await server.close();

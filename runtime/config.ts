@@ -1,13 +1,25 @@
 // The server's configuration from environment variables (README "Configuration"); pure, so
 // tests pass their own env. Bad values are reported, not silently replaced.
 import { resolve } from 'node:path';
+import { canonicalHost } from './http/request-gate.ts';
 
 export interface MimoConfig {
   port: number;
   host: string;
   dataDir: string;
   artifactDir: string;
+  /**
+   * The shared secret every client presents. createServer uses it as given: undefined means no
+   * token (tests that build their own config). startMimo fills it in: MIMO_TOKEN, else the one
+   * kept in `<dataDir>/access-token` (made on first start); MIMO_TOKEN=off leaves it undefined.
+   */
   token: string | undefined;
+  /** Where the token came from: MIMO_TOKEN (`env`), `off`, or `unset` (startMimo makes/reads the file). */
+  tokenSource?: 'env' | 'off' | 'unset';
+  /** MIMO_ALLOWED_HOSTS: host names the server answers to besides localhost, 127.0.0.1, [::1] and MIMO_PUBLIC_URL's host. */
+  allowedHosts?: string[];
+  /** MIMO_EXTENSION_IDS: extension ids allowed besides the pinned DEFAULT_EXTENSION_ID. */
+  extensionIds?: string[];
   corsOrigins: string[];
   snapshotDebug: boolean;
   publicBaseUrl: string;
@@ -30,7 +42,10 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
     .map((o) => o.trim())
     .filter(Boolean);
   for (const origin of corsOrigins) {
-    if (origin === '*') continue;
+    if (origin === '*') {
+      errors.push('MIMO_CORS_ORIGIN "*" is not supported: any web page could then drive your browser. List the origins of your web UI instead.');
+      continue;
+    }
     try {
       const url = new URL(origin);
       if (url.origin !== origin) errors.push(`MIMO_CORS_ORIGIN entry "${origin}" is not an origin (expected e.g. ${url.origin})`);
@@ -40,6 +55,15 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
   }
   const publicBaseUrl = (env.MIMO_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicBaseUrl)) errors.push(`MIMO_PUBLIC_URL must be an http(s) URL, got "${publicBaseUrl}"`);
+  const allowedHosts = (env.MIMO_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  for (const host of allowedHosts) if (!canonicalHost(host)) errors.push(`MIMO_ALLOWED_HOSTS entry "${host}" is not a host name or address (e.g. mimo.lan, 192.168.1.20, [fe80::1])`);
+  const extensionIds = (env.MIMO_EXTENSION_IDS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  for (const id of extensionIds) if (!/^[a-p]{32}$/.test(id)) errors.push(`MIMO_EXTENSION_IDS entry "${id}" is not an extension id (32 letters a-p, as chrome://extensions shows it)`);
+  const tokenText = env.MIMO_TOKEN ?? '';
+  const tokenSource = tokenText === '' ? 'unset' : tokenText.toLowerCase() === 'off' ? 'off' : 'env';
+  if (tokenSource === 'env' && !/^[\x21-\x7e]{8,512}$/.test(tokenText)) {
+    errors.push('MIMO_TOKEN must be 8-512 printable ASCII characters without spaces (or "off" to run without one)');
+  }
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -48,7 +72,10 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
       host,
       dataDir: resolve(cwd, env.MIMO_DATA_DIR ?? './data'),
       artifactDir: resolve(cwd, env.MIMO_ARTIFACT_DIR ?? './uploads/artifacts'),
-      token: env.MIMO_TOKEN ? env.MIMO_TOKEN : undefined,
+      token: tokenSource === 'env' ? tokenText : undefined,
+      tokenSource,
+      allowedHosts,
+      extensionIds,
       corsOrigins,
       snapshotDebug: truthy(env.MIMO_SNAPSHOT_DEBUG),
       publicBaseUrl,

@@ -1,5 +1,6 @@
 // `npm start`: the Mimo server on its embedded defaults (offline planner, ./data, :6006).
 import { resolve } from 'node:path';
+import { oneClickUrl } from './access-token.ts';
 import { startMimo, StartupError, type MimoApp } from './app.ts';
 
 let app: MimoApp;
@@ -22,13 +23,31 @@ console.log(
     `LLM: ${llm.kind === 'offline' ? 'the embedded offline planner. For a real model set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible endpoint, MIMO_MODEL for the model).' : `${llm.model} via ${process.env.OPENAI_BASE_URL ?? 'the OpenAI API'}`}`,
     `Browser extension: open chrome://extensions, enable Developer mode, "Load unpacked" -> ${extensionDir}`,
     app.policy.summary,
-    `Data: ${config.dataDir}   Artifacts: ${config.artifactDir}${config.token ? '   Token: required (MIMO_TOKEN)' : ''}`,
+    `Data: ${config.dataDir}   Artifacts: ${config.artifactDir}`,
+    ...accessLines(app.access),
+    ...(app.server.damagedTasks.length
+      ? [`WARNING: ${app.server.damagedTasks.length} task file(s) in ${config.dataDir} could not be read and are left untouched (GET /api/task/list?damaged=1 lists them): ${app.server.damagedTasks.slice(0, 3).map((d) => `${d.taskId} (${d.reason})`).join(', ')}`]
+      : []),
     ...(app.restored ? [`Restored ${app.restored} interrupted task(s) to "ongoing".`] : []),
-    ...(app.statelyUrl ? [`Stately Inspector bridge: ${app.statelyUrl}`] : []),
+    ...(app.statelyUrl ? [`Stately Inspector bridge: ${config.token ? oneClickUrl(app.statelyUrl, config.token) : app.statelyUrl}`] : []),
     ...(app.recorder ? [`Recording sessions to ${app.recorder.dir}`] : []),
     '',
   ].join('\n'),
 );
+
+function accessLines(access: MimoApp['access']): string[] {
+  if (access.mode === 'off') return [`WARNING: ${access.warning}`];
+  const where =
+    access.mode === 'env'
+      ? 'Token: from MIMO_TOKEN.'
+      : `Token: ${access.created ? 'created in' : 'kept in'} ${access.path} (mode 0600)${access.fixedMode ? ` (its mode was ${access.fixedMode}; narrowed to 0600)` : ''}.`;
+  return [
+    where,
+    `Open the web UI with this link (it hands the token to the page, which keeps it and drops it from the address bar):`,
+    `  ${access.oneClickUrl}`,
+    `Other clients send it as "Authorization: Bearer <token>" (HTTP, /mcp) or { token } in the Socket.IO auth payload; the extension takes it from the web UI's "Connect this browser" or its options page.`,
+  ];
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

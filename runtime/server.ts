@@ -9,12 +9,14 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ulid } from 'ulid';
 import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
-import { setupMimoNamespace } from '../transport/mimo/mimo-namespace.ts';
+import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
 import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
 import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
+import { engineAllowRequest, gateHttpServer } from './http/node-gate.ts';
+import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
 import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
@@ -22,10 +24,13 @@ import { createFrontendEventSink, type FrontendEventSink } from './socket/fronte
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
 import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
+import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
 import type { TaskControl } from './socket/task-control.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
+import { createSecretRegistry, redactingLog, type SecretRegistry } from './redaction/redact.ts';
+import { redactingTaskStore } from './redaction/redacting-task-store.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,6 +50,8 @@ export interface RuntimeServices {
   scheduler: ActionScheduler;
   events: FrontendEventSink;
   nsp: Namespace;
+  /** Secrets seen at run time (text typed into password fields); every record sink redacts them. */
+  secrets: SecretRegistry;
 }
 
 export interface CreateServerOptions {
@@ -53,23 +60,31 @@ export interface CreateServerOptions {
   clock?: Clock;
   log?: Log;
   taskStore?: TaskStore;
-  /** Engine.IO / Socket.IO settings (heartbeat, maxPayload, connectTimeout). */
-  transport?: Omit<SocketServerOptions, 'corsOrigins'>;
+  /** Engine.IO / Socket.IO settings (heartbeat, maxPayload, connectTimeout); the gate and CORS come from config. */
+  transport?: Omit<SocketServerOptions, 'corsOrigins' | 'allowRequest' | 'connectGuard'>;
   /** Default T_ack for every action (ms). */
   ackTimeoutMs?: number;
   /** XState inspection observer for the action actors of a task. */
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
   /** The built web UI served at `/` (default: web/dist). */
   webDir?: string;
-  /** MIMO_RECORD_DIR: records every task's frames (see recorder/session-recorder.ts). */
+  /** MIMO_RECORD_DIR: records every task's frames (see recorder/session-recorder.ts; it redacts with the same secrets). */
   recorder?: SessionRecorder;
+  /** The registry of run-time secrets (default: a new one); startMimo shares it with inspection and the Stately bridge. */
+  secrets?: SecretRegistry;
   /** Extra HTTP handlers (e.g. MCP at /mcp) built from the services; null = not mine. */
   routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
   /** Builds the agent side once the services exist (the orchestrator). */
   control?: (services: RuntimeServices) => TaskControl;
+  /** The URL policy the extension enforces on every navigation of a task tab (navigation_check). */
+  checkNavigation?: NavigationPolicyCheck;
+  /** Hears every navigation the browser refused under that policy (after the task's event). */
+  onNavigationBlocked?: (report: NavigationBlockedReport) => void;
 }
 
 export interface MimoServer extends RuntimeServices {
+  /** Task folders the store could not read at start (also logged as `task_file_damaged`). */
+  damagedTasks: ReadonlyArray<{ taskId: string; reason: string }>;
   http: HttpServer;
   io: SocketServer;
   app: ReturnType<typeof createHttpApp>;
@@ -81,15 +96,30 @@ export interface MimoServer extends RuntimeServices {
   close(): Promise<void>;
 }
 
+/** The request gate's settings from the config (runtime/http/request-gate.ts). */
+export function gateOptionsOf(config: MimoConfig): RequestGateOptions {
+  return {
+    allowedHosts: config.allowedHosts ?? [],
+    publicBaseUrl: config.publicBaseUrl,
+    bindHost: config.host,
+    corsOrigins: config.corsOrigins,
+    extensionIds: config.extensionIds ?? [],
+  };
+}
+
 const consoleLog: Log = (entry) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
 
 export async function createServer(options: CreateServerOptions): Promise<MimoServer> {
   const { config } = options;
   const clock = options.clock ?? createSystemClock();
-  const log = options.log ?? consoleLog;
+  const secrets = options.secrets ?? createSecretRegistry();
+  const log = redactingLog(options.log ?? consoleLog, secrets);
 
-  const taskStore = options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock });
-  await taskStore.init();
+  // What the runtime persists goes through the secret registry (text typed into password fields).
+  const taskStore = redactingTaskStore(options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock }), secrets);
+  // A damaged task file is reported (log + GET /api/task/list?damaged=1), never silently dropped.
+  const { skipped: damagedTasks } = await taskStore.init();
+  for (const damaged of damagedTasks) log({ event: 'task_file_damaged', taskId: damaged.taskId, reason: damaged.reason });
   const registry = createExtensionRegistry({ clock });
 
   // The http server first (Hono's request listener), then the transport attaches to it.
@@ -99,12 +129,18 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const http = createAdaptorServer({
     fetch: (request: Request, env: unknown) => extraRoutes?.(request) ?? webStatic(request) ?? app.fetch(request, env),
   }) as HttpServer;
+  // One gate (Host, Origin) in front of every way in: HTTP here, Engine.IO through allowRequest;
+  // the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
+  const gate = createRequestGate(gateOptionsOf(config));
+  gateHttpServer(http, gate, log);
   const io = createSocketServer(http, {
     ...options.transport,
-    corsOrigins: config.corsOrigins,
+    corsOrigins: [...gate.crossOrigins],
+    allowRequest: engineAllowRequest(gate, log),
+    connectGuard: tokenGuard(config.token),
     onListenerError: (error, context) => log({ ...context, event: 'socket_listener_failed', listener: context.event, error: String(error) }),
   });
-  const nsp = setupMimoNamespace(io, { token: config.token });
+  const nsp = setupMimoNamespace(io, { token: config.token, isPluginOrigin: (origin) => origin === undefined || gate.isExtensionOrigin(origin) });
 
   // Listen before building the rest so that port 0 (tests) is known for the artifact URLs;
   // requests reach `app` only after this function has returned to the event loop.
@@ -192,7 +228,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp };
+  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
   const control = options.control?.(services);
   extraRoutes = options.routes?.(services);
   const live = createLiveViewRelay({
@@ -210,11 +246,22 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     config: { token: config.token, corsOrigins: config.corsOrigins, publicBaseUrl },
     log,
     newTaskId: () => ulid(),
+    damagedTasks: () => damagedTasks,
     isConnected: (clientId: string) => socketsOf(clientId) > 0,
   });
 
+  const navigation = {
+    ...(options.checkNavigation ? { check: options.checkNavigation } : {}),
+    onBlocked: (report: NavigationBlockedReport) => {
+      log({ event: 'navigation_blocked', taskId: report.taskId, tabId: report.tabId, frame: report.frame, stage: report.stage, reason: report.error.details?.reason });
+      events.toTask(report.taskId, { type: 'structuredOutput', status: 'error', error: report.error, message: `The browser did not load ${report.url.slice(0, 200)}: ${report.error.message}` });
+      control?.navigationBlocked?.(report);
+      options.onNavigationBlocked?.(report);
+    },
+  };
   nsp.on('connection', (socket) => {
     attachPluginSocket(socket, {
+      navigation,
       registry,
       snapshots,
       scheduler,
@@ -241,6 +288,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   return {
     ...services,
+    damagedTasks,
     http,
     io,
     app,

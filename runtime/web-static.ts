@@ -19,6 +19,9 @@ const contentTypes: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** The UI holds the token: no other site may frame it (clickjacking), nor learn where it came from. */
+const FRAME_HEADERS = { 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "frame-ancestors 'none'", 'Referrer-Policy': 'no-referrer' };
+
 /** Browsers ask for /favicon.ico by themselves; the UI's icon is an SVG. */
 const aliases: Record<string, string> = { '/favicon.ico': '/favicon.svg' };
 
@@ -51,7 +54,7 @@ export function createWebStatic(dir: string): (request: Request) => Response | n
     if (!existsSync(join(root, 'index.html'))) {
       return new Response(
         '<!doctype html><title>Mimo</title><h1>Mimo server is running</h1><p>The web UI is not built yet: run <code>npm run build:web</code> (npm start does it for you).</p>',
-        { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } },
+        { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8', ...FRAME_HEADERS } },
       );
     }
     let file = normalize(join(root, aliases[pathname] ?? pathname));
@@ -59,7 +62,7 @@ export function createWebStatic(dir: string): (request: Request) => Response | n
     if (!isFile(file)) {
       // A client-side route (no extension) gets the app; a missing asset gets a 404.
       if (extname(pathname) !== '' && !pathname.endsWith('.html')) {
-        return new Response('not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' } });
+        return new Response('not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', ...FRAME_HEADERS } });
       }
       file = join(root, 'index.html');
     }
@@ -68,6 +71,7 @@ export function createWebStatic(dir: string): (request: Request) => Response | n
       'Content-Type': type,
       'Cache-Control': file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
       'X-Content-Type-Options': 'nosniff',
+      ...FRAME_HEADERS,
     };
     let body = file;
     const twins = { br: `${file}.br`, gzip: `${file}.gz` } as const;

@@ -2,6 +2,7 @@
 // server (startMimo, offline planner, a URL policy that lifts loopback for fixtures/site),
 // fixtures/site, Debian Chromium with the extension (spawned plainly, no Playwright page
 // emulation), and a web-protocol client that runs tasks and collects what the UI would show.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ export async function startDemoEnv(options: { log?: (entry: object) => void } = 
     cleanups.push(() => site.close());
     const policyFile = join(work, 'url-policy.json');
     await writeFile(policyFile, JSON.stringify({ open: { allow_private_networks: ['loopback'] } }));
-    const token = `demo-${Math.random().toString(36).slice(2)}`;
+    const token = `demo-${randomBytes(16).toString('base64url')}`;
     const app = await startMimo(
       {
         ...process.env,

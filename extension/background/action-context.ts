@@ -6,6 +6,7 @@ import type { Settings } from '../shared/settings.ts';
 import type { ArtifactUploader } from './artifact-upload.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import type { ElementRefs } from './element-refs.ts';
+import type { NavigationGuard } from './navigation-guard.ts';
 import type { OverlayRelay } from './overlay-relay.ts';
 import type { PageAgentClient } from './page-agent-client.ts';
 import type { TaskTabs } from './task-tabs.ts';
@@ -20,6 +21,8 @@ export interface BackgroundServices {
   artifacts: ArtifactUploader;
   overlay: OverlayRelay;
   isWebUiUrl(url: string | undefined): boolean;
+  /** Intercepts task tabs' navigations under the server's URL policy (absent in unit-test fakes). */
+  navigationGuard?: NavigationGuard;
   timers: Timers;
   now(): number;
 }

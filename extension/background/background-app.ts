@@ -15,11 +15,20 @@ import { createCdpSessions } from './cdp-sessions.ts';
 import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
+import { installDownloadGuard } from './download-guard.ts';
+import { createInterruptionGuard } from './interruption-guard.ts';
+import { createInterruptionReports } from './interruption-reports.ts';
+import { createPopupGuard } from './popup-guard.ts';
+import { withInterruptions } from './with-interruptions.ts';
 import { installKeepalive } from './keepalive.ts';
 import { createLiveView } from './live-view.ts';
 import { createMessageRouter } from './message-router.ts';
+import { createNavigationGuard, NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage } from './navigation-guard.ts';
+import { createNewTabGate } from './new-tab-gate.ts';
+import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
+import { pageOrigin, pairBrowser } from './pairing.ts';
 import { registerExtension } from './registration.ts';
 import { createServerLink } from './server-link.ts';
 import type { ConnectSocket, ServerLink } from './server-link.ts';
@@ -70,7 +79,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     browser,
     settings: () => settings,
     taskTabs,
-    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp }),
+    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp, onAttached: (tabId) => guard.attached(tabId) }),
     page: createPageAgentClient(browser),
     refs: createElementRefs(browser.storage.session),
     artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),
@@ -88,7 +97,23 @@ export function createBackground(deps: BackgroundDeps): Background {
     now: deps.now,
     ...(deps.log ? { log: deps.log } : {}),
   });
-  const runner = createActionRunner({ handlers: actionHandlers, services, clientId: identity.current, send: (message) => emit(message) });
+  // Pop-ups, dialogs and other page interruptions in task tabs (issue 16).
+  const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
+  let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
+  const popups = createPopupGuard({ browser, taskTabs, reports, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
+  const downloads = installDownloadGuard({ browser, now: deps.now, sleep: deps.sleep, tasksGuarded: () => interruptions.anyGuarded() });
+  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, downloads, newId: deps.newId, now: deps.now, log: deps.log });
+  const newTabGate = createNewTabGate({ browser, rules: browser.declarativeNetRequest, ...(deps.log ? { log: deps.log } : {}) });
+  const guard: NavigationGuard = createNavigationGuard({
+    browser,
+    cdp: services.cdp,
+    taskTabs,
+    gate: newTabGate,
+    ask: async (question) => link.request(navigationCheckMessage(question, await identity.get(), `nav-${deps.newId()}`, deps.now()), NAVIGATION_CHECK_TIMEOUT_MS),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
+  services.navigationGuard = guard;
+  const runner = createActionRunner({ handlers: withInterruptions(actionHandlers, interruptions, reports), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
     const clientId = await identity.get();
@@ -106,6 +131,7 @@ export function createBackground(deps: BackgroundDeps): Background {
 
   link = createServerLink({
     connect: deps.connect,
+    timers: deps.timers,
     settings: () => settings,
     clientId: identity.get,
     onConnected: () => void onConnected(),
@@ -147,9 +173,19 @@ export function createBackground(deps: BackgroundDeps): Background {
         focusGuard.taskTabOpened(tabId);
         // A tab the task opened joins the task's group, so the user sees it belongs to the task.
         if (record.groupId !== undefined && tab.groupId !== record.groupId) void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+        if (settings.useCdp) void interruptions.guard(record.taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
       });
     },
   });
+
+  // A background tab the popup guard opened for a task tab: the task's own, grouped and guarded
+  // (the tabs.onCreated path above may have adopted it first).
+  ownTab = async (taskId, tabId, openerTabId) => {
+    const record = (await taskTabs.adoptOpenedTab({ id: tabId, openerTabId })) ?? (await taskTabs.taskOfTab(tabId));
+    if (!record || record.taskId !== taskId) return;
+    if (record.groupId !== undefined) await browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+    if (settings.useCdp) await interruptions.guard(taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
+  };
 
   const clientInfo = async (): Promise<PluginClientInfo> => {
     const status = link.status();
@@ -177,6 +213,26 @@ export function createBackground(deps: BackgroundDeps): Background {
         },
         // Only web UI pages may ask (the content script checks event.origin too).
         client_info: async (_message, sender) => (isWebUiUrl(sender.tab.url ?? sender.url) ? clientInfo() : { ok: false }),
+        // "Connect this browser": only a web UI page, and the server URL is that page's origin.
+        connect_browser: async (message, sender) => {
+          const pageUrl = sender.url ?? sender.tab.url;
+          if (!isWebUiUrl(pageUrl) || !pageOrigin(pageUrl)) return { ok: false, status: 'invalid', message: 'this page may not connect the browser' };
+          return pairBrowser(
+            {
+              storage: browser.storage.local,
+              settings: () => settings,
+              status: () => link.status(),
+              apply: async (next) => {
+                settings = next;
+                await link.restart();
+              },
+              fetch: deps.fetch,
+              sleep: deps.sleep,
+              now: deps.now,
+            },
+            { token: message.token, pageUrl },
+          );
+        },
       },
       options: {
         get_status: async () => link.status(),
@@ -186,7 +242,10 @@ export function createBackground(deps: BackgroundDeps): Background {
 
   browser.storage.onChanged.addListener((changes, area) => {
     if (area !== 'local' || !(SETTINGS_KEY in changes)) return;
-    settings = parseSettings(changes[SETTINGS_KEY]?.newValue);
+    const next = parseSettings(changes[SETTINGS_KEY]?.newValue);
+    // Pairing applied these settings already: no second reconnect.
+    if (JSON.stringify(next) === JSON.stringify(settings)) return;
+    settings = next;
     void link.restart();
   });
   installKeepalive(browser, () => void link.ensureConnected());
@@ -195,6 +254,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     .catch(() => defaultSettings)
     .then((loaded) => {
       settings = loaded;
+      void newTabGate.start();
       return link.start();
     });
 

@@ -34,6 +34,8 @@ export interface CdpSessionsDeps {
   /** false when the user turned CDP off in the options page. */
   enabled(): boolean;
   commandTimeoutMs?: number;
+  /** Right after attaching, before anything else is sent (navigation-guard.ts turns on Fetch here). */
+  onAttached?(tabId: number): Promise<void>;
 }
 
 export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
@@ -79,6 +81,7 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
       if (!ours) throw new CdpError(`chrome.debugger.attach refused: ${message}`, 'unavailable');
     }
     attached.add(tabId);
+    await deps.onAttached?.(tabId).catch(() => {});
     try {
       await rawSend(tabId, 'Emulation.setFocusEmulationEnabled', { enabled: true });
     } catch (error) {

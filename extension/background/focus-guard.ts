@@ -1,7 +1,9 @@
-// Keeps the task from taking the user's focus (seed 000 §4.3-4.4). Links with a target open in a
-// background tab (the click handler holds Ctrl/Meta), but a page may still open a foreground tab
-// (window.open on click). When a tab the task just opened becomes active, the tab the user was
-// on is made active again: the user's tab, never the new task tab.
+// Keeps the task from taking the user's focus (seed 000 §4.3-4.4). The backstop only: new tabs
+// from a task tab are kept in the background before Chrome can raise them (the click handler
+// holds Ctrl/Meta on new-tab links and submit buttons; interruption-guard.ts opens what pages
+// open by script as background tabs). Should a foreground tab still come from the task (e.g. a
+// pop-up from a cross-site iframe, which the page guard does not reach), the tab the user was on
+// is made active again as soon as it is seen: the user's tab, never the new task tab.
 import type { BrowserApi } from '../shared/browser-api.ts';
 
 /** A task tab activated this soon after it was opened was activated by the page, not the user. */

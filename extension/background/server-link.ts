@@ -6,7 +6,7 @@
 import { LEGACY_PLUGIN_MESSAGE_EVENT, MIMO_NAMESPACE, PLUGIN_MESSAGE_EVENT, protocolError } from '../../transport/contracts/index.ts';
 import type { BrowserActionAck } from '../../transport/contracts/index.ts';
 import type { Settings } from '../shared/settings.ts';
-import type { ConnectionStatus } from '../shared/internal-messages.ts';
+import type { ConnectionErrorKind, ConnectionStatus } from '../shared/internal-messages.ts';
 
 /** The part of a socket.io-client Socket this module uses. */
 export interface SocketLike {
@@ -37,6 +37,8 @@ export interface ServerLinkDeps {
   settings(): Settings;
   clientId(): Promise<string>;
   handlers: IncomingHandlers;
+  /** Bounds `request` (the ack wait). */
+  timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
   /** After every (re)connect: activate_extension, full_state_sync, registration. */
   onConnected(): void;
   log?(message: string): void;
@@ -51,6 +53,11 @@ export interface ServerLink {
   send(message: unknown): boolean;
   /** Emits `event` with an ack callback (live frames); false when not connected. */
   emitWithAck(event: string, payload: unknown, onAck: (response: unknown) => void): boolean;
+  /**
+   * Emits plugin_message with a Socket.IO ack and resolves with the server's answer; rejects when
+   * not connected or when no answer comes within `timeoutMs` (callers fail closed).
+   */
+  request(message: unknown, timeoutMs: number): Promise<unknown>;
   status(): ConnectionStatus;
 }
 
@@ -59,6 +66,7 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
   let socketUrl = '';
   let clientId: string | null = null;
   let lastError: string | null = null;
+  let errorKind: ConnectionErrorKind | null = null;
   let starting: Promise<void> | null = null;
 
   function dispatch(message: unknown, ack?: unknown): void {
@@ -76,6 +84,9 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     const settings = deps.settings();
     clientId = await deps.clientId();
     socketUrl = settings.serverUrl;
+    // A new socket (new settings): the previous socket's failure says nothing about this one.
+    lastError = null;
+    errorKind = null;
     const auth: SocketOptions['auth'] = { clientType: 'plugin', clientId };
     if (settings.token) auth.token = settings.token;
     const next = deps.connect(`${settings.serverUrl}${MIMO_NAMESPACE}`, {
@@ -90,14 +101,20 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     next.on('connect', () => {
       if (socket !== next) return;
       lastError = null;
+      errorKind = null;
       deps.log?.(`connected to ${socketUrl}`);
       deps.onConnected();
     });
     next.on('connect_error', (error: { message?: string; data?: { code?: string; message?: string } }) => {
+      if (socket !== next) return;
       lastError = error?.data?.message ?? error?.message ?? 'connection failed';
+      const code = error?.data?.code;
+      errorKind = code === 'UNAUTHORIZED' ? 'unauthorized' : code === 'FORBIDDEN' ? 'forbidden' : 'unreachable';
     });
     next.on('disconnect', (reason: string) => {
+      if (socket !== next) return;
       lastError = `disconnected: ${reason}`;
+      errorKind = 'disconnected';
     });
     next.on(PLUGIN_MESSAGE_EVENT, dispatch);
     next.on(LEGACY_PLUGIN_MESSAGE_EVENT, dispatch);
@@ -113,9 +130,11 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     },
     async restart() {
       await starting;
-      socket?.disconnect();
+      // Forget the old socket first so its own disconnect event says nothing about the new one.
+      const old = socket;
       socket = null;
       starting = null;
+      old?.disconnect();
       await link.start();
     },
     async ensureConnected() {
@@ -132,7 +151,19 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
       socket.emit(event, payload, onAck);
       return true;
     },
-    status: () => ({ clientId, serverUrl: socketUrl || deps.settings().serverUrl, connected: socket?.connected ?? false, lastError }),
+    request(message, timeoutMs) {
+      const current = socket;
+      if (!current?.connected) return Promise.reject(new Error('not connected to the Mimo server'));
+      const timers = deps.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as number) };
+      return new Promise((resolve, reject) => {
+        const timer = timers.setTimeout(() => reject(new Error(`no answer from the server within ${timeoutMs} ms`)), timeoutMs);
+        current.emit(PLUGIN_MESSAGE_EVENT, message, (response: unknown) => {
+          timers.clearTimeout(timer);
+          resolve(response);
+        });
+      });
+    },
+    status: () => ({ clientId, serverUrl: socketUrl || deps.settings().serverUrl, connected: socket?.connected ?? false, lastError, errorKind }),
   };
   return link;
 }

@@ -3,6 +3,7 @@
 // `stop()` tears everything down (pagehide, or the extension context died).
 import * as v from 'valibot';
 import type { PluginUiState } from '../../machines/plugin-ui.machine.ts';
+import { PairingOutcomeSchema } from '../../transport/contracts/index.ts';
 import type { PluginClientInfo } from '../../transport/contracts/index.ts';
 import type { BrowserApi, MessageSender } from '../shared/browser-api.ts';
 import { BackgroundToContentMessageSchema, TabSessionSchema } from '../shared/internal-messages.ts';
@@ -67,6 +68,10 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       return matchesAnyPattern(`${origin}/`, patterns);
     },
     clientInfo: async () => ((await send({ kind: 'client_info' })) as PluginClientInfo | undefined) ?? { ok: false },
+    connectBrowser: async (token) => {
+      const answer = v.safeParse(PairingOutcomeSchema, await send({ kind: 'connect_browser', token }));
+      return answer.success ? answer.output : { ok: false, status: 'unreachable', message: 'the extension did not answer' };
+    },
   });
 
   function startUi(session: v.InferOutput<typeof TabSessionSchema>): void {

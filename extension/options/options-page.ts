@@ -3,6 +3,7 @@
 import type { BrowserApi } from '../shared/browser-api.ts';
 import type { ConnectionStatus } from '../shared/internal-messages.ts';
 import { readSettings, writeSettings } from '../shared/settings.ts';
+import { describeConnection } from './status-text.ts';
 
 export async function startOptionsPage(browser: BrowserApi, document: Document): Promise<void> {
   const form = document.getElementById('settings') as HTMLFormElement;
@@ -15,9 +16,9 @@ export async function startOptionsPage(browser: BrowserApi, document: Document):
 
   async function showStatus(): Promise<void> {
     const status = (await browser.runtime.sendMessage({ kind: 'get_status' }).catch(() => null)) as ConnectionStatus | null;
-    field('status').textContent = status
-      ? `Connection: ${status.connected ? 'connected' : 'not connected'} to ${status.serverUrl}${status.lastError && !status.connected ? ` (${status.lastError})` : ''}. Client id: ${status.clientId ?? '…'}`
-      : 'Connection: the background is not answering';
+    const described = describeConnection(status);
+    field('status').textContent = described.text;
+    field('status').dataset.state = described.state;
   }
 
   form.addEventListener('submit', (event) => {

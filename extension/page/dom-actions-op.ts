@@ -35,8 +35,13 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
   if (args.focus && element instanceof HTMLElement) element.focus({ preventScroll: true });
   const hit = document.elementFromPoint(x, y);
   const link = element.closest('a[href]');
-  const target = link?.getAttribute('target')?.toLowerCase() ?? '';
-  const opensNewTab = link !== null && target !== '' && !['_self', '_parent', '_top'].includes(target) && !link.hasAttribute('download');
+  const newContext = (target: string) => target !== '' && !['_self', '_parent', '_top'].includes(target.toLowerCase());
+  // A submit button of a form that targets a new tab opens one too (formtarget wins over target).
+  const submitter = element.closest('button, input[type=submit], input[type=image]') as HTMLButtonElement | HTMLInputElement | null;
+  const submits = submitter !== null && submitter.form !== null && submitter.type !== 'button' && submitter.type !== 'reset';
+  const opensNewTab =
+    (link !== null && newContext(link.getAttribute('target') ?? '') && !link.hasAttribute('download')) ||
+    (submits && newContext(submitter!.getAttribute('formtarget') ?? submitter!.form!.getAttribute('target') ?? ''));
   const mac = /Mac/i.test(navigator.platform);
   const result: PageOps['locate']['result'] = { ok: true, x, y, tag: element.localName, opensNewTab, mac };
   if (hit && hit !== element && !element.contains(hit) && !hit.contains(element)) result.obscuredBy = describe(hit);

@@ -147,13 +147,31 @@ export interface BrowserApi {
       args?: TArgs;
       files?: string[];
       world?: 'ISOLATED' | 'MAIN';
+      /** Run at once instead of waiting for document_idle. */
+      injectImmediately?: boolean;
     }): Promise<Array<InjectionResult<Awaited<TResult>>>>;
+  };
+  /** With the "downloads" permission: task downloads are filed into a task folder (download-guard.ts). */
+  downloads?: {
+    onDeterminingFilename: ApiEvent<(item: DownloadItemInfo, suggest: (suggestion?: { filename: string; conflictAction?: 'uniquify' | 'overwrite' | 'prompt' }) => void) => boolean | void>;
+  };
+  /** Session rules only (background/new-tab-gate.ts). */
+  declarativeNetRequest?: {
+    updateSessionRules(options: { removeRuleIds?: number[]; addRules?: unknown[] }): Promise<void>;
   };
   alarms: {
     create(name: string, info: { periodInMinutes?: number; delayInMinutes?: number; when?: number }): Promise<void> | void;
     get?(name: string): Promise<unknown>;
     onAlarm: ApiEvent<(alarm: { name: string }) => void>;
   };
+}
+
+export interface DownloadItemInfo {
+  id: number;
+  url: string;
+  finalUrl?: string;
+  /** The name Chrome chose (no folder). */
+  filename: string;
 }
 
 /** Timers, injected so tests drive timeouts without sleeping. */

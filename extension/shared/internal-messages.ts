@@ -2,7 +2,7 @@
 // sender against its allowlist first, then validates with these schemas; nothing here crosses
 // the network (wire shapes live in transport/contracts).
 import * as v from 'valibot';
-import { OverlayCommandNameSchema, PluginClientInfoSchema, PluginUiStateSchema } from '../../transport/contracts/index.ts';
+import { OverlayCommandNameSchema, PairingTokenSchema, PluginClientInfoSchema, PluginUiStateSchema } from '../../transport/contracts/index.ts';
 
 /** What the background tells a content script about the task running in its tab. */
 export const TabSessionSchema = v.object({
@@ -29,6 +29,8 @@ export const ContentToBackgroundMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('overlay_command'), taskId: v.string(), command: OverlayCommandNameSchema }),
   /** The page bridge asks on behalf of an allowlisted page: answered with PluginClientInfo. */
   v.object({ kind: v.literal('client_info') }),
+  /** "Connect this browser" on an allowlisted web UI page: answered with a PairingOutcome. */
+  v.object({ kind: v.literal('connect_browser'), token: PairingTokenSchema }),
 ]);
 export type ContentToBackgroundMessage = v.InferOutput<typeof ContentToBackgroundMessageSchema>;
 
@@ -42,7 +44,11 @@ export type ConnectionStatus = {
   serverUrl: string;
   connected: boolean;
   lastError: string | null;
+  /** What the last failure was: the server refused the token or this extension, or did not answer. */
+  errorKind?: ConnectionErrorKind | null;
 };
+
+export type ConnectionErrorKind = 'unauthorized' | 'forbidden' | 'unreachable' | 'disconnected';
 
 // --- background -> content script (tabs.sendMessage) -------------------------------------
 

@@ -50,7 +50,48 @@ link('every (re)connect calls onConnected; send only while connected', async () 
   assert.is(connects, 2);
   assert.is(server.send({ type: 'x' }), true);
   assert.equal(sockets[0]!.emitted, [['plugin_message', { type: 'x' }]]);
-  assert.equal(server.status(), { clientId: 'p', serverUrl: defaultSettings.serverUrl, connected: true, lastError: null });
+  assert.equal(server.status(), { clientId: 'p', serverUrl: defaultSettings.serverUrl, connected: true, lastError: null, errorKind: null });
+});
+
+link('connect errors are classified (wrong token / refused / unreachable); a restart starts clean', async () => {
+  const { connect, sockets } = fakeSocketFactory();
+  const server = createServerLink({ connect, settings: () => defaultSettings, clientId: async () => 'p', handlers: {}, onConnected: () => {} });
+  await server.start();
+  sockets[0]!.fire('connect_error', { message: 'x', data: { code: 'UNAUTHORIZED', message: 'wrong token' } });
+  assert.is(server.status().errorKind, 'unauthorized');
+  sockets[0]!.fire('connect_error', { message: 'x', data: { code: 'FORBIDDEN', message: 'origin' } });
+  assert.is(server.status().errorKind, 'forbidden');
+  sockets[0]!.fire('connect_error', new Error('websocket error'));
+  assert.is(server.status().errorKind, 'unreachable');
+  await server.restart();
+  assert.equal([server.status().lastError, server.status().errorKind], [null, null], 'the old socket says nothing about the new one');
+  sockets[0]!.fire('connect_error', { message: 'late', data: { code: 'UNAUTHORIZED', message: 'late' } });
+  assert.is(server.status().errorKind, null, 'events of the replaced socket are ignored');
+});
+
+link('request: resolves with the ack; rejects when not connected or when no ack comes in time', async () => {
+  const { connect, sockets } = fakeSocketFactory();
+  const timers = manualTimers();
+  const server = createServerLink({ connect, settings: () => defaultSettings, clientId: async () => 'p', handlers: {}, onConnected: () => {}, timers });
+  await server.start();
+  await server.request({ type: 'navigation_check' }, 100).then(
+    () => assert.unreachable('not connected'),
+    (error: Error) => assert.match(error.message, /not connected/),
+  );
+  sockets[0]!.fire('connect');
+  const answered = server.request({ type: 'navigation_check', n: 1 }, 100);
+  const [event, message, ack] = sockets[0]!.emitted.at(-1)! as [string, unknown, (r: unknown) => void];
+  assert.is(event, 'plugin_message');
+  assert.equal(message, { type: 'navigation_check', n: 1 });
+  ack({ ok: true, allowed: true });
+  assert.equal(await answered, { ok: true, allowed: true });
+  assert.is(timers.pending(), 0);
+  const silent = server.request({ type: 'navigation_check', n: 2 }, 100);
+  timers.advance(100);
+  await silent.then(
+    () => assert.unreachable('no ack'),
+    (error: Error) => assert.match(error.message, /within 100 ms/),
+  );
 });
 
 link('plugin_message is dispatched by type; unknown types are refused in the ack', async () => {

@@ -92,6 +92,7 @@ router('only this extension; content kinds from a top-level tab; options kinds f
       user_takeover: async () => null,
       overlay_command: async () => null,
       client_info: async () => null,
+      connect_browser: async () => null,
     },
     options: { get_status: async () => (seen.push('status'), null) },
   });

@@ -70,4 +70,23 @@ s('the bridge can be removed (teardown)', () => {
   assert.not.ok(page.listening);
 });
 
+s('connect_browser: only an allowlisted origin, from this window, with a valid token, reaches the background', async () => {
+  const tokens: string[] = [];
+  const outcome = { ok: true, status: 'connected' as const, message: 'connected', serverUrl: 'http://localhost:3000' };
+  const connectBrowser = async (token: string) => (tokens.push(token), outcome);
+  const evil = fakePage('https://evil.example');
+  installPageBridge({ window: evil.win as unknown as Window, isAllowedOrigin: async (o) => o === 'http://localhost:3000', clientInfo: async () => info, connectBrowser });
+  evil.send({ type: 'mimo/connect_browser', requestId: 'p1', token: 'attacker' });
+  const ui = fakePage('http://localhost:3000');
+  installPageBridge({ window: ui.win as unknown as Window, isAllowedOrigin: async (o) => o === 'http://localhost:3000', clientInfo: async () => info, connectBrowser });
+  ui.send({ type: 'mimo/connect_browser', requestId: 'p2', token: 'from-frame' }, { other: 'frame' });
+  ui.send({ type: 'mimo/connect_browser', requestId: 'p3', token: 'bad token' });
+  ui.send({ type: 'mimo/connect_browser', requestId: 'p4', token: 'tok-ui' });
+  await flush();
+  await flush();
+  assert.equal(tokens, ['tok-ui']);
+  assert.equal(evil.posted, []);
+  assert.equal(ui.posted, [{ message: { type: 'mimo/connect_browser_result', requestId: 'p4', payload: outcome }, targetOrigin: 'http://localhost:3000' }]);
+});
+
 s.run();

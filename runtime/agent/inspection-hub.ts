@@ -1,6 +1,8 @@
 // Live machine inspection: XState's `inspect` records of every task / action / page-prep actor,
 // made JSON-safe and handed to the listeners of that task (web clients that subscribed), and,
-// with MIMO_INSPECT=stately, to the Stately Inspector through @statelyai/inspect.
+// with MIMO_INSPECT=stately, to the Stately Inspector (runtime/stately-bridge.ts). Records are
+// redacted (`redact`, runtime/redaction) before they reach a listener; the forwarded raw events
+// are redacted by their sinks (the bridge, the recorder).
 import type { InspectionEvent } from 'xstate';
 import { redactedPayload } from './inspection-redact.ts';
 
@@ -69,7 +71,13 @@ export interface InspectionHub {
   recent(taskId: string): InspectionRecordJson[];
 }
 
-export function createInspectionHub(options: { clock: { now(): number }; keep?: number; forward?: (taskId: string, event: InspectionEvent) => void }): InspectionHub {
+export function createInspectionHub(options: {
+  clock: { now(): number };
+  keep?: number;
+  forward?: (taskId: string, event: InspectionEvent) => void;
+  /** Applied to each record before anyone sees it (runtime/redaction: secret-named fields, typed passwords). */
+  redact?: <T>(record: T) => T;
+}): InspectionHub {
   const listeners = new Map<string, Set<Listener>>();
   const history = new Map<string, InspectionRecordJson[]>();
   const keep = options.keep ?? 200;
@@ -77,8 +85,9 @@ export function createInspectionHub(options: { clock: { now(): number }; keep?: 
     observerFor(taskId) {
       return (event) => {
         options.forward?.(taskId, event);
-        const record = toInspectionRecord(event, options.clock.now());
-        if (!record) return;
+        const raw = toInspectionRecord(event, options.clock.now());
+        if (!raw) return;
+        const record = options.redact ? options.redact(raw) : raw;
         const list = history.get(taskId) ?? [];
         list.push(record);
         if (list.length > keep) list.splice(0, list.length - keep);

@@ -5,13 +5,14 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
 import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type ActionOutput, type PagePrepOutput, type TaskStatus } from '../../machines/index.ts';
-import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayCommand, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
+import { restoredContextOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
 export interface OrchestratorOptions {
@@ -82,11 +83,11 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     return out.slice(-20);
   }
 
-  function createSession(taskId: string, restoredStatus?: TaskStatus): TaskSession {
+  function createSession(taskId: string, restored?: RestoredTask): TaskSession {
     let session!: TaskSession;
-    let previous: TaskStatus | undefined = restoredStatus;
+    let previous: TaskStatus | undefined = restored?.status;
     const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
-    if (restoredStatus) mirror.status(restoredStatus);
+    if (restored?.status) mirror.status(restored.status);
     const actionWaiters = new Map<string, (output: ActionOutput & { durationMs: number }) => void>();
     const prepWaiters = new Map<string, (output: PagePrepOutput) => void>();
     const startWaiters = new Map<string, () => void>();
@@ -122,6 +123,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       inspect,
       clock,
       checkUrl: options.checkUrl ?? basicUrlCheck,
+      secrets: services.secrets,
       onPageRead: () => {
         if (session) session.pageStale = false;
       },
@@ -240,13 +242,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         },
       },
     });
-    const restoredValue = restoredStatus === 'ongoing' ? { ongoing: 'idle' } : restoredStatus === 'completed' || restoredStatus === 'error' ? restoredStatus : undefined;
-    const snapshot = restoredValue
-      ? machine.resolveState({
-          value: restoredValue,
-          context: { taskId, currentMessage: null, queue: [], inFlightActionId: null, pendingActions: [], pagePreps: [], turns: 0, error: null, reportedStatus: restoredStatus! },
-        })
-      : undefined;
+    const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
     session = { taskId, actor, browser, pageStale: false, mirror };
     sessions.set(taskId, session);
@@ -278,8 +274,9 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     const again = sessions.get(taskId);
     if (again) return again;
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
-    const status = task.status as TaskStatus;
-    return createSession(taskId, status === 'ongoing' || status === 'running' || status === 'takeover' ? 'ongoing' : status === 'completed' || status === 'error' ? status : undefined);
+    const restored = restoredTaskOf(task);
+    if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
+    return sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
   }
 
   async function noteToTask(taskId: string, message: string): Promise<void> {
@@ -366,18 +363,34 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       }
       return command.command === 'resume' ? control.resume(command.taskId, 'plugin') : control.stop(command.taskId, 'plugin');
     },
+    async pageInterruption(report: PageInterruption): Promise<ControlResult> {
+      const session = sessions.get(report.taskId);
+      if (!session || session.browser.clientId !== report.clientId) {
+        return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
+      }
+      const { v: _v, type: _type, clientId: _clientId, traceId: _traceId, ...data } = report;
+      const message = `In tab ${report.tabId}: ${report.message}.`;
+      events.toTask(report.taskId, { type: 'structuredOutput', status: 'info', message, data: { pageInterruption: data } });
+      await taskStore.appendMessage(report.taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now() }).catch(() => {});
+      log({ event: 'page_interruption', taskId: report.taskId, tabId: report.tabId, kind: report.kind });
+      return ok({});
+    },
     inspect(taskId: string, listener: (envelope: ReturnType<typeof events.envelope>) => void) {
       const send = (record: object) => listener(events.envelope({ type: 'inspection', record: record as never }, taskId));
       for (const record of options.inspection.recent(taskId)) send(record);
       return options.inspection.subscribe(taskId, send);
     },
-    /** Tasks found running after a restart become ongoing, with a note; nothing stored is lost. */
+    /**
+     * After a restart: every task that was cut short (running, takeover) is restored now, with its
+     * note to the user (see task-restore.ts); the others are restored when first touched.
+     */
     async restore(): Promise<number> {
       let restored = 0;
       for (const task of await taskStore.listTasks()) {
-        if (task.status !== 'running' && task.status !== 'takeover') continue;
-        await taskStore.updateTask(task.taskId, { status: 'ongoing' });
-        await noteToTask(task.taskId, 'The server restarted while this task was running. It is waiting for your next message.');
+        const after = restoredTaskOf(task);
+        if (!after.note) continue;
+        if (after.status !== task.status) await taskStore.updateTask(task.taskId, { status: after.status });
+        await noteToTask(task.taskId, after.note);
         restored++;
       }
       return restored;

@@ -28,6 +28,8 @@ import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
 import { pageContextOf } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
+import { guardedRead } from '../url-policy/read-guard.ts';
+import { createPasswordFields, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
 
 export interface ActionOutcome {
   ok: boolean;
@@ -61,8 +63,14 @@ export interface TaskBrowserDeps {
   /** Times the page-preparation retry waits (the runtime's clock). */
   clock?: Clock;
   checkUrl: UrlCheck;
-  /** Re-checks the URL the tab ended up on after loading (redirects). */
+  /**
+   * Re-checks the URL the tab ended up on after loading (redirects), and the tab's current URL
+   * before and after every page read (runtime/url-policy/read-guard.ts): blocked -> URL_BLOCKED,
+   * the read's result is dropped and the tab is sent to about:blank.
+   */
   checkFinalUrl?: UrlCheck;
+  /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
+  secrets?: SecretRegistry;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
   /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
@@ -95,6 +103,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
   const inFlight = new Map<string, FrontendEvent>();
   const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
+  const passwordFields = createPasswordFields();
 
   /** The plugin that missed an ack in this turn (seed 001 §4.1): the error every later action gets. */
   function blockedError(): ErrorValue | null {
@@ -114,17 +123,47 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
-  async function action(
+  /** The URL the extension last reported for a tab of this task. */
+  function tabUrl(params: Record<string, unknown>): string | undefined {
+    const tab = typeof params.tabId === 'number' ? params.tabId : tabId;
+    return clientId && tab !== null ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined;
+  }
+
+  /** Sends the task's tab to about:blank (after a blocked read). */
+  async function park(step: Step): Promise<void> {
+    if (tabId === null) return;
+    await runAction(step, 'task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: deps.groupTitle() });
+  }
+
+  type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
+
+  /** One browser action; page reads go through the URL policy's read guard. */
+  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: ActionOptions = {}): Promise<ActionOutcome> {
+    return guardedRead<ActionOutcome>(actionName, params, {
+      check: deps.checkFinalUrl,
+      tabUrl,
+      hasBrowser: () => selectPlugin() === null,
+      run: (recheck) => runAction(step, actionName, params, options, recheck as (() => Promise<ErrorValue | null>) | undefined),
+      park: () => park(step),
+      refused: (error) => ({ ok: false, actionId: options.actionId ?? `act-${nanoid(12)}`, error: error as ErrorValue }),
+    });
+  }
+
+  async function runAction(
     step: Step,
     actionName: string,
     params: Record<string, unknown>,
-    options: { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string } = {},
+    options: ActionOptions = {},
+    recheck?: () => Promise<ErrorValue | null>,
   ): Promise<ActionOutcome> {
     const actionId = options.actionId ?? `act-${nanoid(12)}`;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
     if (step.signal?.aborted) return { ok: false, actionId, error: errorValue('TASK_STOPPED', `${actionName} was not sent: the task was stopped`, { retryable: false }) };
-    const paramsSummary = paramsSummaryOf(params);
+    // Typing into a password field: the text is a secret (redacted in steps, history, records).
+    const secret = actionName === 'browser_type' && typeof params.text === 'string' && passwordFields.isTarget(params);
+    if (secret) deps.secrets?.add(params.text as string);
+    const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     // `start` when it really starts: it may wait behind another action or a takeover.
     const target = options.target ? { target: options.target } : {};
     const started = () => {
@@ -156,7 +195,17 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         output.error = attachErrorOf(output.error);
       }
       deps.registry.markUsed(clientId!);
+      // A page read whose page is (now) on a blocked URL: its content goes nowhere.
+      const refused = recheck && output.status !== 'failed' && output.status !== 'canceled' ? await recheck() : null;
+      if (refused) {
+        output.status = 'failed';
+        output.result = undefined;
+        output.error = refused;
+      }
       const result = (output.result ?? undefined) as Record<string, unknown> | undefined;
+      if (actionName === 'browser_dom_index' && typeof params.tabId === 'number' && Array.isArray(result?.elements)) {
+        passwordFields.noteIndex(params.tabId, result.elements as Array<Record<string, unknown>>);
+      }
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed' && output.status !== 'canceled';
       const small = compactResult(result);
@@ -206,7 +255,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   }
 
   /** A step refused before any action ran (the URL policy): shown and stored like a failed action. */
-  function refused(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
+  function refusedStep(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
     const actionId = `act-${nanoid(12)}`;
     const paramsSummary = paramsSummaryOf(params);
     const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
@@ -354,7 +403,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     async open(step: Step, url: string) {
       const allowed = await deps.checkUrl(url);
       if (!allowed.ok) {
-        refused(step, 'task_start', { url }, allowed.error);
+        refusedStep(step, 'task_start', { url }, allowed.error);
         return { ok: false as const, error: allowed.error };
       }
       const failed = await ensureTab(step, url);

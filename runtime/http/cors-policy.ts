@@ -1,8 +1,9 @@
 // CORS for the web app on another origin (dev: Vite on :3000). Origins come from
 // MIMO_CORS_ORIGIN (seed 001 §0.5; default http://localhost:3000,http://127.0.0.1:3000) plus the
 // server's own public origin. Credentials are never allowed: the API authenticates with a
-// header token, not cookies, so `*` in the list (any origin) stays safe. A refused origin
-// gets no Access-Control-Allow-Origin header, so the browser blocks the response.
+// header token, not cookies. `*` is not honoured (config.ts refuses it): only listed origins are
+// echoed. A refused origin gets no Access-Control-Allow-Origin header (and the request gate in
+// front of the server refuses the request itself, runtime/http/request-gate.ts).
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { PROTOCOL_HEADER } from '../../transport/contracts/index.ts';
@@ -31,12 +32,11 @@ function originOf(url: string): string | undefined {
 
 export function corsPolicy(options: { origins: readonly string[]; publicBaseUrl: string }): MiddlewareHandler {
   const listed = options.origins.length > 0 ? options.origins : DEFAULT_CORS_ORIGINS;
-  const anyOrigin = listed.includes('*');
   const allowed = new Set(listed.map((o) => o.replace(/\/+$/, '')));
   const own = originOf(options.publicBaseUrl);
   if (own !== undefined) allowed.add(own);
   return cors({
-    origin: (origin) => (origin !== '' && (anyOrigin || allowed.has(origin)) ? origin : null),
+    origin: (origin) => (origin !== '' && allowed.has(origin) ? origin : null),
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Authorization', TOKEN_HEADER, TRACE_HEADER, PROTOCOL_HEADER],
     exposeHeaders: [TRACE_HEADER, PROTOCOL_HEADER],

@@ -25,6 +25,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
   app.use('*', traceId({ newTraceId: deps.newTraceId ?? randomUUID }));
   if (log !== undefined) app.use('*', accessLog({ log, clock: deps.clock ?? { now: () => Date.now() } }));
   app.use('*', protocolHeader());
+  // A 413 is answered before the body is read: close the connection rather than keep it for a
+  // client that is still sending (the rest of its body would be parsed as the next request).
+  app.use('*', async function closeAfterTooLarge(c, next) {
+    await next();
+    if (c.res.status === 413) c.res.headers.set('Connection', 'close');
+  });
   app.use('*', corsPolicy({ origins: config.corsOrigins, publicBaseUrl: config.publicBaseUrl }));
   app.use('/api/*', tokenAuth({ token: config.token }));
 

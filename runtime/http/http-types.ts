@@ -30,6 +30,8 @@ export interface HttpAppDeps {
   config: HttpAppConfig;
   log?: ((entry: object) => void) | undefined;
   newTaskId: () => string;
+  /** Task folders the store could not read at start (GET /api/task/list?damaged=1). */
+  damagedTasks?: (() => Array<{ taskId: string; reason: string }>) | undefined;
   isConnected(clientId: string): boolean;
   /** Trace id for requests that bring none (default: crypto.randomUUID). */
   newTraceId?: (() => string) | undefined;

@@ -22,13 +22,18 @@ function messageOf(message: Message): Record<string, unknown> {
   return out;
 }
 
-export function registerTaskRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, 'taskStore' | 'newTaskId'>): void {
+export function registerTaskRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, 'taskStore' | 'newTaskId' | 'damagedTasks'>): void {
   const { taskStore } = deps;
 
   app.get('/api/task/id', (c) => okResponse(c, { taskId: deps.newTaskId() }, { 'Cache-Control': 'no-store' }));
   onlyAllow(app, '/api/task/id', ['GET']);
 
-  app.get('/api/task/list', async (c) => okResponse(c, (await taskStore.listTasks()).map(summaryOf)));
+  // `?damaged=1`: the task folders the store could not read at start (kept on disk, untouched),
+  // as `[{ taskId, reason }]`, so a damaged file is reported rather than silently missing.
+  app.get('/api/task/list', async (c) => {
+    if (c.req.query('damaged') === '1') return okResponse(c, deps.damagedTasks?.() ?? [], { 'Cache-Control': 'no-store' });
+    return okResponse(c, (await taskStore.listTasks()).map(summaryOf));
+  });
   onlyAllow(app, '/api/task/list', ['GET']);
 
   app.get('/api/task/:taskId', async (c) => {

@@ -1,11 +1,12 @@
-// createMcpRoutes: the `/mcp` endpoint for createServer's `routes` hook. Streamable HTTP in the
-// SDK's stateless mode with its web-standard transport (Request in, Response out, which is
-// exactly the hook's shape; no Hono context needed, so @hono/mcp adds nothing): each POST gets
-// a fresh protocol server and transport, so nothing per-connection lives in memory. Browser
-// state lives in our own sessions (browser-shell session_id, run sessionId), not in MCP
-// sessions. GET/DELETE answer 405 (no server-initiated stream in stateless mode).
-// With MIMO_TOKEN set, /mcp needs the same token as /api; a browser Origin must be allowed.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// createMcpRoutes: the `/mcp` endpoint for createServer's `routes` hook. Streamable HTTP with the
+// SDK's web-standard transport; a client that initializes gets an MCP session (so browser-shell
+// sessions are bound to it; the session keeps only its transport), a one-shot POST is answered
+// statelessly with a fresh protocol server (Request in, Response out, which is exactly the hook's
+// shape; no Hono context needed, so @hono/mcp adds nothing). Browser state lives in our own
+// sessions (browser-shell session_id, run sessionId). GET answers 405 (no server-initiated
+// stream); DELETE with an Mcp-Session-Id ends that session.
+// /mcp needs the same token as /api; Host and Origin are checked by the request gate first.
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RuntimeServices } from '../server.ts';
 import { describePolicy, type UrlPolicy } from '../url-policy/index.ts';
@@ -56,6 +57,9 @@ export interface McpHandle {
 }
 
 export type McpRoutes = ((request: Request) => Response | Promise<Response> | null) & { mcp: McpHandle };
+
+/** An MCP session unused this long is dropped (the client initializes again). */
+const MCP_SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -131,20 +135,67 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     return null;
   }
 
+  // MCP sessions (issue 12): a client that sends `initialize` gets an Mcp-Session-Id and keeps
+  // its transport here, so its tool calls carry that id and browser-shell sessions can be bound
+  // to it. A POST without `initialize` or a session id is still answered statelessly (one-shot
+  // clients, curl). Bounded: idle sessions are dropped, and the oldest beyond MAX_MCP_SESSIONS.
+  const live = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; lastUsed: number }>();
+  const MAX_MCP_SESSIONS = 256;
+  // Connection-level state, like a socket's heartbeat: wall-clock time, not the runtime's clock
+  // (tests move that one by days to expire artifacts, and a client's MCP session must survive it).
+  const wallClock = () => Date.now();
+  function sweepMcpSessions(): void {
+    const now = wallClock();
+    for (const [id, entry] of live) {
+      if (now - entry.lastUsed > MCP_SESSION_IDLE_MS || live.size > MAX_MCP_SESSIONS) {
+        live.delete(id);
+        void entry.transport.close().catch(() => undefined);
+      }
+    }
+  }
+
+  const isInitialize = (body: unknown) =>
+    (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+
   async function handle(request: Request): Promise<Response> {
     const denied = refused(request);
     if (denied) return denied;
     void sessions.sweepIdle(sessionIdleMs, (id) => runs.usesSession(id)).then((closed) => {
       if (closed.length > 0) services.log({ event: 'mcp_sessions_idle_closed', sessions: closed });
     });
-    if (request.method !== 'POST') return jsonRpcError(405, 'this MCP endpoint is stateless: use POST (no GET stream, no DELETE)', { Allow: 'POST' });
+    sweepMcpSessions();
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) {
+      const entry = live.get(sessionId);
+      if (!entry) return jsonRpcError(404, 'unknown MCP session (it expired or the server restarted): send initialize again');
+      if (request.method !== 'POST' && request.method !== 'DELETE') return jsonRpcError(405, 'use POST (no GET stream); DELETE ends the session', { Allow: 'POST, DELETE' });
+      entry.lastUsed = wallClock();
+      if (request.method === 'DELETE') live.delete(sessionId);
+      return entry.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') return jsonRpcError(405, 'use POST (no GET stream; DELETE with an Mcp-Session-Id ends a session)', { Allow: 'POST' });
     await ready;
+    const body: unknown = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
     const server = createMcpProtocolServer(tools, {
       trustLevel: trustOf(request),
       version: MCP_RUNTIME_VERSION,
       instructions: profile === 'minimal' ? 'One tool: browser-shell.' : 'Template runs (seed 003) and browser-shell (seed 004) on the user\'s own browser.',
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport: WebStandardStreamableHTTPServerTransport = isInitialize(body)
+      ? new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => {
+            live.set(id, { transport, lastUsed: wallClock() });
+            sweepMcpSessions();
+          },
+          onsessionclosed: (id) => {
+            live.delete(id);
+          },
+        })
+      : new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     return transport.handleRequest(request);
   }
@@ -172,6 +223,8 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     ready,
     tools: () => tools,
     async close() {
+      for (const entry of live.values()) await entry.transport.close().catch(() => undefined);
+      live.clear();
       await runs.close();
       await sessions.closeAll();
     },

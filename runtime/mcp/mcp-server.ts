@@ -35,6 +35,7 @@ export function createMcpProtocolServer(tools: readonly McpTool[], context: { tr
     const ctx: ToolCallContext = {
       trustLevel: context.trustLevel,
       signal: extra.signal,
+      ...(extra.sessionId ? { clientSessionId: extra.sessionId } : {}),
       ...(progressToken !== undefined
         ? {
             progress: (progress: number, total?: number, message?: string) =>

@@ -1,6 +1,7 @@
 // MIMO_RECORD_DIR: records each task's session as JSONL, one file per task, so a session can be
 // replayed as a fixture: socket frames in both directions with times relative to the task's
-// first entry, LLM stream chunks, and inspection records.
+// first entry, LLM stream chunks, and inspection records. startMimo gives it a `redact` step, so
+// text typed into password fields and credentials never reach the files.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { InspectionEvent } from 'xstate';
@@ -22,7 +23,12 @@ export interface SessionRecorder {
 
 const SAFE_TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-export function createSessionRecorder(options: { dir: string; clock: { now(): number } }): SessionRecorder {
+export function createSessionRecorder(options: {
+  dir: string;
+  clock: { now(): number };
+  /** Applied to every entry before it is written (runtime/redaction: password fields, credentials). */
+  redact?: (entry: RecordedEntry) => RecordedEntry;
+}): SessionRecorder {
   mkdirSync(options.dir, { recursive: true });
   const files = new Map<string, { stream: WriteStream; startedAt: number }>();
   return {
@@ -35,7 +41,7 @@ export function createSessionRecorder(options: { dir: string; clock: { now(): nu
         file.stream.on('error', () => {});
         files.set(taskId, file);
       }
-      const line: RecordedLine = { t: options.clock.now() - file.startedAt, ...entry };
+      const line: RecordedLine = { t: options.clock.now() - file.startedAt, ...(options.redact ? options.redact(entry) : entry) };
       file.stream.write(`${JSON.stringify(line)}\n`);
     },
     async close() {

@@ -21,6 +21,7 @@ import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { LiveViewRelay } from './live-view-relay.ts';
+import { answerNavigationCheck, type NavigationCheckDeps } from './navigation-check.ts';
 import type { TaskControl } from './task-control.ts';
 
 export interface PluginRegistryPort {
@@ -47,6 +48,8 @@ export interface PluginGatewayDeps {
   live?: Pick<LiveViewRelay, 'onFrame'>;
   /** Every valid message that belongs to a task (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
+  /** The URL policy the extension enforces on task tabs (navigation_check). */
+  navigation?: NavigationCheckDeps;
 }
 
 type Ack = ((response: unknown) => void) | undefined;
@@ -89,6 +92,9 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     browser_action_result: (id, m) => handleResult(id, normalizeActionResult(m)),
     takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
+    page_interruption: (_id, m) => deps.control()?.pageInterruption?.(m),
+    // Answered in its own ack (see onMessage): the verdict is the reply.
+    navigation_check: () => undefined,
   };
 
   const handleResult = (id: string, result: NormalizedActionResult): SocketAck => resultAck(result.actionId, deps.scheduler.handleResult(id, result));
@@ -110,6 +116,13 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     }
     const taskId = 'taskId' in message && typeof message.taskId === 'string' ? message.taskId : 'actionId' in message ? deps.scheduler.taskOf(message.actionId) : undefined;
     if (taskId) deps.onMessage?.(taskId, message);
+    if (!isLegacyActionResult(message) && message.type === 'navigation_check') {
+      void answerNavigationCheck(deps.navigation ?? {}, clientId, message).then(
+        (verdict) => ack?.(verdict),
+        (error) => ack?.(ackRefused({ code: 'URL_BLOCKED', message: `navigation check failed: ${String(error)}` })),
+      );
+      return;
+    }
     if (isLegacyActionResult(message)) {
       const answer = handleResult(clientId, normalizeActionResult(message)); // not inside ack?.(): it must run without an ack too
       ack?.(answer);

@@ -1,6 +1,7 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
 import type { ErrorValue } from '../../machines/spec/index.ts';
-import type { FrontendEvent, OverlayCommand, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { FrontendEvent, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { NavigationBlockedReport } from './navigation-check.ts';
 
 /** The one error value (machines/spec). */
 export type ControlError = ErrorValue;
@@ -19,6 +20,10 @@ export interface TaskControl {
   /** The plugin saw the user act on the task tab. */
   takeoverReport?(report: TakeoverReport): Promise<ControlResult>;
   overlayCommand?(command: OverlayCommand): Promise<ControlResult>;
+  /** A page in a task tab tried to interrupt (dialog, pop-up, permission, ...): relayed to the task's events. */
+  pageInterruption?(report: PageInterruption): Promise<ControlResult>;
+  /** The browser refused a task tab's navigation under the URL policy (it never loaded). */
+  navigationBlocked?(report: NavigationBlockedReport): void;
   /** Live machine inspection for a task: `inspection` frontend events to one listener; returns unsubscribe. */
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
   /** The `toolUsed` start envelopes of the task's actions still in flight (replayed to a subscriber, so a reload shows them). */

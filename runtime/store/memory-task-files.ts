@@ -2,7 +2,8 @@
 // went through the same serialization as the file store (no shared references, same dropped
 // `undefined`s). `failWrites` lets tests of other modules simulate a failing disk.
 import type { Adapter } from 'lowdb';
-import type { MessagesDoc, TaskFiles, TaskMetaDoc } from './task-files.ts';
+import type { TaskFiles, TaskMetaDoc } from './task-files.ts';
+import type { Message } from './task-types.ts';
 
 export interface MemoryTaskFiles extends TaskFiles {
   /** While true, every write rejects with an EIO-like error and changes nothing. */
@@ -11,6 +12,8 @@ export interface MemoryTaskFiles extends TaskFiles {
 
 export function createMemoryTaskFiles(): MemoryTaskFiles {
   const texts = new Map<string, string>();
+  /** Each task's message log, one JSON line per message (what the file store appends). */
+  const logs = new Map<string, string[]>();
   const tasks = new Set<string>();
 
   const files: MemoryTaskFiles = {
@@ -23,7 +26,17 @@ export function createMemoryTaskFiles(): MemoryTaskFiles {
       tasks.add(taskId);
     },
     meta: (taskId) => textAdapter<TaskMetaDoc>(`${taskId}/meta`),
-    messages: (taskId) => textAdapter<MessagesDoc>(`${taskId}/messages`),
+    messageLog: (taskId) => ({
+      async read() {
+        return (logs.get(taskId) ?? []).map((line) => JSON.parse(line) as Message);
+      },
+      async append(message) {
+        if (files.failWrites) throw Object.assign(new Error('simulated write failure'), { code: 'EIO' });
+        const log = logs.get(taskId) ?? [];
+        log.push(JSON.stringify(message));
+        logs.set(taskId, log);
+      },
+    }),
   };
 
   function textAdapter<T>(key: string): Adapter<T> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import { DurableJsonFile } from './durable-json-file.ts';
+import { createFsMessageLog, type MessageLog } from './message-log.ts';
 import { isStorableTaskId } from './task-validation.ts';
 import type { Message, Task } from './task-types.ts';
 
@@ -17,7 +18,7 @@ export interface TaskMetaDoc {
   task: Task;
 }
 
-/** `tasks/<taskId>/messages.json`: the task's messages in append order. Absent until the first append. */
+/** `tasks/<taskId>/messages.json`: the messages of a store from before the append log (read only). */
 export interface MessagesDoc {
   version: number;
   taskId: string;
@@ -30,7 +31,8 @@ export interface TaskFiles {
   /** Makes sure the task's folder exists (called before the first write of a task). */
   prepareTask(taskId: string): Promise<void>;
   meta(taskId: string): Adapter<TaskMetaDoc>;
-  messages(taskId: string): Adapter<MessagesDoc>;
+  /** The task's messages: an append-only log (its cost does not grow with the history). */
+  messageLog(taskId: string): MessageLog;
 }
 
 export interface FsTaskFilesOptions {
@@ -78,6 +80,11 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
       if (fsync && created !== undefined) await syncDir(tasksDir);
     },
     meta: (taskId) => jsonFile<TaskMetaDoc>(join(taskDir(taskId), 'meta.json')),
-    messages: (taskId) => jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')),
+    messageLog: (taskId) =>
+      createFsMessageLog({
+        file: join(taskDir(taskId), 'messages.jsonl'),
+        legacy: async () => (await jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')).read())?.messages ?? [],
+        fsync,
+      }),
   };
 }

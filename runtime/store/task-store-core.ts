@@ -182,7 +182,7 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
     }
     let messages: Message[];
     try {
-      messages = (await files.messages(loaded.task.taskId).read())?.messages ?? [];
+      messages = await files.messageLog(loaded.task.taskId).read();
     } catch (error) {
       throw internalError('read the messages', loaded.task.taskId, error);
     }
@@ -269,13 +269,13 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
         // Meta first: if the messages write then fails, the only trace on disk is a newer updatedAt.
         const nextTask: Task = { ...loaded.task, updatedAt: clock.now() };
         await writeMeta(nextTask, 'append the message');
-        const nextMessages = [...messages, message];
         try {
-          await files.messages(taskId).write({ version: FILE_FORMAT_VERSION, taskId, messages: nextMessages });
+          await files.messageLog(taskId).append(message);
         } catch (error) {
           throw internalError('append the message', taskId, error);
         }
-        loaded.messages = nextMessages;
+        messages.push(message);
+        loaded.messages = messages;
         loaded.messageIds = messageIds;
         messageIds.add(message.id);
         noteMessagesUsed(loaded, messageWeight(message));

@@ -11,6 +11,7 @@ export * from './action-call.ts';
 export * from './action-result.ts';
 export * from './tab-event.ts';
 export * from './plugin.ts';
+export * from './page-interruption.ts';
 export * from './frontend-message.ts';
 export * from './frontend-event.ts';
 export * from './tool-result.ts';

@@ -31,3 +31,50 @@ export const PluginClientInfoResultSchema = v.object({
   payload: PluginClientInfoSchema,
 });
 export type PluginClientInfoResult = v.InferOutput<typeof PluginClientInfoResultSchema>;
+
+// --- Pairing: "Connect this browser" in the web UI (issue 12) -----------------------------
+// The web UI hands its token to the extension; the extension takes the server URL from the
+// page's own origin (never from the message), stores both and reconnects. Only web UI origins
+// get an answer; the bridge never hands a token out.
+
+export const CONNECT_BROWSER_REQUEST_TYPE = 'mimo/connect_browser';
+export const CONNECT_BROWSER_RESULT_TYPE = 'mimo/connect_browser_result';
+export const MAX_PAIRING_TOKEN_LENGTH = 512;
+
+export const PairingTokenSchema = v.pipe(
+  v.string(),
+  v.maxLength(MAX_PAIRING_TOKEN_LENGTH, `the token must be at most ${MAX_PAIRING_TOKEN_LENGTH} characters`),
+  v.regex(/^[\x21-\x7e]*$/, 'the token must be printable ASCII without spaces'),
+);
+
+export const ConnectBrowserRequestSchema = v.object({
+  type: v.literal(CONNECT_BROWSER_REQUEST_TYPE),
+  requestId: IdSchema,
+  /** The web UI's token; '' when the server runs without one (MIMO_TOKEN=off). */
+  token: PairingTokenSchema,
+});
+export type ConnectBrowserRequest = v.InferOutput<typeof ConnectBrowserRequestSchema>;
+
+/**
+ * connected: the extension's socket is up with the new token; wrong_token: the server refused the
+ * token; forbidden: the server refused this extension (its Origin); unreachable: no server
+ * answered at serverUrl; invalid: the request itself was bad (nothing was changed).
+ */
+export const PairingStatusSchema = v.picklist(['connected', 'wrong_token', 'forbidden', 'unreachable', 'invalid']);
+export type PairingStatus = v.InferOutput<typeof PairingStatusSchema>;
+
+export const PairingOutcomeSchema = v.object({
+  ok: v.boolean(),
+  status: PairingStatusSchema,
+  message: v.string(),
+  serverUrl: v.optional(v.string()),
+  clientId: v.optional(ClientIdSchema),
+});
+export type PairingOutcome = v.InferOutput<typeof PairingOutcomeSchema>;
+
+export const ConnectBrowserResultSchema = v.object({
+  type: v.literal(CONNECT_BROWSER_RESULT_TYPE),
+  requestId: IdSchema,
+  payload: PairingOutcomeSchema,
+});
+export type ConnectBrowserResult = v.InferOutput<typeof ConnectBrowserResultSchema>;

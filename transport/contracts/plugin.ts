@@ -3,10 +3,12 @@
 // overlay_command. Server -> plugin: browser_action (with a Socket.IO ack) and plugin_ui_state.
 import * as v from 'valibot';
 import { ActionCallSchema } from './action-call.ts';
+import { ProtocolErrorSchema } from './error-codes.ts';
 import { BrowserActionResultMessageSchema, LegacyBrowserActionResultSchema } from './action-result.ts';
 import type { LegacyBrowserActionResult } from './action-result.ts';
 import { ClientIdSchema, IdSchema, NonNegativeIntSchema, TabIdSchema, TaskIdSchema, TimestampSchema, UrlSchema } from './ids.ts';
 import { ProtocolVersionSchema } from './protocol-version.ts';
+import { PageInterruptionSchema } from './page-interruption.ts';
 import { snapshotContentEntries } from './snapshot.ts';
 import { TabEventSchema } from './tab-event.ts';
 import { PluginUiStateSchema } from './task-status.ts';
@@ -77,6 +79,40 @@ export const OverlayCommandSchema = v.object({
 });
 export type OverlayCommand = v.InferOutput<typeof OverlayCommandSchema>;
 
+/**
+ * The browser enforces the URL policy (issue 12): before a document request of a task tab leaves
+ * the browser (a navigation, a redirect hop, a popup's first load), the plugin asks the server,
+ * which holds the policy (and resolves DNS). Sent with a Socket.IO ack whose `data` is a
+ * NavigationVerdict; no answer in time = blocked (the plugin fails closed).
+ */
+export const NavigationCheckSchema = v.object({
+  v: ProtocolVersionSchema,
+  type: v.literal('navigation_check'),
+  id: IdSchema,
+  taskId: TaskIdSchema,
+  clientId: ClientIdSchema,
+  tabId: TabIdSchema,
+  url: v.pipe(v.string(), v.maxLength(16_384, 'url must be at most 16384 characters')),
+  /** main: the tab's own document; sub: an iframe's. */
+  frame: v.picklist(['main', 'sub']),
+  /** request: about to be sent; redirect: a redirect hop; committed: already loaded (the check came late). */
+  stage: v.picklist(['request', 'redirect', 'committed']),
+  timestamp: TimestampSchema,
+  traceId: v.optional(v.string()),
+});
+export type NavigationCheck = v.InferOutput<typeof NavigationCheckSchema>;
+
+/**
+ * The verdict of navigation_check, carried as the `data` of the ack (`{ ok: true, data }`, the one
+ * SocketAck shape); `{ ok: false, error }` = the check itself was refused (malformed), which the
+ * plugin treats as a block.
+ */
+export const NavigationVerdictSchema = v.variant('allowed', [
+  v.object({ allowed: v.literal(true) }),
+  v.object({ allowed: v.literal(false), error: ProtocolErrorSchema }),
+]);
+export type NavigationVerdict = v.InferOutput<typeof NavigationVerdictSchema>;
+
 /** Canonical plugin -> server messages, variant on `type`. */
 export const PluginToServerMessageSchema = v.variant(
   'type',
@@ -87,6 +123,8 @@ export const PluginToServerMessageSchema = v.variant(
     BrowserActionResultMessageSchema,
     TakeoverReportSchema,
     OverlayCommandSchema,
+    PageInterruptionSchema,
+    NavigationCheckSchema,
   ],
   variantMessage,
 );

@@ -1,7 +1,8 @@
 // Namespace `/mimo` (seed 001 §3.1-§3.2): connect-time auth, and the rooms every socket joins.
 // Frontends join `frontend`; plugins join `client:{clientId}`. Task rooms (`task:{taskId}`) are
 // joined later by the runtime when a frontend subscribes to a task.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_EXTENSION_ID, extensionOrigin } from '../contracts/extension-identity.ts';
 import { MIMO_NAMESPACE, rooms, SocketAuthSchema, type SocketAuth } from '../contracts/socket-auth.ts';
 import { validate } from '../contracts/validate.ts';
 import type { Namespace } from '../server/namespace.ts';
@@ -11,21 +12,41 @@ import type { SocketServer } from '../server/socket-server.ts';
 export interface MimoNamespaceOptions {
   /** When set, every connection must present this token in its auth payload. */
   token?: string | undefined;
+  /**
+   * Who may register as `clientType: "plugin"`, by the Origin of the connection's opening
+   * request. Default: no Origin (a non-browser client, e.g. a test's fake plugin) or the pinned
+   * extension's `chrome-extension://` origin. A web page (any http(s) Origin, the web UI's own
+   * included) can never pose as the extension, token or not.
+   */
+  isPluginOrigin?: (origin: string | undefined) => boolean;
 }
+
+const defaultPluginOrigin = (origin: string | undefined) => origin === undefined || origin === extensionOrigin(DEFAULT_EXTENSION_ID);
 
 /** What a `/mimo` socket carries in `socket.data` after it passed auth. */
 export interface MimoSocketData {
   auth: SocketAuth;
 }
 
-function sameToken(given: string | undefined, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/** Constant-time over SHA-256 digests: neither the content nor the length of the token leaks. */
+export function sameToken(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string' || given === '') return false;
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
-function refusal(code: 'UNAUTHORIZED' | 'BAD_REQUEST', message: string, details?: unknown): Error & { data: unknown } {
+/** A connect guard for every namespace of a server (SocketServerOptions.connectGuard): the token in the CONNECT auth payload. */
+export function tokenGuard(token: string | undefined): (socket: ServerSocket, next: (error?: Error & { data?: unknown }) => void) => void {
+  return (socket, next) => {
+    if (token === undefined || token === '') return next();
+    const auth = socket.handshake.auth as { token?: unknown } | undefined;
+    if (sameToken(auth?.token, token)) return next();
+    next(refusal('UNAUTHORIZED', 'missing or wrong token (set it in the auth payload: { token })'));
+  };
+}
+
+function refusal(code: 'UNAUTHORIZED' | 'BAD_REQUEST' | 'FORBIDDEN', message: string, details?: unknown): Error & { data: unknown } {
   return Object.assign(new Error(message), { data: { code, message, ...(details ? { details } : {}) } });
 }
 
@@ -42,6 +63,12 @@ export function setupMimoNamespace(io: SocketServer, options: MimoNamespaceOptio
     }
     if (options.token !== undefined && options.token !== '' && !sameToken(checked.value.token, options.token)) {
       return next(refusal('UNAUTHORIZED', 'missing or wrong token (set it in the auth payload: { token })'));
+    }
+    if (checked.value.clientType === 'plugin') {
+      const origin = socket.handshake.headers.origin;
+      if (!(options.isPluginOrigin ?? defaultPluginOrigin)(typeof origin === 'string' ? origin : undefined)) {
+        return next(refusal('FORBIDDEN', 'only the Mimo extension may connect as a plugin (its Origin is not an allowed chrome-extension:// origin)'));
+      }
     }
     (socket.data as unknown as MimoSocketData).auth = checked.value;
     socket.join(checked.value.clientType === 'plugin' ? rooms.client(checked.value.clientId) : rooms.frontend);

@@ -64,3 +64,16 @@ export function parseEngineQuery(req: IncomingMessage): EngineQuery {
   const params = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
   return { EIO: params.get('EIO'), transport: params.get('transport'), sid: params.get('sid') };
 }
+
+const statusText: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 421: 'Misdirected Request' };
+
+/** Refuses an upgrade with a status and JSON body of the caller's choosing (the request gate's). */
+export function refuseUpgradeRaw(socket: Duplex, refusal: { status: number; body: string }): void {
+  socket.on('error', () => {});
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${refusal.status} ${statusText[refusal.status] ?? 'Refused'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(refusal.body)}\r\n\r\n${refusal.body}`,
+    );
+  }
+  socket.destroy();
+}

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer } from 'ws';
-import { EngineErrorCode, parseEngineQuery, refuseUpgrade, respondEngineError } from './engine-errors.ts';
+import { EngineErrorCode, engineErrorMessages, parseEngineQuery, refuseUpgrade, refuseUpgradeRaw, respondEngineError } from './engine-errors.ts';
 import { EngineSession, type EngineSessionOptions } from './engine-session.ts';
 import { PollingTransport } from './polling-transport.ts';
 import { WebSocketTransport } from './websocket-transport.ts';
@@ -13,10 +13,19 @@ import { WebSocketTransport } from './websocket-transport.ts';
 export interface EngineServerOptions extends Partial<EngineSessionOptions> {
   path?: string;
   transports?: Array<'polling' | 'websocket'>;
-  /** Origins allowed for cross-origin polling requests; '*' allows any. */
+  /** Origins allowed for cross-origin polling requests (echoed without credentials). */
   corsOrigins?: string[];
-  /** Connect-time gate on the raw request (e.g. an Origin check); false -> 403 FORBIDDEN. */
-  allowRequest?(req: IncomingMessage): boolean;
+  /**
+   * Gate on the raw request (Host, Origin), asked for every polling request (preflights too)
+   * and every WebSocket upgrade before any session lookup or creation: false -> 403 FORBIDDEN
+   * (engine error 4); a refusal object -> that status and body.
+   */
+  allowRequest?(req: IncomingMessage): boolean | EngineRefusal;
+}
+
+export interface EngineRefusal {
+  status: number;
+  body: string;
 }
 
 export interface EngineServer {
@@ -54,9 +63,8 @@ export function attachEngineServer(
   function corsHeaders(req: IncomingMessage): Record<string, string> {
     const origin = req.headers.origin;
     if (!origin) return {};
-    if (options.corsOrigins.includes('*') || options.corsOrigins.includes(origin)) {
-      return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' };
-    }
+    // Never credentials, never an arbitrary origin: only the listed ones are echoed.
+    if (options.corsOrigins.includes(origin)) return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
     return {};
   }
 
@@ -80,7 +88,6 @@ export function attachEngineServer(
     if (req.method !== 'GET') return EngineErrorCode.BAD_HANDSHAKE_METHOD;
     if (transport === 'websocket' && !upgrade) return EngineErrorCode.BAD_REQUEST;
     if (query.EIO !== '4') return EngineErrorCode.UNSUPPORTED_PROTOCOL_VERSION;
-    if (userOptions.allowRequest && !userOptions.allowRequest(req)) return EngineErrorCode.FORBIDDEN;
     return null;
   }
 
@@ -96,7 +103,23 @@ export function attachEngineServer(
     return session;
   }
 
+  /** The gate's answer, or null to go on. */
+  function gate(req: IncomingMessage): EngineRefusal | null {
+    if (!userOptions.allowRequest) return null;
+    const allowed = userOptions.allowRequest(req);
+    if (allowed === true) return null;
+    if (allowed === false) return { status: 403, body: JSON.stringify({ code: EngineErrorCode.FORBIDDEN, message: engineErrorMessages[EngineErrorCode.FORBIDDEN] }) };
+    return allowed;
+  }
+
   function handleRequest(req: IncomingMessage, res: ServerResponse): void {
+    const refused = gate(req);
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refused.body), Connection: 'close' });
+      res.end(refused.body);
+      return;
+    }
     const headers = corsHeaders(req);
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
@@ -129,6 +152,8 @@ export function attachEngineServer(
   }
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const refused = gate(req);
+    if (refused) return refuseUpgradeRaw(socket, refused);
     const code = verify(req, true);
     if (code !== null) return refuseUpgrade(socket, code);
     if (parseEngineQuery(req).transport !== 'websocket') return refuseUpgrade(socket, EngineErrorCode.BAD_REQUEST);

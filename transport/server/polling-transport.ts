@@ -66,7 +66,7 @@ export class PollingTransport implements EngineTransport {
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > this.options.maxPayload) {
-      res.writeHead(413, headers).end();
+      res.writeHead(413, { ...headers, Connection: 'close' }).end();
       req.resume();
       this.owner?.onTransportError(this, 'transport error', 'payload too large');
       return;
@@ -81,7 +81,7 @@ export class PollingTransport implements EngineTransport {
       if (size > this.options.maxPayload) {
         aborted = true;
         this.postInProgress = false;
-        res.writeHead(413, headers).end();
+        res.writeHead(413, { ...headers, Connection: 'close' }).end();
         req.destroy();
         this.owner?.onTransportError(this, 'transport error', 'payload too large');
         return;
@@ -109,11 +109,9 @@ export class PollingTransport implements EngineTransport {
 
   send(packets: EnginePacket[]): void {
     if (!this.pendingGet) return;
-    if (this.closing) {
-      this.respond([...packets, { type: 'close' }]);
-      this.finishClose();
-      return;
-    }
+    // While closing, what is still buffered goes out alone and the close packet on the next GET
+    // (as engine.io does): socket.io-client handles decoded packets on the next tick, so a close
+    // in the same payload would overtake a DISCONNECT and the client would reconnect.
     this.respond(packets);
   }
 

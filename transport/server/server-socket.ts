@@ -193,7 +193,9 @@ export class ServerSocket {
   disconnect(close = false): this {
     if (!this.connected) return this;
     if (close) {
-      this.client.close();
+      // As socket.io: every namespace of the connection gets its DISCONNECT packet first (so the
+      // client knows the server meant it and does not reconnect), then the connection closes.
+      this.client.disconnectAll();
       return this;
     }
     this.client.writeFrames(encodeSocketPacket({ type: SocketPacketType.DISCONNECT, nsp: this.nsp.name }));

@@ -171,6 +171,13 @@ export class SocketClient implements EngineSessionHandlers {
     if (this.socketCount() === 0 && !this.connecting) this.close();
   }
 
+  /** Sends DISCONNECT for every namespace joined, then closes the connection (socket.io's `_disconnect`). */
+  disconnectAll(): void {
+    const sockets = [...(this.first ? [this.first] : []), ...(this.more?.values() ?? [])];
+    for (const socket of sockets) this.writeFrames(encodeSocketPacket({ type: SocketPacketType.DISCONNECT, nsp: socket.nsp.name }));
+    this.close();
+  }
+
   /** Ends the whole connection (every namespace on it). */
   close(): void {
     this.session.close('forced close');

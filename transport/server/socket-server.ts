@@ -14,6 +14,11 @@ export interface SocketServerOptions extends EngineServerOptions {
   maxAttachments?: number;
   /** Where errors thrown by event listeners go (default: console.error). The server stays up. */
   onListenerError?: ListenerErrorHandler;
+  /**
+   * Runs first on every namespace, the root one and any made later by `of()` (e.g. a token
+   * check on the CONNECT auth payload), before the namespace's own middleware.
+   */
+  connectGuard?: Middleware;
 }
 
 export interface SocketServer {
@@ -49,6 +54,7 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     let nsp = namespaces.get(key);
     if (!nsp) {
       nsp = new Namespace(key, onListenerError);
+      if (options.connectGuard) nsp.use(options.connectGuard);
       namespaces.set(key, nsp);
     }
     return nsp;

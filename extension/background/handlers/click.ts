@@ -17,8 +17,9 @@ async function cdpClick(ctx: ActionContext, tabId: number, target: TargetSpec, w
   const located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
   if (!located.ok) failTarget(located);
   if (located.obscuredBy) warnings.push(`the target's centre is covered by ${located.obscuredBy}; clicked there anyway`);
-  // A link that opens a new tab is clicked with Ctrl (Meta on macOS), like a user opening it in
-  // the background: Chrome would otherwise open the new tab in the foreground.
+  // A link or a form submit button that opens a new tab is clicked with Ctrl (Meta on macOS), like
+  // a user opening it in the background: Chrome would otherwise open the new tab in the
+  // foreground. Tabs a page opens from script are kept in the background by the interruption guard.
   const modifiers = located.opensNewTab ? (located.mac ? MODIFIER_META : MODIFIER_CTRL) : 0;
   const base = { x: located.x, y: located.y, button: 'left', clickCount: 1, modifiers };
   // Both queued at once: one session delivers them in order, and the click costs one round trip.

@@ -30,6 +30,12 @@ async function groupTab(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: 
   }
 }
 
+/** Navigation guard first (navigation-guard.ts); without CDP the URL is checked after loading. */
+async function armGuard(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: number, warnings: string[]): Promise<void> {
+  const armed = await ctx.navigationGuard?.arm(tabId, ctx.taskId);
+  if (armed && !armed.guarded) warnings.push(`navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`);
+}
+
 export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   const url = params.url ?? DEFAULT_START_URL;
   if (params.url !== undefined && ctx.isWebUiUrl(params.url)) {
@@ -41,24 +47,36 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   if (params.reuseExistingTab && existing) {
     const tab = await liveTab(ctx.browser, existing.tabId);
     if (tab && !ctx.isWebUiUrl(tab.url)) {
+      if (params.url !== undefined) await armGuard(ctx, existing.tabId, warnings);
       const updated = params.url === undefined ? tab : await ctx.browser.tabs.update(existing.tabId, { url: params.url });
       await ctx.refs.forget(existing.tabId);
       const result: ActionResult<'task_start'> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
       if (existing.groupId !== undefined) result.groupId = existing.groupId;
       if (updated.title) result.title = updated.title;
+      if (warnings.length > 0) result.warnings = warnings;
       return result;
     }
   }
 
+  // The tab starts blank so the navigation guard is in place before the first request leaves.
+  const guarded = ctx.navigationGuard !== undefined && url !== DEFAULT_START_URL;
+  const createUrl = guarded ? DEFAULT_START_URL : url;
   let tab;
   try {
-    tab = await ctx.browser.tabs.create({ url, active: false });
+    // A task keeps the window of its first tab (not whichever window was focused last).
+    const windowId = existing && (await ctx.browser.windows.get(existing.windowId).then(() => true, () => false)) ? existing.windowId : undefined;
+    tab = await ctx.browser.tabs.create(windowId === undefined ? { url: createUrl, active: false } : { url: createUrl, active: false, windowId });
   } catch {
     // No window to put it in (every window closed): open an unfocused window instead.
-    const window = await ctx.browser.windows.create({ url, focused: false });
+    const window = await ctx.browser.windows.create({ url: createUrl, focused: false });
     tab = window.tabs?.[0];
   }
   if (!tab || tab.id === undefined) fail('PLUGIN_ERROR', 'the browser did not create a tab');
+  if (guarded) {
+    await armGuard(ctx, tab.id, warnings);
+    tab = await ctx.browser.tabs.update(tab.id, { url });
+    if (tab.id === undefined) fail('PLUGIN_ERROR', 'the browser lost the new tab');
+  }
   const group = await groupTab(ctx, tab.id, tab.windowId, existing, params.groupTitle ?? defaultGroupTitle(ctx.taskId));
   if (group.warning) warnings.push(group.warning);
 

@@ -203,6 +203,9 @@ s('a target=_blank link opens a tab of the task that browser_switch_tab can bind
   assert.is((created.tab as any).active, false, 'the link opened in a background tab');
   const newTabId = created.tabId as number;
   await waitUntil(async () => (await tabInfo(env, newTabId))?.url?.endsWith('/article.html') ?? false);
+  // The new tab's first request is held by the URL policy's new-tab gate and sent again once the
+  // tab is guarded (navigation-guard.ts): wait for the page itself, not only its URL.
+  await (await pageOf(env, '/article.html')).waitForSelector('article', { timeout: 5_000 });
   const switched = ok('browser_switch_tab', await driver.send('browser_switch_tab', { tabId: newTabId }));
   assert.is(switched.tabId, newTabId);
   assert.ok(switched.url.endsWith('/article.html'));

@@ -28,9 +28,17 @@ s('the task tab stays in the background and is not emulated by Playwright', asyn
   assert.is(info?.active, false);
   const active = await inWorker(env, () => (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.id)), null);
   assert.not.ok(active.includes(tabId));
+  // Nothing but the extension emulates focus in this mode: a background tab it has not attached to
+  // (opened here straight through chrome.tabs, not a task tab) is hidden...
+  const plainId = await inWorker(env, (url: string) => (globalThis as any).chrome.tabs.create({ url, active: false }).then((t: any) => t.id), `${env.site.url}/products.html?plain=1`);
+  const plain = await pageOf(env, '/products.html?plain=1');
+  await plain.waitForFunction(() => typeof (window as any).__mimoVisibility === 'function');
+  assert.equal(await plain.evaluate(() => (window as any).__mimoVisibility()), { visibilityState: 'hidden', hasFocus: false });
+  await inWorker(env, (id: number) => (globalThis as any).chrome.tabs.remove(id), plainId);
+  // ...while the task tab, attached by the extension before its first navigation (the navigation
+  // guard), has the extension's own focus emulation from the start.
   const page = await pageOf(env, '/products.html');
-  // Before the extension attaches, nothing has emulated focus: the background tab is hidden.
-  assert.equal(await page.evaluate(() => (window as any).__mimoVisibility()), { visibilityState: 'hidden', hasFocus: false });
+  assert.equal(await page.evaluate(() => (window as any).__mimoVisibility()), { visibilityState: 'visible', hasFocus: true });
 });
 
 s('CDP clicks reach the background tab as trusted events, fast', async ({ env, timings }) => {

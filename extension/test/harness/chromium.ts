@@ -101,11 +101,16 @@ function devtoolsUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   });
 }
 
-/** Plain Chromium (headless=new) with the extension; Playwright attaches without page defaults. */
-export async function launchRealistic(extensionDir: string, options: { timeoutMs?: number } = {}): Promise<RealisticBrowser> {
+/**
+ * Plain Chromium (headless=new) with the extension; Playwright attaches without page defaults.
+ * `display` runs it headed on that X display instead (see headed-display.ts).
+ */
+export async function launchRealistic(extensionDir: string, options: { timeoutMs?: number; display?: string; startUrl?: string } = {}): Promise<RealisticBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-real-'));
-  const child = spawn(requireChromium(), [...chromiumArgs(extensionDir), '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], {
+  const mode = options.display === undefined ? ['--headless=new'] : ['--window-position=0,0', '--window-size=1200,850'];
+  const child = spawn(requireChromium(), [...chromiumArgs(extensionDir), ...mode, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl ?? 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env: options.display === undefined ? process.env : { ...process.env, DISPLAY: options.display },
   });
   // Never leave a browser behind if the test process dies first.
   const killOnExit = () => child.kill('SIGKILL');

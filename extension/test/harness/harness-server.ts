@@ -87,8 +87,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       connections.push({ at: Date.now(), clientId, event: 'disconnect' });
       notify();
     });
-    socket.on(PLUGIN_MESSAGE_EVENT, (message: Record<string, unknown>) => {
+    socket.on(PLUGIN_MESSAGE_EVENT, (message: Record<string, unknown>, ack?: unknown) => {
       messages.push({ at: Date.now(), clientId, message });
+      // No URL policy here (like createServer without checkNavigation): every navigation is allowed.
+      if (message.type === 'navigation_check' && typeof ack === 'function') ack({ ok: true, data: { allowed: true } });
       const taskId = message.taskId as string;
       if (message.type === 'takeover_report') setTask(taskId, clientId, 'takeover', 'takeover');
       if (message.type === 'overlay_command') {

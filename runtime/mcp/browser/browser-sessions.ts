@@ -21,6 +21,12 @@ export interface BrowserSession {
   /** The main tab, once opened. */
   main: PageDriver | null;
   workers: Set<PageDriver>;
+  /**
+   * The MCP session id of the client that claimed this session with browser-shell; other MCP
+   * clients get an error for this session_id. Undefined: unclaimed (made by a template run or a
+   * one-shot request without an MCP session).
+   */
+  owner?: string;
   /** Free-form per-session state of browser-shell (snapshot refs, last field). */
   shell: Record<string, unknown>;
 }

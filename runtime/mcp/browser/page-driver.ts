@@ -63,6 +63,9 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     events: services.events,
     clock: services.clock,
     checkUrl: options.checkUrl,
+    // Every read (snapshot, text, DOM index, screenshot) re-checks the tab's current URL.
+    checkFinalUrl: options.checkFinalUrl,
+    secrets: services.secrets,
   });
   let tabId: number | null = null;
   let reportedUrl: string | null = null;

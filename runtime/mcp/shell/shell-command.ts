@@ -1,6 +1,11 @@
 // The arguments of each browser-shell subcommand (agent-browser syntax, the subset this runtime
 // can serve through the extension's action catalog). Usage errors are values (exit code 2).
-import type { Subcommand } from './shell-input.ts';
+import { SHELL_MAX_ARG_CHARS, SHELL_MAX_TIMEOUT_SEC, type Subcommand } from './shell-input.ts';
+
+/** `wait <ms>` waits at most this long: the longest timeout_sec. */
+export const MAX_WAIT_MS = SHELL_MAX_TIMEOUT_SEC * 1000;
+/** `wait --url` patterns: as long as an argv element may be. */
+export const MAX_URL_PATTERN_CHARS = SHELL_MAX_ARG_CHARS;
 
 export type ShellCommand =
   | { kind: 'open'; url: string }
@@ -73,9 +78,15 @@ export function parseShellCommand(subcommand: Subcommand, args: string[]): Parse
       return { ok: true, command: { kind: 'press', key: args[0]!.trim() } };
     }
     case 'wait': {
-      if (args.length === 1 && /^\d+$/.test(args[0]!)) return { ok: true, command: { kind: 'wait', ms: Number(args[0]) } };
+      if (args.length === 1 && /^\d+$/.test(args[0]!)) {
+        // Bounded: never more than the longest timeout_sec (and no setTimeout overflow to 1 ms).
+        const ms = Number(args[0]);
+        if (args[0]!.length > 9 || ms > MAX_WAIT_MS) return usage(`wait <ms>: at most ${MAX_WAIT_MS} ms (timeout_sec bounds every command), got ${args[0]!.slice(0, 20)}`);
+        return { ok: true, command: { kind: 'wait', ms } };
+      }
       if (args[0] === '--load' && args.length <= 2) return { ok: true, command: { kind: 'wait', load: true } };
       if ((args[0] === '--text' || args[0] === '-t') && args.length === 2 && args[1]!.length > 0) return { ok: true, command: { kind: 'wait', text: args[1]! } };
+      if ((args[0] === '--url' || args[0] === '-u') && args.length === 2 && args[1]!.length > MAX_URL_PATTERN_CHARS) return usage(`wait --url: the pattern is longer than ${MAX_URL_PATTERN_CHARS} characters`);
       if ((args[0] === '--url' || args[0] === '-u') && args.length === 2 && args[1]!.length > 0) return { ok: true, command: { kind: 'wait', urlPattern: args[1]! } };
       return usage('usage: wait <ms> | wait --load [state] | wait --text <text> | wait --url <pattern>');
     }

@@ -8,6 +8,7 @@ import type { BrowserSession, BrowserSessions } from '../browser/browser-session
 import type { PageDriver } from '../browser/page-driver.ts';
 import type { ShellCommand } from './shell-command.ts';
 import { buildSnapshot, lookupRef, type RefTable } from './snapshot-refs.ts';
+import { urlMatchesPattern } from './url-glob.ts';
 
 export const SNAPSHOT_TEXT_MAX_CHARS = 8000;
 export const WAIT_POLL_MS = 500;
@@ -130,8 +131,7 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
           if (read.ok && read.value.text.includes(command.text)) return ok({ found: true });
         } else {
           const url = page.currentUrl() ?? '';
-          const pattern = new RegExp(`^${command.urlPattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*')}$`);
-          if (url.includes(command.urlPattern) || pattern.test(url)) return ok({ found: true, url });
+          if (urlMatchesPattern(url, command.urlPattern)) return ok({ found: true, url });
         }
         if (signal.aborted) return fail('wait: not found before the timeout', 124);
         await deps.sleep(WAIT_POLL_MS, signal);

@@ -52,6 +52,8 @@ export async function startMcp(
     plugin?: boolean;
     dir?: string;
     clock?: Clock;
+    /** More createServer options (recorder, secrets). */
+    server?: { recorder?: import('../../recorder/session-recorder.ts').SessionRecorder; secrets?: import('../../redaction/redact.ts').SecretRegistry };
   } = {},
 ): Promise<McpHarness> {
   const browser = createFakeBrowser(options.pages ?? {});
@@ -60,6 +62,7 @@ export async function startMcp(
     ...(options.config ? { config: options.config } : {}),
     ...(options.dir ? { dir: options.dir } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...options.server,
     routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: options.policy ?? testPolicy(), runStore: createMemoryRunStore(), ...options.routes } as McpRoutesOptions)),
   });
   const plugin = options.plugin === false ? null : await startFakePlugin({ url: runtime.server.url, clientId: 'plugin-mcp', answer: browser.answer, ...(options.config?.token ? { token: options.config.token } : {}) });

@@ -66,7 +66,7 @@ export function createBrowserShellTool(deps: BrowserShellDeps): McpTool {
     inputSchema: jsonSchemaOf(shellInputSchema, 'input'),
     outputSchema: jsonSchemaOf(outputSchema, 'output'),
     annotations: { openWorldHint: true, destructiveHint: false },
-    async call(args) {
+    async call(args, ctx) {
       const input = parseShellInput(args);
       if (!input.ok) return toResult(shellReply(input.sessionId, 2, undefined, input.message));
       const { sessionId, subcommand, args: rest, timeoutSec } = input.value;
@@ -83,7 +83,15 @@ export function createBrowserShellTool(deps: BrowserShellDeps): McpTool {
       });
       const work = queue.run(sessionId, async () => {
         if (deadline.signal.aborted) return { exitCode: 124, stderr: `timed out after ${timeoutSec} s waiting for earlier commands of this session` };
+        // A session belongs to the MCP client (MCP session id) that first drove it: another client
+        // cannot read or steer its tab by guessing or reusing its session_id.
+        const owner = ctx?.clientSessionId;
+        const existing = deps.sessions.get(sessionId);
+        if (existing?.owner !== undefined && existing.owner !== owner) {
+          return { exitCode: 1, stderr: `session_id "${sessionId}" belongs to another MCP client: choose another session_id` };
+        }
         const session = deps.sessions.ensure(sessionId);
+        if (session.owner === undefined && owner !== undefined) session.owner = owner;
         return runShellCommand({ sessions: deps.sessions, sleep, rememberArtifact: deps.rememberArtifact }, session, parsed.command, deadline.signal);
       });
       try {

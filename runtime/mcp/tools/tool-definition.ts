@@ -11,6 +11,8 @@ export interface ToolCallContext {
   trustLevel: TrustLevel;
   /** Fires when the client cancels the request or the connection goes away. */
   signal: AbortSignal;
+  /** The MCP session id of the client making the call (absent for a one-shot request without `initialize`). */
+  clientSessionId?: string;
   /** Sends notifications/progress when the client asked for them (a progressToken). */
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
 }

@@ -1,6 +1,6 @@
 // File-store specifics: the on-disk layout, damaged files at startup, a partial failure between
 // the two files of an append, and a cache smaller than the number of tasks.
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -20,7 +20,7 @@ s.before.each(async (ctx) => {
 });
 s.after.each(async (ctx) => ctx.remove());
 
-s('one folder per task with meta.json and messages.json, nothing shared', async ({ dir, clock }) => {
+s('one folder per task with meta.json and the messages.jsonl log, nothing shared', async ({ dir, clock }) => {
   const store = createTaskStore({ dataDir: dir, clock });
   await store.createTaskIfAbsent({ taskId: 'a', title: 'A' });
   await store.createTaskIfAbsent({ taskId: 'b', title: 'B' });
@@ -28,13 +28,29 @@ s('one folder per task with meta.json and messages.json, nothing shared', async 
   await store.close();
   assert.equal(await readdir(dir), ['tasks']);
   assert.equal((await readdir(join(dir, 'tasks'))).sort(), ['a', 'b']);
-  assert.equal((await readdir(join(dir, 'tasks', 'a'))).sort(), ['messages.json', 'meta.json']);
+  assert.equal((await readdir(join(dir, 'tasks', 'a'))).sort(), ['messages.jsonl', 'meta.json']);
   assert.equal(await readdir(join(dir, 'tasks', 'b')), ['meta.json']);
   const meta = JSON.parse(await readFile(join(dir, 'tasks', 'a', 'meta.json'), 'utf8'));
   assert.is(meta.version, 1);
   assert.is(meta.task.taskId, 'a');
-  const messages = JSON.parse(await readFile(join(dir, 'tasks', 'a', 'messages.json'), 'utf8'));
-  assert.equal(messages, { version: 1, taskId: 'a', messages: [msg('m1')] });
+  assert.is(await readFile(join(dir, 'tasks', 'a', 'messages.jsonl'), 'utf8'), `${JSON.stringify(msg('m1'))}\n`);
+});
+
+s('messages.json of an older store is read before the log; a torn last line is dropped and trimmed', async ({ dir, clock }) => {
+  const store = createTaskStore({ dataDir: dir, clock });
+  await store.createTaskIfAbsent({ taskId: 'a', title: 'A' });
+  await store.close();
+  await writeFile(join(dir, 'tasks', 'a', 'messages.json'), JSON.stringify({ version: 1, taskId: 'a', messages: [msg('old')] }));
+  await writeFile(join(dir, 'tasks', 'a', 'messages.jsonl'), `${JSON.stringify(msg('m1'))}\n{"id":"m2","ro`);
+  const reopened = createTaskStore({ dataDir: dir, clock });
+  assert.equal((await reopened.listMessages('a')).map((m) => m.id), ['old', 'm1']);
+  await reopened.appendMessage('a', msg('m3'));
+  await reopened.close();
+  const lines = (await readFile(join(dir, 'tasks', 'a', 'messages.jsonl'), 'utf8')).split('\n');
+  assert.equal(lines.map((l) => (l ? JSON.parse(l).id : '')), ['m1', 'm3', ''], 'the torn line is gone, the new one starts clean');
+  const again = createTaskStore({ dataDir: dir, clock });
+  assert.equal((await again.listMessages('a')).map((m) => m.id), ['old', 'm1', 'm3']);
+  await again.close();
 });
 
 s('an append writes only the files of its own task', async ({ dir, clock }) => {
@@ -47,7 +63,7 @@ s('an append writes only the files of its own task', async ({ dir, clock }) => {
   await store.close();
   const changed: string[] = [];
   for (const file of await listJsonFiles(dir)) if (before.get(file) !== (await readFile(file, 'utf8'))) changed.push(file.slice(dir.length));
-  assert.equal(changed.sort(), ['/tasks/b/messages.json', '/tasks/b/meta.json']);
+  assert.equal(changed.sort(), ['/tasks/b/messages.jsonl', '/tasks/b/meta.json']);
 });
 
 s('init skips damaged or foreign folders, reports them, and keeps serving the rest', async ({ dir, clock }) => {
@@ -78,7 +94,9 @@ s('messages write failing after the meta write: rejected, memory unchanged, only
   await store.createTaskIfAbsent({ taskId: 't', title: 'x' });
   await store.appendMessage('t', msg('m1'));
   const before = await store.getTask('t');
-  await mkdir(join(dir, 'tasks', 't', '.messages.json.tmp'));
+  const log = join(dir, 'tasks', 't', 'messages.jsonl');
+  await rename(log, `${log}.aside`);
+  await mkdir(log); // the log cannot be appended to
   clock.advance(50);
   const error = await rejection(store.appendMessage('t', msg('m2')));
   assert.is(error.code, 'INTERNAL');
@@ -86,7 +104,8 @@ s('messages write failing after the meta write: rejected, memory unchanged, only
   assert.not.match(error.message, dir); // no server paths in messages that may reach a client
   assert.equal(await store.getTask('t'), before);
   assert.equal(await store.listMessages('t'), [msg('m1')]);
-  await rm(join(dir, 'tasks', 't', '.messages.json.tmp'), { recursive: true });
+  await rm(log, { recursive: true });
+  await rename(`${log}.aside`, log);
   await store.appendMessage('t', msg('m2'));
   assert.equal((await store.listMessages('t')).map((m) => m.id), ['m1', 'm2']);
   await store.close();

@@ -13,14 +13,14 @@ function countingFiles() {
     listTaskIds: () => files.listTaskIds(),
     prepareTask: (taskId) => files.prepareTask(taskId),
     meta: (taskId) => files.meta(taskId),
-    messages(taskId) {
-      const adapter = files.messages(taskId);
+    messageLog(taskId) {
+      const log = files.messageLog(taskId);
       return {
         read: async () => {
           reads.set(taskId, (reads.get(taskId) ?? 0) + 1);
-          return adapter.read();
+          return log.read();
         },
-        write: (doc) => adapter.write(doc),
+        append: (message) => log.append(message),
       };
     },
   };

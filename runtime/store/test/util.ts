@@ -39,11 +39,15 @@ export async function rejection(promise: Promise<unknown>): Promise<TaskStoreErr
 export async function listJsonFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.json')) out.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && (entry.name.endsWith('.json') || entry.name.endsWith('.jsonl'))) out.push(join(entry.parentPath, entry.name));
   }
   return out;
 }
 
 export async function parseAll(files: string[]): Promise<void> {
-  for (const file of files) JSON.parse(await readFile(file, 'utf8'));
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    if (file.endsWith('.jsonl')) for (const line of text.split('\n').slice(0, -1)) JSON.parse(line);
+    else JSON.parse(text);
+  }
 }

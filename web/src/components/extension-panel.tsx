@@ -1,5 +1,6 @@
 import type { ExtensionListItem } from '../../../transport/contracts/http.ts';
 import { CONNECT_EXTENSION_STEPS, type ExtensionModel } from '../models/extension-model.ts';
+import { ConnectBrowser } from './connect-browser.tsx';
 
 const nameOf = (e: ExtensionListItem) => `${e.extensionName ?? 'Mimo extension'}${e.browserName ? ` · ${e.browserName}` : ''} (${e.clientId})`;
 
@@ -21,6 +22,7 @@ export function ExtensionPanel({ extensions, taskOpen }: { extensions: Extension
               <li key={step}>{step}</li>
             ))}
           </ol>
+          <ConnectBrowser />
         </div>
       )}
       {serving && (

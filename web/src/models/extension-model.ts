@@ -11,7 +11,7 @@ export type ExtensionViewState = 'loading' | 'none' | 'one' | 'several';
 export const CONNECT_EXTENSION_STEPS: readonly string[] = [
   'Open chrome://extensions in the browser you want the agent to use and switch on Developer mode.',
   'Choose "Load unpacked" and select the Mimo extension folder (the built extension/ of this repository).',
-  "Open the extension's options and enter this server's address and, if the server has one, its token.",
+  'Click "Connect this browser" below (or paste the token the server printed on the extension\'s options page).',
   'Keep that browser open: the extension connects by itself and shows up here within a few seconds.',
 ];
 

@@ -1,0 +1,163 @@
+// The real path (issue 14 item 6): the whole agent loop (orchestrator, task actor tree, store on
+// disk, frontend events, inspection) at N concurrent tasks, fake plugins in another process
+// answering each action after `delayMs`. Each task's turn is a scripted LLM that clicks forever.
+// Reported side by side in the same run: the transport's own cost of one action round trip
+// (browser_action event + Socket.IO ack + result event, no runtime logic) on the same server.
+//
+//   node --import tsx bench/runtime/agent-loop.bench.ts        (MIMO_BENCH_SECONDS, default 5)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
+import { createAgentOrchestrator } from '../../runtime/agent/orchestrator.ts';
+import { createSystemClock } from '../../runtime/clock/index.ts';
+import type { LlmGateway } from '../../runtime/llm/llm-types.ts';
+import { createServer } from '../../runtime/server.ts';
+import { testConfig } from '../../runtime/test/util.ts';
+import { browserActionFrame, rooms } from '../../transport/contracts/index.ts';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** An LLM that opens a page, then clicks on every step (the turn never ends by itself). Like a
+ * real endpoint it answers on a later turn of the event loop. */
+const clickingLlm: LlmGateway = {
+  kind: 'openai',
+  model: 'bench-clicker',
+  async *streamChat(input) {
+    await new Promise((r) => setImmediate(r));
+    const opened = input.messages.some((m) => m.role === 'tool');
+    const id = `call-${Math.random().toString(36).slice(2)}`;
+    yield opened ? { type: 'tool_call', toolCallId: id, name: 'browser_click', arguments: { clickId: 1 } } : { type: 'tool_call', toolCallId: id, name: 'browser_open', arguments: { url: 'http://127.0.0.1:9/' } };
+    yield { type: 'done' };
+  },
+};
+
+export interface AgentLoopFigures {
+  tasks: number;
+  delayMs: number;
+  actions: number;
+  cpuMicrosPerAction: number;
+  gapP50Ms: number;
+  gapP99Ms: number;
+  transportRoundTrips: number;
+  transportCpuMicrosPerRoundTrip: number;
+}
+
+export async function benchAgentLoop(options: { tasks?: number; plugins?: number; delayMs?: number; seconds?: number } = {}): Promise<AgentLoopFigures> {
+  const tasks = options.tasks ?? 200;
+  const pluginCount = options.plugins ?? 20;
+  const delayMs = options.delayMs ?? Number(process.env.MIMO_BENCH_PLUGIN_DELAY_MS ?? 20);
+  const seconds = options.seconds ?? 5;
+  const dir = mkdtempSync(join(tmpdir(), 'mimo-agent-bench-'));
+  const clock = createSystemClock();
+  const inspection = createInspectionHub({ clock });
+  const server = await createServer({
+    config: testConfig(dir),
+    clock,
+    log: () => {},
+    inspectFor: (taskId) => inspection.observerFor(taskId),
+    control: (services) => createAgentOrchestrator(services, { llm: clickingLlm, inspection, stepLimit: 1_000_000 }),
+  });
+  const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('./plugin-swarm.ts', import.meta.url).pathname, server.url, String(pluginCount), String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => swarm.stdout.once('data', () => resolve()));
+
+  // Transport reference: the same server and plugins, frames written straight to the room.
+  const transport = await transportRoundTrips(server, pluginCount, Math.min(2, seconds));
+
+  // Gap = a task's next browser_action frame leaving - its previous result arriving.
+  const lastResult = new Map<string, number>();
+  const gaps: number[] = [];
+  let actions = 0;
+  let measuring = false;
+  const { ServerSocket } = await import('../../transport/server/index.ts');
+  const originalEmit = ServerSocket.prototype.emit;
+  ServerSocket.prototype.emit = function (this: InstanceType<typeof ServerSocket>, event: string, ...args: unknown[]) {
+    const frame = args[0] as { type?: string; taskId?: string };
+    if (measuring && event === 'plugin_message' && frame?.type === 'browser_action' && frame.taskId) {
+      actions++;
+      const at = lastResult.get(frame.taskId);
+      if (at !== undefined) gaps.push(performance.now() - at);
+    }
+    return originalEmit.call(this, event, ...args);
+  };
+  const handle = server.scheduler.handleResult;
+  server.scheduler.handleResult = (clientId, result) => {
+    const taskId = server.scheduler.taskOf(result.actionId);
+    if (taskId) lastResult.set(taskId, performance.now());
+    return handle(clientId, result);
+  };
+  // Bind each task to a plugin, then start every task's endless clicking turn.
+  const control = server.control!;
+  await Promise.all(
+    Array.from({ length: tasks }, (_, i) => {
+      const taskId = `01JD${String(i).padStart(22, '0')}`;
+      server.registry.select(taskId, `bench-plugin-${i % pluginCount}`);
+      return control.userMessage({ v: 1, type: 'user_message', id: `evt-bench-${i}`, timestamp: Date.now(), taskId, content: 'keep clicking' } as never, {});
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 500)); // warm-up
+  measuring = true;
+  const cpuBefore = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, seconds * 1_000));
+  const cpu = process.cpuUsage(cpuBefore);
+  measuring = false;
+  ServerSocket.prototype.emit = originalEmit;
+  await Promise.all(Array.from({ length: tasks }, (_, i) => control.stop(`01JD${String(i).padStart(22, '0')}`, 'web')));
+  swarm.kill('SIGTERM');
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+  gaps.sort((a, b) => a - b);
+  return {
+    tasks,
+    delayMs,
+    actions,
+    cpuMicrosPerAction: (cpu.user + cpu.system) / Math.max(1, actions),
+    gapP50Ms: percentile(gaps, 50),
+    gapP99Ms: percentile(gaps, 99),
+    transportRoundTrips: transport.roundTrips,
+    transportCpuMicrosPerRoundTrip: transport.cpuMicros / Math.max(1, transport.roundTrips),
+  };
+}
+
+/** Event + ack + result event per round trip, as many in flight as plugins, no runtime logic. */
+async function transportRoundTrips(server: Awaited<ReturnType<typeof createServer>>, plugins: number, seconds: number) {
+  let roundTrips = 0;
+  const end = performance.now() + seconds * 1_000;
+  const cpuBefore = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: plugins }, async (_, i) => {
+      const clientId = `bench-plugin-${i}`;
+      while (performance.now() < end) {
+        const sockets = server.nsp.to(rooms.client(clientId)).sockets();
+        const socket = sockets[sockets.length - 1]!;
+        const actionId = `act-transport-${i}-${roundTrips}`;
+        const frame = browserActionFrame({ actionId, taskId: '01JD0000000000000000000000', clientId, timestamp: Date.now(), actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, timeoutMs: 5_000 });
+        // The result comes back as a plugin_message the gateway routes (an unknown action: dropped).
+        const resulted = new Promise<void>((resolve) => {
+          const onMessage = (message: { actionId?: string }) => {
+            if (message?.actionId !== actionId) return;
+            socket.off('plugin_message', onMessage);
+            resolve();
+          };
+          socket.on('plugin_message', onMessage);
+        });
+        await new Promise<void>((resolve) => socket.emit('plugin_message', frame, () => resolve()));
+        await resulted;
+        roundTrips++;
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  return { roundTrips, cpuMicros: cpu.user + cpu.system };
+}
+
+export function printAgentLoop(r: AgentLoopFigures): void {
+  console.log(`agent loop: ${r.tasks} concurrent tasks, plugins (another process) answer after ${r.delayMs} ms, ${r.actions} browser actions`);
+  console.log(`  server CPU per browser action: ${r.cpuMicrosPerAction.toFixed(0)} µs (goal <= 150 beside transport); transport alone, event + ack + result on the same server: ${r.transportCpuMicrosPerRoundTrip.toFixed(0)} µs (${r.transportRoundTrips} round trips)`);
+  console.log(`  result -> next dispatch of the task: p50 ${r.gapP50Ms.toFixed(2)} ms (goal < 1), p99 ${r.gapP99Ms.toFixed(2)} ms (goal < 5)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printAgentLoop(await benchAgentLoop({ seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5) }));
+}

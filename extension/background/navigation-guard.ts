@@ -1,0 +1,269 @@
+// The browser enforces the URL policy on task tabs (issue 12). Every tab the extension attaches
+// chrome.debugger to (task tabs only) gets CDP `Fetch.enable` for Document requests at the
+// Request stage, so every navigation of the tab (script, link, form, meta refresh, history
+// navigations that reach the network) and every redirect hop pauses in the browser before it is
+// sent. The guard asks the server (navigation_check, with an ack): the policy lives there and
+// resolves DNS, which an extension cannot do. Allowed -> Fetch.continueRequest; blocked, no
+// answer in time, or not connected -> Fetch.failRequest(BlockedByClient) (fail closed), and a
+// blocked main-frame navigation then sends the tab to about:blank. Requests of tabs that are not
+// task tabs are continued at once.
+// Tabs opened from a task tab (window.open, target=_blank: opener is a task tab, or the tab was
+// created in a task's group) are attached at creation. Their first request may already be on its
+// way by then (a target=_blank link starts it with the tab): new-tab-gate.ts blocks it inside the
+// browser, and once the tab is attached the guard sends that first navigation again, through CDP.
+// Backstop for what Fetch cannot see (CDP turned off or refused, a URL that makes no request such
+// as blob:): when a task tab's URL changes to one
+// the guard has not decided, the server is asked after the fact and a blocked page is replaced
+// by about:blank.
+import type { BrowserApi, BrowserTab, DebuggeeTarget } from '../shared/browser-api.ts';
+import { messageOf } from './action-failure.ts';
+import type { CdpSessions } from './cdp-sessions.ts';
+import { askVerdict, createDecisionMemory, hostOf, httpUrl, withoutFragment, type NavigationQuestion } from './navigation-verdict.ts';
+import type { NewTabGate } from './new-tab-gate.ts';
+import type { TaskTabs } from './task-tabs.ts';
+
+export { NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage, type NavigationQuestion } from './navigation-verdict.ts';
+export const DOCUMENT_REQUESTS = [{ resourceType: 'Document', requestStage: 'Request' }] as const;
+
+export interface NavigationGuardDeps {
+  browser: BrowserApi;
+  cdp: CdpSessions;
+  taskTabs: TaskTabs;
+  /** Sends navigation_check and resolves with the server's ack; rejects when it cannot. */
+  ask(question: NavigationQuestion): Promise<unknown>;
+  /** Blocks the first request of tabs opened from task pages until they are classified. */
+  gate?: NewTabGate;
+  log?(message: string): void;
+}
+
+export interface NavigationGuard {
+  /** Before navigating a (future) task tab: attach and intercept. Never throws. */
+  arm(tabId: number, taskId?: string): Promise<{ guarded: true } | { guarded: false; reason: string }>;
+  /** Called by cdp-sessions right after it attaches to a tab. */
+  attached(tabId: number): Promise<void>;
+  isGuarded(tabId: number): boolean;
+}
+
+interface PausedRequest {
+  requestId: string;
+  request: { url: string };
+  frameId?: string;
+  resourceType?: string;
+  redirectedRequestId?: string;
+}
+
+export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuard {
+  const { browser, cdp } = deps;
+  const intercepting = new Set<number>();
+  const mainFrames = new Map<number, string>();
+  /** Tabs opened from a task tab, before task-tabs has adopted them. */
+  const openedFor = new Map<number, string>();
+  /** Recent decisions per tab, so the backstop does not ask twice. */
+  const decided = createDecisionMemory();
+  /** New tabs whose first navigation the gate may have stopped: sent again at their first URL. */
+  const awaitingFirstUrl = new Set<number>();
+  /** A first navigation sent again, not decided yet (the backstop leaves it to the guard). */
+  const rerunning = new Map<number, string>();
+  /** New tabs being classified (attach, gate): the URL they showed meanwhile, left to `rerun`. */
+  const classifying = new Map<number, string | undefined>();
+
+  async function taskOf(tabId: number): Promise<string | undefined> {
+    return (await deps.taskTabs.taskOfTab(tabId).catch(() => undefined))?.taskId ?? openedFor.get(tabId);
+  }
+
+  const verdict = (question: NavigationQuestion) => askVerdict(deps.ask, question);
+
+  async function mainFrameOf(tabId: number): Promise<string | undefined> {
+    const known = mainFrames.get(tabId);
+    if (known) return known;
+    const tree = await cdp.send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree').catch(() => undefined);
+    const id = tree?.frameTree?.frame?.id;
+    if (id) mainFrames.set(tabId, id);
+    return id;
+  }
+
+  /**
+   * Replaces the page with about:blank. Through CDP when attached: a browser-initiated about:blank
+   * gets a fresh opaque origin; tabs.update would make it inherit the extension's origin, and the
+   * page agent could not read the tab any more.
+   */
+  async function blank(tabId: number): Promise<void> {
+    if (intercepting.has(tabId)) {
+      const done = await cdp.send(tabId, 'Page.navigate', { url: 'about:blank' }).then(() => true, () => false);
+      if (done) return;
+    }
+    await browser.tabs.update(tabId, { url: 'about:blank' }).catch(() => {});
+  }
+
+  async function onPaused(tabId: number, paused: PausedRequest): Promise<void> {
+    const { requestId } = paused;
+    const url = paused.request?.url ?? '';
+    const taskId = await taskOf(tabId);
+    if (!taskId) {
+      await cdp.send(tabId, 'Fetch.continueRequest', { requestId }).catch(() => {});
+      return;
+    }
+    const main = await mainFrameOf(tabId);
+    const frame = main === undefined || paused.frameId === undefined || paused.frameId === main ? 'main' : 'sub';
+    const stage = paused.redirectedRequestId ? 'redirect' : 'request';
+    const decision = await verdict({ taskId, tabId, url, frame, stage });
+    if (frame === 'main') {
+      decided.remember(tabId, url, decision.allowed);
+      if (rerunning.get(tabId) === withoutFragment(url)) rerunning.delete(tabId);
+      // Tabs this page opens are gated from now on (before the page can run).
+      const host = hostOf(url);
+      if (decision.allowed && host) await deps.gate?.noteTaskHost(host);
+    }
+    if (decision.allowed) {
+      await cdp.send(tabId, 'Fetch.continueRequest', { requestId }).catch(() => {});
+      return;
+    }
+    deps.log?.(`navigation blocked in tab ${tabId} (${frame}, ${stage}): ${decision.error.message}`);
+    await cdp.send(tabId, 'Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }).catch(() => {});
+    if (frame === 'main') await blank(tabId);
+  }
+
+  async function enableInterception(tabId: number): Promise<void> {
+    await cdp.send(tabId, 'Fetch.enable', { patterns: DOCUMENT_REQUESTS });
+    intercepting.add(tabId);
+    void mainFrameOf(tabId);
+  }
+
+  async function arm(tabId: number, taskId?: string): Promise<{ guarded: true } | { guarded: false; reason: string }> {
+    if (taskId) openedFor.set(tabId, taskId);
+    try {
+      await cdp.attach(tabId);
+      if (!intercepting.has(tabId)) await enableInterception(tabId);
+      // Intercepted now: the new-tab rule need not (and must not) stop this tab any more.
+      await deps.gate?.allowTab(tabId);
+      return { guarded: true };
+    } catch (error) {
+      return { guarded: false, reason: messageOf(error) };
+    }
+  }
+
+  /** Backstop: a task tab shows a URL the guard did not decide (or decided to block). */
+  async function urlChanged(tabId: number, url: string): Promise<void> {
+    if (!url || url === 'about:blank' || url.startsWith('chrome-error:') || url.startsWith('chrome-extension:')) return;
+    if (classifying.has(tabId)) return void classifying.set(tabId, url);
+    if (awaitingFirstUrl.delete(tabId)) return rerun(tabId, url, { onlyIfStopped: true });
+    const taskId = await taskOf(tabId);
+    if (!taskId) return;
+    if (rerunning.get(tabId) === withoutFragment(url)) return;
+    const known = decided.lookup(tabId, url);
+    if (known === true) return;
+    if (known === false) return void blank(tabId); // the error page of a refused navigation
+    const decision = await verdict({ taskId, tabId, url, frame: 'main', stage: 'committed' });
+    decided.remember(tabId, url, decision.allowed);
+    if (!decision.allowed) {
+      deps.log?.(`blocked page replaced by about:blank in tab ${tabId}: ${decision.error.message}`);
+      await blank(tabId);
+      return;
+    }
+    const host = hostOf(url);
+    if (host) await deps.gate?.noteTaskHost(host);
+  }
+
+  /** Sends a new tab's first navigation again, now that the tab is classified (and guarded if it is the task's). */
+  async function rerun(tabId: number, url: string, options: { onlyIfStopped?: boolean } = {}): Promise<void> {
+    if (!httpUrl(url)) return;
+    if (decided.lookup(tabId, url) === false) return void blank(tabId);
+    if (options.onlyIfStopped && intercepting.has(tabId)) {
+      // It went through the guard and loaded: nothing was stopped (a stopped one shows Chrome's error page).
+      const shown = await cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true }).catch(() => undefined);
+      const href = shown?.result?.value;
+      if (typeof href === 'string' && !href.startsWith('chrome-error:')) return;
+    }
+    const taskId = await taskOf(tabId);
+    if (taskId && !intercepting.has(tabId)) {
+      // The task's tab but no CDP guard (turned off, refused): ask before sending it again.
+      const decision = await verdict({ taskId, tabId, url, frame: 'main', stage: 'request' });
+      decided.remember(tabId, url, decision.allowed);
+      if (!decision.allowed) return void blank(tabId);
+    }
+    rerunning.set(tabId, withoutFragment(url));
+    await browser.tabs.update(tabId, { url }).catch(() => rerunning.delete(tabId));
+  }
+
+  browser.debugger?.onEvent.addListener((source: DebuggeeTarget, method: string, params?: unknown) => {
+    if (method !== 'Fetch.requestPaused' || source.tabId === undefined || (source as { sessionId?: string }).sessionId) return;
+    void onPaused(source.tabId, params as PausedRequest);
+  });
+  browser.debugger?.onDetach.addListener((source) => {
+    if (source.tabId === undefined) return;
+    intercepting.delete(source.tabId);
+    mainFrames.delete(source.tabId);
+  });
+
+  // A new tab: a task's (opened from a task tab, or in a task's group) is attached at once; any
+  // other is let through the new-tab gate. One whose first navigation the gate may have stopped
+  // (opened from a task page's host) gets that navigation again, through the guard if it is the task's.
+  browser.tabs.onCreated.addListener((tab: BrowserTab) => {
+    const tabId = tab.id;
+    if (tabId === undefined) return;
+    classifying.set(tabId, undefined);
+    void (async () => {
+      const records = await deps.taskTabs.all().catch(() => []);
+      const record = records.find((r) => (tab.openerTabId !== undefined && r.tabs.includes(tab.openerTabId)) || (tab.groupId !== undefined && tab.groupId >= 0 && r.groupId === tab.groupId));
+      let gated = false;
+      if (record) {
+        const armed = await arm(tabId, record.taskId);
+        if (!armed.guarded) {
+          deps.log?.(`tab ${tabId} opened by task ${record.taskId} is not intercepted: ${armed.reason}`);
+          await deps.gate?.allowTab(tabId);
+        }
+        gated = deps.gate?.available ?? false;
+      } else {
+        await deps.gate?.allowTab(tabId);
+        const opener = tab.openerTabId === undefined ? undefined : await browser.tabs.get(tab.openerTabId).catch(() => undefined);
+        const openerHost = hostOf(opener?.url);
+        gated = openerHost !== undefined && (deps.gate?.isTaskHost(openerHost) ?? false);
+      }
+      const seen = classifying.get(tabId);
+      classifying.delete(tabId);
+      if (gated) {
+        if (httpUrl(tab.pendingUrl)) await rerun(tabId, tab.pendingUrl);
+        else if (httpUrl(seen)) await rerun(tabId, seen, { onlyIfStopped: true });
+        else awaitingFirstUrl.add(tabId);
+      } else if (httpUrl(seen)) {
+        await urlChanged(tabId, seen);
+      } else if (record) {
+        // No gate (API missing): if its first request left before the attach, judge what it loads.
+        const now = await browser.tabs.get(tabId).catch(() => undefined);
+        const loading = now?.pendingUrl || now?.url;
+        if (loading) await urlChanged(tabId, loading);
+      }
+    })();
+  });
+  browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
+    if (changeInfo.url) void urlChanged(tabId, changeInfo.url);
+  });
+  /** The gate keeps only the hosts task tabs show now (a task's tab closed or the task ended). */
+  async function pruneTaskHosts(): Promise<void> {
+    const records = await deps.taskTabs.all().catch(() => []);
+    const tabs = await Promise.all(records.flatMap((r) => r.tabs).map((id) => browser.tabs.get(id).catch(() => undefined)));
+    const hosts = tabs.flatMap((tab) => [hostOf(tab?.pendingUrl), hostOf(tab?.url)]).filter((host): host is string => host !== undefined);
+    await deps.gate?.keepTaskHosts(hosts);
+  }
+
+  browser.tabs.onRemoved.addListener((tabId) => {
+    void pruneTaskHosts();
+    deps.gate?.forgetTab(tabId);
+    classifying.delete(tabId);
+    awaitingFirstUrl.delete(tabId);
+    rerunning.delete(tabId);
+    intercepting.delete(tabId);
+    mainFrames.delete(tabId);
+    openedFor.delete(tabId);
+    decided.forget(tabId);
+  });
+
+  return {
+    arm,
+    async attached(tabId) {
+      intercepting.delete(tabId);
+      await enableInterception(tabId).catch((error) => deps.log?.(`Fetch.enable failed in tab ${tabId}: ${messageOf(error)}`));
+    },
+    isGuarded: (tabId) => intercepting.has(tabId),
+  };
+}

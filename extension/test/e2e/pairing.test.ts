@@ -1,0 +1,160 @@
+// Pairing without copy-paste (issue 12), in a real Chromium with the built extension and the
+// real runtime (createServer with a token, serving the built web UI):
+// - the extension pointed at the server without the token is refused: it cannot register, and its
+//   options page says "Wrong token";
+// - a page on another origin cannot use the page bridge: no answer to the info probe or to a
+//   pairing request, the settings do not change, and nothing it receives carries the token;
+// - the user clicks "Connect this browser" in the web UI: the extension stores the token and the
+//   server URL (the page's origin), reconnects, registers, and the options page says "Connected".
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import { startRuntime, type TestRuntime } from '../../../runtime/test/util.ts';
+import { buildWeb } from '../../../web/build.ts';
+import { buildExtension } from '../../build.ts';
+import { launchWithExtension, type LaunchedBrowser } from '../harness/chromium.ts';
+import { armWatchdog, configureThroughOptionsPage, waitUntil } from './e2e-util.ts';
+
+const disarm = armWatchdog(180_000, 'pairing.test');
+const TOKEN = `tok-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+
+interface Ctx {
+  dirs: string[];
+  runtime: TestRuntime;
+  browser: LaunchedBrowser;
+  other: Server;
+  otherUrl: string;
+}
+const s = suite<Ctx>('pairing: "Connect this browser" hands the token to the extension');
+
+const settingsOf = (browser: LaunchedBrowser) =>
+  browser.serviceWorker.evaluate(() => (globalThis as any).chrome.storage.local.get('mimo.settings').then((x: any) => x['mimo.settings'] ?? null));
+const extensionList = async (runtime: TestRuntime) =>
+  (await (await fetch(`${runtime.server.url}/api/extension/extension-list`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json()).data as any[];
+
+async function optionsStatus(browser: LaunchedBrowser, expected: string): Promise<string> {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+    await page.waitForSelector(`#status[data-state=${expected}]`, { timeout: 15_000 });
+    return (await page.textContent('#status')) ?? '';
+  } finally {
+    await page.close();
+  }
+}
+
+/** Everything a page receives through window messages, as JSON. */
+async function recordMessages(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as any).received = [];
+    window.addEventListener('message', (event) => (window as any).received.push(JSON.stringify(event.data)));
+  });
+}
+
+s.before(async (ctx) => {
+  ctx.dirs = [];
+  const webDir = await mkdtemp(join(tmpdir(), 'mimo-web-'));
+  const extDir = await mkdtemp(join(tmpdir(), 'mimo-ext-build-'));
+  ctx.dirs.push(webDir, extDir);
+  await buildWeb({ outDir: webDir, logLevel: 'silent' });
+  ctx.runtime = await startRuntime({ config: { token: TOKEN }, webDir });
+  // The web UI's origin is the server's (a random port here), so the build lists it.
+  await buildExtension({ outDir: extDir, webUiMatches: [`${ctx.runtime.server.url}/*`] });
+  ctx.other = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>other origin</title><h1>another site</h1>'));
+  await new Promise<void>((resolve) => ctx.other.listen(0, '127.0.0.1', () => resolve()));
+  ctx.otherUrl = `http://127.0.0.1:${(ctx.other.address() as AddressInfo).port}`;
+  ctx.browser = await launchWithExtension(extDir);
+});
+
+s.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.runtime?.close();
+  await new Promise((resolve) => ctx.other?.close(resolve));
+  for (const dir of ctx.dirs ?? []) await rm(dir, { recursive: true, force: true });
+  disarm();
+});
+
+s('without the token the extension is refused: it cannot register, its options page says "Wrong token"', async ({ browser, runtime }) => {
+  await configureThroughOptionsPage(browser.context, browser.extensionId, runtime.server.url, '');
+  const text = await optionsStatus(browser, 'wrong_token');
+  assert.match(text, /Wrong token/);
+  assert.equal(await extensionList(runtime), []);
+});
+
+s('a page on another origin gets no answer from the bridge and cannot set the token', async ({ browser, runtime, otherUrl }) => {
+  const before = await settingsOf(browser);
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${otherUrl}/`);
+    await recordMessages(page);
+    await page.evaluate(() => {
+      window.postMessage({ type: 'mimo/get_plugin_client_info', requestId: 'probe-1' }, '*');
+      window.postMessage({ type: 'mimoim/get_bion_client_info', requestId: 'probe-2' }, '*');
+      window.postMessage({ type: 'mimo/connect_browser', requestId: 'pair-1', token: 'attacker-token' }, '*');
+    });
+    // The web UI page gets its answers within a few ms (see the next test); give this one 2 s.
+    await page.waitForTimeout(2_000);
+    const received: string[] = await page.evaluate(() => (window as any).received);
+    // Only its own three requests came back through the window, nothing from the extension.
+    assert.is(received.length, 3, received.join('\n'));
+    assert.not.ok(received.some((m) => m.includes('_result')));
+  } finally {
+    await page.close();
+  }
+  assert.equal(await settingsOf(browser), before, 'the settings are unchanged');
+  assert.equal(await extensionList(runtime), []);
+});
+
+s('"Connect this browser" in the web UI pairs the extension: it registers and reports connected', async ({ browser, runtime }) => {
+  const page = await browser.context.newPage();
+  try {
+    // The one-click URL: the web UI keeps the token and removes it from the address bar.
+    await page.goto(`${runtime.server.url}/?token=${TOKEN}`);
+    await page.waitForSelector('[data-testid=extension-panel][data-state=none]', { timeout: 15_000 });
+    assert.not.match(page.url(), /token=/);
+    const started = Date.now();
+    await page.click('[data-testid=connect-browser] button');
+    await page.waitForSelector('[data-testid=connect-browser][data-status=connected]', { timeout: 15_000 });
+    const pairingMs = Date.now() - started;
+    console.log(`  pairing took ${pairingMs} ms from the click to "connected"`);
+    assert.match((await page.textContent('[data-testid=connect-browser]')) ?? '', /connected to the Mimo server/);
+    await waitUntil(async () => (await extensionList(runtime)).some((x) => x.socketConnected && x.extensionId === browser.extensionId), 10_000);
+    // The panel follows (it polls the extension list).
+    await page.waitForSelector('[data-testid=extension-panel]:not([data-state=none])', { timeout: 15_000 });
+  } finally {
+    await page.close();
+  }
+  const settings = await settingsOf(browser);
+  assert.is(settings.token, TOKEN);
+  assert.is(settings.serverUrl, runtime.server.url);
+  assert.match(await optionsStatus(browser, 'connected'), /Connected to/);
+});
+
+s('after pairing, the other origin still gets nothing (no token, no info) and cannot re-pair', async ({ browser, runtime, otherUrl }) => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${otherUrl}/`);
+    await recordMessages(page);
+    await page.evaluate(() => {
+      window.postMessage({ type: 'mimo/get_plugin_client_info', requestId: 'probe-3' }, '*');
+      window.postMessage({ type: 'mimo/connect_browser', requestId: 'pair-2', token: 'attacker-token' }, '*');
+    });
+    await page.waitForTimeout(2_000);
+    const received: string[] = await page.evaluate(() => (window as any).received);
+    assert.is(received.length, 2, received.join('\n'));
+    assert.not.ok(received.some((m) => m.includes(TOKEN)));
+  } finally {
+    await page.close();
+  }
+  const settings = await settingsOf(browser);
+  assert.is(settings.token, TOKEN);
+  assert.is(settings.serverUrl, runtime.server.url);
+  assert.ok((await extensionList(runtime)).some((x) => x.socketConnected && x.extensionId === browser.extensionId));
+});
+
+s.run();
