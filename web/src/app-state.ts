@@ -3,6 +3,7 @@
 // tests drive it with a fake API and a fake link, without a DOM.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
 import type { FrontendEvent } from '../../transport/contracts/frontend-event.ts';
+import type { LiveFrame } from '../../transport/contracts/live-view.ts';
 import type { TaskSummary } from '../../transport/contracts/http.ts';
 import type { AckResult } from './io/ack.ts';
 import type { ApiClient, ApiError } from './io/api-client.ts';
@@ -12,7 +13,6 @@ import { createChatModel, type ChatModel } from './models/chat-model.ts';
 import { createConnectionModel, type ConnectionModel } from './models/connection-model.ts';
 import { createExtensionModel, type ExtensionModel } from './models/extension-model.ts';
 import { createInspectionModel, type InspectionModel } from './models/inspection-model.ts';
-import { createLiveViewModel, type LiveViewModel } from './models/live-view-model.ts';
 import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './models/snapshot-model.ts';
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
@@ -22,6 +22,12 @@ import type { ExtensionSituation } from './text/error-words.ts';
 /** What the narrow (phone-width) layout shows; the wide layout shows all three. */
 export type Pane = 'tasks' | 'chat' | 'panel';
 export type SidePanel = 'browser' | 'machines';
+
+export interface LiveLink {
+  send(type: 'subscribe_live' | 'unsubscribe_live', taskId: string): Promise<AckResult>;
+  onFrame(listener: (frame: LiveFrame, done: () => void) => void): () => void;
+  clock: { now(): number };
+}
 
 export interface AppDeps {
   api: ApiClient;
@@ -39,7 +45,8 @@ export interface AppState {
   snapshot: SnapshotModel;
   extensions: ExtensionModel;
   inspection: InspectionModel;
-  live: LiveViewModel;
+  /** The live view's link (its model is built with the lazily loaded live view panel). */
+  liveLink: LiveLink;
   now: ReadonlySignal<number>;
   currentTaskId: ReadonlySignal<string | null>;
   currentTask: ReadonlySignal<TaskSummary | null>;
@@ -89,7 +96,6 @@ export function createAppState(deps: AppDeps): AppState {
   const chat = createChatModel(deps.pricing ? { pricing: deps.pricing } : {});
   const snapshot = createSnapshotModel({ now });
   const inspection = createInspectionModel();
-  const live = createLiveViewModel({ send: (type, taskId) => link.send(build(type, taskId)), clock: deps.clock });
   const status = createTaskStatusModel({
     send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
   });
@@ -177,7 +183,11 @@ export function createAppState(deps: AppDeps): AppState {
 
   const app: AppState = {
     extensionSituation,
-    live,
+    liveLink: {
+      send: (type, taskId) => link.send(build(type, taskId)),
+      onFrame: (listener) => link.onLiveFrame(listener),
+      clock: deps.clock,
+    },
     async retryTurn() {
       const last = [...chat.items.value].reverse().find((i) => i.kind === 'user');
       if (!last || last.kind !== 'user') return null;
@@ -203,13 +213,11 @@ export function createAppState(deps: AppDeps): AppState {
     panel,
     async start(initialTaskId) {
       cleanups.push(link.onEvent(onEvent));
-      cleanups.push(link.onLiveFrame((frame, done) => live.apply(frame, done)));
       cleanups.push(
         link.onStatus((report) => {
           const connected = connection.apply(report);
           if (!connected) return;
           if (currentTaskId.value) subscribe(currentTaskId.value);
-          live.resubscribe();
           if (connected.reconnected) {
             void refetchSnapshot();
             void tasks.refresh();

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { AppState } from '../app-state.ts';
+import { createLiveViewModel } from '../models/live-view-model.ts';
 
 const stateText = {
   off: 'Off',
@@ -13,7 +14,16 @@ const stateText = {
  * (and Resume during a takeover) right on it.
  */
 export function LiveView({ app }: { app: AppState }) {
-  const { live, status } = app;
+  const { status } = app;
+  // Built with this (lazily loaded) panel: the first page load carries none of it.
+  const live = useMemo(() => createLiveViewModel({ send: app.liveLink.send, clock: app.liveLink.clock }), []);
+  useEffect(() => app.liveLink.onFrame((frame, done) => live.apply(frame, done)), []);
+  // After a reconnect the server forgot its viewers: subscribe again.
+  const connected = app.connection.status.value === 'connected';
+  const reconnects = app.connection.reconnects.value;
+  useEffect(() => {
+    if (connected) live.resubscribe();
+  }, [connected, reconnects]);
   const taskId = app.currentTaskId.value;
   const current = status.status.value;
   const active = taskId !== null && (current === 'created' || current === 'running' || current === 'takeover');
