@@ -9,6 +9,7 @@ import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
 import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
+import { benchCluster, printCluster } from './cluster/cluster.bench.ts';
 
 interface Section {
   name: string;
@@ -40,6 +41,8 @@ const sections: Section[] = [
       for (const tasks of [200, 20, 1]) printActionOverhead(await benchActionOverhead({ tasks, plugins: Math.min(tasks, 20), seconds: Math.min(seconds, 5) }));
     },
   },
+  // Cluster mode (PostgreSQL, node processes) beside the embedded single node, in one section.
+  { name: 'cluster', run: async () => printCluster(await benchCluster()) },
 ];
 
 const only = process.env.MIMO_BENCH_ONLY;

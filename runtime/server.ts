@@ -80,6 +80,14 @@ export interface CreateServerOptions {
   checkNavigation?: NavigationPolicyCheck;
   /** Hears every navigation the browser refused under that policy (after the task's event). */
   onNavigationBlocked?: (report: NavigationBlockedReport) => void;
+  /** Cluster mode (runtime/cluster/): wraps the plugin channel, the services and the control so they span nodes. */
+  cluster?: ServerClusterHooks;
+}
+
+export interface ServerClusterHooks {
+  channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
+  services(services: RuntimeServices): RuntimeServices;
+  control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -179,11 +187,16 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   const snapshots = createSnapshotStore({
     clock,
-    onChange: ({ seq, state }) => events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
+    // In cluster mode every node applies every plugin's snapshot (runtime/cluster/), so each
+    // tells its own frontends only.
+    onChange: ({ seq, state }) =>
+      options.cluster
+        ? nsp.to(rooms.frontend).local.emit('frontend_event', events.envelope({ type: 'snapshotSync', mode: 'full', seq, state }))
+        : events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
     ...(config.snapshotDebug ? { debugLog: (line: string) => log({ event: 'snapshot', line }) } : {}),
   });
 
-  const channel: PluginChannel = {
+  const localChannel: PluginChannel = {
     isConnected: (clientId) => socketsOf(clientId) > 0,
     emitWithAck(clientId, frame, onAck) {
       const sockets = nsp.to(rooms.client(clientId)).sockets();
@@ -202,6 +215,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       return true;
     },
   };
+  const channel = options.cluster ? options.cluster.channel(localChannel, { nsp, registry }) : localChannel;
   const scheduler = createActionScheduler({
     channel,
     clock,
@@ -228,8 +242,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
-  const control = options.control?.(services);
+  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
+  const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
+  const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);
   const live = createLiveViewRelay({
     target: (taskId) => control?.liveTarget?.(taskId) ?? null,
@@ -240,14 +255,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   app = createHttpApp({
     taskStore,
-    registry,
-    snapshots,
+    registry: services.registry,
+    snapshots: services.snapshots,
     artifacts,
     config: { token: config.token, corsOrigins: config.corsOrigins, publicBaseUrl },
     log,
     newTaskId: () => ulid(),
     damagedTasks: () => damagedTasks,
-    isConnected: (clientId: string) => socketsOf(clientId) > 0,
+    isConnected: (clientId: string) => channel.isConnected(clientId),
   });
 
   const navigation = {
@@ -262,9 +277,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   nsp.on('connection', (socket) => {
     attachPluginSocket(socket, {
       navigation,
-      registry,
-      snapshots,
-      scheduler,
+      registry: services.registry,
+      snapshots: services.snapshots,
+      scheduler: services.scheduler,
       control: () => control,
       socketsOf,
       live,
@@ -276,8 +291,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       live,
       bindExtension: (taskId, clientId) => {
-        if (!registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
-        registry.select(taskId, clientId);
+        if (!services.registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+        services.registry.select(taskId, clientId);
         return { ok: true };
       },
       log,

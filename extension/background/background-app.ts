@@ -12,6 +12,7 @@ import { actionHandlers } from './action-handlers.ts';
 import { createActionRunner } from './action-runner.ts';
 import { createArtifactUploader } from './artifact-upload.ts';
 import { createCdpSessions } from './cdp-sessions.ts';
+import { createNavTracker } from './nav-tracker.ts';
 import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
@@ -75,11 +76,20 @@ export function createBackground(deps: BackgroundDeps): Background {
     clientId: identity.current,
     emit: (message: TakeoverReport | OverlayCommand) => emit(message),
   });
+  const nav = createNavTracker({ browser, timers: deps.timers });
   const services: BackgroundServices = {
     browser,
     settings: () => settings,
     taskTabs,
-    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp, onAttached: (tabId) => guard.attached(tabId) }),
+    cdp: createCdpSessions({
+      browser,
+      timers: deps.timers,
+      enabled: () => settings.useCdp,
+      onAttached: (tabId) => guard.attached(tabId),
+      afterAttach: (tabId, send) => nav.start(tabId, send),
+      afterDetach: (tabId) => nav.stop(tabId),
+    }),
+    nav,
     page: createPageAgentClient(browser),
     refs: createElementRefs(browser.storage.session),
     artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),

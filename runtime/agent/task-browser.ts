@@ -8,8 +8,6 @@ import { nanoid } from 'nanoid';
 import {
   errorValue,
   pagePrepMachine,
-  type ActionInput,
-  type ActionOutput,
   type CaptureInput,
   type ErrorValue,
   type PagePrepInput,
@@ -17,87 +15,23 @@ import {
   type ReadabilityCapture,
   type ScreenshotCapture,
 } from '../../machines/index.ts';
-import type { ArtifactService } from '../artifacts/index.ts';
-import type { Clock } from '../clock/index.ts';
 import type { PageContext } from '../llm/llm-types.ts';
-import type { ExtensionRegistry } from '../registry/registry-types.ts';
-import type { ActionRequest } from '../scheduler/action-scheduler.ts';
-import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
 import type { FrontendEvent } from '../../transport/contracts/index.ts';
-import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
-import { pageContextOf } from './page-context.ts';
+import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
+import { markdownForAgent, readableTextOf } from './readable-text.ts';
+import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
 import { guardedRead } from '../url-policy/read-guard.ts';
-import { createPasswordFields, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
+import { createPasswordFields, REDACTED } from '../redaction/redact.ts';
 
-export interface ActionOutcome {
-  ok: boolean;
-  actionId: string;
-  result?: Record<string, unknown>;
-  error?: ErrorValue;
-  warnings?: string[];
-}
-
-export interface Step {
-  toolCallId: string;
-  signal?: AbortSignal;
-}
-
-export type UrlCheck = (url: string) => Promise<{ ok: true } | { ok: false; error: ErrorValue }>;
-
-export interface TaskBrowserDeps {
-  taskId: string;
-  groupTitle: () => string;
-  /** Runs one browser action to its end (the task actor's child, or the scheduler's queue). */
-  runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
-  /** The machine input for a request (the scheduler's defaults). */
-  inputOf(request: ActionRequest): ActionInput;
-  /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
-  preparePage?(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
-  registry: ExtensionRegistry;
-  artifacts: ArtifactService;
-  snapshots: SnapshotStore;
-  events: FrontendEventSink;
-  inspect?: (event: InspectionEvent) => void;
-  /** Times the page-preparation retry waits (the runtime's clock). */
-  clock?: Clock;
-  checkUrl: UrlCheck;
-  /**
-   * Re-checks the URL the tab ended up on after loading (redirects), and the tab's current URL
-   * before and after every page read (runtime/url-policy/read-guard.ts): blocked -> URL_BLOCKED,
-   * the read's result is dropped and the tab is sent to about:blank.
-   */
-  checkFinalUrl?: UrlCheck;
-  /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
-  secrets?: SecretRegistry;
-  /** Page-prep retry waits (tests shorten them). */
-  pagePrepBackoffMs?: readonly number[];
-  /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
-  onPageRead?(): void;
-  /** Each finished browser action, for the task's history (persisted as a `tool` message). */
-  onStepDone?(step: StepRecord): void;
-}
-
-export interface StepRecord {
-  toolCallId: string;
-  actionId: string;
-  actionName: string;
-  paramsSummary: string;
-  /** What the step acted on, in words (element label, page title). */
-  target?: string;
-  ok: boolean;
-  durationMs: number;
-  /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
-  result?: Record<string, unknown>;
-  error?: ErrorValue;
-}
+export type { ActionOutcome, Step, StepRecord, TaskBrowserDeps, UrlCheck } from './task-browser-types.ts';
 
 export function createTaskBrowser(deps: TaskBrowserDeps) {
   let clientId: string | null = null;
   let tabId: number | null = null;
   let groupId: number | null = null;
-  let lastPage: PageContext | null = null;
+  let fullPage: FullPage | null = null;
   let traceId: string | undefined;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
   /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
@@ -326,13 +260,29 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
-  async function readPage(step: Step): Promise<{ ok: true; page: PageContext } | { ok: false; error: ErrorValue }> {
+  /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
+  async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
+    const inline = readableTextOf(readability);
+    if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
+    try {
+      const opened = await deps.artifacts.open(readability.artifactId);
+      if (opened.taskId !== deps.taskId) return { text: '', fromArtifact: false, warning: `readability artifact ${readability.artifactId} belongs to another task` };
+      const text = markdownForAgent(await new Response(opened.stream()).text());
+      return { text, fromArtifact: true };
+    } catch (error) {
+      return { text: '', fromArtifact: false, warning: `the page text (artifact ${readability.artifactId}) could not be read back: ${(error as Error)?.message ?? String(error)}` };
+    }
+  }
+
+  async function readPage(step: Step): Promise<{ ok: true; page: FullPage } | { ok: false; error: ErrorValue }> {
     if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
     const loaded = await action(step, 'browser_wait_for_loaded', { tabId });
     const loadAckMissed = blockedError();
     if (loadAckMissed) return { ok: false, error: loadAckMissed };
-    const loadWarning = loaded.ok ? [] : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
-    if (!loaded.ok && loaded.error?.code === 'TASK_TAB_CLOSED') return { ok: false, error: loaded.error };
+    // A successful load's warnings (HTTP 4xx/5xx: an error page, not the content) reach the agent too.
+    const loadWarning = loaded.ok ? (loaded.warnings ?? []) : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
+    // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
+    if (!loaded.ok && (loaded.error?.code === 'TASK_TAB_CLOSED' || loaded.error?.code === 'NAVIGATION_FAILED')) return { ok: false, error: loaded.error };
     const tab = tabId;
     const landedOn = (typeof loaded.result?.url === 'string' ? loaded.result.url : undefined) ?? (clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined);
     if (deps.checkFinalUrl && landedOn && landedOn !== 'about:blank') {
@@ -357,19 +307,23 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     if (prepared.status === 'failed') {
       return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
     }
+    const readable = await readableText(prepared.readability);
     const indexed = await action(step, 'browser_dom_index', { tabId: tab, scope: 'document' });
-    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as PageContext['elements']) : [];
+    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
     const snapshotTab = clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab) : undefined;
-    const page = pageContextOf({
+    const indexWarnings = Array.isArray(indexed.result?.warnings) ? (indexed.result.warnings as string[]) : [];
+    const page = fullPageOf({
       tabId: tab,
-      url: snapshotTab?.url ?? lastPage?.url ?? '',
+      url: snapshotTab?.url ?? landedOn ?? fullPage?.url ?? '',
       title: prepared.readability?.title ?? snapshotTab?.title,
-      readability: prepared.readability,
+      text: readable.text,
+      textFromArtifact: readable.fromArtifact,
       elements,
-      warnings: [...loadWarning, ...prepared.warnings, ...(indexed.ok ? [] : [`dom index failed: ${indexed.error?.message}`])],
+      viewport: prepared.screenshot ? { width: prepared.screenshot.width, height: prepared.screenshot.height } : undefined,
+      warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
       missing: prepared.missing,
     });
-    lastPage = page;
+    fullPage = page;
     deps.onPageRead?.();
     return { ok: true, page };
   }
@@ -384,8 +338,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     get groupId() {
       return groupId;
     },
-    get lastPage() {
-      return lastPage;
+    /** The last page read, whole (the LLM sees a budgeted cut of it). */
+    get fullPage() {
+      return fullPage;
     },
     selectPlugin,
     pagePrepLogic,

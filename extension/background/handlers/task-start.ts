@@ -48,7 +48,16 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
     const tab = await liveTab(ctx.browser, existing.tabId);
     if (tab && !ctx.isWebUiUrl(tab.url)) {
       if (params.url !== undefined) await armGuard(ctx, existing.tabId, warnings);
-      const updated = params.url === undefined ? tab : await ctx.browser.tabs.update(existing.tabId, { url: params.url });
+      // Tracked tabs know at once that a new document is coming (wait_for_loaded waits for it).
+      if (params.url !== undefined && (await ctx.nav.tracking(existing.tabId))) ctx.nav.expect(existing.tabId, params.url);
+      let updated = tab;
+      try {
+        if (params.url !== undefined) updated = await ctx.browser.tabs.update(existing.tabId, { url: params.url });
+      } catch (error) {
+        const state = ctx.nav.state(existing.tabId);
+        if (state) state.pending = null; // no navigation will come
+        throw error;
+      }
       await ctx.refs.forget(existing.tabId);
       const result: ActionResult<'task_start'> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
       if (existing.groupId !== undefined) result.groupId = existing.groupId;
@@ -74,6 +83,7 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   if (!tab || tab.id === undefined) fail('PLUGIN_ERROR', 'the browser did not create a tab');
   if (guarded) {
     await armGuard(ctx, tab.id, warnings);
+    if (await ctx.nav.tracking(tab.id)) ctx.nav.expect(tab.id, url);
     tab = await ctx.browser.tabs.update(tab.id, { url });
     if (tab.id === undefined) fail('PLUGIN_ERROR', 'the browser lost the new tab');
   }
