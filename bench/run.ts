@@ -8,6 +8,7 @@ import { benchActionOverhead, printActionOverhead } from './runtime/action-overh
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
+import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
 import { benchCluster, printCluster } from './cluster/cluster.bench.ts';
 
 interface Section {
@@ -24,6 +25,15 @@ const sections: Section[] = [
   { name: 'web', run: async () => printWebBundle(await measureWebBundle()) },
   // The real path: the whole agent loop, 200 tasks, plugins in another process answering after 20 ms.
   { name: 'agent-loop', run: async () => printAgentLoop(await benchAgentLoop({ seconds: Math.min(seconds, 5) })) },
+  {
+    name: 'live-view',
+    run: async () => {
+      for (const viewers of [1, 5]) {
+        const options = { viewers, seconds: Math.min(seconds, 5) };
+        printLiveView(await benchLiveView({ kind: 'ours', ...options }), await benchLiveView({ kind: 'socketio', ...options }));
+      }
+    },
+  },
   {
     name: 'action-overhead',
     run: async () => {

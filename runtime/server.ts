@@ -22,6 +22,7 @@ import { createActionScheduler, type ActionScheduler, type PluginChannel } from 
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
+import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
 import type { TaskControl } from './socket/task-control.ts';
@@ -98,6 +99,8 @@ export interface MimoServer extends RuntimeServices {
   io: SocketServer;
   app: ReturnType<typeof createHttpApp>;
   control: TaskControl | undefined;
+  /** Live view frames: plugin -> the web sockets watching a task. */
+  live: LiveViewRelay;
   /** The base URL it listens on (createServer resolves once listening). */
   readonly url: string;
   close(): Promise<void>;
@@ -246,6 +249,12 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
   const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);
+  const live = createLiveViewRelay({
+    target: (taskId) => control?.liveTarget?.(taskId) ?? null,
+    sendToPlugin: (clientId, command) => nsp.to(rooms.client(clientId)).emit('plugin_message', command),
+    clock,
+    log,
+  });
 
   app = createHttpApp({
     taskStore,
@@ -276,12 +285,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       scheduler: services.scheduler,
       control: () => control,
       socketsOf,
+      live,
       log,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
       control: () => control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
+      live,
       bindExtension: (taskId, clientId) => {
         if (!services.registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
         services.registry.select(taskId, clientId);
@@ -300,6 +311,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     io,
     app,
     control,
+    live,
     url,
     async close() {
       stopSweeper();
