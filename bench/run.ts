@@ -10,6 +10,7 @@ import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
 import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
 import { benchCluster, printCluster } from './cluster/cluster.bench.ts';
+import { benchArtifactStores, printArtifactStores } from './cluster/artifact-store.bench.ts';
 
 interface Section {
   name: string;
@@ -43,6 +44,8 @@ const sections: Section[] = [
   },
   // Cluster mode (PostgreSQL, node processes) beside the embedded single node, in one section.
   { name: 'cluster', run: async () => printCluster(await benchCluster()) },
+  // Artifacts in PostgreSQL (cluster mode) beside the folder store.
+  { name: 'artifacts', run: async () => printArtifactStores(await benchArtifactStores()) },
 ];
 
 const only = process.env.MIMO_BENCH_ONLY;
