@@ -36,6 +36,8 @@ export interface MimoApp {
 export type AccessInfo =
   | { mode: 'off'; warning: string }
   | { mode: 'env'; oneClickUrl: string }
+  /** Cluster mode without MIMO_TOKEN: one token for every node, made by the first, kept in PostgreSQL. */
+  | { mode: 'cluster'; oneClickUrl: string }
   | { mode: 'file'; path: string; created: boolean; oneClickUrl: string; fixedMode?: string };
 
 export class StartupError extends Error {}
@@ -125,7 +127,9 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
       ? { mode: 'off', warning: 'MIMO_TOKEN=off: no token is required. Any program on this machine (and on the network, if MIMO_HOST is not loopback) can drive your browser.' }
       : stored
         ? { mode: 'file', path: stored.path, created: stored.created, oneClickUrl: oneClickUrl(base, config.token), ...(stored.fixedMode ? { fixedMode: stored.fixedMode } : {}) }
-        : { mode: 'env', oneClickUrl: oneClickUrl(base, config.token) }; // (cluster mode: the token shared in PostgreSQL)
+        : cluster && config.tokenSource === 'unset'
+          ? { mode: 'cluster', oneClickUrl: oneClickUrl(base, config.token) }
+          : { mode: 'env', oneClickUrl: oneClickUrl(base, config.token) };
   // In cluster mode a task found running may be running on another live node: failover, not a
   // restart sweep, decides (runtime/cluster/task-ownership.ts).
   const restored = cluster ? 0 : ((await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0);

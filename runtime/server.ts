@@ -11,7 +11,7 @@ import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
 import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
-import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
+import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
@@ -22,6 +22,7 @@ import { createActionScheduler, type ActionScheduler, type PluginChannel } from 
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
+import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
 import type { TaskControl } from './socket/task-control.ts';
@@ -87,6 +88,8 @@ export interface ServerClusterHooks {
   channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
   services(services: RuntimeServices): RuntimeServices;
   control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
+  /** Where artifacts live in cluster mode (PostgreSQL), instead of the local folder. */
+  artifactStore?: ArtifactStore;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -96,6 +99,8 @@ export interface MimoServer extends RuntimeServices {
   io: SocketServer;
   app: ReturnType<typeof createHttpApp>;
   control: TaskControl | undefined;
+  /** Live view frames: plugin -> the web sockets watching a task. */
+  live: LiveViewRelay;
   /** The base URL it listens on (createServer resolves once listening). */
   readonly url: string;
   close(): Promise<void>;
@@ -162,6 +167,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const publicBaseUrl = config.port === 0 ? url : config.publicBaseUrl;
   const artifacts = createArtifactService({
     dir: config.artifactDir,
+    ...(options.cluster?.artifactStore ? { store: options.cluster.artifactStore } : {}),
     secret: config.artifactSecret ?? randomBytes(32),
     clock,
     publicBaseUrl,
@@ -243,6 +249,12 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
   const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);
+  const live = createLiveViewRelay({
+    target: (taskId) => control?.liveTarget?.(taskId) ?? null,
+    sendToPlugin: (clientId, command) => nsp.to(rooms.client(clientId)).emit('plugin_message', command),
+    clock,
+    log,
+  });
 
   app = createHttpApp({
     taskStore,
@@ -273,12 +285,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       scheduler: services.scheduler,
       control: () => control,
       socketsOf,
+      live,
       log,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
       control: () => control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
+      live,
       bindExtension: (taskId, clientId) => {
         if (!services.registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
         services.registry.select(taskId, clientId);
@@ -297,6 +311,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     io,
     app,
     control,
+    live,
     url,
     async close() {
       stopSweeper();

@@ -78,6 +78,13 @@ function intArg(args: Record<string, unknown>, key: string): number | null {
   return typeof value === 'number' && Number.isInteger(value) ? value : null;
 }
 
+/** The element's words from the latest page read (its text, label, placeholder or name), for the step's `target`. */
+function labelOf(browser: TaskBrowser, clickId: number): { target?: string } {
+  const el = browser.fullPage?.elements.find((e) => e.clickId === clickId);
+  const words = el && [el.text, el.placeholder, el.name].find((w): w is string => typeof w === 'string' && w.trim() !== '');
+  return words ? { target: words.trim().slice(0, 80) } : {};
+}
+
 async function afterInteraction(browser: TaskBrowser, step: Step, result: Record<string, unknown> | undefined, warnings?: string[]): Promise<ToolOutcome> {
   const read = await browser.readPage(step);
   if (!read.ok) return { ok: true, result: { ...result, pageError: read.error }, ...(warnings ? { warnings } : {}) };
@@ -132,7 +139,7 @@ export async function runBrowserTool(
       const clickId = intArg(args, 'clickId');
       if (clickId === null) return fail('SCHEMA_VALIDATION_FAILED', 'browser_click needs { clickId: integer } from the latest page read');
       if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
-      const out = await browser.action(step, 'browser_click', { tabId: browser.tabId, clickId });
+      const out = await browser.action(step, 'browser_click', { tabId: browser.tabId, clickId }, labelOf(browser, clickId));
       if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
       return afterInteraction(browser, step, out.result, out.warnings);
     }
@@ -147,7 +154,7 @@ export async function runBrowserTool(
         clickId,
         text: args.text,
         ...(args.submit === true ? { submit: true } : {}),
-      });
+      }, labelOf(browser, clickId));
       if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
       return afterInteraction(browser, step, out.result, out.warnings);
     }

@@ -11,6 +11,7 @@ import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
+import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { addTaskUsage, basicUrlCheck, titleFrom, toolMessageOf } from './task-history.ts';
 import type { TaskUsage } from '../store/task-types.ts';
@@ -38,6 +39,8 @@ interface TaskSession {
   browser: TaskBrowser;
   /** The user may have changed the page during a takeover: read it again before acting. */
   pageStale: boolean;
+  /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
+  mirror: PluginUiMirror;
 }
 
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
@@ -77,6 +80,8 @@ export function createAgentOrchestrator(
   function createSession(taskId: string, restored?: RestoredTask): TaskSession {
     let session!: TaskSession;
     let previous: TaskStatus | undefined = restored?.status;
+    const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
+    if (restored?.status) mirror.status(restored.status);
     const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
     const toolIds = new Set<string>();
     /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
@@ -167,12 +172,24 @@ export function createAgentOrchestrator(
       },
       actions: {
         ...children.provided,
+        // The plugin-UI mirror hears every action start and settle too.
+        actionStarted: (args: unknown, params: { actionId: string }) => {
+          mirror.actionStarted(params.actionId);
+          children.provided.actionStarted(args, params);
+        },
+        actionSettled: (args: unknown, params: Parameters<typeof children.provided.actionSettled>[1]) => {
+          mirror.actionSettled(params.actionId);
+          children.provided.actionSettled(args, params);
+        },
         persistStatus: (_, params) => {
           void taskStore.updateTask(params.taskId, { status: params.status }).catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
         },
         notifyStatus: (_, params) => {
           events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
           previous = params.status;
+          mirror.status(params.status);
+          // Every frontend's task list follows (tasks created or driven by another client).
+          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status });
           if (session && (params.status === 'completed' || params.status === 'error')) finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
           if (session) tellPlugin(session, params.status);
         },
@@ -180,7 +197,7 @@ export function createAgentOrchestrator(
     });
     const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
-    session = { taskId, actor, browser, pageStale: false };
+    session = { taskId, actor, browser, pageStale: false, mirror };
     finishedTabs.reopen(taskId);
     sessions.set(taskId, session);
     actor.start();
@@ -213,7 +230,8 @@ export function createAgentOrchestrator(
       // One traceId per user message (the client's, or a new one): the store, the LLM calls,
       // the plugin frames and the frontend events of its turn all carry it.
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
-      const { task } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
       const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);
@@ -251,6 +269,7 @@ export function createAgentOrchestrator(
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
@@ -262,6 +281,7 @@ export function createAgentOrchestrator(
       // STOP cancels what is in flight: the action child tells the plugin (task_stop) and settles
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
       const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
+      session.mirror.stop();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
       // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
@@ -276,6 +296,7 @@ export function createAgentOrchestrator(
       if (!session || session.browser.clientId !== report.clientId) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
+      session.mirror.userInput(report.reason);
       return control.takeover(report.taskId, 'plugin', report.reason);
     },
     async overlayCommand(command: OverlayCommand): Promise<ControlResult> {
@@ -339,6 +360,11 @@ export function createAgentOrchestrator(
       return ok({ taskId, rerun });
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
+    stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
+    liveTarget: (taskId: string) => {
+      const browser = sessions.get(taskId)?.browser;
+      return browser?.clientId && browser.tabId !== null ? { clientId: browser.clientId, tabId: browser.tabId } : null;
+    },
   };
   return control;
 }

@@ -63,6 +63,8 @@ export interface StepRecord {
   actionId: string;
   actionName: string;
   paramsSummary: string;
+  /** What the step acted on, in words (element label, page title). */
+  target?: string;
   ok: boolean;
   durationMs: number;
   /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */

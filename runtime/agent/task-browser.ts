@@ -16,6 +16,7 @@ import {
   type ScreenshotCapture,
 } from '../../machines/index.ts';
 import type { PageContext } from '../llm/llm-types.ts';
+import type { FrontendEvent } from '../../transport/contracts/index.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
 import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
@@ -33,6 +34,8 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
   let fullPage: FullPage | null = null;
   let traceId: string | undefined;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
+  /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
+  const inFlight = new Map<string, FrontendEvent>();
   const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
   const passwordFields = createPasswordFields();
 
@@ -66,7 +69,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     await runAction(step, 'task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: deps.groupTitle() });
   }
 
-  type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string };
+  type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
 
   /** One browser action; page reads go through the URL policy's read guard. */
   async function action(step: Step, actionName: string, params: Record<string, unknown>, options: ActionOptions = {}): Promise<ActionOutcome> {
@@ -96,8 +99,11 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     if (secret) deps.secrets?.add(params.text as string);
     const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     // `start` when it really starts: it may wait behind another action or a takeover.
-    const started = () => deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary }, traceId);
-    {
+    const target = options.target ? { target: options.target } : {};
+    const started = () => {
+      inFlight.set(actionId, deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId));
+    };
+    try {
       let screenshotPresignedUrl = options.screenshotPresignedUrl;
       if (actionName === 'browser_screenshot' && !screenshotPresignedUrl) {
         const presigned = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
@@ -136,6 +142,10 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       }
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed' && output.status !== 'canceled';
+      const small = compactResult(result);
+      // A page that finished loading is named by its title (from the tab snapshot) from now on.
+      const loadedTitle = actionName === 'browser_wait_for_loaded' && ok ? deps.snapshots.state(clientId!)?.tabs.find((t) => t.tabId === params.tabId)?.title?.trim() : undefined;
+      const settledTarget = loadedTitle ? { target: loadedTitle.slice(0, 120) } : target;
       const artifacts =
         ok && actionName === 'browser_screenshot' && typeof result?.artifactId === 'string'
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
@@ -147,18 +157,20 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         actionName,
         phase: !ok ? 'error' : output.status === 'partial' ? 'partial' : 'success',
         paramsSummary,
+        ...settledTarget,
+        ...(small ? { result: small } : {}),
         durationMs: Math.max(0, Math.round(output.durationMs)),
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
       }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tabId = null;
-      const small = compactResult(result);
       deps.onStepDone?.({
         toolCallId: step.toolCallId,
         actionId,
         actionName,
         paramsSummary,
+        ...settledTarget,
         ok,
         durationMs: Math.max(0, Math.round(output.durationMs)),
         ...(small ? { result: small } : {}),
@@ -171,7 +183,18 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(output.error ? { error: output.error } : {}),
         ...(warnings ? { warnings } : {}),
       };
+    } finally {
+      inFlight.delete(actionId);
     }
+  }
+
+  /** A step refused before any action ran (the URL policy): shown and stored like a failed action. */
+  function refusedStep(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
+    const actionId = `act-${nanoid(12)}`;
+    const paramsSummary = paramsSummaryOf(params);
+    const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
+    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
   }
 
   /** A capture of a running page preparation: one browser action with that preparation's actionId. */
@@ -330,10 +353,14 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       return traceId;
     },
     action,
+    stepsInFlight: () => [...inFlight.values()],
     readPage,
     async open(step: Step, url: string) {
       const allowed = await deps.checkUrl(url);
-      if (!allowed.ok) return { ok: false as const, error: allowed.error };
+      if (!allowed.ok) {
+        refusedStep(step, 'task_start', { url }, allowed.error);
+        return { ok: false as const, error: allowed.error };
+      }
       const failed = await ensureTab(step, url);
       if (failed) return { ok: false as const, error: failed.error ?? errorValue('INTERNAL', 'task_start failed') };
       return readPage(step);

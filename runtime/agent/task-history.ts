@@ -47,6 +47,7 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
       paramsSummary: record.paramsSummary,
       durationMs: record.durationMs,
       ok: record.ok,
+      ...(record.target ? { target: record.target } : {}),
       ...(at.traceId ? { traceId: at.traceId } : {}),
     },
   };

@@ -1,17 +1,20 @@
 // Cluster mode: `MIMO_DATABASE_URL=postgres://...` puts a node on a shared PostgreSQL.
-// - The task store and the MCP run store are the PostgreSQL ones (migrations applied at start),
-//   so any node serves any task's history and any run.
+// - The task store, the MCP run store and the artifact store are the PostgreSQL ones (migrations
+//   applied at start), so any node serves any task's history, any run and any artifact.
 // - Namespace `/mimo` gets the LISTEN/NOTIFY adapter (ordered-postgres-adapter.ts): rooms and
 //   broadcasts (task events, the extension list, snapshots) reach sockets on every node.
 // - Extensions, snapshots and action results are shared between nodes (cluster-plugins.ts);
 //   every task command goes to the task's owner (cluster-control.ts), which holds its advisory
 //   lock (task-ownership.ts); a task whose owner died is adopted by another node
-//   (failover-watcher.ts) and its turn replayed with idempotent actions (action-ledger.ts).
+//   (failover-watcher.ts) and its turn replayed with idempotent actions (action-ledger.ts); MCP
+//   template runs of a dead node are marked canceled (RUN_CANCELED, reason node_lost) by the
+//   same watcher (postgres-run-store.ts says why they are not resumed).
 // - Without the variable nothing here runs: one process, lowdb files, as before.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { RunStore } from '../mcp/runs/run-store.ts';
+import { createPostgresArtifactStore } from '../store/postgres-artifact-store.ts';
 import { createPostgresRunStore } from '../store/postgres-run-store.ts';
 import { createPostgresTaskStore } from '../store/postgres-task-store.ts';
 import { migrate } from '../store/postgres-migrations.ts';
@@ -105,7 +108,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const { applied } = await migrate(pool);
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
   const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
-  const runStore = createPostgresRunStore({ pool });
+  const runStore = createPostgresRunStore({ pool, nodeId: config.nodeId, clock: deps.clock });
   const plugins = createClusterPlugins({ nodeId: config.nodeId, pool, clock: deps.clock, log: deps.log });
   const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log });
   let pubsub: OrderedPubSub | undefined;
@@ -129,6 +132,8 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   };
 
   const hooks: ServerClusterHooks = {
+    // Artifacts (metadata and bytes) in PostgreSQL: any node presigns, accepts, serves and sweeps any.
+    artifactStore: createPostgresArtifactStore({ pool }),
     channel(local, channelDeps) {
       nsp = channelDeps.nsp;
       // Results the ledger replays go to this node's scheduler, as a plugin's would.
@@ -179,7 +184,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         },
       });
       await plugins.loadRemote(await ownership.liveNodes());
-      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, intervalMs: config.failoverCheckMs, log: deps.log });
+      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, runs: runStore, intervalMs: config.failoverCheckMs, log: deps.log });
     },
     ownership: () => ownership,
     failover: () => watcher,

@@ -1,9 +1,10 @@
 // Failover: every `intervalMs` a node asks the database which nodes are alive (their node locks)
 // and which running tasks have no live owner, claims those it can (one node wins each lock) and
-// adopts them. Nodes that vanished since the last look have their plugins dropped here.
+// adopts them. Nodes that vanished since the last look have their plugins dropped here, and
+// their unfinished MCP template runs marked interrupted (once, by whichever node gets there first).
 import type { ClusterPlugins } from './cluster-plugins.ts';
 import type { ClusterControl } from './cluster-control.ts';
-import type { TaskOwnership } from './task-ownership.ts';
+import { LIVE_NODES_SQL, type TaskOwnership } from './task-ownership.ts';
 
 export interface Timers {
   setInterval(fn: () => void, ms: number): unknown;
@@ -20,6 +21,8 @@ export function startFailoverWatcher(deps: {
   ownership: TaskOwnership;
   plugins: ClusterPlugins;
   control: ClusterControl;
+  /** Template runs: those of nodes not alive become canceled (RUN_CANCELED, node_lost). */
+  runs?: { interruptOrphans(liveNodesSql: string): Promise<string[]> };
   intervalMs: number;
   log: (entry: object) => void;
   timers?: Timers;
@@ -42,6 +45,8 @@ export function startFailoverWatcher(deps: {
       await control.adopt(taskId);
       adopted.push(taskId);
     }
+    const interrupted = (await deps.runs?.interruptOrphans(LIVE_NODES_SQL)) ?? [];
+    if (interrupted.length > 0) log({ event: 'mcp_runs_interrupted', reason: 'node_lost', runs: interrupted });
     return adopted;
   }
 

@@ -39,7 +39,7 @@ export interface TaskOwnershipOptions {
   onLost?: (error: unknown) => void;
 }
 
-const LIVE_NODES_SQL = `
+export const LIVE_NODES_SQL = `
   SELECT n.node_id FROM mimo_nodes n
   JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.classid = ${NODE_LOCK_SPACE}::oid AND l.objid = n.lock_key::oid AND l.objsubid = 2`;
 

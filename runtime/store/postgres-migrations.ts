@@ -106,6 +106,50 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'artifact metadata as columns, bytes in chunks; MCP runs carry their node and status',
+    sql: `
+      -- Version 1's mimo_artifacts (meta json + one bytea) was never written: replaced by columns
+      -- the service queries (the single-use upload claim, expiry for the sweep) and bytes in
+      -- 256 KiB chunks, so neither an upload nor a download holds a whole artifact in memory.
+      DROP TABLE mimo_artifacts;
+      CREATE TABLE mimo_artifacts (
+        artifact_id text PRIMARY KEY,
+        task_id text NOT NULL,
+        kind text NOT NULL,
+        content_type text NOT NULL,
+        created_at bigint NOT NULL,
+        -- pending -> uploading (one claim holds the upload) -> ready; a failed upload goes back to pending.
+        state text NOT NULL CHECK (state IN ('pending', 'uploading', 'ready')),
+        upload_expires_at bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        size bigint,
+        uploaded_at bigint,
+        -- The claim whose chunks are (or will be) the bytes, and when it was taken.
+        upload_claim text,
+        upload_claimed_at bigint
+      );
+      CREATE INDEX mimo_artifacts_expiry ON mimo_artifacts (expires_at);
+      CREATE TABLE mimo_artifact_chunks (
+        artifact_id text NOT NULL REFERENCES mimo_artifacts (artifact_id) ON DELETE CASCADE,
+        claim text NOT NULL,
+        seq integer NOT NULL,
+        bytes bytea NOT NULL,
+        PRIMARY KEY (artifact_id, claim, seq)
+      );
+
+      -- Which node runs a template run, and its status as a column: a node that died leaves
+      -- non-terminal runs another node marks interrupted (runtime/cluster/run-failover.ts).
+      ALTER TABLE mimo_mcp_runs ADD COLUMN node_id text;
+      ALTER TABLE mimo_mcp_runs ADD COLUMN status text;
+      ALTER TABLE mimo_mcp_runs ADD COLUMN template_id text;
+      ALTER TABLE mimo_mcp_runs ADD COLUMN created_at bigint;
+      UPDATE mimo_mcp_runs SET status = record->>'status', template_id = record->>'templateId', created_at = (record->>'createdAt')::bigint;
+      CREATE INDEX mimo_mcp_runs_recent ON mimo_mcp_runs (created_at DESC, run_id DESC);
+      CREATE INDEX mimo_mcp_runs_live ON mimo_mcp_runs (node_id) WHERE status IN ('queued', 'running');
+    `,
+  },
 ];
 
 /** Any constant: the key of the advisory lock that serializes migrations across nodes. */

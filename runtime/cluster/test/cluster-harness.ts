@@ -1,5 +1,5 @@
 // Starts Mimo node processes on one throwaway PostgreSQL, for the cluster end-to-end test and the
-// bench. Nodes share the artifact folder and its secret (a store every node reaches).
+// bench. Artifacts are in PostgreSQL (each node's MIMO_ARTIFACT_DIR is its own and stays unused).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +46,7 @@ export async function startClusterHarness(baseEnv: Record<string, string> = {}):
       MIMO_NODE_ID: name,
       MIMO_PORT: '0',
       MIMO_DATA_DIR: join(dir, name),
-      MIMO_ARTIFACT_DIR: join(dir, 'artifacts'),
+      MIMO_ARTIFACT_DIR: join(dir, name, 'artifacts'),
       MIMO_ARTIFACT_SECRET: 'cluster-test-secret-0123456789abcdef',
       MIMO_TOKEN: CLUSTER_TOKEN,
       MIMO_URL_POLICY: policyFile,

@@ -1,7 +1,7 @@
 // Cluster mode through startMimo: two nodes on one PostgreSQL (MIMO_DATABASE_URL). A task asked
 // on node A streams its events to a web client on node B too, in the same order, and node B
 // serves its history over HTTP. Without the variable the node stays in embedded mode.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -50,6 +50,8 @@ test('a task asked on node A: a web client on node B sees every event in order, 
   // No MIMO_TOKEN: the first node made one and both use it (kept in PostgreSQL, not per data dir).
   assert.ok(a.config.token);
   assert.is(a.config.token, b.config.token);
+  // The start banner must not claim MIMO_TOKEN: the token is the cluster's, kept in PostgreSQL.
+  assert.equal([a.access.mode, b.access.mode], ['cluster', 'cluster']);
   token = a.config.token!;
   // Both adapters have heard of each other (heartbeats over NOTIFY) before the task starts.
   await eventually(async () => (await a.server.nsp.adapter!.serverCount()) === 2 && (await b.server.nsp.adapter!.serverCount()) === 2, 10_000, 'nodes meshed');
@@ -92,18 +94,30 @@ test('a follow-up sent to node B for a task node A owns is forwarded to A and ru
   webB.close();
 });
 
-test('artifacts: presigned on A, uploaded through B, downloaded from A (one secret for the cluster, one store)', async (ctx) => {
+test('artifacts in PostgreSQL: presigned on A, uploaded through B, downloaded from C; the token cannot be used twice on any node', async (ctx) => {
   const [a, b] = ctx.nodes as [MimoApp, MimoApp];
+  // Node C has an artifact folder of its own: nothing is shared but the database.
+  const c = await startMimo({ ...envFor('node-c'), MIMO_ARTIFACT_DIR: join(dir, 'node-c-artifacts') }, { log: () => {}, llm: scriptedLlm([]) });
+  ctx.nodes.push(c);
   assert.ok(a.config.artifactSecret);
-  assert.is(a.config.artifactSecret, b.config.artifactSecret);
+  assert.is(a.config.artifactSecret, c.config.artifactSecret);
   const presigned = (await (await fetch(`${a.server.url}/api/artifacts/presign`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...auth() }, body: JSON.stringify({ taskId: TASK, kind: 'screenshot', contentType: 'image/png' }) })).json()) as any;
   const upload = new URL(presigned.data.uploadUrl);
-  const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
+  const bytes = Uint8Array.from({ length: 600_000 }, (_, i) => (i * 31 + 7) % 256); // three chunk rows
   const put = await fetch(`${b.server.url}${upload.pathname}${upload.search}`, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes });
   assert.is(put.status, 200, await put.clone().text());
-  const got = await fetch(`${a.server.url}${new URL(presigned.data.downloadUrl).pathname}`, { headers: auth() });
+  const got = await fetch(`${c.server.url}${new URL(presigned.data.downloadUrl).pathname}`, { headers: auth() });
   assert.is(got.status, 200);
   assert.equal(new Uint8Array(await got.arrayBuffer()), bytes);
+  for (const node of [c, b, a]) {
+    const again = await fetch(`${node.server.url}${upload.pathname}${upload.search}`, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([1, 2, 3]) });
+    assert.is(again.status, 409, node.config.port.toString());
+    assert.is(((await again.json()) as any).error.details.reason, 'already_uploaded');
+  }
+  const still = await fetch(`${a.server.url}${new URL(presigned.data.downloadUrl).pathname}`, { headers: auth() });
+  assert.equal(new Uint8Array(await still.arrayBuffer()), bytes, 'the first upload stays');
+  // No node wrote a file: the bytes are in PostgreSQL only.
+  for (const folder of ['artifacts', 'node-c-artifacts']) assert.not.ok(existsSync(join(dir, folder, presigned.data.artifactId)), folder);
 });
 
 test.run();
