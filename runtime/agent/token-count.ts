@@ -1,7 +1,15 @@
 // Real token counts for what the LLM receives: OpenAI's o200k_base encoding (gpt-4o, gpt-4.1,
 // o-series) through `gpt-tokenizer`, a pure-JS BPE with the rank table bundled in the package
 // (no WASM, no download at run time, synchronous). chars / 4 undercounts element JSON by 20-35 %.
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countO200k, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
+
+// The tokenizer memoizes merged chunks in a process-wide map of up to 100,000 entries by default
+// (string -> token array). Page text and tool results keep bringing new chunks (ids, URLs, numbers),
+// so under load the map keeps filling for minutes: in the soak the heap at rest rose ~2.4 MB per
+// 15 s load cycle and two heap snapshots showed only strings and arrays growing (what this map
+// holds). 20,000 entries bound it sooner (issue 14b: 60 s soak rest slope 14 MB/min before, 4 after,
+// one run each on a shared machine under different load: indicative, not proven).
+setMergeCacheSize(20_000);
 
 export const TOKENIZER = 'o200k_base';
 
