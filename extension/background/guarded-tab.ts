@@ -34,7 +34,10 @@ export interface GuardedTab {
 
 export async function openGuardedTab(deps: GuardedTabDeps, request: GuardedTabRequest): Promise<GuardedTab | undefined> {
   const { browser } = deps;
-  const navigates = request.url !== BLANK_URL && deps.navigationGuard !== undefined;
+  // Armed even when it stays blank for now: a pop-up opened on about:blank is navigated right
+  // after (window.open('') then w.location = ...), and that must meet the guard, not race its attach.
+  const guarded = deps.navigationGuard !== undefined;
+  const navigates = guarded && request.url !== BLANK_URL;
   const createUrl = navigates ? BLANK_URL : request.url;
   const properties: Parameters<BrowserApi['tabs']['create']>[0] = { url: createUrl, active: false };
   if (request.windowId !== undefined) properties.windowId = request.windowId;
@@ -51,7 +54,7 @@ export async function openGuardedTab(deps: GuardedTabDeps, request: GuardedTabRe
   if (!tab || tab.id === undefined) return undefined;
   const tabId = tab.id;
   const warnings: string[] = [];
-  if (navigates) {
+  if (guarded) {
     const armed = await deps.navigationGuard!.arm(tabId, request.taskId);
     if (!armed.guarded) warnings.push(`navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`);
   }
