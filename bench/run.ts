@@ -8,6 +8,9 @@ import { benchActionOverhead, printActionOverhead } from './runtime/action-overh
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
+import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
+import { benchCluster, printCluster } from './cluster/cluster.bench.ts';
+import { benchArtifactStores, printArtifactStores } from './cluster/artifact-store.bench.ts';
 
 interface Section {
   name: string;
@@ -24,12 +27,25 @@ const sections: Section[] = [
   // The real path: the whole agent loop, 200 tasks, plugins in another process answering after 20 ms.
   { name: 'agent-loop', run: async () => printAgentLoop(await benchAgentLoop({ seconds: Math.min(seconds, 5) })) },
   {
+    name: 'live-view',
+    run: async () => {
+      for (const viewers of [1, 5]) {
+        const options = { viewers, seconds: Math.min(seconds, 5) };
+        printLiveView(await benchLiveView({ kind: 'ours', ...options }), await benchLiveView({ kind: 'socketio', ...options }));
+      }
+    },
+  },
+  {
     name: 'action-overhead',
     run: async () => {
       // The issue's load (200 concurrent tasks) and two lighter ones for comparison.
       for (const tasks of [200, 20, 1]) printActionOverhead(await benchActionOverhead({ tasks, plugins: Math.min(tasks, 20), seconds: Math.min(seconds, 5) }));
     },
   },
+  // Cluster mode (PostgreSQL, node processes) beside the embedded single node, in one section.
+  { name: 'cluster', run: async () => printCluster(await benchCluster()) },
+  // Artifacts in PostgreSQL (cluster mode) beside the folder store.
+  { name: 'artifacts', run: async () => printArtifactStores(await benchArtifactStores()) },
 ];
 
 const only = process.env.MIMO_BENCH_ONLY;

@@ -1,6 +1,7 @@
 // The server's configuration from environment variables (README "Configuration"); pure, so
 // tests pass their own env. Bad values are reported, not silently replaced.
 import { resolve } from 'node:path';
+import { parseContextTokens } from './agent/context-budget.ts';
 import { canonicalHost } from './http/request-gate.ts';
 
 export interface MimoConfig {
@@ -25,6 +26,8 @@ export interface MimoConfig {
   publicBaseUrl: string;
   /** HMAC secret for artifact upload tokens; random per process unless MIMO_ARTIFACT_SECRET is set. */
   artifactSecret: string | undefined;
+  /** MIMO_CONTEXT_TOKENS: o200k tokens of one LLM step's page context (page + tabs); default 4000. */
+  contextTokens?: number;
 }
 
 export type ConfigResult = { ok: true; config: MimoConfig } | { ok: false; errors: string[] };
@@ -64,7 +67,9 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
   if (tokenSource === 'env' && !/^[\x21-\x7e]{8,512}$/.test(tokenText)) {
     errors.push('MIMO_TOKEN must be 8-512 printable ASCII characters without spaces (or "off" to run without one)');
   }
-  if (errors.length > 0) return { ok: false, errors };
+  const contextTokens = parseContextTokens(env.MIMO_CONTEXT_TOKENS);
+  if (!contextTokens.ok) errors.push(contextTokens.error);
+  if (errors.length > 0 || !contextTokens.ok) return { ok: false, errors };
   return {
     ok: true,
     config: {
@@ -80,6 +85,7 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
       snapshotDebug: truthy(env.MIMO_SNAPSHOT_DEBUG),
       publicBaseUrl,
       artifactSecret: env.MIMO_ARTIFACT_SECRET || undefined,
+      contextTokens: contextTokens.value,
     },
   };
 }

@@ -23,7 +23,8 @@ console.log(
     `LLM: ${llm.kind === 'offline' ? 'the embedded offline planner. For a real model set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible endpoint, MIMO_MODEL for the model).' : `${llm.model} via ${process.env.OPENAI_BASE_URL ?? 'the OpenAI API'}`}`,
     `Browser extension: open chrome://extensions, enable Developer mode, "Load unpacked" -> ${extensionDir}`,
     app.policy.summary,
-    `Data: ${config.dataDir}   Artifacts: ${config.artifactDir}`,
+    `Data: ${config.dataDir}   Artifacts: ${app.cluster ? 'in PostgreSQL (cluster mode)' : config.artifactDir}`,
+    ...(app.cluster ? [`Cluster mode: node ${app.cluster.config.nodeId}; tasks, runs, artifacts and the token are shared through PostgreSQL.`] : []),
     ...accessLines(app.access),
     ...(app.server.damagedTasks.length
       ? [`WARNING: ${app.server.damagedTasks.length} task file(s) in ${config.dataDir} could not be read and are left untouched (GET /api/task/list?damaged=1 lists them): ${app.server.damagedTasks.slice(0, 3).map((d) => `${d.taskId} (${d.reason})`).join(', ')}`]
@@ -40,7 +41,9 @@ function accessLines(access: MimoApp['access']): string[] {
   const where =
     access.mode === 'env'
       ? 'Token: from MIMO_TOKEN.'
-      : `Token: ${access.created ? 'created in' : 'kept in'} ${access.path} (mode 0600)${access.fixedMode ? ` (its mode was ${access.fixedMode}; narrowed to 0600)` : ''}.`;
+      : access.mode === 'cluster'
+        ? 'Token: the cluster\'s shared token, kept in PostgreSQL (table mimo_settings, key access_token; made by the first node, used by every node). Set MIMO_TOKEN on every node to choose it yourself.'
+        : `Token: ${access.created ? 'created in' : 'kept in'} ${access.path} (mode 0600)${access.fixedMode ? ` (its mode was ${access.fixedMode}; narrowed to 0600)` : ''}.`;
   return [
     where,
     `Open the web UI with this link (it hands the token to the page, which keeps it and drops it from the address bar):`,

@@ -11,7 +11,7 @@ import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
 import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
-import { createArtifactService, type ArtifactService } from './artifacts/index.ts';
+import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
@@ -22,6 +22,7 @@ import { createActionScheduler, type ActionScheduler, type PluginChannel } from 
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
+import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
 import type { TaskControl } from './socket/task-control.ts';
@@ -79,6 +80,16 @@ export interface CreateServerOptions {
   checkNavigation?: NavigationPolicyCheck;
   /** Hears every navigation the browser refused under that policy (after the task's event). */
   onNavigationBlocked?: (report: NavigationBlockedReport) => void;
+  /** Cluster mode (runtime/cluster/): wraps the plugin channel, the services and the control so they span nodes. */
+  cluster?: ServerClusterHooks;
+}
+
+export interface ServerClusterHooks {
+  channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
+  services(services: RuntimeServices): RuntimeServices;
+  control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
+  /** Where artifacts live in cluster mode (PostgreSQL), instead of the local folder. */
+  artifactStore?: ArtifactStore;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -88,6 +99,8 @@ export interface MimoServer extends RuntimeServices {
   io: SocketServer;
   app: ReturnType<typeof createHttpApp>;
   control: TaskControl | undefined;
+  /** Live view frames: plugin -> the web sockets watching a task. */
+  live: LiveViewRelay;
   /** The base URL it listens on (createServer resolves once listening). */
   readonly url: string;
   close(): Promise<void>;
@@ -154,6 +167,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const publicBaseUrl = config.port === 0 ? url : config.publicBaseUrl;
   const artifacts = createArtifactService({
     dir: config.artifactDir,
+    ...(options.cluster?.artifactStore ? { store: options.cluster.artifactStore } : {}),
     secret: config.artifactSecret ?? randomBytes(32),
     clock,
     publicBaseUrl,
@@ -176,11 +190,16 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
 
   const snapshots = createSnapshotStore({
     clock,
-    onChange: ({ seq, state }) => events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
+    // In cluster mode every node applies every plugin's snapshot (runtime/cluster/), so each
+    // tells its own frontends only.
+    onChange: ({ seq, state }) =>
+      options.cluster
+        ? nsp.to(rooms.frontend).local.emit('frontend_event', events.envelope({ type: 'snapshotSync', mode: 'full', seq, state }))
+        : events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
     ...(config.snapshotDebug ? { debugLog: (line: string) => log({ event: 'snapshot', line }) } : {}),
   });
 
-  const channel: PluginChannel = {
+  const localChannel: PluginChannel = {
     isConnected: (clientId) => socketsOf(clientId) > 0,
     emitWithAck(clientId, frame, onAck) {
       const sockets = nsp.to(rooms.client(clientId)).sockets();
@@ -199,6 +218,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       return true;
     },
   };
+  const channel = options.cluster ? options.cluster.channel(localChannel, { nsp, registry }) : localChannel;
   const scheduler = createActionScheduler({
     channel,
     clock,
@@ -225,20 +245,27 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const services: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
-  const control = options.control?.(services);
+  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
+  const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
+  const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);
+  const live = createLiveViewRelay({
+    target: (taskId) => control?.liveTarget?.(taskId) ?? null,
+    sendToPlugin: (clientId, command) => nsp.to(rooms.client(clientId)).emit('plugin_message', command),
+    clock,
+    log,
+  });
 
   app = createHttpApp({
     taskStore,
-    registry,
-    snapshots,
+    registry: services.registry,
+    snapshots: services.snapshots,
     artifacts,
     config: { token: config.token, corsOrigins: config.corsOrigins, publicBaseUrl },
     log,
     newTaskId: () => ulid(),
     damagedTasks: () => damagedTasks,
-    isConnected: (clientId: string) => socketsOf(clientId) > 0,
+    isConnected: (clientId: string) => channel.isConnected(clientId),
   });
 
   const navigation = {
@@ -253,20 +280,22 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   nsp.on('connection', (socket) => {
     attachPluginSocket(socket, {
       navigation,
-      registry,
-      snapshots,
-      scheduler,
+      registry: services.registry,
+      snapshots: services.snapshots,
+      scheduler: services.scheduler,
       control: () => control,
       socketsOf,
+      live,
       log,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
       control: () => control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
+      live,
       bindExtension: (taskId, clientId) => {
-        if (!registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
-        registry.select(taskId, clientId);
+        if (!services.registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+        services.registry.select(taskId, clientId);
         return { ok: true };
       },
       log,
@@ -282,6 +311,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     io,
     app,
     control,
+    live,
     url,
     async close() {
       stopSweeper();

@@ -31,7 +31,15 @@ export interface DemoEnv {
   close(): Promise<void>;
 }
 
-export async function startDemoEnv(options: { log?: (entry: object) => void } = {}): Promise<DemoEnv> {
+export async function startDemoEnv(
+  options: {
+    log?: (entry: object) => void;
+    /** Another LLM gateway than the one the env selects (the eval wraps it to meter tokens). */
+    llm?: import('../runtime/llm/llm-types.ts').LlmGateway;
+    /** Extra environment for the server (e.g. MIMO_CONTEXT_TOKENS). */
+    env?: Record<string, string>;
+  } = {},
+): Promise<DemoEnv> {
   const { launchRealistic } = await import('../extension/test/harness/chromium.ts');
   const { configureThroughOptionsPage } = await import('../extension/test/e2e/e2e-util.ts');
   const work = await mkdtemp(join(tmpdir(), 'mimo-demo-'));
@@ -55,8 +63,9 @@ export async function startDemoEnv(options: { log?: (entry: object) => void } = 
         MIMO_URL_POLICY: policyFile,
         MIMO_TOKEN: token,
         MIMO_RECORD_DIR: '',
+        ...options.env,
       },
-      { log: options.log ?? (() => {}) },
+      { log: options.log ?? (() => {}), ...(options.llm ? { llm: options.llm } : {}) },
     );
     cleanups.push(() => app.close());
     const baseUrl = app.server.url;

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { chromiumMissing } from './chromium-check.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const folders = ['transport', 'machines', 'runtime', 'web', 'extension', 'fixtures', 'scripts', 'bench'];
@@ -83,6 +84,13 @@ const files = folders
   .flatMap((folder) => findTestFiles(join(root, folder)))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
+
+// Before running anything: the browser suites cannot run without Chromium.
+const missing = chromiumMissing(files);
+if (missing) {
+  console.error(missing);
+  process.exit(1);
+}
 
 const outcomes: FileOutcome[] = [];
 let next = 0;

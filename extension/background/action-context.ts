@@ -6,6 +6,7 @@ import type { Settings } from '../shared/settings.ts';
 import type { ArtifactUploader } from './artifact-upload.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import type { ElementRefs } from './element-refs.ts';
+import type { NavTracker } from './nav-tracker.ts';
 import type { NavigationGuard } from './navigation-guard.ts';
 import type { OverlayRelay } from './overlay-relay.ts';
 import type { PageAgentClient } from './page-agent-client.ts';
@@ -16,6 +17,8 @@ export interface BackgroundServices {
   settings(): Settings;
   taskTabs: TaskTabs;
   cdp: CdpSessions;
+  /** Main-frame navigation of CDP-attached tabs (untracked tabs fall back to chrome.tabs). */
+  nav: NavTracker;
   page: PageAgentClient;
   refs: ElementRefs;
   artifacts: ArtifactUploader;

@@ -2,7 +2,13 @@
 // name, looked up by name instead of a switch.
 import type { ActionName } from '../../transport/contracts/index.ts';
 import type { ActionHandlers } from './action-context.ts';
+import { check } from './handlers/check.ts';
 import { click } from './handlers/click.ts';
+import { dblclick } from './handlers/dblclick.ts';
+import { focus } from './handlers/focus.ts';
+import { hover } from './handlers/hover.ts';
+import { press } from './handlers/press.ts';
+import { select } from './handlers/select.ts';
 import { debuggerAttach } from './handlers/debugger-attach.ts';
 import { domIndex } from './handlers/dom-index.ts';
 import { getHtml } from './handlers/get-html.ts';
@@ -28,6 +34,12 @@ export const actionHandlers: ActionHandlers = {
   browser_type: typeText,
   browser_get_html: getHtml,
   browser_switch_tab: switchTab,
+  browser_select: select,
+  browser_check: check,
+  browser_hover: hover,
+  browser_dblclick: dblclick,
+  browser_focus: focus,
+  browser_press: press,
 };
 
 /** The overlay's step line while an action runs on the task tab. */
@@ -44,7 +56,13 @@ export const actionLabels: Record<ActionName, string> = {
   browser_type: 'Typing',
   browser_get_html: 'Copying the page',
   browser_switch_tab: 'Switching tabs',
+  browser_select: 'Choosing an option',
+  browser_check: 'Ticking a box',
+  browser_hover: 'Pointing',
+  browser_dblclick: 'Double-clicking',
+  browser_focus: 'Focusing a field',
+  browser_press: 'Pressing a key',
 };
 
 /** Actions whose CDP input the content script must not mistake for the user's. */
-export const inputActions: ReadonlySet<ActionName> = new Set<ActionName>(['browser_click', 'browser_type']);
+export const inputActions: ReadonlySet<ActionName> = new Set<ActionName>(['browser_click', 'browser_type', 'browser_check', 'browser_hover', 'browser_dblclick', 'browser_press']);

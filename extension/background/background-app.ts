@@ -1,7 +1,7 @@
 // Composes the background service worker from its parts. Everything is registered
 // synchronously (a woken worker must find its listeners at once); the socket starts as soon as
 // the settings are read.
-import { PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
+import { LIVE_FRAME_EVENT, LiveViewCommandSchema, PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
 import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
@@ -12,6 +12,7 @@ import { actionHandlers } from './action-handlers.ts';
 import { createActionRunner } from './action-runner.ts';
 import { createArtifactUploader } from './artifact-upload.ts';
 import { createCdpSessions } from './cdp-sessions.ts';
+import { createNavTracker } from './nav-tracker.ts';
 import { createClientIdentity } from './client-identity.ts';
 import { createElementRefs } from './element-refs.ts';
 import { installFocusGuard } from './focus-guard.ts';
@@ -21,6 +22,7 @@ import { createInterruptionReports } from './interruption-reports.ts';
 import { createPopupGuard } from './popup-guard.ts';
 import { withInterruptions } from './with-interruptions.ts';
 import { installKeepalive } from './keepalive.ts';
+import { createLiveView } from './live-view.ts';
 import { createMessageRouter } from './message-router.ts';
 import { createNavigationGuard, NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage } from './navigation-guard.ts';
 import { createNewTabGate } from './new-tab-gate.ts';
@@ -74,11 +76,20 @@ export function createBackground(deps: BackgroundDeps): Background {
     clientId: identity.current,
     emit: (message: TakeoverReport | OverlayCommand) => emit(message),
   });
+  const nav = createNavTracker({ browser, timers: deps.timers });
   const services: BackgroundServices = {
     browser,
     settings: () => settings,
     taskTabs,
-    cdp: createCdpSessions({ browser, timers: deps.timers, enabled: () => settings.useCdp, onAttached: (tabId) => guard.attached(tabId) }),
+    cdp: createCdpSessions({
+      browser,
+      timers: deps.timers,
+      enabled: () => settings.useCdp,
+      onAttached: (tabId) => guard.attached(tabId),
+      afterAttach: (tabId, send) => nav.start(tabId, send),
+      afterDetach: (tabId) => nav.stop(tabId),
+    }),
+    nav,
     page: createPageAgentClient(browser),
     refs: createElementRefs(browser.storage.session),
     artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),
@@ -87,6 +98,15 @@ export function createBackground(deps: BackgroundDeps): Background {
     timers: deps.timers,
     now: deps.now,
   };
+  const live = createLiveView({
+    cdp: services.cdp,
+    cdpEvents: browser.debugger?.onEvent,
+    isTaskTab: async (taskId, tabId) => (await taskTabs.taskOfTab(tabId))?.taskId === taskId,
+    sendFrame: (frame, onAck) => link.emitWithAck(LIVE_FRAME_EVENT, frame, onAck),
+    timers: deps.timers,
+    now: deps.now,
+    ...(deps.log ? { log: deps.log } : {}),
+  });
   // Pop-ups, dialogs and other page interruptions in task tabs (issue 16).
   const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
   let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
@@ -133,6 +153,11 @@ export function createBackground(deps: BackgroundDeps): Background {
         ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
         if (checked.ok) void overlay.applyUiState(checked.value);
       },
+      live_view: (message, ack) => {
+        const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');
+        if (!checked.ok) return ack?.({ ok: false, error: { code: checked.error.code, message: checked.error.message } });
+        void live.command(checked.value).then((result) => ack?.(result as never));
+      },
     },
   });
 
@@ -144,6 +169,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     onTabRemoved: (tabId) => {
       void taskTabs.tabRemoved(tabId);
       void services.refs.forget(tabId);
+      live.forget(tabId);
       void services.cdp.detach(tabId);
     },
     onTabCreated: (tab) => {

@@ -36,6 +36,10 @@ export interface CdpSessionsDeps {
   commandTimeoutMs?: number;
   /** Right after attaching, before anything else is sent (navigation-guard.ts turns on Fetch here). */
   onAttached?(tabId: number): Promise<void>;
+  /** Runs after every fresh attach (navigation tracking); a failure there does not fail the attach. */
+  afterAttach?(tabId: number, send: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>): Promise<void>;
+  /** Runs when this side detaches a tab. */
+  afterDetach?(tabId: number): void;
 }
 
 export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
@@ -93,6 +97,7 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     // Page.captureScreenshot of a background tab waits for a frame that never comes. A screencast
     // whose frames are never acknowledged keeps the tab producing frames at almost no cost.
     await rawSend(tabId, 'Page.startScreencast', SCREENCAST_KEEPALIVE).catch(() => {});
+    await deps.afterAttach?.(tabId, (method, params) => rawSend(tabId, method, params)).catch(() => {});
   }
 
   async function attach(tabId: number): Promise<void> {
@@ -114,6 +119,7 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     },
     async detach(tabId) {
       const was = attached.delete(tabId);
+      deps.afterDetach?.(tabId);
       if (was && api) await api.detach({ tabId }).catch(() => {});
     },
     isAttached: (tabId) => attached.has(tabId),

@@ -23,8 +23,11 @@ export interface GuardedTabRequest {
   openerTabId?: number;
   /** No window to put it in (every window closed): open an unfocused window instead of failing. */
   newWindowIfNone?: boolean;
-  /** After the guard is armed, before the first navigation: make the tab the task's own. */
-  beforeNavigate?(tabId: number): Promise<void>;
+  /**
+   * After the guard is armed, before the first navigation: make the tab the task's own.
+   * `navigates`: the tab is about to be sent to its URL (false: it was created with it, or stays blank).
+   */
+  beforeNavigate?(tabId: number, navigates: boolean): Promise<void>;
 }
 
 export interface GuardedTab {
@@ -58,7 +61,7 @@ export async function openGuardedTab(deps: GuardedTabDeps, request: GuardedTabRe
     const armed = await deps.navigationGuard!.arm(tabId, request.taskId);
     if (!armed.guarded) warnings.push(`navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`);
   }
-  await request.beforeNavigate?.(tabId);
+  await request.beforeNavigate?.(tabId, navigates);
   if (navigates) tab = await browser.tabs.update(tabId, { url: request.url });
   return { tab: { ...tab, id: tabId }, warnings };
 }

@@ -16,6 +16,8 @@ export const GUARD_DELIVERY_TIMEOUT_MS = 250;
  */
 export const ACTION_NOTICE_DELAY_MS = 150;
 
+export const OVERLAY_UI_KEY = 'mimo.overlayUi';
+
 export interface StartedAction {
   actionId: string;
   label: string;
@@ -54,6 +56,27 @@ export interface OverlayRelayDeps {
 
 export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
   const tasks = new Map<string, TaskUi>();
+  // The server's state per task survives a service-worker restart (storage.session), so a
+  // content script asking after the restart still gets the truth.
+  const stored = deps.browser.storage.session;
+  const restored: Promise<void> = (stored ? stored.get(OVERLAY_UI_KEY) : Promise.resolve({} as Record<string, unknown>)).then(
+    (items) => {
+      const saved = items[OVERLAY_UI_KEY] as Record<string, { uiState?: PluginUiState; message?: string }> | undefined;
+      for (const [taskId, value] of Object.entries(saved ?? {})) {
+        if (tasks.has(taskId) || !value) continue;
+        const entry: TaskUi = { takeoverPending: false, actions: new Map() };
+        if (value.uiState) entry.uiState = value.uiState;
+        if (value.message) entry.message = value.message;
+        tasks.set(taskId, entry);
+      }
+    },
+    () => {},
+  );
+  const persist = () => {
+    const out: Record<string, { uiState?: PluginUiState; message?: string }> = {};
+    for (const [taskId, entry] of tasks) if (entry.uiState) out[taskId] = { uiState: entry.uiState, ...(entry.message ? { message: entry.message } : {}) };
+    void stored?.set({ [OVERLAY_UI_KEY]: out }).catch(() => {});
+  };
   const ui = (taskId: string): TaskUi => {
     let entry = tasks.get(taskId);
     if (!entry) tasks.set(taskId, (entry = { takeoverPending: false, actions: new Map() }));
@@ -74,14 +97,15 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
     });
   }
 
-  return {
+  const relay: OverlayRelay = {
     async actionStarted(taskId, tabId, action) {
       const entry = ui(taskId);
       const message: BackgroundToContentMessage = { kind: 'action_started', taskId, ...action };
       // A screenshot while the overlay may be on screen waits until it is out of the picture.
       // Input needs no wait: the page agent arms the own-input guard itself.
-      const overlayMayShow = entry.takeoverPending || entry.uiState === 'ongoing' || entry.uiState === 'takeover';
-      if (action.capturesPage && overlayMayShow) {
+      // Any task tab may be showing something (a step pill of an earlier action whose settle is
+      // still on its way, the mask): a screenshot always waits, bounded, for it to hide.
+      if (action.capturesPage) {
         entry.actions.set(action.actionId, { ...action, tabId, noticeTimer: null, noticed: true });
         await postBounded(tabId, message);
         return;
@@ -106,9 +130,11 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       void post(tabId, { kind: 'action_settled', taskId, actionId });
     },
     async applyUiState(message) {
+      await restored;
       const entry = ui(message.taskId);
       entry.uiState = message.state;
       if (message.message !== undefined) entry.message = message.message;
+      persist();
       // The server has answered (takeover confirmed, or resumed/stopped/ended).
       entry.takeoverPending = false;
       const record = await deps.taskTabs.get(message.taskId);
@@ -121,9 +147,11 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
     taskEnded(taskId, tabIds) {
       for (const action of tasks.get(taskId)?.actions.values() ?? []) deps.timers.clearTimeout(action.noticeTimer);
       tasks.delete(taskId);
+      persist();
       for (const tabId of tabIds) void post(tabId, { kind: 'task_ended', taskId });
     },
     async sessionFor(tabId) {
+      await restored;
       const record = await deps.taskTabs.taskOfTab(tabId);
       if (!record || record.tabId !== tabId) return null;
       const entry = ui(record.taskId);
@@ -134,12 +162,23 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       if (current) {
         const { actionId, label, dispatchesInput, capturesPage } = current;
         session.action = { actionId, label, dispatchesInput, capturesPage };
+        // The content script now knows of it: its settle must reach the tab even if the action
+        // ends before its notice would have gone out (the pill left on TodoMVC after a load).
+        current.noticed = true;
       }
       return session;
     },
     userTakeover(taskId, tabId, reason) {
       const clientId = deps.clientId();
       if (!clientId) return false;
+      const entry = tasks.get(taskId);
+      const aiAtWork = entry !== undefined && (entry.uiState === 'ongoing' || [...entry.actions.values()].some((a) => a.tabId === tabId));
+      if (!aiAtWork) {
+        // The overlay showed a state the task is not in (a late message): no takeover, and the
+        // content script is told the truth.
+        void relay.sessionFor(tabId).then((session) => post(tabId, { kind: 'session', session }));
+        return false;
+      }
       ui(taskId).takeoverPending = true;
       return deps.emit({ v: PROTOCOL_VERSION, type: 'takeover_report', taskId, clientId, tabId, reason, timestamp: deps.now() });
     },
@@ -150,4 +189,5 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       return deps.emit({ v: PROTOCOL_VERSION, type: 'overlay_command', taskId, clientId, command, timestamp: deps.now() });
     },
   };
+  return relay;
 }

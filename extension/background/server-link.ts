@@ -51,6 +51,8 @@ export interface ServerLink {
   ensureConnected(): Promise<void>;
   /** Emits plugin_message when connected; false (dropped) otherwise: a reconnect re-syncs state. */
   send(message: unknown): boolean;
+  /** Emits `event` with an ack callback (live frames); false when not connected. */
+  emitWithAck(event: string, payload: unknown, onAck: (response: unknown) => void): boolean;
   /**
    * Emits plugin_message with a Socket.IO ack and resolves with the server's answer; rejects when
    * not connected or when no answer comes within `timeoutMs` (callers fail closed).
@@ -142,6 +144,11 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     send(message) {
       if (!socket?.connected) return false;
       socket.emit(PLUGIN_MESSAGE_EVENT, message);
+      return true;
+    },
+    emitWithAck(event, payload, onAck) {
+      if (!socket?.connected) return false;
+      socket.emit(event, payload, onAck);
       return true;
     },
     request(message, timeoutMs) {

@@ -17,6 +17,8 @@ import { installPageBridge } from './page-bridge.ts';
 import { createUiController } from './ui-controller.ts';
 import type { UiController } from './ui-controller.ts';
 
+export const OVERLAY_SYNC_MS = 200;
+
 export interface ContentDeps {
   browser: BrowserApi;
   window: Window;
@@ -74,8 +76,19 @@ export function startContentApp(deps: ContentDeps): ContentApp {
     },
   });
 
+  /** While the overlay shows, the background's picture is re-read this often (lost messages, restarts). */
+  let syncTimer: number | undefined;
+  const syncOverlay = async () => {
+    const current = ui?.state();
+    if (!ui || (current !== 'ongoing' && current !== 'takeover')) return;
+    const session = await send({ kind: 'content_hello' });
+    const parsed = v.safeParse(v.nullable(TabSessionSchema), session ?? null);
+    if (parsed.success) ui?.sync(parsed.output);
+  };
+
   function startUi(session: v.InferOutput<typeof TabSessionSchema>): void {
     if (ui || stopped) return;
+    syncTimer = window.setInterval(() => void syncOverlay(), OVERLAY_SYNC_MS);
     ui = createUiController({
       session,
       render,
@@ -100,7 +113,10 @@ export function startContentApp(deps: ContentDeps): ContentApp {
 
   function handle(message: BackgroundToContentMessage): void {
     if (message.kind === 'session') {
-      if (message.session) startUi(message.session);
+      if (ui) {
+        ui.sync(message.session);
+        render(ui.state(), shown.step);
+      } else if (message.session) startUi(message.session);
       return;
     }
     if (message.kind === 'action_started' && !ui) {
@@ -129,6 +145,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
     stop() {
       if (stopped) return;
       stopped = true;
+      if (syncTimer !== undefined) window.clearInterval(syncTimer);
       removeBridge();
       stopInput?.();
       ui?.destroy();

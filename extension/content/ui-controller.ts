@@ -20,6 +20,12 @@ export interface UiControllerDeps {
 
 export interface UiController {
   handle(message: BackgroundToContentMessage): void;
+  /**
+   * Reconciles with what the background knows now (polled while the overlay shows): a task that
+   * ended, an action that settled while its message was lost (a navigation, a worker restart),
+   * a server state that changed. Never starts showing anything by itself.
+   */
+  sync(session: TabSession | null): void;
   userInput(kind: string): void;
   resume(): void;
   stop(): void;
@@ -34,6 +40,8 @@ export function createUiController(deps: UiControllerDeps): UiController {
   /** A RESUME the server decided (web UI) is applied without reporting it back. */
   let silentResume = false;
   let serverOngoing = false;
+  /** The last server state applied (plugin_ui_state), to apply a changed one only once. */
+  let appliedUiState: PluginUiState | undefined;
 
   const machine = pluginUiMachine.provide({
     actions: {
@@ -59,6 +67,7 @@ export function createUiController(deps: UiControllerDeps): UiController {
   }
 
   function applyUiState(uiState: PluginUiState): void {
+    appliedUiState = uiState;
     switch (uiState) {
       case 'idle':
         serverOngoing = false;
@@ -115,6 +124,23 @@ export function createUiController(deps: UiControllerDeps): UiController {
         case 'session':
           return;
       }
+    },
+    sync(session) {
+      if (!session || session.taskId !== taskId) {
+        serverOngoing = false;
+        actor.send({ type: 'TASK_ENDED' });
+        return;
+      }
+      const inFlight = actor.getSnapshot().context.actionInFlight;
+      if (inFlight && inFlight !== SERVER_ONGOING_ACTION && inFlight !== session.action?.actionId) actor.send({ type: 'ACTION_SETTLED', actionId: inFlight });
+      if (session.takeoverPending) return; // the server has not answered the user's takeover yet
+      if (session.uiState !== undefined && session.uiState !== appliedUiState) applyUiState(session.uiState);
+      else if (session.uiState === undefined && serverOngoing) {
+        // The background lost the server's state (worker restart): show nothing it cannot vouch for.
+        serverOngoing = false;
+        actor.send({ type: 'ACTION_SETTLED', actionId: SERVER_ONGOING_ACTION });
+      }
+      deps.render(state(), step);
     },
     userInput(kind) {
       lastInput = kind;

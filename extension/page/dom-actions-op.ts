@@ -1,7 +1,7 @@
 // Target-based page operations: locate (scroll into view, centre point) for CDP input, and the
 // DOM fallbacks dom_click / dom_input of seed 000 §4.6.
 import { armOwnInput } from '../shared/own-input-guard.ts';
-import { inViewport, resolveTarget } from './element-lookup.ts';
+import { hitsTarget, inViewport, isToggleControl, isVisible, resolveTarget, visibleLabel } from './element-lookup.ts';
 import type { PageOpFailure, PageOps, RefGeneration, TargetSpec } from './page-ops.ts';
 
 type RefState = { docToken: string; current: RefGeneration | null };
@@ -20,18 +20,65 @@ function describe(element: Element): string {
   return `${element.localName}${id}`;
 }
 
+type Point = { x: number; y: number };
+
+/**
+ * Scrolls the element into view when needed; a point on it, or null when it has no box on
+ * screen. A link wrapped over two lines has two boxes and its bounding box's centre lies on the
+ * text between them: the centre of the first box that a click there would reach wins.
+ */
+function centreOf(element: Element): Point | null {
+  let r = element.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0) return null;
+  if (!fullyInViewport(element)) {
+    element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    r = element.getBoundingClientRect();
+  }
+  if (!inViewport(element)) return null;
+  const centre = { x: Math.round((r.left + r.right) / 2), y: Math.round((r.top + r.bottom) / 2) };
+  const boxes = Array.from(element.getClientRects());
+  if (boxes.length <= 1 || hitsTarget(element, centre.x, centre.y)) return centre;
+  for (const box of boxes) {
+    if (box.width < 1 || box.height < 1 || box.bottom <= 0 || box.top >= window.innerHeight) continue;
+    const point = { x: Math.round(box.left + Math.min(box.width / 2, Math.max(1, box.width - 2))), y: Math.round((box.top + box.bottom) / 2) };
+    if (hitsTarget(element, point.x, point.y)) return point;
+  }
+  return centre;
+}
+
+/**
+ * Where a user would click to operate the element. A checkbox or radio that is visually hidden
+ * (opacity 0 behind a styled label, clipped to 1 px, display none) is clicked through its
+ * visible label, or through its own box when that box is what a click lands on.
+ */
+function clickPoint(element: Element): (Point & { via?: 'label' }) | PageOpFailure {
+  if (!isToggleControl(element)) {
+    const own = centreOf(element);
+    return own ?? { ok: false, reason: 'not_visible', message: `${describe(element)} has no visible box to click` };
+  }
+  const own = isVisible(element) || element.getBoundingClientRect().width >= 8 ? centreOf(element) : null;
+  if (own && hitsTarget(element, own.x, own.y)) return own;
+  const label = visibleLabel(element);
+  const onLabel = label ? centreOf(label) : null;
+  if (onLabel && hitsTarget(element, onLabel.x, onLabel.y)) return { ...onLabel, via: 'label' };
+  if (own && isVisible(element)) return own; // covered: clicked anyway, reported as obscured
+  return { ok: false, reason: 'not_visible', message: `${describe(element)} is hidden and has no visible label to click`, operableByDom: true };
+}
+
+function submitsForm(element: Element): boolean {
+  if (element instanceof HTMLButtonElement) return element.type === 'submit' && element.form !== null;
+  if (element instanceof HTMLInputElement) return (element.type === 'submit' || element.type === 'image') && element.form !== null;
+  return false;
+}
+
 export function locate(args: PageOps['locate']['args'], state: RefState): PageOps['locate']['result'] {
   const element = resolveTarget(args.target, state);
   if (isFailure(element)) return element;
-  if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  const r = element.getBoundingClientRect();
-  if (r.width <= 0 || r.height <= 0 || !inViewport(element)) {
-    return { ok: false, reason: 'not_visible', message: `${describe(element)} has no visible box to click` };
-  }
+  const point = clickPoint(element);
+  if ('ok' in point) return point;
   // The background dispatches CDP input at this point next: not the user's input.
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now());
-  const x = Math.round((r.left + r.right) / 2);
-  const y = Math.round((r.top + r.bottom) / 2);
+  const { x, y } = point;
   if (args.focus && element instanceof HTMLElement) element.focus({ preventScroll: true });
   const hit = document.elementFromPoint(x, y);
   const link = element.closest('a[href]');
@@ -43,8 +90,9 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
     (link !== null && newContext(link.getAttribute('target') ?? '') && !link.hasAttribute('download')) ||
     (submits && newContext(submitter!.getAttribute('formtarget') ?? submitter!.form!.getAttribute('target') ?? ''));
   const mac = /Mac/i.test(navigator.platform);
-  const result: PageOps['locate']['result'] = { ok: true, x, y, tag: element.localName, opensNewTab, mac };
-  if (hit && hit !== element && !element.contains(hit) && !hit.contains(element)) result.obscuredBy = describe(hit);
+  const result: PageOps['locate']['result'] = { ok: true, x, y, tag: element.localName, opensNewTab, mac, submitsForm: submitsForm(element) };
+  if (point.via) result.via = point.via;
+  if (hit && !hitsTarget(element, x, y) && !hit.contains(element)) result.obscuredBy = describe(hit);
   return result;
 }
 
@@ -66,6 +114,11 @@ export function domClick(args: PageOps['domClick']['args'], state: RefState): Pa
 
 type Editable = HTMLInputElement | HTMLTextAreaElement | HTMLElement;
 
+/** Inputs that take no text at all. */
+const NOT_TYPED = new Set(['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image']);
+/** Inputs whose value a user sets with a widget, not keystrokes: filled by setting the value (as Playwright's fill does). */
+export const SET_DIRECTLY = new Set(['range', 'color', 'date', 'datetime-local', 'month', 'week', 'time']);
+
 function editableTarget(target: TargetSpec | null, state: RefState): Editable | PageOpFailure {
   let element: Element | null;
   if (target && (target.clickId !== undefined || target.xpath !== undefined)) {
@@ -80,6 +133,9 @@ function editableTarget(target: TargetSpec | null, state: RefState): Editable | 
   }
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
     if (element.disabled || element.readOnly) return { ok: false, reason: 'not_editable', message: `${describe(element)} is disabled or read-only` };
+    if (element instanceof HTMLInputElement && NOT_TYPED.has(element.type)) {
+      return { ok: false, reason: 'not_editable', message: `${describe(element)} is a ${element.type}: use check / uncheck (or click) instead of typing` };
+    }
     return element;
   }
   if (element instanceof HTMLElement && element.isContentEditable) return element;
@@ -90,6 +146,7 @@ export function focusForTyping(args: PageOps['focusForTyping']['args'], state: R
   const element = editableTarget(args.target, state);
   if (isFailure(element)) return element;
   if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', behavior: 'instant' });
+  if (element instanceof HTMLInputElement && SET_DIRECTLY.has(element.type)) return { ok: true, tag: element.localName, direct: true };
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now(), args.guardMs);
   element.focus({ preventScroll: true });
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {

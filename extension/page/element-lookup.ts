@@ -9,7 +9,7 @@ export const INTERACTIVE_SELECTOR = [
   'select',
   'textarea',
   'summary',
-  'label[for]',
+  'label',
   '[role="button"]',
   '[role="link"]',
   '[role="checkbox"]',
@@ -51,6 +51,58 @@ export function inViewport(element: Element): boolean {
 
 export function inScope(element: Element, scope: Scope): boolean {
   return isVisible(element) && (scope === 'document' || inViewport(element));
+}
+
+/** Checkboxes and radios: what custom-styled forms hide and operate through a label. */
+export function isToggleControl(element: Element): element is HTMLInputElement {
+  return element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio');
+}
+
+/** The first label of a form control a user could click (visible, with a box). */
+export function visibleLabel(element: Element): HTMLLabelElement | null {
+  const labels = (element as HTMLInputElement).labels;
+  if (!labels) return null;
+  for (const label of Array.from(labels)) if (isVisible(label)) return label;
+  return null;
+}
+
+/** A control drawn with opacity 0 over its fake (TodoMVC's toggles): big enough to be the click target itself. */
+function transparentButHittable(element: Element): boolean {
+  const r = element.getBoundingClientRect();
+  if (r.width < 8 || r.height < 8) return false;
+  const style = getComputedStyle(element);
+  return style.display !== 'none' && style.visibility === 'visible' && style.pointerEvents !== 'none';
+}
+
+/**
+ * Whether the DOM index lists the element: visible ones in scope, and checkboxes / radios that
+ * are visually hidden (opacity 0, clipped, 1 px, display none) but operable, through a visible
+ * label or through their own transparent box. Returns 'hidden' for the latter.
+ */
+/** Drawn so a person cannot see it: transparent, clipped away, or a pixel or two wide. */
+export function visuallyHidden(element: Element): boolean {
+  const r = element.getBoundingClientRect();
+  if (r.width <= 2 || r.height <= 2) return true;
+  const style = getComputedStyle(element);
+  return Number(style.opacity) === 0 || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(style.clip) || style.clipPath === 'inset(50%)';
+}
+
+export function listedAs(element: Element, scope: Scope): 'visible' | 'hidden' | null {
+  if (inScope(element, scope)) return isToggleControl(element) && visuallyHidden(element) ? 'hidden' : 'visible';
+  if (!isToggleControl(element) || element.disabled) return null;
+  const label = visibleLabel(element);
+  if (label) return scope === 'document' || inViewport(label) ? 'hidden' : null;
+  if (transparentButHittable(element)) return scope === 'document' || inViewport(element) ? 'hidden' : null;
+  return null;
+}
+
+/** Whether a click at (x, y) lands on the element, inside it, or on one of its labels. */
+export function hitsTarget(element: Element, x: number, y: number): boolean {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit) return false;
+  if (hit === element || element.contains(hit)) return true;
+  const label = hit.closest('label') as HTMLLabelElement | null;
+  return label !== null && label.control === element && hit.closest('a[href]') === null;
 }
 
 /** What a person would read on the element. */

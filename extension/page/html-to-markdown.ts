@@ -1,7 +1,12 @@
 // A small DOM -> Markdown converter for readability output: headings, paragraphs, emphasis,
-// code, links, images, lists, block quotes, tables, rules. Enough for an LLM to read structure.
+// code, links, images, lists, block quotes, tables, rules, checkbox states. Enough for an LLM to
+// read structure. `skip` leaves elements out (hidden ones, when converting the live page); the
+// plain-text twin keeps block boundaries as line breaks.
 
 const BLOCK = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'figure', 'figcaption', 'nav', 'form', 'fieldset', 'details', 'summary', 'dl', 'dt', 'dd']);
+
+/** Elements to leave out (with their subtree). */
+let skip: (element: Element) => boolean = () => false;
 
 function inline(text: string): string {
   return text.replace(/\s+/g, ' ');
@@ -47,7 +52,12 @@ function convert(node: Node, depth: number): string {
   if (node.nodeType !== Node.ELEMENT_NODE) return '';
   const element = node as Element;
   const tag = element.localName;
+  if (skip(element)) return '';
   switch (tag) {
+    case 'input': {
+      const input = element as HTMLInputElement;
+      return input.type === 'checkbox' || input.type === 'radio' ? (input.checked ? '[x] ' : '[ ] ') : '';
+    }
     case 'script':
     case 'style':
     case 'noscript':
@@ -101,9 +111,51 @@ function convert(node: Node, depth: number): string {
   }
 }
 
-export function htmlToMarkdown(root: Node): string {
-  return convert(root, 0)
-    .replace(/[ \t]+\n/g, (match) => (match.startsWith('  ') ? '  \n' : '\n'))
+export function htmlToMarkdown(root: Node, options: { skip?: (element: Element) => boolean } = {}): string {
+  skip = options.skip ?? (() => false);
+  try {
+    return convert(root, 0)
+      .replace(/[ \t]+\n/g, (match) => (match.startsWith('  ') ? '  \n' : '\n'))
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+  } finally {
+    skip = () => false;
+  }
+}
+
+const TEXT_BLOCK = new Set([...BLOCK, 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'pre', 'blockquote', 'hr', 'label', 'legend', 'option', 'caption']);
+const NO_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'head']);
+
+function textOf(node: Node, out: string[], omit: (element: Element) => boolean): void {
+  if (node.nodeType === Node.TEXT_NODE) {
+    out.push((node.textContent ?? '').replace(/\s+/g, ' '));
+    return;
+  }
+  if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+  const element = node as Element;
+  const tag = element.localName;
+  if (tag && (NO_TEXT.has(tag) || omit(element))) return;
+  if (tag === 'br') return void out.push('\n');
+  if (tag === 'input') {
+    const input = element as HTMLInputElement;
+    if (input.type === 'checkbox' || input.type === 'radio') out.push(input.checked ? '[x] ' : '[ ] ');
+    return;
+  }
+  const block = TEXT_BLOCK.has(tag);
+  if (block) out.push('\n');
+  if (tag === 'td' || tag === 'th') out.push(' ');
+  for (const child of Array.from(node.childNodes)) textOf(child, out, omit);
+  if (block) out.push('\n');
+}
+
+/** Plain text with a line break at every block boundary (paragraphs, list items, rows, labels). */
+export function htmlToText(root: Node, options: { skip?: (element: Element) => boolean } = {}): string {
+  const out: string[] = [];
+  textOf(root, out, options.skip ?? (() => false));
+  return out
+    .join('')
+    .replace(/[ \t\f\v\r]+/g, ' ')
+    .replace(/ *\n */g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -3,6 +3,7 @@
 // background calls with one operation at a time. Its state (the document token and the current
 // dom_index generation) lives as long as the document, so a navigation resets it.
 import { domClick, domInput, focusForTyping, locate } from './dom-actions-op.ts';
+import { checkState, documentState, domKey, domPointer, focus, focusForKeys, formValidity, selectOptions } from './control-ops.ts';
 import { domIndex } from './dom-index-op.ts';
 import { elementByXpath } from './element-lookup.ts';
 import type { PageOpName, PageOps, RefGeneration } from './page-ops.ts';
@@ -31,6 +32,14 @@ function install(): void {
     domInput: (args) => domInput(args, state),
     focusForTyping: (args) => focusForTyping(args, state),
     readability: () => readability(),
+    selectOptions: (args) => selectOptions(args, state),
+    checkState: (args) => checkState(args, state),
+    focus: (args) => focus(args, state),
+    domPointer: (args) => domPointer(args, state),
+    domKey: (args) => domKey(args, state),
+    focusForKeys: (args) => focusForKeys(args, state),
+    formValidity: (args) => formValidity(args, state),
+    documentState: () => documentState(state),
     html: (args) => {
       if (args.xpath === undefined) {
         const clone = document.documentElement.cloneNode(true) as Element;

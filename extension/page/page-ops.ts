@@ -23,7 +23,27 @@ export interface TargetSpec {
 /** Why a target could not be used: `stale` = from an older index or a previous document. */
 export type TargetFailureReason = 'stale' | 'not_found' | 'not_visible' | 'no_index' | 'no_target' | 'not_editable' | 'bad_xpath';
 
-export type PageOpFailure = { ok: false; reason: TargetFailureReason; message: string };
+export type PageOpFailure = {
+  ok: false;
+  reason: TargetFailureReason;
+  message: string;
+  /** not_visible only: the control has no box to click but element.click() still operates it. */
+  operableByDom?: boolean;
+};
+
+export interface OptionInfo {
+  value: string;
+  label: string;
+  selected?: boolean;
+  disabled?: boolean;
+}
+
+/** A form field the browser refused on submit (constraint validation). */
+export interface InvalidFieldInfo {
+  field: string;
+  message: string;
+  clickId?: number;
+}
 
 export interface IndexedElement {
   clickId: number;
@@ -38,6 +58,16 @@ export interface IndexedElement {
   placeholder?: string;
   href?: string;
   target?: string;
+  value?: string;
+  checked?: boolean;
+  disabled?: boolean;
+  required?: boolean;
+  multiple?: boolean;
+  options?: OptionInfo[];
+  min?: string;
+  max?: string;
+  step?: string;
+  hiddenControl?: boolean;
 }
 
 export interface ScannedElement {
@@ -60,7 +90,49 @@ export interface PageOps {
   /** Scrolls the target into view if needed and returns its centre in viewport CSS pixels. */
   locate: {
     args: { target: TargetSpec; focus: boolean };
-    result: { ok: true; x: number; y: number; tag: string; obscuredBy?: string; opensNewTab: boolean; mac: boolean } | PageOpFailure;
+    result:
+      | { ok: true; x: number; y: number; tag: string; obscuredBy?: string; opensNewTab: boolean; mac: boolean; via?: 'label'; submitsForm: boolean }
+      | PageOpFailure;
+  };
+  /** Chooses options of a <select> by value or label and fires input + change. */
+  selectOptions: {
+    args: { target: TargetSpec; values: string[] };
+    result: { ok: true; selected: string[]; labels: string[]; changed: boolean } | PageOpFailure;
+  };
+  /** The checked state of a checkbox, radio or ARIA checkbox/switch. */
+  checkState: {
+    args: { target: TargetSpec };
+    result: { ok: true; checked: boolean; kind: 'checkbox' | 'radio' | 'aria' } | PageOpFailure;
+  };
+  /** element.focus(); whether it holds the focus afterwards. */
+  focus: {
+    args: { target: TargetSpec };
+    result: { ok: true; focused: boolean; tag: string } | PageOpFailure;
+  };
+  /** DOM fallbacks of hover and double-click (untrusted events). */
+  domPointer: {
+    args: { target: TargetSpec; kind: 'hover' | 'dblclick' };
+    result: { ok: true; tag: string } | PageOpFailure;
+  };
+  /** DOM fallback of a key press on the focused element (or the target, focused first). */
+  domKey: {
+    args: { target: TargetSpec | null; key: string; code: string; text: string; modifiers: { alt: boolean; ctrl: boolean; meta: boolean; shift: boolean } };
+    result: { ok: true; tag: string } | PageOpFailure;
+  };
+  /** Focuses the target (when given) before CDP key events; arms the own-input guard. */
+  focusForKeys: {
+    args: { target: TargetSpec | null; guardMs: number };
+    result: { ok: true; tag: string; mac: boolean } | PageOpFailure;
+  };
+  /** Invalid fields of the form the focused element (or target) belongs to, with the browser's messages. */
+  formValidity: {
+    args: { target: TargetSpec | null; attr: string | null };
+    result: { ok: true; invalid: InvalidFieldInfo[] };
+  };
+  /** The document's own view: URL, title, readiness and the HTTP status of its response. */
+  documentState: {
+    args: Record<string, never>;
+    result: { ok: true; url: string; title: string; readyState: string; httpStatus?: number; docToken: string };
   };
   domClick: {
     args: { target: TargetSpec };
@@ -75,7 +147,8 @@ export interface PageOps {
   focusForTyping: {
     /** guardMs: how long the CDP typing that follows may take (own-input guard). */
     args: { target: TargetSpec | null; guardMs: number };
-    result: { ok: true; tag: string } | PageOpFailure;
+    /** direct: a control whose value is not typed (range, color, date...): set it with domInput. */
+    result: { ok: true; tag: string; direct?: boolean } | PageOpFailure;
   };
   readability: {
     args: Record<string, never>;

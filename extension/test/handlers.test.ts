@@ -121,7 +121,8 @@ input('CDP click: pressed + released at the centre the page reported', async () 
   const services = testServices();
   await withTaskTab(services, 7);
   pageWithButton(services);
-  assert.equal(await run(services, 'browser_click', { tabId: 7, xpath: '//button' }), { clicked: true, strategy: 'cdp_mouse' });
+  // The fake tab keeps its URL: the click reports that it did not navigate.
+  assert.equal(await run(services, 'browser_click', { tabId: 7, xpath: '//button' }), { clicked: true, strategy: 'cdp_mouse', navigated: false });
   const mouse = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
   assert.equal(mouse, [
     { type: 'mousePressed', buttons: 1, x: 40, y: 20, button: 'left', clickCount: 1, modifiers: 0 },
@@ -167,7 +168,7 @@ input('typing sends one keyDown/keyUp pair per character and Enter to submit; do
   const services = testServices();
   await withTaskTab(services, 7);
   pageWithButton(services);
-  assert.equal(await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'Hi', submit: true }), { typed: true, strategy: 'cdp_key' });
+  assert.equal(await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'Hi', submit: true }), { typed: true, strategy: 'cdp_key', navigated: false });
   const keys = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchKeyEvent').map((c) => `${c.params.type}:${c.params.key}`);
   assert.equal(keys, ['keyDown:H', 'keyUp:H', 'keyDown:i', 'keyUp:i', 'keyDown:Enter', 'keyUp:Enter']);
   services.settingsValue = { ...services.settingsValue, useCdp: false };
@@ -245,3 +246,4 @@ start.run();
 load.run();
 input.run();
 capture.run();
+

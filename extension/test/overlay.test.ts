@@ -25,11 +25,49 @@ async function relaySetup() {
 
 relay('takeover and overlay commands go to the server as valid messages', async () => {
   const { overlay, emitted } = await relaySetup();
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing' });
   assert.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'));
   assert.ok(overlay.overlayCommand(TASK_ID, 'resume'));
   assert.ok(validate(TakeoverReportSchema, emitted[0]).ok);
   assert.equal(emitted[0], { v: 1, type: 'takeover_report', taskId: TASK_ID, clientId: 'plugin-1', tabId: 7, reason: 'user_click', timestamp: 9 });
   assert.ok(validate(OverlayCommandSchema, emitted[1]).ok);
+});
+
+relay('input on the tab of a task that is not running is no takeover; the content script is told the truth', async () => {
+  const { browser, overlay, emitted } = await relaySetup();
+  assert.not.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'), 'no state from the server and no action: not running');
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'hidden' });
+  assert.not.ok(overlay.userTakeover(TASK_ID, 7, 'user_key'), 'the turn ended: hidden');
+  assert.equal(emitted, []);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const sessions = browser.sentToTabs.filter((m) => (m.message as any).kind === 'session');
+  assert.ok(sessions.length >= 1);
+  assert.equal((sessions.at(-1)!.message as any).session.takeoverPending, false);
+  // While an action runs on the tab, input is a takeover.
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'a1', label: 'Clicking', dispatchesInput: false, capturesPage: false });
+  assert.ok(overlay.userTakeover(TASK_ID, 7, 'user_click'));
+});
+
+relay('an action a loading content script learned of is settled on the tab even when it ends before its notice', async () => {
+  const { browser, overlay, timers } = await relaySetup();
+  await overlay.actionStarted(TASK_ID, 7, { actionId: 'load', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
+  assert.is((await overlay.sessionFor(7))?.action?.actionId, 'load', 'a new document asks mid-action');
+  timers.advance(ACTION_NOTICE_DELAY_MS - 50);
+  overlay.actionSettled(TASK_ID, 7, 'load');
+  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_settled', 'load']]);
+});
+
+relay("the server's state survives a service-worker restart; a task's end forgets it", async () => {
+  const { browser, overlay } = await relaySetup();
+  await overlay.applyUiState({ v: 1, type: 'plugin_ui_state', taskId: TASK_ID, clientId: 'plugin-1', timestamp: 1, state: 'ongoing', message: 'Reading' });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // A new relay on the same browser storage: what a restarted worker builds.
+  const again = createOverlayRelay({ browser, taskTabs: createTaskTabs(browser.storage.local), timers: manualTimers(), now: () => 9, clientId: () => 'plugin-1', emit: () => true });
+  assert.equal(await again.sessionFor(7), { taskId: TASK_ID, tabId: 7, takeoverPending: false, uiState: 'ongoing', message: 'Reading' });
+  again.taskEnded(TASK_ID, [7]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const third = createOverlayRelay({ browser, taskTabs: createTaskTabs(browser.storage.local), timers: manualTimers(), now: () => 9, clientId: () => 'plugin-1', emit: () => true });
+  assert.is((await third.sessionFor(7))?.uiState, undefined);
 });
 
 relay('a content script loading on the task tab gets the current picture; other tabs get null', async () => {
@@ -71,7 +109,15 @@ relay('quick actions never bother the content script; slower ones are announced,
   timers.advance(ACTION_NOTICE_DELAY_MS - 1);
   overlay.actionSettled(TASK_ID, 7, 'quick');
   overlay.actionSettled(TASK_ID, 7, 'shot');
-  assert.equal(browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]), [['action_settled', 'quick']], 'only the input action settles (ends the guard); the screenshot did not wait');
+  assert.equal(
+    browser.sentToTabs.map((m) => [(m.message as any).kind, (m.message as any).actionId]),
+    [
+      ['action_started', 'shot'],
+      ['action_settled', 'quick'],
+      ['action_settled', 'shot'],
+    ],
+    'the input action settles (ends the guard); a screenshot always has the overlay hidden first',
+  );
   browser.sentToTabs.length = 0;
   await overlay.actionStarted(TASK_ID, 7, { actionId: 'slow', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false });
   timers.advance(ACTION_NOTICE_DELAY_MS);
@@ -166,6 +212,37 @@ ui('actions show the mask with their label while they run; after them the server
   assert.is(controller.state(), 'ongoing', `back to the server's ${SERVER_ONGOING_ACTION}`);
   controller.handle({ kind: 'action_started', taskId: 'another-task', actionId: 'x', label: 'x', dispatchesInput: false, capturesPage: false });
   assert.is.not(renders.at(-1), 'ongoing:x', 'messages of another task are ignored');
+});
+
+ui('sync with the background: a lost settle, an ended task, a lost server state; a takeover awaiting the server is kept', () => {
+  // Restored mid-action after a navigation; the action's settle never reached this document.
+  const lost = uiSetup({ action: { actionId: 'wait-1', label: 'Waiting for the page to load', dispatchesInput: false, capturesPage: false } });
+  assert.is(lost.controller.state(), 'ongoing');
+  lost.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: false });
+  assert.is(lost.controller.state(), 'hidden', 'the background has no such action any more');
+  assert.is(lost.renders.at(-1), 'hidden:Waiting for the page to load');
+  // The server's state changed while its message was lost: the newer one is applied once.
+  const late = uiSetup({ uiState: 'ongoing' });
+  late.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: false, uiState: 'hidden' });
+  assert.is(late.controller.state(), 'hidden');
+  // A late settle after that does not re-arm the server's "ongoing".
+  late.controller.handle({ kind: 'action_started', taskId: TASK_ID, actionId: 'a9', label: 'Clicking', dispatchesInput: true, capturesPage: false });
+  late.controller.handle({ kind: 'action_settled', taskId: TASK_ID, actionId: 'a9' });
+  assert.is(late.controller.state(), 'hidden');
+  // The worker restarted and lost the server's state: nothing is shown that it cannot vouch for.
+  const restarted = uiSetup({ uiState: 'ongoing' });
+  restarted.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: false });
+  assert.is(restarted.controller.state(), 'hidden');
+  // The task is gone.
+  const ended = uiSetup({ uiState: 'ongoing' });
+  ended.controller.sync(null);
+  assert.is(ended.controller.state(), 'idle');
+  // The user took over and the server has not answered: the takeover stays.
+  const pending = uiSetup({ uiState: 'ongoing' });
+  pending.controller.userInput('user_click');
+  pending.controller.sync({ taskId: TASK_ID, tabId: 7, takeoverPending: true, uiState: 'ongoing' });
+  assert.is(pending.controller.state(), 'takeover');
+  assert.equal(pending.reports, ['takeover user_click']);
 });
 
 ui('Stop ends the task; the end of the task clears the overlay', () => {

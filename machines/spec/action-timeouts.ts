@@ -19,6 +19,14 @@ export const defaultExecTimeoutMs: Readonly<Record<string, number>> = Object.fre
   browser_get_html: 10_000,
   task_stop: 5_000,
   browser_switch_tab: 5_000,
+  // Issue 13: the new input primitives, by kin: pointer actions as browser_click (5 s), form
+  // input that may wait for a submit's navigation to commit as browser_type (10 s).
+  browser_check: 5_000,
+  browser_hover: 5_000,
+  browser_dblclick: 5_000,
+  browser_focus: 5_000,
+  browser_select: 10_000,
+  browser_press: 10_000,
 });
 
 /** T_exec for an action the table does not list: the low end of the seed's 30–120 s. */

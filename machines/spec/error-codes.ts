@@ -62,6 +62,8 @@ export const actionErrorCodes = [
   'TASK_TAB_CLOSED',
   'SCHEMA_VALIDATION_FAILED',
   'PLUGIN_ERROR',
+  // Issue 13: the page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
+  'NAVIGATION_FAILED',
 ] as const;
 export type ActionErrorCodeName = (typeof actionErrorCodes)[number];
 
@@ -88,6 +90,7 @@ export const retryableByDefault = {
   CDP_PERMISSION_DENIED: false,
   TASK_TAB_CLOSED: false,
   PLUGIN_ERROR: false,
+  NAVIGATION_FAILED: false,
 } as const satisfies Record<ActionErrorCodeName, boolean>;
 
 /** MCP tool-layer codes (seed 003 §7.1). */

@@ -1,6 +1,7 @@
 // Seed 002 on this system: every LLM step sees the snapshot's tabs with minimal fields, the
 // task's tab and `activeTabId`. Above 30 tabs only the task's group (or the task tab) is
-// listed, with a count of the others, to keep the context small.
+// listed, with a count of the others, to keep the context small. Tabs of finished tasks are
+// left out (finished-tabs.ts).
 import type { BrowserContext } from '../llm/llm-types.ts';
 
 export const MAX_TABS_IN_CONTEXT = 30;
@@ -17,8 +18,10 @@ interface SnapshotTab {
 export function browserContextOf(
   snapshot: { tabs: SnapshotTab[]; activeTabId: number | null } | undefined,
   taskTabId: number | null,
+  /** Tabs left out of the prompt (tabs of finished tasks); never the task's own tab. */
+  hide?: (tab: { tabId: number; groupId?: number | undefined }) => boolean,
 ): BrowserContext {
-  const all = snapshot?.tabs ?? [];
+  const all = (snapshot?.tabs ?? []).filter((t) => t.tabId === taskTabId || !hide?.(t));
   const minimal = (t: SnapshotTab) => ({
     tabId: t.tabId,
     windowId: t.windowId,

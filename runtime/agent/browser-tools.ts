@@ -2,8 +2,11 @@
 // outcome is a seed 000 §5 tool result; an unknown tool, bad arguments or a refused tab come
 // back as readable tool errors (seed 002), never as exceptions.
 import { errorValue, type ErrorValue } from '../../machines/index.ts';
-import type { LlmTool, PageContext } from '../llm/llm-types.ts';
+import type { LlmTool } from '../llm/llm-types.ts';
 import { browserContextOf } from './browser-context.ts';
+import { availableInputTools, inputActionOf } from './browser-input-tools.ts';
+import { listElements, readTextWindow } from './context-budget.ts';
+import type { FullPage } from './page-context.ts';
 import type { Step, TaskBrowser } from './task-browser.ts';
 
 export const browserTools: LlmTool[] = [
@@ -16,6 +19,16 @@ export const browserTools: LlmTool[] = [
     name: 'browser_read_page',
     description: "Read the task tab again (after the page changed): readable text and interactive elements.",
     schema: { type: 'object', properties: {}, additionalProperties: false },
+  },
+  {
+    name: 'browser_read_page_text',
+    description: 'Read more of the readable text of the last page read, from a character offset (the page context says where its text was cut, in paging.textEnd).',
+    schema: { type: 'object', properties: { offset: { type: 'integer', minimum: 0 } }, required: ['offset'], additionalProperties: false },
+  },
+  {
+    name: 'browser_list_elements',
+    description: 'List the interactive elements of the last page read that the page context left out: page 1, 2, ... in document order, or only those whose text, name or placeholder contain all the words of `query`.',
+    schema: { type: 'object', properties: { page: { type: 'integer', minimum: 1 }, query: { type: 'string' } }, additionalProperties: false },
   },
   {
     name: 'browser_click',
@@ -44,13 +57,18 @@ export const browserTools: LlmTool[] = [
   },
 ];
 
+/** Every tool the LLM may call with the extension's current action catalog. */
+export function availableBrowserTools(): LlmTool[] {
+  return [...browserTools, ...availableInputTools()];
+}
+
 export interface ToolOutcome {
   ok: boolean;
   result?: Record<string, unknown>;
   error?: ErrorValue;
   warnings?: string[];
-  /** The fresh page, when the tool read it. */
-  page?: PageContext;
+  /** The fresh page, whole, when the tool read it (the turn puts a budgeted cut of it in `result.page`). */
+  page?: FullPage;
 }
 
 const fail = (code: string, message: string, retryable = false): ToolOutcome => ({ ok: false, error: errorValue(code, message, { retryable }) });
@@ -60,15 +78,26 @@ function intArg(args: Record<string, unknown>, key: string): number | null {
   return typeof value === 'number' && Number.isInteger(value) ? value : null;
 }
 
+/** The element's words from the latest page read (its text, label, placeholder or name), for the step's `target`. */
+function labelOf(browser: TaskBrowser, clickId: number): { target?: string } {
+  const el = browser.fullPage?.elements.find((e) => e.clickId === clickId);
+  const words = el && [el.text, el.placeholder, el.name].find((w): w is string => typeof w === 'string' && w.trim() !== '');
+  return words ? { target: words.trim().slice(0, 80) } : {};
+}
+
 async function afterInteraction(browser: TaskBrowser, step: Step, result: Record<string, unknown> | undefined, warnings?: string[]): Promise<ToolOutcome> {
   const read = await browser.readPage(step);
   if (!read.ok) return { ok: true, result: { ...result, pageError: read.error }, ...(warnings ? { warnings } : {}) };
-  return { ok: true, result: { ...result, page: read.page }, page: read.page, ...(warnings ? { warnings } : {}) };
+  return { ok: true, result: { ...result }, page: read.page, ...(warnings ? { warnings } : {}) };
 }
 
 export async function runBrowserTool(
   browser: TaskBrowser,
-  deps: { snapshotOf(clientId: string): { tabs: Array<{ tabId: number; windowId: number; url?: string; title?: string; active: boolean; groupId?: number }>; activeTabId: number | null } | undefined },
+  deps: {
+    snapshotOf(clientId: string): { tabs: Array<{ tabId: number; windowId: number; url?: string; title?: string; active: boolean; groupId?: number }>; activeTabId: number | null } | undefined;
+    /** Tokens one paging result may take (the step budget less the browser state). */
+    pagingTokens?: number;
+  },
   name: string,
   args: Record<string, unknown>,
   step: Step,
@@ -79,19 +108,38 @@ export async function runBrowserTool(
       if (typeof url !== 'string' || url.length === 0) return fail('SCHEMA_VALIDATION_FAILED', 'browser_open needs { url: string }');
       const opened = await browser.open(step, url);
       if (!opened.ok) return { ok: false, error: opened.error };
-      return { ok: true, result: { page: opened.page }, page: opened.page };
+      return { ok: true, result: {}, page: opened.page };
     }
     case 'browser_read_page': {
       const read = browser.tabId === null ? null : await browser.readPage(step);
       if (!read) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
       if (!read.ok) return { ok: false, error: read.error };
-      return { ok: true, result: { page: read.page }, page: read.page };
+      return { ok: true, result: {}, page: read.page };
+    }
+    case 'browser_read_page_text': {
+      const offset = args.offset === undefined ? 0 : intArg(args, 'offset');
+      if (offset === null || offset < 0) return fail('SCHEMA_VALIDATION_FAILED', 'browser_read_page_text needs { offset: integer >= 0 } (paging.textEnd of the page context)');
+      const page = browser.fullPage;
+      if (!page) return fail('TASK_TAB_CLOSED', 'no page has been read yet: call browser_open or browser_read_page first');
+      if (offset > page.text.length) return fail('INVALID_TARGET', `offset ${offset} is past the end of the page text (${page.text.length} characters)`);
+      return { ok: true, result: { pageText: readTextWindow(page, offset, deps.pagingTokens ?? 3_000) } };
+    }
+    case 'browser_list_elements': {
+      const pageNumber = args.page === undefined ? 1 : intArg(args, 'page');
+      if (pageNumber === null || pageNumber < 1 || (args.query !== undefined && typeof args.query !== 'string')) {
+        return fail('SCHEMA_VALIDATION_FAILED', 'browser_list_elements takes { page?: integer >= 1, query?: string }');
+      }
+      const page = browser.fullPage;
+      if (!page) return fail('TASK_TAB_CLOSED', 'no page has been read yet: call browser_open or browser_read_page first');
+      const listed = listElements(page, { page: pageNumber, ...(typeof args.query === 'string' && args.query.trim() ? { query: args.query } : {}) }, deps.pagingTokens ?? 3_000);
+      if (pageNumber > listed.pages) return fail('INVALID_TARGET', `there are only ${listed.pages} page(s) of elements`);
+      return { ok: true, result: { elementsPage: listed } };
     }
     case 'browser_click': {
       const clickId = intArg(args, 'clickId');
       if (clickId === null) return fail('SCHEMA_VALIDATION_FAILED', 'browser_click needs { clickId: integer } from the latest page read');
       if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
-      const out = await browser.action(step, 'browser_click', { tabId: browser.tabId, clickId });
+      const out = await browser.action(step, 'browser_click', { tabId: browser.tabId, clickId }, labelOf(browser, clickId));
       if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
       return afterInteraction(browser, step, out.result, out.warnings);
     }
@@ -106,7 +154,7 @@ export async function runBrowserTool(
         clickId,
         text: args.text,
         ...(args.submit === true ? { submit: true } : {}),
-      });
+      }, labelOf(browser, clickId));
       if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
       return afterInteraction(browser, step, out.result, out.warnings);
     }
@@ -131,7 +179,14 @@ export async function runBrowserTool(
       const out = await browser.action(step, 'browser_screenshot', { tabId: browser.tabId });
       return out.ok ? { ok: true, ...(out.result ? { result: out.result } : {}) } : { ok: false, ...(out.error ? { error: out.error } : {}) };
     }
-    default:
-      return fail('INVALID_TARGET', `unknown tool "${name}"; available: ${browserTools.map((t) => t.name).join(', ')}`);
+    default: {
+      const mapped = inputActionOf(name, args, browser.tabId ?? -1);
+      if (!mapped) return fail('INVALID_TARGET', `unknown tool "${name}"; available: ${availableBrowserTools().map((t) => t.name).join(', ')}`);
+      if (!mapped.ok) return { ok: false, error: mapped.error };
+      if (browser.tabId === null) return fail('TASK_TAB_CLOSED', 'the task has no tab yet: call browser_open first');
+      const out = await browser.action(step, mapped.actionName, mapped.params);
+      if (!out.ok) return { ok: false, ...(out.error ? { error: out.error } : {}) };
+      return afterInteraction(browser, step, { ...out.result, ...(mapped.actionName !== name ? { via: mapped.actionName } : {}) }, out.warnings);
+    }
   }
 }

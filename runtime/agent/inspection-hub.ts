@@ -4,6 +4,7 @@
 // redacted (`redact`, runtime/redaction) before they reach a listener; the forwarded raw events
 // are redacted by their sinks (the bridge, the recorder).
 import type { InspectionEvent } from 'xstate';
+import { redactedPayload } from './inspection-redact.ts';
 
 export interface InspectionRecordJson {
   type: '@xstate.actor' | '@xstate.snapshot' | '@xstate.event';
@@ -12,7 +13,10 @@ export interface InspectionRecordJson {
   parentId?: string;
   value?: unknown;
   status?: string;
-  event?: { type: string };
+  /** The event, JSON-safe, bounded, with secrets redacted (inspection-redact.ts). */
+  event?: { type: string } & Record<string, unknown>;
+  /** The actor's own id (`task:01M8…`, `act-…`), readable where actorId is a session id. */
+  name?: string;
   sourceId?: string;
   context?: unknown;
   timestamp: number;
@@ -30,6 +34,7 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
     actorId: actorRef.sessionId,
     ...(machineId ? { machineId } : {}),
     ...(actorRef._parent ? { parentId: actorRef._parent.sessionId } : {}),
+    ...(actorRef.id && actorRef.id !== actorRef.sessionId ? { name: actorRef.id } : {}),
     timestamp: now,
   };
   if (event.type === '@xstate.snapshot' || event.type === '@xstate.actor') {
@@ -42,16 +47,17 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
   }
   if (event.type === '@xstate.event' || event.type === '@xstate.snapshot') {
     const type = (event.event as { type?: unknown })?.type;
-    if (typeof type === 'string') record.event = { type };
+    if (typeof type === 'string') record.event = event.type === '@xstate.event' ? { ...redactedPayload(event.event), type } : { type };
     if (event.type === '@xstate.event' && event.sourceRef) record.sourceId = event.sourceRef.sessionId;
   }
   return record;
 }
 
-/** Context fields that are plain scalars (ids, counters, statuses); the rest is left out. */
+/** Context fields that are plain scalars (ids, counters, statuses), secrets redacted; the rest is left out. */
 function summarize(context: Record<string, unknown>): Record<string, unknown> {
+  const safe = redactedPayload(context);
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(context)) {
+  for (const [key, value] of Object.entries(safe)) {
     if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
   }
   return out;

@@ -4,13 +4,18 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
-import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type ActionOutput, type PagePrepOutput, type TaskStatus } from '../../machines/index.ts';
-import { pluginUiStateFrame, rooms, toolResultError, toolResultOk, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
+import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
+import { pluginUiStateFrame, rooms, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
+import { createFinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
+import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
+import { addTaskUsage, basicUrlCheck, titleFrom, toolMessageOf } from './task-history.ts';
+import type { TaskUsage } from '../store/task-types.ts';
+import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
@@ -23,6 +28,8 @@ export interface OrchestratorOptions {
   /** Re-checks the URL a page landed on (after redirects); a refusal stops the action. */
   checkFinalUrl?: UrlCheck;
   pagePrepBackoffMs?: readonly number[];
+  /** Tokens of one step's page context (page + browser state); default 4000 (MIMO_CONTEXT_TOKENS). */
+  contextTokens?: number;
   onTrace?(taskId: string, entry: Record<string, unknown>): void;
 }
 
@@ -32,33 +39,23 @@ interface TaskSession {
   browser: TaskBrowser;
   /** The user may have changed the page during a takeover: read it again before acting. */
   pageStale: boolean;
+  /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
+  mirror: PluginUiMirror;
 }
 
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
 const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
 
-export const basicUrlCheck: UrlCheck = async (url) => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: `"${url}" is not an absolute URL`, retryable: false } };
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { ok: false, error: { code: 'URL_BLOCKED', message: `only http(s) URLs can be opened, not ${parsed.protocol}`, retryable: false } };
-  }
-  return { ok: true };
-};
+export { basicUrlCheck } from './task-history.ts';
 
-function titleFrom(content: string): string {
-  const line = content.split('\n').find((l) => l.trim())?.trim() ?? 'New task';
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
-
-export function createAgentOrchestrator(services: RuntimeServices, options: OrchestratorOptions): TaskControl & { restore(): Promise<number>; sessionOf(taskId: string): TaskSession | undefined } {
+export function createAgentOrchestrator(
+  services: RuntimeServices,
+  options: OrchestratorOptions,
+): TaskControl & { restore(): Promise<number>; resumeInterrupted(taskId: string, note: string): Promise<ControlResult>; sessionOf(taskId: string): TaskSession | undefined } {
   const { taskStore, events, scheduler, registry, clock, log } = services;
   const sessions = new Map<string, TaskSession>();
   const stepLimit = options.stepLimit ?? 20;
+  const finishedTabs = createFinishedTabs();
 
   function tellPlugin(session: TaskSession, status: TaskStatus): void {
     const clientId = session.browser.clientId;
@@ -83,9 +80,9 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
   function createSession(taskId: string, restored?: RestoredTask): TaskSession {
     let session!: TaskSession;
     let previous: TaskStatus | undefined = restored?.status;
-    const actionWaiters = new Map<string, (output: ActionOutput & { durationMs: number }) => void>();
-    const prepWaiters = new Map<string, (output: PagePrepOutput) => void>();
-    const startWaiters = new Map<string, () => void>();
+    const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
+    if (restored?.status) mirror.status(restored.status);
+    const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
     const toolIds = new Set<string>();
     /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
     const toolMessageId = (actionId: string) => {
@@ -98,19 +95,10 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
     const browser = createTaskBrowser({
       taskId,
       groupTitle: () => `Mimo ${taskId.slice(-6)}`,
-      // The task actor runs each action as its child; the settle comes back through actionSettled.
-      runAction: (input, onStarted) =>
-        new Promise((resolve) => {
-          actionWaiters.set(input.actionId, resolve);
-          startWaiters.set(input.actionId, onStarted);
-          session.actor.send({ type: 'ACTION_REQUESTED', action: input });
-        }),
+      // The task actor runs each action and page preparation as its child.
+      runAction: children.runAction,
+      preparePage: children.preparePage,
       inputOf: (request) => scheduler.inputOf(request),
-      preparePage: (input) =>
-        new Promise((resolve) => {
-          prepWaiters.set(input.prepId, resolve);
-          session.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: input.prepId, input });
-        }),
       registry,
       artifacts: services.artifacts,
       snapshots: services.snapshots,
@@ -124,31 +112,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       },
       ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
       onStepDone: (record) => {
-        const content = JSON.stringify(
-          record.ok
-            ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
-            : toolResultError(record.toolCallId, record.actionName, {
-                code: record.error?.code ?? 'INTERNAL',
-                message: record.error?.message ?? 'the action failed',
-                retryable: record.error?.retryable ?? false,
-              }),
-        );
         void taskStore
-          .appendMessage(taskId, {
-            id: toolMessageId(record.actionId),
-            role: 'tool',
-            content,
-            timestamp: clock.now(),
-            meta: {
-              toolCallId: record.toolCallId,
-              actionId: record.actionId,
-              actionName: record.actionName,
-              paramsSummary: record.paramsSummary,
-              durationMs: record.durationMs,
-              ok: record.ok,
-              ...(session.browser.traceId ? { traceId: session.browser.traceId } : {}),
-            },
-          })
+          .appendMessage(taskId, toolMessageOf(record, { id: toolMessageId(record.actionId), timestamp: clock.now(), traceId: session.browser.traceId }))
           .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
       },
       ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
@@ -175,6 +140,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
                 ...(options.llmTimeoutMs ? { llmTimeoutMs: options.llmTimeoutMs } : {}),
                 history: await historyBefore(taskId, message.id),
                 snapshotOf: (clientId) => services.snapshots.state(clientId),
+                hideTab: (tab) => finishedTabs.hides(tab),
+                ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
                 onUsage: (usage) => void addUsage(taskId, usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
                 ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
               },
@@ -204,22 +171,15 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         }),
       },
       actions: {
-        actionStarted: (_, { actionId }) => {
-          const started = startWaiters.get(actionId);
-          startWaiters.delete(actionId);
-          // After the previous action's settle has been reported (its promise continuation runs first).
-          if (started) queueMicrotask(started);
+        ...children.provided,
+        // The plugin-UI mirror hears every action start and settle too.
+        actionStarted: (args: unknown, params: { actionId: string }) => {
+          mirror.actionStarted(params.actionId);
+          children.provided.actionStarted(args, params);
         },
-        actionSettled: (_, { actionId, output }) => {
-          startWaiters.delete(actionId);
-          const resolve = actionWaiters.get(actionId);
-          actionWaiters.delete(actionId);
-          resolve?.({ ...output, durationMs: scheduler.takeDuration(actionId) ?? 0 });
-        },
-        pagePrepSettled: (_, { prepId, output }) => {
-          const resolve = prepWaiters.get(prepId);
-          prepWaiters.delete(prepId);
-          resolve?.(output);
+        actionSettled: (args: unknown, params: Parameters<typeof children.provided.actionSettled>[1]) => {
+          mirror.actionSettled(params.actionId);
+          children.provided.actionSettled(args, params);
         },
         persistStatus: (_, params) => {
           void taskStore.updateTask(params.taskId, { status: params.status }).catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
@@ -227,32 +187,24 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
         notifyStatus: (_, params) => {
           events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
           previous = params.status;
+          mirror.status(params.status);
+          // Every frontend's task list follows (tasks created or driven by another client).
+          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status });
+          if (session && (params.status === 'completed' || params.status === 'error')) finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
           if (session) tellPlugin(session, params.status);
         },
       },
     });
     const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
     const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
-    session = { taskId, actor, browser, pageStale: false };
+    session = { taskId, actor, browser, pageStale: false, mirror };
+    finishedTabs.reopen(taskId);
     sessions.set(taskId, session);
     actor.start();
     return session;
   }
 
-  async function addUsage(taskId: string, usage: { promptTokens: number; completionTokens: number; totalTokens: number }) {
-    // One event per LLM call with that call's tokens, sent at once; the task total is their sum,
-    // stored afterwards as task.usage.
-    events.toTask(taskId, { type: 'usage', ...usage });
-    const task = await taskStore.getTask(taskId);
-    const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-    await taskStore.updateTask(taskId, {
-      usage: {
-        promptTokens: before.promptTokens + usage.promptTokens,
-        completionTokens: before.completionTokens + usage.completionTokens,
-        totalTokens: before.totalTokens + usage.totalTokens,
-      },
-    });
-  }
+  const addUsage = (taskId: string, usage: TaskUsage) => addTaskUsage({ events, taskStore }, taskId, usage);
 
   /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {
@@ -278,7 +230,8 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       // One traceId per user message (the client's, or a new one): the store, the LLM calls,
       // the plugin frames and the frontend events of its turn all carry it.
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
-      const { task } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
       const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);
@@ -316,6 +269,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
@@ -327,9 +281,12 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       // STOP cancels what is in flight: the action child tells the plugin (task_stop) and settles
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
       const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
+      session.mirror.stop();
       session.actor.send({ type: 'STOP' });
+      // A stopped task's tab closes (and its tab group with its last tab). When an action was in
+      // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
       if (!hadAction && clientId && registry.isOnline(clientId)) {
-        void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: false } }).catch(() => {});
+        void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: true } }).catch(() => {});
       }
       await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       return ok({ status: 'completed' });
@@ -339,6 +296,7 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       if (!session || session.browser.clientId !== report.clientId) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
+      session.mirror.userInput(report.reason);
       return control.takeover(report.taskId, 'plugin', report.reason);
     },
     async overlayCommand(command: OverlayCommand): Promise<ControlResult> {
@@ -380,7 +338,33 @@ export function createAgentOrchestrator(services: RuntimeServices, options: Orch
       }
       return restored;
     },
+    /**
+     * Failover (cluster mode, runtime/cluster/): this node now owns a task another node was
+     * running. It is restored from the store as ongoing, the user is told, and a turn that had
+     * not been answered is run again from its user message (its actions are idempotent there).
+     */
+    async resumeInterrupted(taskId: string, note: string): Promise<ControlResult> {
+      const task = await taskStore.getTask(taskId);
+      if (!task) return notFound(taskId);
+      const messages = await taskStore.listMessages(taskId);
+      let lastUser = -1;
+      for (let i = messages.length - 1; i >= 0 && lastUser === -1; i--) if (messages[i]!.role === 'user') lastUser = i;
+      const unanswered = lastUser !== -1 && !messages.slice(lastUser + 1).some((m) => m.role === 'assistant');
+      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's.
+      const restored = restoredTaskOf(task);
+      if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
+      await noteToTask(taskId, note);
+      const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+      const rerun = task.status === 'running' && unanswered;
+      if (rerun) session.actor.send({ type: 'USER_MESSAGE', message: { id: messages[lastUser]!.id, content: messages[lastUser]!.content } });
+      return ok({ taskId, rerun });
+    },
     sessionOf: (taskId: string) => sessions.get(taskId),
+    stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
+    liveTarget: (taskId: string) => {
+      const browser = sessions.get(taskId)?.browser;
+      return browser?.clientId && browser.tabId !== null ? { clientId: browser.clientId, tabId: browser.tabId } : null;
+    },
   };
   return control;
 }

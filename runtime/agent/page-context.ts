@@ -1,12 +1,20 @@
-// Turns page preparation (screenshot + readability) and a DOM index into the compact page
-// context the LLM sees, bounded so that one step stays within ~4k tokens (chars / 4).
-import type { PageContext } from '../llm/llm-types.ts';
+// Turns page preparation (screenshot + readability) and a DOM index into the full page the task
+// keeps (all the text, every indexed element with its box). What the LLM sees of it in one step
+// is cut to the context budget by context-budget.ts; the rest is read with the paging tools.
+import type { PageElement } from '../llm/llm-types.ts';
 
-export const PAGE_TEXT_MAX_CHARS = 6_000;
-export const PAGE_ELEMENTS_MAX = 120;
 export const ELEMENT_TEXT_MAX_CHARS = 80;
+/** Options of one <select> listed in the context; the rest are counted in a warning-free `…` entry. */
+export const ELEMENT_OPTIONS_MAX = 30;
 
-interface IndexedElement {
+export interface BBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface IndexedElement {
   clickId: number;
   tag: string;
   text?: string | undefined;
@@ -18,50 +26,93 @@ interface IndexedElement {
   href?: string | undefined;
   target?: string | undefined;
   value?: string | undefined;
+  bbox?: BBox | undefined;
+  checked?: boolean | undefined;
+  disabled?: boolean | undefined;
+  required?: boolean | undefined;
+  multiple?: boolean | undefined;
+  options?: Array<{ value: string; label: string; selected?: boolean | undefined; disabled?: boolean | undefined }> | undefined;
+  min?: string | undefined;
+  max?: string | undefined;
+  step?: string | undefined;
+  hiddenControl?: boolean | undefined;
+}
+
+/** A page as read, before any budget: the agent's own copy, never sent whole. */
+export interface FullPage {
+  tabId: number;
+  url: string;
+  title?: string;
+  /** All of the readable text (block boundaries kept as newlines). */
+  text: string;
+  /** The text was read back from the readability artifact (pages of 256 KB or more). */
+  textFromArtifact?: boolean;
+  elements: PageElement[];
+  /** Viewport boxes by clickId, from the DOM index (for "in view" and "near the last action"). */
+  boxes: Map<number, BBox>;
+  viewport?: { width: number; height: number };
+  warnings?: string[];
+  missing?: string[];
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-export function pageContextOf(input: {
+export function pageElementOf(e: IndexedElement): PageElement {
+  const out: PageElement = { clickId: e.clickId, tag: e.tag };
+  // A checkbox or radio button without a value attribute reads "on": noise, not a name.
+  const text = /^(?:checkbox|radio)$/i.test(e.type ?? '') && e.text?.trim() === 'on' ? undefined : e.text?.replace(/\s+/g, ' ').trim();
+  if (text) out.text = clip(text, ELEMENT_TEXT_MAX_CHARS);
+  for (const key of ['role', 'type', 'name', 'placeholder', 'href', 'target', 'value'] as const) {
+    const value = e[key];
+    if (value) out[key] = clip(value, ELEMENT_TEXT_MAX_CHARS);
+  }
+  const label = e.label?.replace(/\s+/g, ' ').trim();
+  if (label && !out.text) out.text = clip(label, ELEMENT_TEXT_MAX_CHARS);
+  else if (label && label !== out.text) out.label = clip(label, ELEMENT_TEXT_MAX_CHARS);
+  for (const key of ['checked', 'disabled', 'required', 'multiple', 'hiddenControl'] as const) if (e[key] === true || (key === 'checked' && e[key] === false)) out[key] = e[key];
+  for (const key of ['min', 'max', 'step'] as const) if (e[key]) out[key] = e[key];
+  if (e.options?.length) {
+    out.options = e.options.slice(0, ELEMENT_OPTIONS_MAX).map((o) => ({
+      value: clip(o.value, ELEMENT_TEXT_MAX_CHARS),
+      label: clip(o.label, ELEMENT_TEXT_MAX_CHARS),
+      ...(o.selected ? { selected: true } : {}),
+      ...(o.disabled ? { disabled: true } : {}),
+    }));
+    if (e.options.length > ELEMENT_OPTIONS_MAX) out.options.push({ value: '…', label: `${e.options.length - ELEMENT_OPTIONS_MAX} more options` });
+  }
+  return out;
+}
+
+export function fullPageOf(input: {
   tabId: number;
   url: string;
   title?: string | undefined;
-  readability?: { text?: string | undefined; markdown?: string | undefined; title?: string | undefined; truncated?: boolean | undefined } | undefined;
+  /** The readable text: inline from the extension, or read back from its artifact. */
+  text: string;
+  textFromArtifact?: boolean;
   elements: IndexedElement[];
+  viewport?: { width: number; height: number } | undefined;
   warnings?: string[];
   missing?: string[];
-}): PageContext {
-  const fullText = (input.readability?.text ?? input.readability?.markdown ?? '').replace(/\n{3,}/g, '\n\n').trim();
-  const truncated = fullText.length > PAGE_TEXT_MAX_CHARS || input.readability?.truncated === true;
-  const elements = input.elements.slice(0, PAGE_ELEMENTS_MAX).map((e) => {
-    const out: PageContext['elements'][number] = { clickId: e.clickId, tag: e.tag };
-    const text = e.text?.replace(/\s+/g, ' ').trim();
-    if (text) out.text = clip(text, ELEMENT_TEXT_MAX_CHARS);
-    for (const key of ['role', 'type', 'name', 'placeholder', 'href', 'target', 'value'] as const) {
-      const value = e[key];
-      if (value) out[key] = clip(value, ELEMENT_TEXT_MAX_CHARS);
-    }
-    if (!out.text && e.label) out.text = clip(e.label, ELEMENT_TEXT_MAX_CHARS);
-    return out;
-  });
-  const title = input.title ?? input.readability?.title;
-  const context: PageContext = {
+}): FullPage {
+  const boxes = new Map<number, BBox>();
+  for (const e of input.elements) if (e.bbox) boxes.set(e.clickId, e.bbox);
+  const page: FullPage = {
     tabId: input.tabId,
     url: input.url,
-    ...(title ? { title } : {}),
-    text: clip(fullText, PAGE_TEXT_MAX_CHARS),
-    ...(truncated ? { truncated: true } : {}),
-    elements,
+    ...(input.title ? { title: input.title } : {}),
+    text: input.text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim(),
+    ...(input.textFromArtifact ? { textFromArtifact: true } : {}),
+    elements: input.elements.map(pageElementOf),
+    boxes,
   };
-  if (input.warnings?.length) context.warnings = input.warnings;
-  if (input.missing?.length) context.missing = input.missing;
-  if (input.elements.length > PAGE_ELEMENTS_MAX) {
-    context.warnings = [...(context.warnings ?? []), `only the first ${PAGE_ELEMENTS_MAX} of ${input.elements.length} elements are listed`];
-  }
-  return context;
+  if (input.viewport && input.viewport.width > 0 && input.viewport.height > 0) page.viewport = input.viewport;
+  if (input.warnings?.length) page.warnings = input.warnings;
+  if (input.missing?.length) page.missing = input.missing;
+  return page;
 }
 
-/** The estimate the benchmark reports: characters of the JSON the LLM receives, divided by 4. */
+/** The old estimate (characters of the JSON / 4), kept to show how far it is from real tokens. */
 export function estimateTokens(value: unknown): number {
   return Math.ceil(JSON.stringify(value).length / 4);
 }

@@ -8,8 +8,6 @@ import { nanoid } from 'nanoid';
 import {
   errorValue,
   pagePrepMachine,
-  type ActionInput,
-  type ActionOutput,
   type CaptureInput,
   type ErrorValue,
   type PagePrepInput,
@@ -17,86 +15,27 @@ import {
   type ReadabilityCapture,
   type ScreenshotCapture,
 } from '../../machines/index.ts';
-import type { ArtifactService } from '../artifacts/index.ts';
-import type { Clock } from '../clock/index.ts';
 import type { PageContext } from '../llm/llm-types.ts';
-import type { ExtensionRegistry } from '../registry/registry-types.ts';
-import type { ActionRequest } from '../scheduler/action-scheduler.ts';
-import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
-import type { FrontendEventSink } from '../socket/frontend-events.ts';
+import type { FrontendEvent } from '../../transport/contracts/index.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
-import { pageContextOf } from './page-context.ts';
+import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { paramsSummaryOf } from './params-summary.ts';
+import { markdownForAgent, readableTextOf } from './readable-text.ts';
+import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
 import { guardedRead } from '../url-policy/read-guard.ts';
-import { createPasswordFields, REDACTED, type SecretRegistry } from '../redaction/redact.ts';
+import { createPasswordFields, REDACTED } from '../redaction/redact.ts';
 
-export interface ActionOutcome {
-  ok: boolean;
-  actionId: string;
-  result?: Record<string, unknown>;
-  error?: ErrorValue;
-  warnings?: string[];
-}
-
-export interface Step {
-  toolCallId: string;
-  signal?: AbortSignal;
-}
-
-export type UrlCheck = (url: string) => Promise<{ ok: true } | { ok: false; error: ErrorValue }>;
-
-export interface TaskBrowserDeps {
-  taskId: string;
-  groupTitle: () => string;
-  /** Runs one browser action to its end (the task actor's child, or the scheduler's queue). */
-  runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
-  /** The machine input for a request (the scheduler's defaults). */
-  inputOf(request: ActionRequest): ActionInput;
-  /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
-  preparePage?(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
-  registry: ExtensionRegistry;
-  artifacts: ArtifactService;
-  snapshots: SnapshotStore;
-  events: FrontendEventSink;
-  inspect?: (event: InspectionEvent) => void;
-  /** Times the page-preparation retry waits (the runtime's clock). */
-  clock?: Clock;
-  checkUrl: UrlCheck;
-  /**
-   * Re-checks the URL the tab ended up on after loading (redirects), and the tab's current URL
-   * before and after every page read (runtime/url-policy/read-guard.ts): blocked -> URL_BLOCKED,
-   * the read's result is dropped and the tab is sent to about:blank.
-   */
-  checkFinalUrl?: UrlCheck;
-  /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
-  secrets?: SecretRegistry;
-  /** Page-prep retry waits (tests shorten them). */
-  pagePrepBackoffMs?: readonly number[];
-  /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
-  onPageRead?(): void;
-  /** Each finished browser action, for the task's history (persisted as a `tool` message). */
-  onStepDone?(step: StepRecord): void;
-}
-
-export interface StepRecord {
-  toolCallId: string;
-  actionId: string;
-  actionName: string;
-  paramsSummary: string;
-  ok: boolean;
-  durationMs: number;
-  /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
-  result?: Record<string, unknown>;
-  error?: ErrorValue;
-}
+export type { ActionOutcome, Step, StepRecord, TaskBrowserDeps, UrlCheck } from './task-browser-types.ts';
 
 export function createTaskBrowser(deps: TaskBrowserDeps) {
   let clientId: string | null = null;
   let tabId: number | null = null;
   let groupId: number | null = null;
-  let lastPage: PageContext | null = null;
+  let fullPage: FullPage | null = null;
   let traceId: string | undefined;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
+  /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
+  const inFlight = new Map<string, FrontendEvent>();
   const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
   const passwordFields = createPasswordFields();
 
@@ -130,7 +69,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     await runAction(step, 'task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: deps.groupTitle() });
   }
 
-  type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string };
+  type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
 
   /** One browser action; page reads go through the URL policy's read guard. */
   async function action(step: Step, actionName: string, params: Record<string, unknown>, options: ActionOptions = {}): Promise<ActionOutcome> {
@@ -160,8 +99,11 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     if (secret) deps.secrets?.add(params.text as string);
     const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     // `start` when it really starts: it may wait behind another action or a takeover.
-    const started = () => deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary }, traceId);
-    {
+    const target = options.target ? { target: options.target } : {};
+    const started = () => {
+      inFlight.set(actionId, deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId));
+    };
+    try {
       let screenshotPresignedUrl = options.screenshotPresignedUrl;
       if (actionName === 'browser_screenshot' && !screenshotPresignedUrl) {
         const presigned = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
@@ -200,6 +142,10 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       }
       const warnings = Array.isArray(result?.warnings) ? (result.warnings as string[]) : undefined;
       const ok = output.status !== 'failed' && output.status !== 'canceled';
+      const small = compactResult(result);
+      // A page that finished loading is named by its title (from the tab snapshot) from now on.
+      const loadedTitle = actionName === 'browser_wait_for_loaded' && ok ? deps.snapshots.state(clientId!)?.tabs.find((t) => t.tabId === params.tabId)?.title?.trim() : undefined;
+      const settledTarget = loadedTitle ? { target: loadedTitle.slice(0, 120) } : target;
       const artifacts =
         ok && actionName === 'browser_screenshot' && typeof result?.artifactId === 'string'
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
@@ -211,18 +157,20 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         actionName,
         phase: !ok ? 'error' : output.status === 'partial' ? 'partial' : 'success',
         paramsSummary,
+        ...settledTarget,
+        ...(small ? { result: small } : {}),
         durationMs: Math.max(0, Math.round(output.durationMs)),
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
       }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tabId = null;
-      const small = compactResult(result);
       deps.onStepDone?.({
         toolCallId: step.toolCallId,
         actionId,
         actionName,
         paramsSummary,
+        ...settledTarget,
         ok,
         durationMs: Math.max(0, Math.round(output.durationMs)),
         ...(small ? { result: small } : {}),
@@ -235,7 +183,18 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
         ...(output.error ? { error: output.error } : {}),
         ...(warnings ? { warnings } : {}),
       };
+    } finally {
+      inFlight.delete(actionId);
     }
+  }
+
+  /** A step refused before any action ran (the URL policy): shown and stored like a failed action. */
+  function refusedStep(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue) {
+    const actionId = `act-${nanoid(12)}`;
+    const paramsSummary = paramsSummaryOf(params);
+    const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
+    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
   }
 
   /** A capture of a running page preparation: one browser action with that preparation's actionId. */
@@ -301,13 +260,29 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     return null;
   }
 
-  async function readPage(step: Step): Promise<{ ok: true; page: PageContext } | { ok: false; error: ErrorValue }> {
+  /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
+  async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
+    const inline = readableTextOf(readability);
+    if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
+    try {
+      const opened = await deps.artifacts.open(readability.artifactId);
+      if (opened.taskId !== deps.taskId) return { text: '', fromArtifact: false, warning: `readability artifact ${readability.artifactId} belongs to another task` };
+      const text = markdownForAgent(await new Response(opened.stream()).text());
+      return { text, fromArtifact: true };
+    } catch (error) {
+      return { text: '', fromArtifact: false, warning: `the page text (artifact ${readability.artifactId}) could not be read back: ${(error as Error)?.message ?? String(error)}` };
+    }
+  }
+
+  async function readPage(step: Step): Promise<{ ok: true; page: FullPage } | { ok: false; error: ErrorValue }> {
     if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
     const loaded = await action(step, 'browser_wait_for_loaded', { tabId });
     const loadAckMissed = blockedError();
     if (loadAckMissed) return { ok: false, error: loadAckMissed };
-    const loadWarning = loaded.ok ? [] : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
-    if (!loaded.ok && loaded.error?.code === 'TASK_TAB_CLOSED') return { ok: false, error: loaded.error };
+    // A successful load's warnings (HTTP 4xx/5xx: an error page, not the content) reach the agent too.
+    const loadWarning = loaded.ok ? (loaded.warnings ?? []) : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
+    // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
+    if (!loaded.ok && (loaded.error?.code === 'TASK_TAB_CLOSED' || loaded.error?.code === 'NAVIGATION_FAILED')) return { ok: false, error: loaded.error };
     const tab = tabId;
     const landedOn = (typeof loaded.result?.url === 'string' ? loaded.result.url : undefined) ?? (clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab)?.url : undefined);
     if (deps.checkFinalUrl && landedOn && landedOn !== 'about:blank') {
@@ -332,19 +307,23 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     if (prepared.status === 'failed') {
       return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
     }
+    const readable = await readableText(prepared.readability);
     const indexed = await action(step, 'browser_dom_index', { tabId: tab, scope: 'document' });
-    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as PageContext['elements']) : [];
+    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
     const snapshotTab = clientId ? deps.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tab) : undefined;
-    const page = pageContextOf({
+    const indexWarnings = Array.isArray(indexed.result?.warnings) ? (indexed.result.warnings as string[]) : [];
+    const page = fullPageOf({
       tabId: tab,
-      url: snapshotTab?.url ?? lastPage?.url ?? '',
+      url: snapshotTab?.url ?? landedOn ?? fullPage?.url ?? '',
       title: prepared.readability?.title ?? snapshotTab?.title,
-      readability: prepared.readability,
+      text: readable.text,
+      textFromArtifact: readable.fromArtifact,
       elements,
-      warnings: [...loadWarning, ...prepared.warnings, ...(indexed.ok ? [] : [`dom index failed: ${indexed.error?.message}`])],
+      viewport: prepared.screenshot ? { width: prepared.screenshot.width, height: prepared.screenshot.height } : undefined,
+      warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
       missing: prepared.missing,
     });
-    lastPage = page;
+    fullPage = page;
     deps.onPageRead?.();
     return { ok: true, page };
   }
@@ -359,8 +338,9 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     get groupId() {
       return groupId;
     },
-    get lastPage() {
-      return lastPage;
+    /** The last page read, whole (the LLM sees a budgeted cut of it). */
+    get fullPage() {
+      return fullPage;
     },
     selectPlugin,
     pagePrepLogic,
@@ -373,10 +353,14 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       return traceId;
     },
     action,
+    stepsInFlight: () => [...inFlight.values()],
     readPage,
     async open(step: Step, url: string) {
       const allowed = await deps.checkUrl(url);
-      if (!allowed.ok) return { ok: false as const, error: allowed.error };
+      if (!allowed.ok) {
+        refusedStep(step, 'task_start', { url }, allowed.error);
+        return { ok: false as const, error: allowed.error };
+      }
       const failed = await ensureTab(step, url);
       if (failed) return { ok: false as const, error: failed.error ?? errorValue('INTERNAL', 'task_start failed') };
       return readPage(step);

@@ -3,10 +3,12 @@
 // tool-result JSON back, stops runaway loops at the step limit, and persists the answer.
 import { errorValue, type ErrorValue } from '../../machines/index.ts';
 import { toolResultError, toolResultOk } from '../../transport/contracts/index.ts';
-import type { LlmGateway, LlmMessage, LlmToolCall } from '../llm/llm-types.ts';
+import type { LlmGateway, LlmMessage, LlmToolCall, PageContext } from '../llm/llm-types.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import { browserContextOf } from './browser-context.ts';
-import { browserTools, runBrowserTool, type ToolOutcome } from './browser-tools.ts';
+import { availableBrowserTools, runBrowserTool, type ToolOutcome } from './browser-tools.ts';
+import { DEFAULT_CONTEXT_TOKENS } from './context-budget.ts';
+import { createStepContext } from './step-context.ts';
 import { systemPromptFor } from './system-prompt.ts';
 import type { TaskBrowser } from './task-browser.ts';
 
@@ -20,6 +22,10 @@ export interface TurnDeps {
   history: LlmMessage[];
   snapshotOf(clientId: string): Parameters<typeof browserContextOf>[0];
   onUsage(usage: { promptTokens: number; completionTokens: number; totalTokens: number }): void;
+  /** Tokens (o200k) of one step's page context: the page or paging result plus the browser state. Default 4000. */
+  contextTokens?: number;
+  /** Tabs left out of the browser state (tabs of finished tasks). */
+  hideTab?(tab: { tabId: number; groupId?: number | undefined }): boolean;
   /** Called with each LLM event and tool result (the recorder). */
   onTrace?(entry: Record<string, unknown>): void;
 }
@@ -55,6 +61,8 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   let text = '';
   let steps = 0;
   let stoppedAtLimit = false;
+  const stepContext = createStepContext({ budgetTokens: deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS, ...(deps.hideTab ? { hideTab: deps.hideTab } : {}) });
+  let currentPage: PageContext | undefined;
   const say = (content: string) => {
     if (!content) return;
     text += content;
@@ -71,16 +79,17 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     }
     steps++;
     const snapshot = deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined;
-    const browserState = browserContextOf(snapshot, deps.browser.tabId);
-    const stepMessages: LlmMessage[] = [...messages, { role: 'system', content: `Current browser state: ${JSON.stringify(browserState)}` }];
+    const { browserState, stateMessage } = stepContext.browserState(snapshot, deps.browser.tabId);
+    if (!currentPage && deps.browser.fullPage) currentPage = stepContext.fitPage(deps.browser.fullPage, stateMessage, 'browser_read_page', {});
+    const stepMessages: LlmMessage[] = [...messages, { role: 'system', content: stateMessage }];
     const calls: LlmToolCall[] = [];
     let stepText = '';
     if (text && !text.endsWith('\n')) say('\n\n');
     for await (const event of deps.llm.streamChat({
       taskId,
       messages: stepMessages,
-      tools: browserTools,
-      context: { snapshot: browserState, ...(deps.browser.lastPage ? { page: deps.browser.lastPage } : {}) },
+      tools: availableBrowserTools(),
+      context: { snapshot: browserState, ...(currentPage ? { page: currentPage } : {}) },
       ...(deps.llmTimeoutMs ? { timeoutMs: deps.llmTimeoutMs } : {}),
       ...(signal ? { signal } : {}),
       ...(traceId ? { traceId } : {}),
@@ -106,11 +115,25 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     });
     let stopTurn: ErrorValue | null = null;
     for (const call of calls) {
+      stepContext.noteAction(call.name, call.arguments, deps.browser.fullPage);
+      const current = stepContext.browserState(deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined, deps.browser.tabId).stateMessage;
       const outcome: ToolOutcome = call.argumentsError
         ? { ok: false, error: errorValue('SCHEMA_VALIDATION_FAILED', `the arguments of ${call.name} are not valid JSON: ${call.argumentsError}`) }
         : stopTurn
           ? { ok: false, error: errorValue('SKIPPED', 'not run: an earlier tool call of this step failed') }
-          : await runBrowserTool(deps.browser, { snapshotOf: deps.snapshotOf }, call.name, call.arguments, { toolCallId: call.toolCallId, ...(signal ? { signal } : {}) });
+          : await runBrowserTool(
+              deps.browser,
+              { snapshotOf: deps.snapshotOf, pagingTokens: stepContext.pagingTokens(current) },
+              call.name,
+              call.arguments,
+              { toolCallId: call.toolCallId, ...(signal ? { signal } : {}) },
+            );
+      if (outcome.ok && outcome.page) {
+        // The page the model sees: cut to what is left of the step budget after the browser state.
+        const after = stepContext.browserState(deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined, deps.browser.tabId).stateMessage;
+        currentPage = stepContext.fitPage(outcome.page, after, call.name, outcome.result ?? {});
+        outcome.result = { ...outcome.result, page: currentPage };
+      }
       const toolResult = outcome.ok
         ? toolResultOk(call.toolCallId, call.name, outcome.result ?? {}, outcome.warnings ? { warnings: outcome.warnings } : {})
         : toolResultError(call.toolCallId, call.name, {
@@ -119,7 +142,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
             retryable: outcome.error?.retryable ?? false,
           });
       deps.onTrace?.({ kind: 'tool_result', toolResult });
-      supersedeOlderPages(messages);
+      if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) supersedeOlderPages(messages);
       messages.push({ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) });
       if (!outcome.ok && outcome.error) {
         if (FAILS_TASK.has(outcome.error.code)) throw new TurnFailure(outcome.error);
@@ -136,16 +159,22 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   return { text, steps, stoppedAtLimit };
 }
 
-/** Keeps only the newest page in the conversation: older tool results lose their `page` payload. */
+const PAGE_PAYLOADS = ['page', 'pageText', 'elementsPage'] as const;
+
+/** Keeps only the newest page payload in the conversation: older tool results lose their page, text window or element list. */
 function supersedeOlderPages(messages: LlmMessage[]): void {
   for (const message of messages) {
-    if (message.role !== 'tool' || !message.content.includes('"page"')) continue;
+    if (message.role !== 'tool' || !PAGE_PAYLOADS.some((key) => message.content.includes(`"${key}"`))) continue;
     try {
-      const parsed = JSON.parse(message.content) as { result?: { page?: unknown } };
-      if (parsed.result?.page) {
-        parsed.result.page = '(superseded by a later page read)';
-        message.content = JSON.stringify(parsed);
+      const parsed = JSON.parse(message.content) as { result?: Record<string, unknown> };
+      let changed = false;
+      for (const key of PAGE_PAYLOADS) {
+        if (parsed.result?.[key] && typeof parsed.result[key] === 'object') {
+          parsed.result[key] = '(superseded by a later page read)';
+          changed = true;
+        }
       }
+      if (changed) message.content = JSON.stringify(parsed);
     } catch {
       // not JSON: leave as is
     }

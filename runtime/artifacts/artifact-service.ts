@@ -1,17 +1,15 @@
-// The seed 000 §1 / seed 001 §2.4 ArtifactService: presigned uploads into a local folder,
-// downloads until expiry, server-side writes, and a sweeper. The HTTP routes are thin wrappers:
+// The seed 000 §1 / seed 001 §2.4 ArtifactService: presigned uploads, downloads until expiry,
+// server-side writes, and a sweeper, over an ArtifactStore (artifact-store.ts): a local folder by
+// default, PostgreSQL in cluster mode. The HTTP routes are thin wrappers:
 //   POST /api/artifacts/presign           -> presign(body)
 //   PUT|POST /api/artifacts/:id/upload    -> acceptUpload(id, query.token, request body, { contentLength, contentType })
 //   GET /api/artifacts/:id                -> open(id), answered with artifactResponseHeaders()
 // Every method rejects with an ArtifactError (`code`, HTTP `status`, `reason`).
-import { createReadStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { ArtifactError, ioError, isArtifactError } from './artifact-error.ts';
-import { createArtifactFolder } from './artifact-folder.ts';
+import { createFolderArtifactStore } from './artifact-folder-store.ts';
 import { isValidArtifactId, newArtifactId } from './artifact-id.ts';
 import { checkArtifactInput, isValidContentType, mediaType } from './artifact-inputs.ts';
-import { sweepFolder } from './artifact-sweep.ts';
+import type { UploadSink } from './artifact-store.ts';
 import type { ArtifactMeta, ArtifactService, ArtifactServiceOptions, OpenedArtifact, StoredArtifact } from './artifact-types.ts';
 import { discardBody, receiveBody } from './receive-body.ts';
 import { createNodeScheduler } from './scheduler.ts';
@@ -41,9 +39,7 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
   const maxUploadBytes = positive('maxUploadBytes', options.maxUploadBytes ?? 25 * 1024 * 1024);
   const uploadTimeoutMs = positive('uploadTimeoutMs', options.uploadTimeoutMs ?? MINUTE);
 
-  const folder = createArtifactFolder(options.dir);
-  /** Artifacts with an upload or a server-side write in flight: never swept, never uploaded twice. */
-  const busy = new Set<string>();
+  const store = options.store ?? createFolderArtifactStore(options.dir);
   let sweeping: Promise<unknown> | undefined;
 
   const downloadUrl = (artifactId: string) => `${baseUrl}/api/artifacts/${artifactId}`;
@@ -56,22 +52,14 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
   }
 
   async function readMeta(artifactId: string): Promise<ArtifactMeta> {
-    let meta: Awaited<ReturnType<typeof folder.readMeta>>;
+    let meta: Awaited<ReturnType<typeof store.readMeta>>;
     try {
-      meta = await folder.readMeta(artifactId);
+      meta = await store.readMeta(artifactId);
     } catch (error) {
       throw ioError('read the artifact metadata', error, { artifactId });
     }
     if (meta === null || meta === 'damaged') throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
     return meta;
-  }
-
-  async function ensureDir(): Promise<void> {
-    try {
-      await folder.ensureDir();
-    } catch (error) {
-      throw ioError('create its folder', error);
-    }
   }
 
   async function acceptUploadChecked(artifactId: string, token: string | null | undefined, body: Parameters<ArtifactService['acceptUpload']>[2], opts: Parameters<ArtifactService['acceptUpload']>[3] = {}): Promise<StoredArtifact> {
@@ -82,50 +70,59 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       const message = check.reason === 'token_expired' ? 'upload token expired' : 'upload token is not valid for this artifact';
       throw new ArtifactError('FORBIDDEN', check.reason, message, { context: { artifactId } });
     }
-    if (meta.state === 'ready') throw new ArtifactError('CONFLICT', 'already_uploaded', 'this upload URL has already been used', { context: { artifactId } });
-    if (busy.has(artifactId)) throw new ArtifactError('CONFLICT', 'upload_in_progress', 'an upload to this URL is already in progress', { context: { artifactId } });
-    if (opts.contentType !== undefined && (!isValidContentType(opts.contentType) || mediaType(opts.contentType) !== mediaType(meta.contentType))) {
-      throw new ArtifactError('BAD_REQUEST', 'content_type_mismatch', `expected content type ${meta.contentType}`, { status: 415, context: { artifactId } });
-    }
-    const declared = opts.contentLength;
-    if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) {
-      throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'invalid content length', { fieldErrors: [{ field: 'contentLength', message: 'expected a non-negative integer' }] });
-    }
-    if (declared !== undefined && declared > maxUploadBytes) {
-      throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { artifactId, maxUploadBytes } });
-    }
-    busy.add(artifactId); // synchronously after the check: a concurrent upload now sees it
-    const temp = folder.tempPath(artifactId, 'upload');
-    folder.inUse.add(temp);
+    if (meta.state === 'ready') throw alreadyUploaded(artifactId);
+    // Take the one upload slot before anything else can interleave (atomic in the store: across
+    // nodes too); every refusal below hands it back.
+    let claim: Awaited<ReturnType<typeof store.claimUpload>>;
     try {
-      await ensureDir();
-      const size = await receiveBody({ body, path: temp, maxBytes: maxUploadBytes, timeoutMs: uploadTimeoutMs, scheduler });
+      claim = await store.claimUpload(artifactId, clock.now());
+    } catch (error) {
+      throw isArtifactError(error) ? error : ioError('start the upload', error, { artifactId });
+    }
+    if (!claim.ok) {
+      if (claim.reason === 'already_uploaded') throw alreadyUploaded(artifactId);
+      if (claim.reason === 'upload_in_progress') throw new ArtifactError('CONFLICT', 'upload_in_progress', 'an upload to this URL is already in progress', { context: { artifactId } });
+      throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+    }
+    const sink: UploadSink = claim.sink;
+    try {
+      if (opts.contentType !== undefined && (!isValidContentType(opts.contentType) || mediaType(opts.contentType) !== mediaType(meta.contentType))) {
+        throw new ArtifactError('BAD_REQUEST', 'content_type_mismatch', `expected content type ${meta.contentType}`, { status: 415, context: { artifactId } });
+      }
+      const declared = opts.contentLength;
+      if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) {
+        throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'invalid content length', { fieldErrors: [{ field: 'contentLength', message: 'expected a non-negative integer' }] });
+      }
+      if (declared !== undefined && declared > maxUploadBytes) {
+        throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { artifactId, maxUploadBytes } });
+      }
+      const size = await receiveBody({ body, sink, maxBytes: maxUploadBytes, timeoutMs: uploadTimeoutMs, scheduler });
       if (declared !== undefined && size !== declared) {
         throw new ArtifactError('BAD_REQUEST', 'length_mismatch', `received ${size} bytes, expected ${declared}`, { retryable: true, context: { artifactId } });
       }
+      const now = clock.now();
+      const ready: ArtifactMeta = { ...meta, state: 'ready', size, uploadedAt: now, expiresAt: now + downloadTtlMs };
       try {
-        await rename(temp, folder.dataPath(artifactId));
-        const now = clock.now();
-        const ready: ArtifactMeta = { ...meta, state: 'ready', size, uploadedAt: now, expiresAt: now + downloadTtlMs };
-        await folder.writeMeta(ready);
-        return stored(ready);
+        await sink.commit(ready);
       } catch (error) {
-        throw ioError('store the upload', error, { artifactId });
+        throw isArtifactError(error) ? error : ioError('store the upload', error, { artifactId });
       }
+      return stored(ready);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
+      await sink.abort().catch(() => undefined);
       throw error;
-    } finally {
-      folder.inUse.delete(temp);
-      busy.delete(artifactId);
     }
+  }
+
+  function alreadyUploaded(artifactId: string): ArtifactError {
+    return new ArtifactError('CONFLICT', 'already_uploaded', 'this upload URL has already been used', { context: { artifactId } });
   }
 
   async function sweep() {
     try {
-      return await sweepFolder(folder, clock.now(), busy);
+      return await store.sweep(clock.now());
     } catch (error) {
-      throw isArtifactError(error) ? error : ioError('sweep its folder', error);
+      throw isArtifactError(error) ? error : ioError(store.kind === 'folder' ? 'sweep its folder' : 'sweep', error);
     }
   }
 
@@ -133,15 +130,14 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     async presign(input) {
       const checked = checkArtifactInput(input);
       if (isArtifactError(checked)) throw checked;
-      await ensureDir();
       const now = clock.now();
       const artifactId = newArtifactId();
       const uploadExpiresAt = now + uploadTtlMs;
       const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'pending', uploadExpiresAt, expiresAt: uploadExpiresAt };
       try {
-        await folder.writeMeta(meta);
+        await store.createPending(meta);
       } catch (error) {
-        throw ioError('record the artifact', error);
+        throw isArtifactError(error) ? error : ioError('record the artifact', error);
       }
       const token = signUploadToken(secret, artifactId, uploadExpiresAt, checked.contentType);
       return { artifactId, uploadUrl: `${downloadUrl(artifactId)}/upload?token=${encodeURIComponent(token)}`, downloadUrl: downloadUrl(artifactId), expiresAt: uploadExpiresAt };
@@ -161,17 +157,18 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       const meta = await readMeta(artifactId);
       if (meta.state !== 'ready') throw new ArtifactError('NOT_FOUND', 'pending', `artifact ${artifactId} has not been uploaded yet`, { context: { artifactId } });
       if (clock.now() >= meta.expiresAt) throw new ArtifactError('NOT_FOUND', 'expired', `artifact ${artifactId} has expired`, { status: 410, context: { artifactId } });
-      const path = folder.dataPath(artifactId);
-      let size: number;
+      let data: Awaited<ReturnType<typeof store.openBytes>>;
       try {
-        size = (await stat(path)).size;
+        data = await store.openBytes(meta);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
         throw ioError('read the artifact', error, { artifactId });
       }
+      if (!data) throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
       const opened: OpenedArtifact = {
-        artifactId, taskId: meta.taskId, kind: meta.kind, contentType: meta.contentType, size, createdAt: meta.createdAt, expiresAt: meta.expiresAt, path,
-        stream: () => Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>,
+        artifactId, taskId: meta.taskId, kind: meta.kind, contentType: meta.contentType, size: data.size, createdAt: meta.createdAt, expiresAt: meta.expiresAt,
+        ...(data.path !== undefined ? { path: data.path } : {}),
+        stream: data.stream,
+        read: data.read,
       };
       return opened;
     },
@@ -185,23 +182,15 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       }
       const size = typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.byteLength;
       if (size > maxUploadBytes) throw new ArtifactError('BAD_REQUEST', 'too_large', `artifact exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { maxUploadBytes } });
-      await ensureDir();
       const artifactId = newArtifactId();
-      busy.add(artifactId);
+      const now = clock.now();
+      const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'ready', uploadExpiresAt: now, expiresAt: now + downloadTtlMs, size, uploadedAt: now };
       try {
-        const now = clock.now();
-        const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'ready', uploadExpiresAt: now, expiresAt: now + downloadTtlMs, size, uploadedAt: now };
-        try {
-          await folder.writeData(artifactId, bytes);
-          await folder.writeMeta(meta);
-        } catch (error) {
-          await rm(folder.dataPath(artifactId), { force: true }).catch(() => undefined);
-          throw ioError('store the artifact', error, { artifactId });
-        }
-        return stored(meta);
-      } finally {
-        busy.delete(artifactId);
+        await store.putReady(meta, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+      } catch (error) {
+        throw isArtifactError(error) ? error : ioError('store the artifact', error, { artifactId });
       }
+      return stored(meta);
     },
 
     sweep,

@@ -15,8 +15,10 @@ export interface Scheduler {
 }
 
 export interface ArtifactServiceOptions {
-  /** Folder for artifact files (seed: `./uploads/artifacts`); created on first use. */
+  /** Folder for artifact files (seed: `./uploads/artifacts`); created on first use. Unused when `store` is given. */
   dir: string;
+  /** Where metadata and bytes live (artifact-store.ts); default: the folder store on `dir`. */
+  store?: import('./artifact-store.ts').ArtifactStore;
   /** HMAC key for upload tokens; at least 16 bytes (a shorter one throws a TypeError). */
   secret: string | Uint8Array;
   clock: Clock;
@@ -47,7 +49,7 @@ export interface PresignResult {
   expiresAt: number;
 }
 
-/** Stored beside the file as `<artifactId>.json`. */
+/** The folder store keeps it beside the file as `<artifactId>.json`; PostgreSQL as a row of mimo_artifacts. */
 export interface ArtifactMeta {
   version: 1;
   artifactId: string;
@@ -89,10 +91,12 @@ export interface OpenedArtifact {
   size: number;
   createdAt: number;
   expiresAt: number;
-  /** Absolute path of the file (inside the service's folder). */
-  path: string;
-  /** A fresh web stream of the file's bytes (fails if the file was swept in the meantime). */
+  /** Absolute path of the file (inside the service's folder); absent when the bytes are in PostgreSQL. */
+  path?: string;
+  /** A fresh web stream of the bytes (fails if the artifact was swept in the meantime). */
   stream(): ReadableStream<Uint8Array>;
+  /** Up to `length` bytes from `offset` (fewer at the end). */
+  read(offset: number, length: number): Promise<Uint8Array>;
 }
 
 export interface PutArtifactInput {

@@ -1,4 +1,6 @@
 export { createArtifactService } from './artifact-service.ts';
+export { createFolderArtifactStore } from './artifact-folder-store.ts';
+export type { ArtifactStore, StoredBytes, UploadClaim, UploadSink } from './artifact-store.ts';
 export { ArtifactError, isArtifactError } from './artifact-error.ts';
 export type { ArtifactErrorCode, ArtifactErrorReason } from './artifact-error.ts';
 export { isValidArtifactId, newArtifactId } from './artifact-id.ts';

@@ -1,9 +1,7 @@
-// Streams an upload body into a new file, enforcing the byte limit while reading (nothing past
+// Streams an upload body into a sink (a file, or PostgreSQL chunks), enforcing the byte limit while reading (nothing past
 // the limit is written) and a deadline for the whole upload. Accepts a web ReadableStream or
 // any AsyncIterable of bytes (e.g. a Node request). On any failure the body is cancelled and the
-// partial file is left for the caller to delete.
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+// partial bytes are left for the caller to drop (UploadSink.abort).
 import { ArtifactError, ioError } from './artifact-error.ts';
 import type { Scheduler } from './artifact-types.ts';
 
@@ -45,14 +43,15 @@ export function discardBody(body: unknown): void {
 
 export interface ReceiveOptions {
   body: UploadBody;
-  path: string;
+  /** Takes each chunk as it arrives (awaited before the next read: memory stays bounded). */
+  sink: { write(chunk: Uint8Array): Promise<void> };
   maxBytes: number;
   timeoutMs: number;
   scheduler: Scheduler;
 }
 
 /** Resolves to the number of bytes written; rejects with an ArtifactError. */
-export async function receiveBody({ body, path, maxBytes, timeoutMs, scheduler }: ReceiveOptions): Promise<number> {
+export async function receiveBody({ body, sink, maxBytes, timeoutMs, scheduler }: ReceiveOptions): Promise<number> {
   if (body === null || typeof body !== 'object' || !(isReadableStream(body) || Symbol.asyncIterator in body)) {
     throw new ArtifactError('BAD_REQUEST', 'body_error', 'upload body must be a ReadableStream or an AsyncIterable of bytes');
   }
@@ -66,14 +65,8 @@ export async function receiveBody({ body, path, maxBytes, timeoutMs, scheduler }
     }, timeoutMs);
   });
   const tooSlow = () => new ArtifactError('BAD_REQUEST', 'upload_timeout', `upload did not finish within ${timeoutMs} ms`, { status: 408, retryable: true });
-  let file: FileHandle | undefined;
   let size = 0;
   try {
-    try {
-      file = await open(path, 'wx');
-    } catch (error) {
-      throw ioError('create the upload file', error);
-    }
     for (;;) {
       let step: Awaited<ReturnType<ChunkReader['read']>> | 'timeout';
       try {
@@ -90,18 +83,11 @@ export async function receiveBody({ body, path, maxBytes, timeoutMs, scheduler }
         throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxBytes} bytes`, { status: 413, context: { maxUploadBytes: maxBytes } });
       }
       try {
-        let offset = 0;
-        while (offset < chunk.byteLength) offset += (await file.write(chunk, offset, chunk.byteLength - offset)).bytesWritten;
+        await sink.write(chunk);
       } catch (error) {
         throw ioError('write the upload', error);
       }
       if (timedOut) throw tooSlow();
-    }
-    try {
-      await file.close();
-      file = undefined;
-    } catch (error) {
-      throw ioError('write the upload', error);
     }
     return size;
   } catch (error) {
@@ -109,6 +95,5 @@ export async function receiveBody({ body, path, maxBytes, timeoutMs, scheduler }
     throw error;
   } finally {
     scheduler.clearTimeout(timer);
-    await file?.close().catch(() => undefined);
   }
 }

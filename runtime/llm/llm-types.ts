@@ -40,6 +40,8 @@ export interface PageElement {
   clickId: number;
   tag: string;
   text?: string;
+  /** The control's label (label[for], a wrapping label, aria-label) when it differs from `text` (e.g. a field's value). */
+  label?: string;
   role?: string;
   type?: string;
   name?: string;
@@ -47,6 +49,17 @@ export interface PageElement {
   href?: string;
   target?: string;
   value?: string;
+  /** Control state, when the extension reports it: what a planner needs to check, select or slide. */
+  checked?: boolean;
+  disabled?: boolean;
+  required?: boolean;
+  multiple?: boolean;
+  options?: Array<{ value: string; label: string; selected?: boolean; disabled?: boolean }>;
+  min?: string;
+  max?: string;
+  step?: string;
+  /** Visually hidden but operable (through its label or its own box). */
+  hiddenControl?: boolean;
 }
 
 export interface PageContext {
@@ -59,6 +72,20 @@ export interface PageContext {
   elements: PageElement[];
   warnings?: string[];
   missing?: string[];
+  /** What of the page this context leaves out (it is held to a token budget) and how to read it. */
+  paging?: PagePaging;
+}
+
+/** The parts of a page left out of a budgeted context, reachable by the paging tools. */
+export interface PagePaging {
+  /** Characters of the readable text shown: [textOffset, textEnd) of textTotal. */
+  textOffset: number;
+  textEnd: number;
+  textTotal: number;
+  elementsShown: number;
+  elementsTotal: number;
+  /** One sentence for the model: which tool and arguments read the rest. */
+  howTo: string;
 }
 
 export interface BrowserTab {

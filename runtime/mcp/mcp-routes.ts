@@ -104,7 +104,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
             catalog,
             artifacts: services.artifacts,
             artifactAccess: {
-              expiresAt: (id) => runs.artifactOwner(id)?.artifact.expiresAt ?? (shellArtifacts.has(id) ? Number.POSITIVE_INFINITY : undefined),
+              expiresAt: async (id) => (shellArtifacts.has(id) ? Number.POSITIVE_INFINITY : (await runs.artifactOwner(id))?.artifact.expiresAt),
             },
             budget,
             now: () => services.clock.now(),

@@ -10,12 +10,15 @@ import {
 } from '../../transport/contracts/index.ts';
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
+import type { LiveViewRelay } from './live-view-relay.ts';
 import type { ControlResult, TaskControl } from './task-control.ts';
 
 export interface FrontendGatewayDeps {
   control: () => TaskControl | undefined;
   /** select_extension when no agent runs on this server. */
   bindExtension(taskId: string, clientId: string): ControlResult;
+  /** The live view relay (subscribe_live / unsubscribe_live); absent: live view unavailable. */
+  live?: LiveViewRelay;
   log(entry: Record<string, unknown>): void;
   /** Every valid message (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
@@ -25,6 +28,7 @@ type Handler<T extends FrontendMessage['type']> = (
   message: Extract<FrontendMessage, { type: T }>,
 ) => ControlResult | Promise<ControlResult>;
 
+const noLive: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'live view is not available on this server' } };
 const noAgent: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
 
 export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGatewayDeps): void {
@@ -41,6 +45,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
     takeover_task: (m) => deps.control()?.takeover(m.taskId, 'web', m.reason ?? 'taken over from the web UI') ?? noAgent,
     subscribe_task: (m) => {
       socket.join(rooms.task(m.taskId));
+      for (const envelope of deps.control()?.stepsInFlight?.(m.taskId) ?? []) socket.emit('frontend_event', envelope);
       return { ok: true };
     },
     unsubscribe_task: (m) => {
@@ -64,6 +69,8 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       return { ok: true };
     },
     select_extension: (m) => deps.control()?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
+    subscribe_live: (m) => deps.live?.watch(socket, m.taskId) ?? noLive,
+    unsubscribe_live: (m) => deps.live?.unwatch(socket, m.taskId) ?? noLive,
   };
 
   socket.on(FRONTEND_MESSAGE_EVENT, async (input: unknown, ack?: (response: unknown) => void) => {
@@ -93,5 +100,6 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
   socket.on('disconnect', () => {
     for (const stop of inspections.values()) stop();
     inspections.clear();
+    deps.live?.viewerGone(socket);
   });
 }

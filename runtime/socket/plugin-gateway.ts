@@ -7,6 +7,7 @@ import {
   IncomingPluginMessageSchema,
   isLegacyActionResult,
   LEGACY_PLUGIN_MESSAGE_EVENT,
+  LIVE_FRAME_EVENT,
   normalizeActionResult,
   PLUGIN_MESSAGE_EVENT,
   ackOk,
@@ -19,6 +20,7 @@ import {
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import type { LiveViewRelay } from './live-view-relay.ts';
 import { answerNavigationCheck, type NavigationCheckDeps } from './navigation-check.ts';
 import type { TaskControl } from './task-control.ts';
 
@@ -42,6 +44,8 @@ export interface PluginGatewayDeps {
   /** Sockets currently open for a plugin clientId (to know when the last one leaves). */
   socketsOf(clientId: string): number;
   log(entry: Record<string, unknown>): void;
+  /** The live view relay: `live_frame` events go there (never to the recorder). */
+  live?: Pick<LiveViewRelay, 'onFrame'>;
   /** Every valid message that belongs to a task (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
   /** The URL policy the extension enforces on task tabs (navigation_check). */
@@ -145,6 +149,11 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
   };
   socket.on(PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
   socket.on(LEGACY_PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
+  socket.on(LIVE_FRAME_EVENT, (frame: unknown, ack?: Ack) => {
+    const reply = typeof ack === 'function' ? ack : undefined;
+    if (deps.live) deps.live.onFrame(clientId, frame, reply);
+    else reply?.({ ok: false, error: { code: 'UNAVAILABLE', message: 'live view is not available on this server' } });
+  });
   socket.on('disconnect', (reason: string) => {
     deps.registry.socketDisconnected(clientId);
     deps.log({ event: 'plugin_disconnected', clientId, reason });

@@ -26,4 +26,8 @@ export interface TaskControl {
   navigationBlocked?(report: NavigationBlockedReport): void;
   /** Live machine inspection for a task: `inspection` frontend events to one listener; returns unsubscribe. */
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
+  /** The `toolUsed` start envelopes of the task's actions still in flight (replayed to a subscriber, so a reload shows them). */
+  stepsInFlight?(taskId: string): FrontendEvent[];
+  /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */
+  liveTarget?(taskId: string): { clientId: string; tabId: number } | null;
 }

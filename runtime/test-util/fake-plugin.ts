@@ -35,6 +35,8 @@ export interface FakePlugin {
   socket: Socket;
   clientId: string;
   received: BrowserActionFrame[];
+  /** Frames the answerer ran (with `dedupe`, a repeated actionId is not run again). */
+  executed: BrowserActionFrame[];
   /** Every plugin_message the server sent (browser_action, plugin_ui_state, ...), in order. */
   frames: Array<Record<string, unknown>>;
   /** Every ack the server answered this plugin's messages with. */
@@ -80,6 +82,8 @@ export async function startFakePlugin(options: {
   answer?: Answerer;
   snapshot?: Record<string, unknown>;
   register?: boolean;
+  /** Seed 001 §4.2: a browser_action whose actionId was seen is not run again; its result is sent again. */
+  dedupe?: boolean;
 }): Promise<FakePlugin> {
   const socket = io(`${options.url}/mimo`, {
     transports: ['websocket'],
@@ -92,6 +96,8 @@ export async function startFakePlugin(options: {
     socket.once('connect_error', reject);
   });
   const received: BrowserActionFrame[] = [];
+  const executed: BrowserActionFrame[] = [];
+  const answers = new Map<string, Promise<FakeAnswer>>();
   const frames: Array<Record<string, unknown>> = [];
   const acks: unknown[] = [];
   const answer = options.answer ?? okAnswer;
@@ -100,6 +106,7 @@ export async function startFakePlugin(options: {
     socket,
     clientId: options.clientId,
     received,
+    executed,
     frames,
     acks,
     send: async (message) => {
@@ -121,7 +128,13 @@ export async function startFakePlugin(options: {
     if (frame?.type !== 'browser_action') return;
     received.push(frame);
     const [name, params] = Object.entries(frame.action)[0]!;
-    const reply = await answer(name, params, frame);
+    let pending = options.dedupe ? answers.get(frame.id) : undefined;
+    if (!pending) {
+      executed.push(frame);
+      pending = Promise.resolve(answer(name, params, frame));
+      if (options.dedupe) answers.set(frame.id, pending);
+    }
+    const reply = await pending;
     if (reply.ack !== false) ack?.({ ok: true });
     if (!reply.result) return;
     const result = reply.result;

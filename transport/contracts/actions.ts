@@ -17,6 +17,13 @@ export const actionNames = [
   'browser_type',
   'browser_get_html',
   'browser_switch_tab',
+  // Issue 13 (real pages): input primitives beyond click and type.
+  'browser_select',
+  'browser_check',
+  'browser_hover',
+  'browser_dblclick',
+  'browser_focus',
+  'browser_press',
 ] as const;
 export const ActionNameSchema = v.picklist(actionNames, (issue) => `unknown action ${JSON.stringify(issue.input)}`);
 export type ActionName = v.InferOutput<typeof ActionNameSchema>;
@@ -35,6 +42,30 @@ export const TypeStrategySchema = v.picklist(['cdp_key', 'dom_input']);
 const AssignAttrSchema = v.pipe(v.string(), v.regex(/^data-[A-Za-z0-9_.-]+$/, 'assignAttr must be a data-* attribute name'));
 /** Every result may carry warnings (CDP fallback, partial page preparation; seed 000 §4.5, §4.6). */
 const warnings = { warnings: v.optional(v.array(v.string())) };
+
+/**
+ * What an input action did to the main frame: a new document (`sameDocument: false`) or a
+ * route change in the same one (hash / history API). `committed: false` when the navigation was
+ * requested but the new document had not arrived when the action returned (wait with
+ * browser_wait_for_loaded). `httpStatus` of the new document when known.
+ */
+export const NavigationSchema = v.object({
+  url: v.string(),
+  sameDocument: v.boolean(),
+  committed: v.boolean(),
+  httpStatus: v.optional(NonNegativeIntSchema),
+});
+export type Navigation = v.InferOutput<typeof NavigationSchema>;
+/** Input actions say whether they navigated (issue 13). */
+const navigated = { navigated: v.optional(v.boolean()), navigation: v.optional(NavigationSchema) };
+/** Form fields the page refused when the action tried to submit (constraint validation). */
+export const InvalidFieldSchema = v.object({ field: v.string(), message: v.string(), clickId: v.optional(NonNegativeIntSchema) });
+export type InvalidField = v.InferOutput<typeof InvalidFieldSchema>;
+const validation = { invalidFields: v.optional(v.array(InvalidFieldSchema)) };
+const target = { clickId: v.optional(NonNegativeIntSchema), xpath: v.optional(v.pipe(v.string(), v.nonEmpty('xpath must not be empty'))) };
+const needsTarget = <T extends { clickId?: number; xpath?: string }>(name: string) => v.check<T, string>((p) => p.clickId !== undefined || p.xpath !== undefined, `${name} needs a target: clickId or xpath`);
+/** A key or chord: "Enter", "a", "Control+A", "Shift+Tab", "Meta+Shift+ArrowLeft". */
+const KeySchema = v.pipe(v.string(), v.nonEmpty('key must not be empty'), v.maxLength(64, 'key is at most 64 characters'));
 
 export const DEFAULT_CLICK_ID_ATTR = 'data-mimo_click_id';
 
@@ -74,7 +105,21 @@ export const actionParamsSchemas = {
   }),
   browser_get_html: v.object({ tabId: TabIdSchema, xpath: v.optional(XPathSchema) }),
   browser_switch_tab: v.object({ tabId: TabIdSchema }),
+  /** Options by value or by visible label; several only on a <select multiple> ([] clears one). */
+  browser_select: v.pipe(
+    v.object({ tabId: TabIdSchema, ...target, values: v.pipe(v.array(v.pipe(v.string(), v.maxLength(1000))), v.maxLength(500)) }),
+    needsTarget('browser_select'),
+  ),
+  /** Sets a checkbox, radio or switch to `checked` (default true) through a click, like a user. */
+  browser_check: v.pipe(v.object({ tabId: TabIdSchema, ...target, checked: v.optional(v.boolean()), strategy: v.optional(ClickStrategySchema) }), needsTarget('browser_check')),
+  browser_hover: v.pipe(v.object({ tabId: TabIdSchema, ...target }), needsTarget('browser_hover')),
+  browser_dblclick: v.pipe(v.object({ tabId: TabIdSchema, ...target, strategy: v.optional(ClickStrategySchema) }), needsTarget('browser_dblclick')),
+  browser_focus: v.pipe(v.object({ tabId: TabIdSchema, ...target }), needsTarget('browser_focus')),
+  /** A key or chord to the target (focused first) or, without a target, to the focused element. */
+  browser_press: v.object({ tabId: TabIdSchema, key: KeySchema, ...target }),
 } as const satisfies Record<ActionName, v.GenericSchema>;
+
+const OptionSchema = v.object({ value: v.string(), label: v.string(), selected: v.optional(v.boolean()), disabled: v.optional(v.boolean()) });
 
 export const DomIndexElementSchema = v.object({
   clickId: ClickIdSchema,
@@ -93,6 +138,17 @@ export const DomIndexElementSchema = v.object({
   value: v.optional(v.string()),
   /** The dom_index generation this clickId belongs to (stale refs get INVALID_TARGET). */
   generation: v.optional(NonNegativeIntSchema),
+  // Control state (issue 13): what a planner needs to check, select or slide without guessing.
+  checked: v.optional(v.boolean()),
+  disabled: v.optional(v.boolean()),
+  required: v.optional(v.boolean()),
+  multiple: v.optional(v.boolean()),
+  options: v.optional(v.array(OptionSchema)),
+  min: v.optional(v.string()),
+  max: v.optional(v.string()),
+  step: v.optional(v.string()),
+  /** The control is visually hidden (opacity 0, clipped, 1 px) and is operated through its label or its own box. */
+  hiddenControl: v.optional(v.boolean()),
 });
 export type DomIndexElement = v.InferOutput<typeof DomIndexElementSchema>;
 
@@ -116,7 +172,15 @@ export const actionResultSchemas = {
   }),
   browser_debugger_attach: v.object({ attached: v.literal(true), ...warnings }),
   task_stop: v.object({ stopped: v.literal(true), ...warnings }),
-  browser_wait_for_loaded: v.object({ status: v.literal('complete'), ...warnings }),
+  browser_wait_for_loaded: v.object({
+    status: v.literal('complete'),
+    // Issue 13: the document that finished loading, and its HTTP status when known.
+    url: v.optional(v.string()),
+    title: v.optional(v.string()),
+    httpStatus: v.optional(NonNegativeIntSchema),
+    ...navigated,
+    ...warnings,
+  }),
   browser_screenshot: v.object({
     artifactId: ArtifactIdSchema,
     url: v.string(),
@@ -135,10 +199,18 @@ export const actionResultSchemas = {
   }),
   browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), ...warnings }),
   browser_xpath_scan: v.object({ elements: v.array(XPathScanElementSchema), ...warnings }),
-  browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...warnings }),
-  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, ...warnings }),
+  browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...validation, ...warnings }),
+  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, ...navigated, ...validation, ...warnings }),
   browser_get_html: v.object({ artifactId: ArtifactIdSchema, url: v.string(), ...warnings }),
   browser_switch_tab: v.object({ tabId: TabIdSchema, url: v.string(), title: v.optional(v.string()), ...warnings }),
+  browser_select: v.object({ selected: v.array(v.string()), labels: v.array(v.string()), ...navigated, ...warnings }),
+  /** `checked`: the control's state read back after the action; `changed`: whether it had to click. */
+  browser_check: v.object({ checked: v.boolean(), changed: v.boolean(), strategy: ClickStrategySchema, ...navigated, ...warnings }),
+  browser_hover: v.object({ hovered: v.literal(true), strategy: ClickStrategySchema, ...warnings }),
+  browser_dblclick: v.object({ dblclicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...warnings }),
+  /** `focused`: whether the element holds the focus afterwards. */
+  browser_focus: v.object({ focused: v.boolean(), ...warnings }),
+  browser_press: v.object({ pressed: v.string(), strategy: TypeStrategySchema, ...navigated, ...validation, ...warnings }),
 } as const satisfies Record<ActionName, v.GenericSchema>;
 
 export type ActionParamsMap = { [K in ActionName]: v.InferOutput<(typeof actionParamsSchemas)[K]> };

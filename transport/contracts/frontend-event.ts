@@ -66,6 +66,10 @@ export const ToolUsedEventSchema = frontendEvent('toolUsed', {
   phase: ToolPhaseSchema,
   /** Short human-readable summary of the params, e.g. `tabId=12 clickId=4`. */
   paramsSummary: v.string(),
+  /** What the step acted on, in words: the element's label for a click or type, the page's title once loaded. */
+  target: v.optional(v.string()),
+  /** The small fields of the action's result (ids, url, title, flags), on the settling phase. */
+  result: v.optional(v.record(v.string(), v.unknown())),
   durationMs: v.optional(NonNegativeIntSchema),
   artifacts: v.optional(v.array(ToolArtifactSchema)),
   warnings: v.optional(v.array(v.string())),
@@ -91,6 +95,19 @@ export type InspectionRecord = v.InferOutput<typeof InspectionRecordSchema>;
 export const InspectionEventSchema = frontendEvent('inspection', { record: InspectionRecordSchema });
 export type InspectionEvent = v.InferOutput<typeof InspectionEventSchema>;
 
+/**
+ * To every frontend (room `frontend`), whichever client drives the task: a task was created or
+ * changed status, so other clients' task lists stay current without a reload. `title` and
+ * `createdAt` come with the first event of a new task.
+ */
+export const TaskListChangedEventSchema = frontendEvent('taskListChanged', {
+  taskId: TaskIdSchema,
+  status: TaskStatusSchema,
+  title: v.optional(v.string()),
+  createdAt: v.optional(TimestampSchema),
+});
+export type TaskListChangedEvent = v.InferOutput<typeof TaskListChangedEventSchema>;
+
 /** The tokens of one LLM call; a task's total is the sum of its usage events (also stored as task.usage). */
 export const UsageEventSchema = frontendEvent('usage', {
   promptTokens: NonNegativeIntSchema,
@@ -107,6 +124,7 @@ export const FrontendEventPayloadSchema = v.variant('type', [
   TaskStatusEventSchema,
   InspectionEventSchema,
   UsageEventSchema,
+  TaskListChangedEventSchema,
 ], variantMessage);
 export type FrontendEventPayload = v.InferOutput<typeof FrontendEventPayloadSchema>;
 export type FrontendEventType = FrontendEventPayload['type'];

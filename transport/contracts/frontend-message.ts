@@ -54,6 +54,12 @@ export type UnsubscribeInspection = v.InferOutput<typeof UnsubscribeInspectionSc
 export const SelectExtensionSchema = frontendMessage('select_extension', { clientId: ClientIdSchema });
 export type SelectExtension = v.InferOutput<typeof SelectExtensionSchema>;
 
+/** Start / stop receiving the task tab's live frames (`live_frame`, live-view.ts). */
+export const SubscribeLiveSchema = frontendMessage('subscribe_live', {});
+export type SubscribeLive = v.InferOutput<typeof SubscribeLiveSchema>;
+export const UnsubscribeLiveSchema = frontendMessage('unsubscribe_live', {});
+export type UnsubscribeLive = v.InferOutput<typeof UnsubscribeLiveSchema>;
+
 export const FrontendMessageSchema = v.variant('type', [
   UserMessageSchema,
   ResumeTaskSchema,
@@ -64,6 +70,8 @@ export const FrontendMessageSchema = v.variant('type', [
   SubscribeInspectionSchema,
   UnsubscribeInspectionSchema,
   SelectExtensionSchema,
+  SubscribeLiveSchema,
+  UnsubscribeLiveSchema,
 ], variantMessage);
 export type FrontendMessage = v.InferOutput<typeof FrontendMessageSchema>;
 export type FrontendMessageType = FrontendMessage['type'];

@@ -20,5 +20,6 @@ export * from './socket-auth.ts';
 export * from './variant-message.ts';
 export * from './validate.ts';
 export * from './extension-identity.ts';
+export * from './live-view.ts';
 export * from './socket-ack.ts';
 export * from './plugin-frames.ts';

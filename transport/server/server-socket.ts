@@ -4,42 +4,13 @@ import { BroadcastOperator } from './broadcast-operator.ts';
 import type { Namespace } from './namespace.ts';
 import type { SocketClient } from './socket-client.ts';
 import type { DisconnectReason, Handshake, Listener } from './socket-types.ts';
+import { AckTimeoutError, TimedEmitter } from './timed-emitter.ts';
 
-type AckCallback = (...args: unknown[]) => void;
+export { AckTimeoutError, TimedEmitter };
+
+export type AckCallback = (...args: unknown[]) => void;
 
 const NO_ROOMS: ReadonlySet<string> = new Set();
-
-export class AckTimeoutError extends Error {
-  constructor(message = 'operation has timed out') {
-    super(message);
-    this.name = 'AckTimeoutError';
-  }
-}
-
-/** `socket.timeout(ms)`: emits whose ack callback gets an error first when no ack arrives in time. */
-export class TimedEmitter {
-  constructor(
-    private readonly socket: ServerSocket,
-    private readonly ms: number,
-  ) {}
-
-  emit(event: string, ...args: unknown[]): boolean {
-    const callback = args.pop();
-    if (typeof callback !== 'function') throw new TypeError('socket.timeout(ms).emit needs an ack callback');
-    return this.socket.emitWithAckCallback(event, args, callback as AckCallback, this.ms);
-  }
-
-  emitWithAck(event: string, ...args: unknown[]): Promise<any> {
-    return new Promise((resolve, reject) => {
-      this.socket.emitWithAckCallback(
-        event,
-        args,
-        (error: unknown, ...response: unknown[]) => (error ? reject(error) : resolve(response[0])),
-        this.ms,
-      );
-    });
-  }
-}
 
 export class ServerSocket {
   connected = true;
@@ -48,8 +19,8 @@ export class ServerSocket {
   private readonly auth: Record<string, unknown>;
   private readonly issued = Date.now();
   private listeners: Map<string, Listener[]> | null = null;
-  private acks: Map<number, { callback: AckCallback; timer: NodeJS.Timeout | null; timed: boolean }> | null = null;
-  private nextAckId = 0;
+  private pending: Map<number, { callback: AckCallback; timer: NodeJS.Timeout | null; timed: boolean }> | null = null;
+  private adapterAcks: Map<number, AckCallback> | null = null;
 
   constructor(
     readonly id: string,
@@ -89,6 +60,14 @@ export class ServerSocket {
       query: Object.fromEntries(new URLSearchParams(q === -1 ? '' : info.url.slice(q + 1))),
       auth: this.auth,
     };
+  }
+
+  /**
+   * Acks of broadcasts, set by a socket.io adapter (`socket.acks.set(packet.id, ack)`), called
+   * with the client's ack arguments. The socket's own emits keep their acks apart (with timers).
+   */
+  get acks(): Map<number, AckCallback> {
+    return (this.adapterAcks ??= new Map());
   }
 
   get conn(): SocketClient {
@@ -148,20 +127,20 @@ export class ServerSocket {
 
   /** @internal */
   emitWithAckCallback(event: string, args: unknown[], callback: AckCallback, timeoutMs: number | null): boolean {
-    const id = this.nextAckId++;
+    const id = this.nsp._ids++;
     const timed = timeoutMs !== null;
     if (!this.connected) {
       if (timed) queueMicrotask(() => callback(new Error('socket has been disconnected')));
       return false;
     }
-    this.acks ??= new Map();
+    this.pending ??= new Map();
     const timer = timed
       ? setTimeout(() => {
-          this.acks?.delete(id);
+          this.pending?.delete(id);
           callback(new AckTimeoutError());
         }, timeoutMs)
       : null;
-    this.acks.set(id, { callback, timer, timed });
+    this.pending.set(id, { callback, timer, timed });
     this.writeFrames(encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, id, data: [event, ...args] }));
     return true;
   }
@@ -228,9 +207,15 @@ export class ServerSocket {
       }
       case SocketPacketType.ACK:
       case SocketPacketType.BINARY_ACK: {
-        const pending = packet.id === undefined ? undefined : this.acks?.get(packet.id);
-        if (!pending) return;
-        this.acks!.delete(packet.id!);
+        const pending = packet.id === undefined ? undefined : this.pending?.get(packet.id);
+        if (!pending) {
+          const broadcastAck = packet.id === undefined ? undefined : this.adapterAcks?.get(packet.id);
+          if (!broadcastAck) return;
+          this.adapterAcks!.delete(packet.id!);
+          this.invoke(() => broadcastAck(...(packet.data as unknown[])), 'ack');
+          return;
+        }
+        this.pending!.delete(packet.id!);
         if (pending.timer) clearTimeout(pending.timer);
         const response = packet.data as unknown[];
         this.invoke(pending.timed ? () => pending.callback(null, ...response) : () => pending.callback(...response), 'ack');
@@ -289,9 +274,9 @@ export class ServerSocket {
     this.joined = null;
     this.nsp.removeSocket(this);
     this.client.removeSocket(this);
-    if (this.acks) {
-      const pending = [...this.acks.values()];
-      this.acks.clear();
+    if (this.pending) {
+      const pending = [...this.pending.values()];
+      this.pending.clear();
       for (const ack of pending) {
         if (ack.timer) clearTimeout(ack.timer);
         if (ack.timed) this.invoke(() => ack.callback(new Error('socket has been disconnected')), 'ack');

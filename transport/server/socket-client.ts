@@ -154,6 +154,11 @@ export class SocketClient implements EngineSessionHandlers {
     return (this.first ? 1 : 0) + (this.more?.size ?? 0);
   }
 
+  /** socket.io's name for writeFrames, used by adapters: `encodedPackets` come from `nsp.server.encoder`. */
+  writeToEngine(encodedPackets: readonly [string, ...Uint8Array[]], _opts?: unknown): void {
+    this.writeFrames(encodedPackets);
+  }
+
   /** @internal */
   writeFrames(frames: readonly [string, ...Uint8Array[]]): void {
     for (const frame of frames) this.session.send(frame);

@@ -3,6 +3,7 @@
 // tests drive it with a fake API and a fake link, without a DOM.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
 import type { FrontendEvent } from '../../transport/contracts/frontend-event.ts';
+import type { LiveFrame } from '../../transport/contracts/live-view.ts';
 import type { TaskSummary } from '../../transport/contracts/http.ts';
 import type { AckResult } from './io/ack.ts';
 import type { ApiClient, ApiError } from './io/api-client.ts';
@@ -16,10 +17,17 @@ import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './mode
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
 import type { Pricing } from './models/usage-model.ts';
+import type { ExtensionSituation } from './text/error-words.ts';
 
 /** What the narrow (phone-width) layout shows; the wide layout shows all three. */
 export type Pane = 'tasks' | 'chat' | 'panel';
 export type SidePanel = 'browser' | 'machines';
+
+export interface LiveLink {
+  send(type: 'subscribe_live' | 'unsubscribe_live', taskId: string): Promise<AckResult>;
+  onFrame(listener: (frame: LiveFrame, done: () => void) => void): () => void;
+  clock: { now(): number };
+}
 
 export interface AppDeps {
   api: ApiClient;
@@ -37,6 +45,8 @@ export interface AppState {
   snapshot: SnapshotModel;
   extensions: ExtensionModel;
   inspection: InspectionModel;
+  /** The live view's link (its model is built with the lazily loaded live view panel). */
+  liveLink: LiveLink;
   now: ReadonlySignal<number>;
   currentTaskId: ReadonlySignal<string | null>;
   currentTask: ReadonlySignal<TaskSummary | null>;
@@ -44,8 +54,15 @@ export interface AppState {
   taskError: ReadonlySignal<ApiError | null>;
   pane: ReadonlySignal<Pane>;
   panel: ReadonlySignal<SidePanel>;
+  /** For wording PLUGIN_OFFLINE: no extension ever seen, known ones all disconnected, or some connected. */
+  extensionSituation: ReadonlySignal<ExtensionSituation>;
+  /** Sends the last message of the open task again (a stopped or failed task reopens with it). */
+  retryTurn(): Promise<AckResult | null>;
+  /** Shows the browser panel (extension picker and connect steps), on a phone too. */
+  showExtensions(): void;
   start(initialTaskId?: string | null): Promise<void>;
-  openTask(taskId: string): Promise<void>;
+  /** `fresh`: an id just minted by GET /api/task/id, which has no record to read yet. */
+  openTask(taskId: string, fresh?: boolean): Promise<void>;
   newTask(): Promise<string | null>;
   send(content: string): Promise<AckResult | null>;
   retry(messageId: string): Promise<AckResult | null>;
@@ -68,6 +85,7 @@ export function createAppState(deps: AppDeps): AppState {
   const pane = signal<Pane>('chat');
   const panel = signal<SidePanel>('browser');
   let lastExtensionPoll = deps.clock.now();
+  let creating: Promise<string | null> | null = null;
   const cleanups: (() => void)[] = [];
 
   const withTask = <T>(fn: (taskId: string) => Promise<T>): Promise<T> | null => (currentTaskId.value ? fn(currentTaskId.value) : null);
@@ -106,6 +124,7 @@ export function createAppState(deps: AppDeps): AppState {
     const lastTab = chat.items.value.flatMap((i) => (i.kind === 'tool' ? [tabIdFromParams(i.paramsSummary)] : [])).filter((t) => t !== null).pop();
     if (lastTab !== undefined) snapshot.setTaskTab(lastTab);
     status.setFromSummary(task.status, task.updatedAt);
+    if (status.finished.value) chat.cancelRunning();
     extensions.setBound(task.selectedClientId);
   }
 
@@ -129,7 +148,9 @@ export function createAppState(deps: AppDeps): AppState {
       const tabId = tabIdFromParams(e.paramsSummary);
       if (tabId !== null) snapshot.setTaskTab(tabId);
     },
-    taskStatus: (e) => void status.applyEvent(e),
+    taskStatus: (e) => {
+      if (status.applyEvent(e) && status.finished.value) chat.cancelRunning();
+    },
     inspection: (e) => void inspection.apply(e),
   };
 
@@ -137,6 +158,10 @@ export function createAppState(deps: AppDeps): AppState {
     const e = env.event;
     if (e.type === 'snapshotSync') {
       snapshot.applySync(e);
+      return;
+    }
+    if (e.type === 'taskListChanged') {
+      tasks.applyListChange({ taskId: e.taskId, status: e.status, timestamp: e.timestamp, ...(e.title !== undefined ? { title: e.title } : {}), ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}) });
       return;
     }
     if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp);
@@ -152,7 +177,26 @@ export function createAppState(deps: AppDeps): AppState {
     return result;
   }
 
+  const extensionSituation = computed<ExtensionSituation>(() =>
+    extensions.connected.value.length > 0 ? 'connected' : extensions.list.value.length > 0 ? 'disconnected' : 'none-ever',
+  );
+
   const app: AppState = {
+    extensionSituation,
+    liveLink: {
+      send: (type, taskId) => link.send(build(type, taskId)),
+      onFrame: (listener) => link.onLiveFrame(listener),
+      clock: deps.clock,
+    },
+    async retryTurn() {
+      const last = [...chat.items.value].reverse().find((i) => i.kind === 'user');
+      if (!last || last.kind !== 'user') return null;
+      return app.send(last.content);
+    },
+    showExtensions() {
+      app.showPanel('browser');
+      pane.value = 'panel';
+    },
     connection,
     tasks,
     chat,
@@ -186,7 +230,7 @@ export function createAppState(deps: AppDeps): AppState {
       const opening = initialTaskId ? app.openTask(initialTaskId) : Promise.resolve();
       await Promise.all([tasks.refresh(), extensions.refresh(), refetchSnapshot(), opening]);
     },
-    async openTask(taskId) {
+    async openTask(taskId, fresh = false) {
       const previous = currentTaskId.value;
       if (previous === taskId) return;
       if (previous) {
@@ -204,21 +248,26 @@ export function createAppState(deps: AppDeps): AppState {
       pane.value = 'chat';
       // Subscribe first, then read history: an event in between is merged, not lost.
       if (link.connected) subscribe(taskId);
-      await loadTask(taskId);
+      // A fresh id has no record until its first message: reading it would only log a 404.
+      if (!fresh) await loadTask(taskId);
     },
-    async newTask() {
-      const result = await api.newTaskId();
-      if (!result.ok) {
-        taskError.value = result.error;
-        return null;
-      }
-      await app.openTask(result.data.taskId);
-      return result.data.taskId;
+    newTask() {
+      // A message typed while the new id is on its way belongs to the new task, not the old one.
+      creating ??= (async () => {
+        const result = await api.newTaskId();
+        if (!result.ok) {
+          taskError.value = result.error;
+          return null;
+        }
+        await app.openTask(result.data.taskId, true);
+        return result.data.taskId;
+      })().finally(() => (creating = null));
+      return creating;
     },
     async send(text) {
       const content = text.trim();
       if (content === '') return null;
-      const taskId = currentTaskId.value ?? (await app.newTask());
+      const taskId = creating ? await creating : (currentTaskId.value ?? (await app.newTask()));
       if (!taskId) return null;
       const message = build('user_message', taskId, { content });
       chat.addUserMessage(message.id, content, message.timestamp);

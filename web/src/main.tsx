@@ -11,8 +11,9 @@ import { createSocketLink, type SocketLike } from './io/socket-link.ts';
 import { hashForTask, taskIdFromHash } from './io/task-route.ts';
 import { resolveToken, type KeyValueStorage } from './io/token.ts';
 import { createLazyResource } from './models/lazy-resource.ts';
+import type { ConversationChunk } from './conversation-chunk.ts';
 import type { MachinesChunk } from './machines-chunk.ts';
-import { createStatelyBridge, type CreateInspector } from './models/stately-bridge.ts';
+import type { CreateInspector } from './models/stately-bridge.ts';
 import './styles.css';
 
 function storage(): KeyValueStorage | undefined {
@@ -39,15 +40,20 @@ const link = createSocketLink({
 const api = createApiClient({ fetch: window.fetch.bind(window), token });
 const app = createAppState({ api, link, clock: Date, newId: () => nanoid(16) });
 
-const machines = createLazyResource<MachinesChunk>(() => import('./machines-chunk.ts').then((m) => m.loadMachinesChunk()));
-const stately = createStatelyBridge({
-  load: () => import('@statelyai/inspect').then((m) => m.createBrowserInspector as unknown as CreateInspector),
-  window,
-  definitionOf: (machineId) => machines.value.value?.catalog.find((e) => e.machineId === machineId)?.config,
-  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
-  clearTimeout: (handle) => window.clearTimeout(handle as number),
-});
-app.inspection.onRecord((record) => stately.forward(record));
+const machines = createLazyResource<MachinesChunk>(() =>
+  import('./machines-chunk.ts').then((m) => {
+    const chunk = m.loadMachinesChunk({
+      load: () => import('@statelyai/inspect').then((i) => i.createBrowserInspector as unknown as CreateInspector),
+      window,
+      setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+      clearTimeout: (handle) => window.clearTimeout(handle as number),
+    });
+    // Records from before the chunk loaded are replayed when the inspector opens (inspection.records()).
+    app.inspection.onRecord((record) => chunk.stately.forward(record));
+    return chunk;
+  }),
+);
+const conversation = createLazyResource<ConversationChunk>(() => import('./conversation-chunk.ts').then((m) => m.loadConversationChunk()));
 
 const initialTaskId = taskIdFromHash(location.hash);
 effect(() => {
@@ -60,5 +66,5 @@ window.addEventListener('hashchange', () => {
 });
 window.setInterval(() => app.tick(), 5_000);
 
-render(<AppView app={app} machines={machines} stately={stately} />, document.getElementById('app')!);
+render(<AppView app={app} machines={machines} conversation={conversation} />, document.getElementById('app')!);
 void app.start(initialTaskId);

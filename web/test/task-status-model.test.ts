@@ -60,13 +60,25 @@ takeover('a refused control shows the error and leaves the status alone', async 
   assert.is(model.status.value, 'takeover');
 });
 
-takeover('Stop is offered while running, ongoing and in takeover, not once finished', async () => {
+takeover('Stop only while the task works (or is paused in takeover); Take over only while running or ongoing', async () => {
   const { model, sent } = setup();
-  for (const [s, can] of [['created', false], ['running', true], ['ongoing', true], ['takeover', true], ['completed', false], ['error', false]] as const) {
+  const table = [
+    ['created', true, true],
+    ['running', true, true],
+    ['ongoing', false, true],
+    ['takeover', true, false],
+    ['completed', false, false],
+    ['error', false, false],
+  ] as const;
+  for (const [s, stop, take] of table) {
     model.reset(s);
-    assert.is(model.canStop.value, can, s);
+    assert.is(model.canStop.value, stop, `stop ${s}`);
+    assert.is(model.canTakeover.value, take, `takeover ${s}`);
   }
   model.reset('ongoing');
+  assert.is(await model.stop(), null, 'a finished turn offers no Stop and sends nothing');
+  assert.equal(sent, []);
+  model.reset('running');
   await model.stop();
   assert.equal(sent, ['stop_task']);
 });

@@ -3,6 +3,7 @@ import type { FrontendEvent, FrontendEventPayload } from '../../transport/contra
 import type { FrontendMessage } from '../../transport/contracts/frontend-message.ts';
 import type { ExtensionListItem, SnapshotResponse, TaskDetail, TaskSummary } from '../../transport/contracts/http.ts';
 import type { SnapshotState } from '../../transport/contracts/snapshot.ts';
+import type { LiveFrame } from '../../transport/contracts/live-view.ts';
 import type { AckResult } from '../src/io/ack.ts';
 import type { ApiClient, ApiResult } from '../src/io/api-client.ts';
 import type { LinkStatus, SocketLink } from '../src/io/socket-link.ts';
@@ -95,6 +96,17 @@ export class FakeLink implements SocketLink {
   ack: (message: FrontendMessage) => AckResult | Promise<AckResult> = () => ({ ok: true });
   private events = new Set<(e: FrontendEvent) => void>();
   private statuses = new Set<(s: LinkStatus) => void>();
+  private frames = new Set<(frame: LiveFrame, done: () => void) => void>();
+  onLiveFrame(listener: (frame: LiveFrame, done: () => void) => void) {
+    this.frames.add(listener);
+    return () => this.frames.delete(listener);
+  }
+  /** Delivers a live frame as the server would; resolves... returns how many times it was acked. */
+  pushFrame(frame: LiveFrame): { acks: number } {
+    const acks = { acks: 0 };
+    this.frames.forEach((l) => l(frame, () => (acks.acks += 1)));
+    return acks;
+  }
 
   async send(message: FrontendMessage): Promise<AckResult> {
     if (!this.connected) return { ok: false, error: { code: 'UNAVAILABLE', message: 'not connected to the server' } };

@@ -9,6 +9,10 @@ export async function runPageOp<K extends PageOpName>(ctx: ActionContext, tabId:
   try {
     return await ctx.page.run(tabId, op, args);
   } catch (error) {
+    if (error instanceof PageAgentError && /showing error page/i.test(error.message)) {
+      // Chrome refuses scripts on its own error page: the document never loaded.
+      throw new ActionFailure('NAVIGATION_FAILED', `the tab shows the browser's error page: the page could not be loaded (${error.message})`, { reason: 'error_page', tabId });
+    }
     if (error instanceof PageAgentError) {
       // Usually a navigation in progress or a page extensions may not script (chrome://, web store).
       throw new ActionFailure('PLUGIN_ERROR', error.message, { reason: 'page_script_failed', tabId }, true);

@@ -13,6 +13,9 @@ interface LayoutMetrics {
   contentSize?: { width: number; height: number };
 }
 
+/** How long a screenshot waits for a navigation in flight to load before capturing anyway. */
+const NAVIGATION_SETTLE_MS = 4_000;
+
 /** Chrome refuses captures larger than this in either dimension. */
 const MAX_CAPTURE_PX = 16_384;
 
@@ -24,6 +27,9 @@ export const screenshot: ActionHandler<'browser_screenshot'> = async (params, ct
   const target = ctx.artifacts.reserve(ctx.action.screenshotPresignedUrl ? { ...artifact, uploadUrl: ctx.action.screenshotPresignedUrl } : artifact);
   target.catch(() => {}); // awaited below; a capture failure must not leave it unhandled
   let base64: string;
+  // A navigation in flight: capture the new document once it has loaded, not a frame in between
+  // (which can stall the capture until its timeout).
+  if (ctx.nav.state(params.tabId)?.pending) await ctx.nav.loaded(params.tabId, NAVIGATION_SETTLE_MS).catch(() => {});
   try {
     const captureParams: Record<string, unknown> = { format: 'png', optimizeForSpeed: true };
     if (params.fullPage) {

@@ -49,7 +49,16 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
     const tab = await liveTab(ctx.browser, existing.tabId);
     if (tab && !ctx.isWebUiUrl(tab.url)) {
       if (params.url !== undefined) await armGuard(ctx, existing.tabId, warnings);
-      const updated = params.url === undefined ? tab : await ctx.browser.tabs.update(existing.tabId, { url: params.url });
+      // Tracked tabs know at once that a new document is coming (wait_for_loaded waits for it).
+      if (params.url !== undefined && (await ctx.nav.tracking(existing.tabId))) ctx.nav.expect(existing.tabId, params.url);
+      let updated = tab;
+      try {
+        if (params.url !== undefined) updated = await ctx.browser.tabs.update(existing.tabId, { url: params.url });
+      } catch (error) {
+        const state = ctx.nav.state(existing.tabId);
+        if (state) state.pending = null; // no navigation will come
+        throw error;
+      }
       await ctx.refs.forget(existing.tabId);
       const result: ActionResult<'task_start'> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
       if (existing.groupId !== undefined) result.groupId = existing.groupId;
@@ -62,7 +71,16 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   // The tab starts blank and is guarded before its first navigation (guarded-tab.ts).
   // A task keeps the window of its first tab (not whichever window was focused last).
   const windowId = existing && (await ctx.browser.windows.get(existing.windowId).then(() => true, () => false)) ? existing.windowId : undefined;
-  const opened = await openGuardedTab(ctx, { taskId: ctx.taskId, url, newWindowIfNone: true, ...(windowId === undefined ? {} : { windowId }) });
+  const opened = await openGuardedTab(ctx, {
+    taskId: ctx.taskId,
+    url,
+    newWindowIfNone: true,
+    ...(windowId === undefined ? {} : { windowId }),
+    // A tracked tab knows at once that its first document is coming (wait_for_loaded waits for it).
+    beforeNavigate: async (tabId, navigates) => {
+      if (navigates && (await ctx.nav.tracking(tabId))) ctx.nav.expect(tabId, url);
+    },
+  });
   if (!opened) fail('PLUGIN_ERROR', 'the browser did not create a tab');
   const tab = opened.tab;
   warnings.push(...opened.warnings);

@@ -9,12 +9,15 @@ import { OWN_INPUT_ARM_MS } from '../../shared/own-input-guard.ts';
 import { ENTER_DOWN, ENTER_UP, keyStrokes } from '../key-events.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
+import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
 import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 
-async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<void> {
+/** false: the control takes no keystrokes (range, date, color): its value is set through the DOM. */
+async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<boolean> {
   await ctx.cdp.attach(tabId);
   const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target, guardMs: OWN_INPUT_ARM_MS + text.length * 40 });
   if (!focused.ok) failTarget(focused);
+  if (focused.direct) return false;
   if (text === '') {
     // Clearing: the contents are selected, Delete removes them.
     await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
@@ -30,6 +33,7 @@ async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | n
   if (submit) {
     await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP)]);
   }
+  return true;
 }
 
 export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
@@ -37,10 +41,13 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const target = await targetSpec(ctx, params.tabId, params);
   const submit = params.submit ?? false;
   const warnings: string[] = [];
+  const navigated = await watchNavigation(ctx, params.tabId);
+  const report = async (strategy: 'cdp_key' | 'dom_input') =>
+    reportAfterInput(ctx, params.tabId, { typed: true as const, strategy }, await navigated(INPUT_COMMIT_WAIT_MS), submit ? { target } : null, warnings);
   if (params.strategy !== 'dom_input') {
     try {
-      await cdpType(ctx, params.tabId, target, params.text, submit);
-      return { typed: true, strategy: 'cdp_key' };
+      if (await cdpType(ctx, params.tabId, target, params.text, submit)) return report('cdp_key');
+      if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', 'this control takes no keystrokes (range, date, color); its value is set with dom_input', { reason: 'not_typed' });
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
       if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', `cdp_key typing not possible: ${error.message}`, { reason: error.kind });
@@ -50,5 +57,5 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const typed = await runPageOp(ctx, params.tabId, 'domInput', { target, text: params.text, submit });
   if (!typed.ok) failTarget(typed);
   if (submit && !typed.submitted) warnings.push('no form to submit; pressed Enter on the element');
-  return warnings.length > 0 ? { typed: true, strategy: 'dom_input', warnings } : { typed: true, strategy: 'dom_input' };
+  return report('dom_input');
 };

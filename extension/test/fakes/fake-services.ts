@@ -3,6 +3,7 @@
 import { nanoid } from 'nanoid';
 import type { ActionContext, BackgroundServices } from '../../background/action-context.ts';
 import type { ArtifactUploader, UploadInput } from '../../background/artifact-upload.ts';
+import { createNavTracker } from '../../background/nav-tracker.ts';
 import { createCdpSessions } from '../../background/cdp-sessions.ts';
 import { createElementRefs } from '../../background/element-refs.ts';
 import { createOverlayRelay } from '../../background/overlay-relay.ts';
@@ -58,6 +59,8 @@ export function testServices(browser: FakeBrowser = fakeBrowser()): TestServices
     settings: () => services.settingsValue,
     taskTabs,
     cdp: createCdpSessions({ browser, timers, enabled: () => services.settingsValue.useCdp }),
+    // Not hooked to attach: unit tests exercise the chrome.tabs fallback; nav-state has its own tests.
+    nav: createNavTracker({ browser, timers }),
     page: createPageAgentClient(browser),
     refs: createElementRefs(browser.storage.session),
     artifacts: recordingUploader(),

@@ -11,6 +11,8 @@ export const CAPABILITIES = [
   '- extract names and prices as a table ("list the products and prices on https://shop.example/products")',
   '- click a link or button by its visible text (click "Add to cart", press the Next button)',
   '- type into a field and submit (search for "blue mug", type hello into the name field and submit)',
+  '- add items to a list ("add a todo called Buy milk"), check or uncheck boxes ("mark Buy milk as complete", "check I like cherry")',
+  '- choose an option ("choose Cat in the pet select") and extract any table on a page ("extract the table")',
   '- open a link in a new tab and switch to it ("open the article in a new tab and switch to it")',
   '',
   'For real conversations, configure an OpenAI-compatible LLM before starting the server: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider or a local server) and optionally MIMO_MODEL (default gpt-4o-mini).',
@@ -22,14 +24,16 @@ export function chatAnswer(topic: 'greeting' | 'help' | 'thanks'): string {
   return `${ANSWER_PREFIX}here is what I can do.\n\n${CAPABILITIES}`;
 }
 
-export function unknownAnswer(request: string): string {
-  return `${ANSWER_PREFIX}I could not map this request to something I can do without an LLM: "${clip(request, 200)}".\n\n${CAPABILITIES}`;
+export function unknownAnswer(request: string, dropped?: Array<{ text: string; reason: string }>): string {
+  const why = dropped?.length ? `\n\n${dropped.map((d) => `- "${clip(d.text, 80)}": ${d.reason}`).join('\n')}` : '';
+  return `${ANSWER_PREFIX}I could not map this request to something I can do without an LLM: "${clip(request, 200)}".${why}\n\n${CAPABILITIES}`;
 }
 
-export function failureAnswer(step: ToolStep, done: string[]): string {
+export function failureAnswer(step: ToolStep, done: string[], notDone: string[] = []): string {
   const error = step.error ?? { code: 'UNKNOWN', message: 'the tool gave no result' };
   const lines = [`${ANSWER_PREFIX}the step ${step.name} failed with ${error.code}: ${error.message}`, '', 'I stopped there and did not retry.'];
   if (done.length > 0) lines.push('', 'Done before the failure:', ...done.map((d) => `- ${d}`));
+  if (notDone.length > 0) lines.push('', 'Not done:', ...notDone.map((d) => `- ${d}`));
   return lines.join('\n');
 }
 

@@ -10,6 +10,8 @@ export interface ToolStep {
   ok: boolean | undefined;
   result?: unknown;
   error?: { code: string; message: string };
+  /** What the planner said when it made the call ("clicking "Clear completed" (element 9)"): what it actually targeted. */
+  narration?: string;
 }
 
 export interface Conversation {
@@ -32,14 +34,20 @@ export function readConversation(messages: LlmMessage[]): Conversation {
   const turn = messages.filter((m) => m.role === 'user').length;
   const steps: ToolStep[] = [];
   if (requestIndex >= 0) {
-    const calls = new Map<string, { name: string; arguments: Record<string, unknown> }>();
+    const calls = new Map<string, { name: string; arguments: Record<string, unknown>; narration: string }>();
     for (const message of messages.slice(requestIndex + 1)) {
       if (message.role === 'assistant') {
-        for (const call of message.toolCalls ?? []) calls.set(call.toolCallId, { name: call.name, arguments: call.arguments ?? {} });
+        for (const call of message.toolCalls ?? []) calls.set(call.toolCallId, { name: call.name, arguments: call.arguments ?? {}, narration: message.content.trim() });
       } else if (message.role === 'tool') {
         const id = message.toolCallId ?? '';
         const call = calls.get(id);
-        steps.push({ toolCallId: id, name: call?.name ?? message.name ?? 'unknown', arguments: call?.arguments ?? {}, ...parseToolContent(message.content) });
+        steps.push({
+          toolCallId: id,
+          name: call?.name ?? message.name ?? 'unknown',
+          arguments: call?.arguments ?? {},
+          ...parseToolContent(message.content),
+          ...(call?.narration ? { narration: call.narration } : {}),
+        });
       }
     }
   }

@@ -4,6 +4,7 @@ import type { BrowserContext, PageContext } from '../llm-types.ts';
 import { ANSWER_PREFIX, clip } from './answers.ts';
 import type { ToolStep } from './conversation.ts';
 import { findClickTarget, findNewTabLink, findTextField, isTextField, labelOf } from './element-match.ts';
+import { decideCheck, decideSelect } from './decide-form.ts';
 import { TOOL, type PlanItem } from './plan-steps.ts';
 import { pageName } from './page-summary.ts';
 import { absoluteHref, chooseOtherTab } from './tab-choice.ts';
@@ -21,6 +22,14 @@ function someLabels(page: PageContext, filter: (e: PageContext['elements'][numbe
 
 export function decideAction(item: PlanItem, page: PageContext, snapshot: BrowserContext | undefined, steps: ToolStep[]): Decision {
   const { action } = item;
+  if (action.kind === 'check') {
+    const decided = decideCheck(action, page);
+    return decided.kind === 'answer' ? answer(decided.text) : decided;
+  }
+  if (action.kind === 'select') {
+    const decided = decideSelect(action, page);
+    return decided.kind === 'answer' ? answer(decided.text) : decided;
+  }
   if (item.tool === TOOL.click && action.kind === 'click') {
     const match = findClickTarget(page.elements, action.target, action.ordinal);
     if (!match) {

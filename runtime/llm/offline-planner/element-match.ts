@@ -13,21 +13,42 @@ const norm = (text: string | undefined) => wordsOf(text ?? '').join(' ');
 
 /** The visible name of an element, for messages and matching. */
 export function labelOf(element: PageElement): string {
-  return (element.text || element.value || element.placeholder || element.name || element.href || `${element.tag} #${element.clickId}`).trim();
+  return (element.label || element.text || element.value || element.placeholder || element.name || element.href || `${element.tag} #${element.clickId}`).trim();
 }
 
-function scoreLabel(target: string, label: string | undefined): number {
+/** How a target matched a label, best first. A shared word alone never matches. */
+export const MATCH_SCORE = { exact: 100, sameWords: 90, prefix: 70 } as const;
+
+/**
+ * Whole-label matching: exact (case, punctuation and spacing aside) > the same content words
+ * ("the Clear completed button" and "Clear completed") > the label starts with the target's words
+ * ("Add to cart" and "Add to cart - $5"). "All" does not match "Mark all as complete".
+ */
+export function scoreLabel(target: string, label: string | undefined): number {
   const t = norm(target);
   const l = norm(label);
   if (!t || !l) return 0;
-  if (t === l) return 100;
-  if (` ${l} `.includes(` ${t} `)) return 85 - Math.min(20, l.length - t.length) / 2;
-  if (` ${t} `.includes(` ${l} `) && l.length >= 3) return 60;
+  if (t === l) return MATCH_SCORE.exact;
   const want = keywordsOf(target);
-  if (want.length === 0) return 0;
-  const have = new Set(keywordsOf(label ?? ''));
-  const common = want.filter((w) => have.has(w)).length;
-  return common === 0 ? 0 : Math.round((50 * common) / want.length);
+  const have = keywordsOf(label ?? '');
+  if (want.length > 0 && want.length === new Set(have).size && new Set(want).size === want.length && want.every((w) => have.includes(w))) return MATCH_SCORE.sameWords;
+  if (l.startsWith(`${t} `)) {
+    const extra = l.split(' ').length - t.split(' ').length;
+    return MATCH_SCORE.prefix - Math.min(15, extra * 2);
+  }
+  return 0;
+}
+
+/**
+ * For text fields only: a field is named by a noun ("the name field" is "Your name"), so all the
+ * hint's words inside the label also count, below the whole-label matches.
+ */
+function fieldScore(hint: string, label: string | undefined): number {
+  const whole = scoreLabel(hint, label);
+  if (whole > 0) return whole;
+  const t = norm(hint);
+  const l = norm(label);
+  return t && l && ` ${l} `.includes(` ${t} `) ? 55 : 0;
 }
 
 const CLICKABLE_TAGS = new Set(['a', 'button', 'input', 'summary', 'select', 'label', 'option']);
@@ -39,11 +60,11 @@ const CLICKABLE_TAGS = new Set(['a', 'button', 'input', 'summary', 'select', 'la
 export function findClickTarget(elements: PageElement[], target: string, ordinal?: number): ElementMatch | undefined {
   const scored = elements
     .map((element) => {
-      const score = Math.max(scoreLabel(target, element.text), scoreLabel(target, element.value), 0.9 * scoreLabel(target, element.name), 0.8 * scoreLabel(target, element.placeholder));
+      const score = Math.max(scoreLabel(target, element.label), scoreLabel(target, element.text), scoreLabel(target, element.value), 0.9 * scoreLabel(target, element.name), 0.8 * scoreLabel(target, element.placeholder));
       const bonus = CLICKABLE_TAGS.has(element.tag.toLowerCase()) || element.role === 'button' || element.role === 'link' ? 1 : 0;
       return { element, score: score > 0 ? score + bonus : 0 };
     })
-    .filter((s) => s.score >= 40);
+    .filter((s) => s.score >= MATCH_SCORE.prefix - 15);
   return pick(scored, ordinal);
 }
 
@@ -81,11 +102,12 @@ export function findTextField(elements: PageElement[], hint: string | undefined)
     // The dom index shows an empty input by its placeholder, e.g. "you@example.com".
     const emailScore = wantsEmail && (element.text ?? element.placeholder ?? '').includes('@') ? 80 : 0;
     const score = Math.max(
-      scoreLabel(hint, element.text),
-      scoreLabel(hint, precedingLabel(elements, index)),
-      scoreLabel(hint, element.name),
-      scoreLabel(hint, element.placeholder),
-      0.9 * scoreLabel(hint, element.value),
+      fieldScore(hint, element.label),
+      fieldScore(hint, element.text),
+      fieldScore(hint, precedingLabel(elements, index)),
+      fieldScore(hint, element.name),
+      fieldScore(hint, element.placeholder),
+      0.9 * fieldScore(hint, element.value),
       typeScore,
       roleScore,
       emailScore,

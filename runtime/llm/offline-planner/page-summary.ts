@@ -21,12 +21,27 @@ function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-/** Lines of the text, whitespace-normalised; table-like cells stay on their line. */
+/** A line of readable text without its Markdown marks (heading, list, quote, emphasis; table pipes become separators). */
+function plainLine(line: string): string {
+  const trimmed = line.trim();
+  if (/^\|?\s*:?-{2,}/.test(trimmed) && /^[|\s:-]+$/.test(trimmed)) return '';
+  const row = /^\|(.*)\|$/.exec(trimmed);
+  const body = row ? row[1]!.split('|').map((c) => c.trim()).filter(Boolean).join(' · ') : trimmed;
+  return body
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/^>\s?/, '')
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Lines of the text, whitespace-normalised and without Markdown marks; table-like cells stay on their line. */
 function linesOf(text: string): string[] {
   return text
     .replace(/\r/g, '')
     .split(/\n+/)
-    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .map(plainLine)
     .filter(Boolean);
 }
 

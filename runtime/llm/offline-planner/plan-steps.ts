@@ -8,10 +8,16 @@ export const TOOL = {
   click: 'browser_click',
   type: 'browser_type',
   switchTab: 'browser_switch_tab',
+  select: 'browser_select',
+  check: 'browser_check',
+  readText: 'browser_read_page_text',
+  listElements: 'browser_list_elements',
 } as const;
 
-export type ActionTool = typeof TOOL.click | typeof TOOL.type | typeof TOOL.switchTab;
-export const ACTION_TOOLS: ReadonlySet<string> = new Set([TOOL.click, TOOL.type, TOOL.switchTab]);
+/** Tools that carry out one plan item each (a select item may end as a click on a radio button). */
+export type ActionTool = typeof TOOL.click | typeof TOOL.type | typeof TOOL.switchTab | typeof TOOL.select;
+/** Tool names that carry out a plan item (a check item runs as browser_check or browser_click). */
+export const ACTION_TOOLS: ReadonlySet<string> = new Set([TOOL.click, TOOL.type, TOOL.switchTab, TOOL.select, TOOL.check]);
 
 export interface PlanItem {
   tool: ActionTool;
@@ -25,6 +31,8 @@ export function actionPlan(intent: Extract<RequestIntent, { kind: 'browser' }>):
   for (const action of intent.actions) {
     if (action.kind === 'click') items.push({ tool: TOOL.click, action, opensNewTab: false });
     else if (action.kind === 'type') items.push({ tool: TOOL.type, action, opensNewTab: false });
+    else if (action.kind === 'check') items.push({ tool: TOOL.click, action, opensNewTab: false });
+    else if (action.kind === 'select') items.push({ tool: TOOL.select, action, opensNewTab: false });
     else {
       if (action.openFirst) items.push({ tool: TOOL.click, action, opensNewTab: true });
       items.push({ tool: TOOL.switchTab, action, opensNewTab: false });

@@ -1,19 +1,27 @@
 // What the user asked for, read from the words of the request (no page knowledge here): an
 // optional URL to open, an ordered list of actions (click, type, switch tab) and the kind of
 // final answer (summary, table, report). Pure and deterministic.
-import { firstQuote, maskRequest, unmask, type MaskedRequest } from './request-text.ts';
+import { cleanItemText, formActionOf, UNSUPPORTED, UNSUPPORTED_IF_UNREAD, type FormAction } from './request-actions.ts';
+import { firstQuote, keywordsOf, maskRequest, unmask, type MaskedRequest } from './request-text.ts';
 
 export type PlannedAction =
   | { kind: 'click'; target: string; ordinal?: number }
-  | { kind: 'type'; text: string; field?: string; submit: boolean }
+  | Exclude<FormAction, { kind: 'type' }>
+  | { kind: 'type'; text: string; field?: string; submit: boolean; adds?: string }
   | { kind: 'switch_tab'; tabId?: number; openFirst: boolean; linkHint?: string };
+
+/** A part of the request the planner could not map to a tool: it is reported, never silently dropped. */
+export interface DroppedPart {
+  text: string;
+  reason: string;
+}
 
 export type AnswerKind = 'summary' | 'table' | 'report';
 
 export type RequestIntent =
-  | { kind: 'browser'; url?: string; path?: string; actions: PlannedAction[]; answer: AnswerKind }
+  | { kind: 'browser'; url?: string; path?: string; actions: PlannedAction[]; answer: AnswerKind; dropped?: DroppedPart[] }
   | { kind: 'chat'; topic: 'greeting' | 'help' | 'thanks' }
-  | { kind: 'unknown' };
+  | { kind: 'unknown'; dropped?: DroppedPart[] };
 
 const CLAUSE_SPLIT = /\s*(?:[;,!?]|\.(?=\s|$)|\bafter that\b|\bafterwards\b|\band then\b|\bthen\b|\band\b)\s*/i;
 const SUBMIT_ONLY = /^(?:please\s+)?(?:(?:submit|send)(?:\s+(?:it|the\s+form|form|that))?|(?:press|hit)\s+(?:enter|return)(?:\s+key)?)$/i;
@@ -49,11 +57,22 @@ export function parseRequest(text: string): RequestIntent {
   let wantsNewTab = false;
   let wantsSwitch = false;
   let switchTabId: number | undefined;
+  const dropped: DroppedPart[] = [];
+  let addingNoun: string | undefined;
+  /** Clauses read as actions: their words ("set the house price to ...") are not answer cues. */
+  const actionClauses = new Set<string>();
 
   for (const clause of clauses) {
+    const adding = addingNoun;
+    addingNoun = undefined;
     if (SUBMIT_ONLY.test(clause)) {
       const lastType = [...actions].reverse().find((a) => a.kind === 'type');
       if (lastType && lastType.kind === 'type') lastType.submit = true;
+      continue;
+    }
+    const unsupported = UNSUPPORTED.find(([pattern]) => pattern.test(clause.replace(/⟦[qup]\d+⟧/g, ' ')));
+    if (unsupported) {
+      dropped.push({ text: unmask(clause, request), reason: unsupported[1] });
       continue;
     }
     if (SWITCH.test(clause) && !/⟦[up]\d+⟧/.test(clause)) {
@@ -67,30 +86,44 @@ export function parseRequest(text: string): RequestIntent {
       newTabHint = firstQuote(clause, request) ?? cleanTarget(unmask(clause.replace(NEW_TAB, ' ').replace(OPENS_NEW_TAB, ' '), request));
       continue;
     }
+    const form = SWITCH.test(clause) ? null : formActionOf(clause, request);
+    if (form) {
+      actionClauses.add(clause);
+      actions.push(form);
+      if (form.kind === 'type' && form.adds) addingNoun = form.adds;
+      continue;
+    }
     const search = SEARCH.exec(clause);
     if (search) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(search[1] ?? search[2]!, request), field: 'search', submit: true });
       continue;
     }
     const into = TYPE_INTO.exec(clause);
     if (into) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(into[1]!, request), field: cleanField(unmask(into[2]!, request)), submit: false });
       continue;
     }
     const fill = FILL_WITH.exec(clause);
     if (fill) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(fill[2]!, request), field: cleanField(unmask(fill[1]!, request)), submit: false });
       continue;
     }
     const typeOnly = TYPE_ONLY.exec(clause);
     if (typeOnly) {
+      actionClauses.add(clause);
       actions.push({ kind: 'type', text: cleanTypedText(typeOnly[1] ?? typeOnly[2]!, request), submit: false });
       continue;
     }
     const click = CLICK.exec(clause);
     if (click && click[1]!.trim()) {
       const action = clickAction(click[1]!, request);
-      if (action) actions.push(action);
+      if (action) {
+        actionClauses.add(clause);
+        actions.push(action);
+      }
       continue;
     }
     const open = OPEN.exec(clause);
@@ -98,8 +131,25 @@ export function parseRequest(text: string): RequestIntent {
       const place = /⟦u(\d+)⟧/.exec(open[1]!) ?? /⟦p(\d+)⟧/.exec(open[1]!);
       if (place) continue; // the URL or path is taken from the whole request
       const target = firstQuote(open[1]!, request) ?? cleanTarget(unmask(open[1]!, request).replace(/\b(?:page|site|website|section|screen)\b/gi, ' '));
-      if (target && !/^(?:it|this|that|them)$/i.test(target)) actions.push({ kind: 'click', target });
+      if (target && !/^(?:it|this|that|them)$/i.test(target)) {
+        actionClauses.add(clause);
+        actions.push({ kind: 'click', target });
+      }
+      continue;
     }
+    if (adding && !/⟦[up]\d+⟧/.test(clause)) {
+      // "add todos called A, B and C": the bare items after an add are more items to add.
+      const text = cleanItemText(clause, request);
+      if (text && !isAnswerCue(clause)) {
+        actionClauses.add(clause);
+      actions.push({ kind: 'type', text, submit: true, adds: adding });
+        addingNoun = adding;
+        continue;
+      }
+    }
+    if (isAnswerCue(clause) || isFiller(clause)) continue;
+    const why = UNSUPPORTED_IF_UNREAD.find(([pattern]) => pattern.test(clause.replace(/⟦[qup]\d+⟧/g, ' ')));
+    dropped.push({ text: unmask(clause, request), reason: why ? why[1] : 'I could not map this part to an action I know' });
   }
 
   if (wantsNewTab || wantsSwitch) {
@@ -110,7 +160,7 @@ export function parseRequest(text: string): RequestIntent {
     actions.push(action);
   }
 
-  const cueText = request.masked.replace(/⟦[qup]\d+⟧/g, ' ');
+  const cueText = clauses.filter((c) => !actionClauses.has(c)).join(' ').replace(/⟦[qup]\d+⟧/g, ' ');
   const table = TABLE_CUE.test(cueText) || (LIST_VERB.test(cueText) && LIST_NOUN.test(cueText));
   const summary = SUMMARY_CUE.test(cueText);
   const browserish = url !== undefined || path !== undefined || actions.length > 0 || table || (summary && BROWSER_NOUN.test(cueText));
@@ -118,14 +168,25 @@ export function parseRequest(text: string): RequestIntent {
     if (GREETING.test(text)) return { kind: 'chat', topic: 'greeting' };
     if (HELP.test(text)) return { kind: 'chat', topic: 'help' };
     if (THANKS.test(text)) return { kind: 'chat', topic: 'thanks' };
-    if (SUMMARY_STRONG.test(cueText)) return { kind: 'browser', actions: [], answer: 'summary' };
-    return { kind: 'unknown' };
+    if (SUMMARY_STRONG.test(cueText)) return { kind: 'browser', actions: [], answer: 'summary', ...(dropped.length ? { dropped } : {}) };
+    return dropped.length ? { kind: 'unknown', dropped } : { kind: 'unknown' };
   }
   const answer: AnswerKind = table ? 'table' : summary || actions.length === 0 ? 'summary' : 'report';
-  const intent: RequestIntent = { kind: 'browser', actions, answer };
+  const intent: RequestIntent = { kind: 'browser', actions, answer, ...(dropped.length ? { dropped } : {}) };
   if (url !== undefined) intent.url = url;
   else if (path !== undefined) intent.path = path;
   return intent;
+}
+
+const FILLER = new Set(['please', 'it', 'me', 'for', 'now', 'also', 'there', 'here', 'too', 'thank', 'thanks', 'ok', 'okay', 'then', 'so', 'just', 'all', 'done', 'finally', 'first', 'next', 'afterwards', 'after', 'that', 'do', 'can', 'you', 'could', 'would', 'will', 'i', 'want', 'need', 'like', 'let', 's', 'us', 'go', 'ahead']);
+
+function isFiller(clause: string): boolean {
+  return keywordsOf(clause.replace(/⟦[qup]\d+⟧/g, ' ')).every((w) => FILLER.has(w));
+}
+
+function isAnswerCue(clause: string): boolean {
+  const text = clause.replace(/⟦[qup]\d+⟧/g, ' ');
+  return TABLE_CUE.test(text) || SUMMARY_CUE.test(text) || (LIST_VERB.test(text) && LIST_NOUN.test(text)) || /(?:tell|report|show|let)\s+me|what|how\s+many|confirm/i.test(text);
 }
 
 function clickAction(rest: string, request: MaskedRequest): PlannedAction | null {

@@ -102,7 +102,7 @@ type('typing without submitting, then clicking the Send button, in that order', 
     { name: 'browser_type', arguments: { clickId: 3, text: 'Ada' } },
     { name: 'browser_click', arguments: { clickId: 10 } },
   ]);
-  assert.match(run.answer, /- Typed "Ada" into the "name" field \(element 3\)\n- Clicked "Send"/);
+  assert.match(run.answer, /- Typed "Ada" into "Your name" \(element 3\)\n- Clicked "Send"/);
   assert.match(run.answer, /NameAda/);
 });
 

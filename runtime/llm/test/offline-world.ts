@@ -4,7 +4,8 @@
 import { toolResultError, toolResultOk } from '../../../transport/contracts/index.ts';
 import type { BrowserContext, LlmEvent, LlmGateway, LlmMessage, PageContext, PageElement } from '../llm-types.ts';
 
-export type PageSpec = Omit<PageContext, 'tabId' | 'url'>;
+/** A page; `leftOut` are elements the budgeted context did not show (served by browser_list_elements). */
+export type PageSpec = Omit<PageContext, 'tabId' | 'url'> & { leftOut?: PageElement[] };
 
 export interface World {
   pages: Record<string, PageSpec>;
@@ -63,7 +64,9 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
     const tab = tabs.find((t) => t.tabId === tabId);
     if (!tab) return undefined;
     const spec = specs.get(tabId) ?? world.pages[tab.url] ?? world.pages[tab.url.split('?')[0]!];
-    return spec ? { tabId, url: tab.url, ...structuredClone(spec) } : undefined;
+    if (!spec) return undefined;
+    const { leftOut: _leftOut, ...shown } = structuredClone(spec);
+    return { tabId, url: tab.url, ...shown };
   };
   if (options.startUrl) taskTabId = openTab(options.startUrl).tabId;
   let lastPage: PageContext | undefined = taskTabId !== null && !options.noInitialPage ? pageOf(taskTabId) : undefined;
@@ -94,7 +97,8 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
     const current = pageOf(taskTabId)!;
     if (name === 'browser_read_page') return { ok: true, result: { page: current } };
     if (name === 'browser_click' || name === 'browser_type') {
-      const element = current.elements.find((e) => e.clickId === args.clickId);
+      const leftOut = (specs.get(taskTabId) ?? world.pages[current.url])?.leftOut ?? [];
+      const element = [...current.elements, ...leftOut].find((e) => e.clickId === args.clickId);
       if (!element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
       if (name === 'browser_click') {
         const outcome = world.onClick?.(current.url, element);
@@ -112,6 +116,19 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       if (outcome?.goto) navigate(taskTabId, outcome.goto);
       if (outcome?.page) specs.set(taskTabId, outcome.page);
       return { ok: true, result: { typed: true, strategy: 'cdp_key', page: pageOf(taskTabId)! } };
+    }
+    if (name === 'browser_list_elements') {
+      const spec = specs.get(taskTabId) ?? world.pages[current.url];
+      const words = String(args.query ?? '').toLowerCase().split(/\W+/).filter(Boolean);
+      const all = [...current.elements, ...(spec?.leftOut ?? [])];
+      const elements = all.filter((e) => words.every((w) => (e.text ?? '').toLowerCase().split(/\W+/).includes(w)));
+      return { ok: true, result: { elementsPage: { url: current.url, query: args.query, page: 1, pages: 1, matching: elements.length, elements } } };
+    }
+    if (name === 'browser_select' || name === 'browser_check') {
+      const element = current.elements.find((e) => e.clickId === args.clickId);
+      if (!element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
+      const result = name === 'browser_select' ? { selected: args.values, labels: args.values } : { checked: args.checked !== false, changed: true, strategy: 'cdp_mouse' };
+      return { ok: true, result: { ...result, page: pageOf(taskTabId)! } };
     }
     if (name === 'browser_switch_tab') {
       const target = tabs.find((t) => t.tabId === args.tabId);

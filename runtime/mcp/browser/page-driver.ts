@@ -105,7 +105,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     currentUrl,
 
     /** Policy check, task_start (reusing this tab), debugger attach, wait for load, final URL check. */
-    async open(url: string, signal?: AbortSignal): Promise<Outcome<{ url: string; title: string }>> {
+    async open(url: string, signal?: AbortSignal): Promise<Outcome<{ url: string; title: string; httpStatus?: number; warnings: string[] }>> {
       if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
       const allowed = await options.checkUrl(url);
       if (!allowed.ok) return allowed;
@@ -120,23 +120,25 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       if (fresh) await act('browser_debugger_attach', { tabId }, signal); // not fatal: DOM fallback
       const loaded = await act('browser_wait_for_loaded', { tabId }, signal);
       if (!loaded.ok) return failure(loaded, 'the page did not load');
-      const landed = currentUrl() ?? target;
+      const landed = (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ?? currentUrl() ?? target;
       const final = await options.checkFinalUrl(landed);
       if (!final.ok) {
         await act('task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: options.groupTitle });
         reportedUrl = 'about:blank';
         return final;
       }
-      const title = typeof started.result?.title === 'string' ? started.result.title : '';
-      return { ok: true, value: { url: landed, title } };
+      // The new document's title, read after it loaded (task_start's is the tab's previous one).
+      const title = typeof loaded.result?.title === 'string' ? loaded.result.title : '';
+      const httpStatus = typeof loaded.result?.httpStatus === 'number' ? loaded.result.httpStatus : undefined;
+      return { ok: true, value: { url: landed, title, ...(httpStatus !== undefined ? { httpStatus } : {}), warnings: loaded.warnings ?? [] } };
     },
 
-    async waitLoaded(timeoutMs?: number, signal?: AbortSignal): Promise<Outcome<{ url: string }>> {
+    async waitLoaded(timeoutMs?: number, signal?: AbortSignal): Promise<Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }>> {
       const missing = needTab();
       if (missing) return missing;
       const loaded = await act('browser_wait_for_loaded', { tabId, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }, signal);
       if (!loaded.ok) return failure(loaded, 'the page did not load');
-      const landed = currentUrl() ?? '';
+      const landed = (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ?? currentUrl() ?? '';
       if (landed) {
         const final = await options.checkFinalUrl(landed);
         if (!final.ok) {
@@ -145,7 +147,25 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
           return final;
         }
       }
-      return { ok: true, value: { url: landed } };
+      const r = loaded.result ?? {};
+      return {
+        ok: true,
+        value: {
+          url: landed,
+          ...(typeof r.title === 'string' ? { title: r.title } : {}),
+          ...(typeof r.httpStatus === 'number' ? { httpStatus: r.httpStatus } : {}),
+          warnings: loaded.warnings ?? [],
+        },
+      };
+    },
+
+    /** Any other catalog action on this tab (select, check, hover, dblclick, focus, press). */
+    async perform(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Outcome<Record<string, unknown>>> {
+      const missing = needTab();
+      if (missing) return missing;
+      const done = await act(name, { tabId, ...params }, signal);
+      if (!done.ok) return failure(done, `${name} failed`);
+      return { ok: true, value: done.result ?? {} };
     },
 
     async readText(signal?: AbortSignal): Promise<Outcome<PageText>> {
@@ -173,20 +193,20 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       return { ok: true, value: { elements, warnings: indexed.warnings ?? [] } };
     },
 
-    async click(clickId: number, signal?: AbortSignal): Promise<Outcome<{ warnings: string[] }>> {
+    async click(clickId: number, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
       const missing = needTab();
       if (missing) return missing;
       const clicked = await act('browser_click', { tabId, clickId }, signal);
       if (!clicked.ok) return failure(clicked, 'click failed');
-      return { ok: true, value: { warnings: clicked.warnings ?? [] } };
+      return { ok: true, value: { warnings: clicked.warnings ?? [], result: clicked.result ?? {} } };
     },
 
-    async type(clickId: number, text: string, submit: boolean, signal?: AbortSignal): Promise<Outcome<{ warnings: string[] }>> {
+    async type(clickId: number, text: string, submit: boolean, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
       const missing = needTab();
       if (missing) return missing;
       const typed = await act('browser_type', { tabId, clickId, text, ...(submit ? { submit: true } : {}) }, signal);
       if (!typed.ok) return failure(typed, 'typing failed');
-      return { ok: true, value: { warnings: typed.warnings ?? [] } };
+      return { ok: true, value: { warnings: typed.warnings ?? [], result: typed.result ?? {} } };
     },
 
     async screenshot(fullPage: boolean, signal?: AbortSignal): Promise<Outcome<Screenshot>> {

@@ -15,7 +15,7 @@ import type { TemplateCatalog } from '../templates/template-catalog.ts';
 import { stepError, type RunMode, type StepContext, type TaskTemplate, type TrustLevel } from '../templates/template-types.ts';
 import { seedError, type SeedError } from '../tools/tool-errors.ts';
 import { prepareRun, type RunRequest } from './run-request.ts';
-import type { RunRecord, RunStore } from './run-store.ts';
+import { RUN_ID_PATTERN, type RunListFilter, type RunRecord, type RunStore } from './run-store.ts';
 import { markInterrupted, runErrorOf, stepRecord } from './run-view.ts';
 
 export const DEFAULT_MAX_CONCURRENT_RUNS = 5;
@@ -228,9 +228,21 @@ export function createRunManager(deps: RunManagerDeps) {
       return { ok: true, run };
     },
 
-    get: (runId: string) => runs.get(runId),
+    /**
+     * A run by id: this process's own (freshest) first, else the store's when it is shared
+     * (cluster mode: a run another node stored, also after this one started).
+     */
+    async get(runId: string): Promise<RunRecord | undefined> {
+      return runs.get(runId) ?? (store.get ? await store.get(runId) : undefined);
+    },
 
-    list(filter: { status?: RunStatus | undefined; templateId?: string | undefined; limit?: number | undefined; offset?: number | undefined }) {
+    /** Newest first. A shared store answers (every node's runs), after this process's writes landed. */
+    async list(filter: RunListFilter): Promise<{ total: number; runs: RunRecord[] }> {
+      if (store.list) {
+        await store.flush();
+        const page = await store.list(filter);
+        return { total: page.total, runs: page.runs.map((r) => runs.get(r.runId) ?? r) };
+      }
       const all = [...runs.values()]
         .filter((r) => (filter.status ? r.status === filter.status : true) && (filter.templateId ? r.templateId === filter.templateId : true))
         .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1));
@@ -238,8 +250,9 @@ export function createRunManager(deps: RunManagerDeps) {
       return { total: all.length, runs: all.slice(offset, offset + (filter.limit ?? 20)) };
     },
 
-    cancel(runId: string): { ok: true; cancelRequested: boolean; currentStatus: RunStatus } | { ok: false; error: SeedError } {
-      const run = runs.get(runId);
+    /** A run another node runs is not canceled from here: cancelRequested false, with its status. */
+    async cancel(runId: string): Promise<{ ok: true; cancelRequested: boolean; currentStatus: RunStatus } | { ok: false; error: SeedError }> {
+      const run = runs.get(runId) ?? (store.get ? await store.get(runId) : undefined);
       if (!run) return { ok: false, error: seedError('RUN_NOT_FOUND', `no run ${runId}`, { runId }) };
       const entry = live.get(runId);
       if (!entry || isTerminalRunStatus(run.status)) return { ok: true, cancelRequested: false, currentStatus: run.status };
@@ -269,13 +282,20 @@ export function createRunManager(deps: RunManagerDeps) {
       return false;
     },
 
-    /** The run that owns an artifact, for get_artifact's access rule. */
-    artifactOwner(artifactId: string): { run: RunRecord; artifact: NonNullable<RunRecord['artifacts']>[number] } | undefined {
+    /**
+     * The run that owns an artifact, for get_artifact's access rule. Run artifacts are stored
+     * with the run id as their task id, so a shared store finds the run of another node too.
+     */
+    async artifactOwner(artifactId: string): Promise<{ run: RunRecord; artifact: NonNullable<RunRecord['artifacts']>[number] } | undefined> {
       for (const run of runs.values()) {
         const artifact = run.artifacts?.find((a) => a.artifactId === artifactId);
         if (artifact) return { run, artifact };
       }
-      return undefined;
+      if (!store.get) return undefined;
+      const opened = await services.artifacts.open(artifactId).catch(() => undefined);
+      const run = opened && RUN_ID_PATTERN.test(opened.taskId) ? await store.get(opened.taskId) : undefined;
+      const artifact = run?.artifacts?.find((a) => a.artifactId === artifactId);
+      return run && artifact ? { run, artifact } : undefined;
     },
 
     /** Cancels live runs (server shutdown) and waits for stored writes. */

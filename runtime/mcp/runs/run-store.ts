@@ -59,12 +59,29 @@ interface RunDoc {
   run: RunRecord;
 }
 
+export interface RunListFilter {
+  status?: RunStatus | undefined;
+  templateId?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
 export interface RunStore {
-  /** Loads every stored run (unreadable documents are skipped and reported). */
+  /**
+   * Loads the runs this process must know at start (unreadable documents are skipped and
+   * reported): every stored run for the file store; for a shared store, only this node's runs
+   * that a previous life of it left unfinished (the rest is read on demand via get/list).
+   */
   init(): Promise<{ runs: RunRecord[]; skipped: string[] }>;
   /** Writes the run (coalesced per run); resolves when this version or a later one is on disk. */
   put(run: RunRecord): Promise<void>;
   flush(): Promise<void>;
+  /**
+   * A store other processes write too (cluster mode): get_task_run and list_task_runs read it
+   * rather than this process's memory, so every node sees every run, stored after it started too.
+   */
+  get?(runId: string): Promise<RunRecord | undefined>;
+  list?(filter: RunListFilter): Promise<{ total: number; runs: RunRecord[] }>;
 }
 
 export function createRunStoreOver(adapterFor: (runId: string) => Adapter<RunDoc>, listIds: () => Promise<string[]>, prepare: () => Promise<void>): RunStore {

@@ -55,10 +55,16 @@ export function stepRecord(s: { stepId: string; status: RunStepRecord['status'];
   return { stepId: s.stepId, status: s.status, ...(s.error ? { error: { code: s.error.code, message: s.error.message } } : {}) };
 }
 
-/** A run a restart interrupted: its tabs are gone, so it ends canceled with what it had. */
-export function markInterrupted(run: RunRecord, now: number): void {
+/**
+ * A run a restart interrupted (its tabs are gone), or, in cluster mode, a run whose node died
+ * (another node marks it: node_lost): it ends canceled with what it had.
+ */
+export function markInterrupted(run: RunRecord, now: number, lost?: { nodeId: string | null }): void {
   run.status = 'canceled';
   run.endedAt = now;
+  run.updatedAt = now;
   run.steps = run.steps.map((s) => (s.status === 'pending' || s.status === 'running' ? { ...s, status: 'skipped' as const } : s));
-  run.error = seedError('RUN_CANCELED', 'the run was interrupted by a server restart', { runId: run.runId, reason: 'server_restart' }, 'create a new run');
+  run.error = lost
+    ? seedError('RUN_CANCELED', `the run was interrupted: the node that ran it (${lost.nodeId ?? 'unknown'}) stopped`, { runId: run.runId, reason: 'node_lost', nodeId: lost.nodeId }, 'create a new run')
+    : seedError('RUN_CANCELED', 'the run was interrupted by a server restart', { runId: run.runId, reason: 'server_restart' }, 'create a new run');
 }

@@ -13,8 +13,10 @@ export type ShellCommand =
   | { kind: 'click'; ref: string }
   | { kind: 'fill'; ref: string; text: string }
   | { kind: 'type'; ref: string; text: string }
-  | { kind: 'select'; ref: string; value: string }
+  | { kind: 'select'; ref: string; values: string[] }
   | { kind: 'press'; key: string }
+  | { kind: 'pointer'; action: 'dblclick' | 'hover' | 'focus'; ref: string }
+  | { kind: 'check'; ref: string; checked: boolean }
   | { kind: 'wait'; ms: number }
   | { kind: 'wait'; load: true }
   | { kind: 'wait'; text: string }
@@ -70,8 +72,11 @@ export function parseShellCommand(subcommand: Subcommand, args: string[]): Parse
       return 'ref' in r ? { ok: true, command: { kind: subcommand, ref: r.ref, text: r.rest[0]! } } : r;
     }
     case 'select': {
-      const r = withRef('select', args, 1);
-      return 'ref' in r ? { ok: true, command: { kind: 'select', ref: r.ref, value: r.rest[0]! } } : r;
+      // agent-browser: select <ref> <value>; several values choose several options of a multiple select.
+      if (args.length < 2) return usage('usage: select @ref <value|label> [more values for a multiple select]');
+      const ref = refOf(args[0]);
+      if (!ref) return usage(`select: "${args[0]!.slice(0, 60)}" is not an element ref; take "snapshot -i" and use a ref such as @e3 (CSS selectors are not supported)`);
+      return { ok: true, command: { kind: 'select', ref, values: args.slice(1) } };
     }
     case 'press': {
       if (args.length !== 1 || args[0]!.trim() === '') return usage('usage: press <key> (e.g. press Enter)');
@@ -103,15 +108,14 @@ export function parseShellCommand(subcommand: Subcommand, args: string[]): Parse
       return { ok: true, command: { kind: 'close' } };
     case 'dblclick':
     case 'hover':
-    case 'focus':
+    case 'focus': {
+      const r = withRef(subcommand, args, 0);
+      return 'ref' in r ? { ok: true, command: { kind: 'pointer', action: subcommand, ref: r.ref } } : r;
+    }
     case 'check':
     case 'uncheck': {
       const r = withRef(subcommand, args, 0);
-      if (!('ref' in r)) return r;
-      return {
-        ok: true,
-        command: { kind: 'unsupported', subcommand, reason: `${subcommand} is not available here: the extension's action catalog has click and type but no ${subcommand === 'dblclick' ? 'double-click' : subcommand} primitive (use click)` },
-      };
+      return 'ref' in r ? { ok: true, command: { kind: 'check', ref: r.ref, checked: subcommand === 'check' } } : r;
     }
   }
 }

@@ -38,12 +38,64 @@ export function truncateBytes(text: string, maxBytes: number): string {
   return buf.subarray(0, keep).toString('utf8') + marker(keep);
 }
 
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8') + 1;
+
+/** The largest string or array under `value` (by JSON size), with a way to shrink it. */
+function largest(value: unknown, path: string): { path: string; size: number; shrink(): void } | null {
+  let best: { path: string; size: number; shrink(): void } | null = null;
+  const consider = (holder: Record<string, unknown> | unknown[], key: string | number, where: string) => {
+    const v = (holder as Record<string, unknown>)[key as string];
+    if (typeof v === 'string' || Array.isArray(v)) {
+      const size = jsonBytes(v);
+      if (!best || size > best.size) {
+        best = {
+          path: where,
+          size,
+          shrink: () => {
+            (holder as Record<string, unknown>)[key as string] = typeof v === 'string' ? v.slice(0, Math.floor(v.length / 2)) : v.slice(0, Math.floor(v.length / 2));
+          },
+        };
+      }
+    }
+    if (v && typeof v === 'object') {
+      const inner = largest(v, where);
+      if (inner && (!best || inner.size > best.size)) best = inner;
+    }
+  };
+  if (Array.isArray(value)) value.forEach((_, i) => consider(value, i, `${path}[${i}]`));
+  else if (value && typeof value === 'object') for (const key of Object.keys(value)) consider(value as Record<string, unknown>, key, path ? `${path}.${key}` : key);
+  return best;
+}
+
+/**
+ * Fits JSON data into `maxBytes` without ever cutting inside it: the largest strings and arrays
+ * are halved until it fits, and `truncated` (on an object) lists what was cut. Callers with
+ * their own priorities (snapshot) fit first; this is the net under every reply.
+ */
+export function fitJson(data: unknown, maxBytes: number): unknown {
+  if (jsonBytes(data) <= maxBytes) return data;
+  const copy = JSON.parse(JSON.stringify(data)) as unknown;
+  const cut = new Set<string>();
+  for (let round = 0; round < 200 && jsonBytes(copy) > maxBytes - 400; round++) {
+    const target = largest(copy, '');
+    if (!target || target.size < 16) break;
+    target.shrink();
+    cut.add(target.path);
+  }
+  if (jsonBytes(copy) > maxBytes - 400 || !copy || typeof copy !== 'object' || Array.isArray(copy)) {
+    return { truncated: { reason: `the output was ${jsonBytes(data)} bytes, above the ${maxBytes}-byte limit`, cut: 'everything' } };
+  }
+  const note = { reason: `the output was ${jsonBytes(data)} bytes, above the ${maxBytes}-byte limit`, cut: [...cut].slice(0, 20) };
+  return { ...(copy as Record<string, unknown>), truncated: note };
+}
+
 export function shellReply(sessionId: string, exitCode: number, data: unknown, stderr: string): ShellReply {
-  const stdout = exitCode === 0 || data !== undefined ? `${JSON.stringify(redact(data ?? null))}\n` : '';
+  const stdout = exitCode === 0 || data !== undefined ? `${JSON.stringify(fitJson(redact(data ?? null), SHELL_MAX_STDOUT_BYTES))}\n` : '';
   return {
     session_id: sessionId,
     exit_code: exitCode,
-    stdout: truncateBytes(exitCode === 0 || data !== undefined ? stdout : '', SHELL_MAX_STDOUT_BYTES),
+    // Always valid JSON: fitJson keeps it under the limit, so this never cuts it.
+    stdout: truncateBytes(stdout, SHELL_MAX_STDOUT_BYTES),
     stderr: truncateBytes(stderr, SHELL_MAX_STDERR_BYTES),
   };
 }

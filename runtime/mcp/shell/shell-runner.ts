@@ -7,7 +7,9 @@ import type { ErrorValue } from '../../../machines/index.ts';
 import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions.ts';
 import type { PageDriver } from '../browser/page-driver.ts';
 import type { ShellCommand } from './shell-command.ts';
-import { buildSnapshot, lookupRef, type RefTable } from './snapshot-refs.ts';
+import { SHELL_MAX_STDOUT_BYTES } from './shell-output.ts';
+import { fitSnapshot } from './shell-snapshot.ts';
+import { lookupRef, type RefTable } from './snapshot-refs.ts';
 import { urlMatchesPattern } from './url-glob.ts';
 
 export const SNAPSHOT_TEXT_MAX_CHARS = 8000;
@@ -36,8 +38,33 @@ const ok = (data: unknown): ShellOutcome => ({ exitCode: 0, data, stderr: '' });
 const fail = (message: string, exitCode = 1): ShellOutcome => ({ exitCode, stderr: message });
 
 function describe(error: ErrorValue): string {
-  if (error.code === 'INVALID_TARGET') return `INVALID_TARGET: ${error.message} (the page changed since the snapshot: run "snapshot -i" again)`;
+  // Only a stale ref means the page changed; a wrong option or a disabled control does not.
+  const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+  if (error.code === 'INVALID_TARGET' && (reason === 'stale' || reason === 'no_index')) return `INVALID_TARGET: ${error.message} (the page changed since the snapshot: run "snapshot -i" again)`;
   return `${error.code}: ${error.message}`;
+}
+
+/**
+ * What an input action's result tells the caller beyond "done": where it navigated (refs of
+ * the old document are dropped: the page is a new one), and the form fields the page refused.
+ */
+function afterInput(state: ShellState, result: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const navigation = result.navigation as { url?: string; sameDocument?: boolean; committed?: boolean; httpStatus?: number } | undefined;
+  if (result.navigated === true && navigation) {
+    out.navigated = true;
+    out.url = navigation.url;
+    if (navigation.sameDocument) out.sameDocument = true;
+    if (navigation.committed === false) out.loading = true;
+    if (navigation.httpStatus !== undefined) out.httpStatus = navigation.httpStatus;
+    if (!navigation.sameDocument) {
+      state.table = undefined;
+      state.lastField = undefined;
+    }
+  }
+  if (Array.isArray(result.invalidFields) && result.invalidFields.length > 0) out.invalidFields = result.invalidFields;
+  if (warnings.length > 0) out.warnings = warnings;
+  return out;
 }
 
 export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSession, command: ShellCommand, signal: AbortSignal): Promise<ShellOutcome> {
@@ -61,25 +88,27 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       state.table = undefined;
       state.lastField = undefined;
       if (!opened.ok) return fail(describe(opened.error));
-      return ok({ url: opened.value.url, title: opened.value.title });
+      const { url, title, httpStatus, warnings } = opened.value;
+      return ok({ url, title, ...(httpStatus !== undefined && httpStatus !== 200 ? { httpStatus } : {}), ...(warnings.length > 0 ? { warnings } : {}) });
     }
     case 'snapshot': {
       const indexed = await page.domIndex(signal);
       if (!indexed.ok) return fail(describe(indexed.error));
-      const snap = buildSnapshot(indexed.value.elements);
-      state.table = snap.table;
-      const data: Record<string, unknown> = { url: page.currentUrl() ?? '', snapshot: snap.lines.join('\n'), refs: snap.refs };
-      if (snap.truncated) data.truncated = true;
-      if (indexed.value.warnings.length > 0) data.warnings = indexed.value.warnings;
+      const parts: Parameters<typeof fitSnapshot>[0] = { url: page.currentUrl() ?? '', elements: indexed.value.elements };
+      if (indexed.value.warnings.length > 0) parts.warnings = indexed.value.warnings;
       if (!command.interactive) {
         const read = await page.readText(signal);
         if (read.ok) {
-          data.title = read.value.title;
-          data.text = read.value.text.slice(0, SNAPSHOT_TEXT_MAX_CHARS);
-          if (read.value.text.length > SNAPSHOT_TEXT_MAX_CHARS || read.value.truncated) data.textTruncated = true;
+          parts.title = read.value.title;
+          parts.text = read.value.text;
+          if (read.value.truncated) parts.textCut = true;
+        } else {
+          parts.warnings = [...(parts.warnings ?? []), `page text unavailable: ${describe(read.error)}`];
         }
       }
-      return ok(data);
+      const fitted = fitSnapshot(parts, SHELL_MAX_STDOUT_BYTES, SNAPSHOT_TEXT_MAX_CHARS);
+      state.table = fitted.table;
+      return ok(fitted.data);
     }
     case 'click': {
       const target = element(command.ref);
@@ -87,34 +116,59 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const clicked = await page.click(target.element.clickId, signal);
       if (!clicked.ok) return fail(describe(clicked.error));
       state.lastField = undefined;
-      return ok({ clicked: `@${command.ref}`, ...(clicked.value.warnings.length ? { warnings: clicked.value.warnings } : {}) });
+      return ok({ clicked: `@${command.ref}`, ...afterInput(state, clicked.value.result, clicked.value.warnings) });
     }
-    case 'fill':
-    case 'type':
     case 'select': {
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
       const e = target.element;
-      if (command.kind === 'select' && e.tag !== 'select') return fail(`select works on <select> elements; @${command.ref} is <${e.tag}>`);
-      if (command.kind !== 'select' && !['input', 'textarea'].includes(e.tag) && e.role !== 'textbox') return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
+      if (e.tag !== 'select') return fail(`select works on <select> elements; @${command.ref} is <${e.tag}>`);
+      const chosen = await page.perform('browser_select', { clickId: e.clickId, values: command.values }, signal);
+      if (!chosen.ok) return fail(describe(chosen.error));
+      const r = chosen.value;
+      return ok({ selected: `@${command.ref}`, values: r.selected, labels: r.labels, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
+    }
+    case 'fill':
+    case 'type': {
+      const target = element(command.ref);
+      if (!target.ok) return fail(target.message);
+      const e = target.element;
+      if (!['input', 'textarea'].includes(e.tag) && e.role !== 'textbox') return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
       // browser_type replaces the field's contents, so `type` (append) sends what is there plus the text.
       const before = state.lastField?.ref === command.ref ? state.lastField.value : (e.value ?? '');
-      const value = command.kind === 'fill' ? command.text : command.kind === 'type' ? before + command.text : command.value;
+      const value = command.kind === 'fill' ? command.text : before + command.text;
       const typed = await page.type(e.clickId, value, false, signal);
       if (!typed.ok) return fail(describe(typed.error));
       state.lastField = { ref: command.ref, clickId: e.clickId, value };
-      const done = command.kind === 'fill' ? { filled: `@${command.ref}` } : command.kind === 'type' ? { typed: `@${command.ref}` } : { selected: `@${command.ref}` };
-      return ok({ ...done, ...(typed.value.warnings.length ? { warnings: typed.value.warnings } : {}) });
+      const done = command.kind === 'fill' ? { filled: `@${command.ref}` } : { typed: `@${command.ref}` };
+      return ok({ ...done, ...afterInput(state, typed.value.result, typed.value.warnings) });
     }
     case 'press': {
-      if (!/^(enter|return)$/i.test(command.key)) return fail(`press ${command.key}: only Enter is available (the extension's action catalog types text and submits with Enter; it has no other key primitive)`);
-      const field = state.lastField;
-      if (!field) return fail('press Enter needs a field: fill or type into one first (Enter is sent to that field)');
-      const pressed = await page.type(field.clickId, field.value, true, signal);
+      // To whatever holds the focus: the field just filled, the element just clicked or focused.
+      const pressed = await page.perform('browser_press', { key: command.key }, signal);
       if (!pressed.ok) return fail(describe(pressed.error));
-      state.table = undefined; // submitting usually replaces the page
-      state.lastField = undefined;
-      return ok({ pressed: 'Enter', on: `@${field.ref}` });
+      const r = pressed.value;
+      if (command.key.toLowerCase() !== 'tab') state.lastField = undefined;
+      return ok({ pressed: r.pressed, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
+    }
+    case 'pointer': {
+      const target = element(command.ref);
+      if (!target.ok) return fail(target.message);
+      const name = command.action === 'dblclick' ? 'browser_dblclick' : command.action === 'hover' ? 'browser_hover' : 'browser_focus';
+      const done = await page.perform(name, { clickId: target.element.clickId }, signal);
+      if (!done.ok) return fail(describe(done.error));
+      const r = done.value;
+      const key = command.action === 'dblclick' ? 'dblclicked' : command.action === 'hover' ? 'hovered' : 'focused';
+      if (command.action === 'focus' && r.focused === false) return fail(`focus: @${command.ref} did not take the focus${Array.isArray(r.warnings) ? ` (${r.warnings.join('; ')})` : ''}`);
+      return ok({ [key]: `@${command.ref}`, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
+    }
+    case 'check': {
+      const target = element(command.ref);
+      if (!target.ok) return fail(target.message);
+      const done = await page.perform('browser_check', { clickId: target.element.clickId, checked: command.checked }, signal);
+      if (!done.ok) return fail(describe(done.error));
+      const r = done.value;
+      return ok({ [command.checked ? 'checked' : 'unchecked']: `@${command.ref}`, state: r.checked === true ? 'checked' : 'unchecked', changed: r.changed === true, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
     }
     case 'wait': {
       if ('ms' in command) {
@@ -123,7 +177,9 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       }
       if ('load' in command) {
         const loaded = await page.waitLoaded(undefined, signal);
-        return loaded.ok ? ok({ loaded: true, url: loaded.value.url }) : fail(describe(loaded.error));
+        if (!loaded.ok) return fail(describe(loaded.error));
+        const { url, title, httpStatus, warnings } = loaded.value;
+        return ok({ loaded: true, url, ...(title !== undefined ? { title } : {}), ...(httpStatus !== undefined && httpStatus !== 200 ? { httpStatus } : {}), ...(warnings.length > 0 ? { warnings } : {}) });
       }
       for (;;) {
         if ('text' in command) {

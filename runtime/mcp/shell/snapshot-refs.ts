@@ -24,7 +24,7 @@ export function roleOf(e: DomIndexElement): string {
     case 'button':
       return 'button';
     case 'select':
-      return 'combobox';
+      return e.multiple ? 'listbox' : 'combobox';
     case 'textarea':
       return 'textbox';
     case 'input':
@@ -63,8 +63,23 @@ export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; l
     if (e.placeholder) entry.placeholder = e.placeholder;
     if (e.href) entry.href = e.href;
     if (e.value !== undefined && !isPassword(e)) entry.value = e.value;
+    // Control state, so a caller can check, select or slide without another read.
+    if (e.checked !== undefined) entry.checked = e.checked;
+    if (e.disabled) entry.disabled = true;
+    if (e.required) entry.required = true;
+    if (e.options) entry.options = e.options.map((o) => (o.label === o.value ? o.label : `${o.label} (${o.value})`) + (o.selected ? ' [selected]' : '') + (o.disabled ? ' [disabled]' : ''));
+    if (e.min !== undefined) entry.min = e.min;
+    if (e.max !== undefined) entry.max = e.max;
+    if (e.hiddenControl) entry.hidden = 'operated through its label';
     refs[ref] = entry;
-    const extras = [e.placeholder ? `placeholder: ${e.placeholder}` : '', e.href ? `href: ${e.href.slice(0, 200)}` : '', e.value && !isPassword(e) ? `value: ${e.value.slice(0, 100)}` : '']
+    const extras = [
+      e.placeholder ? `placeholder: ${e.placeholder}` : '',
+      e.href ? `href: ${e.href.slice(0, 200)}` : '',
+      e.value && !isPassword(e) ? `value: ${e.value.slice(0, 100)}` : '',
+      e.checked !== undefined ? (e.checked ? 'checked' : 'unchecked') : '',
+      e.disabled ? 'disabled' : '',
+      e.required ? 'required' : '',
+    ]
       .filter(Boolean)
       .join(', ');
     return `- ${role}${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${extras ? ` (${extras})` : ''}`;

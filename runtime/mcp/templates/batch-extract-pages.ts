@@ -3,7 +3,7 @@
 // where some URLs fail is partial_success at >= 50 % success. "auto" is sync up to 5 URLs.
 import { z } from 'zod';
 import { countSteps, type RunStep } from '../../../machines/index.ts';
-import { itemError, toolLayerError, type TaskTemplate } from './template-types.ts';
+import { itemError, toolLayerError, httpStatusError, type TaskTemplate } from './template-types.ts';
 
 export const BATCH_AUTO_SYNC_MAX_URLS = 5;
 
@@ -69,6 +69,8 @@ export const batchExtractPages: TaskTemplate<Inputs> = {
     return ctx.withWorkerTab(async (page): Promise<ExtractedPage> => {
       const opened = await page.open(url, ctx.signal);
       if (!opened.ok) throw toolLayerError(opened.error, 'navigate');
+      const httpError = httpStatusError(opened.value);
+      if (httpError) throw httpError;
       const read = await page.readText(ctx.signal);
       if (!read.ok) throw toolLayerError(read.error, 'extract');
       return { url, finalUrl: opened.value.url, title: read.value.title || opened.value.title, text: read.value.text, truncated: read.value.truncated };

@@ -4,7 +4,7 @@
 // Pages that fail are reported and left out of the comparison (partial_success allowed).
 import { z } from 'zod';
 import { countSteps } from '../../../machines/index.ts';
-import { itemError, toolLayerError, type TaskTemplate } from './template-types.ts';
+import { itemError, toolLayerError, httpStatusError, type TaskTemplate } from './template-types.ts';
 
 const inputs = z
   .object({
@@ -94,6 +94,8 @@ export const multiTabCompare: TaskTemplate<Inputs> = {
     return ctx.withWorkerTab(async (page): Promise<ComparedPage> => {
       const opened = await page.open(url, ctx.signal);
       if (!opened.ok) throw toolLayerError(opened.error, 'navigate');
+      const httpError = httpStatusError(opened.value);
+      if (httpError) throw httpError;
       const read = await page.readText(ctx.signal);
       if (!read.ok) throw toolLayerError(read.error, 'extract');
       const text = read.value.text;

@@ -85,6 +85,16 @@ export function toolLayerError(error: ErrorValue, during: string): ErrorValue {
   return stepError(code, `${during}: ${error.message}`, { cause: { code: error.code, ...(error.details ? { details: error.details } : {}) } });
 }
 
+/**
+ * A page that loaded with HTTP 4xx/5xx is the server's error page, not the content asked for:
+ * the step fails (EXECUTION_ERROR, the status in details.cause) instead of extracting it.
+ */
+export function httpStatusError(opened: { url: string; httpStatus?: number }): ErrorValue | null {
+  const status = opened.httpStatus;
+  if (status === undefined || status < 400) return null;
+  return stepError('EXECUTION_ERROR', `navigate: ${opened.url} answered HTTP ${status}`, { cause: { code: 'NAVIGATION_FAILED', details: { httpStatus: status, url: opened.url } } });
+}
+
 /** A failed step as an item of a template result: the tool-layer code, the message, the extension's own code. */
 export function itemError(error: ErrorValue): { code: string; message: string; cause?: string } {
   const cause = (error.details?.cause as { code?: unknown } | undefined)?.code;

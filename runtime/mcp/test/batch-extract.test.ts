@@ -29,6 +29,22 @@ batch.after.each(async (ctx) => {
   ctx.h = undefined;
 });
 
+batch('a page that answers HTTP 404 or 500 is a failed item, not an extracted success', async (ctx) => {
+  const missing = `${ctx.site.url}/missing.html`;
+  const broken = `${ctx.site.url}/broken.html`;
+  const pages = { ...ctx.pages, [missing]: { title: 'Not Found', text: 'not found', httpStatus: 404 }, [broken]: { title: 'Oops', text: 'Internal error', httpStatus: 500 } };
+  const h = (ctx.h = await startMcp({ pages }));
+  const urls = [`${ctx.site.url}/article.html`, missing, broken];
+  const run = await h.ok('run_task_template', { templateId: 'batch_extract_pages', templateVersion: '1.0.0', inputs: { urls }, options: { mode: 'sync' } });
+  assert.equal(run.result.summary, { total: 3, succeeded: 1, failed: 2, skipped: 0 });
+  assert.is(run.status, 'failed', 'one of three is below the 50 % threshold');
+  const [, notFound, serverError] = run.result.items;
+  assert.equal([notFound.success, notFound.error.code, notFound.error.cause], [false, 'EXECUTION_ERROR', 'NAVIGATION_FAILED']);
+  assert.match(notFound.error.message, /answered HTTP 404/);
+  assert.match(serverError.error.message, /answered HTTP 500/);
+  assert.is(notFound.text, undefined);
+});
+
 batch('sync: every fixture page read in its own tab, tabs closed, result and artifacts inline', async (ctx) => {
   const h = (ctx.h = await startMcp({ pages: ctx.pages }));
   const urls = ['/article.html', '/products.html', '/form.html'].map((p) => ctx.site.url + p);

@@ -28,6 +28,8 @@ export interface FakePage {
   loadError?: string;
   /** browser_readability_extract fails with this code. */
   readError?: string;
+  /** The HTTP status of the document, as the extension reports it from wait_for_loaded. */
+  httpStatus?: number;
   /** Result delay for every action on this page (ms, real time; only for overlap tests). */
   delayMs?: number;
   /** readability waits for this promise (deterministic "mid-run" points). */
@@ -42,6 +44,8 @@ interface Tab {
   generation: { firstId: number; lastId: number } | null;
   elements: Map<number, FakeElement>;
   typed: Record<string, string>;
+  /** The element that holds the focus (typed into last). */
+  focused?: FakeElement;
 }
 
 export interface FakeBrowser {
@@ -56,6 +60,8 @@ export interface FakeBrowser {
   actions: Array<{ name: string; params: Record<string, unknown>; taskId: string }>;
   typed: Array<{ tabId: number; clickId: number; text: string; submit: boolean }>;
   clicks: Array<{ tabId: number; clickId: number }>;
+  /** browser_select / browser_check / browser_press / pointer actions, in order. */
+  inputs: Array<{ name: string; tabId: number; clickId?: number; detail?: unknown }>;
   /** Called when an action arrives (before answering). */
   onAction?: (name: string, params: Record<string, unknown>) => void;
   /** Sends a plugin_message (tab events, like the extension's); set by the harness. */
@@ -63,7 +69,7 @@ export interface FakeBrowser {
 }
 
 const ok = (result: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result } });
-const err = (code: string, message: string): FakeAnswer => ({ result: { status: 'error', error: { code, message, retryable: false } } });
+const err = (code: string, message: string, details?: Record<string, unknown>): FakeAnswer => ({ result: { status: 'error', error: { code, message, retryable: false, ...(details ? { details } : {}) } } });
 
 export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBrowser {
   let nextTab = 500;
@@ -76,6 +82,7 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
     actions: [],
     typed: [],
     clicks: [],
+    inputs: [],
     answer: async (name, params, frame) => {
       browser.actions.push({ name, params, taskId: frame.taskId });
       browser.onAction?.(name, params);
@@ -110,10 +117,11 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
     return tab;
   };
   const target = (tab: Tab, clickId: number): FakeElement | FakeAnswer => {
-    if (!tab.generation) return err('INVALID_TARGET', 'no index');
-    if (clickId < tab.generation.firstId) return err('INVALID_TARGET', `clickId ${clickId} is stale`);
+    // With the extension's reasons (page-op.ts failTarget): stale and no_index mean the page changed.
+    if (!tab.generation) return err('INVALID_TARGET', 'no index', { reason: 'no_index' });
+    if (clickId < tab.generation.firstId) return err('INVALID_TARGET', `clickId ${clickId} is stale`, { reason: 'stale' });
     const element = tab.elements.get(clickId);
-    return element ?? err('INVALID_TARGET', `clickId ${clickId} not found`);
+    return element ?? err('INVALID_TARGET', `clickId ${clickId} not found`, { reason: 'not_found' });
   };
 
   async function answerOf(name: string, params: Record<string, unknown>, frame: BrowserActionFrame): Promise<FakeAnswer> {
@@ -150,7 +158,8 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         if (!('tabId' in tab)) return tab;
         const page = pageOf(tab);
         if (page?.loadError) return err(page.loadError, `${tab.url} did not load`);
-        return ok({ status: 'complete' });
+        // Like the extension: the loaded document's URL and title.
+        return ok({ status: 'complete', url: tab.url, ...(page ? { title: page.title } : {}), ...(page?.httpStatus ? { httpStatus: page.httpStatus } : {}) });
       }
       case 'browser_readability_extract': {
         const tab = tabOf(params, taskId);
@@ -183,8 +192,12 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const element = target(tab, Number(params.clickId));
         if (!('tag' in element)) return element;
         browser.clicks.push({ tabId: tab.tabId, clickId: Number(params.clickId) });
-        if (element.navigatesTo) await navigate(tab, element.navigatesTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
-        return ok({ clicked: true, strategy: 'cdp_mouse' });
+        tab.focused = element;
+        if (element.navigatesTo) {
+          await navigate(tab, element.navigatesTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
+          return ok({ clicked: true, strategy: 'cdp_mouse', navigated: true, navigation: { url: tab.url, sameDocument: false, committed: true } });
+        }
+        return ok({ clicked: true, strategy: 'cdp_mouse', navigated: false });
       }
       case 'browser_type': {
         const tab = tabOf(params, taskId);
@@ -194,8 +207,47 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const text = String(params.text);
         browser.typed.push({ tabId: tab.tabId, clickId: Number(params.clickId), text, submit: params.submit === true });
         if (element.name) tab.typed[element.name] = text;
+        tab.focused = element;
         if (params.submit && element.submitsTo) await navigate(tab, element.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
         return ok({ typed: true, strategy: 'cdp_key' });
+      }
+      case 'browser_select': {
+        const tab = tabOf(params, taskId);
+        if (!('tabId' in tab)) return tab;
+        const element = target(tab, Number(params.clickId));
+        if (!('tag' in element)) return element;
+        const values = params.values as string[];
+        browser.inputs.push({ name, tabId: tab.tabId, clickId: Number(params.clickId), detail: values });
+        if (element.name) tab.typed[element.name] = values.join(',');
+        return ok({ selected: values, labels: values, navigated: false });
+      }
+      case 'browser_check':
+      case 'browser_hover':
+      case 'browser_dblclick':
+      case 'browser_focus': {
+        const tab = tabOf(params, taskId);
+        if (!('tabId' in tab)) return tab;
+        const element = target(tab, Number(params.clickId));
+        if (!('tag' in element)) return element;
+        browser.inputs.push({ name, tabId: tab.tabId, clickId: Number(params.clickId), detail: params.checked });
+        if (name === 'browser_check') return ok({ checked: params.checked !== false, changed: true, strategy: 'cdp_mouse', navigated: false });
+        if (name === 'browser_focus') {
+          tab.focused = element;
+          return ok({ focused: true });
+        }
+        return ok(name === 'browser_hover' ? { hovered: true, strategy: 'cdp_mouse' } : { dblclicked: true, strategy: 'cdp_mouse', navigated: false });
+      }
+      case 'browser_press': {
+        const tab = tabOf(params, taskId);
+        if (!('tabId' in tab)) return tab;
+        const key = String(params.key);
+        browser.inputs.push({ name, tabId: tab.tabId, detail: key });
+        const focused = tab.focused;
+        if (key === 'Enter' && focused?.submitsTo) {
+          await navigate(tab, focused.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
+          return ok({ pressed: key, strategy: 'cdp_key', navigated: true, navigation: { url: tab.url, sameDocument: false, committed: true } });
+        }
+        return ok({ pressed: key, strategy: 'cdp_key', navigated: false });
       }
       case 'browser_screenshot': {
         const tab = tabOf(params, taskId);

@@ -103,7 +103,7 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     output: runViewShape,
     annotations: { readOnlyHint: true },
     async handle({ runId: id }) {
-      const run = runs.get(id);
+      const run = await runs.get(id);
       if (!run) return { ok: false, error: seedError('RUN_NOT_FOUND', `no run ${id}`, { runId: id }) };
       return { ok: true, value: runView(run, deps.now()) };
     },
@@ -131,7 +131,7 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     async handle(args) {
       const limit = args.limit ?? 20;
       const offset = args.offset ?? 0;
-      const page = runs.list({ status: args.status, templateId: args.templateId, limit, offset });
+      const page = await runs.list({ status: args.status, templateId: args.templateId, limit, offset });
       return { ok: true, value: { runs: page.runs.map(runListRow), total: page.total, limit, offset } };
     },
   });
@@ -144,7 +144,7 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     output: z.object({ runId: z.string(), cancelRequested: z.boolean(), currentStatus: runStatus }),
     annotations: { destructiveHint: true, idempotentHint: true },
     async handle({ runId: id }) {
-      const out = runs.cancel(id);
+      const out = await runs.cancel(id);
       if (!out.ok) return out;
       return { ok: true, value: { runId: id, cancelRequested: out.cancelRequested, currentStatus: out.currentStatus } };
     },

@@ -17,6 +17,12 @@ const paramsExamples: { [K in c.ActionName]: c.ActionParams<K> } = {
   browser_type: { tabId: 12, xpath: '//input[@name="q"]', text: 'mimo', submit: true, strategy: 'dom_input' },
   browser_get_html: { tabId: 12, xpath: '//main' },
   browser_switch_tab: { tabId: 13 },
+  browser_select: { tabId: 12, clickId: 5, values: ['Dog', 'parrot'] },
+  browser_check: { tabId: 12, xpath: '//input[@id="power"]', checked: false },
+  browser_hover: { tabId: 12, clickId: 6 },
+  browser_dblclick: { tabId: 12, clickId: 7, strategy: 'cdp_mouse' },
+  browser_focus: { tabId: 12, clickId: 8 },
+  browser_press: { tabId: 12, key: 'Control+A' },
 };
 
 const resultExamples: { [K in c.ActionName]: c.ActionResult<K> } = {
@@ -32,13 +38,19 @@ const resultExamples: { [K in c.ActionName]: c.ActionResult<K> } = {
   browser_type: { typed: true, strategy: 'cdp_key' },
   browser_get_html: { artifactId: 'art-3', url: 'http://localhost:6006/api/artifacts/art-3' },
   browser_switch_tab: { tabId: 13, url: 'https://example.org/', title: 'Other' },
+  browser_select: { selected: ['dog', 'parrot'], labels: ['Dog', 'Parrot'] },
+  browser_check: { checked: false, changed: true, strategy: 'cdp_mouse' },
+  browser_hover: { hovered: true, strategy: 'cdp_mouse' },
+  browser_dblclick: { dblclicked: true, strategy: 'cdp_mouse', navigated: false },
+  browser_focus: { focused: true },
+  browser_press: { pressed: 'Enter', strategy: 'cdp_key', navigated: true, navigation: { url: 'https://example.org/next', sameDocument: false, committed: true, httpStatus: 200 } },
 };
 
 const catalog = suite('action catalog');
 
 catalog('covers seed 000 §4.2 plus browser_switch_tab, in every table', () => {
   const names = [...c.actionNames].sort();
-  assert.is(names.length, 12);
+  assert.is(names.length, 18);
   assert.ok(names.includes('browser_switch_tab'));
   assert.equal(Object.keys(c.actionParamsSchemas).sort(), names);
   assert.equal(Object.keys(c.actionResultSchemas).sort(), names);
@@ -77,7 +89,23 @@ catalog('default T_exec follows seed 001 §4.1 (switch tab 5 s)', () => {
     browser_get_html: 10_000,
     task_stop: 5_000,
     browser_switch_tab: 5_000,
+    browser_check: 5_000,
+    browser_hover: 5_000,
+    browser_dblclick: 5_000,
+    browser_focus: 5_000,
+    browser_select: 10_000,
+    browser_press: 10_000,
   });
+});
+
+catalog('the targeted input actions need clickId or xpath; press may go to the focused element', () => {
+  for (const name of ['browser_select', 'browser_check', 'browser_hover', 'browser_dblclick', 'browser_focus'] as const) {
+    const checked = c.validate(c.actionParamsSchemas[name], { tabId: 1, values: [] });
+    assert.not.ok(checked.ok, name);
+    if (!checked.ok) assert.match(checked.error.message, /needs a target/);
+  }
+  assert.ok(c.validate(c.actionParamsSchemas.browser_press, { tabId: 1, key: 'Tab' }).ok);
+  assert.not.ok(c.validate(c.actionParamsSchemas.browser_press, { tabId: 1, key: '' }).ok);
 });
 
 catalog('only read-only actions are idempotent', () => {

@@ -47,6 +47,7 @@ const eventExamples: Record<c.FrontendEventType, Record<string, unknown>> = {
   taskStatus: { type: 'taskStatus', status: 'completed', previous: 'ongoing' },
   inspection: { type: 'inspection', record: { type: '@xstate.snapshot', actorId: 'x:0', machineId: 'task', snapshot: { value: 'running' } } },
   usage: { type: 'usage', promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+  taskListChanged: { type: 'taskListChanged', taskId: '01JTASK0000000000000000000', status: 'running', title: 'Open example.com', createdAt: 5 },
 };
 
 for (const [type, event] of Object.entries(eventExamples)) {

@@ -1,4 +1,5 @@
 import type { AssistantItem, NoticeItem, UserItem } from '../models/chat-items.ts';
+import { ErrorDetail, type ErrorActions } from './error-detail.tsx';
 import { MarkdownText } from './markdown-text.tsx';
 
 export function UserEntry({ item, onRetry }: { item: UserItem; onRetry: (id: string) => void }) {
@@ -26,13 +27,19 @@ export function AssistantEntry({ item }: { item: AssistantItem }) {
   );
 }
 
-export function NoticeEntry({ item }: { item: NoticeItem }) {
+export function NoticeEntry({ item, actions }: { item: NoticeItem; actions: ErrorActions }) {
+  if (item.status === 'error') {
+    const error = item.error ?? { code: item.code ?? 'ERROR', message: item.message, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}) };
+    return (
+      <li class="entry notice notice-error" data-testid="notice" data-code={item.code} role="alert">
+        <ErrorDetail error={error} actions={actions} />
+        {item.detail && <pre class="notice-detail">{item.detail}</pre>}
+      </li>
+    );
+  }
   return (
-    <li class={`entry notice notice-${item.status}`} data-testid="notice" role={item.status === 'error' ? 'alert' : undefined}>
+    <li class={`entry notice notice-${item.status}`} data-testid="notice">
       {item.code && <code class="notice-code">{item.code}</code>} <span>{item.message}</span>
-      {item.status === 'error' && item.retryable !== undefined && (
-        <span class="muted"> · {item.retryable ? 'temporary: sending the request again may work' : 'retrying will not help'}</span>
-      )}
       {item.detail && <pre class="notice-detail">{item.detail}</pre>}
     </li>
   );

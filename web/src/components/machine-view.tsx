@@ -2,6 +2,8 @@ import type { InspectionModel } from '../models/inspection-model.ts';
 import type { CatalogEntry } from '../models/machine-catalog.ts';
 import { activePaths, formatStateValue } from '../models/machine-chart.ts';
 import type { StatelyBridge } from '../models/stately-bridge.ts';
+import { useState } from 'preact/hooks';
+import { inspectionView } from '../models/inspection-view.ts';
 import { Statechart } from './statechart.tsx';
 
 const statelyText = {
@@ -26,6 +28,10 @@ export function MachineView(props: {
   const known = new Set(entries.map((e) => e.machineId));
   const others = inspection.actors.value.filter((a) => !a.machineId || !known.has(a.machineId));
   const status = stately.status.value;
+  const [showInternal, setShowInternal] = useState(false);
+  // Reading the model's signals re-renders on every record; the view is derived from them all.
+  void inspection.events.value;
+  const view = inspectionView(inspection.records(), { showInternal, offset: inspection.droppedRecords() });
 
   return (
     <section class="panel-section machines" aria-labelledby="machines-title" data-testid="machine-view">
@@ -47,14 +53,21 @@ export function MachineView(props: {
       )}
       {!props.taskOpen && <p class="muted">Open a task to watch its machines.</p>}
       {entries.map((entry) => {
-        const actor = latest.get(entry.machineId);
+        const latestActor = latest.get(entry.machineId);
+        const actor = latestActor ? view.actors.get(latestActor.actorId) : undefined;
         return (
           <details class="machine" open key={entry.machineId} data-machine={entry.machineId} data-value={actor ? formatStateValue(actor.value) : ''}>
             <summary>
               <strong>{entry.title}</strong>{' '}
-              <span class="muted small">{actor ? `${actor.actorId} · ${formatStateValue(actor.value)}` : 'not running'}</span>
+              <span class="muted small" data-testid="actor-label">{actor ? `${actor.label} · ${formatStateValue(actor.value)}` : 'not running'}</span>
             </summary>
             <Statechart node={entry.chart} active={actor ? activePaths(actor.value) : new Set()} />
+            {actor?.context !== undefined && (
+              <details class="payload">
+                <summary>Context</summary>
+                <pre>{JSON.stringify(actor.context, null, 1)}</pre>
+              </details>
+            )}
           </details>
         );
       })}
@@ -62,22 +75,54 @@ export function MachineView(props: {
         <ul class="other-actors small">
           {others.map((a) => (
             <li key={a.actorId}>
-              {a.machineId ?? 'actor'} {a.actorId}: {formatStateValue(a.value)}
+              {view.actors.get(a.actorId)?.label ?? a.actorId}: {formatStateValue(a.value)}
             </li>
           ))}
         </ul>
       )}
-      <h3>Recent events</h3>
-      {inspection.events.value.length === 0 ? (
+      <h3>Timeline</h3>
+      {view.timeline.length === 0 ? (
+        <p class="muted small">No transitions yet.</p>
+      ) : (
+        <ol class="events small" data-testid="machine-timeline">
+          {view.timeline.map((t) => (
+            <li key={t.key}>
+              {t.timestamp !== undefined && <time>{new Date(t.timestamp).toLocaleTimeString()}</time>} <span class="muted">{t.label}</span> {t.from} → <strong>{t.to}</strong>
+              {t.eventType && <code class="muted"> on {t.eventType}</code>}
+            </li>
+          ))}
+        </ol>
+      )}
+      <div class="machines-head">
+        <h3>Recent events</h3>
+        <label class="small">
+          <input type="checkbox" checked={showInternal} onChange={(e) => setShowInternal(e.currentTarget.checked)} /> Show internal
+          xstate.* events{view.hiddenInternal > 0 ? ` (${view.hiddenInternal} hidden)` : ''}
+        </label>
+      </div>
+      {view.events.length === 0 ? (
         <p class="muted small">No events yet.</p>
       ) : (
         <ol class="events small" data-testid="machine-events">
-          {inspection.events.value.map((e) => (
-            <li key={e.key}>
-              <time>{new Date(e.timestamp).toLocaleTimeString()}</time> <span class="muted">{e.machineId ?? e.actorId}</span>{' '}
-              <code>{e.kind === 'actor' ? 'started' : e.eventType}</code>
-            </li>
-          ))}
+          {view.events.map((e) => {
+            const line = (
+              <>
+                {e.timestamp !== undefined && <time>{new Date(e.timestamp).toLocaleTimeString()}</time>} <span class="muted">{e.label}</span> <code>{e.kind === 'actor' ? 'started' : e.eventType}</code>
+              </>
+            );
+            return (
+              <li key={e.key} data-internal={e.internal ? 'true' : undefined}>
+                {e.payload ? (
+                  <details class="payload">
+                    <summary>{line}</summary>
+                    <pre data-testid="event-payload">{JSON.stringify(e.payload, null, 1)}</pre>
+                  </details>
+                ) : (
+                  line
+                )}
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>

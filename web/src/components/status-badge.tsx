@@ -1,10 +1,12 @@
 import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
-import { statusLabel } from '../text/format.ts';
+import { taskStateHint, taskStateLabel, taskStateOf } from '../models/task-state.ts';
 
 export function StatusBadge({ status }: { status: TaskStatus | null }) {
+  const state = taskStateOf(status);
   return (
-    <span class={`badge badge-${status ?? 'new'}`} data-testid="status-badge" data-status={status ?? 'new'}>
-      {status ? statusLabel[status] : 'New'}
+    <span class={`badge state-${state}`} data-testid="status-badge" data-status={status ?? 'new'} data-state={state} title={taskStateHint[state]}>
+      <span class="badge-icon" aria-hidden="true" />
+      {taskStateLabel[state]}
     </span>
   );
 }

@@ -1,17 +1,19 @@
 import type { AppState } from '../app-state.ts';
 import { formatCost } from '../models/usage-model.ts';
 import { formatTokens } from '../text/format.ts';
+import { readableTitle } from '../text/task-title.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 export function TaskHeader({ app }: { app: AppState }) {
   const { status, chat } = app;
   const usage = chat.usage.totals.value;
   const pricing = chat.usage.pricing;
-  const title = app.currentTask.value?.title || (app.currentTaskId.value ? 'New task' : 'Mimo');
+  const raw = app.currentTask.value?.title;
+  const title = raw ? readableTitle(raw) : app.currentTaskId.value ? 'New task' : 'Mimo';
   return (
     <header class="task-header">
       <div class="task-heading">
-        <h1 class="task-name" title={title}>{title}</h1>
+        <h1 class="task-name" title={raw ?? title}>{title}</h1>
         <StatusBadge status={status.status.value} />
       </div>
       <div class="task-actions">

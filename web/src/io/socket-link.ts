@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { FRONTEND_EVENT_EVENT, FrontendEventSchema, type FrontendEvent } from '../../../transport/contracts/frontend-event.ts';
 import { FRONTEND_MESSAGE_EVENT, type FrontendMessage } from '../../../transport/contracts/frontend-message.ts';
+import { LIVE_FRAME_EVENT, LiveFrameSchema, type LiveFrame } from '../../../transport/contracts/live-view.ts';
 import { ackTimeout, toAckResult, type AckResult } from './ack.ts';
 
 /** The part of socket.io-client's Socket this module uses. */
@@ -28,6 +29,8 @@ export interface SocketLink {
   send(message: FrontendMessage): Promise<AckResult>;
   onEvent(listener: (event: FrontendEvent) => void): () => void;
   onStatus(listener: (status: LinkStatus) => void): () => void;
+  /** Live view frames of a watched task; `done` acks it (call it once shown: the server sends the next one only then). */
+  onLiveFrame(listener: (frame: LiveFrame, done: () => void) => void): () => void;
   readonly connected: boolean;
   connect(): void;
   close(): void;
@@ -50,6 +53,7 @@ export function createSocketLink(deps: SocketLinkDeps): SocketLink {
   const later = deps.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
   const eventListeners = new Set<(event: FrontendEvent) => void>();
   const statusListeners = new Set<(status: LinkStatus) => void>();
+  const frameListeners = new Set<(frame: LiveFrame, done: () => void) => void>();
   let closed = false;
   let retryScheduled = false;
 
@@ -87,7 +91,22 @@ export function createSocketLink(deps: SocketLinkDeps): SocketLink {
     eventListeners.forEach((l) => l(parsed.output));
   });
 
+  socket.on(LIVE_FRAME_EVENT, (raw: unknown, ack?: unknown) => {
+    const done = typeof ack === 'function' ? () => (ack as () => void)() : () => {};
+    const parsed = v.safeParse(LiveFrameSchema, raw);
+    if (!parsed.success || frameListeners.size === 0) return done();
+    let acked = false;
+    const once = () => {
+      if (!acked) (acked = true), done();
+    };
+    frameListeners.forEach((l) => l(parsed.output, once));
+  });
+
   return {
+    onLiveFrame(listener) {
+      frameListeners.add(listener);
+      return () => frameListeners.delete(listener);
+    },
     async send(message) {
       if (!socket.connected) {
         return { ok: false, error: { code: 'UNAVAILABLE', message: 'not connected to the server', retryable: true } };

@@ -57,6 +57,9 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
   // 1. History, cut into turns at each user message.
   const turns: Turn[] = [{ userId: undefined, items: [] }];
   const historyToolIds = new Set<string>();
+  const historyActionIds = new Set<string>();
+  /** Tool calls stored as one whole result (no actionId): their live steps were placed with it. */
+  const wholeCallIds = new Set<string>();
   const assistantTexts: string[] = [];
   const historyUsers: TaskMessage[] = [];
   for (const m of messages) {
@@ -66,6 +69,8 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
     }
     const turn = turns[turns.length - 1]!;
     if (m.role === 'tool' && m.toolCallId) historyToolIds.add(m.toolCallId);
+    if (m.role === 'tool' && typeof m.meta?.actionId === 'string') historyActionIds.add(m.meta.actionId);
+    else if (m.role === 'tool' && m.toolCallId) wholeCallIds.add(m.toolCallId);
     for (const item of historyItems(m, turn.userId, liveTools)) {
       if (item.kind === 'assistant') assistantTexts.push(normalizeText(item.content));
       turn.items.push(item);
@@ -124,6 +129,8 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
         if (item.content.trim() === '') return false;
         return !assistantTexts.some((text) => text.includes(normalizeText(item.content)));
       case 'tool':
+        // An action still in flight has no stored step yet, though its finished siblings do.
+        if (item.actionId !== undefined) return item.resultText === undefined && !historyActionIds.has(item.actionId) && !wholeCallIds.has(item.toolCallId);
         return item.resultText === undefined && !historyToolIds.has(item.toolCallId);
       case 'notice':
         return true;

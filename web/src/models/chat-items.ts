@@ -40,6 +40,10 @@ export interface ToolItem {
   actionId?: string;
   actionName: string;
   paramsSummary: string;
+  /** What the action acted on, in words (element label, page title), when the server named it. */
+  target?: string;
+  /** The small fields of the action's result, live (toolUsed) or from history. */
+  result?: Record<string, unknown>;
   phase: ToolPhase;
   timestamp: number;
   /** From the event, else measured between the start and the last step. */
@@ -47,6 +51,8 @@ export interface ToolItem {
   artifacts: ToolArtifact[];
   warnings: string[];
   error?: ProtocolError;
+  /** The task ended (stop or error) while this step was in flight: it will not finish. */
+  canceled?: boolean;
   /** A tool message from history (the result text the model saw), when no live step exists. */
   resultText?: string;
   turn?: string;
@@ -60,6 +66,8 @@ export interface NoticeItem {
   code?: string;
   message: string;
   retryable?: boolean;
+  /** The whole error of an error notice (its details name e.g. the URL policy's reason). */
+  error?: ProtocolError;
   /** Short preview of structured `data`, when there is some. */
   detail?: string;
   timestamp: number;

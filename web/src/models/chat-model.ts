@@ -23,6 +23,8 @@ export interface ChatModel {
   /** Applies a chatDelta, toolUsed, structuredOutput or usage event; false when ignored or already seen. */
   applyEvent(event: FrontendEventPayload): boolean;
   loadHistory(messages: readonly TaskMessage[]): void;
+  /** The task ended: steps still marked running are shown as canceled. */
+  cancelRunning(): void;
   reset(): void;
   find(key: string): ChatItem | undefined;
 }
@@ -108,6 +110,10 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
         };
         if (durationMs !== undefined) next.durationMs = durationMs;
         if (e.error) next.error = e.error;
+        if (e.target) next.target = e.target;
+        // The server cancels the action in flight when the task stops (TASK_STOPPED): not a failure.
+        if (e.error?.code === 'TASK_STOPPED') next.canceled = true;
+        if (e.result) next.result = e.result;
         return next;
       });
       return;
@@ -119,12 +125,15 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       ...(e.actionId ? { actionId: e.actionId } : {}),
       actionName: e.actionName,
       paramsSummary: e.paramsSummary,
+      ...(e.target ? { target: e.target } : {}),
+      ...(e.result ? { result: e.result } : {}),
       phase: e.phase,
       timestamp: e.timestamp,
       artifacts: [...(e.artifacts ?? [])],
       warnings: [...(e.warnings ?? [])],
       ...(e.durationMs !== undefined ? { durationMs: e.durationMs } : {}),
       ...(e.error ? { error: e.error } : {}),
+      ...(e.error?.code === 'TASK_STOPPED' ? { canceled: true } : {}),
       ...(currentTurn ? { turn: currentTurn } : {}),
     };
     interruptSegments();
@@ -140,7 +149,7 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       status: e.status,
       message: e.error?.message ?? e.message ?? (e.status === 'success' ? 'Done.' : ''),
       timestamp: e.timestamp,
-      ...(e.error ? { code: e.error.code } : {}),
+      ...(e.error ? { code: e.error.code, error: e.error } : {}),
       ...(e.error?.retryable !== undefined ? { retryable: e.error.retryable } : {}),
       ...(currentTurn ? { turn: currentTurn } : {}),
     };
@@ -192,6 +201,11 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       const lastUser = [...merged].reverse().find((i) => i.kind === 'user');
       if (lastUser) currentTurn = lastUser.id;
       items.value = merged;
+    },
+    cancelRunning() {
+      if (!items.value.some((i) => i.kind === 'tool' && i.phase === 'start' && !i.canceled)) return;
+      items.value = items.value.map((i) => (i.kind === 'tool' && i.phase === 'start' ? { ...i, canceled: true } : i));
+      interruptSegments();
     },
     reset() {
       items.value = [];

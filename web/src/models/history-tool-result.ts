@@ -40,13 +40,20 @@ export function toolItemFromHistory(m: TaskMessage, turn: string | undefined): T
   const parsed = v.safeParse(ToolResultSchema, parseJson(m.content));
   if (!parsed.success) return base;
   const r = parsed.output;
-  if (!r.ok) return { ...base, actionName: r.name, phase: 'error', error: r.error };
-  const tabId = typeof r.result === 'object' && r.result !== null ? (r.result as { tabId?: unknown }).tabId : undefined;
   const meta = m.meta ?? {};
+  const described = {
+    ...(typeof meta.actionId === 'string' ? { actionId: meta.actionId } : {}),
+    ...(typeof meta.paramsSummary === 'string' ? { paramsSummary: meta.paramsSummary } : {}),
+    ...(typeof meta.target === 'string' && meta.target ? { target: meta.target } : {}),
+    ...(typeof meta.durationMs === 'number' ? { durationMs: meta.durationMs } : {}),
+  };
+  if (!r.ok) return { ...base, ...described, actionName: r.name, phase: 'error', error: r.error, ...(r.error.code === 'TASK_STOPPED' ? { canceled: true } : {}) };
+  const tabId = typeof r.result === 'object' && r.result !== null ? (r.result as { tabId?: unknown }).tabId : undefined;
+  const result = typeof r.result === 'object' && r.result !== null && !Array.isArray(r.result) ? { result: r.result as Record<string, unknown> } : {};
   return {
     ...base,
-    ...(typeof meta.actionId === 'string' ? { actionId: meta.actionId } : {}),
-    ...(typeof meta.durationMs === 'number' ? { durationMs: meta.durationMs } : {}),
+    ...described,
+    ...result,
     actionName: r.name,
     phase: (r.missing?.length ?? 0) > 0 ? 'partial' : 'success',
     paramsSummary: typeof meta.paramsSummary === 'string' ? meta.paramsSummary : typeof tabId === 'number' ? `tabId=${tabId}` : '',

@@ -35,6 +35,8 @@ export interface InspectionModel {
   apply(event: InspectionEvent): boolean;
   /** Every record applied so far (bounded), oldest first. */
   records(): readonly InspectionRecord[];
+  /** How many old records were let go (so `records()[i]` is the record number `droppedRecords() + i`). */
+  droppedRecords(): number;
   onRecord(listener: (record: InspectionRecord) => void): () => void;
   reset(): void;
 }
@@ -47,6 +49,7 @@ export function createInspectionModel(options: { maxEvents?: number; maxRecords?
   const listeners = new Set<(record: InspectionRecord) => void>();
   let seen = new Set<string>();
   let records: InspectionRecord[] = [];
+  let dropped = 0;
   let order = 0;
 
   const actors = computed(() => [...actorMap.value.values()].sort((a, b) => a.order - b.order));
@@ -88,11 +91,15 @@ export function createInspectionModel(options: { maxEvents?: number; maxRecords?
         events.value = [entry, ...events.value].slice(0, maxEvents);
       }
       records.push(event.record);
-      if (records.length > maxRecords) records = records.slice(records.length - maxRecords);
+      if (records.length > maxRecords) {
+        dropped += records.length - maxRecords;
+        records = records.slice(records.length - maxRecords);
+      }
       listeners.forEach((l) => l(event.record));
       return true;
     },
     records: () => records,
+    droppedRecords: () => dropped,
     onRecord(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -100,6 +107,7 @@ export function createInspectionModel(options: { maxEvents?: number; maxRecords?
     reset() {
       seen = new Set();
       records = [];
+      dropped = 0;
       actorMap.value = new Map();
       events.value = [];
     },

@@ -8,6 +8,8 @@ export interface RecordFields {
   machineId?: string;
   parentId?: string;
   sourceId?: string;
+  /** The actor's own id (`task:01M8…`), when the record names it. */
+  name?: string;
   /** Snapshot value (`'created'`, `{ running: 'active' }`), when the record has one. */
   value?: unknown;
   hasValue: boolean;
@@ -38,12 +40,15 @@ export function readRecord(record: InspectionRecord): RecordFields {
   if (machineId) fields.machineId = machineId;
   const parentId = str(r.parentId);
   if (parentId) fields.parentId = parentId;
+  const name = str(r.name);
+  if (name) fields.name = name;
   const sourceId = str(r.sourceId);
   if (sourceId) fields.sourceId = sourceId;
   if (hasValue) fields.value = snapshot ? snapshot.value : r.value;
   const status = str(snapshot?.status ?? r.status);
   if (status) fields.status = status;
   if (snapshot && 'context' in snapshot) fields.context = snapshot.context;
+  else if (isRecord(r.context)) fields.context = r.context;
   if (eventType) {
     fields.eventType = eventType;
     fields.event = eventObject ?? { type: eventType };

@@ -42,8 +42,10 @@ export function createTaskStatusModel(deps: { send: (type: ControlMessageType) =
   let generation = 0;
 
   const is = (...list: TaskStatus[]) => computed(() => status.value !== null && list.includes(status.value));
-  const canStop = is('running', 'ongoing', 'takeover');
-  const canTakeover = is('running', 'ongoing');
+  // Only a task that is working can be stopped (a takeover pauses a working task); a task whose
+  // turn finished (ongoing) can still be taken over to use its tab, but has nothing to stop.
+  const canStop = is('created', 'running', 'takeover');
+  const canTakeover = is('created', 'running', 'ongoing');
   const canResume = is('takeover');
 
   function set(next: TaskStatus, at: number, why: string | null, prev?: TaskStatus) {

@@ -1,14 +1,5 @@
 // Small display formatters shared by the components.
-import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
 
-export const statusLabel: Record<TaskStatus, string> = {
-  created: 'Created',
-  running: 'Running',
-  ongoing: 'Waiting for you',
-  takeover: 'You have control',
-  completed: 'Completed',
-  error: 'Error',
-};
 
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined) return '';

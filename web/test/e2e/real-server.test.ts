@@ -79,7 +79,9 @@ real('a message runs a real turn: streamed text, tool steps with a screenshot, s
   }, null, WAIT);
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=assistant-message]')].some((m) => m.textContent?.includes('illustrative examples.')), null, WAIT);
   await page.waitForSelector('[data-machine=task] [data-path="ongoing.idle"].current', WAIT);
-  const steps = await page.locator('[data-testid=tool-step] .tool-name').allInnerTexts();
+  const steps = await page.locator('[data-testid=tool-step] .tool-name').allTextContents();
+  const titles = await page.getByTestId('step-title').allInnerTexts();
+  assert.ok(titles.some((t) => /^Opened /.test(t)), `step titles in plain words: ${titles.join(' | ')}`);
   assert.ok(steps.includes('task_start') && steps.includes('browser_screenshot'), `tool steps: ${steps.join(', ')}`);
   assert.ok((await count(page, '[data-machine=action] .state.current')) === 1, 'an action machine is drawn with its state');
   await page.waitForSelector('[data-testid=usage]', WAIT);
@@ -98,7 +100,7 @@ real('Take over from the UI, then Resume', async (ctx) => {
   await shot(page, 'real-03-takeover-1280');
   await banner.getByRole('button', { name: 'Resume' }).click();
   await banner.waitFor({ state: 'detached', ...WAIT });
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
 });
 
 real('server restart: reconnect, refetch, no duplicates', async (ctx) => {

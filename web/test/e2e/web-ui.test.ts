@@ -91,7 +91,12 @@ e2e('a message streams an answer with a tool step, a screenshot thumbnail, a sna
     const img = document.querySelector<HTMLImageElement>('[data-testid=tool-step] .thumb img');
     return !!img && img.complete && img.naturalWidth === 640;
   }, null, WAIT);
-  assert.match(await page.locator('[data-testid=tool-step]').first().innerText(), /task_start/);
+  // The step reads in plain words; its raw actions (name, params, result) are one click away.
+  const step = page.locator('[data-testid=tool-step]').first();
+  assert.match(await step.getByTestId('step-title').innerText(), /^Opened /);
+  assert.not.match(await step.innerText(), /task_start/, 'the raw name is not on the step line');
+  await step.getByTestId('step-details').locator('summary').click();
+  assert.match(await step.getByTestId('step-details').innerText(), /task_start/);
 
   await page.waitForSelector('[data-testid=assistant-message] table', WAIT);
   await page.waitForSelector('[data-machine=task][data-value="ongoing.idle"] [data-path="ongoing.idle"].current', WAIT);
@@ -100,7 +105,7 @@ e2e('a message streams an answer with a tool step, a screenshot thumbnail, a sna
   assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');
   await page.waitForSelector('[data-testid=usage]', WAIT);
   assert.match(await page.locator('[data-testid=usage]').innerText(), /1\.3k tokens/);
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
   await shot(page, '03-answer-machines-1280');
 
   await page.getByRole('tab', { name: 'Browser' }).click();
@@ -130,12 +135,12 @@ e2e('takeover shows the banner; Resume hands control back', async (ctx) => {
   const banner = page.getByTestId('takeover-banner');
   await banner.waitFor(WAIT);
   assert.match(await banner.innerText(), /You have control/);
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /You have control/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Needs you/);
   await shot(page, '06-takeover-1280');
   await banner.getByRole('button', { name: 'Resume' }).click();
   await banner.waitFor({ state: 'detached', ...WAIT });
   assert.ok(server.received.some((m) => m.type === 'resume_task' && m.taskId === ctx.taskId));
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Waiting for you/);
+  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
 });
 
 /** Stands in for https://stately.ai/inspect (no internet here): says hello and keeps what it receives. */
@@ -224,7 +229,7 @@ e2e('420 px wide: one pane at a time, no horizontal scrolling', async (ctx) => {
   assert.ok((await overflow()) <= 0, 'task pane fits');
   await shot(narrow, '10-tasks-420');
   assert.is(await count(narrow, '[data-testid=tool-step] .thumb img'), 2, 'screenshots come back from history after a reload');
-  await narrow.getByRole('button', { name: 'Browser & machines' }).click();
+  await narrow.getByRole('button', { name: 'Browser', exact: true }).click();
   await narrow.waitForSelector('[data-testid=tab][data-tab-id="102"].tab-task', WAIT);
   assert.ok((await overflow()) <= 0, 'panel fits');
   await shot(narrow, '11-browser-420');

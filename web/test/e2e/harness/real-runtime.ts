@@ -7,12 +7,13 @@ import { createInspectionHub } from '../../../../runtime/agent/inspection-hub.ts
 import { basicUrlCheck, createAgentOrchestrator } from '../../../../runtime/agent/orchestrator.ts';
 import type { MimoConfig } from '../../../../runtime/config.ts';
 import { createServer, type MimoServer } from '../../../../runtime/server.ts';
+import type { LlmGateway } from '../../../../runtime/llm/llm-types.ts';
 import { pacedLlm, text, textThenTool } from './paced-llm.ts';
 
 export const OPEN_TEXT = ["I'll open ", '**example.com** ', 'and look at it.'];
 export const ANSWER_TEXT = ['The page is ', '**Example Domain**', ': it is for use in ', 'illustrative examples.'];
 
-export async function startRealRuntime(options: { dir: string; webDir: string; port?: number; token?: string }): Promise<MimoServer> {
+export async function startRealRuntime(options: { dir: string; webDir: string; port?: number; token?: string; llm?: LlmGateway }): Promise<MimoServer> {
   const port = options.port ?? 0;
   const config: MimoConfig = {
     port,
@@ -27,7 +28,7 @@ export async function startRealRuntime(options: { dir: string; webDir: string; p
   };
   const clock = createSystemClock();
   const inspection = createInspectionHub({ clock });
-  const llm = pacedLlm([() => textThenTool(OPEN_TEXT, 'browser_open', { url: 'https://example.com/' }, 'call-open'), () => text(...ANSWER_TEXT)]);
+  const llm = options.llm ?? pacedLlm([() => textThenTool(OPEN_TEXT, 'browser_open', { url: 'https://example.com/' }, 'call-open'), () => text(...ANSWER_TEXT)]);
   const server = await createServer({
     config,
     clock,

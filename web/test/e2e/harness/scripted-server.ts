@@ -201,6 +201,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       if (task) task.summary = { ...task.summary, selectedClientId: m.clientId };
       return {};
     },
+    // The scripted world has no browser to stream: live view answers that it is not available.
+    subscribe_live: () => ({ error: { code: 'UNAVAILABLE', message: 'no live view in the scripted server' } }),
+    unsubscribe_live: () => ({}),
   };
 
   nsp.on('connection', (socket) => {

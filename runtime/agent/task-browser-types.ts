@@ -1,0 +1,74 @@
+// The shapes around a task's browser (task-browser.ts): what it needs, what an action comes back
+// as, and the step record kept in the task's history.
+import type { InspectionEvent } from 'xstate';
+import type { ActionInput, ActionOutput, ErrorValue, PagePrepInput, PagePrepOutput } from '../../machines/index.ts';
+import type { ArtifactService } from '../artifacts/index.ts';
+import type { Clock } from '../clock/index.ts';
+import type { ExtensionRegistry } from '../registry/registry-types.ts';
+import type { ActionRequest } from '../scheduler/action-scheduler.ts';
+import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
+import type { FrontendEventSink } from '../socket/frontend-events.ts';
+import type { SecretRegistry } from '../redaction/redact.ts';
+
+export interface ActionOutcome {
+  ok: boolean;
+  actionId: string;
+  result?: Record<string, unknown>;
+  error?: ErrorValue;
+  warnings?: string[];
+}
+
+export interface Step {
+  toolCallId: string;
+  signal?: AbortSignal;
+}
+
+export type UrlCheck = (url: string) => Promise<{ ok: true } | { ok: false; error: ErrorValue }>;
+
+export interface TaskBrowserDeps {
+  taskId: string;
+  groupTitle: () => string;
+  /** Runs one browser action to its end (the task actor's child, or the scheduler's queue). */
+  runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
+  /** The machine input for a request (the scheduler's defaults). */
+  inputOf(request: ActionRequest): ActionInput;
+  /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
+  preparePage?(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
+  registry: ExtensionRegistry;
+  artifacts: ArtifactService;
+  snapshots: SnapshotStore;
+  events: FrontendEventSink;
+  inspect?: (event: InspectionEvent) => void;
+  /** Times the page-preparation retry waits (the runtime's clock). */
+  clock?: Clock;
+  checkUrl: UrlCheck;
+  /**
+   * Re-checks the URL the tab ended up on after loading (redirects), and the tab's current URL
+   * before and after every page read (runtime/url-policy/read-guard.ts): blocked -> URL_BLOCKED,
+   * the read's result is dropped and the tab is sent to about:blank.
+   */
+  checkFinalUrl?: UrlCheck;
+  /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
+  secrets?: SecretRegistry;
+  /** Page-prep retry waits (tests shorten them). */
+  pagePrepBackoffMs?: readonly number[];
+  /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
+  onPageRead?(): void;
+  /** Each finished browser action, for the task's history (persisted as a `tool` message). */
+  onStepDone?(step: StepRecord): void;
+}
+
+export interface StepRecord {
+  toolCallId: string;
+  actionId: string;
+  actionName: string;
+  paramsSummary: string;
+  /** What the step acted on, in words (element label, page title). */
+  target?: string;
+  ok: boolean;
+  durationMs: number;
+  /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
+  result?: Record<string, unknown>;
+  error?: ErrorValue;
+}
+

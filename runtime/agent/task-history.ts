@@ -1,0 +1,71 @@
+// What the orchestrator writes into a task's history and title, and the URL check an agent task
+// uses when no URL policy is configured.
+import { toolResultError, toolResultOk } from '../../transport/contracts/index.ts';
+import type { FrontendEventSink } from '../socket/frontend-events.ts';
+import type { Message, TaskStore, TaskUsage } from '../store/task-types.ts';
+import type { StepRecord, UrlCheck } from './task-browser-types.ts';
+
+export const basicUrlCheck: UrlCheck = async (url) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: `"${url}" is not an absolute URL`, retryable: false } };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { ok: false, error: { code: 'URL_BLOCKED', message: `only http(s) URLs can be opened, not ${parsed.protocol}`, retryable: false } };
+  }
+  return { ok: true };
+};
+
+/** The task title: the first non-empty line of its first message, at most 80 characters. */
+export function titleFrom(content: string): string {
+  const line = content.split('\n').find((l) => l.trim())?.trim() ?? 'New task';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** A finished browser action as the `tool` message of the task's history (seed 000 tool-result JSON). */
+export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: number; traceId?: string | undefined }): Message {
+  const content = JSON.stringify(
+    record.ok
+      ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
+      : toolResultError(record.toolCallId, record.actionName, {
+          code: record.error?.code ?? 'INTERNAL',
+          message: record.error?.message ?? 'the action failed',
+          retryable: record.error?.retryable ?? false,
+        }),
+  );
+  return {
+    id: at.id,
+    role: 'tool',
+    content,
+    timestamp: at.timestamp,
+    meta: {
+      toolCallId: record.toolCallId,
+      actionId: record.actionId,
+      actionName: record.actionName,
+      paramsSummary: record.paramsSummary,
+      durationMs: record.durationMs,
+      ok: record.ok,
+      ...(record.target ? { target: record.target } : {}),
+      ...(at.traceId ? { traceId: at.traceId } : {}),
+    },
+  };
+}
+
+/**
+ * One `usage` event per LLM call with that call's tokens, sent at once; the task total is their
+ * sum, stored afterwards as task.usage.
+ */
+export async function addTaskUsage(deps: { events: FrontendEventSink; taskStore: TaskStore }, taskId: string, usage: TaskUsage): Promise<void> {
+  deps.events.toTask(taskId, { type: 'usage', ...usage });
+  const task = await deps.taskStore.getTask(taskId);
+  const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  await deps.taskStore.updateTask(taskId, {
+    usage: {
+      promptTokens: before.promptTokens + usage.promptTokens,
+      completionTokens: before.completionTokens + usage.completionTokens,
+      totalTokens: before.totalTokens + usage.totalTokens,
+    },
+  });
+}

@@ -1,0 +1,199 @@
+// Cluster mode: `MIMO_DATABASE_URL=postgres://...` puts a node on a shared PostgreSQL.
+// - The task store, the MCP run store and the artifact store are the PostgreSQL ones (migrations
+//   applied at start), so any node serves any task's history, any run and any artifact.
+// - Namespace `/mimo` gets the LISTEN/NOTIFY adapter (ordered-postgres-adapter.ts): rooms and
+//   broadcasts (task events, the extension list, snapshots) reach sockets on every node.
+// - Extensions, snapshots and action results are shared between nodes (cluster-plugins.ts);
+//   every task command goes to the task's owner (cluster-control.ts), which holds its advisory
+//   lock (task-ownership.ts); a task whose owner died is adopted by another node
+//   (failover-watcher.ts) and its turn replayed with idempotent actions (action-ledger.ts); MCP
+//   template runs of a dead node are marked canceled (RUN_CANCELED, reason node_lost) by the
+//   same watcher (postgres-run-store.ts says why they are not resumed).
+// - Without the variable nothing here runs: one process, lowdb files, as before.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { RunStore } from '../mcp/runs/run-store.ts';
+import { createPostgresArtifactStore } from '../store/postgres-artifact-store.ts';
+import { createPostgresRunStore } from '../store/postgres-run-store.ts';
+import { createPostgresTaskStore } from '../store/postgres-task-store.ts';
+import { migrate } from '../store/postgres-migrations.ts';
+import type { TaskStore } from '../store/task-types.ts';
+import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import type { Namespace } from '../../transport/server/index.ts';
+import type { MimoServer, ServerClusterHooks } from '../server.ts';
+import { createActionLedger } from './action-ledger.ts';
+import { createClusterControl, type ClusterControl } from './cluster-control.ts';
+import { createClusterPlugins } from './cluster-plugins.ts';
+import { startFailoverWatcher, type FailoverWatcher } from './failover-watcher.ts';
+import { createOrderedPostgresPubSub, type OrderedPubSub } from './ordered-postgres-adapter.ts';
+import { createTaskOwnership, type TaskOwnership } from './task-ownership.ts';
+
+export interface ClusterConfig {
+  databaseUrl: string;
+  nodeId: string;
+  poolSize: number;
+  /** How often a node looks for tasks whose owner died (MIMO_FAILOVER_CHECK_MS, default 1000). */
+  failoverCheckMs: number;
+}
+
+export type ClusterConfigResult = { ok: true; config: ClusterConfig | null } | { ok: false; errors: string[] };
+
+/** Reads MIMO_DATABASE_URL, MIMO_NODE_ID, MIMO_DATABASE_POOL_SIZE; null config: embedded mode. */
+export function readClusterConfig(env: Record<string, string | undefined>): ClusterConfigResult {
+  const databaseUrl = env.MIMO_DATABASE_URL;
+  if (!databaseUrl) return { ok: true, config: null };
+  const errors: string[] = [];
+  try {
+    const url = new URL(databaseUrl);
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') errors.push(`MIMO_DATABASE_URL must be a postgres:// URL, got "${url.protocol}//..."`);
+  } catch {
+    errors.push('MIMO_DATABASE_URL is not a URL (expected postgres://user:password@host:5432/database)');
+  }
+  const poolText = env.MIMO_DATABASE_POOL_SIZE ?? '10';
+  const poolSize = Number(poolText);
+  if (!/^\d+$/.test(poolText) || poolSize < 2 || poolSize > 100) errors.push(`MIMO_DATABASE_POOL_SIZE must be 2-100, got "${poolText}"`);
+  const nodeId = env.MIMO_NODE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) errors.push(`MIMO_NODE_ID must be 1-64 of [A-Za-z0-9._-], got "${nodeId}"`);
+  const checkText = env.MIMO_FAILOVER_CHECK_MS ?? '1000';
+  const failoverCheckMs = Number(checkText);
+  if (!/^\d+$/.test(checkText) || failoverCheckMs < 100 || failoverCheckMs > 60_000) errors.push(`MIMO_FAILOVER_CHECK_MS must be 100-60000, got "${checkText}"`);
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, config: { databaseUrl, nodeId, poolSize, failoverCheckMs } };
+}
+
+/**
+ * One value for the whole cluster: the first node to ask stores `make()`'s, the others read it.
+ * The artifact secret is one: an upload URL presigned by one node is redeemed on whichever node
+ * the load balancer picks.
+ */
+export async function sharedSetting(pool: pg.Pool, key: string, make: () => string): Promise<string> {
+  await pool.query('INSERT INTO mimo_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, make()]);
+  return (await pool.query<{ value: string }>('SELECT value FROM mimo_settings WHERE key = $1', [key])).rows[0]!.value;
+}
+
+export interface ClusterNode {
+  config: ClusterConfig;
+  /** A value every node shares (made by the first node that asks, kept in mimo_settings). */
+  setting(key: string, make: () => string): Promise<string>;
+  /** MIMO_ARTIFACT_SECRET when set, else the cluster's own (made by the first node, in mimo_settings). */
+  artifactSecret(configured: string | undefined): Promise<string>;
+  pool: pg.Pool;
+  taskStore: TaskStore;
+  runStore: RunStore;
+  /** For createServer({ cluster }): wraps the channel, services and control. */
+  hooks: ServerClusterHooks;
+  /** Once the server listens: the adapter, this node's lock, the plugins of other nodes, failover. */
+  join(server: MimoServer): Promise<void>;
+  ownership(): TaskOwnership | undefined;
+  failover(): FailoverWatcher | undefined;
+  close(): Promise<void>;
+}
+
+export interface ClusterNodeDeps {
+  clock: { now(): number };
+  log: (entry: object) => void;
+  /**
+   * The lock connection died: this node can no longer prove it owns its tasks, and the others
+   * will adopt them. It must stop running them; the default ends the process (fail fast, a
+   * supervisor restarts it).
+   */
+  onFatal?: (error: unknown) => void;
+}
+
+export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeDeps): Promise<ClusterNode> {
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize });
+  // An idle client's error (the server restarted, a network cut) must not kill the node.
+  pool.on('error', (error) => deps.log({ event: 'database_pool_error', error: String(error) }));
+  const { applied } = await migrate(pool);
+  if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
+  const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
+  const runStore = createPostgresRunStore({ pool, nodeId: config.nodeId, clock: deps.clock });
+  const plugins = createClusterPlugins({ nodeId: config.nodeId, pool, clock: deps.clock, log: deps.log });
+  const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log });
+  let pubsub: OrderedPubSub | undefined;
+  let ownership: TaskOwnership | undefined;
+  let control: ClusterControl | undefined;
+  let watcher: FailoverWatcher | undefined;
+  let nsp: Namespace | undefined;
+  let scheduler: ActionScheduler | undefined;
+
+  // A task that ends hands its lock back (the lock table is finite); the next message claims it again.
+  const taskStore: TaskStore = {
+    ...baseStore,
+    async updateTask(taskId, patch) {
+      const task = await baseStore.updateTask(taskId, patch);
+      if (task.status === 'completed' || task.status === 'error') {
+        ledger.endTask(taskId);
+        void ownership?.release(taskId).catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
+      }
+      return task;
+    },
+  };
+
+  const hooks: ServerClusterHooks = {
+    // Artifacts (metadata and bytes) in PostgreSQL: any node presigns, accepts, serves and sweeps any.
+    artifactStore: createPostgresArtifactStore({ pool }),
+    channel(local, channelDeps) {
+      nsp = channelDeps.nsp;
+      // Results the ledger replays go to this node's scheduler, as a plugin's would.
+      return ledger.wrapChannel(plugins.channel(local, channelDeps), (clientId, result) => scheduler?.handleResult(clientId, result));
+    },
+    services(services) {
+      return {
+        ...services,
+        registry: plugins.wrapRegistry(services.registry),
+        snapshots: plugins.wrapSnapshots(services.snapshots),
+        scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
+      };
+    },
+    control(local) {
+      const lazyOwnership = new Proxy({} as TaskOwnership, {
+        get: (_target, key) => {
+          if (!ownership) throw new Error('cluster node has not joined yet');
+          const value = (ownership as unknown as Record<string | symbol, unknown>)[key];
+          return typeof value === 'function' ? value.bind(ownership) : value;
+        },
+      });
+      control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, ledger, taskStore, log: deps.log });
+      return control.wrap(local);
+    },
+  };
+
+  return {
+    config,
+    setting: (key, make) => sharedSetting(pool, key, make),
+    artifactSecret: async (configured) => configured ?? (await sharedSetting(pool, 'artifact_secret', () => randomBytes(32).toString('base64url'))),
+    pool,
+    taskStore,
+    runStore,
+    hooks,
+    async join(server) {
+      pubsub = createOrderedPostgresPubSub({ connectionString: config.databaseUrl, onError: (error) => deps.log({ event: 'socket_adapter_error', error: String(error) }) });
+      await server.nsp.setAdapter((n) => pubsub!.adapterFor(n));
+      await pubsub.ready();
+      ownership = await createTaskOwnership({
+        connectionString: config.databaseUrl,
+        pool,
+        nodeId: config.nodeId,
+        url: server.url,
+        clock: deps.clock,
+        onLost: (error) => {
+          deps.log({ event: 'cluster_lock_connection_lost', node: config.nodeId, error: String(error) });
+          (deps.onFatal ?? (() => process.exit(1)))(error);
+        },
+      });
+      await plugins.loadRemote(await ownership.liveNodes());
+      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, runs: runStore, intervalMs: config.failoverCheckMs, log: deps.log });
+    },
+    ownership: () => ownership,
+    failover: () => watcher,
+    async close() {
+      watcher?.stop();
+      await pubsub?.close();
+      await ownership?.close();
+      await runStore.flush();
+      await pool.end();
+    },
+  };
+}

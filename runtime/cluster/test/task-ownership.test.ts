@@ -1,0 +1,113 @@
+// Task ownership on advisory locks: one owner at a time, and when the owner process is killed
+// with SIGKILL its locks are free at once (PostgreSQL ends its backend), so another node claims
+// the task within seconds.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import pg from 'pg';
+import { startPostgres } from '../../test-util/postgres-server.ts';
+import { migrate } from '../../store/postgres-migrations.ts';
+import { createTaskOwnership, type TaskOwnership } from '../task-ownership.ts';
+
+const server = await startPostgres();
+const databaseUrl = await server.createDatabase();
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+pool.on('error', () => undefined);
+await migrate(pool);
+const clock = { now: () => Date.now() };
+const node = (nodeId: string) => createTaskOwnership({ connectionString: databaseUrl, pool, nodeId, url: `http://${nodeId}`, clock });
+
+const test = suite<{ nodes: TaskOwnership[] }>('task ownership', { nodes: [] });
+test.after.each(async (ctx) => {
+  for (const n of ctx.nodes) await n.close();
+  ctx.nodes = [];
+});
+test.after(async () => {
+  await pool.end();
+  await server.stop();
+});
+
+test('one owner at a time; the others know whom to ask; release hands it on', async (ctx) => {
+  const a = await node('node-a');
+  const b = await node('node-b');
+  ctx.nodes.push(a, b);
+  assert.equal((await a.liveNodes()).sort(), ['node-a', 'node-b']);
+  assert.is(await a.claim('task-1'), true);
+  assert.is(await a.claim('task-1'), true, 'claiming again is idempotent');
+  assert.is(await b.claim('task-1'), false);
+  assert.is(b.owns('task-1'), false);
+  assert.is(await b.ownerOf('task-1'), 'node-a');
+  // Racing claims: exactly one winner per task.
+  const claims = await Promise.all([a, b, a, b].map((n, i) => n.claim(`task-x${i >> 1}`)));
+  assert.is(claims[0]! !== claims[1]!, true);
+  assert.is(claims[2]! !== claims[3]!, true);
+  await a.release('task-1');
+  assert.is(await b.claim('task-1'), true);
+  assert.is(await a.ownerOf('task-1'), 'node-b');
+});
+
+test('a node id in use by a live node is refused', async (ctx) => {
+  const a = await node('node-same');
+  ctx.nodes.push(a);
+  const error = await node('node-same').catch((e) => e);
+  assert.match(String(error), /already in use/);
+});
+
+test('kill -9 of the owner: its locks are free within seconds and its running task is an orphan', async (ctx) => {
+  await pool.query(`INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('task-k', 'k', 'running', 1, 1, '{}')`);
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./ownership-child.ts', import.meta.url)), databaseUrl, 'node-doomed', 'task-k'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('claimed') && resolve());
+    child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+  });
+  const b = await node('node-survivor');
+  ctx.nodes.push(b);
+  assert.is(await b.claim('task-k'), false);
+  assert.is(await b.ownerOf('task-k'), 'node-doomed');
+  assert.equal(await b.orphans(), []);
+  const killedAt = Date.now();
+  child.kill('SIGKILL');
+  // Real process death over a real socket: poll the database, bounded.
+  let claimed = false;
+  while (!claimed && Date.now() - killedAt < 5_000) {
+    claimed = await b.claim('task-k');
+    if (!claimed) await new Promise((r) => setTimeout(r, 25));
+  }
+  const tookMs = Date.now() - killedAt;
+  assert.ok(claimed, 'the survivor claims the task');
+  assert.ok(tookMs < 3_000, `took ${tookMs} ms`);
+  assert.not.ok((await b.liveNodes()).includes('node-doomed'));
+  assert.is(await b.ownerOf('task-k'), 'node-survivor');
+});
+
+test('orphans: running tasks whose owner is gone or never was, not those a live node holds', async (ctx) => {
+  const a = await node('node-o1');
+  const b = await node('node-o2');
+  ctx.nodes.push(a, b);
+  await pool.query(`INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('o-run', 'x', 'running', 1, 2, '{}'), ('o-idle', 'x', 'ongoing', 1, 3, '{}'), ('o-held', 'x', 'takeover', 1, 4, '{}')`);
+  assert.is(await a.claim('o-held'), true);
+  const orphans = await b.orphans();
+  assert.ok(orphans.includes('o-run'));
+  assert.not.ok(orphans.includes('o-idle'));
+  assert.not.ok(orphans.includes('o-held'));
+});
+
+test('a node whose lock connection is cut is told at once (it must stop: the others will adopt its tasks)', async (ctx) => {
+  let lost: unknown;
+  const a = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: 'node-cut', url: 'http://cut', clock, onLost: (error) => (lost = error) });
+  const b = await node('node-watching');
+  ctx.nodes.push(b);
+  assert.is(await a.claim('task-cut'), true);
+  await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-cut'`);
+  const deadline = Date.now() + 5_000;
+  while (!lost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(lost, 'onLost was called');
+  assert.is(await b.claim('task-cut'), true, 'its task lock is free');
+  assert.not.ok((await b.liveNodes()).includes('node-cut'));
+  await a.close();
+});
+
+test.run();
