@@ -110,7 +110,7 @@ export function createBackground(deps: BackgroundDeps): Background {
   // Pop-ups, dialogs and other page interruptions in task tabs (issue 16).
   const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
   let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
-  const popups = createPopupGuard({ browser, taskTabs, reports, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
+  const popups = createPopupGuard({ browser, taskTabs, reports, navigationGuard: () => guard, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
   const downloads = installDownloadGuard({ browser, now: deps.now, sleep: deps.sleep, tasksGuarded: () => interruptions.anyGuarded() });
   const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, downloads, newId: deps.newId, now: deps.now, log: deps.log });
   const newTabGate = createNewTabGate({ browser, rules: browser.declarativeNetRequest, ...(deps.log ? { log: deps.log } : {}) });

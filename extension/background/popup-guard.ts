@@ -1,9 +1,12 @@
 // New tabs from a task tab never come forward: what the page half of the guard reports as `open`
 // (window.open, a script's click on a target link, a GET form into a new tab) is opened here as an
 // inactive tab next to its opener, in the opener's window, with the opener as openerTabId (so the
-// task adopts it and it joins the task's group). The stand-in window.open returned keeps working:
+// task adopts it and it joins the task's group). It opens blank and is guarded (URL policy, page
+// guard) before it is sent to its URL, like every tab opened for a task (guarded-tab.ts). The stand-in window.open returned keeps working:
 // setting its location navigates the background tab, close() closes it.
 import type { BrowserApi } from '../shared/browser-api.ts';
+import { openGuardedTab } from './guarded-tab.ts';
+import type { NavigationGuard } from './navigation-guard.ts';
 import type { InterruptionReports } from './interruption-reports.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
@@ -57,7 +60,9 @@ export interface PopupGuardDeps {
   browser: BrowserApi;
   taskTabs: TaskTabs;
   reports: InterruptionReports;
-  /** A tab the task now owns (adopted, grouped and guarded by the caller). */
+  /** The URL policy's guard, armed on a pop-up before its first navigation (absent in fakes). */
+  navigationGuard?(): NavigationGuard | undefined;
+  /** A tab the task now owns (adopted, grouped and guarded by the caller), before it navigates. */
   adopted(taskId: string, tabId: number, openerTabId: number): Promise<void>;
 }
 
@@ -86,9 +91,21 @@ export function createPopupGuard(deps: PopupGuardDeps): PopupGuard {
       return undefined;
     }
     const opener = await deps.browser.tabs.get(openerTabId);
-    const tab = await deps.browser.tabs.create({ url: request.url, active: false, openerTabId, windowId: opener.windowId, index: opener.index + 1 });
-    if (tab.id === undefined) return undefined;
-    await deps.adopted(taskId, tab.id, openerTabId);
+    // Blank first, guarded and the task's own, then sent to its URL: the URL policy decides its
+    // first request like any task tab's (guarded-tab.ts).
+    const opened = await openGuardedTab(
+      { browser: deps.browser, navigationGuard: deps.navigationGuard?.() },
+      {
+        taskId,
+        url: request.url,
+        openerTabId,
+        windowId: opener.windowId,
+        index: opener.index + 1,
+        beforeNavigate: (tabId) => deps.adopted(taskId, tabId, openerTabId),
+      },
+    );
+    if (!opened) return undefined;
+    const tab = opened.tab;
     deps.reports.report(taskId, {
       tabId: openerTabId,
       kind: 'popup',

@@ -3,10 +3,11 @@
 import type { ActionResult } from '../../../transport/contracts/index.ts';
 import type { ActionHandler } from '../action-context.ts';
 import { fail, messageOf } from '../action-failure.ts';
+import { BLANK_URL, openGuardedTab } from '../guarded-tab.ts';
 import { liveTab } from '../tab-guard.ts';
 import type { TaskTabRecord } from '../task-tabs.ts';
 
-export const DEFAULT_START_URL = 'about:blank';
+export const DEFAULT_START_URL = BLANK_URL;
 
 export function defaultGroupTitle(taskId: string): string {
   return `Mimo ${taskId.slice(-6)}`;
@@ -67,26 +68,22 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
     }
   }
 
-  // The tab starts blank so the navigation guard is in place before the first request leaves.
-  const guarded = ctx.navigationGuard !== undefined && url !== DEFAULT_START_URL;
-  const createUrl = guarded ? DEFAULT_START_URL : url;
-  let tab;
-  try {
-    // A task keeps the window of its first tab (not whichever window was focused last).
-    const windowId = existing && (await ctx.browser.windows.get(existing.windowId).then(() => true, () => false)) ? existing.windowId : undefined;
-    tab = await ctx.browser.tabs.create(windowId === undefined ? { url: createUrl, active: false } : { url: createUrl, active: false, windowId });
-  } catch {
-    // No window to put it in (every window closed): open an unfocused window instead.
-    const window = await ctx.browser.windows.create({ url: createUrl, focused: false });
-    tab = window.tabs?.[0];
-  }
-  if (!tab || tab.id === undefined) fail('PLUGIN_ERROR', 'the browser did not create a tab');
-  if (guarded) {
-    await armGuard(ctx, tab.id, warnings);
-    if (await ctx.nav.tracking(tab.id)) ctx.nav.expect(tab.id, url);
-    tab = await ctx.browser.tabs.update(tab.id, { url });
-    if (tab.id === undefined) fail('PLUGIN_ERROR', 'the browser lost the new tab');
-  }
+  // The tab starts blank and is guarded before its first navigation (guarded-tab.ts).
+  // A task keeps the window of its first tab (not whichever window was focused last).
+  const windowId = existing && (await ctx.browser.windows.get(existing.windowId).then(() => true, () => false)) ? existing.windowId : undefined;
+  const opened = await openGuardedTab(ctx, {
+    taskId: ctx.taskId,
+    url,
+    newWindowIfNone: true,
+    ...(windowId === undefined ? {} : { windowId }),
+    // A tracked tab knows at once that its first document is coming (wait_for_loaded waits for it).
+    beforeNavigate: async (tabId, navigates) => {
+      if (navigates && (await ctx.nav.tracking(tabId))) ctx.nav.expect(tabId, url);
+    },
+  });
+  if (!opened) fail('PLUGIN_ERROR', 'the browser did not create a tab');
+  const tab = opened.tab;
+  warnings.push(...opened.warnings);
   const group = await groupTab(ctx, tab.id, tab.windowId, existing, params.groupTitle ?? defaultGroupTitle(ctx.taskId));
   if (group.warning) warnings.push(group.warning);
 
