@@ -119,6 +119,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     cdp: services.cdp,
     taskTabs,
     gate: newTabGate,
+    expectNavigation: (tabId, url) => services.nav.expect(tabId, url),
     ask: async (question) => link.request(navigationCheckMessage(question, await identity.get(), `nav-${deps.newId()}`, deps.now()), NAVIGATION_CHECK_TIMEOUT_MS),
     ...(deps.log ? { log: deps.log } : {}),
   });

@@ -33,6 +33,8 @@ export interface NavigationGuardDeps {
   ask(question: NavigationQuestion): Promise<unknown>;
   /** Blocks the first request of tabs opened from task pages until they are classified. */
   gate?: NewTabGate;
+  /** A first navigation sent again (rerun): the navigation tracker waits for that document, not the stopped one. */
+  expectNavigation?(tabId: number, url: string): void;
   log?(message: string): void;
 }
 
@@ -42,6 +44,12 @@ export interface NavigationGuard {
   /** Called by cdp-sessions right after it attaches to a tab. */
   attached(tabId: number): Promise<void>;
   isGuarded(tabId: number): boolean;
+  /**
+   * Resolves once a new tab is classified and, if the gate stopped its first navigation, that
+   * navigation was sent again (immediately for any other tab). wait_for_loaded waits for it, so
+   * the gate's stop (ERR_BLOCKED_BY_CLIENT) is never reported as the page's own failure.
+   */
+  settled(tabId: number): Promise<void>;
 }
 
 interface PausedRequest {
@@ -66,6 +74,8 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   const rerunning = new Map<number, string>();
   /** New tabs being classified (attach, gate): the URL they showed meanwhile, left to `rerun`. */
   const classifying = new Map<number, string | undefined>();
+  /** New tabs being classified (and their first navigation sent again when it was stopped). */
+  const classified = new Map<number, Promise<void>>();
 
   async function taskOf(tabId: number): Promise<string | undefined> {
     return (await deps.taskTabs.taskOfTab(tabId).catch(() => undefined))?.taskId ?? openedFor.get(tabId);
@@ -182,6 +192,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
       if (!decision.allowed) return void blank(tabId);
     }
     rerunning.set(tabId, withoutFragment(url));
+    deps.expectNavigation?.(tabId, url);
     await browser.tabs.update(tabId, { url }).catch(() => rerunning.delete(tabId));
   }
 
@@ -202,7 +213,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     const tabId = tab.id;
     if (tabId === undefined) return;
     classifying.set(tabId, undefined);
-    void (async () => {
+    const classifyingDone = (async () => {
       const records = await deps.taskTabs.all().catch(() => []);
       const record = records.find((r) => (tab.openerTabId !== undefined && r.tabs.includes(tab.openerTabId)) || (tab.groupId !== undefined && tab.groupId >= 0 && r.groupId === tab.groupId));
       let gated = false;
@@ -234,6 +245,10 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
         if (loading) await urlChanged(tabId, loading);
       }
     })();
+    const entry = classifyingDone.catch(() => {}).finally(() => {
+      if (classified.get(tabId) === entry) classified.delete(tabId);
+    });
+    classified.set(tabId, entry);
   });
   browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
     if (changeInfo.url) void urlChanged(tabId, changeInfo.url);
@@ -265,5 +280,6 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
       await enableInterception(tabId).catch((error) => deps.log?.(`Fetch.enable failed in tab ${tabId}: ${messageOf(error)}`));
     },
     isGuarded: (tabId) => intercepting.has(tabId),
+    settled: (tabId) => classified.get(tabId) ?? Promise.resolve(),
   };
 }

@@ -58,6 +58,8 @@ function tabsLoaded(ctx: ActionContext, tabId: number, timeoutMs: number): Promi
 }
 
 async function trackedLoad(ctx: ActionContext, tabId: number, timeoutMs: number): Promise<{ url: string; httpStatus?: number }> {
+  // A new tab whose first navigation the new-tab gate stopped: wait until it was sent again.
+  await ctx.navigationGuard?.settled(tabId);
   const loading = ctx.nav.loaded(tabId, timeoutMs);
   const onRemoved = new Promise<never>((_, reject) => {
     const listener = (id: number) => {
