@@ -67,18 +67,10 @@ export interface InspectionHub {
   /** The `inspect` option for actors of this task. */
   observerFor(taskId: string): (event: InspectionEvent) => void;
   subscribe(taskId: string, listener: Listener): () => void;
-  /**
-   * What a new subscriber needs to draw the current state: the latest record of each of the
-   * task's live actors (in the order they started), at most `keep`.
-   */
+  /** The recent records of a task (replayed to a new subscriber so it can draw the current state). */
   recent(taskId: string): InspectionRecordJson[];
 }
 
-/**
- * Records are only built for a task someone listens to: otherwise an inspection event costs one
- * map write (the actor's latest snapshot event, kept for `recent`; dropped when the actor stops),
- * not a JSON-safe copy, a redaction pass and a history entry per event.
- */
 export function createInspectionHub(options: {
   clock: { now(): number };
   keep?: number;
@@ -87,34 +79,20 @@ export function createInspectionHub(options: {
   redact?: <T>(record: T) => T;
 }): InspectionHub {
   const listeners = new Map<string, Set<Listener>>();
-  // taskId -> actor sessionId -> its latest '@xstate.actor' / '@xstate.snapshot' event (live actors only).
-  const latest = new Map<string, Map<string, InspectionEvent>>();
+  const history = new Map<string, InspectionRecordJson[]>();
   const keep = options.keep ?? 200;
-  const recordOf = (event: InspectionEvent, now: number) => {
-    const raw = toInspectionRecord(event, now);
-    return raw && options.redact ? options.redact(raw) : raw;
-  };
   return {
     observerFor(taskId) {
       return (event) => {
         options.forward?.(taskId, event);
-        if (event.type === '@xstate.actor' || event.type === '@xstate.snapshot') {
-          const sessionId = event.actorRef.sessionId;
-          const status = event.type === '@xstate.snapshot' ? (event.snapshot as { status?: string }).status : 'active';
-          let actors = latest.get(taskId);
-          if (status === 'active') {
-            if (!actors) latest.set(taskId, (actors = new Map()));
-            actors.set(sessionId, event);
-          } else if (actors) {
-            actors.delete(sessionId);
-            if (actors.size === 0) latest.delete(taskId);
-          }
-        }
-        const set = listeners.get(taskId);
-        if (!set || set.size === 0) return;
-        const record = recordOf(event, options.clock.now());
-        if (!record) return;
-        for (const listener of set) listener(record);
+        const raw = toInspectionRecord(event, options.clock.now());
+        if (!raw) return;
+        const record = options.redact ? options.redact(raw) : raw;
+        const list = history.get(taskId) ?? [];
+        list.push(record);
+        if (list.length > keep) list.splice(0, list.length - keep);
+        history.set(taskId, list);
+        for (const listener of listeners.get(taskId) ?? []) listener(record);
       };
     },
     subscribe(taskId, listener) {
@@ -126,14 +104,6 @@ export function createInspectionHub(options: {
         if (set.size === 0) listeners.delete(taskId);
       };
     },
-    recent(taskId) {
-      const now = options.clock.now();
-      const out: InspectionRecordJson[] = [];
-      for (const event of latest.get(taskId)?.values() ?? []) {
-        const record = recordOf(event, now);
-        if (record) out.push(record);
-      }
-      return out.slice(-keep);
-    },
+    recent: (taskId) => [...(history.get(taskId) ?? [])],
   };
 }
