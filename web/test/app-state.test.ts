@@ -123,7 +123,7 @@ reconnect('after a reconnect: resubscribe, refetch task, snapshot, list and exte
   link.setStatus({ type: 'connected' });
   await flush();
   assert.equal(link.types(), ['subscribe_task']);
-  assert.equal(new Set(api.calls), new Set(['getSnapshot', 'listTasks', 'listExtensions', `getTask ${TASK_A}`]));
+  assert.equal(new Set(api.calls), new Set(['getSnapshot', 'listTaskPage 50', 'listExtensions', `getTask ${TASK_A}`]));
   assert.equal(app.chat.items.value.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? `${i.kind}:${i.content}` : i.kind)), ['user:find prices', 'assistant:Looking now.']);
   assert.equal(app.snapshot.view.value?.state.tabs.map((t) => t.title), ['after restart']);
   // The restarted server counts seq from 1 again.

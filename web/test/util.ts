@@ -73,6 +73,15 @@ export class FakeApi implements ApiClient {
     this.calls.push('listTasks');
     return this.tasks;
   }
+  /** Pages `tasks` in the given order; the cursor is the index of the next task, as text. */
+  async listTaskPage(limit: number, cursor?: string | null) {
+    this.calls.push(cursor ? `listTaskPage ${limit} ${cursor}` : `listTaskPage ${limit}`);
+    if (!this.tasks.ok) return this.tasks;
+    const from = cursor ? Number(cursor) : 0;
+    const tasks = this.tasks.data.slice(from, from + limit);
+    const nextCursor = from + limit < this.tasks.data.length ? String(from + limit) : null;
+    return { ok: true as const, data: { tasks, nextCursor } };
+  }
   async getTask(taskId: string) {
     this.calls.push(`getTask ${taskId}`);
     return this.details.get(taskId) ?? { ok: false as const, error: { code: 'NOT_FOUND', message: 'no such task' } };

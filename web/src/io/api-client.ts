@@ -29,10 +29,15 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; error: ApiError 
 export interface ApiClient {
   newTaskId(signal?: AbortSignal): Promise<ApiResult<TaskIdResponse>>;
   listTasks(signal?: AbortSignal): Promise<ApiResult<TaskListResponse>>;
+  /** One page, newest activity first; `nextCursor` is null on the last page. */
+  listTaskPage(limit: number, cursor?: string | null, signal?: AbortSignal): Promise<ApiResult<TaskPage>>;
   getTask(taskId: string, signal?: AbortSignal): Promise<ApiResult<TaskDetail>>;
   getSnapshot(signal?: AbortSignal): Promise<ApiResult<SnapshotResponse>>;
   listExtensions(signal?: AbortSignal): Promise<ApiResult<ExtensionListResponse>>;
 }
+
+const TaskPageSchema = v.object({ tasks: TaskListResponseSchema, nextCursor: v.nullable(v.string()) });
+export type TaskPage = v.InferOutput<typeof TaskPageSchema>;
 
 export interface ApiClientDeps {
   fetch: typeof fetch;
@@ -101,6 +106,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   return {
     newTaskId: (signal) => get('/api/task/id', TaskIdResponseSchema, signal),
     listTasks: (signal) => get('/api/task/list', TaskListResponseSchema, signal),
+    listTaskPage: (limit, cursor, signal) =>
+      get(`/api/task/list?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, TaskPageSchema, signal),
     getTask: (taskId, signal) => get(`/api/task/${encodeURIComponent(taskId)}`, TaskDetailSchema, signal),
     getSnapshot: (signal) => get('/api/snapshot', SnapshotResponseSchema, signal),
     listExtensions: (signal) => get('/api/extension/extension-list', ExtensionListResponseSchema, signal),

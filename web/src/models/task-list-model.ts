@@ -1,5 +1,6 @@
-// The sidebar's tasks (GET /api/task/list), newest activity first, kept current by taskStatus
-// events and by local entries for a task whose first message is on its way.
+// The sidebar's tasks (GET /api/task/list?limit=&cursor=, page by page), newest activity first,
+// kept current by taskStatus events and by local entries for a task whose first message is on its
+// way. Filter, search and counts work on the loaded tasks; `hasMore` says the server holds more.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
 import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
 import type { TaskSummary } from '../../../transport/contracts/http.ts';
@@ -25,7 +26,12 @@ export interface TaskListModel {
   setQuery(query: string): void;
   loading: ReadonlySignal<boolean>;
   error: ReadonlySignal<ApiError | null>;
+  /** Reads the first page again and merges it (pages loaded further down stay). */
   refresh(): Promise<void>;
+  /** True while the server holds older tasks not loaded yet. */
+  hasMore: ReadonlySignal<boolean>;
+  /** Loads the next page; does nothing while one is on its way or when all are loaded. */
+  loadMore(): Promise<void>;
   /** Adds or replaces one entry (e.g. a task created by this page before the server lists it). */
   upsert(summary: TaskSummary): void;
   applyStatus(taskId: string, status: TaskStatus, timestamp: number): void;
@@ -37,11 +43,18 @@ export interface TaskListModel {
   applyListChange(change: { taskId: string; status: TaskStatus; timestamp: number; title?: string; createdAt?: number }): void;
 }
 
-export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTasks'> }): TaskListModel {
+export const TASK_PAGE_SIZE = 50;
+
+export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>; pageSize?: number }): TaskListModel {
+  const pageSize = deps.pageSize ?? TASK_PAGE_SIZE;
   const byId = signal<ReadonlyMap<string, TaskSummary>>(new Map());
   const loading = signal(false);
   const error = signal<ApiError | null>(null);
+  /** Where the next page starts; null once the last page is loaded. */
+  const cursor = signal<string | null>(null);
+  let pagesLoaded = 0;
   let latestRequest = 0;
+  let moreInFlight: Promise<void> | null = null;
 
   const filter = signal<TaskFilter>('all');
   const query = signal('');
@@ -62,6 +75,16 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTasks'> })
       return words.every((w) => hay.includes(w));
     });
   });
+
+  /** Merges listed tasks, keeping local entries and statuses newer than the listing. */
+  function merge(listed: readonly TaskSummary[]) {
+    const next = new Map(byId.value);
+    for (const task of listed) {
+      const local = next.get(task.taskId);
+      next.set(task.taskId, local && local.updatedAt > task.updatedAt ? { ...task, status: local.status, updatedAt: local.updatedAt } : task);
+    }
+    byId.value = next;
+  }
 
   function put(summary: TaskSummary) {
     const next = new Map(byId.value);
@@ -87,7 +110,7 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTasks'> })
     async refresh() {
       const request = ++latestRequest;
       loading.value = true;
-      const result = await deps.api.listTasks();
+      const result = await deps.api.listTaskPage(pageSize);
       if (request !== latestRequest) return; // a newer refresh owns the list
       loading.value = false;
       if (!result.ok) {
@@ -95,15 +118,29 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTasks'> })
         return;
       }
       error.value = null;
-      const next = new Map<string, TaskSummary>();
-      for (const task of result.data) next.set(task.taskId, task);
-      // Keep local entries the server does not list yet, and statuses newer than the listing.
-      for (const [taskId, local] of byId.value) {
-        const listed = next.get(taskId);
-        if (!listed) next.set(taskId, local);
-        else if (local.updatedAt > listed.updatedAt) next.set(taskId, { ...listed, status: local.status, updatedAt: local.updatedAt });
+      merge(result.data.tasks);
+      // The keyset cursor of a deeper page stays valid: keep it once more pages are loaded.
+      if (pagesLoaded <= 1) {
+        cursor.value = result.data.nextCursor;
+        pagesLoaded = 1;
       }
-      byId.value = next;
+    },
+    hasMore: computed(() => cursor.value !== null),
+    loadMore() {
+      const from = cursor.value;
+      if (from === null || pagesLoaded === 0) return Promise.resolve();
+      moreInFlight ??= (async () => {
+        const result = await deps.api.listTaskPage(pageSize, from);
+        if (!result.ok) {
+          error.value = result.error;
+          return;
+        }
+        error.value = null;
+        merge(result.data.tasks);
+        cursor.value = result.data.nextCursor;
+        pagesLoaded += 1;
+      })().finally(() => (moreInFlight = null));
+      return moreInFlight;
     },
     upsert: put,
     applyStatus(taskId, status, timestamp) {
