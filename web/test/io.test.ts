@@ -32,6 +32,17 @@ api('sends the bearer token and protocol header; returns validated data', async 
   assert.is(f.seen[0]?.headers['X-Mimo-Protocol'], '1');
 });
 
+api('listTaskPage asks for one page with limit and cursor and checks { tasks, nextCursor }', async () => {
+  const f = fakeFetch(() => json({ ok: true, data: { tasks: [summary(TASK_A)], nextCursor: 'c/1=' } }));
+  const client = createApiClient({ fetch: f.fn });
+  const first = await client.listTaskPage(50);
+  assert.ok(first.ok && first.data.nextCursor === 'c/1=' && first.data.tasks[0]?.taskId === TASK_A);
+  await client.listTaskPage(50, 'c/1=');
+  assert.equal(f.seen.map((s) => s.url), ['/api/task/list?limit=50', '/api/task/list?limit=50&cursor=c%2F1%3D']);
+  const wrong = await createApiClient({ fetch: fakeFetch(() => json({ ok: true, data: [summary(TASK_A)] })).fn }).listTaskPage(50);
+  assert.is(wrong.ok ? 'ok' : wrong.error.code, 'INTERNAL', 'the whole-array shape is not a page');
+});
+
 api('error envelopes, wrong shapes, non-JSON and network failures are values', async () => {
   const cases: [Response | Error, string][] = [
     [json({ ok: false, error: { code: 'NOT_FOUND', message: 'no task', details: { retryable: false } } }, 404), 'NOT_FOUND'],

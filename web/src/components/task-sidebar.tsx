@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { AppState } from '../app-state.ts';
 import { taskFilters } from '../models/task-state.ts';
 import { formatAgo } from '../text/format.ts';
@@ -9,6 +10,16 @@ export function TaskSidebar({ app }: { app: AppState }) {
   const counts = tasks.counts.value;
   const visible = tasks.visible.value;
   const filtering = tasks.filter.value !== 'all' || tasks.query.value.trim() !== '';
+  const hasMore = tasks.hasMore.value;
+  const more = useRef<HTMLButtonElement>(null);
+  // Scrolling the button into view (the end of the list) loads the next page.
+  useEffect(() => {
+    const button = more.current;
+    if (!button || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void tasks.loadMore());
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [hasMore, tasks]);
   return (
     <nav class="sidebar" aria-label="Tasks">
       <button type="button" class="btn btn-primary new-task" onClick={() => void app.newTask()}>
@@ -64,7 +75,12 @@ export function TaskSidebar({ app }: { app: AppState }) {
         ))}
       </ul>
       {visible.length === 0 && !tasks.loading.value && (
-        <p class="muted">{filtering ? 'No task matches.' : 'No tasks yet. Write a message to start one.'}</p>
+        <p class="muted">{filtering ? `No ${hasMore ? 'loaded ' : ''}task matches.` : 'No tasks yet. Write a message to start one.'}</p>
+      )}
+      {hasMore && (
+        <button type="button" ref={more} class="btn load-more" data-testid="load-more" onClick={() => void tasks.loadMore()}>
+          Load more tasks
+        </button>
       )}
     </nav>
   );
