@@ -70,7 +70,16 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     if (!authorized) return send(res, 401, errorEnvelope('UNAUTHORIZED', 'missing or wrong bearer token'));
     if (path === '/api/task/id') return send(res, 200, okEnvelope({ taskId: nextTaskId(world) }));
-    if (path === '/api/task/list') return send(res, 200, okEnvelope([...world.tasks.values()].map((t) => t.summary)));
+    if (path === '/api/task/list') {
+      // As the runtime: `?limit=&cursor=` answers one page (newest activity first), else every task.
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const all = [...world.tasks.values()].map((t) => t.summary);
+      if (!query.has('limit')) return send(res, 200, okEnvelope(all));
+      const limit = Number(query.get('limit'));
+      const from = Number(query.get('cursor') ?? 0);
+      const sorted = all.sort((a, b) => b.updatedAt - a.updatedAt);
+      return send(res, 200, okEnvelope({ tasks: sorted.slice(from, from + limit), nextCursor: from + limit < sorted.length ? String(from + limit) : null }));
+    }
     if (path === '/api/snapshot') {
       const ageMs = Math.max(0, Date.now() - world.snapshot.lastUpdated);
       return send(res, 200, okEnvelope({ ...world.snapshot, connected: true, ageMs, stale: ageMs > 30_000 }));
