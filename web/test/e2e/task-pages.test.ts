@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildWeb } from '../../build.ts';
+import { seriousViolations } from './axe.ts';
 import { launchChromium } from './browser.ts';
 import { startScriptedServer, type ScriptedServer } from './harness/scripted-server.ts';
 import { createWorld } from './harness/world.ts';
@@ -40,6 +41,7 @@ e2e('first page at start, next pages by button and by scrolling to the end', asy
   await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=task-row]').length === 50, undefined, WAIT);
   assert.is(lists(), 1, 'one page request at start, not the whole list');
+  assert.equal(await seriousViolations(page, 'sidebar with "Load more tasks"'), [], 'axe: no serious or critical violation');
   assert.is(await page.locator('[data-testid=task-row]').first().textContent().then((t) => t?.includes('Paged task 0')), true);
   await page.getByRole('button', { name: 'Load more tasks' }).click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=task-row]').length >= 100, undefined, WAIT);
