@@ -14,10 +14,9 @@ export function TaskSidebar({ app }: { app: AppState }) {
   const more = useRef<HTMLButtonElement>(null);
   // Scrolling the button into view (the end of the list) loads the next page.
   useEffect(() => {
-    const button = more.current;
-    if (!button || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void tasks.loadMore());
-    observer.observe(button);
+    if (!more.current) return;
+    const observer = new IntersectionObserver((entries) => entries.at(-1)?.isIntersecting && void tasks.loadMore());
+    observer.observe(more.current);
     return () => observer.disconnect();
   }, [hasMore, tasks]);
   return (
