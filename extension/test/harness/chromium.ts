@@ -82,7 +82,8 @@ export interface RealisticBrowser {
   close(): Promise<void>;
 }
 
-function devtoolsUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
+/** The browser's DevTools WebSocket URL, read off Chromium's stderr (`--remote-debugging-port=0`). */
+export function devtoolsUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`no DevTools URL from Chromium within ${timeoutMs} ms:\n${seen.slice(-2000)}`)), timeoutMs);

@@ -8,32 +8,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { chromiumArgs, requireChromium } from './chromium.ts';
+import { chromiumArgs, devtoolsUrl, requireChromium } from './chromium.ts';
 
 export interface HeadedBrowser {
   process: ChildProcess;
   /** Evaluates an expression (a string: no bundler helpers leak in) in the extension's service worker. */
   inWorker<T>(expression: string): Promise<T>;
   close(): Promise<void>;
-}
-
-function devtoolsUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no DevTools URL from Chromium within ${timeoutMs} ms:\n${seen.slice(-2000)}`)), timeoutMs);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Chromium exited (${code}) before DevTools was ready:\n${seen.slice(-2000)}`));
-    });
-  });
 }
 
 /** A minimal CDP connection to the browser endpoint (flat sessions). */
