@@ -93,6 +93,8 @@ test('a run stored by A after B started: B lists it and reads it, through to its
 
 test('A dies mid-run: B marks the run canceled (RUN_CANCELED, node_lost) once, and a late write of A cannot undo it', async ({ a, b }) => {
   const { runId } = await a.mcp.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://held.test/'] }, options: { mode: 'async' } });
+  // The runId A handed back is already in PostgreSQL: B reads it at once (no RUN_NOT_FOUND window).
+  assert.ok(['queued', 'running'].includes((await b.mcp.ok('get_task_run', { runId })).status));
   await eventually(async () => (await b.mcp.ok('get_task_run', { runId })).status === 'running', 5000, 'B to see the run running');
   const runningOnB = await b.mcp.ok('list_task_runs', { status: 'running' });
   assert.equal(runningOnB.runs.map((r: any) => r.runId), [runId]);

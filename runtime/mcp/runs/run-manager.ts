@@ -57,10 +57,11 @@ export function createRunManager(deps: RunManagerDeps) {
   let running = 0;
   const log = (entry: object) => services.log({ component: 'mcp-runs', ...entry });
 
-  function save(run: RunRecord): void {
+  /** Persists the run; the promise settles once the store has it (it never rejects: failures are logged). */
+  function save(run: RunRecord): Promise<void> {
     run.updatedAt = services.clock.now();
     for (const listener of listeners.get(run.runId) ?? []) listener(run);
-    store.put(run).catch((error) => log({ event: 'run_persist_failed', runId: run.runId, error: String(error) }));
+    return store.put(run).catch((error) => log({ event: 'run_persist_failed', runId: run.runId, error: String(error) }));
   }
 
   function pump(): void {
@@ -222,9 +223,12 @@ export function createRunManager(deps: RunManagerDeps) {
         },
       });
       entry.actor.start();
-      save(run);
+      const stored = save(run);
       queue.push(runId);
       pump();
+      // A shared store (cluster mode): the runId handed back must be readable on every node at
+      // once, so a client that asks another node next never gets RUN_NOT_FOUND for it.
+      if (store.get) await stored;
       return { ok: true, run };
     },
 

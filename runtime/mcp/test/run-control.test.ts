@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SimulatedClock } from 'xstate';
-import { eventually } from '../../test/util.ts';
-import { createRunStore } from '../runs/run-store.ts';
+import { eventually, settle } from '../../test/util.ts';
+import { createMemoryRunStore, createRunStore } from '../runs/run-store.ts';
 import type { FakePage } from './fake-browser.ts';
 import { gate, startMcp, waitForRun, type McpHarness } from './mcp-harness.ts';
 
@@ -158,6 +158,33 @@ control('no extension connected: every step fails, the run is failed, items carr
   assert.is(run.error.details.stepErrorCode, 'EXECUTION_ERROR');
   assert.equal(run.result.items.map((i: any) => i.error.cause), ['PLUGIN_OFFLINE', 'PLUGIN_OFFLINE']);
   assert.is(h.routes.mcp.budget.inUse(), 0);
+});
+
+control('shared store (cluster mode): run_task_template answers only once the store has the run, so any node can read the runId', async (ctx) => {
+  const memory = createMemoryRunStore();
+  const landed = gate();
+  const puts: string[] = [];
+  const landedRuns = new Map<string, unknown>();
+  // A shared store is one with get(): writes wait on `landed`, as a slow PostgreSQL would.
+  const shared = {
+    ...memory,
+    put: async (run: any) => {
+      puts.push(run.status);
+      await landed.promise;
+      landedRuns.set(run.runId, structuredClone(run));
+      return memory.put(run);
+    },
+    get: async (runId: string) => landedRuns.get(runId) as never,
+  };
+  const h = (ctx.h = await startMcp({ pages: { 'https://one.test/': { title: 'One', text: 'one' } }, routes: { runStore: shared as never } }));
+  let answered = false;
+  const call = h.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://one.test/'] }, options: { mode: 'async' } }).then((r) => ((answered = true), r));
+  await eventually(() => puts.length >= 1, 5000, 'the first write to start');
+  await settle(20);
+  assert.is(answered, false, 'no runId before the store has the run');
+  landed.open();
+  const { runId } = await call;
+  assert.ok(await shared.get(runId), 'the stored run is readable when the runId is handed out');
 });
 
 const persist = suite('persistence');
