@@ -2,46 +2,17 @@
 // taskMachine to running -> the turn (LLM <-> browser tools) -> chatDelta / toolUsed /
 // structuredOutput / taskStatus to the web. Also takeover / resume / stop from the web or the
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
-import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
-import { taskMachine, taskStatusOf, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
-import { pluginUiStateFrame, rooms, type OverlayCommand, type PageInterruption, type TakeoverReport, type UserMessage } from '../../transport/contracts/index.ts';
-import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
+import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
+import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
-import type { InspectionHub } from './inspection-hub.ts';
-import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
-import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
-import { addTaskUsage, basicUrlCheck, titleFrom, toolMessageOf } from './task-history.ts';
-import type { TaskUsage } from '../store/task-types.ts';
-import { createTaskChildren } from './task-children.ts';
-import { restoredContextOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
-import { runTurn, TurnFailure } from './turn-runner.ts';
+import { titleFrom } from './task-history.ts';
+import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
+import { createTaskSession, type OrchestratorOptions, type TaskSession, type TaskSessionContext } from './task-session.ts';
 
-export interface OrchestratorOptions {
-  llm: LlmGateway;
-  inspection: InspectionHub;
-  stepLimit?: number;
-  llmTimeoutMs?: number;
-  checkUrl?: UrlCheck;
-  /** Re-checks the URL a page landed on (after redirects); a refusal stops the action. */
-  checkFinalUrl?: UrlCheck;
-  pagePrepBackoffMs?: readonly number[];
-  /** Tokens of one step's page context (page + browser state); default 4000 (MIMO_CONTEXT_TOKENS). */
-  contextTokens?: number;
-  onTrace?(taskId: string, entry: Record<string, unknown>): void;
-}
-
-interface TaskSession {
-  taskId: string;
-  actor: Actor<typeof taskMachine>;
-  browser: TaskBrowser;
-  /** The user may have changed the page during a takeover: read it again before acting. */
-  pageStale: boolean;
-  /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
-  mirror: PluginUiMirror;
-}
+export type { OrchestratorOptions } from './task-session.ts';
 
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
 const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
@@ -57,154 +28,14 @@ export function createAgentOrchestrator(
   const stepLimit = options.stepLimit ?? 20;
   const finishedTabs = createFinishedTabs();
 
-  function tellPlugin(session: TaskSession, status: TaskStatus): void {
-    const clientId = session.browser.clientId;
-    if (!clientId) return;
-    const state = uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
-    services.nsp.to(rooms.client(clientId)).emit(
-      'plugin_message',
-      pluginUiStateFrame({ taskId: session.taskId, clientId, timestamp: clock.now(), state, ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}) }),
-    );
-  }
-
-  async function historyBefore(taskId: string, messageId: string): Promise<LlmMessage[]> {
-    const messages = await taskStore.listMessages(taskId);
-    const out: LlmMessage[] = [];
-    for (const m of messages) {
-      if (m.id === messageId) break;
-      if (m.role === 'user' || m.role === 'assistant') out.push({ role: m.role, content: m.content });
-    }
-    return out.slice(-20);
-  }
-
-  function createSession(taskId: string, restored?: RestoredTask): TaskSession {
-    let session!: TaskSession;
-    let previous: TaskStatus | undefined = restored?.status;
-    const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
-    if (restored?.status) mirror.status(restored.status);
-    const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
-    const toolIds = new Set<string>();
-    /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
-    const toolMessageId = (actionId: string) => {
-      let id = `tool-${actionId}`;
-      for (let n = 2; toolIds.has(id); n++) id = `tool-${actionId}-${n}`;
-      toolIds.add(id);
-      return id;
-    };
-    const inspect = options.inspection.observerFor(taskId);
-    const browser = createTaskBrowser({
-      taskId,
-      groupTitle: () => `Mimo ${taskId.slice(-6)}`,
-      // The task actor runs each action and page preparation as its child.
-      runAction: children.runAction,
-      preparePage: children.preparePage,
-      inputOf: (request) => scheduler.inputOf(request),
-      registry,
-      artifacts: services.artifacts,
-      snapshots: services.snapshots,
-      events,
-      inspect,
-      clock,
-      checkUrl: options.checkUrl ?? basicUrlCheck,
-      secrets: services.secrets,
-      onPageRead: () => {
-        if (session) session.pageStale = false;
-      },
-      ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
-      onStepDone: (record) => {
-        void taskStore
-          .appendMessage(taskId, toolMessageOf(record, { id: toolMessageId(record.actionId), timestamp: clock.now(), traceId: session.browser.traceId }))
-          .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
-      },
-      ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
-    });
-    const machine = taskMachine.provide({
-      actors: {
-        runAction: scheduler.actionLogic,
-        preparePage: browser.pagePrepLogic,
-        runTurn: fromPromise(async ({ input, signal }) => {
-          const message = input.message;
-          session.browser.beginTurn(message.traceId);
-          try {
-            if (session.pageStale && session.browser.tabId !== null) {
-              session.pageStale = false;
-              await session.browser.readPage({ toolCallId: `reread-${nanoid(8)}`, signal });
-            }
-            const result = await runTurn(
-              {
-                taskId,
-                llm: options.llm,
-                browser: session.browser,
-                events,
-                stepLimit,
-                ...(options.llmTimeoutMs ? { llmTimeoutMs: options.llmTimeoutMs } : {}),
-                history: await historyBefore(taskId, message.id),
-                snapshotOf: (clientId) => services.snapshots.state(clientId),
-                hideTab: (tab) => finishedTabs.hides(tab),
-                ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
-                onUsage: (usage) => void addUsage(taskId, usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
-                ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
-              },
-              message,
-              signal,
-            );
-            if (result.text) {
-              await taskStore.appendMessage(taskId, {
-                id: `msg-${nanoid(12)}`,
-                role: 'assistant',
-                content: result.text,
-                timestamp: clock.now(),
-                ...(message.traceId ? { meta: { traceId: message.traceId } } : {}),
-              });
-            }
-          } catch (error) {
-            if (signal.aborted) {
-              events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
-              return;
-            }
-            const value = error instanceof TurnFailure ? error.error : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), retryable: false };
-            events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: value.code, message: value.message, retryable: value.retryable ?? false } });
-            events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
-            log({ event: 'turn_failed', taskId, error: value });
-            throw value;
-          }
-        }),
-      },
-      actions: {
-        ...children.provided,
-        // The plugin-UI mirror hears every action start and settle too.
-        actionStarted: (args: unknown, params: { actionId: string }) => {
-          mirror.actionStarted(params.actionId);
-          children.provided.actionStarted(args, params);
-        },
-        actionSettled: (args: unknown, params: Parameters<typeof children.provided.actionSettled>[1]) => {
-          mirror.actionSettled(params.actionId);
-          children.provided.actionSettled(args, params);
-        },
-        persistStatus: (_, params) => {
-          void taskStore.updateTask(params.taskId, { status: params.status }).catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
-        },
-        notifyStatus: (_, params) => {
-          events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
-          previous = params.status;
-          mirror.status(params.status);
-          // Every frontend's task list follows (tasks created or driven by another client).
-          events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status });
-          if (session && (params.status === 'completed' || params.status === 'error')) finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
-          if (session) tellPlugin(session, params.status);
-        },
-      },
-    });
-    const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
-    const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
-    session = { taskId, actor, browser, pageStale: false, mirror };
-    finishedTabs.reopen(taskId);
-    sessions.set(taskId, session);
-    actor.start();
-    return session;
-  }
-
-  const addUsage = (taskId: string, usage: TaskUsage) => addTaskUsage({ events, taskStore }, taskId, usage);
+  const sessionContext: TaskSessionContext = {
+    services,
+    options,
+    stepLimit,
+    finishedTabs,
+    register: (session) => sessions.set(session.taskId, session),
+  };
+  const createSession = (taskId: string, restored?: RestoredTask): TaskSession => createTaskSession(sessionContext, taskId, restored);
 
   /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {

@@ -50,6 +50,8 @@ export interface TaskBrowserDeps {
   checkFinalUrl?: UrlCheck;
   /** Text typed into a password field (known from the DOM indexes this task saw) is registered here and never shown. */
   secrets?: SecretRegistry;
+  /** The error of an action whose step was aborted before it was sent (default TASK_STOPPED; MCP runs: RUN_CANCELED). */
+  stoppedError?(): ErrorValue;
   /** Page-prep retry waits (tests shorten them). */
   pagePrepBackoffMs?: readonly number[];
   /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */

@@ -1,12 +1,14 @@
 // One MCP task tab: a TaskBrowser (runtime/agent) on its own ULID task id with an open gate,
-// so its actions go through the same registry, scheduler and extension as the agent's. Adds
-// what MCP callers need on top: navigation under the URL policy with the final URL re-checked,
-// readable text (inline or from the readability artifact), the DOM index, click/type by
-// clickId, screenshots, and closing the tab.
+// so its actions go through the same registry, scheduler and extension as the agent's. The tab
+// itself (which one, navigation under the URL policy with the final URL re-checked, its URL,
+// closing) is the TaskBrowser's TaskTab (runtime/agent/task-tab.ts), the same as the agent's.
+// This adds what MCP callers need on top: MCP-shaped outcomes, readable text (inline or from the
+// readability artifact), the DOM index, click/type by clickId and screenshots.
 import { ulid } from 'ulid';
 import { errorValue, type ErrorValue } from '../../../machines/index.ts';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
+import type { Settled } from '../../agent/task-tab.ts';
 import type { RuntimeServices } from '../../server.ts';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
@@ -66,104 +68,70 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     // Every read (snapshot, text, DOM index, screenshot) re-checks the tab's current URL.
     checkFinalUrl: options.checkFinalUrl,
     secrets: services.secrets,
+    stoppedError: () => errorValue('RUN_CANCELED', 'stopped before the action was sent'),
   });
-  let tabId: number | null = null;
-  let reportedUrl: string | null = null;
-  let closed = false;
+  // The tab (which one, its URL and title, navigation, closing) is the task's TaskTab.
+  const tab = browser.tab;
 
-  /** The URL the extension reports for the tab: the snapshot's (tab events follow redirects), else task_start's. */
-  function currentUrl(): string | null {
-    const clientId = browser.clientId;
-    const tab = clientId && tabId !== null ? services.snapshots.state(clientId)?.tabs.find((t) => t.tabId === tabId) : undefined;
-    return tab?.url || reportedUrl;
-  }
-
-  async function act(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> {
-    if (signal?.aborted) return { ok: false, actionId: '', error: errorValue('RUN_CANCELED', 'stopped before the action was sent') };
-    const outcome = await browser.action(stepOf(signal), name, params);
-    if (!outcome.ok && outcome.error?.code === 'TASK_TAB_CLOSED') tabId = null;
-    return outcome;
-  }
+  const act = (name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> => browser.action(stepOf(signal), name, params);
 
   function needTab(): { ok: false; error: ErrorValue } | null {
-    if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
-    if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'no page is open yet: open a URL first', { retryable: false }) };
+    if (tab.closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
+    if (tab.tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'no page is open yet: open a URL first', { retryable: false }) };
     return null;
+  }
+
+  /** A settled load as MCP answers it: blocked landing URL, failed load, or where it landed. */
+  function loadedValue(settled: Settled, fallbackUrl: string): Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }> {
+    if (settled.refused) return { ok: false, error: settled.refused };
+    const { loaded } = settled;
+    if (!loaded.ok) return failure(loaded, 'the page did not load');
+    const r = loaded.result ?? {};
+    return {
+      ok: true,
+      value: {
+        url: settled.landed ?? fallbackUrl,
+        ...(typeof r.title === 'string' ? { title: r.title } : {}),
+        ...(typeof r.httpStatus === 'number' ? { httpStatus: r.httpStatus } : {}),
+        warnings: loaded.warnings ?? [],
+      },
+    };
   }
 
   return {
     taskId,
     get tabId() {
-      return tabId;
+      return tab.tabId;
     },
     get clientId() {
       return browser.clientId;
     },
     get closed() {
-      return closed;
+      return tab.closed;
     },
-    currentUrl,
+    /** The URL the extension reports for the tab: the snapshot's (tab events follow redirects), else task_start's. */
+    currentUrl: () => tab.currentUrl(),
 
-    /** Policy check, task_start (reusing this tab), debugger attach, wait for load, final URL check. */
+    /** The tab's navigation (TaskTab.navigate): policy check, task_start, attach, load, final URL check. */
     async open(url: string, signal?: AbortSignal): Promise<Outcome<{ url: string; title: string; httpStatus?: number; warnings: string[] }>> {
-      if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
-      const allowed = await options.checkUrl(url);
-      if (!allowed.ok) return allowed;
-      // The browser gets the canonical form we checked (`http://0x7f.1/` -> `http://127.0.0.1/`).
-      const target = /^about:blank$/i.test(url.trim()) ? 'about:blank' : new URL(url).href;
-      const started = await act('task_start', { url: target, ...(tabId !== null ? { reuseExistingTab: true } : {}), groupTitle: options.groupTitle }, signal);
-      if (!started.ok) return failure(started, 'task_start failed');
-      const fresh = Number(started.result?.tabId) !== tabId;
-      tabId = Number(started.result?.tabId);
-      browser.rebind(tabId);
-      reportedUrl = typeof started.result?.url === 'string' ? started.result.url : target;
-      if (fresh) await act('browser_debugger_attach', { tabId }, signal); // not fatal: DOM fallback
-      const loaded = await act('browser_wait_for_loaded', { tabId }, signal);
-      if (!loaded.ok) return failure(loaded, 'the page did not load');
-      const landed = (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ?? currentUrl() ?? target;
-      const final = await options.checkFinalUrl(landed);
-      if (!final.ok) {
-        await act('task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: options.groupTitle });
-        reportedUrl = 'about:blank';
-        return final;
-      }
+      const navigated = await tab.navigate(stepOf(signal), url);
+      if (!navigated.ok) return navigated;
+      const loaded = loadedValue(navigated.settled, url);
       // The new document's title, read after it loaded (task_start's is the tab's previous one).
-      const title = typeof loaded.result?.title === 'string' ? loaded.result.title : '';
-      const httpStatus = typeof loaded.result?.httpStatus === 'number' ? loaded.result.httpStatus : undefined;
-      return { ok: true, value: { url: landed, title, ...(httpStatus !== undefined ? { httpStatus } : {}), warnings: loaded.warnings ?? [] } };
+      return loaded.ok ? { ok: true, value: { ...loaded.value, title: loaded.value.title ?? '' } } : loaded;
     },
 
     async waitLoaded(timeoutMs?: number, signal?: AbortSignal): Promise<Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }>> {
       const missing = needTab();
       if (missing) return missing;
-      const loaded = await act('browser_wait_for_loaded', { tabId, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }, signal);
-      if (!loaded.ok) return failure(loaded, 'the page did not load');
-      const landed = (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ?? currentUrl() ?? '';
-      if (landed) {
-        const final = await options.checkFinalUrl(landed);
-        if (!final.ok) {
-          await act('task_start', { url: 'about:blank', reuseExistingTab: true, groupTitle: options.groupTitle });
-          reportedUrl = 'about:blank';
-          return final;
-        }
-      }
-      const r = loaded.result ?? {};
-      return {
-        ok: true,
-        value: {
-          url: landed,
-          ...(typeof r.title === 'string' ? { title: r.title } : {}),
-          ...(typeof r.httpStatus === 'number' ? { httpStatus: r.httpStatus } : {}),
-          warnings: loaded.warnings ?? [],
-        },
-      };
+      return loadedValue(await tab.settle(stepOf(signal), timeoutMs !== undefined ? { timeoutMs } : {}), '');
     },
 
     /** Any other catalog action on this tab (select, check, hover, dblclick, focus, press). */
     async perform(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Outcome<Record<string, unknown>>> {
       const missing = needTab();
       if (missing) return missing;
-      const done = await act(name, { tabId, ...params }, signal);
+      const done = await act(name, { tabId: tab.tabId, ...params }, signal);
       if (!done.ok) return failure(done, `${name} failed`);
       return { ok: true, value: done.result ?? {} };
     },
@@ -171,7 +139,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     async readText(signal?: AbortSignal): Promise<Outcome<PageText>> {
       const missing = needTab();
       if (missing) return missing;
-      const read = await act('browser_readability_extract', { tabId }, signal);
+      const read = await act('browser_readability_extract', { tabId: tab.tabId }, signal);
       if (!read.ok) return failure(read, 'readability failed');
       const result = read.result ?? {};
       let text = typeof result.text === 'string' ? result.text : typeof result.markdown === 'string' ? result.markdown : '';
@@ -187,7 +155,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     async domIndex(signal?: AbortSignal): Promise<Outcome<{ elements: DomIndexElement[]; warnings: string[] }>> {
       const missing = needTab();
       if (missing) return missing;
-      const indexed = await act('browser_dom_index', { tabId, scope: 'document' }, signal);
+      const indexed = await act('browser_dom_index', { tabId: tab.tabId, scope: 'document' }, signal);
       if (!indexed.ok) return failure(indexed, 'dom index failed');
       const elements = Array.isArray(indexed.result?.elements) ? (indexed.result.elements as DomIndexElement[]) : [];
       return { ok: true, value: { elements, warnings: indexed.warnings ?? [] } };
@@ -196,7 +164,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     async click(clickId: number, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
       const missing = needTab();
       if (missing) return missing;
-      const clicked = await act('browser_click', { tabId, clickId }, signal);
+      const clicked = await act('browser_click', { tabId: tab.tabId, clickId }, signal);
       if (!clicked.ok) return failure(clicked, 'click failed');
       return { ok: true, value: { warnings: clicked.warnings ?? [], result: clicked.result ?? {} } };
     },
@@ -204,7 +172,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     async type(clickId: number, text: string, submit: boolean, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
       const missing = needTab();
       if (missing) return missing;
-      const typed = await act('browser_type', { tabId, clickId, text, ...(submit ? { submit: true } : {}) }, signal);
+      const typed = await act('browser_type', { tabId: tab.tabId, clickId, text, ...(submit ? { submit: true } : {}) }, signal);
       if (!typed.ok) return failure(typed, 'typing failed');
       return { ok: true, value: { warnings: typed.warnings ?? [], result: typed.result ?? {} } };
     },
@@ -212,7 +180,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     async screenshot(fullPage: boolean, signal?: AbortSignal): Promise<Outcome<Screenshot>> {
       const missing = needTab();
       if (missing) return missing;
-      const shot = await act('browser_screenshot', { tabId, ...(fullPage ? { fullPage: true } : {}) }, signal);
+      const shot = await act('browser_screenshot', { tabId: tab.tabId, ...(fullPage ? { fullPage: true } : {}) }, signal);
       if (!shot.ok) return failure(shot, 'screenshot failed');
       const r = shot.result ?? {};
       return { ok: true, value: { artifactId: String(r.artifactId ?? ''), url: String(r.url ?? ''), width: Number(r.width ?? 0), height: Number(r.height ?? 0) } };
@@ -220,14 +188,8 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
 
     /** task_stop with closeTab; forgets the task's extension binding. Idempotent. */
     async close(): Promise<Outcome<{ closed: true }>> {
-      if (closed) return { ok: true, value: { closed: true } };
-      closed = true;
-      if (browser.clientId === null) return { ok: true, value: { closed: true } };
-      const stopped = await browser.action(stepOf(), 'task_stop', { closeTab: true });
-      services.registry.unbind(taskId);
-      tabId = null;
-      if (!stopped.ok) return failure(stopped, 'task_stop failed');
-      return { ok: true, value: { closed: true } };
+      const closed = await tab.close(stepOf());
+      return closed.ok ? { ok: true, value: { closed: true } } : closed;
     },
   };
 }

@@ -1,0 +1,127 @@
+// The agent's page read of the task's tab: wait for the load (and the landing URL check, in
+// task-tab.ts), a page preparation (screenshot + readability as pagePrepMachine's captures,
+// a child of the task actor), the readable text (inline or read back from its artifact) and the
+// DOM index, put together as the FullPage the LLM's context is cut from.
+import { createActor, fromPromise, toPromise } from 'xstate';
+import { nanoid } from 'nanoid';
+import {
+  errorValue,
+  pagePrepMachine,
+  type CaptureInput,
+  type ErrorValue,
+  type PagePrepInput,
+  type PagePrepOutput,
+  type ReadabilityCapture,
+  type ScreenshotCapture,
+} from '../../machines/index.ts';
+import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
+import { markdownForAgent, readableTextOf } from './readable-text.ts';
+import type { TaskActions } from './task-actions.ts';
+import type { Step, TaskBrowserDeps } from './task-browser-types.ts';
+import type { Settled, TaskTab } from './task-tab.ts';
+
+export type PageRead = { ok: true; page: FullPage } | { ok: false; error: ErrorValue };
+
+export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, tab: TaskTab) {
+  let fullPage: FullPage | null = null;
+  /** Page preparations running now: what their captures need (the step, the capture actionIds). */
+  const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
+
+  /** A capture of a running page preparation: one browser action with that preparation's actionId. */
+  async function capture(kind: 'screenshot' | 'readability', input: CaptureInput): Promise<unknown> {
+    const prep = input.prepId ? preps.get(input.prepId) : undefined;
+    if (!prep) throw errorValue('INTERNAL', `no page preparation ${input.prepId ?? '(none)'} is running`);
+    const name = kind === 'screenshot' ? 'browser_screenshot' : 'browser_readability_extract';
+    const out = await actions.action(prep.step, name, { tabId: input.tabId }, { retry: false, actionId: prep.captureIds[kind], ...(kind === 'screenshot' ? { screenshotPresignedUrl: prep.uploadUrl } : {}) });
+    if (!out.ok) throw out.error;
+    return out.result;
+  }
+
+  /** pagePrepMachine with this browser's captures: what the task actor spawns per preparation. */
+  const pagePrepLogic = pagePrepMachine.provide({
+    actors: {
+      captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(async ({ input }) => (await capture('screenshot', input)) as ScreenshotCapture),
+      extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(async ({ input }) => (await capture('readability', input)) as ReadabilityCapture),
+    },
+  });
+
+  /** Without a task actor (MCP sessions): the preparation runs as its own actor on the clock. */
+  function prepareOnItsOwn(input: PagePrepInput): Promise<PagePrepOutput> {
+    const prep = createActor(pagePrepLogic, { input, ...(deps.inspect ? { inspect: deps.inspect } : {}), ...(deps.clock ? { clock: deps.clock } : {}) });
+    prep.start();
+    return toPromise(prep);
+  }
+
+  /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
+  async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
+    const inline = readableTextOf(readability);
+    if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
+    try {
+      const opened = await deps.artifacts.open(readability.artifactId);
+      if (opened.taskId !== deps.taskId) return { text: '', fromArtifact: false, warning: `readability artifact ${readability.artifactId} belongs to another task` };
+      const text = markdownForAgent(await new Response(opened.stream()).text());
+      return { text, fromArtifact: true };
+    } catch (error) {
+      return { text: '', fromArtifact: false, warning: `the page text (artifact ${readability.artifactId}) could not be read back: ${(error as Error)?.message ?? String(error)}` };
+    }
+  }
+
+  /** Reads the task's tab; `settled` is the load an open just waited for (else it is waited for now). */
+  async function readPage(step: Step, settled?: Settled): Promise<PageRead> {
+    const tabId = tab.tabId;
+    if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
+    const { loaded, landed: landedOn, refused } = settled ?? (await tab.settle(step));
+    const loadAckMissed = actions.blockedError();
+    if (loadAckMissed) return { ok: false, error: loadAckMissed };
+    // A successful load's warnings (HTTP 4xx/5xx: an error page, not the content) reach the agent too.
+    const loadWarning = loaded.ok ? (loaded.warnings ?? []) : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
+    // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
+    if (!loaded.ok && (loaded.error?.code === 'TASK_TAB_CLOSED' || loaded.error?.code === 'NAVIGATION_FAILED')) return { ok: false, error: loaded.error };
+    if (refused) return { ok: false, error: refused };
+    // A capture's retry is the same action (seed 001 §4.2): it keeps its actionId.
+    // Presigned before the preparation starts, so both captures are requested in order at once.
+    const prepId = `prep-${nanoid(12)}`;
+    const upload = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
+    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, uploadUrl: upload.uploadUrl });
+    const prepInput = { taskId: deps.taskId, tabId, prepId, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) };
+    let prepared: PagePrepOutput;
+    try {
+      prepared = deps.preparePage ? await deps.preparePage(prepInput) : await prepareOnItsOwn(prepInput);
+    } finally {
+      preps.delete(prepId);
+    }
+    // A plugin that missed an ack is not a page that failed: the turn stops, the task stays usable.
+    const ackMissed = actions.blockedError();
+    if (ackMissed) return { ok: false, error: ackMissed };
+    if (prepared.status === 'failed') {
+      return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
+    }
+    const readable = await readableText(prepared.readability);
+    const indexed = await actions.action(step, 'browser_dom_index', { tabId, scope: 'document' });
+    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
+    const indexWarnings = Array.isArray(indexed.result?.warnings) ? (indexed.result.warnings as string[]) : [];
+    const page = fullPageOf({
+      tabId,
+      url: tab.reportedUrlOf(tabId) ?? landedOn ?? fullPage?.url ?? '',
+      title: prepared.readability?.title ?? tab.titleOf(tabId),
+      text: readable.text,
+      textFromArtifact: readable.fromArtifact,
+      elements,
+      viewport: prepared.screenshot ? { width: prepared.screenshot.width, height: prepared.screenshot.height } : undefined,
+      warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
+      missing: prepared.missing,
+    });
+    fullPage = page;
+    deps.onPageRead?.();
+    return { ok: true, page };
+  }
+
+  return {
+    /** The last page read, whole (the LLM sees a budgeted cut of it). */
+    get fullPage() {
+      return fullPage;
+    },
+    pagePrepLogic,
+    readPage,
+  };
+}
