@@ -100,6 +100,8 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
 
   return {
     taskId,
+    /** The task's tab owner, the same module the agent's TaskBrowser uses. */
+    tab,
     get tabId() {
       return tab.tabId;
     },
