@@ -62,8 +62,21 @@ const framesOf = (plugin: FakePlugin, taskId: string) =>
 const refusedSteps = (web: { events: any[] }, taskId: string) =>
   web.events.filter((e) => e.taskId === taskId && e.event.type === 'toolUsed' && e.event.phase === 'error').map((e) => [e.event.actionName, e.event.error.code, e.event.error.details?.reason]);
 
-async function agentOpen(web: { timeout(ms: number): { emitWithAck(event: string, body: unknown): Promise<any> } }, content: string) {
-  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${ulid()}`, timestamp: Date.now(), taskId: AGENT_TASK, content });
+/** The same URL opened by an agent task (browser_open from the LLM) and by an MCP page driver. */
+async function openOnBoth(ctx: Record<string, unknown>, url: string) {
+  let toolResult: any;
+  const env = await setUp([
+    () => callTool('browser_open', { url }),
+    (input) => {
+      toolResult = JSON.parse(input.messages.find((m) => m.role === 'tool')!.content);
+      return say('done');
+    },
+  ]);
+  Object.assign(ctx, { rt: env.rt, plugin: env.plugin, web: env.web });
+  await env.web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${ulid()}`, timestamp: Date.now(), taskId: AGENT_TASK, content: `open ${url}` });
+  await eventually(() => toolResult !== undefined, 5_000, 'the agent got the tool result');
+  const mcp = await env.driver.open(url);
+  return { ...env, toolResult, mcp };
 }
 
 test.after.each(async (ctx) => {
@@ -73,18 +86,7 @@ test.after.each(async (ctx) => {
 });
 
 test('a blocked URL: refused the same way on both paths, before any frame is sent', async (ctx) => {
-  let toolResult: any;
-  const { rt, plugin, web, driver } = await setUp([
-    () => callTool('browser_open', { url: 'https://blocked.example/' }),
-    (input) => {
-      toolResult = JSON.parse(input.messages.find((m) => m.role === 'tool')!.content);
-      return say('refused');
-    },
-  ]);
-  Object.assign(ctx, { rt, plugin, web });
-  await agentOpen(web, 'open the blocked page');
-  await eventually(() => toolResult !== undefined, 5_000, 'the agent got the tool result');
-  const mcp = await driver.open('https://blocked.example/');
+  const { plugin, web, driver, toolResult, mcp } = await openOnBoth(ctx, 'https://blocked.example/');
 
   // The LLM sees the code and the message (no details).
   assert.equal([toolResult.ok, toolResult.error.code], [false, 'URL_BLOCKED']);
@@ -98,19 +100,8 @@ test('a blocked URL: refused the same way on both paths, before any frame is sen
 });
 
 test('a redirect to a blocked host: the same frames on both paths, the tab parked, the same tab state', async (ctx) => {
-  let toolResult: any;
-  const { rt, plugin, web, driver, orchestrator } = await setUp([
-    // Upper case: the browser gets the form the policy checked, on both paths.
-    () => callTool('browser_open', { url: 'HTTPS://Allowed.Example/redirect' }),
-    (input) => {
-      toolResult = JSON.parse(input.messages.find((m) => m.role === 'tool')!.content);
-      return say('blocked landing');
-    },
-  ]);
-  Object.assign(ctx, { rt, plugin, web });
-  await agentOpen(web, 'open the page that redirects');
-  await eventually(() => toolResult !== undefined, 5_000, 'the agent got the tool result');
-  const mcp = await driver.open('HTTPS://Allowed.Example/redirect');
+  // Upper case: the browser gets the form the policy checked, on both paths.
+  const { plugin, driver, orchestrator, toolResult, mcp } = await openOnBoth(ctx, 'HTTPS://Allowed.Example/redirect');
 
   const expected = ['task_start https://allowed.example/redirect', 'browser_debugger_attach', 'browser_wait_for_loaded', 'task_start about:blank (reuse)'];
   assert.equal(framesOf(plugin, AGENT_TASK), expected, 'agent frames');
