@@ -4,7 +4,7 @@
 // redacted (`redact`, runtime/redaction) before they reach a listener; the forwarded raw events
 // are redacted by their sinks (the bridge, the recorder).
 import type { InspectionEvent } from 'xstate';
-import { redactedPayload } from './inspection-redact.ts';
+import { redactedPayload, redactedScalars } from './inspection-redact.ts';
 
 export interface InspectionRecordJson {
   type: '@xstate.actor' | '@xstate.snapshot' | '@xstate.event';
@@ -23,6 +23,8 @@ export interface InspectionRecordJson {
 }
 
 type Listener = (record: InspectionRecordJson) => void;
+
+const RECORDED = new Set<string>(['@xstate.actor', '@xstate.snapshot', '@xstate.event']);
 
 /** Keeps only JSON-safe, small fields: the value, status, event type, a context summary. */
 export function toInspectionRecord(event: InspectionEvent, now: number): InspectionRecordJson | null {
@@ -43,7 +45,7 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
       | undefined;
     if (snapshot?.value !== undefined) record.value = snapshot.value;
     if (snapshot?.status !== undefined) record.status = snapshot.status;
-    if (snapshot?.context) record.context = summarize(snapshot.context);
+    if (snapshot?.context) record.context = redactedScalars(snapshot.context);
   }
   if (event.type === '@xstate.event' || event.type === '@xstate.snapshot') {
     const type = (event.event as { type?: unknown })?.type;
@@ -51,16 +53,6 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
     if (event.type === '@xstate.event' && event.sourceRef) record.sourceId = event.sourceRef.sessionId;
   }
   return record;
-}
-
-/** Context fields that are plain scalars (ids, counters, statuses), secrets redacted; the rest is left out. */
-function summarize(context: Record<string, unknown>): Record<string, unknown> {
-  const safe = redactedPayload(context);
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(safe)) {
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) out[key] = value;
-  }
-  return out;
 }
 
 export interface InspectionHub {
@@ -79,20 +71,21 @@ export function createInspectionHub(options: {
   redact?: <T>(record: T) => T;
 }): InspectionHub {
   const listeners = new Map<string, Set<Listener>>();
-  const history = new Map<string, InspectionRecordJson[]>();
+  const history = new Map<string, RecordRing>();
   const keep = options.keep ?? 200;
   return {
     observerFor(taskId) {
+      let ring = history.get(taskId);
       return (event) => {
         options.forward?.(taskId, event);
+        if (!RECORDED.has(event.type)) return; // microsteps and actions: not drawn
         const raw = toInspectionRecord(event, options.clock.now());
         if (!raw) return;
         const record = options.redact ? options.redact(raw) : raw;
-        const list = history.get(taskId) ?? [];
-        list.push(record);
-        if (list.length > keep) list.splice(0, list.length - keep);
-        history.set(taskId, list);
-        for (const listener of listeners.get(taskId) ?? []) listener(record);
+        if (!ring) history.set(taskId, (ring = history.get(taskId) ?? createRecordRing(keep)));
+        ring.push(record);
+        const watching = listeners.get(taskId);
+        if (watching) for (const listener of watching) listener(record);
       };
     },
     subscribe(taskId, listener) {
@@ -104,6 +97,27 @@ export function createInspectionHub(options: {
         if (set.size === 0) listeners.delete(taskId);
       };
     },
-    recent: (taskId) => [...(history.get(taskId) ?? [])],
+    recent: (taskId) => history.get(taskId)?.items() ?? [],
+  };
+}
+
+interface RecordRing {
+  push(record: InspectionRecordJson): void;
+  /** Oldest first. */
+  items(): InspectionRecordJson[];
+}
+
+/** The last `size` records of a task: a fixed array written round, so a push never moves the rest. */
+function createRecordRing(capacity: number): RecordRing {
+  const size = Math.max(1, capacity);
+  const slots: InspectionRecordJson[] = [];
+  let next = 0;
+  return {
+    push(record) {
+      if (slots.length < size) slots.push(record);
+      else slots[next] = record;
+      next = (next + 1) % size;
+    },
+    items: () => (slots.length < size ? [...slots] : [...slots.slice(next), ...slots.slice(0, next)]),
   };
 }

@@ -1,0 +1,80 @@
+// The inspection hub keeps the last `keep` records of each task (oldest first, also once the
+// ring has wrapped) for late subscribers, and its context summary is the scalar part of what the
+// deep redacting copy gives (ids, counters, statuses, instance labels), secrets redacted.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createActor, createMachine } from 'xstate';
+import { createInspectionHub } from '../inspection-hub.ts';
+import { redactedPayload, redactedScalars } from '../inspection-redact.ts';
+
+const test = suite('inspection hub');
+
+const counter = createMachine({
+  id: 'counter',
+  context: { n: 0 },
+  on: { TICK: { actions: ({ context }) => void context } },
+});
+
+test('late subscribers get the last `keep` records, oldest first, after the ring wrapped; live listeners get each record once', () => {
+  let now = 1_000;
+  const hub = createInspectionHub({ clock: { now: () => now++ }, keep: 5 });
+  const live: number[] = [];
+  const actor = createActor(counter, { id: 'task:T', inspect: hub.observerFor('T') });
+  actor.start();
+  const stop = hub.subscribe('T', (record) => live.push(record.timestamp));
+  for (let i = 0; i < 9; i++) actor.send({ type: 'TICK' });
+  stop();
+  actor.send({ type: 'TICK' });
+  const recent = hub.recent('T');
+  assert.is(recent.length, 5);
+  const stamps = recent.map((r) => r.timestamp);
+  assert.equal(stamps, [...stamps].sort((a, b) => a - b), 'oldest first');
+  assert.is(stamps.at(-1), now - 1, 'ends with the newest record');
+  assert.is(new Set(live).size, live.length);
+  assert.ok(live.length >= 18, `two records (event, snapshot) per TICK while subscribed: ${live.length}`);
+  assert.equal(hub.recent('other'), []);
+});
+
+test('fewer records than `keep`: all of them, in order', () => {
+  let now = 0;
+  const hub = createInspectionHub({ clock: { now: () => now++ } });
+  const actor = createActor(counter, { inspect: hub.observerFor('T') });
+  actor.start();
+  actor.send({ type: 'TICK' });
+  const stamps = hub.recent('T').map((r) => r.timestamp);
+  assert.equal(stamps, [...stamps.keys()], 'every record, in order (the clock is read once per record)');
+});
+
+test('redactedScalars = the scalar fields of redactedPayload, without copying the nested ones', () => {
+  class Ref {
+    id = 'act-1';
+  }
+  const context = {
+    taskId: 'T1',
+    attempts: 2,
+    answered: false,
+    error: null,
+    password: 'hunter2',
+    text: 'typed by the person',
+    value: '',
+    long: 'x'.repeat(500),
+    ref: new Ref(),
+    nested: { deep: { secret: 'no' } },
+    list: [1, 2, 3],
+    failure: new Error('boom'),
+    missing: undefined,
+  };
+  const fromDeep = Object.fromEntries(Object.entries(redactedPayload(context)).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)));
+  const scalars = redactedScalars(context);
+  assert.equal(scalars, fromDeep);
+  assert.is(scalars.password, '[redacted]');
+  assert.is(scalars.text, '[redacted]');
+  assert.is(scalars.ref, '[Ref act-1]');
+  assert.is((scalars.long as string).length, 160);
+  assert.not.ok('nested' in scalars || 'list' in scalars || 'failure' in scalars);
+  // Only the first 20 keys are looked at, as in the deep copy.
+  const wide = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, i]));
+  assert.equal(redactedScalars(wide), redactedPayload(wide));
+});
+
+test.run();
