@@ -70,7 +70,6 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
       return reader.readPage(step, navigated.settled);
     },
     rebind: tab.rebind,
-    forgetTab: tab.forget,
   };
 }
 
