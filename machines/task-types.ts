@@ -32,18 +32,24 @@ export type TaskEvent =
   /** The turn asks for a page preparation: it runs as this actor's child. */
   | { type: 'PAGE_PREP_REQUESTED'; prepId: string; input: PagePrepInput };
 
+/** A page preparation in flight: its id (the runtime's) and its child actor's id (a reused slot). */
+export interface PagePrepChild {
+  prepId: string;
+  child: string;
+}
+
 export interface TaskContext {
   taskId: string;
   /** The message the current (or last) turn works on. */
   currentMessage: TaskMessage | null;
   /** Messages that arrived while a turn was running, oldest first. */
   queue: TaskMessage[];
-  /** The one browser action in flight for this task (a child actor with this id), if any. */
+  /** The one browser action in flight for this task (the child actor `ACTION_CHILD_ID`), if any. */
   inFlightActionId: string | null;
   /** Actions requested while one was in flight or during takeover, oldest first. */
   pendingActions: ActionInput[];
-  /** Page preparations running as children. */
-  pagePreps: string[];
+  /** Page preparations running as children: each prep's id and the child slot it runs in. */
+  pagePreps: PagePrepChild[];
   /** Turns started so far. */
   turns: number;
   error: ErrorValue | null;

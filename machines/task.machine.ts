@@ -17,17 +17,20 @@
 // their captures are actions like any other. Ending the task (STOP, FAIL, a failed turn) cancels
 // what is in flight: the action child gets CANCEL (it tells the plugin and settles as canceled),
 // queued actions settle as canceled without being sent, page preparations are stopped.
+// Child ids are reused slots (task-child-slots.ts), never the action or prep ids.
 import { and, assign, enqueueActions, fromPromise, setup, stateIn, type ActorRefFrom } from 'xstate';
 import { actionMachine } from './action.machine.ts';
 import type { ActionInput, ActionOutput } from './action-types.ts';
 import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
+import { ACTION_CHILD_ID, freePrepSlot } from './task-child-slots.ts';
 import { ErrorCode } from './spec/error-codes.ts';
 import { errorValue, toErrorValue } from './spec/error-value.ts';
 import type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
 
-export type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskMessage, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
+export type { ActionSettledParams, PagePrepChild, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskMessage, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
 
 export const taskMachineId = 'task';
+export { ACTION_CHILD_ID } from './task-child-slots.ts';
 
 const report = (status: TaskStatus) => ({ type: 'reportStatus', params: { status } }) as const;
 
@@ -103,7 +106,7 @@ export const taskMachine = setup({
         named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: no turn is running`) });
       } else if (context.inFlightActionId === null && context.pendingActions.length === 0 && isIn(check, '#task.running.active')) {
         enqueue.assign({ inFlightActionId: action.actionId });
-        enqueue.spawnChild('runAction', { id: action.actionId, input: action });
+        enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: action });
         named(enqueue, 'actionStarted', { actionId: action.actionId });
       } else {
         enqueue.assign({ pendingActions: [...context.pendingActions, action] });
@@ -114,31 +117,33 @@ export const taskMachine = setup({
       const [next, ...rest] = context.pendingActions;
       if (!next || context.inFlightActionId !== null) return;
       enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-      enqueue.spawnChild('runAction', { id: next.actionId, input: next });
+      enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: next });
       named(enqueue, 'actionStarted', { actionId: next.actionId });
     }),
     settleChild: enqueueActions(({ context, event, enqueue, check }) => {
       const done = event as unknown as { actorId: string; output?: unknown; error?: unknown };
-      if (done.actorId === context.inFlightActionId) {
+      const prep = context.pagePreps.find((p) => p.child === done.actorId);
+      if (done.actorId === ACTION_CHILD_ID && context.inFlightActionId !== null) {
+        const actionId = context.inFlightActionId;
         const output = (done.output as ActionOutput | undefined) ?? {
-          ...canceledActionOutput({ actionId: done.actorId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
+          ...canceledActionOutput({ actionId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
           status: 'failed' as const,
           error: toErrorValue(done.error, ErrorCode.INTERNAL),
         };
-        enqueue.stopChild(done.actorId);
+        enqueue.stopChild(ACTION_CHILD_ID);
         enqueue.assign({ inFlightActionId: null });
-        named(enqueue, 'actionSettled', { actionId: done.actorId, output });
+        named(enqueue, 'actionSettled', { actionId, output });
         const [next, ...rest] = context.pendingActions;
         if (next && isIn(check, '#task.running.active')) {
           enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-          enqueue.spawnChild('runAction', { id: next.actionId, input: next });
+          enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: next });
           named(enqueue, 'actionStarted', { actionId: next.actionId });
         }
-      } else if (context.pagePreps.includes(done.actorId)) {
+      } else if (prep) {
         const output = (done.output as PagePrepOutput | undefined) ?? { ...canceledPrep('the page preparation failed'), error: toErrorValue(done.error, ErrorCode.INTERNAL) };
-        enqueue.stopChild(done.actorId);
-        enqueue.assign({ pagePreps: context.pagePreps.filter((id) => id !== done.actorId) });
-        named(enqueue, 'pagePrepSettled', { prepId: done.actorId, output });
+        enqueue.stopChild(prep.child);
+        enqueue.assign({ pagePreps: context.pagePreps.filter((p) => p !== prep) });
+        named(enqueue, 'pagePrepSettled', { prepId: prep.prepId, output });
       }
     }),
     startPagePrep: enqueueActions(({ context, event, enqueue, check }) => {
@@ -147,18 +152,19 @@ export const taskMachine = setup({
         named(enqueue, 'pagePrepSettled', { prepId, output: canceledPrep('the page was not prepared: no turn is running') });
         return;
       }
-      enqueue.assign({ pagePreps: [...context.pagePreps, prepId] });
-      enqueue.spawnChild('preparePage', { id: prepId, input: { ...input, prepId } });
+      const child = freePrepSlot(context.pagePreps);
+      enqueue.assign({ pagePreps: [...context.pagePreps, { prepId, child }] });
+      enqueue.spawnChild('preparePage', { id: child, input: { ...input, prepId } });
     }),
     /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
     cancelWork: enqueueActions(({ context, enqueue }) => {
       const reason = 'the task was stopped';
-      if (context.inFlightActionId !== null) enqueue.sendTo(context.inFlightActionId, { type: 'CANCEL', reason });
+      if (context.inFlightActionId !== null) enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason });
       for (const action of context.pendingActions) {
         named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: ${reason}`) });
       }
-      for (const prepId of context.pagePreps) {
-        enqueue.stopChild(prepId);
+      for (const { prepId, child } of context.pagePreps) {
+        enqueue.stopChild(child);
         named(enqueue, 'pagePrepSettled', { prepId, output: canceledPrep(`the page preparation was canceled: ${reason}`) });
       }
       enqueue.assign({ pendingActions: [], pagePreps: [] });

@@ -3,7 +3,7 @@
 // reporting, pure steps.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
+import { type InspectionEvent, createActor, initialTransition, SimulatedClock, transition } from 'xstate';
 import { taskMachine, taskOutputOf, type TaskMessage, type TurnInput } from '../task.machine.ts';
 import { actionInFlightOf, canDispatchAction, taskStatusOf } from '../task-queries.ts';
 import { actionMachine, type ActionOutput } from '../action.machine.ts';
@@ -187,7 +187,7 @@ takeover.run();
 const gating = suite('taskMachine: actions and page preparations as children');
 
 /** A task whose actions are real actionMachine children; sendAction and the turn are deferred. */
-function tree() {
+function tree(inspect?: (event: InspectionEvent) => void) {
   const clock = new SimulatedClock();
   const turn = createDeferredActors();
   const send = createDeferredActors();
@@ -207,10 +207,14 @@ function tree() {
       pagePrepSettled: (_, params) => void preps.push({ prepId: params.prepId, status: params.output.status }),
     },
   });
-  const actor = createActor(machine, { clock, input: { taskId: 'task-1' } }).start();
+  const actor = createActor(machine, { clock, input: { taskId: 'task-1' }, ...(inspect ? { inspect } : {}) }).start();
   const request = (actionId: string) =>
     actor.send({ type: 'ACTION_REQUESTED', action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' } });
-  const child = (id: string) => actor.getSnapshot().children[id] as { send(e: unknown): void; getSnapshot(): { value: unknown } } | undefined;
+  /** The child running action or page preparation `id` (children run in reused slots, see task.machine.ts). */
+  const child = (id: string) =>
+    Object.values(actor.getSnapshot().children).find((c: any) => c?.getSnapshot().context?.actionId === id || c?.getSnapshot().context?.prepId === id) as
+      | { id: string; send(e: unknown): void; getSnapshot(): { value: unknown } }
+      | undefined;
   /** The plugin writes, acks and answers the action in flight. */
   const answer = async (actionId: string) => {
     send.resolve('sendAction');
@@ -283,6 +287,39 @@ gating('a page preparation runs as a child of the task; its outcome is reported;
   assert.is(t.child('prep-1'), undefined);
   t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-2', input: { taskId: 'task-1', tabId: 3 } });
   assert.equal(t.preps.at(-1), { prepId: 'prep-2', status: 'failed' }, 'refused without a turn');
+});
+
+gating('children run in reused slots: the event types the task handles do not grow with the actions it runs', async () => {
+  // XState memoises each state node's transition lookup per event type for the life of the
+  // machine definition: a child id per action would add `xstate.done.actor.<id>` types (and
+  // cache entries) without bound.
+  const seen = new Set<string>();
+  let root: unknown;
+  const t = tree((e) => {
+    if (e.type === '@xstate.event' && e.actorRef === root) seen.add(e.event.type);
+  });
+  root = t.actor;
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  const typesAfter: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 20; i++) {
+      const id = `a-${round}-${i}`;
+      t.request(id);
+      assert.is(t.child(id)?.id, 'action');
+      await t.answer(id);
+    }
+    t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-a`, input: { taskId: 'task-1', tabId: 3 } });
+    t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-b`, input: { taskId: 'task-1', tabId: 3 } });
+    assert.equal([t.child(`p-${round}-a`)?.id, t.child(`p-${round}-b`)?.id], ['pagePrep0', 'pagePrep1'], 'the lowest free slots');
+    await settle();
+    await settle();
+    assert.equal(t.preps.slice(-2).map((p) => p.prepId), [`p-${round}-a`, `p-${round}-b`], 'each outcome under its own prep id');
+    typesAfter.push(seen.size);
+  }
+  assert.is(t.settled.length, 60);
+  assert.ok(t.settled.every((s) => s.status === 'succeeded'));
+  assert.is(typesAfter[0], typesAfter[2], `event types: ${[...seen].join(', ')}`);
+  assert.ok([...seen].every((type) => !/a-\d|p-\d/.test(type)), [...seen].join(', '));
 });
 
 gating.run();

@@ -23,14 +23,17 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     if (!known.includes(actionId)) {
       events.push({ type: 'ACTION_REQUESTED', action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' } });
     }
-    if (snapshot.children[actionId]) {
-      events.push({ type: `xstate.done.actor.${actionId}`, actorId: actionId, output: { actionId, actionName: 'browser_click', status: 'succeeded', attempts: 1, execTimeoutStreak: 0, answered: true } });
-    }
   }
-  if (!context.pagePreps.includes('prep-1')) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
-  if (snapshot.children['prep-1']) {
-    events.push({ type: 'xstate.done.actor.prep-1', actorId: 'prep-1', output: { status: 'ok', warnings: [], missing: [] } });
-    events.push({ type: 'xstate.error.actor.prep-1', actorId: 'prep-1', error: { code: 'INTERNAL', message: 'bug' } });
+  // The action in flight runs in the child slot `action` (task.machine.ts).
+  const inFlight = context.inFlightActionId;
+  if (inFlight && snapshot.children.action) {
+    events.push({ type: 'xstate.done.actor.action', actorId: 'action', output: { actionId: inFlight, actionName: 'browser_click', status: 'succeeded', attempts: 1, execTimeoutStreak: 0, answered: true } });
+  }
+  const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1') as { child: string } | undefined;
+  if (!prep) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
+  if (prep && snapshot.children[prep.child]) {
+    events.push({ type: `xstate.done.actor.${prep.child}`, actorId: prep.child, output: { status: 'ok', warnings: [], missing: [] } });
+    events.push({ type: `xstate.error.actor.${prep.child}`, actorId: prep.child, error: { code: 'INTERNAL', message: 'bug' } });
   }
   if (snapshot.children.turn && snapshot.matches('running')) {
     events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });

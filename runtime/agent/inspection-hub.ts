@@ -65,25 +65,49 @@ export interface InspectionHub {
 
 export function createInspectionHub(options: {
   clock: { now(): number };
+  /** Records kept per task for late subscribers (default 200). */
   keep?: number;
+  /**
+   * Tasks whose records are kept (default 500): the ones with the most recent records. A task
+   * past that loses its history (as after a restart) unless someone is watching it.
+   */
+  keepTasks?: number;
   forward?: (taskId: string, event: InspectionEvent) => void;
   /** Applied to each record before anyone sees it (runtime/redaction: secret-named fields, typed passwords). */
   redact?: <T>(record: T) => T;
 }): InspectionHub {
   const listeners = new Map<string, Set<Listener>>();
+  /** In order of the last record: the least recently active task first. */
   const history = new Map<string, RecordRing>();
   const keep = options.keep ?? 200;
+  const keepTasks = Math.max(1, options.keepTasks ?? 500);
+  let newest: string | null = null;
+
+  function ringOf(taskId: string): RecordRing {
+    let ring = history.get(taskId);
+    if (ring && newest === taskId) return ring;
+    if (ring) history.delete(taskId); // re-inserted last: most recently active
+    else ring = createRecordRing(keep);
+    history.set(taskId, ring);
+    newest = taskId;
+    if (history.size > keepTasks) {
+      for (const oldest of history.keys()) {
+        if (history.size <= keepTasks) break;
+        if (!listeners.has(oldest)) history.delete(oldest);
+      }
+    }
+    return ring;
+  }
+
   return {
     observerFor(taskId) {
-      let ring = history.get(taskId);
       return (event) => {
         options.forward?.(taskId, event);
         if (!RECORDED.has(event.type)) return; // microsteps and actions: not drawn
         const raw = toInspectionRecord(event, options.clock.now());
         if (!raw) return;
         const record = options.redact ? options.redact(raw) : raw;
-        if (!ring) history.set(taskId, (ring = history.get(taskId) ?? createRecordRing(keep)));
-        ring.push(record);
+        ringOf(taskId).push(record);
         const watching = listeners.get(taskId);
         if (watching) for (const listener of watching) listener(record);
       };

@@ -101,7 +101,7 @@ test('stop while an action runs: the action is canceled on the plugin, the turn 
   await eventually(() => plugin.received.some((f) => 'browser_wait_for_loaded' in f.action), 5_000, 'waiting for load');
   const waitId = plugin.received.at(-1)!.id;
   const task = (rt.server.control as unknown as { sessionOf(id: string): { actor: { getSnapshot(): any } } }).sessionOf(TASK)!.actor;
-  assert.ok(task.getSnapshot().children[waitId], 'the action runs as a child of the task actor');
+  assert.is(task.getSnapshot().children.action?.getSnapshot().context.actionId, waitId, 'the action runs as a child of the task actor');
   const clockAtStop = rt.clock.now();
   const stop = await web.timeout(5_000).emitWithAck('frontend_message', control('stop_task'));
   assert.is(stop.ok, true);

@@ -77,4 +77,23 @@ test('redactedScalars = the scalar fields of redactedPayload, without copying th
   assert.equal(redactedScalars(wide), redactedPayload(wide));
 });
 
+test('records are kept for the most recently active `keepTasks` tasks; a watched task keeps them regardless', () => {
+  const hub = createInspectionHub({ clock: { now: () => 0 }, keep: 10, keepTasks: 3 });
+  const actors = new Map<string, ReturnType<typeof createActor<typeof counter>>>();
+  const tick = (taskId: string) => {
+    let actor = actors.get(taskId);
+    if (!actor) actors.set(taskId, (actor = createActor(counter, { inspect: hub.observerFor(taskId) }).start()));
+    else actor.send({ type: 'TICK' });
+  };
+  const stop = hub.subscribe('watched', () => {});
+  tick('watched');
+  for (const taskId of ['a', 'b', 'c']) tick(taskId); // c is the fourth: a (oldest unwatched) goes
+  tick('a'); // a is active again (a new history): b, now the oldest unwatched, goes
+  tick('d'); // and then c
+  const kept = (taskId: string) => hub.recent(taskId).length > 0;
+  assert.equal(['watched', 'a', 'b', 'c', 'd'].map(kept), [true, true, false, false, true]);
+  assert.ok(hub.recent('watched').length > 0, 'the watched task, the least recently active, is never dropped');
+  stop();
+});
+
 test.run();
