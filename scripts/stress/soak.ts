@@ -1,8 +1,9 @@
 // Soak: 1,000 connected sockets and 200 concurrent tasks with fake plugins for a bounded time
 // against a server in its own process (file store, browser turns). Every user message must get
 // its finished chatDelta. The run is split into load cycles, each followed by a rest (no task
-// running): heap after GC is sampled during each rest and judged by its trend (a least-squares
-// slope across the rests, the first rest left out as warm-up while caches fill), not by two samples.
+// running): heap after GC is sampled during each rest until it settles (the cycle's writes and
+// flushes drained), and the settled heaps are judged by their trend (a least-squares slope
+// across the rests, the first rest left out as warm-up while caches fill), not by two samples.
 // Actions are counted where they run: by the fake plugins (their process answers IPC 'stats').
 import { fork, spawn } from 'node:child_process';
 import { io, type Socket } from 'socket.io-client';
@@ -26,7 +27,9 @@ export interface SoakReport {
   actionsPerSecond: number;
   /** Every heap sample at rest (after GC). */
   heapSamples: HeapSample[];
-  /** The trend over the rests after the first (all of them with fewer than three cycles). */
+  /** Each rest's settled heap (its last sample, once the cycle's work drained). */
+  heapSettled: HeapSample[];
+  /** The trend of the settled heaps after the first rest (all of them with fewer than three cycles). */
   heap: HeapTrend;
   heapFirstRestMB: number;
   heapLastRestMB: number;
@@ -50,12 +53,18 @@ export async function runSoak(options: {
   /** Rest after each cycle (default 2 s), sampled every `sampleEveryMs` (default 500). */
   restMs?: number;
   sampleEveryMs?: number;
+  /** A rest goes on until the heap settles (two samples within `settleMB`, default 0.25), at most this long (default 8 s). */
+  maxRestMs?: number;
+  settleMB?: number;
 }): Promise<SoakReport> {
   const socketsWanted = options.sockets ?? 1_000;
   const taskCount = options.tasks ?? 200;
   const cycles = options.cycles ?? Math.max(2, Math.round(options.seconds / 10));
   const restMs = options.restMs ?? 2_000;
   const sampleEveryMs = options.sampleEveryMs ?? 500;
+  const maxRestMs = options.maxRestMs ?? Math.max(restMs, 8_000);
+  const settleMB = options.settleMB ?? 0.25;
+  const settled: HeapSample[] = [];
   const child = fork(new URL('./stress-server.ts', import.meta.url).pathname, [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     env: { ...process.env, STRESS_LLM: 'browser', STRESS_STORE: 'fs' },
@@ -132,14 +141,24 @@ export async function runSoak(options: {
   for (let cycle = 0; cycle < cycles && !exited; cycle++) {
     await loadUntil(started + (cycle + 1) * cycleMs + cycle * restMs);
     // At rest: every turn has finished (each task waits for its answer before the next message).
-    const restEnd = performance.now() + restMs;
+    // The rest lasts `restMs`, and longer while work of the cycle still drains (pending file
+    // writes, sockets flushing): until two samples in a row agree within `settleMB`, at most
+    // `maxRestMs`. The settled sample is the rest's heap.
+    const restStart = performance.now();
     restStarts.push(heapSamples.length);
-    while (performance.now() < restEnd && !exited) {
+    let previous = NaN;
+    while (!exited) {
       const at = performance.now();
       const { memory } = await stats();
-      heapSamples.push({ atS: (at - started) / 1_000, heapMB: memory.heapUsed / 2 ** 20 });
+      const heapMB = memory.heapUsed / 2 ** 20;
+      heapSamples.push({ atS: (at - started) / 1_000, heapMB });
+      const settledNow = Math.abs(heapMB - previous) < settleMB;
+      previous = heapMB;
+      const elapsed = performance.now() - restStart;
+      if ((elapsed >= restMs && settledNow) || elapsed >= maxRestMs) break;
       await sleep(at + sampleEveryMs - performance.now());
     }
+    if (!exited) settled.push(heapSamples.at(-1)!);
   }
   const swarmStats = exited ? { executed: NaN, perPlugin: [] } : await requestStats<SwarmStats>(swarm);
   const serverAlive = !exited;
@@ -147,7 +166,7 @@ export async function runSoak(options: {
   swarm.kill('SIGTERM');
   child.kill();
   const seconds = (performance.now() - started) / 1_000;
-  const judged = restStarts.length >= 3 ? heapSamples.slice(restStarts[1]) : heapSamples;
+  const judged = settled.length >= 3 ? settled.slice(1) : settled;
   const restMean = (from: number, to: number) => {
     const part = heapSamples.slice(from, to);
     return part.reduce((s, p) => s + p.heapMB, 0) / part.length;
@@ -167,6 +186,7 @@ export async function runSoak(options: {
     actions: swarmStats.executed,
     actionsPerSecond: swarmStats.executed / (options.seconds || 1),
     heapSamples,
+    heapSettled: settled,
     heap: heapTrend(judged),
     heapFirstRestMB: restMean(0, restStarts[1] ?? heapSamples.length),
     heapLastRestMB: restMean(restStarts.at(-1) ?? 0, heapSamples.length),
