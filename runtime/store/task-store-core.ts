@@ -358,6 +358,8 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       return onTask(taskId, async () => structuredClone((await loadMessages(await loadTask(taskId))).messages));
     },
 
+    pendingOperations: () => inFlight.size,
+
     async close() {
       // Bring meta.json's updatedAt up to date for tasks that only had messages appended.
       for (const taskId of [...metaBehind]) {

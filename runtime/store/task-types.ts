@@ -106,4 +106,6 @@ export interface TaskStore {
   listMessages(taskId: string): Promise<Message[]>;
   /** Waits for pending writes; later calls reject with INTERNAL. */
   close(): Promise<void>;
+  /** Store operations queued or running now (0 when the store is idle); for health checks and the soak. */
+  pendingOperations?(): number;
 }

@@ -29,6 +29,8 @@ export interface SoakReport {
   heapSamples: HeapSample[];
   /** Each rest's settled heap (its last sample, once the cycle's work drained). */
   heapSettled: HeapSample[];
+  /** Rests that ended at `maxRestMs` with store work still pending or the heap still moving. */
+  restsCutShort: number;
   /** The trend of the settled heaps after the first rest (all of them with fewer than three cycles). */
   heap: HeapTrend;
   heapFirstRestMB: number;
@@ -36,7 +38,7 @@ export interface SoakReport {
   serverAlive: boolean;
 }
 
-type ServerStats = { memory: NodeJS.MemoryUsage };
+type ServerStats = { memory: NodeJS.MemoryUsage; storePending: number };
 type SwarmStats = { executed: number; perPlugin: number[] };
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -53,7 +55,7 @@ export async function runSoak(options: {
   /** Rest after each cycle (default 2 s), sampled every `sampleEveryMs` (default 500). */
   restMs?: number;
   sampleEveryMs?: number;
-  /** A rest goes on until the heap settles (two samples within `settleMB`, default 0.25), at most this long (default 8 s). */
+  /** A rest goes on until the store is idle and the heap settles (two samples within `settleMB`, default 0.25), at most this long (default 20 s). */
   maxRestMs?: number;
   settleMB?: number;
 }): Promise<SoakReport> {
@@ -62,7 +64,8 @@ export async function runSoak(options: {
   const cycles = options.cycles ?? Math.max(2, Math.round(options.seconds / 10));
   const restMs = options.restMs ?? 2_000;
   const sampleEveryMs = options.sampleEveryMs ?? 500;
-  const maxRestMs = options.maxRestMs ?? Math.max(restMs, 8_000);
+  const maxRestMs = options.maxRestMs ?? Math.max(restMs, 20_000);
+  let restsCutShort = 0;
   const settleMB = options.settleMB ?? 0.25;
   const settled: HeapSample[] = [];
   const child = fork(new URL('./stress-server.ts', import.meta.url).pathname, [], {
@@ -141,21 +144,25 @@ export async function runSoak(options: {
   for (let cycle = 0; cycle < cycles && !exited; cycle++) {
     await loadUntil(started + (cycle + 1) * cycleMs + cycle * restMs);
     // At rest: every turn has finished (each task waits for its answer before the next message).
-    // The rest lasts `restMs`, and longer while work of the cycle still drains (pending file
-    // writes, sockets flushing): until two samples in a row agree within `settleMB`, at most
-    // `maxRestMs`. The settled sample is the rest's heap.
+    // The rest lasts `restMs`, and longer while work of the cycle still drains: until the
+    // server's store has no operation pending and two samples in a row agree within `settleMB`,
+    // at most `maxRestMs` (a rest cut short is counted). The settled sample is the rest's heap.
     const restStart = performance.now();
     restStarts.push(heapSamples.length);
     let previous = NaN;
     while (!exited) {
       const at = performance.now();
-      const { memory } = await stats();
+      const { memory, storePending } = await stats();
       const heapMB = memory.heapUsed / 2 ** 20;
       heapSamples.push({ atS: (at - started) / 1_000, heapMB });
-      const settledNow = Math.abs(heapMB - previous) < settleMB;
-      previous = heapMB;
+      const settledNow = storePending === 0 && Math.abs(heapMB - previous) < settleMB;
+      previous = storePending === 0 ? heapMB : NaN;
       const elapsed = performance.now() - restStart;
-      if ((elapsed >= restMs && settledNow) || elapsed >= maxRestMs) break;
+      if (elapsed >= restMs && settledNow) break;
+      if (elapsed >= maxRestMs) {
+        restsCutShort++;
+        break;
+      }
       await sleep(at + sampleEveryMs - performance.now());
     }
     if (!exited) settled.push(heapSamples.at(-1)!);
@@ -187,6 +194,7 @@ export async function runSoak(options: {
     actionsPerSecond: swarmStats.executed / (options.seconds || 1),
     heapSamples,
     heapSettled: settled,
+    restsCutShort,
     heap: heapTrend(judged),
     heapFirstRestMB: restMean(0, restStarts[1] ?? heapSamples.length),
     heapLastRestMB: restMean(restStarts.at(-1) ?? 0, heapSamples.length),

@@ -1,6 +1,7 @@
 // The server under stress, in its own process: memory store, a scripted LLM, default transport
 // settings unless given. Sends {type:'ready', url} when listening; answers IPC 'stats' with its
-// memory after a full GC (actions are counted by the fake plugins, see soak.ts).
+// memory after a full GC and the store operations still pending (actions are counted by the fake
+// plugins, see soak.ts).
 // An uncaught exception or unhandled rejection ends this process (Node's default): the parent
 // treats any exit before it asks as a crash.
 import { createSystemClock } from '../../runtime/clock/index.ts';
@@ -31,16 +32,15 @@ llm.streamChat = async function* (input) {
   yield* say('ok');
 };
 let logged = 0;
+// The soak's file store gets a small message budget, so its cache is full before the heap
+// baseline is taken and what grows after that is a leak, not the cache filling up.
+const taskStore =
+  process.env.STRESS_STORE === 'fs' ? createTaskStore({ dataDir: join(dir, 'data'), clock, messageCacheBytes: 2 * 2 ** 20 }) : createMemoryTaskStore({ clock });
 const server = await createServer({
   config: testConfig(dir),
   clock,
   log: () => void logged++,
-  // The soak's file store gets a small message budget, so its cache is full before the heap
-  // baseline is taken and what grows after that is a leak, not the cache filling up.
-  taskStore:
-    process.env.STRESS_STORE === 'fs'
-      ? createTaskStore({ dataDir: join(dir, 'data'), clock, messageCacheBytes: 2 * 2 ** 20 })
-      : createMemoryTaskStore({ clock }),
+  taskStore,
   inspectFor: (taskId) => inspection.observerFor(taskId),
   transport: { pingInterval: Number(process.env.STRESS_PING_INTERVAL ?? 25_000), pingTimeout: Number(process.env.STRESS_PING_TIMEOUT ?? 20_000) },
   control: (services) => createAgentOrchestrator(services, { llm, inspection }),
@@ -48,7 +48,7 @@ const server = await createServer({
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
-    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged });
+    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged, storePending: taskStore.pendingOperations?.() ?? 0 });
   }
 });
 process.send!({ type: 'ready', url: server.url });
