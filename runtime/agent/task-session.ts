@@ -19,6 +19,9 @@ import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
+/** Tool message ids remembered per task (see toolMessageId). */
+const RECENT_TOOL_IDS = 256;
+
 export interface OrchestratorOptions {
   llm: LlmGateway;
   inspection: InspectionHub;
@@ -82,12 +85,14 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
   if (restored?.status) mirror.status(restored.status);
   const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
+  /** The recent tool message ids (a retry comes right after its first try: a few hundred is plenty, and a long task does not grow it). */
   const toolIds = new Set<string>();
   /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
   const toolMessageId = (actionId: string) => {
     let id = `tool-${actionId}`;
     for (let n = 2; toolIds.has(id); n++) id = `tool-${actionId}-${n}`;
     toolIds.add(id);
+    if (toolIds.size > RECENT_TOOL_IDS) toolIds.delete(toolIds.values().next().value!);
     return id;
   };
   const inspect = options.inspection.observerFor(taskId);
