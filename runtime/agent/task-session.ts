@@ -20,7 +20,7 @@ import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
 
 /** Tool message ids remembered per task (see toolMessageId). */
-const RECENT_TOOL_IDS = 256;
+const RECENT_TOOL_IDS = 16;
 
 export interface OrchestratorOptions {
   llm: LlmGateway;
@@ -85,7 +85,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
   if (restored?.status) mirror.status(restored.status);
   const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
-  /** The recent tool message ids (a retry comes right after its first try: a few hundred is plenty, and a long task does not grow it). */
+  /** The recent tool message ids: a retry comes right after its first try, so a few are enough, and a long task does not grow the set. */
   const toolIds = new Set<string>();
   /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
   const toolMessageId = (actionId: string) => {
