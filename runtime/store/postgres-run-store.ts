@@ -12,6 +12,7 @@
 import type pg from 'pg';
 import { RUN_ID_PATTERN, type RunListFilter, type RunRecord, type RunStore } from '../mcp/runs/run-store.ts';
 import { markInterrupted } from '../mcp/runs/run-view.ts';
+import { createInFlight } from './in-flight.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
 
 const LIVE = `('queued', 'running')`;
@@ -28,7 +29,7 @@ export interface PostgresRunStore extends RunStore {
 
 export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () => Date.now() } }: { pool: pg.Pool; nodeId?: string | null; clock?: { now(): number } }): PostgresRunStore {
   const queue = createKeyedQueue();
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = createInFlight();
   const valid = (row: { run_id: string; record: RunRecord }) => row.record?.runId === row.run_id;
 
   return {
@@ -58,16 +59,10 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
           [run.runId, text, run.updatedAt, nodeId, run.status, run.templateId, run.createdAt],
         );
       });
-      const settled = job.then(
-        () => undefined,
-        () => undefined,
-      );
-      inFlight.add(settled);
-      void settled.then(() => inFlight.delete(settled));
-      return job;
+      return inFlight.track(job);
     },
     async flush() {
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      await inFlight.drain();
     },
     async get(runId) {
       const row = (await pool.query<{ run_id: string; record: RunRecord }>('SELECT run_id, record FROM mimo_mcp_runs WHERE run_id = $1', [runId])).rows[0];

@@ -7,6 +7,7 @@
 //   order (`seq`) is commit order and idempotency by message id holds cluster-wide.
 // - A resolved write is committed; a failed one rolls back and rejects with INTERNAL.
 import type pg from 'pg';
+import { createInFlight } from './in-flight.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
 import { migrate } from './postgres-migrations.ts';
 import { internalError, TaskStoreError } from './task-store-error.ts';
@@ -69,7 +70,8 @@ const notFound = (taskId: string) => new TaskStoreError('NOT_FOUND', `task ${tas
 
 export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate: shouldMigrate = true }: PostgresTaskStoreOptions): TaskStore {
   const queue = createKeyedQueue();
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = createInFlight();
+  const track = inFlight.track;
   let ready: Promise<InitReport> | undefined;
   let closed = false;
 
@@ -88,16 +90,6 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
       throw error;
     });
     return ready;
-  }
-
-  function track<T>(operation: Promise<T>): Promise<T> {
-    const settled = operation.then(
-      () => undefined,
-      () => undefined,
-    );
-    inFlight.add(settled);
-    void settled.then(() => inFlight.delete(settled));
-    return operation;
   }
 
   /** Runs `job` in the task's queue once the schema is ready; a database error becomes INTERNAL. */
@@ -267,7 +259,7 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
       if (closed) return;
       closed = true;
       await ready?.catch(() => undefined);
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      await inFlight.drain();
       await queue.drain();
       if (ownsPool) await pool.end();
     },

@@ -7,6 +7,7 @@
 // - All operations on one task run one at a time (keyed queue); different tasks run in parallel.
 // - Copy-on-write: a change is computed on a copy, written, and only then committed to memory,
 //   so a failed write rejects with INTERNAL and leaves the in-memory state as it was.
+import { createInFlight } from './in-flight.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
 import { createLruCache } from './lru-cache.ts';
 import { FILE_FORMAT_VERSION } from './task-files.ts';
@@ -109,7 +110,8 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
   const queue = createKeyedQueue();
   let ready: Promise<InitReport> | undefined;
   let closed = false;
-  const inFlight = new Set<Promise<unknown>>();
+  const inFlight = createInFlight();
+  const track = inFlight.track;
 
   // Tasks between the index intent and the summary of a meta write (kept in a compaction).
   const writing = new Set<string>();
@@ -174,16 +176,6 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
 
   function compact(): Promise<void> {
     return indexWriter.compact(() => compactedIndex(index.values(), writing));
-  }
-
-  function track<T>(promise: Promise<T>): Promise<T> {
-    const settled = promise.then(
-      () => undefined,
-      () => undefined,
-    );
-    inFlight.add(settled);
-    void settled.then(() => inFlight.delete(settled));
-    return promise;
   }
 
   function init(): Promise<InitReport> {
@@ -374,7 +366,7 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       }
       closed = true;
       await ready?.catch(() => undefined);
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      await inFlight.drain();
       await queue.drain();
       await indexWriter.drain();
       await files.index.close?.();
