@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { ArtifactStore, StoredBytes, UploadSink } from '../artifacts/artifact-store.ts';
 import type { ArtifactMeta, SweepResult } from '../artifacts/artifact-types.ts';
+import { inTransaction } from './postgres-transaction.ts';
 
 export const ARTIFACT_CHUNK_BYTES = 256 * 1024;
 
@@ -107,9 +108,7 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
         async commit(ready) {
           if (pending.length > 0) await flush(pending);
           pending = Buffer.alloc(0);
-          const client = await pool.connect();
-          try {
-            await client.query('BEGIN');
+          await inTransaction(pool, async (client) => {
             const done = await client.query(
               `UPDATE mimo_artifacts SET state = 'ready', size = $3, uploaded_at = $4, expires_at = $5, upload_claimed_at = NULL
                WHERE artifact_id = $1 AND upload_claim = $2 AND state = 'uploading'`,
@@ -118,13 +117,7 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
             if (done.rowCount !== 1) throw new Error(`the upload claim of ${artifactId} was lost (taken over or swept)`);
             // Leftovers of an abandoned claim that this one replaced.
             await client.query('DELETE FROM mimo_artifact_chunks WHERE artifact_id = $1 AND claim <> $2', [artifactId, claim]);
-            await client.query('COMMIT');
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => undefined);
-            throw error;
-          } finally {
-            client.release();
-          }
+          });
         },
         async abort() {
           pending = Buffer.alloc(0);
@@ -140,21 +133,13 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
 
     async putReady(meta, bytes) {
       const claim = 'put';
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await inTransaction(pool, async (client) => {
         await client.query(INSERT, [meta.artifactId, meta.taskId, meta.kind, meta.contentType, meta.createdAt, 'ready', meta.uploadExpiresAt, meta.expiresAt, meta.size ?? bytes.byteLength, meta.uploadedAt ?? null, claim, null]);
         for (let offset = 0, seq = 0; offset < bytes.byteLength; offset += ARTIFACT_CHUNK_BYTES, seq += 1) {
           const part = Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(ARTIFACT_CHUNK_BYTES, bytes.byteLength - offset));
           await client.query('INSERT INTO mimo_artifact_chunks (artifact_id, claim, seq, bytes) VALUES ($1, $2, $3, $4)', [meta.artifactId, claim, seq, part]);
         }
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
 
     async openBytes(meta) {

@@ -3,6 +3,7 @@
 // same moment apply it exactly once; `mimo_schema_migrations` records what ran. Append new
 // versions at the end; never edit one that has shipped.
 import type pg from 'pg';
+import { inTransaction } from './postgres-transaction.ts';
 
 export interface Migration {
   version: number;
@@ -156,11 +157,9 @@ export const MIGRATIONS: readonly Migration[] = [
 const MIGRATION_LOCK_KEY = 0x6d696d6f; // "mimo"
 
 export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<{ applied: number[] }> {
-  const client = await pool.connect();
   const applied: number[] = [];
-  try {
-    // One transaction under the lock: a second node starting at once waits, then finds it done.
-    await client.query('BEGIN');
+  // One transaction under the lock: a second node starting at once waits, then finds it done.
+  await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await client.query('CREATE TABLE IF NOT EXISTS mimo_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const done = new Set((await client.query<{ version: number }>('SELECT version FROM mimo_schema_migrations')).rows.map((r) => r.version));
@@ -170,12 +169,6 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
       await client.query('INSERT INTO mimo_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
       applied.push(migration.version);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return { applied };
 }

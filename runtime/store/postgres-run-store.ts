@@ -14,6 +14,7 @@ import { RUN_ID_PATTERN, type RunListFilter, type RunRecord, type RunStore } fro
 import { markInterrupted } from '../mcp/runs/run-view.ts';
 import { createInFlight } from './in-flight.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
+import { inTransaction } from './postgres-transaction.ts';
 
 const LIVE = `('queued', 'running')`;
 
@@ -83,10 +84,8 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
       );
       return { total, runs: rows.rows.filter(valid).map((r) => r.record) };
     },
-    async interruptOrphans(liveNodesSql) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+    interruptOrphans(liveNodesSql) {
+      return inTransaction(pool, async (client) => {
         const rows = await client.query<{ run_id: string; record: RunRecord; node_id: string | null }>(
           `SELECT run_id, record, node_id FROM mimo_mcp_runs
            WHERE status IN ${LIVE} AND (node_id IS NULL OR node_id NOT IN (${liveNodesSql}))
@@ -101,14 +100,8 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
           await client.query('UPDATE mimo_mcp_runs SET record = $2, updated_at = $3, status = $4 WHERE run_id = $1', [row.run_id, JSON.stringify(run), now, run.status]);
           marked.push(row.run_id);
         }
-        await client.query('COMMIT');
         return marked;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
   };
 }

@@ -14,6 +14,7 @@ import { internalError, TaskStoreError } from './task-store-error.ts';
 import type { Clock, InitReport, Message, Task, TaskStore, TaskSummary } from './task-types.ts';
 import { encodeCursor, parsePageQuery } from './task-page.ts';
 import { checkTaskId, parseCreateInput, parseMessage, parsePatch, sameMessage } from './task-validation.ts';
+import { inTransaction } from './postgres-transaction.ts';
 
 export interface PostgresTaskStoreOptions {
   pool: pg.Pool;
@@ -108,21 +109,6 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
         }),
       ),
     );
-  }
-
-  async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const out = await work(client);
-      await client.query('COMMIT');
-      return out;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 
   async function readTask(taskId: string): Promise<Task | undefined> {
@@ -221,7 +207,7 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
       const message = parseMessage(raw);
       if (message instanceof TaskStoreError) throw message;
       return onTask(taskId, 'append the message', () =>
-        inTransaction(async (client) => {
+        inTransaction(pool, async (client) => {
           const locked = await client.query('SELECT 1 FROM mimo_tasks WHERE task_id = $1 FOR UPDATE', [taskId]);
           if (locked.rowCount === 0) throw notFound(taskId);
           const existing = await client.query<MessageRow>('SELECT id, role, content, ts, meta FROM mimo_messages WHERE task_id = $1 AND id = $2', [taskId, message.id]);
