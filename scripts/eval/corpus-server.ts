@@ -2,8 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pathUnder } from '../../fixtures/path-under.ts';
 
 const corpusDir = fileURLToPath(new URL('../../fixtures/corpus/', import.meta.url));
 
@@ -25,15 +26,7 @@ export interface CorpusServer {
 
 /** The corpus file a request path maps to, or null when it would leave the corpus folder. */
 export function corpusPathOf(pathname: string): string | null {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0')) return null;
-  const path = normalize(join(corpusDir, decoded.endsWith('/') ? `${decoded}index.html` : decoded));
-  return path.startsWith(corpusDir) || `${path}${sep}` === corpusDir ? path : null;
+  return pathUnder(corpusDir, pathname);
 }
 
 export async function serveCorpus(): Promise<CorpusServer> {
