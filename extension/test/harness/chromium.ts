@@ -106,17 +106,14 @@ export function devtoolsUrl(child: ChildProcess, timeoutMs: number): Promise<str
  * Plain Chromium (headless=new) with the extension; Playwright attaches without page defaults.
  * `display` runs it headed on that X display instead (see headed-display.ts).
  */
-export async function launchRealistic(extensionDir: string, options: { timeoutMs?: number; display?: string; startUrl?: string } = {}): Promise<RealisticBrowser> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-real-'));
-  const mode = options.display === undefined ? ['--headless=new'] : ['--window-position=0,0', '--window-size=1200,850'];
-  const child = spawn(requireChromium(), [...chromiumArgs(extensionDir), ...mode, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl ?? 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: options.display === undefined ? process.env : { ...process.env, DISPLAY: options.display },
-  });
-  // Never leave a browser behind if the test process dies first.
+/**
+ * Ties a spawned Chromium to this test process: it is killed if the process exits first, and the
+ * returned stop() ends it (SIGTERM, SIGKILL after 3 s) and removes its profile folder.
+ */
+export function ownChromium(child: ChildProcess, userDataDir: string): () => Promise<void> {
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const cleanup = async () => {
+  return async () => {
     process.off('exit', killOnExit);
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -126,6 +123,16 @@ export async function launchRealistic(extensionDir: string, options: { timeoutMs
     }
     await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
   };
+}
+
+export async function launchRealistic(extensionDir: string, options: { timeoutMs?: number; display?: string; startUrl?: string } = {}): Promise<RealisticBrowser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-real-'));
+  const mode = options.display === undefined ? ['--headless=new'] : ['--window-position=0,0', '--window-size=1200,850'];
+  const child = spawn(requireChromium(), [...chromiumArgs(extensionDir), ...mode, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl ?? 'about:blank'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: options.display === undefined ? process.env : { ...process.env, DISPLAY: options.display },
+  });
+  const cleanup = ownChromium(child, userDataDir);
   try {
     const wsUrl = await devtoolsUrl(child, options.timeoutMs ?? 20_000);
     const browser = await chromium.connectOverCDP(wsUrl, { noDefaults: true, timeout: options.timeoutMs ?? 20_000 });

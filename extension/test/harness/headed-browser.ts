@@ -4,11 +4,11 @@
 // attaches to every page (focus emulation, auto-dismissed dialogs), which would hide exactly what
 // the headed tests look for.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { chromiumArgs, devtoolsUrl, requireChromium } from './chromium.ts';
+import { chromiumArgs, devtoolsUrl, ownChromium, requireChromium } from './chromium.ts';
 
 export interface HeadedBrowser {
   process: ChildProcess;
@@ -61,19 +61,11 @@ export async function launchHeaded(
     [...chromiumArgs(extensionDir), '--window-position=0,0', '--window-size=1200,860', '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DISPLAY: options.display } },
   );
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
+  const stopChromium = ownChromium(child, userDataDir);
   let cdp: ReturnType<typeof connectCdp> | undefined;
   const close = async () => {
-    process.off('exit', killOnExit);
     cdp?.close();
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+    await stopChromium();
   };
   try {
     cdp = connectCdp(await devtoolsUrl(child, timeoutMs));
