@@ -24,11 +24,14 @@ export interface InspectionRecordJson {
 
 type Listener = (record: InspectionRecordJson) => void;
 
-const RECORDED = new Set<string>(['@xstate.actor', '@xstate.snapshot', '@xstate.event']);
+/** The inspection events that become records (microsteps and actions are not drawn). */
+type RecordedEvent = Extract<InspectionEvent, { type: InspectionRecordJson['type'] }>;
+const RECORDED = new Set<string>(['@xstate.actor', '@xstate.snapshot', '@xstate.event'] satisfies InspectionRecordJson['type'][]);
+const isRecorded = (event: InspectionEvent): event is RecordedEvent => RECORDED.has(event.type);
 
 /** Keeps only JSON-safe, small fields: the value, status, event type, a context summary. */
 export function toInspectionRecord(event: InspectionEvent, now: number): InspectionRecordJson | null {
-  if (event.type !== '@xstate.actor' && event.type !== '@xstate.snapshot' && event.type !== '@xstate.event') return null;
+  if (!isRecorded(event)) return null;
   const actorRef = event.actorRef as unknown as { id: string; getSnapshot?: () => unknown; sessionId: string; logic?: { id?: string; config?: { id?: string } }; _parent?: { sessionId: string } };
   const machineId = actorRef.logic?.id ?? actorRef.logic?.config?.id;
   const record: InspectionRecordJson = {
@@ -103,7 +106,7 @@ export function createInspectionHub(options: {
     observerFor(taskId) {
       return (event) => {
         options.forward?.(taskId, event);
-        if (!RECORDED.has(event.type)) return; // microsteps and actions: not drawn
+        if (!isRecorded(event)) return; // before reading the clock
         const raw = toInspectionRecord(event, options.clock.now());
         if (!raw) return;
         const record = options.redact ? options.redact(raw) : raw;
