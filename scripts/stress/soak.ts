@@ -33,6 +33,7 @@ export interface SoakReport {
   restsCutShort: number;
   /** The trend of the settled heaps after the first rest (all of them with fewer than three cycles). */
   heap: HeapTrend;
+  /** The first and the last rest's settled heap. */
   heapFirstRestMB: number;
   heapLastRestMB: number;
   serverAlive: boolean;
@@ -174,10 +175,6 @@ export async function runSoak(options: {
   child.kill();
   const seconds = (performance.now() - started) / 1_000;
   const judged = settled.length >= 3 ? settled.slice(1) : settled;
-  const restMean = (from: number, to: number) => {
-    const part = heapSamples.slice(from, to);
-    return part.reduce((s, p) => s + p.heapMB, 0) / part.length;
-  };
   latencies.sort((a, b) => a - b);
   if (!serverAlive) console.error(`soak: the server exited during the run (code ${exitCode})`);
   return {
@@ -196,8 +193,8 @@ export async function runSoak(options: {
     heapSettled: settled,
     restsCutShort,
     heap: heapTrend(judged),
-    heapFirstRestMB: restMean(0, restStarts[1] ?? heapSamples.length),
-    heapLastRestMB: restMean(restStarts.at(-1) ?? 0, heapSamples.length),
+    heapFirstRestMB: settled[0]?.heapMB ?? NaN,
+    heapLastRestMB: settled.at(-1)?.heapMB ?? NaN,
     serverAlive,
   };
 }
