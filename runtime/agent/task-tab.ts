@@ -140,8 +140,6 @@ export function createTaskTab(deps: TaskTabDeps) {
       return closed;
     },
     currentUrl,
-    /** The title the extension reports for the task's tab. */
-    currentTitle: (): string | undefined => snapshotTab(tabId)?.title,
     /** The URL the extension last reported for `tab` (default: the task's tab); the read guard checks it. */
     reportedUrlOf: (tab: number | null = tabId): string | undefined => snapshotTab(tab)?.url,
     /** The title the extension reports for `tab`. */
