@@ -25,7 +25,7 @@ export interface ActionInput {
   screenshotPresignedUrl?: string;
 }
 
-/** What `sendAction` receives: everything needed to build the browser_action frame. */
+/** What `sendFrame` receives: everything needed to build the browser_action frame. */
 export interface SendActionInput {
   actionId: string;
   actionName: string;
@@ -63,6 +63,8 @@ export type ActionResultEvent = { type: 'RESULT' } & ActionAnswer;
 
 export type ActionEvent =
   | { type: 'ACK' }
+  /** The frame could not be written (no socket, or refused): the error says why. */
+  | { type: 'DISPATCH_FAILED'; error: unknown }
   | ActionResultEvent
   | { type: 'PLUGIN_GONE'; reason?: string }
   /** The task was stopped: settle now as canceled; a frame already sent is canceled on the plugin. */

@@ -1,8 +1,9 @@
 // actionMachine: the life of one browser_action (seed 001 §3.5 / §4, seed 000 §5.1).
 //
-//   attempt.dispatching --sendAction done--> attempt.awaitingAck --ACK--> attempt.executing
+//   attempt.dispatching (frame written) --> attempt.awaitingAck --ACK--> attempt.executing
 //        |                                         | ACK_TIMEOUT               | EXEC_TIMEOUT
 //        | RESULT (any attempt state) ------------> succeeded | partial | failed
+//        | DISPATCH_FAILED (the frame could not be written) --> failed
 //        '-- retryable error / timeout on an idempotent action, first attempt only -->
 //            retryWait --RETRY_BACKOFF--> attempt (same actionId)
 //   PLUGIN_GONE anywhere -> failed (PLUGIN_OFFLINE), at once.
@@ -12,13 +13,14 @@
 // A child of the task actor (same system, same clock), or its own actor for MCP sessions; the
 // provided `announce` entry action lets the runtime route ACK / RESULT / PLUGIN_GONE to it.
 //
-// Side effects are provided by the runtime: `sendAction` (promise actor that hands the
-// frame to the transport, resolves once written, rejects when the plugin has no socket:
-// PLUGIN_OFFLINE) and `reportIgnoredResult` (log a late/duplicate result). T_ack runs while the frame is being written
-// and again from the moment it is written; T_exec starts at the ack. Input `retry: false`
-// turns the retry off (for callers with their own policy, e.g. page preparation).
+// Side effects are provided by the runtime: `sendFrame` (hands the frame to the transport at
+// once; a plugin with no socket, or a refusal, comes back as DISPATCH_FAILED, e.g. PLUGIN_OFFLINE)
+// and `reportIgnoredResult` (log a late/duplicate result). Writing a frame is synchronous, so
+// `dispatching` is passed through in the same step; T_ack runs from the moment the frame is
+// written and T_exec starts at the ack. Input `retry: false` turns the retry off (for callers
+// with their own policy, e.g. page preparation).
 // Results that arrive once the action has settled: ask `resultDisposition`.
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import {
   ackTimeoutFor,
   defaultRetryBackoffMs,
@@ -69,12 +71,11 @@ export const actionMachine = setup({
     input: ActionInput;
     output: ActionOutput;
   },
-  actors: {
-    sendAction: fromPromise<void, SendActionInput>(async () => {
-      throw errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendAction is not provided', { retryable: true });
-    }),
-  },
   actions: {
+    /** Writes the browser_action frame; a frame that cannot be written answers DISPATCH_FAILED. */
+    sendFrame: ({ self }, _params: SendActionInput) => {
+      self.send({ type: 'DISPATCH_FAILED', error: errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendFrame is not provided', { retryable: true }) });
+    },
     reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
     /** Entry of the machine: the runtime learns the live actor of this actionId. */
     announce: () => {},
@@ -198,6 +199,7 @@ export const actionMachine = setup({
       initial: 'dispatching',
       entry: 'countAttempt',
       on: {
+        DISPATCH_FAILED: { target: '#action.failed', actions: 'recordDispatchFailure' },
         RESULT: [
           { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
           { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },
@@ -206,11 +208,12 @@ export const actionMachine = setup({
         ],
       },
       states: {
+        // Entered once per attempt: the frame is written on entry, then the ack is awaited.
+        // Transient, so never restored: a restored action waits in awaitingAck or executing.
         dispatching: {
-          invoke: {
-            id: 'sendAction',
-            src: 'sendAction',
-            input: ({ context }) => ({
+          entry: {
+            type: 'sendFrame',
+            params: ({ context }) => ({
               actionId: context.actionId,
               actionName: context.actionName,
               params: context.params,
@@ -221,20 +224,8 @@ export const actionMachine = setup({
               ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
               ...(context.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: context.screenshotPresignedUrl } : {}),
             }),
-            onDone: { target: 'awaitingAck' },
-            onError: { target: '#action.failed', actions: 'recordDispatchFailure' },
           },
-          // The ack callback may race the promise that reports the frame as written.
-          on: { ACK: { target: 'executing' } },
-          // A transport that never reports the frame written still ends in a timeout
-          // (seed 000 §2.1 rule 2: every action ends observably). Not re-armed by
-          // RESTORED: XState restarts sendAction on restore, which leads on to awaitingAck.
-          after: {
-            ACK_TIMEOUT: [
-              { guard: 'canRetry', target: '#action.retryWait', actions: 'recordAckTimeout' },
-              { target: '#action.failed', actions: 'recordAckTimeout' },
-            ],
-          },
+          always: { target: 'awaitingAck' },
         },
         awaitingAck: {
           on: {

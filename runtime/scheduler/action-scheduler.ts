@@ -1,5 +1,5 @@
 // ActionScheduler (seed 000 §1, 001 §4): the transport side of every browser_action. It provides
-// `actionMachine` with the real IO once (`actionLogic`): `sendAction` writes the typed frame to
+// `actionMachine` with the real IO once (`actionLogic`): `sendFrame` writes the typed frame to
 // the plugin's room `client:{clientId}` with a Socket.IO ack (-> ACK), `announce` registers the
 // live actor so the plugin's `browser_action_result` (new or legacy format) is routed to it by
 // actionId (-> RESULT), a plugin that disconnects fails what it had in flight at once
@@ -7,7 +7,7 @@
 // Task actors spawn `actionLogic` as their children (the task machine serialises and gates
 // them); callers without a task actor (MCP sessions) use `run`, a per-task serial queue of
 // top-level actors of the same logic.
-import { createActor, fromPromise, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
 import { nanoid } from 'nanoid';
 import {
   actionMachine,
@@ -144,10 +144,13 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
 
   // Provided once: building it per action would re-create every state node.
   const actionLogic = actionMachine.provide({
-    actors: {
-      sendAction: fromPromise<void, SendActionInput>(async ({ input }) => {
+    actions: {
+      sendFrame: ({ self }, input: SendActionInput) => {
         const refusal = deps.refuse?.(input.clientId, input.taskId);
-        if (refusal) throw refusal;
+        if (refusal) {
+          self.send({ type: 'DISPATCH_FAILED', error: refusal });
+          return;
+        }
         const frame = browserActionFrame({
           actionId: input.actionId,
           taskId: input.taskId,
@@ -161,10 +164,8 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
         });
         const sent = deps.channel.emitWithAck(input.clientId, frame, () => inFlight.get(input.actionId)?.actor.send({ type: 'ACK' }));
-        if (!sent) throw errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true });
-      }),
-    },
-    actions: {
+        if (!sent) self.send({ type: 'DISPATCH_FAILED', error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true }) });
+      },
       announce: ({ self, context }) => track(self, context),
       reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
       // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
