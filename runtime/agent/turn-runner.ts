@@ -63,6 +63,8 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   let stoppedAtLimit = false;
   const stepContext = createStepContext({ budgetTokens: deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS, ...(deps.hideTab ? { hideTab: deps.hideTab } : {}) });
   let currentPage: PageContext | undefined;
+  /** The tool messages whose page payload is still in the conversation (the next page supersedes them). */
+  let livePages = messages.filter(hasPagePayload);
   const say = (content: string) => {
     if (!content) return;
     text += content;
@@ -142,8 +144,10 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
             retryable: outcome.error?.retryable ?? false,
           });
       deps.onTrace?.({ kind: 'tool_result', toolResult });
-      if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) supersedeOlderPages(messages);
-      messages.push({ role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) });
+      if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) livePages = supersedePages(livePages);
+      const toolMessage: LlmMessage = { role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) };
+      messages.push(toolMessage);
+      if (hasPagePayload(toolMessage)) livePages.push(toolMessage);
       if (!outcome.ok && outcome.error) {
         if (FAILS_TASK.has(outcome.error.code)) throw new TurnFailure(outcome.error);
         if (STOPS_TURN.has(outcome.error.code)) stopTurn = outcome.error;
@@ -161,10 +165,15 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
 
 const PAGE_PAYLOADS = ['page', 'pageText', 'elementsPage'] as const;
 
-/** Keeps only the newest page payload in the conversation: older tool results lose their page, text window or element list. */
-function supersedeOlderPages(messages: LlmMessage[]): void {
-  for (const message of messages) {
-    if (message.role !== 'tool' || !PAGE_PAYLOADS.some((key) => message.content.includes(`"${key}"`))) continue;
+const hasPagePayload = (message: LlmMessage) => message.role === 'tool' && PAGE_PAYLOADS.some((key) => message.content.includes(`"${key}"`));
+
+/**
+ * Keeps only the newest page payload in the conversation: the older tool results that still hold
+ * one lose their page, text window or element list. Only those are rewritten, so a step's cost
+ * does not grow with the length of the turn. Answers the messages that still hold one (none).
+ */
+function supersedePages(live: LlmMessage[]): LlmMessage[] {
+  for (const message of live) {
     try {
       const parsed = JSON.parse(message.content) as { result?: Record<string, unknown> };
       let changed = false;
@@ -179,4 +188,5 @@ function supersedeOlderPages(messages: LlmMessage[]): void {
       // not JSON: leave as is
     }
   }
+  return [];
 }
