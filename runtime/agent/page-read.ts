@@ -70,6 +70,11 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
   async function readPage(step: Step, settled?: Settled): Promise<PageRead> {
     const tabId = tab.tabId;
     if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
+    // The screenshot's upload is presigned while the load is waited for, not after it: its store
+    // write is off the path from the load's result to the captures. A read that ends before the
+    // captures leaves it unused (it expires and the sweeper removes it).
+    const upload = deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
+    upload.catch(() => undefined);
     const { loaded, landed: landedOn, refused } = settled ?? (await tab.settle(step));
     const loadAckMissed = actions.blockedError();
     if (loadAckMissed) return { ok: false, error: loadAckMissed };
@@ -79,10 +84,10 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     if (!loaded.ok && (loaded.error?.code === 'TASK_TAB_CLOSED' || loaded.error?.code === 'NAVIGATION_FAILED')) return { ok: false, error: loaded.error };
     if (refused) return { ok: false, error: refused };
     // A capture's retry is the same action (seed 001 §4.2): it keeps its actionId.
-    // Presigned before the preparation starts, so both captures are requested in order at once.
+    // Presigned before the preparation starts (above), so both captures are requested in order at once.
     const prepId = `prep-${nanoid(12)}`;
-    const upload = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
-    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, uploadUrl: upload.uploadUrl });
+    const { uploadUrl } = await upload;
+    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, uploadUrl });
     const prepInput = { taskId: deps.taskId, tabId, prepId, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) };
     let prepared: PagePrepOutput;
     try {

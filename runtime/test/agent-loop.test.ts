@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
-import { startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
+import { startFakePlugin, okAnswer, type Answerer, type FakeAnswer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.ts';
 
@@ -53,6 +53,42 @@ test('chat only: streamed chatDelta, finished, assistant message persisted, task
   assert.is(detail.task.status, 'ongoing');
   assert.is(detail.task.title, 'hi');
   web.close();
+});
+
+test('after a click, the screenshot upload is presigned while the page load is awaited, not after its result', async (ctx) => {
+  const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/article' }), () => callTool('browser_click', { clickId: 1 }), () => say('done')]);
+  const rt = (ctx.rt = await runtimeWith(llm));
+  let releaseLoad!: () => void;
+  const loadAnswered = new Promise<void>((resolve) => (releaseLoad = resolve));
+  let loads = 0;
+  // The open's load is answered at once; the load after the click waits for the test.
+  const answer: Answerer = (name, params, frame) => {
+    const reply = pageAnswer(name, params, frame) as FakeAnswer;
+    return name === 'browser_wait_for_loaded' && ++loads === 2 ? { ...reply, until: loadAnswered } : reply;
+  };
+  // Each presign notes whether the click's load had been answered when it was asked for.
+  const presignedAfterLoad: boolean[] = [];
+  let loadDone = false;
+  void loadAnswered.then(() => (loadDone = true));
+  const presign = rt.server.artifacts.presign.bind(rt.server.artifacts);
+  rt.server.artifacts.presign = (input) => {
+    presignedAfterLoad.push(loadDone);
+    return presign(input);
+  };
+  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer });
+  const web = await connectWeb(rt.server.url);
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the article and click next'));
+  await eventually(() => loads === 2, 5_000, 'the load after the click is awaited');
+  // The open's read presigned once; the read after the click presigns while its load is held.
+  await eventually(() => presignedAfterLoad.length === 2, 5_000, 'presigned while the load is awaited');
+  releaseLoad();
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+  assert.equal(presignedAfterLoad, [false, false], 'a presign per read; the click\'s, asked for before its load answered');
+  const screenshots = plugin.received.filter((f) => 'browser_screenshot' in f.action);
+  assert.is(screenshots.length, 2);
+  assert.match(String(screenshots[1]!.screenshotPresignedUrl), /\/api\/artifacts\/art-[^/]+\/upload\?token=/);
+  web.close();
+  plugin.close();
 });
 
 test('browser task: task_start, attach, wait, page prep, dom index, then the answer from the page context', async (ctx) => {
