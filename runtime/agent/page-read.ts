@@ -16,6 +16,7 @@ import {
 } from '../../machines/index.ts';
 import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { markdownForAgent, readableTextOf } from './readable-text.ts';
+import { readTaskArtifactText } from './task-artifact-text.ts';
 import type { TaskActions } from './task-actions.ts';
 import type { Step, TaskBrowserDeps } from './task-browser-types.ts';
 import type { Settled, TaskTab } from './task-tab.ts';
@@ -56,14 +57,9 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
   async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
     const inline = readableTextOf(readability);
     if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
-    try {
-      const opened = await deps.artifacts.open(readability.artifactId);
-      if (opened.taskId !== deps.taskId) return { text: '', fromArtifact: false, warning: `readability artifact ${readability.artifactId} belongs to another task` };
-      const text = markdownForAgent(await new Response(opened.stream()).text());
-      return { text, fromArtifact: true };
-    } catch (error) {
-      return { text: '', fromArtifact: false, warning: `the page text (artifact ${readability.artifactId}) could not be read back: ${(error as Error)?.message ?? String(error)}` };
-    }
+    const stored = await readTaskArtifactText(deps.artifacts, deps.taskId, readability.artifactId);
+    if (!stored.ok) return { text: '', fromArtifact: false, warning: `the page text could not be read: ${stored.reason}` };
+    return { text: markdownForAgent(stored.text), fromArtifact: true };
   }
 
   /** Reads the task's tab; `settled` is the load an open just waited for (else it is waited for now). */

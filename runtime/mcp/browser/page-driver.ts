@@ -8,6 +8,7 @@ import { ulid } from 'ulid';
 import { errorValue, type ErrorValue } from '../../../machines/index.ts';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
+import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
 import type { Settled } from '../../agent/task-tab.ts';
 import type { RuntimeServices } from '../../server.ts';
 
@@ -41,15 +42,6 @@ const stepOf = (signal?: AbortSignal) => ({ toolCallId: `mcp-${ulid()}`, ...(sig
 
 function failure(outcome: ActionOutcome, fallback: string): { ok: false; error: ErrorValue } {
   return { ok: false, error: outcome.error ?? errorValue('PLUGIN_ERROR', fallback) };
-}
-
-async function readArtifactText(services: RuntimeServices, artifactId: string): Promise<string | null> {
-  try {
-    const opened = await services.artifacts.open(artifactId);
-    return await new Response(opened.stream()).text();
-  } catch {
-    return null;
-  }
 }
 
 export function createPageDriver(services: RuntimeServices, options: PageDriverOptions) {
@@ -147,8 +139,8 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       let text = typeof result.text === 'string' ? result.text : typeof result.markdown === 'string' ? result.markdown : '';
       let truncated = result.truncated === true;
       if (!text && typeof result.artifactId === 'string') {
-        const stored = await readArtifactText(services, result.artifactId);
-        if (stored !== null) text = stored;
+        const stored = await readTaskArtifactText(services.artifacts, taskId, result.artifactId);
+        if (stored.ok) text = stored.text;
         else truncated = true;
       }
       return { ok: true, value: { title: typeof result.title === 'string' ? result.title : '', text, truncated } };
