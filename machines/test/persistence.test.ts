@@ -88,7 +88,7 @@ persistence('actionMachine just sent: persisted in awaitingAck (dispatching is n
     input: { actionId: 'act-8', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
   }).start();
   assert.equal(first.frames, [['act-8', 1]]);
-  assert.equal(roundTrip(actor.getPersistedSnapshot()).value, { attempt: 'awaitingAck' });
+  assert.equal((roundTrip(actor.getPersistedSnapshot()) as { value?: unknown }).value, { attempt: 'awaitingAck' });
   const second = actionWithFrames();
   const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
   assert.equal(second.frames, [], 'the frame is not written again on restore');
