@@ -3,19 +3,33 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, initialTransition, SimulatedClock, transition } from 'xstate';
-import { actionMachine, type ActionInput, type ActionOutput } from '../action.machine.ts';
+import { actionMachine, type ActionEvent, type ActionInput, type ActionOutput, type SendActionInput } from '../action.machine.ts';
 import { resultDisposition } from '../action-result.ts';
 import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../spec/action-timeouts.ts';
 import { isPluginUnhealthy, nextExecTimeoutStreak } from '../plugin-health.ts';
-import { createDeferredActors, settle } from './util.ts';
+import { settle } from './util.ts';
 
-function start(overrides: Partial<ActionInput> = {}) {
+/**
+ * What the fake transport does with each frame `sendFrame` writes, from inside the action (as
+ * the runtime's transport does): nothing (written, the plugin has not answered yet), or send the
+ * actor an event at once (DISPATCH_FAILED when the frame cannot be written, an ACK or a RESULT
+ * from a plugin that answers at once).
+ */
+type Transport = (frame: SendActionInput, attempt: number) => ActionEvent | undefined;
+
+function start(overrides: Partial<ActionInput> = {}, transport: Transport = () => undefined) {
   const clock = new SimulatedClock();
-  const deferred = createDeferredActors();
+  const frames: SendActionInput[] = [];
   const ignored: Array<{ actionId: string; disposition: string }> = [];
   const machine = actionMachine.provide({
-    actors: { sendAction: deferred.logic() },
-    actions: { reportIgnoredResult: (_, params) => void ignored.push(params) },
+    actions: {
+      sendFrame: ({ self }, frame) => {
+        frames.push(frame);
+        const answer = transport(frame, frames.length);
+        if (answer) self.send(answer);
+      },
+      reportIgnoredResult: (_, params) => void ignored.push(params),
+    },
   });
   const input: ActionInput = {
     actionId: 'act-001',
@@ -26,15 +40,11 @@ function start(overrides: Partial<ActionInput> = {}) {
     ...overrides,
   };
   const actor = createActor(machine, { clock, input }).start();
-  const sends = () => deferred.calls.filter((c) => c.id === 'sendAction').map((c) => c.input as Record<string, unknown>);
-  /** The frame is written: resolve sendAction. */
-  const written = async () => {
-    deferred.resolve('sendAction');
-    await settle();
-  };
+  /** The frames written so far (one per attempt). */
+  const sends = () => frames as unknown as Array<Record<string, unknown>>;
   const value = () => actor.getSnapshot().value;
   const output = () => actor.getSnapshot().output as ActionOutput;
-  return { actor, clock, deferred, sends, written, value, output, ignored };
+  return { actor, clock, sends, value, output, ignored };
 }
 
 const retryable = { code: 'PLUGIN_TIMEOUT_EXEC', message: 'slow', retryable: true };
@@ -45,7 +55,6 @@ const timeouts = suite('actionMachine timeouts (seed 001 §4.1)');
 for (const [actionName, execMs] of Object.entries(defaultExecTimeoutMs)) {
   timeouts(`${actionName}: T_ack 1.5 s, then T_exec ${execMs / 1000} s from the ack`, async () => {
     const t = start({ actionName, retry: false });
-    await t.written();
     assert.equal(t.value(), { attempt: 'awaitingAck' });
     t.clock.increment(1_499);
     assert.equal(t.value(), { attempt: 'awaitingAck' });
@@ -61,7 +70,6 @@ for (const [actionName, execMs] of Object.entries(defaultExecTimeoutMs)) {
 
 timeouts('no ack within 1.5 s -> PLUGIN_TIMEOUT_ACK', async () => {
   const t = start({ actionName: 'browser_click' });
-  await t.written();
   t.clock.increment(1_499);
   assert.equal(t.value(), { attempt: 'awaitingAck' });
   t.clock.increment(1);
@@ -79,7 +87,6 @@ timeouts('no ack within 1.5 s -> PLUGIN_TIMEOUT_ACK', async () => {
 
 timeouts('T_ack and T_exec are overridable per call', async () => {
   const t = start({ actionName: 'browser_click', ackTimeoutMs: 300, execTimeoutMs: 42_000 });
-  await t.written();
   t.clock.increment(299);
   t.actor.send({ type: 'ACK' });
   t.clock.increment(41_999);
@@ -90,7 +97,6 @@ timeouts('T_ack and T_exec are overridable per call', async () => {
 
 timeouts('an action missing from the table gets the fallback T_exec', async () => {
   const t = start({ actionName: 'browser_scroll' });
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.clock.increment(fallbackExecTimeoutMs - 1);
   assert.equal(t.value(), { attempt: 'executing' });
@@ -98,19 +104,52 @@ timeouts('an action missing from the table gets the fallback T_exec', async () =
   assert.equal(t.value(), 'failed');
 });
 
-timeouts('a frame never reported written still times out after T_ack', async () => {
+timeouts('the frame is written on entry: awaitingAck at once, T_ack counted from that write', async () => {
   const t = start({ actionName: 'browser_click' });
+  assert.equal(t.value(), { attempt: 'awaitingAck' }, 'dispatching is passed through in the same step');
+  assert.equal(t.sends().map((f) => [f.actionId, f.attempt]), [['act-001', 1]]);
   t.clock.increment(1_499);
-  assert.equal(t.value(), { attempt: 'dispatching' });
+  assert.equal(t.value(), { attempt: 'awaitingAck' });
   t.clock.increment(1);
   assert.equal([t.output().error?.code, t.output().timedOut], ['PLUGIN_TIMEOUT_ACK', 'ack']);
-  assert.equal(t.deferred.aborted, ['sendAction'], 'the hung write is aborted');
+  assert.is(t.sends().length, 1);
 });
 
-timeouts('an ack that races ahead of the written-promise goes straight to executing', async () => {
-  const t = start({ actionName: 'browser_click' });
-  t.actor.send({ type: 'ACK' });
+timeouts('the retry gets its own T_ack from its own write', async () => {
+  const t = start({ actionName: 'browser_dom_index' });
+  t.clock.increment(1_500);
+  assert.equal(t.value(), 'retryWait');
+  t.clock.increment(1_000);
+  assert.equal(t.sends().map((f) => f.attempt), [1, 2], 'the second frame is written when the backoff ends');
+  assert.equal(t.value(), { attempt: 'awaitingAck' });
+  t.clock.increment(1_499);
+  assert.equal(t.value(), { attempt: 'awaitingAck' }, 'a fresh T_ack, not what was left of the first');
+  t.clock.increment(1);
+  assert.equal([t.output().status, t.output().attempts, t.output().error?.code], ['failed', 2, 'PLUGIN_TIMEOUT_ACK']);
+});
+
+timeouts('a transport that acks from inside the write leads to executing, and T_exec runs', async () => {
+  const t = start({ actionName: 'browser_click' }, () => ({ type: 'ACK' }));
   assert.equal(t.value(), { attempt: 'executing' });
+  t.clock.increment(1_500);
+  assert.equal(t.value(), { attempt: 'executing' }, 'no T_ack left armed once acked');
+  t.clock.increment(5_000 - 1_500 - 1);
+  assert.equal(t.value(), { attempt: 'executing' });
+  t.clock.increment(1);
+  assert.equal([t.output().error?.code, t.output().timedOut], ['PLUGIN_TIMEOUT_EXEC', 'exec']);
+});
+
+timeouts('a plugin that answers from inside the write settles the action', async () => {
+  const t = start({ actionName: 'browser_click' }, () => ({ type: 'RESULT', status: 'success', result: { clicked: true } }));
+  assert.equal(t.output(), {
+    actionId: 'act-001',
+    actionName: 'browser_click',
+    status: 'succeeded',
+    result: { clicked: true },
+    attempts: 1,
+    execTimeoutStreak: 0,
+    answered: true,
+  });
 });
 
 timeouts.run();
@@ -119,7 +158,6 @@ const retry = suite('actionMachine retry rules');
 
 retry('retryable error on an idempotent action: exactly one retry, after 1 s, same actionId', async () => {
   const t = start();
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
   assert.equal(t.value(), 'retryWait');
@@ -128,7 +166,6 @@ retry('retryable error on an idempotent action: exactly one retry, after 1 s, sa
   t.clock.increment(1);
   await settle();
   assert.equal(t.sends().map((s) => [s.actionId, s.attempt]), [['act-001', 1], ['act-001', 2]]);
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
   assert.equal(t.value(), 'failed', 'the second retryable error is final');
@@ -141,11 +178,9 @@ retry('retryable error on an idempotent action: exactly one retry, after 1 s, sa
 
 retry('the retry may succeed', async () => {
   const t = start({ actionName: 'browser_dom_index' });
-  await t.written();
   t.clock.increment(1_500); // ack timeout
   t.clock.increment(1_000);
   await settle();
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'success', result: { elements: [] } });
   assert.equal(t.output(), {
@@ -162,7 +197,6 @@ retry('the retry may succeed', async () => {
 for (const name of [...idempotentActions]) {
   retry(`${name} is retried after an exec timeout`, async () => {
     const t = start({ actionName: name });
-    await t.written();
     t.actor.send({ type: 'ACK' });
     t.clock.increment(defaultExecTimeoutMs[name]!);
     assert.equal(t.value(), 'retryWait');
@@ -172,7 +206,6 @@ for (const name of [...idempotentActions]) {
 for (const name of ['task_start', 'browser_click', 'browser_type', 'task_stop', 'browser_switch_tab']) {
   retry(`${name} (not idempotent) is never retried, even for a retryable error`, async () => {
     const t = start({ actionName: name });
-    await t.written();
     t.actor.send({ type: 'ACK' });
     t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
     assert.equal(t.value(), 'failed');
@@ -184,7 +217,6 @@ for (const name of ['task_start', 'browser_click', 'browser_type', 'task_stop', 
 
 retry('a non-retryable error on an idempotent action fails at once', async () => {
   const t = start();
-  await t.written();
   t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
   assert.equal(t.output().error, notRetryable);
   assert.equal(t.output().attempts, 1);
@@ -192,14 +224,12 @@ retry('a non-retryable error on an idempotent action fails at once', async () =>
 
 retry('an error without the retryable mark is not retried', async () => {
   const t = start();
-  await t.written();
   t.actor.send({ type: 'RESULT', status: 'error', error: { code: 'CDP_UNAVAILABLE', message: 'no debugger' } });
   assert.equal(t.value(), 'failed');
 });
 
 retry('retry: false turns the retry off for an idempotent action', async () => {
   const t = start({ retry: false });
-  await t.written();
   t.clock.increment(1_500);
   assert.equal(t.value(), 'failed');
 });
@@ -207,7 +237,6 @@ retry('retry: false turns the retry off for an idempotent action', async () => {
 retry('plugin gone -> PLUGIN_OFFLINE at once, in any waiting state, no retry', async () => {
   for (const setupTo of ['executing', 'retryWait'] as const) {
     const t = start();
-    await t.written();
     t.actor.send({ type: 'ACK' });
     if (setupTo === 'retryWait') t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
     t.actor.send({ type: 'PLUGIN_GONE', reason: 'socket closed' });
@@ -216,12 +245,42 @@ retry('plugin gone -> PLUGIN_OFFLINE at once, in any waiting state, no retry', a
   }
 });
 
-retry('a frame that cannot be written fails with PLUGIN_OFFLINE', async () => {
-  const t = start();
-  t.deferred.reject('sendAction', new Error('no socket for plugin-abc'));
-  await settle();
+retry('a frame that cannot be written (no socket) fails at once with PLUGIN_OFFLINE, not retried', async () => {
+  const t = start({}, () => ({ type: 'DISPATCH_FAILED', error: new Error('no socket for plugin-abc') }));
+  assert.equal(t.value(), 'failed', 'at once, no wait for T_ack');
   assert.equal(t.output().error, { code: 'PLUGIN_OFFLINE', message: 'no socket for plugin-abc', retryable: true });
-  assert.equal(t.sends().length, 1, 'offline is not retried');
+  assert.is(t.output().timedOut, undefined);
+  t.clock.increment(60_000);
+  await settle();
+  assert.equal(t.sends().length, 1, 'offline is not retried, even for an idempotent action');
+});
+
+retry('a refused frame keeps the code of the refusal and is not retried, even when it is marked retryable', async () => {
+  const refusal = { code: 'PLUGIN_TIMEOUT_ACK', message: 'the plugin did not ack this turn: reselect or reconnect it', retryable: true };
+  const t = start({ actionName: 'browser_dom_index' }, () => ({ type: 'DISPATCH_FAILED', error: refusal }));
+  assert.equal(t.output().error, refusal);
+  assert.equal([t.output().status, t.output().attempts, t.output().timedOut], ['failed', 1, undefined]);
+  t.clock.increment(60_000);
+  assert.equal(t.sends().length, 1);
+});
+
+retry('an error value without the retryable mark gets the one of its code (000 §5.1)', async () => {
+  const t = start({}, () => ({ type: 'DISPATCH_FAILED', error: { code: 'CDP_UNAVAILABLE', message: 'no debugger' } }));
+  assert.equal(t.output().error, { code: 'CDP_UNAVAILABLE', message: 'no debugger', retryable: true });
+  assert.equal(t.sends().length, 1);
+});
+
+retry("the retry's frame that cannot be written fails the action with that error", async () => {
+  const t = start({ actionName: 'browser_screenshot' }, (_, attempt) =>
+    attempt === 2 ? { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'socket closed', retryable: true } } : undefined,
+  );
+  t.actor.send({ type: 'ACK' });
+  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+  t.clock.increment(1_000);
+  assert.equal(t.sends().map((f) => f.attempt), [1, 2]);
+  assert.equal([t.output().status, t.output().attempts, t.output().error?.code], ['failed', 2, 'PLUGIN_OFFLINE']);
+  t.clock.increment(60_000);
+  assert.equal(t.sends().length, 2);
 });
 
 retry.run();
@@ -230,7 +289,6 @@ const late = suite('actionMachine late and duplicate results');
 
 late('a duplicate of the accepted result is ignored and classified "duplicate"', async () => {
   const t = start();
-  await t.written();
   t.actor.send({ type: 'ACK' });
   const answer = { status: 'success' as const, result: { artifactId: 'art-1', url: 'u', width: 1, height: 1 } };
   t.actor.send({ type: 'RESULT', ...answer });
@@ -244,7 +302,6 @@ late('a duplicate of the accepted result is ignored and classified "duplicate"',
 
 late('a result after an exec timeout is late and changes nothing', async () => {
   const t = start({ actionName: 'browser_click' });
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.clock.increment(5_000);
   const before = t.output();
@@ -257,7 +314,6 @@ late('a result after an exec timeout is late and changes nothing', async () => {
 
 late('while waiting to retry: the same error again is a duplicate, another error is late', async () => {
   const t = start();
-  await t.written();
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
   assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'error', error: retryable }), 'duplicate');
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
@@ -272,7 +328,6 @@ late('while waiting to retry: the same error again is a duplicate, another error
 
 late('while waiting to retry, a success for the same actionId is taken', async () => {
   const t = start();
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.clock.increment(10_000);
   assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'success' }), 'accept');
@@ -286,7 +341,6 @@ late('while waiting to retry, a success for the same actionId is taken', async (
 
 late('a result before the ack is accepted', async () => {
   const t = start();
-  await t.written();
   assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'success' }), 'accept');
   t.actor.send({ type: 'RESULT', status: 'success', result: 1 });
   assert.equal(t.output().status, 'succeeded');
@@ -298,7 +352,6 @@ const health = suite('actionMachine exec timeouts in a row');
 
 async function execTimeout(actionName: string) {
   const t = start({ actionName });
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.clock.increment(defaultExecTimeoutMs[actionName]!);
   return t;
@@ -318,7 +371,6 @@ health('two actions timing out in a row mark the plugin unhealthy', async () => 
 health('an answer in between breaks the streak', async () => {
   const first = (await execTimeout('browser_click')).output();
   const t = start({ actionName: 'browser_click' });
-  await t.written();
   t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
   const third = (await execTimeout('browser_click')).output();
   const streak = [first, t.output(), third].reduce(nextExecTimeoutStreak, 0);
@@ -330,7 +382,6 @@ health('an idempotent action timing out on both attempts reports a streak of 2 b
   const t = await execTimeout('browser_screenshot');
   t.clock.increment(1_000);
   await settle();
-  await t.written();
   t.actor.send({ type: 'ACK' });
   t.clock.increment(10_000);
   assert.equal([t.output().status, t.output().execTimeoutStreak, t.output().timedOut], ['failed', 2, 'exec']);
@@ -349,13 +400,12 @@ const pureInput: ActionInput = {
   clientId: 'plugin-abc',
 };
 
-pure('the initial step spawns sendAction with the frame for attempt 1', () => {
+pure('the initial step runs sendFrame with the frame for attempt 1, arms T_ack and waits in awaitingAck', () => {
   const [snapshot, actions] = initialTransition(actionMachine, pureInput);
-  assert.equal(snapshot.value, { attempt: 'dispatching' });
+  assert.equal(snapshot.value, { attempt: 'awaitingAck' });
   assert.is(snapshot.context.attempts, 1);
   assert.is(snapshot.context.execTimeoutMs, 5_000);
-  const spawn = actions.find((a) => a.type === 'xstate.spawnChild');
-  assert.equal((spawn?.params as { input?: unknown }).input, {
+  assert.equal(actions.filter((a) => a.type === 'sendFrame').map((a) => a.params), [{
     actionId: 'act-9',
     actionName: 'browser_click',
     params: { tabId: 5, clickId: 3 },
@@ -363,7 +413,19 @@ pure('the initial step spawns sendAction with the frame for attempt 1', () => {
     clientId: 'plugin-abc',
     attempt: 1,
     execTimeoutMs: 5_000,
-  });
+  }]);
+  assert.not.ok(actions.some((a) => a.type === 'xstate.spawnChild'), 'no child actor per attempt');
+  assert.equal(Object.keys(snapshot.children), []);
+  const timer = actions.find((a) => a.type === 'xstate.raise');
+  assert.equal([(timer?.params as { delay?: number }).delay, (timer?.params as { event?: { type?: string } }).event?.type], [1_500, 'xstate.after.ACK_TIMEOUT.action.attempt.awaitingAck']);
+});
+
+pure('DISPATCH_FAILED settles at once and cancels T_ack', () => {
+  const [s0] = initialTransition(actionMachine, pureInput);
+  const [s1, a1] = transition(actionMachine, s0, { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'gone' } });
+  assert.is(s1.status, 'done');
+  assert.equal((s1.output as ActionOutput).error, { code: 'PLUGIN_OFFLINE', message: 'gone', retryable: true });
+  assert.ok(a1.some((a) => (a.type as string) === 'xstate.cancel'), 'the ack timer is canceled');
 });
 
 pure('ACK arms EXEC_TIMEOUT with the table value; RESULT settles with an output', () => {

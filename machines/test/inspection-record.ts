@@ -1,5 +1,5 @@
 // Normalises XState inspection events into stable, reviewable records: actor refs
-// become labels ("action", "action.sendAction"), volatile fields (session ids, root
+// become labels ("action", "task.turn" for a child by its id), volatile fields (session ids, root
 // ids, actor objects, timestamps) are dropped, snapshots keep value/status and the
 // context fields a reader needs to follow the story.
 import type { ActorRefLike, AnyActorRef, InspectionEvent } from 'xstate';

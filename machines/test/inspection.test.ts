@@ -26,8 +26,7 @@ interface InspectionFixture {
 async function recordScreenshotWithRetry(): Promise<InspectionRecord[]> {
   const recorder = createInspectionRecorder('action');
   const clock = new SimulatedClock();
-  const deferred = createDeferredActors();
-  const actor = createActor(actionMachine.provide({ actors: { sendAction: deferred.logic() } }), {
+  const actor = createActor(actionMachine.provide({ actions: { sendFrame: () => {} } }), {
     clock,
     inspect: recorder.inspect,
     input: {
@@ -39,8 +38,6 @@ async function recordScreenshotWithRetry(): Promise<InspectionRecord[]> {
     },
   });
   actor.start();
-  deferred.resolve('sendAction');
-  await settle();
   actor.send({ type: 'ACK' });
   actor.send({
     type: 'RESULT',
@@ -48,9 +45,6 @@ async function recordScreenshotWithRetry(): Promise<InspectionRecord[]> {
     error: { code: 'PLUGIN_TIMEOUT_EXEC', message: 'capture stalled', retryable: true },
   });
   clock.increment(1_000);
-  await settle();
-  deferred.resolve('sendAction');
-  await settle();
   actor.send({ type: 'ACK' });
   actor.send({
     type: 'RESULT',
@@ -97,7 +91,7 @@ inspection('every machine yields @xstate.actor, @xstate.snapshot and @xstate.eve
       createActor(m, { clock, inspect, input }).start().send({ type: 'START' });
     }],
     ['action', (inspect) => {
-      const m = actionMachine.provide({ actors: { sendAction: deferred.logic() } });
+      const m = actionMachine.provide({ actions: { sendFrame: () => {} } });
       const input = { actionId: 'a', actionName: 'browser_click', params: {}, taskId: 't', clientId: 'c' };
       createActor(m, { clock, inspect, input }).start();
     }],

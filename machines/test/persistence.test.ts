@@ -1,11 +1,12 @@
 // Persistence for every machine: getPersistedSnapshot() -> JSON -> createActor(m,
 // { snapshot }) gives the same state and context, and the restored actor carries on:
-// invoked/spawned promise actors are restarted by XState with their input, and the
-// RESTORED event re-arms the current wait (XState drops timers on restore, #5331).
+// invoked/spawned promise actors are restarted by XState with their input, entry actions
+// are not re-run (an action's frame is not written again), and the RESTORED event re-arms
+// the current wait (XState drops timers on restore, #5331).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, SimulatedClock, type AnyStateMachine, type Snapshot } from 'xstate';
-import { actionMachine, type ActionOutput } from '../action.machine.ts';
+import { actionMachine, type ActionEvent, type ActionOutput } from '../action.machine.ts';
 import { taskMachine, type TurnInput } from '../task.machine.ts';
 import { taskStatusOf } from '../task-queries.ts';
 import { pluginUiMachine } from '../plugin-ui.machine.ts';
@@ -37,22 +38,33 @@ function persistAndRestore(machine: AnyStateMachine, actor: Persistable) {
 
 const persistence = suite('persistence: persist -> JSON -> restore -> continue');
 
-persistence('actionMachine in executing: same state; RESTORED re-arms T_exec; it retries and succeeds', async () => {
-  const first = createDeferredActors();
+/** actionMachine with a recording sendFrame: the frames it writes, as [actionId, attempt]. */
+function actionWithFrames(transport: (attempt: number) => ActionEvent | undefined = () => undefined) {
+  const frames: Array<[string, number]> = [];
+  const machine = actionMachine.provide({
+    actions: {
+      sendFrame: ({ self }, frame) => {
+        frames.push([frame.actionId, frame.attempt]);
+        const answer = transport(frame.attempt);
+        if (answer) self.send(answer);
+      },
+    },
+  });
+  return { machine, frames };
+}
+
+persistence('actionMachine in executing: same state, no frame re-sent; RESTORED re-arms T_exec; it retries and succeeds', async () => {
+  const first = actionWithFrames();
   const clock = new SimulatedClock();
-  const actor = createActor(actionMachine.provide({ actors: { sendAction: first.logic() } }), {
+  const actor = createActor(first.machine, {
     clock,
     input: { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
   }).start();
-  first.resolve('sendAction');
-  await settle();
   actor.send({ type: 'ACK' });
   clock.increment(4_000);
-  const second = createDeferredActors();
-  const { restored, clock: clock2 } = persistAndRestore(
-    actionMachine.provide({ actors: { sendAction: second.logic() } }),
-    actor,
-  );
+  const second = actionWithFrames();
+  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+  assert.equal(second.frames, [], 'restoring writes no frame: the plugin already has it');
   clock2.increment(60_000);
   assert.equal(restored.getSnapshot().value, { attempt: 'executing' }, 'XState restores no timer by itself');
   restored.send(restoredEvent);
@@ -61,27 +73,61 @@ persistence('actionMachine in executing: same state; RESTORED re-arms T_exec; it
   clock2.increment(1);
   assert.equal(restored.getSnapshot().value, 'retryWait');
   clock2.increment(1_000);
-  await settle();
-  assert.equal(second.calls.map((c) => c.input), [
-    { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p', attempt: 2, execTimeoutMs: 10_000 },
-  ]);
-  second.resolve('sendAction');
-  await settle();
+  assert.equal(second.frames, [['act-7', 2]], 'the retry writes the same actionId as attempt 2');
+  assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
+  restored.send({ type: 'ACK' });
   restored.send({ type: 'RESULT', status: 'success', result: { artifactId: 'a' } });
   assert.equal((restored.getSnapshot().output as ActionOutput).attempts, 2);
+  assert.equal(first.frames, [['act-7', 1]]);
 });
 
-persistence('actionMachine in dispatching: the restored actor re-sends the same frame', async () => {
-  const first = createDeferredActors();
-  const actor = createActor(actionMachine.provide({ actors: { sendAction: first.logic() } }), {
+persistence('actionMachine just sent: persisted in awaitingAck (dispatching is never persisted); RESTORED re-arms T_ack; an ACK goes on', async () => {
+  const first = actionWithFrames();
+  const actor = createActor(first.machine, {
+    clock: new SimulatedClock(),
     input: { actionId: 'act-8', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
   }).start();
-  const second = createDeferredActors();
-  const { restored } = persistAndRestore(actionMachine.provide({ actors: { sendAction: second.logic() } }), actor);
-  assert.equal((second.calls[0]?.input as { actionId: string; attempt: number }), first.calls[0]?.input);
-  second.resolve('sendAction');
-  await settle();
+  assert.equal(first.frames, [['act-8', 1]]);
+  assert.equal((roundTrip(actor.getPersistedSnapshot()) as { value?: unknown }).value, { attempt: 'awaitingAck' });
+  const second = actionWithFrames();
+  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+  assert.equal(second.frames, [], 'the frame is not written again on restore');
+  restored.send(restoredEvent);
+  clock2.increment(1_499);
   assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
+  restored.send({ type: 'ACK' });
+  assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
+  clock2.increment(5_000);
+  assert.equal((restored.getSnapshot().output as ActionOutput).error?.code, 'PLUGIN_TIMEOUT_EXEC', 'browser_click is not retried');
+});
+
+persistence('actionMachine restored in awaitingAck: T_ack (from RESTORED) runs out, the idempotent action is sent again', async () => {
+  const first = actionWithFrames();
+  const actor = createActor(first.machine, {
+    clock: new SimulatedClock(),
+    input: { actionId: 'act-9', actionName: 'browser_dom_index', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
+  }).start();
+  const second = actionWithFrames();
+  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+  restored.send(restoredEvent);
+  clock2.increment(1_500);
+  assert.equal(restored.getSnapshot().value, 'retryWait');
+  assert.equal(restored.getSnapshot().context.error?.code, 'PLUGIN_TIMEOUT_ACK');
+  clock2.increment(1_000);
+  assert.equal(second.frames, [['act-9', 2]]);
+});
+
+persistence('actionMachine whose frame could not be written: it persists failed and restores failed, nothing sent', () => {
+  const first = actionWithFrames(() => ({ type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'no socket', retryable: true } }));
+  const actor = createActor(first.machine, {
+    input: { actionId: 'act-10', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
+  }).start();
+  const stored = roundTrip(actor.getPersistedSnapshot());
+  const second = actionWithFrames();
+  const restored = createActor(second.machine, { clock: new SimulatedClock(), snapshot: stored } as never).start();
+  assert.equal([restored.getSnapshot().status, restored.getSnapshot().value], ['done', 'failed']);
+  assert.equal((restored.getSnapshot().output as ActionOutput).error, { code: 'PLUGIN_OFFLINE', message: 'no socket', retryable: true });
+  assert.equal(second.frames, []);
 });
 
 persistence('taskMachine in running.takeover with a queue: the turn resumes, RESUME and the queue work', async () => {

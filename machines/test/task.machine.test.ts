@@ -186,11 +186,12 @@ takeover.run();
 
 const gating = suite('taskMachine: actions and page preparations as children');
 
-/** A task whose actions are real actionMachine children; sendAction and the turn are deferred. */
+/** A task whose actions are real actionMachine children writing to a recorded transport; the turn is deferred. */
 function tree(inspect?: (event: InspectionEvent) => void) {
   const clock = new SimulatedClock();
   const turn = createDeferredActors();
-  const send = createDeferredActors();
+  /** Frames the children wrote, as [actionId, attempt]. */
+  const frames: Array<[string, number]> = [];
   const settled: Array<{ actionId: string; status: string; code?: string }> = [];
   const canceled: string[] = [];
   const preps: Array<{ prepId: string; status: string }> = [];
@@ -198,8 +199,10 @@ function tree(inspect?: (event: InspectionEvent) => void) {
     actors: {
       runTurn: turn.logic(),
       runAction: actionMachine.provide({
-        actors: { sendAction: send.logic() },
-        actions: { cancelOnPlugin: (_, params) => void canceled.push(params.actionId) },
+        actions: {
+          sendFrame: (_, frame) => void frames.push([frame.actionId, frame.attempt]),
+          cancelOnPlugin: (_, params) => void canceled.push(params.actionId),
+        },
       }),
     },
     actions: {
@@ -215,16 +218,15 @@ function tree(inspect?: (event: InspectionEvent) => void) {
     Object.values(actor.getSnapshot().children).find((c: any) => c?.getSnapshot().context?.actionId === id || c?.getSnapshot().context?.prepId === id) as
       | { id: string; send(e: unknown): void; getSnapshot(): { value: unknown } }
       | undefined;
-  /** The plugin writes, acks and answers the action in flight. */
+  /** The plugin acks and answers the action in flight (its frame was written when it started). */
   const answer = async (actionId: string) => {
-    send.resolve('sendAction');
-    await settle();
+    assert.equal(frames.at(-1), [actionId, 1], `the frame of ${actionId} was written`);
     child(actionId)!.send({ type: 'ACK' });
     child(actionId)!.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
     await settle();
   };
   const status = () => taskStatusOf(actor.getSnapshot());
-  return { actor, clock, turn, settled, canceled, preps, request, child, answer, status };
+  return { actor, clock, turn, frames, settled, canceled, preps, request, child, answer, status };
 }
 
 gating('one action in flight as a child of the task; the next one starts when it settles', async () => {
@@ -234,6 +236,7 @@ gating('one action in flight as a child of the task; the next one starts when it
   t.request('a2');
   assert.ok(t.child('a1'), 'a1 runs as a child of the task actor');
   assert.is(t.child('a2'), undefined, 'a2 waits');
+  assert.equal(t.frames, [['a1', 1]], 'only a1 is written to the plugin');
   assert.equal(t.actor.getSnapshot().context.pendingActions.map((a) => a.actionId), ['a2']);
   assert.is(actionInFlightOf(t.actor.getSnapshot()), 'a1');
   await t.answer('a1');
@@ -275,6 +278,8 @@ gating('STOP cancels what is in flight: the child tells the plugin and settles c
   t.request('a3');
   assert.equal(t.settled.at(-1), { actionId: 'a3', status: 'canceled', code: 'TASK_STOPPED' }, 'a request after the stop is refused at once');
   assert.equal(Object.keys(t.actor.getSnapshot().children), []);
+  t.clock.increment(60_000);
+  assert.equal(t.frames, [['a1', 1]], 'no late dispatch: only the frame written before STOP');
 });
 
 gating('a page preparation runs as a child of the task; its outcome is reported; STOP cancels it', async () => {
