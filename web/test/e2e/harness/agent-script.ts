@@ -52,7 +52,7 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
   await sleep(io.stepMs);
   const start = io.now();
   io.toTask(taskId, { type: 'toolUsed', toolCallId: `call-${turn}-1`, actionId: `act-${turn}-1`, actionName: 'task_start', phase: 'start', paramsSummary: 'url=https://example.com/' });
-  io.inspect(taskId, { type: '@xstate.actor', actorId: actionActor(1), machineId: 'action', parentId: taskActor, snapshot: { value: { attempt: 'dispatching' }, status: 'active' } });
+  io.inspect(taskId, { type: '@xstate.actor', actorId: actionActor(1), machineId: 'action', parentId: taskActor, snapshot: { value: { attempt: 'awaitingAck' }, status: 'active' } });
   await sleep(io.stepMs);
   snap(actionActor(1), 'action', { attempt: 'awaitingAck' }, 'xstate.init');
   await sleep(io.stepMs);
