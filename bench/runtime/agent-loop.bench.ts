@@ -4,7 +4,9 @@
 // Reported side by side in the same run: the transport's own cost of one action round trip
 // (browser_action event + Socket.IO ack + result event, no runtime logic) on the same server.
 //
-//   node --import tsx bench/runtime/agent-loop.bench.ts        (MIMO_BENCH_SECONDS, default 5)
+//   node --import tsx bench/runtime/agent-loop.bench.ts        (MIMO_BENCH_SECONDS, default 5; MIMO_BENCH_TASKS, default 200)
+// The gap is also broken down by the pair of actions around it: inside a step (the page read's
+// actions) or across the LLM step (dom index > the next tool call).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,8 @@ export interface AgentLoopFigures {
   gapP99Ms: number;
   transportRoundTrips: number;
   transportCpuMicrosPerRoundTrip: number;
+  /** The gap by the pair of actions around it ("previous > next"): where in a step it is spent. */
+  gapsByPair: Array<{ pair: string; count: number; p50Ms: number; p99Ms: number }>;
 }
 
 export async function benchAgentLoop(options: { tasks?: number; plugins?: number; delayMs?: number; seconds?: number } = {}): Promise<AgentLoopFigures> {
@@ -67,17 +71,28 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
 
   // Gap = a task's next browser_action frame leaving - its previous result arriving.
   const lastResult = new Map<string, number>();
+  const lastAction = new Map<string, string>();
   const gaps: number[] = [];
+  const pairGaps = new Map<string, number[]>();
   let actions = 0;
   let measuring = false;
   const { ServerSocket } = await import('../../transport/server/index.ts');
   const originalEmit = ServerSocket.prototype.emit;
   ServerSocket.prototype.emit = function (this: InstanceType<typeof ServerSocket>, event: string, ...args: unknown[]) {
-    const frame = args[0] as { type?: string; taskId?: string };
+    const frame = args[0] as { type?: string; taskId?: string; action?: Record<string, unknown> };
     if (measuring && event === 'plugin_message' && frame?.type === 'browser_action' && frame.taskId) {
       actions++;
+      const name = Object.keys(frame.action ?? {})[0] ?? '?';
       const at = lastResult.get(frame.taskId);
-      if (at !== undefined) gaps.push(performance.now() - at);
+      if (at !== undefined) {
+        const gap = performance.now() - at;
+        gaps.push(gap);
+        const pair = `${lastAction.get(frame.taskId) ?? '?'} > ${name}`;
+        const list = pairGaps.get(pair) ?? [];
+        list.push(gap);
+        pairGaps.set(pair, list);
+      }
+      lastAction.set(frame.taskId, name);
     }
     return originalEmit.call(this, event, ...args);
   };
@@ -108,6 +123,13 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   await server.close();
   rmSync(dir, { recursive: true, force: true });
   gaps.sort((a, b) => a - b);
+  const gapsByPair = [...pairGaps]
+    .filter(([, list]) => list.length >= 20)
+    .map(([pair, list]) => {
+      list.sort((a, b) => a - b);
+      return { pair, count: list.length, p50Ms: percentile(list, 50), p99Ms: percentile(list, 99) };
+    })
+    .sort((a, b) => b.p50Ms - a.p50Ms);
   return {
     tasks,
     delayMs,
@@ -117,6 +139,7 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
     gapP99Ms: percentile(gaps, 99),
     transportRoundTrips: transport.roundTrips,
     transportCpuMicrosPerRoundTrip: transport.cpuMicros / Math.max(1, transport.roundTrips),
+    gapsByPair,
   };
 }
 
@@ -156,8 +179,9 @@ export function printAgentLoop(r: AgentLoopFigures): void {
   console.log(`agent loop: ${r.tasks} concurrent tasks, plugins (another process) answer after ${r.delayMs} ms, ${r.actions} browser actions`);
   console.log(`  server CPU per browser action: ${r.cpuMicrosPerAction.toFixed(0)} µs (goal <= 150 beside transport); transport alone, event + ack + result on the same server: ${r.transportCpuMicrosPerRoundTrip.toFixed(0)} µs (${r.transportRoundTrips} round trips)`);
   console.log(`  result -> next dispatch of the task: p50 ${r.gapP50Ms.toFixed(2)} ms (goal < 1), p99 ${r.gapP99Ms.toFixed(2)} ms (goal < 5)`);
+  for (const g of r.gapsByPair) console.log(`    ${g.pair.padEnd(58)} n ${String(g.count).padStart(5)}  p50 ${g.p50Ms.toFixed(2).padStart(7)} ms  p99 ${g.p99Ms.toFixed(2).padStart(7)} ms`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printAgentLoop(await benchAgentLoop({ seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5) }));
+  printAgentLoop(await benchAgentLoop({ tasks: Number(process.env.MIMO_BENCH_TASKS ?? 200), seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5) }));
 }
