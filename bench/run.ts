@@ -7,6 +7,7 @@ import { benchMessageAppend, printMessageAppend } from '../runtime/store/bench/m
 import { benchStoreStart, printStoreStart } from '../runtime/store/bench/store-start.bench.ts';
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
+import { benchActorFloor, printActorFloor } from './runtime/actor-floor.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
 import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
@@ -28,6 +29,8 @@ const sections: Section[] = [
   { name: 'agent', run: async () => printAgent(await benchDeltaLatency(), pageContextTokens()) },
   { name: 'web', run: async () => printWebBundle(await measureWebBundle()) },
   // The real path: the whole agent loop, 200 tasks, plugins in another process answering after 20 ms.
+  // What XState alone costs per action in the task tree, beside plain bookkeeping.
+  { name: 'actor-floor', run: async () => printActorFloor(benchActorFloor()) },
   {
     name: 'agent-loop',
     run: async () => {
