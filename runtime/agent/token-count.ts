@@ -13,10 +13,38 @@ setMergeCacheSize(20_000);
 
 export const TOKENIZER = 'o200k_base';
 
+/**
+ * The counts of recently counted texts: a step counts the same browser state message and page
+ * parts several times (budget checks before and after each tool call). Bounded by characters held
+ * (about 2 MB), oldest out first.
+ */
+const RECENT_CHARS = 1_000_000;
+const recent = new Map<string, number>();
+let recentChars = 0;
+
+function countText(text: string): number {
+  const known = recent.get(text);
+  if (known !== undefined) return known;
+  const count = countO200k(text);
+  if (text.length <= RECENT_CHARS / 8) {
+    recent.set(text, count);
+    recentChars += text.length;
+    for (const oldest of recent.keys()) {
+      if (recentChars <= RECENT_CHARS) break;
+      recent.delete(oldest);
+      recentChars -= oldest.length;
+    }
+  }
+  return count;
+}
+
+/** Characters of text whose counts are held now (for tests: the bound). */
+export const heldCountChars = () => recentChars;
+
 /** Tokens of a string, or of a value's JSON (what goes into a message). */
 export function countTokens(value: unknown): number {
   const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
-  return text.length === 0 ? 0 : countO200k(text);
+  return text.length === 0 ? 0 : countText(text);
 }
 
 /** Tokens of a chat message list, content only (the per-message framing is a few tokens each). */
