@@ -6,6 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DataFile } from 'lowdb/node';
+import { createAppendFiles } from './append-files.ts';
 import { DurableJsonFile } from './durable-json-file.ts';
 import { createFsMessageLog, type MessageLog } from './message-log.ts';
 import type { IndexFile } from './task-index.ts';
@@ -37,6 +38,10 @@ export interface TaskFiles {
   messageLog(taskId: string): MessageLog;
   /** The summary index (task-index.ts): `tasks/index.jsonl`. */
   index: IndexFile;
+  /** Lets go of what the task's files hold open (its log's append handle); it reopens on use. */
+  releaseTask?(taskId: string): Promise<void>;
+  /** Closes every held log handle (the store's `close()`; the index has its own `close`). */
+  close?(): Promise<void>;
 }
 
 export interface FsTaskFilesOptions {
@@ -46,6 +51,8 @@ export interface FsTaskFilesOptions {
    * true: also fsync the temp file and the folder before resolving; survives a power loss too.
    */
   fsync?: boolean;
+  /** How many message logs to keep open for appending (LRU); default 64. */
+  openLogs?: number;
 }
 
 async function syncDir(dir: string): Promise<void> {
@@ -57,9 +64,12 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions): TaskFiles {
+export function createFsTaskFiles({ dataDir, fsync = false, openLogs = 64 }: FsTaskFilesOptions): TaskFiles {
   const tasksDir = join(dataDir, 'tasks');
   const taskDir = (taskId: string) => join(tasksDir, taskId);
+  const logFile = (taskId: string) => join(taskDir(taskId), 'messages.jsonl');
+  const appends = createAppendFiles({ capacity: openLogs, fsync });
+  const index = createFsIndexFile(join(tasksDir, 'index.jsonl'), fsync);
 
   function jsonFile<T>(file: string): Adapter<T> {
     if (fsync) return new DurableJsonFile<T>(file);
@@ -68,7 +78,9 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
   }
 
   return {
-    index: createFsIndexFile(join(tasksDir, 'index.jsonl'), fsync),
+    index,
+    releaseTask: (taskId) => appends.release(logFile(taskId)),
+    close: () => appends.close(),
     async listTaskIds() {
       let entries;
       try {
@@ -87,9 +99,9 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
     meta: (taskId) => jsonFile<TaskMetaDoc>(join(taskDir(taskId), 'meta.json')),
     messageLog: (taskId) =>
       createFsMessageLog({
-        file: join(taskDir(taskId), 'messages.jsonl'),
+        file: logFile(taskId),
         legacy: async () => (await jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')).read())?.messages ?? [],
-        fsync,
+        appends,
       }),
   };
 }
