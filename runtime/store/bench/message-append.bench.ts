@@ -1,13 +1,21 @@
 // Benchmark: does appendMessage cost grow with the task's own history? One file store, two tasks:
 // one with 1 message, one with 3,000 (chat-sized, ~300 B each); appends alternate between them
 // sample by sample, so machine load hits both equally. Goal (issue 14): ratio <= 1.5.
+// Second section: appends per second through the held-open handle (append-files.ts) against the
+// old path (open + write + close per append), two stores in the same run, also alternated; once
+// one append at a time (the agent loop's pattern: appends of a task come ~20 ms apart) and once
+// as bursts of concurrent appends to 8 tasks.
 //
 //   node --import tsx runtime/store/bench/message-append.bench.ts
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { MessageLog } from '../message-log.ts';
+import { createFsTaskFiles } from '../task-files.ts';
 import { createTaskStore } from '../task-store.ts';
+import { createTaskStoreCore } from '../task-store-core.ts';
+import type { TaskStore } from '../task-types.ts';
 
 export interface MessageAppendBench {
   shortP50Ms: number;
@@ -49,8 +57,79 @@ export async function benchMessageAppend(options: { history?: number; samples?: 
   }
 }
 
-export function printMessageAppend(r: MessageAppendBench): void {
-  console.log(`appendMessage p50: ${r.shortP50Ms.toFixed(3)} ms with 1 message, ${r.longP50Ms.toFixed(3)} ms with ${r.history} -> ratio ${r.ratio.toFixed(2)} (goal <= 1.5)`);
+export interface HeldHandleBench {
+  /** appendMessage calls per second, one at a time. */
+  sequential: { held: number; reopened: number; ratio: number };
+  /** appendMessage calls per second, bursts of `burst` concurrent appends spread over 8 tasks. */
+  burst: { held: number; reopened: number; ratio: number; size: number };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) printMessageAppend(await benchMessageAppend());
+/** The message log before the held handles: open, write, (fsync,) close per append. */
+function reopeningLog(file: string): MessageLog {
+  return {
+    read: async () => [],
+    async append(message) {
+      const handle = await open(file, 'a');
+      try {
+        await handle.write(`${JSON.stringify(message)}\n`);
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+export async function benchHeldHandles(options: { rounds?: number; perRound?: number; burst?: number } = {}): Promise<HeldHandleBench> {
+  const rounds = options.rounds ?? 10;
+  const perRound = options.perRound ?? 200;
+  const burst = options.burst ?? 64;
+  const dir = await mkdtemp(join(tmpdir(), 'mimo-append-held-'));
+  const tasks = Array.from({ length: 8 }, (_, i) => `t${i}`);
+  try {
+    const heldFiles = createFsTaskFiles({ dataDir: join(dir, 'held') });
+    const oldFiles = createFsTaskFiles({ dataDir: join(dir, 'old') });
+    const stores: Record<'held' | 'reopened', TaskStore> = {
+      held: createTaskStoreCore({ files: heldFiles, clock }),
+      reopened: createTaskStoreCore({ files: { ...oldFiles, messageLog: (taskId) => reopeningLog(join(dir, 'old', 'tasks', taskId, 'messages.jsonl')) }, clock }),
+    };
+    for (const store of Object.values(stores)) for (const taskId of tasks) await store.createTaskIfAbsent({ taskId, title: taskId });
+    const time: Record<string, number> = { 'held-seq': 0, 'reopened-seq': 0, 'held-burst': 0, 'reopened-burst': 0 };
+    let n = 0;
+    for (let round = 0; round < rounds + 1; round++) {
+      for (const name of ['held', 'reopened'] as const) {
+        const store = stores[name];
+        let started = performance.now();
+        for (let i = 0; i < perRound; i++) await store.appendMessage(tasks[i % tasks.length]!, message(`m${n++}`));
+        if (round > 0) time[`${name}-seq`]! += performance.now() - started; // round 0 warms up
+        started = performance.now();
+        for (let b = 0; b < perRound / burst + 1; b++) {
+          await Promise.all(Array.from({ length: burst }, (_, i) => store.appendMessage(tasks[i % tasks.length]!, message(`m${n++}`))));
+        }
+        if (round > 0) time[`${name}-burst`]! += performance.now() - started;
+      }
+    }
+    for (const store of Object.values(stores)) await store.close();
+    const perSecond = (count: number, ms: number) => Math.round((count * 1000) / ms);
+    const seqCount = rounds * perRound;
+    const burstCount = rounds * (Math.floor(perRound / burst) + 1) * burst;
+    const held = perSecond(seqCount, time['held-seq']!);
+    const reopened = perSecond(seqCount, time['reopened-seq']!);
+    const heldBurst = perSecond(burstCount, time['held-burst']!);
+    const reopenedBurst = perSecond(burstCount, time['reopened-burst']!);
+    return {
+      sequential: { held, reopened, ratio: held / reopened },
+      burst: { held: heldBurst, reopened: reopenedBurst, ratio: heldBurst / reopenedBurst, size: burst },
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function printMessageAppend(r: MessageAppendBench, held?: HeldHandleBench): void {
+  console.log(`appendMessage p50: ${r.shortP50Ms.toFixed(3)} ms with 1 message, ${r.longP50Ms.toFixed(3)} ms with ${r.history} -> ratio ${r.ratio.toFixed(2)} (goal <= 1.5)`);
+  if (held) {
+    console.log(`appendMessage/s, held-open handle vs open+write+close per append: one at a time ${held.sequential.held} vs ${held.sequential.reopened} (x${held.sequential.ratio.toFixed(2)}); bursts of ${held.burst.size} over 8 tasks ${held.burst.held} vs ${held.burst.reopened} (x${held.burst.ratio.toFixed(2)})`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) printMessageAppend(await benchMessageAppend(), await benchHeldHandles());
