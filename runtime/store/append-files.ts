@@ -6,8 +6,10 @@
 //
 // Failures leave no torn line behind: a write that fails (or writes short and then fails) is cut
 // back to the file's length before it (ftruncate), its callers reject, and the handle is closed;
-// the next append opens the file again. When a handle is (re)opened, a last line without its
-// "\n" (a crash, or a cut that failed) is trimmed before anything is appended after it.
+// the next append opens the file again. When a handle is opened, a last line without its "\n"
+// (a crash) is trimmed before anything is appended after it: on every open with `trimOnOpen`
+// (the default), else only for a file whose cut-back failed (the task store reads, and so trims,
+// a log before its first append, so it opens with one `open` and no reads).
 //
 // The pool owns its files: a file renamed or deleted behind its back while its handle is open
 // keeps receiving appends at its old inode until the handle is released (LRU eviction,
@@ -27,10 +29,12 @@ export interface AppendFiles {
 }
 
 export interface AppendFilesOptions {
-  /** How many handles to keep open; the least recently used idle one is closed past it. Default 64. */
+  /** How many handles to keep open; the least recently used idle one is closed past it. Default 256. */
   capacity?: number;
   /** fsync after each write before resolving. */
   fsync?: boolean;
+  /** Check (and trim) a torn last line on every open; default true. false: only after a failed cut-back. */
+  trimOnOpen?: boolean;
 }
 
 interface Waiter {
@@ -41,8 +45,6 @@ interface Waiter {
 interface Writer {
   file: string;
   handle: FileHandle | null;
-  /** The file's length as far as this writer knows (the cut-back point of a failed write). */
-  size: number;
   queue: string[];
   waiters: Waiter[];
   running: Promise<void> | null;
@@ -74,21 +76,34 @@ async function trimTornTail(handle: FileHandle, size: number): Promise<number> {
   return 0;
 }
 
-async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+/**
+ * Writes all of `bytes` (and fsyncs with `sync`). On failure, cuts the file back by what of them
+ * landed (this pool is the file's only writer and appends with O_APPEND, so those are its last
+ * bytes), calls `cutFailed` if that cut fails too, and rethrows.
+ */
+async function writeAll(handle: FileHandle, bytes: Buffer, sync: boolean, cutFailed: () => void): Promise<void> {
   let offset = 0;
-  while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-    if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
-    offset += bytesWritten;
+  try {
+    while (offset < bytes.length) {
+      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+      if (bytesWritten <= 0) throw Object.assign(new Error('short write'), { code: 'EIO' });
+      offset += bytesWritten;
+    }
+    if (sync) await handle.sync();
+  } catch (error) {
+    if (offset > 0) await handle.stat().then(({ size }) => handle.truncate(size - offset)).catch(cutFailed);
+    throw error;
   }
 }
 
-export function createAppendFiles({ capacity = 64, fsync = false }: AppendFilesOptions = {}): AppendFiles {
+export function createAppendFiles({ capacity = 256, fsync = false, trimOnOpen = true }: AppendFilesOptions = {}): AppendFiles {
   if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('createAppendFiles: capacity must be a positive integer');
   // Insertion order is recency: a used writer is re-inserted at the end.
   const writers = new Map<string, Writer>();
   let openHandles = 0;
   let closed = false;
+  /** Files whose failed write could not be cut back: trimmed on their next open. */
+  const suspect = new Set<string>();
 
   async function closeHandle(writer: Writer): Promise<void> {
     const handle = writer.handle;
@@ -112,12 +127,16 @@ export function createAppendFiles({ capacity = 64, fsync = false }: AppendFilesO
   }
 
   async function openWriter(writer: Writer): Promise<FileHandle> {
-    const handle = await open(writer.file, 'a+'); // read too: the torn-tail check
-    try {
-      writer.size = await trimTornTail(handle, (await handle.stat()).size);
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      throw error;
+    const check = trimOnOpen || suspect.has(writer.file);
+    const handle = await open(writer.file, check ? 'a+' : 'a'); // a+: the torn-tail check reads
+    if (check) {
+      try {
+        await trimTornTail(handle, (await handle.stat()).size);
+        suspect.delete(writer.file);
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        throw error;
+      }
     }
     writer.handle = handle;
     openHandles++;
@@ -134,13 +153,9 @@ export function createAppendFiles({ capacity = 64, fsync = false }: AppendFilesO
       try {
         const handle = writer.handle ?? (await openWriter(writer));
         try {
-          await writeAll(handle, bytes);
-          if (fsync) await handle.sync();
-          writer.size += bytes.length;
+          await writeAll(handle, bytes, fsync, () => suspect.add(writer.file));
         } catch (error) {
-          // Cut back what part of this batch landed, so no torn line stays; then reopen next time.
-          await handle.truncate(writer.size).catch(() => undefined);
-          await closeHandle(writer);
+          await closeHandle(writer); // reopened by the next append
           throw error;
         }
         for (const waiter of batch) waiter.resolve();
@@ -160,7 +175,7 @@ export function createAppendFiles({ capacity = 64, fsync = false }: AppendFilesO
   function writerOf(file: string): Writer {
     let writer = writers.get(file);
     if (writer) writers.delete(file); // re-inserted below: most recently used
-    else writer = { file, handle: null, size: 0, queue: [], waiters: [], running: null, closeAfter: false };
+    else writer = { file, handle: null, queue: [], waiters: [], running: null, closeAfter: false };
     writers.set(file, writer);
     return writer;
   }

@@ -51,7 +51,10 @@ export interface FsTaskFilesOptions {
    * true: also fsync the temp file and the folder before resolving; survives a power loss too.
    */
   fsync?: boolean;
-  /** How many message logs to keep open for appending (LRU); default 64. */
+  /**
+   * How many message logs to keep open for appending (LRU, one fd each); default 256. Above the
+   * number of tasks that append at the same time, or each append reopens its log.
+   */
   openLogs?: number;
 }
 
@@ -64,11 +67,13 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-export function createFsTaskFiles({ dataDir, fsync = false, openLogs = 64 }: FsTaskFilesOptions): TaskFiles {
+export function createFsTaskFiles({ dataDir, fsync = false, openLogs = 256 }: FsTaskFilesOptions): TaskFiles {
   const tasksDir = join(dataDir, 'tasks');
   const taskDir = (taskId: string) => join(tasksDir, taskId);
   const logFile = (taskId: string) => join(taskDir(taskId), 'messages.jsonl');
-  const appends = createAppendFiles({ capacity: openLogs, fsync });
+  // No torn-tail check on open: the store reads a log (which trims a torn last line) before its
+  // first append, and the pool cuts back its own failed writes.
+  const appends = createAppendFiles({ capacity: openLogs, fsync, trimOnOpen: false });
   const index = createFsIndexFile(join(tasksDir, 'index.jsonl'), fsync);
 
   function jsonFile<T>(file: string): Adapter<T> {

@@ -109,6 +109,25 @@ s('a failed write rejects its callers, leaves nothing behind, and the next appen
   await files.close();
 });
 
+s('a write that fails on an open handle (ENOSPC: /dev/full) rejects its callers and closes the handle', async ({ dir }) => {
+  const files = createAppendFiles();
+  const errors = await Promise.all(['a\n', 'b\n'].map((text) => files.append('/dev/full', text).then(() => null, (e: NodeJS.ErrnoException) => e.code)));
+  assert.equal(errors, ['ENOSPC', 'ENOSPC']);
+  assert.is(files.openHandles, 0, 'closed after the failure (the next append reopens)');
+  await files.append(join(dir, 'ok'), 'fine\n');
+  assert.is(files.openHandles, 1);
+  await files.close();
+});
+
+s('trimOnOpen false (the task store: it reads, and trims, a log before appending) opens with no read', async ({ dir }) => {
+  const file = join(dir, 'log.jsonl');
+  await writeFile(file, 'whole\n');
+  const files = createAppendFiles({ trimOnOpen: false });
+  await files.append(file, 'next\n');
+  assert.is(await readFile(file, 'utf8'), 'whole\nnext\n');
+  await files.close();
+});
+
 s('the task store closes its log handles on close() and when a task finishes', async ({ dir }) => {
   const clock = createFakeClock();
   const store = createTaskStore({ dataDir: dir, clock });
