@@ -2,7 +2,6 @@
 // this interface; `createFsTaskFiles` is the on-disk layout (see README.md), the memory variant
 // is in memory-task-files.ts. Documents are read and written through lowdb `Adapter`s.
 import { mkdir, open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DataFile } from 'lowdb/node';
@@ -111,9 +110,13 @@ export function createFsTaskFiles({ dataDir, fsync = false, openLogs = 256 }: Fs
   };
 }
 
-/** The index file: appends through one open handle, replaced by temp file + rename. */
+/**
+ * The index file: appends through one held handle (append-files.ts: a synchronous write(2)
+ * without fsync; a torn last line, from a kill mid-append, is trimmed when it is first opened),
+ * replaced by temp file + rename (after which the handle on the old file is let go).
+ */
 function createFsIndexFile(file: string, fsync: boolean): IndexFile {
-  let handle: FileHandle | null = null;
+  const appends = createAppendFiles({ capacity: 1, fsync });
   return {
     async read() {
       try {
@@ -123,11 +126,7 @@ function createFsIndexFile(file: string, fsync: boolean): IndexFile {
         throw error;
       }
     },
-    async append(text) {
-      handle ??= await open(file, 'a');
-      await handle.write(text);
-      if (fsync) await handle.sync();
-    },
+    append: (text) => appends.append(file, text),
     async replace(text) {
       const tmp = `${file}.tmp`;
       await mkdir(join(file, '..'), { recursive: true });
@@ -142,14 +141,8 @@ function createFsIndexFile(file: string, fsync: boolean): IndexFile {
       }
       await rename(tmp, file);
       if (fsync) await syncDir(join(file, '..'));
-      const old = handle;
-      handle = null;
-      await old?.close();
+      await appends.release(file);
     },
-    async close() {
-      const old = handle;
-      handle = null;
-      await old?.close();
-    },
+    close: () => appends.close(),
   };
 }

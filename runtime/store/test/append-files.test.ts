@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createAppendFiles } from '../append-files.ts';
+import { parseIndex } from '../task-index.ts';
 import { createTaskStore } from '../task-store.ts';
 import { createFakeClock, makeTempDir } from './util.ts';
 
@@ -37,6 +38,29 @@ s('appends to one file keep call order, also when many are handed in at once (th
   await files.close();
   assert.is(files.openHandles, 0);
 });
+
+for (const syncWrites of [true, false]) {
+  s(`syncWrites ${syncWrites}: order per file across interleaved appends to several files, handles reused, failures on /dev/full reject`, async ({ dir }) => {
+    const files = createAppendFiles({ syncWrites });
+    const expected = new Map<string, string>();
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < 300; i++) {
+      const file = join(dir, `f${i % 3}`);
+      const line = `${i}\n`;
+      expected.set(file, (expected.get(file) ?? '') + line);
+      pending.push(files.append(file, line));
+      if (i % 7 === 0) await pending.at(-1); // some while idle (written at once), some queued behind an open
+    }
+    await Promise.all(pending);
+    for (const [file, text] of expected) assert.is(await readFile(file, 'utf8'), text);
+    assert.is(files.openHandles, 3);
+    assert.is((await files.append('/dev/full', 'x\n').then(() => null, (e: NodeJS.ErrnoException) => e.code)), 'ENOSPC');
+    await files.append('/dev/full', 'x\n').catch(() => undefined);
+    assert.is(files.openHandles, 3, 'the failed handle is closed');
+    await files.close();
+    assert.is(files.openHandles, 0);
+  });
+}
 
 s('one handle per file stays open between appends; close() closes them all and later appends reject', async ({ dir }) => {
   const files = createAppendFiles();
@@ -151,6 +175,21 @@ s('the task store closes its log handles on close() and when a task finishes', a
   const reopened = createTaskStore({ dataDir: dir, clock });
   assert.equal((await reopened.listMessages('a')).map((m) => m.id), ['a-1', 'a-2']);
   await reopened.close();
+});
+
+s('the store index: a torn last line (a kill mid-append) is trimmed before the next append, so the log stays parseable', async ({ dir }) => {
+  const clock = createFakeClock();
+  const first = createTaskStore({ dataDir: dir, clock });
+  await first.createTaskIfAbsent({ taskId: 'a', title: 'A' });
+  await first.close();
+  const index = join(dir, 'tasks', 'index.jsonl');
+  await writeFile(index, `${await readFile(index, 'utf8')}{"s":{"taskId":"a","ti`);
+  const second = createTaskStore({ dataDir: dir, clock });
+  await second.createTaskIfAbsent({ taskId: 'b', title: 'B' });
+  await second.close();
+  const parsed = parseIndex(await readFile(index, 'utf8'));
+  assert.not.ok('damaged' in parsed, JSON.stringify(parsed));
+  if (!('damaged' in parsed)) assert.equal([...parsed.summaries.keys()].sort(), ['a', 'b']);
 });
 
 s.run();
