@@ -3,7 +3,7 @@
 // runs one section.
 import { benchTransport, printTransport } from './transport/transport.bench.ts';
 import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/bench/task-store.bench.ts';
-import { benchMessageAppend, printMessageAppend } from '../runtime/store/bench/message-append.bench.ts';
+import { benchHeldHandles, benchMessageAppend, printMessageAppend } from '../runtime/store/bench/message-append.bench.ts';
 import { benchStoreStart, printStoreStart } from '../runtime/store/bench/store-start.bench.ts';
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
@@ -23,7 +23,7 @@ const seconds = Number(process.env.MIMO_BENCH_SECONDS ?? 10);
 const sections: Section[] = [
   { name: 'transport', run: async () => printTransport(await benchTransport({ seconds })) },
   { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
-  { name: 'message-append', run: async () => printMessageAppend(await benchMessageAppend()) },
+  { name: 'message-append', run: async () => printMessageAppend(await benchMessageAppend(), await benchHeldHandles()) },
   // Server start with 100,000 stored tasks (index vs. the full scan vs. an empty folder), list page vs. whole list.
   { name: 'store-start', run: async () => printStoreStart(await benchStoreStart()) },
   { name: 'agent', run: async () => printAgent(await benchDeltaLatency(), pageContextTokens()) },

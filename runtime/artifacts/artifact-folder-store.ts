@@ -27,11 +27,7 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
     kind: 'folder',
     folder,
     readMeta: (artifactId) => folder.readMeta(artifactId),
-    async createPending(meta) {
-      await ensureDir();
-      await folder.writeMeta(meta);
-    },
-    async claimUpload(artifactId) {
+    async claimUpload({ artifactId }) {
       if (busy.has(artifactId)) return { ok: false, reason: 'upload_in_progress' };
       busy.add(artifactId); // synchronously after the check: a concurrent upload now sees it
       const temp = folder.tempPath(artifactId, 'upload');

@@ -5,6 +5,10 @@
 //   PUT|POST /api/artifacts/:id/upload    -> acceptUpload(id, query.token, request body, { contentLength, contentType })
 //   GET /api/artifacts/:id                -> open(id), answered with artifactResponseHeaders()
 // Every method rejects with an ArtifactError (`code`, HTTP `status`, `reason`).
+// A presign writes nothing: its token carries the task, kind, content type and times, signed, and
+// the artifact is recorded when the upload is accepted (so a presigned URL works after a restart,
+// and on any node of a cluster, as long as the secret is the same). The store still holds
+// pending records written by an older version, and the PostgreSQL store one after a failed upload.
 import { ArtifactError, ioError, isArtifactError } from './artifact-error.ts';
 import { createFolderArtifactStore } from './artifact-folder-store.ts';
 import { isValidArtifactId, newArtifactId } from './artifact-id.ts';
@@ -13,7 +17,7 @@ import type { UploadSink } from './artifact-store.ts';
 import type { ArtifactMeta, ArtifactService, ArtifactServiceOptions, OpenedArtifact, StoredArtifact } from './artifact-types.ts';
 import { discardBody, receiveBody } from './receive-body.ts';
 import { createNodeScheduler } from './scheduler.ts';
-import { signUploadToken, verifyUploadToken } from './upload-token.ts';
+import { isPresignToken, isRecordToken, signPresignToken, verifyPresignToken, verifyUploadToken } from './upload-token.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -51,31 +55,68 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     return new ArtifactError('BAD_REQUEST', 'invalid_id', 'invalid artifact id', { fieldErrors: [{ field: 'artifactId', message: 'expected art- followed by 21 characters of [A-Za-z0-9_-]' }] });
   }
 
-  async function readMeta(artifactId: string): Promise<ArtifactMeta> {
-    let meta: Awaited<ReturnType<typeof store.readMeta>>;
+  // Presigned and not uploaded yet, in this process: `open` answers `pending` for them (after a
+  // restart or on another node, `not_found`: 404 either way). Expiry order is insertion order
+  // (one TTL), so expired entries are dropped from the head; bounded.
+  const presigned = new Map<string, number>();
+  const PRESIGNED_KEPT = 100_000;
+  function notePresigned(artifactId: string, uploadExpiresAt: number, now: number): void {
+    for (const [id, expiresAt] of presigned) {
+      if (expiresAt > now && presigned.size < PRESIGNED_KEPT) break;
+      presigned.delete(id);
+    }
+    presigned.set(artifactId, uploadExpiresAt);
+  }
+
+  const notFound = (artifactId: string) => new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+
+  async function readStoredMeta(artifactId: string): Promise<ArtifactMeta | null | 'damaged'> {
     try {
-      meta = await store.readMeta(artifactId);
+      return await store.readMeta(artifactId);
     } catch (error) {
       throw ioError('read the artifact metadata', error, { artifactId });
     }
-    if (meta === null || meta === 'damaged') throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+  }
+
+  async function readMeta(artifactId: string): Promise<ArtifactMeta> {
+    const meta = await readStoredMeta(artifactId);
+    if (meta === null || meta === 'damaged') throw notFound(artifactId);
+    return meta;
+  }
+
+  function forbidden(artifactId: string, reason: 'invalid_token' | 'token_expired'): ArtifactError {
+    const message = reason === 'token_expired' ? 'upload token expired' : 'upload token is not valid for this artifact';
+    return new ArtifactError('FORBIDDEN', reason, message, { context: { artifactId } });
+  }
+
+  /** The artifact a valid token may upload: its stored record, or the pending one its token describes. */
+  async function uploadTarget(artifactId: string, token: string | null | undefined): Promise<ArtifactMeta> {
+    if (isPresignToken(token)) {
+      const check = verifyPresignToken(secret, token, artifactId, clock.now());
+      if (!check.ok) throw forbidden(artifactId, check.reason);
+      const stored = await readStoredMeta(artifactId);
+      if (stored === 'damaged') throw notFound(artifactId);
+      const { taskId, kind, contentType, createdAt } = check.fields;
+      return stored ?? { version: 1, artifactId, taskId, kind, contentType, createdAt, state: 'pending', uploadExpiresAt: check.expiresAt, expiresAt: check.expiresAt };
+    }
+    // Neither form: refused before any lookup.
+    if (!isRecordToken(token)) throw forbidden(artifactId, 'invalid_token');
+    // The older token form: the pending record written at presign holds the content type.
+    const meta = await readMeta(artifactId);
+    const check = verifyUploadToken(secret, token, artifactId, meta.contentType, clock.now());
+    if (!check.ok) throw forbidden(artifactId, check.reason);
     return meta;
   }
 
   async function acceptUploadChecked(artifactId: string, token: string | null | undefined, body: Parameters<ArtifactService['acceptUpload']>[2], opts: Parameters<ArtifactService['acceptUpload']>[3] = {}): Promise<StoredArtifact> {
     if (!isValidArtifactId(artifactId)) throw invalidId();
-    const meta = await readMeta(artifactId);
-    const check = verifyUploadToken(secret, token, artifactId, meta.contentType, clock.now());
-    if (!check.ok) {
-      const message = check.reason === 'token_expired' ? 'upload token expired' : 'upload token is not valid for this artifact';
-      throw new ArtifactError('FORBIDDEN', check.reason, message, { context: { artifactId } });
-    }
+    const meta = await uploadTarget(artifactId, token);
     if (meta.state === 'ready') throw alreadyUploaded(artifactId);
     // Take the one upload slot before anything else can interleave (atomic in the store: across
     // nodes too); every refusal below hands it back.
     let claim: Awaited<ReturnType<typeof store.claimUpload>>;
     try {
-      claim = await store.claimUpload(artifactId, clock.now());
+      claim = await store.claimUpload(meta, clock.now());
     } catch (error) {
       throw isArtifactError(error) ? error : ioError('start the upload', error, { artifactId });
     }
@@ -107,6 +148,7 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       } catch (error) {
         throw isArtifactError(error) ? error : ioError('store the upload', error, { artifactId });
       }
+      presigned.delete(artifactId);
       return stored(ready);
     } catch (error) {
       await sink.abort().catch(() => undefined);
@@ -133,13 +175,9 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       const now = clock.now();
       const artifactId = newArtifactId();
       const uploadExpiresAt = now + uploadTtlMs;
-      const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'pending', uploadExpiresAt, expiresAt: uploadExpiresAt };
-      try {
-        await store.createPending(meta);
-      } catch (error) {
-        throw isArtifactError(error) ? error : ioError('record the artifact', error);
-      }
-      const token = signUploadToken(secret, artifactId, uploadExpiresAt, checked.contentType);
+      // Nothing is written: the token carries what acceptUpload records (see the top of this file).
+      const token = signPresignToken(secret, artifactId, uploadExpiresAt, { taskId: checked.taskId, kind: checked.kind, contentType: checked.contentType, createdAt: now });
+      notePresigned(artifactId, uploadExpiresAt, now);
       return { artifactId, uploadUrl: `${downloadUrl(artifactId)}/upload?token=${encodeURIComponent(token)}`, downloadUrl: downloadUrl(artifactId), expiresAt: uploadExpiresAt };
     },
 
@@ -154,8 +192,10 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
 
     async open(artifactId) {
       if (!isValidArtifactId(artifactId)) throw invalidId();
-      const meta = await readMeta(artifactId);
-      if (meta.state !== 'ready') throw new ArtifactError('NOT_FOUND', 'pending', `artifact ${artifactId} has not been uploaded yet`, { context: { artifactId } });
+      const found = await readStoredMeta(artifactId);
+      const meta = found === null && (presigned.get(artifactId) ?? 0) > clock.now() ? 'presigned' : found;
+      if (meta === null || meta === 'damaged') throw notFound(artifactId);
+      if (meta === 'presigned' || meta.state !== 'ready') throw new ArtifactError('NOT_FOUND', 'pending', `artifact ${artifactId} has not been uploaded yet`, { context: { artifactId } });
       if (clock.now() >= meta.expiresAt) throw new ArtifactError('NOT_FOUND', 'expired', `artifact ${artifactId} has expired`, { status: 410, context: { artifactId } });
       let data: Awaited<ReturnType<typeof store.openBytes>>;
       try {

@@ -3,8 +3,10 @@
 //   PostgreSQL (cluster mode, runtime/store/postgres-artifact-store.ts): metadata rows and the
 //   bytes in 256 KiB bytea chunks, so every node presigns, accepts, serves and sweeps any artifact.
 // The single-use upload is the store's: `claimUpload` takes the one upload slot atomically
-// (a Set in the folder store, a conditional UPDATE in PostgreSQL), so a token cannot be redeemed
-// twice, not even on two nodes at once.
+// (a Set in the folder store, a conditional upsert in PostgreSQL), so a token cannot be redeemed
+// twice, not even on two nodes at once. A ready artifact's record stays until its upload token
+// has expired too (the sweep keeps it to max(expiresAt, uploadExpiresAt)), so a token can never
+// find "no record" again after its upload landed.
 import type { ArtifactMeta, SweepResult } from './artifact-types.ts';
 
 /** Where an accepted upload's bytes go while they stream in. */
@@ -33,10 +35,12 @@ export interface ArtifactStore {
   readonly kind: 'folder' | 'postgres';
   /** null: no such artifact; 'damaged': present but unreadable. */
   readMeta(artifactId: string): Promise<ArtifactMeta | null | 'damaged'>;
-  /** Records a presigned, not yet uploaded artifact. */
-  createPending(meta: ArtifactMeta): Promise<void>;
-  /** Takes the artifact's one upload slot (`now` for the staleness of an abandoned claim). */
-  claimUpload(artifactId: string, now: number): Promise<UploadClaim>;
+  /**
+   * Takes the artifact's one upload slot (`now` for the staleness of an abandoned claim). `pending`
+   * is the artifact as its token describes it: recorded here if the store has no record of it yet
+   * (a presign writes nothing).
+   */
+  claimUpload(pending: ArtifactMeta, now: number): Promise<UploadClaim>;
   /** A server-side write: metadata (state ready) and bytes at once. */
   putReady(meta: ArtifactMeta, bytes: Uint8Array): Promise<void>;
   /** null: the bytes are gone (swept meanwhile). */

@@ -52,7 +52,8 @@ export async function sweepFolder(folder: ArtifactFolder, now: number, busy: Rea
         continue;
       }
       if (meta === null) continue; // deleted meanwhile
-      if (meta === 'damaged' || now >= meta.expiresAt) await removeArtifact(entry.artifactId);
+      // Kept until its upload token has expired too: a still valid token must find the record.
+      if (meta === 'damaged' || now >= Math.max(meta.expiresAt, meta.uploadExpiresAt)) await removeArtifact(entry.artifactId);
     } else if (entry.type === 'data') {
       if (busy.has(entry.artifactId) || present.has(`${name}.json`)) continue;
       // The listing may be stale: a write that finished since then has its metadata now.

@@ -3,7 +3,10 @@
 // was rewritten whole on every append). A crash can leave a torn last line; reading drops it and
 // trims the file back to its last complete line, so the next append starts on a fresh line.
 // A `messages.json` from before the log is read first (and never written again).
-import { open, readFile, truncate } from 'node:fs/promises';
+// Appends go through a shared pool of held-open handles (append-files.ts): one write per append
+// (or per batch of appends queued meanwhile) instead of open + write + close.
+import { readFile, truncate } from 'node:fs/promises';
+import type { AppendFiles } from './append-files.ts';
 import type { Message } from './task-types.ts';
 
 export interface MessageLog {
@@ -16,11 +19,11 @@ export interface FsMessageLogOptions {
   file: string;
   /** Reads the legacy `messages.json` document, if any. */
   legacy(): Promise<Message[]>;
-  /** Also fsync each appended line before resolving. */
-  fsync?: boolean;
+  /** The handle pool the line is appended through (it fsyncs if the store does). */
+  appends: AppendFiles;
 }
 
-export function createFsMessageLog({ file, legacy, fsync = false }: FsMessageLogOptions): MessageLog {
+export function createFsMessageLog({ file, legacy, appends }: FsMessageLogOptions): MessageLog {
   return {
     async read() {
       const before = await legacy();
@@ -37,14 +40,6 @@ export function createFsMessageLog({ file, legacy, fsync = false }: FsMessageLog
       for (const line of text.slice(0, end).split('\n')) if (line) out.push(JSON.parse(line) as Message);
       return out;
     },
-    async append(message) {
-      const handle = await open(file, 'a');
-      try {
-        await handle.write(`${JSON.stringify(message)}\n`);
-        if (fsync) await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    },
+    append: (message) => appends.append(file, `${JSON.stringify(message)}\n`),
   };
 }

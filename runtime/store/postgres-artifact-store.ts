@@ -3,8 +3,9 @@
 // presigns, accepts the upload, serves and sweeps any artifact, and no shared folder is needed.
 // - Memory stays bounded: an upload is written chunk by chunk as it streams in (at most one
 //   chunk buffered), a download reads one chunk per pull, a range read only the chunks it covers.
-// - Single use across nodes: the upload claim is one conditional UPDATE (pending -> uploading
-//   with a fresh claim id); a second request, on any node, finds no pending row. A claim whose
+// - Single use across nodes: the upload claim is one conditional upsert (no row or pending ->
+//   uploading with a fresh claim id; a presign writes no row); a second request, on any node,
+//   finds the row claimed or ready. A claim whose
 //   node died is taken over once it is older than `staleClaimMs`; chunks are keyed by claim, so
 //   a stale uploader's rows never mix with the new one's, and its commit (WHERE upload_claim =
 //   its claim) fails.
@@ -74,16 +75,16 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
       return result.rows[0] ? metaOf(result.rows[0]) : null;
     },
 
-    async createPending(meta) {
-      await pool.query(INSERT, [meta.artifactId, meta.taskId, meta.kind, meta.contentType, meta.createdAt, 'pending', meta.uploadExpiresAt, meta.expiresAt, null, null, null, null]);
-    },
-
-    async claimUpload(artifactId, now) {
+    async claimUpload(meta, now) {
+      const artifactId = meta.artifactId;
       const claim = randomBytes(9).toString('base64url');
+      // One statement: recorded as uploading if there is no row yet (a presign writes none), or
+      // taken over from pending (or from a stale claim); a ready or freshly claimed row is left alone.
       const taken = await pool.query(
-        `UPDATE mimo_artifacts SET state = 'uploading', upload_claim = $2, upload_claimed_at = $3
-         WHERE artifact_id = $1 AND (state = 'pending' OR (state = 'uploading' AND upload_claimed_at <= $4))`,
-        [artifactId, claim, now, now - staleClaimMs],
+        `${INSERT}
+         ON CONFLICT (artifact_id) DO UPDATE SET state = 'uploading', upload_claim = EXCLUDED.upload_claim, upload_claimed_at = EXCLUDED.upload_claimed_at
+         WHERE mimo_artifacts.state = 'pending' OR (mimo_artifacts.state = 'uploading' AND mimo_artifacts.upload_claimed_at <= $13)`,
+        [artifactId, meta.taskId, meta.kind, meta.contentType, meta.createdAt, 'uploading', meta.uploadExpiresAt, meta.expiresAt, null, null, claim, now, now - staleClaimMs],
       );
       if (taken.rowCount !== 1) {
         const state = (await pool.query<{ state: string }>('SELECT state FROM mimo_artifacts WHERE artifact_id = $1', [artifactId])).rows[0]?.state;
@@ -183,10 +184,11 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
     },
 
     async sweep(now): Promise<SweepResult> {
-      // Expired artifacts, abandoned pending ones past their upload expiry, but not an upload in
-      // flight (unless its claim is stale: its node died). One statement: one node wins each row.
+      // Expired artifacts (kept until their upload token has expired too), abandoned pending ones
+      // past their upload expiry, but not an upload in flight (unless its claim is stale: its node
+      // died). One statement: one node wins each row.
       const removed = await pool.query<{ artifact_id: string }>(
-        `DELETE FROM mimo_artifacts WHERE expires_at <= $1 AND (state <> 'uploading' OR upload_claimed_at <= $2) RETURNING artifact_id`,
+        `DELETE FROM mimo_artifacts WHERE expires_at <= $1 AND upload_expires_at <= $1 AND (state <> 'uploading' OR upload_claimed_at <= $2) RETURNING artifact_id`,
         [now, now - staleClaimMs],
       );
       // Chunks of a claim that lost (its node died, another upload committed): no longer reachable.

@@ -2,10 +2,10 @@
 // this interface; `createFsTaskFiles` is the on-disk layout (see README.md), the memory variant
 // is in memory-task-files.ts. Documents are read and written through lowdb `Adapter`s.
 import { mkdir, open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DataFile } from 'lowdb/node';
+import { createAppendFiles } from './append-files.ts';
 import { DurableJsonFile } from './durable-json-file.ts';
 import { createFsMessageLog, type MessageLog } from './message-log.ts';
 import type { IndexFile } from './task-index.ts';
@@ -37,6 +37,10 @@ export interface TaskFiles {
   messageLog(taskId: string): MessageLog;
   /** The summary index (task-index.ts): `tasks/index.jsonl`. */
   index: IndexFile;
+  /** Lets go of what the task's files hold open (its log's append handle); it reopens on use. */
+  releaseTask?(taskId: string): Promise<void>;
+  /** Closes every held log handle (the store's `close()`; the index has its own `close`). */
+  close?(): Promise<void>;
 }
 
 export interface FsTaskFilesOptions {
@@ -46,6 +50,11 @@ export interface FsTaskFilesOptions {
    * true: also fsync the temp file and the folder before resolving; survives a power loss too.
    */
   fsync?: boolean;
+  /**
+   * How many message logs to keep open for appending (LRU, one fd each); default 256. Above the
+   * number of tasks that append at the same time, or each append reopens its log.
+   */
+  openLogs?: number;
 }
 
 async function syncDir(dir: string): Promise<void> {
@@ -57,9 +66,14 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions): TaskFiles {
+export function createFsTaskFiles({ dataDir, fsync = false, openLogs = 256 }: FsTaskFilesOptions): TaskFiles {
   const tasksDir = join(dataDir, 'tasks');
   const taskDir = (taskId: string) => join(tasksDir, taskId);
+  const logFile = (taskId: string) => join(taskDir(taskId), 'messages.jsonl');
+  // No torn-tail check on open: the store reads a log (which trims a torn last line) before its
+  // first append, and the pool cuts back its own failed writes.
+  const appends = createAppendFiles({ capacity: openLogs, fsync, trimOnOpen: false });
+  const index = createFsIndexFile(join(tasksDir, 'index.jsonl'), fsync);
 
   function jsonFile<T>(file: string): Adapter<T> {
     if (fsync) return new DurableJsonFile<T>(file);
@@ -68,7 +82,9 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
   }
 
   return {
-    index: createFsIndexFile(join(tasksDir, 'index.jsonl'), fsync),
+    index,
+    releaseTask: (taskId) => appends.release(logFile(taskId)),
+    close: () => appends.close(),
     async listTaskIds() {
       let entries;
       try {
@@ -87,16 +103,20 @@ export function createFsTaskFiles({ dataDir, fsync = false }: FsTaskFilesOptions
     meta: (taskId) => jsonFile<TaskMetaDoc>(join(taskDir(taskId), 'meta.json')),
     messageLog: (taskId) =>
       createFsMessageLog({
-        file: join(taskDir(taskId), 'messages.jsonl'),
+        file: logFile(taskId),
         legacy: async () => (await jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')).read())?.messages ?? [],
-        fsync,
+        appends,
       }),
   };
 }
 
-/** The index file: appends through one open handle, replaced by temp file + rename. */
+/**
+ * The index file: appends through one held handle (append-files.ts: a synchronous write(2)
+ * without fsync; a torn last line, from a kill mid-append, is trimmed when it is first opened),
+ * replaced by temp file + rename (after which the handle on the old file is let go).
+ */
 function createFsIndexFile(file: string, fsync: boolean): IndexFile {
-  let handle: FileHandle | null = null;
+  const appends = createAppendFiles({ capacity: 1, fsync });
   return {
     async read() {
       try {
@@ -106,11 +126,7 @@ function createFsIndexFile(file: string, fsync: boolean): IndexFile {
         throw error;
       }
     },
-    async append(text) {
-      handle ??= await open(file, 'a');
-      await handle.write(text);
-      if (fsync) await handle.sync();
-    },
+    append: (text) => appends.append(file, text),
     async replace(text) {
       const tmp = `${file}.tmp`;
       await mkdir(join(file, '..'), { recursive: true });
@@ -125,14 +141,8 @@ function createFsIndexFile(file: string, fsync: boolean): IndexFile {
       }
       await rename(tmp, file);
       if (fsync) await syncDir(join(file, '..'));
-      const old = handle;
-      handle = null;
-      await old?.close();
+      await appends.release(file);
     },
-    async close() {
-      const old = handle;
-      handle = null;
-      await old?.close();
-    },
+    close: () => appends.close(),
   };
 }

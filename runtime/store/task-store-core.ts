@@ -307,8 +307,11 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       return onTask(taskId, async () => {
         const loaded = await loadTask(taskId);
         const next = applyPatch(loaded.task, patch, clock.now());
+        const finished = next.status !== loaded.task.status && (next.status === 'completed' || next.status === 'error');
         await writeMeta(next, 'update the task');
         commitTask(loaded, next);
+        // A finished task lets go of its log's append handle (a follow-up message reopens it).
+        if (finished && files.releaseTask) void files.releaseTask(taskId).catch(() => undefined);
         return structuredClone(next);
       });
     },
@@ -369,6 +372,7 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       await inFlight.drain();
       await queue.drain();
       await indexWriter.drain();
+      await files.close?.();
       await files.index.close?.();
     },
   };

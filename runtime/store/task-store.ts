@@ -14,11 +14,13 @@ export interface TaskStoreOptions {
   cacheSize?: number;
   /** Byte budget of loaded message lists; default 16 MiB (see task-store-core.ts). */
   messageCacheBytes?: number;
+  /** Message logs kept open for appending (LRU, one fd each); default 256 (see task-files.ts). */
+  openLogs?: number;
 }
 
-export function createTaskStore({ dataDir, clock, fsync = false, cacheSize, messageCacheBytes }: TaskStoreOptions): TaskStore {
+export function createTaskStore({ dataDir, clock, fsync = false, cacheSize, messageCacheBytes, openLogs }: TaskStoreOptions): TaskStore {
   return createTaskStoreCore({
-    files: createFsTaskFiles({ dataDir, fsync }),
+    files: createFsTaskFiles({ dataDir, fsync, ...(openLogs === undefined ? {} : { openLogs }) }),
     clock,
     ...(cacheSize === undefined ? {} : { cacheSize }),
     ...(messageCacheBytes === undefined ? {} : { messageCacheBytes }),

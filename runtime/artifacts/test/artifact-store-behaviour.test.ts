@@ -102,14 +102,15 @@ function defineBehaviour(name: string, factory: Factory) {
     assert.is((await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(3))))).reason, 'token_expired');
   });
 
-  s('putArtifact stores bytes at once; expiry answers 410 and the sweep removes expired and abandoned artifacts', async ({ c }) => {
+  s('putArtifact stores bytes at once; expiry answers 410 and the sweep removes expired artifacts (an abandoned presign left nothing)', async ({ c }) => {
     const put = await c.service.putArtifact({ taskId: 'run-1', kind: 'log', contentType: 'text/plain', bytes: 'x'.repeat(300_000) });
     const opened = await c.service.open(put.artifactId);
     assert.equal([opened.size, Buffer.from(await opened.read(299_998, 5)).toString()], [300_000, 'xx']);
     const abandoned = await presign(c.service);
     assert.equal((await c.service.sweep()).removed, [], 'nothing is due yet');
     c.clock.advance(15 * 60_000);
-    assert.equal((await c.service.sweep()).removed, [abandoned.artifactId], 'the pending one past its upload expiry');
+    assert.equal((await c.service.sweep()).removed, [], 'a presign never uploaded recorded nothing');
+    assert.is((await rejection(c.service.open(abandoned.artifactId))).reason, 'not_found');
     c.clock.advance(24 * HOUR);
     const expired = await rejection(c.service.open(put.artifactId));
     assert.equal([expired.reason, expired.status], ['expired', 410]);
@@ -199,7 +200,9 @@ pgSuite('postgres: sweeps on several nodes at once remove each expired artifact 
 pgSuite('postgres: an upload claim left by a dead node is taken over once stale; the dead claim cannot commit', async ({ c }) => {
   const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
   const deadStore = c.store;
-  const claim = await deadStore.claimUpload(p.artifactId, c.clock.now());
+  // The artifact as its token describes it (a presign records nothing; the claim records it).
+  const pending: ArtifactMeta = { version: 1, artifactId: p.artifactId, taskId: 't', kind: 'screenshot', contentType: 'image/png', createdAt: c.clock.now(), state: 'pending', uploadExpiresAt: p.expiresAt, expiresAt: p.expiresAt };
+  const claim = await deadStore.claimUpload(pending, c.clock.now());
   assert.ok(claim.ok);
   if (!claim.ok) return;
   await claim.sink.write(bytes(300_000, 5)); // one chunk written, then the node "dies"
@@ -213,6 +216,17 @@ pgSuite('postgres: an upload claim left by a dead node is taken over once stale;
     (error: Error) => assert.match(error.message, /claim .* was lost/),
   );
   assert.equal(await readAll((await c.service.open(p.artifactId)).stream()), Buffer.from(bytes(400_000, 9)), 'the new upload is what is served');
+});
+
+pgSuite('postgres: an upload that failed leaves a pending row (its URL still works); the sweep removes it once the URL expires', async ({ c }) => {
+  const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
+  const failed = await rejection(c.service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(10)), { contentLength: 11 }));
+  assert.is(failed.reason, 'length_mismatch');
+  assert.is(((await c.store.readMeta(p.artifactId)) as ArtifactMeta).state, 'pending');
+  assert.is((await rejection(c.another().open(p.artifactId))).reason, 'pending', 'every node sees the pending row');
+  c.clock.advance(15 * 60_000);
+  assert.equal((await c.service.sweep()).removed, [p.artifactId]);
+  assert.is(await c.store.readMeta(p.artifactId), null);
 });
 
 pgSuite.after(async () => {

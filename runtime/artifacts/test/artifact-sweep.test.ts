@@ -19,17 +19,18 @@ s.after.each(async (ctx) => ctx.h.remove());
 
 const names = async (h: Harness) => (await readdir(h.dir)).sort();
 
-s('pending uploads go when their upload URL expires, uploads when their download TTL does', async ({ h }) => {
+s('a presign never uploaded leaves nothing to sweep; uploads go when their download TTL does', async ({ h }) => {
   const abandoned = await h.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
   const uploaded = await h.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
   await h.service.acceptUpload(uploaded.artifactId, tokenOf(uploaded.uploadUrl), chunks(new Uint8Array(10)));
   const put = await h.service.putArtifact({ taskId: 't', kind: 'readability', contentType: 'text/plain', bytes: 'x' });
 
   assert.equal(await h.service.sweep(), { removed: [], tempFilesRemoved: 0, errors: [] });
+  assert.equal(await names(h), [uploaded.artifactId, `${uploaded.artifactId}.json`, put.artifactId, `${put.artifactId}.json`].sort(), 'no file for the abandoned presign');
   h.clock.advance(15 * MIN);
-  assert.equal((await h.service.sweep()).removed, [abandoned.artifactId]);
-  assert.equal(await names(h), [uploaded.artifactId, `${uploaded.artifactId}.json`, put.artifactId, `${put.artifactId}.json`].sort());
+  assert.equal((await h.service.sweep()).removed, []);
   assert.is((await rejection(h.service.open(abandoned.artifactId))).status, 404);
+  assert.is((await rejection(h.service.acceptUpload(abandoned.artifactId, tokenOf(abandoned.uploadUrl), chunks(new Uint8Array(1))))).reason, 'token_expired');
 
   h.clock.advance(24 * HOUR - 15 * MIN - 1);
   assert.equal((await h.service.sweep()).removed, []);
@@ -63,7 +64,7 @@ s('an upload in flight is never swept, even past its upload expiry', async ({ h 
   h.clock.advance(16 * MIN);
   const result = await h.service.sweep();
   assert.equal(result, { removed: [], tempFilesRemoved: 0, errors: [] });
-  assert.is((await names(h)).length, 2, 'metadata and the temp file of the upload');
+  assert.equal((await names(h)).length, 1, 'the temp file of the upload (a presign writes no metadata)');
   body.end();
   const stored = await upload;
   assert.is(stored.size, 100);
@@ -78,14 +79,14 @@ s('startSweeper sweeps at once and then every 6 hours until stopped', async ({ h
   const results: SweepResult[] = [];
   let notify: (() => void) | undefined;
   const nextResult = () => new Promise<void>((resolve) => (notify = resolve));
-  await h.service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
-  h.clock.advance(15 * MIN);
+  await h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 'x' });
+  h.clock.advance(24 * HOUR);
   let pending = nextResult();
   const stop = h.service.startSweeper({ onResult: (r) => (results.push(r), notify?.()) });
   const [interval] = [...h.scheduler.intervals.values()];
   assert.is(interval?.ms, 6 * HOUR);
   await pending;
-  assert.is(results[0]!.removed.length, 1, 'the startup sweep removed the expired presign');
+  assert.is(results[0]!.removed.length, 1, 'the startup sweep removed the expired artifact');
 
   await h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 'x' });
   h.clock.advance(24 * HOUR);

@@ -71,7 +71,7 @@ s('oversize while streaming: 413, nothing past the limit written, nothing left b
   assert.is(error.status, 413);
   assert.is(error.reason, 'too_large');
   assert.ok(body.cancelled, 'the sender is cut off');
-  assert.equal(await readdir(h.dir), [`${p.artifactId}.json`]);
+  assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
   await rejection(h.service.open(p.artifactId)).then((e) => assert.is(e.reason, 'pending'));
   // A failed attempt does not consume the token.
   assert.is((await h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(64 * 1024)))).size, 64 * 1024);
@@ -101,7 +101,7 @@ s('fewer or more bytes than the declared Content-Length: 400 length_mismatch', a
   assert.is(error.reason, 'length_mismatch');
   assert.is(error.status, 400);
   assert.is((await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100)), { contentLength: 99 }))).reason, 'length_mismatch');
-  assert.equal(await readdir(h.dir), [`${p.artifactId}.json`]);
+  assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
 });
 
 s('an upload that stalls past uploadTimeoutMs fails with 408 and cleans up', async ({ h }) => {
@@ -118,7 +118,7 @@ s('an upload that stalls past uploadTimeoutMs fails with 408 and cleans up', asy
   assert.is(error.reason, 'upload_timeout');
   assert.is(error.retryable, true);
   assert.ok(body.cancelled);
-  assert.equal(await readdir(h.dir), [`${p.artifactId}.json`]);
+  assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
   assert.is(h.scheduler.timeouts.size, 0);
 });
 
@@ -160,7 +160,7 @@ s('a body that errors or yields non-bytes: 400 body_error, nothing kept', async 
   }
   assert.is((await rejection(h.service.acceptUpload(p.artifactId, p.token, strings()))).reason, 'body_error');
   assert.is((await rejection(h.service.acceptUpload(p.artifactId, p.token, 'text' as never))).reason, 'body_error');
-  assert.equal(await readdir(h.dir), [`${p.artifactId}.json`]);
+  assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
 });
 
 s('a Content-Type other than the presigned one is refused with 415', async ({ h }) => {
@@ -222,11 +222,15 @@ s('an unwritable folder gives INTERNAL 500; the service works once it is fixed',
   const { writeFile, rm } = await import('node:fs/promises');
   await writeFile(h.dir, 'a file where the folder should be');
   const service = h.make();
-  const error = await rejection(service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' }));
+  // A presign writes nothing, so it still answers; the upload is what meets the broken folder.
+  const p = await service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
+  const error = await rejection(service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(3))));
   assert.equal([error.code, error.status, error.reason], ['INTERNAL', 500, 'io_error']);
   assert.not.match(error.message, h.dir);
+  const put = await rejection(service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 'x' }));
+  assert.equal([put.code, put.status, put.reason], ['INTERNAL', 500, 'io_error']);
   await rm(h.dir);
-  assert.ok((await service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' })).artifactId);
+  assert.is((await service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(3)))).size, 3, 'the same URL works once the folder is fixed');
 });
 
 s.run();

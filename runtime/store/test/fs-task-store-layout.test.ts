@@ -4,7 +4,9 @@ import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createFsTaskFiles } from '../task-files.ts';
 import { createTaskStore } from '../task-store.ts';
+import { createTaskStoreCore } from '../task-store-core.ts';
 import type { Message } from '../task-types.ts';
 import { createFakeClock, listJsonFiles, makeTempDir, rejection } from './util.ts';
 import type { FakeClock } from './util.ts';
@@ -99,10 +101,12 @@ s('init (index missing: the full scan) skips damaged or foreign folders, reports
 });
 
 s('messages write failing after the meta write: rejected, memory unchanged, only updatedAt may move on disk', async ({ dir, clock }) => {
-  const store = createTaskStore({ dataDir: dir, clock });
+  const files = createFsTaskFiles({ dataDir: dir });
+  const store = createTaskStoreCore({ files, clock });
   await store.createTaskIfAbsent({ taskId: 't', title: 'x' });
   await store.appendMessage('t', msg('m1'));
   const before = await store.getTask('t');
+  await files.releaseTask!('t'); // the held append handle would keep writing to the moved file
   const log = join(dir, 'tasks', 't', 'messages.jsonl');
   await rename(log, `${log}.aside`);
   await mkdir(log); // the log cannot be appended to
