@@ -57,15 +57,27 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
  * One `usage` event per LLM call with that call's tokens, sent at once; the task total is their
  * sum, stored afterwards as task.usage.
  */
-export async function addTaskUsage(deps: { events: FrontendEventSink; taskStore: TaskStore }, taskId: string, usage: TaskUsage): Promise<void> {
-  deps.events.toTask(taskId, { type: 'usage', ...usage });
-  const task = await deps.taskStore.getTask(taskId);
-  const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-  await deps.taskStore.updateTask(taskId, {
-    usage: {
-      promptTokens: before.promptTokens + usage.promptTokens,
-      completionTokens: before.completionTokens + usage.completionTokens,
-      totalTokens: before.totalTokens + usage.totalTokens,
-    },
-  });
+/**
+ * A task's token usage, added to its stored total one report at a time: each addition reads the
+ * total and writes the sum, so two reports in flight together (a slow store, steps a moment apart)
+ * would otherwise both read the same total and one would be lost. The web sees each report at once.
+ */
+export function createUsageAccumulator(deps: { events: FrontendEventSink; taskStore: TaskStore }, taskId: string) {
+  let previous: Promise<void> = Promise.resolve();
+  return (usage: TaskUsage): Promise<void> => {
+    deps.events.toTask(taskId, { type: 'usage', ...usage });
+    const added = previous.then(async () => {
+      const task = await deps.taskStore.getTask(taskId);
+      const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+      await deps.taskStore.updateTask(taskId, {
+        usage: {
+          promptTokens: before.promptTokens + usage.promptTokens,
+          completionTokens: before.completionTokens + usage.completionTokens,
+          totalTokens: before.totalTokens + usage.totalTokens,
+        },
+      });
+    });
+    previous = added.catch(() => undefined);
+    return added;
+  };
 }

@@ -14,7 +14,7 @@ import type { FinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
-import { addTaskUsage, basicUrlCheck, toolMessageOf } from './task-history.ts';
+import { basicUrlCheck, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
@@ -58,7 +58,7 @@ export interface TaskSessionContext {
 export function createTaskSession(ctx: TaskSessionContext, taskId: string, restored?: RestoredTask): TaskSession {
   const { services, options, stepLimit, finishedTabs } = ctx;
   const { taskStore, events, scheduler, registry, clock, log } = services;
-  const addUsage = (taskId: string, usage: TaskUsage) => addTaskUsage({ events, taskStore }, taskId, usage);
+  const addUsage = createUsageAccumulator({ events, taskStore }, taskId);
 
   function tellPlugin(session: TaskSession, status: TaskStatus): void {
     const clientId = session.browser.clientId;
@@ -146,7 +146,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               snapshotOf: (clientId) => services.snapshots.state(clientId),
               hideTab: (tab) => finishedTabs.hides(tab),
               ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
-              onUsage: (usage) => void addUsage(taskId, usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
+              onUsage: (usage) => void addUsage(usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
               ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
             },
             message,
