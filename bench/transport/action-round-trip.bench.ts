@@ -1,0 +1,163 @@
+// The transport's cost of one browser action, ours vs the real `socket.io` server, side by side
+// in one run. Exactly the agent loop's transport reference (bench/runtime/agent-loop.bench.ts):
+//   server emits `plugin_message` browser_action with an ack -> the plugin acks -> the plugin
+//   sends its `plugin_message` browser_action_result -> the server's handler routes it
+// (three frames). Plugins are the real socket.io-client (runtime/test-util/fake-plugin.ts, via
+// bench/runtime/plugin-swarm.ts) in another process, one per server, acking at once and answering
+// after `delayMs`; one action in flight per plugin. Each server runs in its own process
+// (action-server-process.ts) and reports its own CPU; rounds alternate between the servers so
+// the machine's other load falls on all alike. Two handlers: `bare` (a lookup by actionId: the
+// transport alone) and `gateway` (the real plugin gateway: contract validation and routing).
+//
+//   node --import tsx bench/transport/action-round-trip.bench.ts
+//   (MIMO_BENCH_SECONDS, default 10; MIMO_BENCH_PLUGIN_DELAY_MS, default 20; MIMO_BENCH_PLUGINS, default 20;
+//    MIMO_BENCH_MODES=bare,gateway; MIMO_BENCH_PROFILE_DIR=dir writes each server's --cpu-prof there)
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+
+type Kind = 'ours' | 'socketio';
+type Mode = 'bare' | 'gateway';
+
+export interface RoundTripFigures {
+  kind: Kind;
+  mode: Mode;
+  roundTrips: number;
+  roundTripsPerSecond: number;
+  /** Median over rounds of the server's (user + system) CPU per round trip. */
+  cpuMicrosPerRoundTrip: number;
+  /** Spread of that figure over the rounds. */
+  cpuMicrosMin: number;
+  cpuMicrosMax: number;
+  userMicrosPerRoundTrip: number;
+  systemMicrosPerRoundTrip: number;
+  /** Emit -> result handled, minus nothing (includes the plugin's delay). */
+  p50Ms: number;
+  p99Ms: number;
+}
+
+interface Ran {
+  type: 'ran';
+  count: number;
+  userMicros: number;
+  systemMicros: number;
+  latencies: number[];
+}
+
+interface Started {
+  kind: Kind;
+  mode: Mode;
+  server: ChildProcess;
+  swarm: ChildProcess;
+}
+
+async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number): Promise<Started> {
+  const server = fork(new URL('./action-server-process.ts', import.meta.url).pathname, [kind, mode], {
+    execArgv: ['--import', 'tsx', ...(process.env.MIMO_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MIMO_BENCH_PROFILE_DIR}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.on('message', (m: { type: string; port: number }) => {
+      if (m.type === 'ready') resolve(m.port);
+    });
+  });
+  const swarm = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('../runtime/plugin-swarm.ts', import.meta.url).pathname, `http://127.0.0.1:${port}`, String(plugins), String(delayMs)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    swarm.once('error', reject);
+    swarm.once('exit', (code) => reject(new Error(`plugin swarm exited with ${code}`)));
+    swarm.stdout!.once('data', () => resolve());
+  });
+  swarm.removeAllListeners('exit');
+  return { kind, mode, server, swarm };
+}
+
+function run(started: Started, ms: number): Promise<Ran> {
+  return new Promise((resolve) => {
+    const onMessage = (m: Ran) => {
+      if (m.type !== 'ran') return;
+      started.server.off('message', onMessage);
+      resolve(m);
+    };
+    started.server.on('message', onMessage);
+    started.server.send({ type: 'run', ms });
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+export async function benchActionRoundTrip(options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; modes?: Mode[] } = {}) {
+  const seconds = options.seconds ?? 10;
+  const rounds = options.rounds ?? 5;
+  const plugins = options.plugins ?? 20;
+  const delayMs = options.delayMs ?? 20;
+  const modes = options.modes ?? ['bare', 'gateway'];
+  const setups: Started[] = [];
+  try {
+    for (const mode of modes) for (const kind of ['ours', 'socketio'] as const) setups.push(await start(kind, mode, plugins, delayMs));
+    for (const s of setups) await run(s, 2_000); // warm-up (JIT)
+    const ran = new Map<Started, Ran[]>(setups.map((s) => [s, []]));
+    const windowMs = (seconds * 1_000) / (rounds * setups.length);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? setups : [...setups].reverse();
+      for (const s of order) ran.get(s)!.push(await run(s, windowMs));
+    }
+    const figures: RoundTripFigures[] = setups.map((s) => {
+      const windows = ran.get(s)!;
+      const perTrip = windows.map((w) => (w.userMicros + w.systemMicros) / Math.max(1, w.count));
+      const count = windows.reduce((a, w) => a + w.count, 0);
+      const latencies = windows.flatMap((w) => w.latencies).sort((a, b) => a - b);
+      return {
+        kind: s.kind,
+        mode: s.mode,
+        roundTrips: count,
+        roundTripsPerSecond: count / ((windowMs * rounds) / 1_000),
+        cpuMicrosPerRoundTrip: median(perTrip),
+        cpuMicrosMin: Math.min(...perTrip),
+        cpuMicrosMax: Math.max(...perTrip),
+        userMicrosPerRoundTrip: median(windows.map((w) => w.userMicros / Math.max(1, w.count))),
+        systemMicrosPerRoundTrip: median(windows.map((w) => w.systemMicros / Math.max(1, w.count))),
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+      };
+    });
+    return { plugins, delayMs, figures };
+  } finally {
+    for (const s of setups) {
+      s.swarm.kill('SIGTERM');
+      s.server.kill('SIGINT');
+    }
+  }
+}
+
+export function printActionRoundTrip(result: Awaited<ReturnType<typeof benchActionRoundTrip>>): void {
+  console.log(
+    `action round trip (browser_action + ack + result, 3 frames): ${result.plugins} real socket.io-client plugins in another process, one in flight each, result after ${result.delayMs} ms`,
+  );
+  for (const f of result.figures) {
+    console.log(
+      `  ${f.kind.padEnd(8)} ${f.mode.padEnd(7)} server CPU ${f.cpuMicrosPerRoundTrip.toFixed(1).padStart(6)} µs/round trip ` +
+        `(rounds ${f.cpuMicrosMin.toFixed(0)}-${f.cpuMicrosMax.toFixed(0)}; user ${f.userMicrosPerRoundTrip.toFixed(0)} sys ${f.systemMicrosPerRoundTrip.toFixed(0)})  ` +
+        `${f.roundTripsPerSecond.toFixed(0).padStart(6)} rt/s  p50 ${f.p50Ms.toFixed(2)} ms  p99 ${f.p99Ms.toFixed(2)} ms`,
+    );
+  }
+  for (const mode of ['bare', 'gateway'] as const) {
+    const ours = result.figures.find((f) => f.kind === 'ours' && f.mode === mode);
+    const ref = result.figures.find((f) => f.kind === 'socketio' && f.mode === mode);
+    if (ours && ref) console.log(`  ratio ours/socket.io (${mode}): CPU per round trip ${(ours.cpuMicrosPerRoundTrip / ref.cpuMicrosPerRoundTrip).toFixed(2)}x`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printActionRoundTrip(
+    await benchActionRoundTrip({
+      seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 10),
+      delayMs: Number(process.env.MIMO_BENCH_PLUGIN_DELAY_MS ?? 20),
+      plugins: Number(process.env.MIMO_BENCH_PLUGINS ?? 20),
+      ...(process.env.MIMO_BENCH_MODES ? { modes: process.env.MIMO_BENCH_MODES.split(',') as Mode[] } : {}),
+    }),
+  );
+}
