@@ -4,13 +4,14 @@
 //   sends its `plugin_message` browser_action_result -> the server's handler routes it
 // (three frames). Plugins are the real socket.io-client (runtime/test-util/fake-plugin.ts, via
 // bench/runtime/plugin-swarm.ts) in another process, one per server, acking at once and answering
-// after `delayMs`; one action in flight per plugin. Each server runs in its own process
+// after `delayMs`; one action in flight per plugin (or `burst` of them, written in one tick). Each server runs in its own process
 // (action-server-process.ts) and reports its own CPU; rounds alternate between the servers so
 // the machine's other load falls on all alike. Two handlers: `bare` (a lookup by actionId: the
 // transport alone) and `gateway` (the real plugin gateway: contract validation and routing).
 //
 //   node --import tsx bench/transport/action-round-trip.bench.ts
 //   (MIMO_BENCH_SECONDS, default 10; MIMO_BENCH_PLUGIN_DELAY_MS, default 20; MIMO_BENCH_PLUGINS, default 20;
+//    MIMO_BENCH_BURST: actions dispatched to each plugin in one tick, default 1;
 //    MIMO_BENCH_MODES=bare,gateway; MIMO_BENCH_PROFILE_DIR=dir writes each server's --cpu-prof there)
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 
@@ -74,7 +75,7 @@ async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number): 
   return { kind, mode, server, swarm };
 }
 
-function run(started: Started, ms: number): Promise<Ran> {
+function run(started: Started, ms: number, burst: number): Promise<Ran> {
   return new Promise((resolve) => {
     const onMessage = (m: Ran) => {
       if (m.type !== 'ran') return;
@@ -82,28 +83,29 @@ function run(started: Started, ms: number): Promise<Ran> {
       resolve(m);
     };
     started.server.on('message', onMessage);
-    started.server.send({ type: 'run', ms });
+    started.server.send({ type: 'run', ms, burst });
   });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-export async function benchActionRoundTrip(options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; modes?: Mode[] } = {}) {
+export async function benchActionRoundTrip(options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; burst?: number; modes?: Mode[] } = {}) {
   const seconds = options.seconds ?? 10;
   const rounds = options.rounds ?? 5;
   const plugins = options.plugins ?? 20;
   const delayMs = options.delayMs ?? 20;
+  const burst = options.burst ?? 1;
   const modes = options.modes ?? ['bare', 'gateway'];
   const setups: Started[] = [];
   try {
     for (const mode of modes) for (const kind of ['ours', 'socketio'] as const) setups.push(await start(kind, mode, plugins, delayMs));
-    for (const s of setups) await run(s, 2_000); // warm-up (JIT)
+    for (const s of setups) await run(s, 2_000, burst); // warm-up (JIT)
     const ran = new Map<Started, Ran[]>(setups.map((s) => [s, []]));
     const windowMs = (seconds * 1_000) / (rounds * setups.length);
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? setups : [...setups].reverse();
-      for (const s of order) ran.get(s)!.push(await run(s, windowMs));
+      for (const s of order) ran.get(s)!.push(await run(s, windowMs, burst));
     }
     const figures: RoundTripFigures[] = setups.map((s) => {
       const windows = ran.get(s)!;
@@ -124,7 +126,7 @@ export async function benchActionRoundTrip(options: { seconds?: number; rounds?:
         p99Ms: percentile(latencies, 99),
       };
     });
-    return { plugins, delayMs, figures };
+    return { plugins, delayMs, burst, figures };
   } finally {
     for (const s of setups) {
       s.swarm.kill('SIGTERM');
@@ -135,7 +137,7 @@ export async function benchActionRoundTrip(options: { seconds?: number; rounds?:
 
 export function printActionRoundTrip(result: Awaited<ReturnType<typeof benchActionRoundTrip>>): void {
   console.log(
-    `action round trip (browser_action + ack + result, 3 frames): ${result.plugins} real socket.io-client plugins in another process, one in flight each, result after ${result.delayMs} ms`,
+    `action round trip (browser_action + ack + result, 3 frames): ${result.plugins} real socket.io-client plugins in another process, ${result.burst === 1 ? 'one in flight each' : `${result.burst} dispatched to each in one tick`}, result after ${result.delayMs} ms`,
   );
   for (const f of result.figures) {
     console.log(
@@ -157,6 +159,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 10),
       delayMs: Number(process.env.MIMO_BENCH_PLUGIN_DELAY_MS ?? 20),
       plugins: Number(process.env.MIMO_BENCH_PLUGINS ?? 20),
+      burst: Number(process.env.MIMO_BENCH_BURST ?? 1),
       ...(process.env.MIMO_BENCH_MODES ? { modes: process.env.MIMO_BENCH_MODES.split(',') as Mode[] } : {}),
     }),
   );

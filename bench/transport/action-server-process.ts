@@ -2,14 +2,15 @@
 //   node --import tsx bench/transport/action-server-process.ts ours|socketio bare|gateway
 // Namespace /mimo; a plugin socket (auth { clientType: 'plugin', clientId }) joins
 // `client:{clientId}`. On IPC {type:'run', ms} it drives every connected plugin for `ms`: the
-// round trip of the agent loop's transport reference, one in flight per plugin:
+// round trip of the agent loop's transport reference, `burst` in flight per plugin (default 1),
+// written in one tick:
 //   server emits `plugin_message` browser_action with an ack -> the plugin acks ->
 //   the plugin sends `plugin_message` browser_action_result -> the server's handler routes it.
 // `bare`: the handler is a lookup by actionId (the transport alone). `gateway`: the real plugin
 // gateway (runtime/socket/plugin-gateway.ts: contract validation, the clientId check, routing
 // to the scheduler port) over a stub scheduler that settles the round trip. The driver and the
 // handlers are the same code on both servers; only the server package differs.
-// Answers {type:'run'} with {type:'ran', count, userMicros, systemMicros, latencies (ms, sampled)}.
+// Answers {type:'run', ms, burst?} with {type:'ran', count, userMicros, systemMicros, latencies (ms, sampled)}.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { attachPluginSocket, type PluginGatewayDeps } from '../../runtime/socket/plugin-gateway.ts';
@@ -110,29 +111,41 @@ if (kind === 'ours') {
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 
 let sequence = 0;
-async function drive(clientId: string, end: number, latencies: number[]): Promise<number> {
+/** One action round trip to `clientId`'s plugin; resolves when both its ack and its result are in. */
+function roundTrip(clientId: string): Promise<unknown> | null {
+  const socket = socketOf(clientId);
+  if (!socket) return null;
+  const actionId = `act-${clientId}-${sequence++}`;
+  const frame = browserActionFrame({ actionId, taskId: TASK_ID, clientId, timestamp: Date.now(), actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, timeoutMs: 5_000 });
+  const resulted = new Promise<void>((resolve) => waiting.set(actionId, resolve));
+  const acked = new Promise<void>((resolve) => socket.emit('plugin_message', frame, () => resolve()));
+  return Promise.all([acked, resulted]);
+}
+
+/** `burst` actions to the plugin in one tick (as the runtime dispatches several tasks' actions to one plugin), then the next burst. */
+async function drive(clientId: string, burst: number, end: number, latencies: number[]): Promise<number> {
   let count = 0;
   while (performance.now() < end) {
-    const socket = socketOf(clientId);
-    if (!socket) return count;
-    const actionId = `act-${clientId}-${sequence++}`;
-    const frame = browserActionFrame({ actionId, taskId: TASK_ID, clientId, timestamp: Date.now(), actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, timeoutMs: 5_000 });
     const started = performance.now();
-    const resulted = new Promise<void>((resolve) => waiting.set(actionId, resolve));
-    const acked = new Promise<void>((resolve) => socket.emit('plugin_message', frame, () => resolve()));
-    await Promise.all([acked, resulted]);
+    const trips: Array<Promise<unknown>> = [];
+    for (let i = 0; i < burst; i++) {
+      const trip = roundTrip(clientId);
+      if (!trip) return count;
+      trips.push(trip);
+    }
+    await Promise.all(trips);
     if ((count & 7) === 0) latencies.push(performance.now() - started);
-    count++;
+    count += burst;
   }
   return count;
 }
 
-process.on('message', async (message: { type: string; ms?: number }) => {
+process.on('message', async (message: { type: string; ms?: number; burst?: number }) => {
   if (message.type !== 'run') return;
   const latencies: number[] = [];
   const end = performance.now() + message.ms!;
   const before = process.cpuUsage();
-  const counts = await Promise.all([...clients].map((clientId) => drive(clientId, end, latencies)));
+  const counts = await Promise.all([...clients].map((clientId) => drive(clientId, message.burst ?? 1, end, latencies)));
   const cpu = process.cpuUsage(before);
   process.send!({ type: 'ran', count: counts.reduce((a, b) => a + b, 0), userMicros: cpu.user, systemMicros: cpu.system, latencies });
 });
