@@ -24,6 +24,12 @@ function onWsError(this: TaggedWebSocket, error: Error): void {
   this[TRANSPORT].onSocketError(error);
 }
 
+type Utf8Write = (this: Buffer, text: string, offset: number) => number;
+const directUtf8Write = (Buffer.prototype as unknown as { utf8Write?: Utf8Write }).utf8Write;
+/** Buffer's own UTF-8 writer when the runtime has it (it skips `write`'s argument parsing), else `write`. */
+const writeUtf8: (frame: Buffer, text: string, offset: number) => void =
+  typeof directUtf8Write === 'function' ? (frame, text, offset) => directUtf8Write.call(frame, text, offset) : (frame, text, offset) => frame.write(text, offset);
+
 /** An unmasked, final WebSocket text frame (RFC 6455 §5.2) holding `'4' + data`. */
 export function frameTextMessage(data: string): Buffer {
   const payloadLength = Buffer.byteLength(data) + 1;
@@ -41,7 +47,7 @@ export function frameTextMessage(data: string): Buffer {
     frame.writeUInt32BE(payloadLength >>> 0, 6);
   }
   frame[headerLength] = 0x34; // '4': Engine.IO message
-  frame.write(data, headerLength + 1);
+  writeUtf8(frame, data, headerLength + 1);
   return frame;
 }
 
