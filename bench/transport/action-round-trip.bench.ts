@@ -11,14 +11,20 @@
 //
 //   node --import tsx bench/transport/action-round-trip.bench.ts
 //   (MIMO_BENCH_SECONDS, default 10; MIMO_BENCH_PLUGIN_DELAY_MS, default 20; MIMO_BENCH_PLUGINS, default 20;
-//    MIMO_BENCH_BURST: actions dispatched to each plugin in one tick, default 1;
-//    MIMO_BENCH_MODES=bare,gateway; MIMO_BENCH_PROFILE_DIR=dir writes each server's --cpu-prof there)
+//    MIMO_BENCH_BURST: actions dispatched to each plugin in one tick, default 1; MIMO_BENCH_ROUNDS, default 5;
+//    MIMO_BENCH_MODES=bare,gateway; MIMO_BENCH_PROFILE_DIR=dir writes each server's --cpu-prof there;
+//    MIMO_BENCH_COMPARE_TREE=dir adds a third server: another checkout of this repository (e.g.
+//    `git archive <commit> | tar -x -C dir`, with node_modules linked), its transport and gateway
+//    driven by this file's server process (copied into it), for before/after in one run)
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 
 type Kind = 'ours' | 'socketio';
 type Mode = 'bare' | 'gateway';
 
 export interface RoundTripFigures {
+  /** 'ours', 'socketio', or 'ours@<dir>' for the tree given in `compareTree`. */
+  label: string;
   kind: Kind;
   mode: Mode;
   roundTrips: number;
@@ -44,14 +50,18 @@ interface Ran {
 }
 
 interface Started {
+  label: string;
   kind: Kind;
   mode: Mode;
   server: ChildProcess;
   swarm: ChildProcess;
 }
 
-async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number): Promise<Started> {
-  const server = fork(new URL('./action-server-process.ts', import.meta.url).pathname, [kind, mode], {
+async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number, tree?: string): Promise<Started> {
+  // Another tree's server (its transport and gateway) is driven by this tree's server process file.
+  const script = tree ? `${tree}/bench/transport/action-server-process.ts` : new URL('./action-server-process.ts', import.meta.url).pathname;
+  if (tree) copyFileSync(new URL('./action-server-process.ts', import.meta.url).pathname, script);
+  const server = fork(script, [kind, mode], {
     execArgv: ['--import', 'tsx', ...(process.env.MIMO_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MIMO_BENCH_PROFILE_DIR}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -72,7 +82,7 @@ async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number): 
     swarm.stdout!.once('data', () => resolve());
   });
   swarm.removeAllListeners('exit');
-  return { kind, mode, server, swarm };
+  return { label: tree ? `ours@${tree}` : kind, kind, mode, server, swarm };
 }
 
 function run(started: Started, ms: number, burst: number): Promise<Ran> {
@@ -90,7 +100,9 @@ function run(started: Started, ms: number, burst: number): Promise<Ran> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-export async function benchActionRoundTrip(options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; burst?: number; modes?: Mode[] } = {}) {
+export async function benchActionRoundTrip(
+  options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; burst?: number; modes?: Mode[]; compareTree?: string } = {},
+) {
   const seconds = options.seconds ?? 10;
   const rounds = options.rounds ?? 5;
   const plugins = options.plugins ?? 20;
@@ -99,7 +111,10 @@ export async function benchActionRoundTrip(options: { seconds?: number; rounds?:
   const modes = options.modes ?? ['bare', 'gateway'];
   const setups: Started[] = [];
   try {
-    for (const mode of modes) for (const kind of ['ours', 'socketio'] as const) setups.push(await start(kind, mode, plugins, delayMs));
+    for (const mode of modes) {
+      for (const kind of ['ours', 'socketio'] as const) setups.push(await start(kind, mode, plugins, delayMs));
+      if (options.compareTree) setups.push(await start('ours', mode, plugins, delayMs, options.compareTree));
+    }
     for (const s of setups) await run(s, 2_000, burst); // warm-up (JIT)
     const ran = new Map<Started, Ran[]>(setups.map((s) => [s, []]));
     const windowMs = (seconds * 1_000) / (rounds * setups.length);
@@ -113,6 +128,7 @@ export async function benchActionRoundTrip(options: { seconds?: number; rounds?:
       const count = windows.reduce((a, w) => a + w.count, 0);
       const latencies = windows.flatMap((w) => w.latencies).sort((a, b) => a - b);
       return {
+        label: s.label,
         kind: s.kind,
         mode: s.mode,
         roundTrips: count,
@@ -141,15 +157,16 @@ export function printActionRoundTrip(result: Awaited<ReturnType<typeof benchActi
   );
   for (const f of result.figures) {
     console.log(
-      `  ${f.kind.padEnd(8)} ${f.mode.padEnd(7)} server CPU ${f.cpuMicrosPerRoundTrip.toFixed(1).padStart(6)} µs/round trip ` +
+      `  ${f.label.padEnd(8)} ${f.mode.padEnd(7)} server CPU ${f.cpuMicrosPerRoundTrip.toFixed(1).padStart(6)} µs/round trip ` +
         `(rounds ${f.cpuMicrosMin.toFixed(0)}-${f.cpuMicrosMax.toFixed(0)}; user ${f.userMicrosPerRoundTrip.toFixed(0)} sys ${f.systemMicrosPerRoundTrip.toFixed(0)})  ` +
         `${f.roundTripsPerSecond.toFixed(0).padStart(6)} rt/s  p50 ${f.p50Ms.toFixed(2)} ms  p99 ${f.p99Ms.toFixed(2)} ms`,
     );
   }
   for (const mode of ['bare', 'gateway'] as const) {
-    const ours = result.figures.find((f) => f.kind === 'ours' && f.mode === mode);
-    const ref = result.figures.find((f) => f.kind === 'socketio' && f.mode === mode);
-    if (ours && ref) console.log(`  ratio ours/socket.io (${mode}): CPU per round trip ${(ours.cpuMicrosPerRoundTrip / ref.cpuMicrosPerRoundTrip).toFixed(2)}x`);
+    const ref = result.figures.find((f) => f.label === 'socketio' && f.mode === mode);
+    for (const ours of result.figures.filter((f) => f.kind === 'ours' && f.mode === mode)) {
+      if (ref) console.log(`  ratio ${ours.label}/socket.io (${mode}): CPU per round trip ${(ours.cpuMicrosPerRoundTrip / ref.cpuMicrosPerRoundTrip).toFixed(2)}x`);
+    }
   }
 }
 
@@ -160,7 +177,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       delayMs: Number(process.env.MIMO_BENCH_PLUGIN_DELAY_MS ?? 20),
       plugins: Number(process.env.MIMO_BENCH_PLUGINS ?? 20),
       burst: Number(process.env.MIMO_BENCH_BURST ?? 1),
+      rounds: Number(process.env.MIMO_BENCH_ROUNDS ?? 5),
       ...(process.env.MIMO_BENCH_MODES ? { modes: process.env.MIMO_BENCH_MODES.split(',') as Mode[] } : {}),
+      ...(process.env.MIMO_BENCH_COMPARE_TREE ? { compareTree: process.env.MIMO_BENCH_COMPARE_TREE } : {}),
     }),
   );
 }
