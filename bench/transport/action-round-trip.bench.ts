@@ -12,6 +12,7 @@
 //   node --import tsx bench/transport/action-round-trip.bench.ts
 //   (MIMO_BENCH_SECONDS, default 10; MIMO_BENCH_PLUGIN_DELAY_MS, default 20; MIMO_BENCH_PLUGINS, default 20;
 //    MIMO_BENCH_BURST: actions dispatched to each plugin in one tick, default 1; MIMO_BENCH_ROUNDS, default 5;
+//    MIMO_BENCH_WARMUP_MS, default 2000 (0 with one round: the cold cost, as right after a server starts);
 //    MIMO_BENCH_MODES=bare,gateway; MIMO_BENCH_PROFILE_DIR=dir writes each server's --cpu-prof there;
 //    MIMO_BENCH_COMPARE_TREE=dir adds a third server: another checkout of this repository (e.g.
 //    `git archive <commit> | tar -x -C dir`, with node_modules linked), its transport and gateway
@@ -101,13 +102,14 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export async function benchActionRoundTrip(
-  options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; burst?: number; modes?: Mode[]; compareTree?: string } = {},
+  options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; burst?: number; warmupMs?: number; modes?: Mode[]; compareTree?: string } = {},
 ) {
   const seconds = options.seconds ?? 10;
   const rounds = options.rounds ?? 5;
   const plugins = options.plugins ?? 20;
   const delayMs = options.delayMs ?? 20;
   const burst = options.burst ?? 1;
+  const warmupMs = options.warmupMs ?? 2_000;
   const modes = options.modes ?? ['bare', 'gateway'];
   const setups: Started[] = [];
   try {
@@ -115,7 +117,7 @@ export async function benchActionRoundTrip(
       for (const kind of ['ours', 'socketio'] as const) setups.push(await start(kind, mode, plugins, delayMs));
       if (options.compareTree) setups.push(await start('ours', mode, plugins, delayMs, options.compareTree));
     }
-    for (const s of setups) await run(s, 2_000, burst); // warm-up (JIT)
+    if (warmupMs > 0) for (const s of setups) await run(s, warmupMs, burst); // JIT
     const ran = new Map<Started, Ran[]>(setups.map((s) => [s, []]));
     const windowMs = (seconds * 1_000) / (rounds * setups.length);
     for (let round = 0; round < rounds; round++) {
@@ -178,6 +180,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       plugins: Number(process.env.MIMO_BENCH_PLUGINS ?? 20),
       burst: Number(process.env.MIMO_BENCH_BURST ?? 1),
       rounds: Number(process.env.MIMO_BENCH_ROUNDS ?? 5),
+      warmupMs: Number(process.env.MIMO_BENCH_WARMUP_MS ?? 2_000),
       ...(process.env.MIMO_BENCH_MODES ? { modes: process.env.MIMO_BENCH_MODES.split(',') as Mode[] } : {}),
       ...(process.env.MIMO_BENCH_COMPARE_TREE ? { compareTree: process.env.MIMO_BENCH_COMPARE_TREE } : {}),
     }),
