@@ -2,6 +2,7 @@
 // side in the same run. MIMO_BENCH_SECONDS shortens the timed sections; MIMO_BENCH_ONLY=name
 // runs one section.
 import { benchTransport, printTransport } from './transport/transport.bench.ts';
+import { benchActionRoundTrip, printActionRoundTrip } from './transport/action-round-trip.bench.ts';
 import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/bench/task-store.bench.ts';
 import { benchHeldHandles, benchMessageAppend, printMessageAppend } from '../runtime/store/bench/message-append.bench.ts';
 import { benchStoreStart, printStoreStart } from '../runtime/store/bench/store-start.bench.ts';
@@ -22,6 +23,8 @@ interface Section {
 const seconds = Number(process.env.MIMO_BENCH_SECONDS ?? 10);
 const sections: Section[] = [
   { name: 'transport', run: async () => printTransport(await benchTransport({ seconds })) },
+  // One browser action's transport cost (browser_action + ack + result), ours vs socket.io, bare and through the plugin gateway.
+  { name: 'action-round-trip', run: async () => printActionRoundTrip(await benchActionRoundTrip({ seconds })) },
   { name: 'task-store', run: async () => printTaskStoreAppend(await benchTaskStoreAppend()) },
   { name: 'message-append', run: async () => printMessageAppend(await benchMessageAppend(), await benchHeldHandles()) },
   // Server start with 100,000 stored tasks (index vs. the full scan vs. an empty folder), list page vs. whole list.

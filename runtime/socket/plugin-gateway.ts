@@ -4,7 +4,6 @@
 // the Socket.IO ack carries the server's decision: `{ ok: true, data? }` when it was applied,
 // `{ ok: false, error: { code, message } }` when it was refused (nothing changed).
 import {
-  IncomingPluginMessageSchema,
   isLegacyActionResult,
   LEGACY_PLUGIN_MESSAGE_EVENT,
   LIVE_FRAME_EVENT,
@@ -12,7 +11,7 @@ import {
   PLUGIN_MESSAGE_EVENT,
   ackOk,
   ackRefused,
-  validate,
+  validatePluginMessage,
   type IncomingPluginMessage,
   type NormalizedActionResult,
   type SocketAck,
@@ -101,7 +100,8 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
 
   const onMessage = (input: unknown, ack: Ack) => {
     deps.registry.touch(clientId);
-    const checked = validate(IncomingPluginMessageSchema, input, 'SCHEMA_VALIDATION_FAILED');
+    // The full contract check (a straight-line fast path for well-formed v1 results).
+    const checked = validatePluginMessage(input);
     if (!checked.ok) {
       deps.log({ event: 'plugin_message_rejected', clientId, error: checked.error });
       ack?.({ ok: false, error: checked.error });
@@ -135,17 +135,21 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     } catch (error) {
       outcome = Promise.reject(error);
     }
-    const reply = (value: unknown) => {
-      const answer = ackOf(value);
-      if (!answer.ok) deps.log({ event: 'plugin_message_refused', clientId, type: message.type, error: answer.error });
-      ack?.(answer);
-    };
     if (outcome instanceof Promise) {
-      outcome.then(reply, (error) => {
-        deps.log({ event: 'plugin_handler_failed', clientId, type: message.type, error: String(error) });
-        ack?.(ackRefused({ code: 'INTERNAL', message: 'the server failed to handle this message' }));
-      });
-    } else reply(outcome);
+      outcome.then(
+        (value) => reply(message.type, value, ack),
+        (error) => {
+          deps.log({ event: 'plugin_handler_failed', clientId, type: message.type, error: String(error) });
+          ack?.(ackRefused({ code: 'INTERNAL', message: 'the server failed to handle this message' }));
+        },
+      );
+    } else reply(message.type, outcome, ack);
+  };
+  /** One function per socket, not a closure per message (the hot path of every action result). */
+  const reply = (type: string, value: unknown, ack: Ack) => {
+    const answer = ackOf(value);
+    if (!answer.ok) deps.log({ event: 'plugin_message_refused', clientId, type, error: answer.error });
+    ack?.(answer);
   };
   socket.on(PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
   socket.on(LEGACY_PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));

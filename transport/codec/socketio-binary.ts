@@ -22,15 +22,22 @@ export function isBinary(value: unknown): value is ArrayBuffer | ArrayBufferView
  */
 export function hasBinary(data: unknown, viaToJSON = false): boolean {
   if (!data || typeof data !== 'object') return false;
-  if (Array.isArray(data)) return data.some((item) => hasBinary(item));
+  // Plain loops: this runs on every packet sent, so no closure and no key array per object.
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) if (hasBinary(data[i])) return true;
+    return false;
+  }
   if (isBinary(data)) return true;
   const toJSON = (data as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function' && !viaToJSON) return hasBinary(toJSON.call(data), true);
-  for (const key of Object.keys(data)) {
-    if (hasBinary((data as Record<string, unknown>)[key])) return true;
+  for (const key in data) {
+    // Own enumerable keys only, as Object.keys.
+    if (hasOwn.call(data, key) && hasBinary((data as Record<string, unknown>)[key])) return true;
   }
   return false;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Copies `data` with each buffer replaced by a numbered placeholder; buffers in order. */
 export function deconstructData(data: unknown): { data: unknown; buffers: Uint8Array[] } {

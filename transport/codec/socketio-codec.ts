@@ -77,9 +77,11 @@ export function decodeSocketPacket(input: string, limits?: { maxAttachments?: nu
   if (input.charCodeAt(i) === 47 /* / */) {
     const comma = input.indexOf(',', i);
     const end = comma === -1 ? input.length : comma;
-    const nsp = input.slice(i, end);
-    if (/[\u0000-\u001f\u007f]/.test(nsp)) return codecError('BAD_NAMESPACE', 'namespace contains control characters');
-    packet.nsp = nsp;
+    for (let c = i; c < end; c++) {
+      const code = input.charCodeAt(c);
+      if (code < 0x20 || code === 0x7f) return codecError('BAD_NAMESPACE', 'namespace contains control characters');
+    }
+    packet.nsp = input.slice(i, end);
     i = comma === -1 ? input.length : comma + 1;
   }
 
@@ -94,7 +96,10 @@ export function decodeSocketPacket(input: string, limits?: { maxAttachments?: nu
 
   if (i < input.length) {
     // socket.io-parser would read leading whitespace as ack-id digits (Number(' ') == 0); refuse it.
-    if (/\s/.test(input[i]!)) return codecError('BAD_JSON', 'packet data starts with whitespace');
+    const first = input.charCodeAt(i);
+    if (first !== 0x5b /* [ */ && first !== 0x7b /* { */ && first !== 0x22 /* " */ && /\s/.test(input[i]!)) {
+      return codecError('BAD_JSON', 'packet data starts with whitespace');
+    }
     let data: unknown;
     try {
       data = JSON.parse(input.slice(i));

@@ -23,3 +23,4 @@ export * from './extension-identity.ts';
 export * from './live-view.ts';
 export * from './socket-ack.ts';
 export * from './plugin-frames.ts';
+export * from './plugin-message-check.ts';

@@ -53,6 +53,17 @@ export class BroadcastOperator {
 
   /** The sockets this operator targets, in this process. */
   sockets(): ServerSocket[] {
+    if (this.rooms.size === 1 && this.exceptRooms.size === 0 && this.exceptSocketId === null) {
+      // The common lookup (one plugin's or one task's room): a room's ids are already distinct.
+      const out: ServerSocket[] = [];
+      for (const room of this.rooms) {
+        for (const id of this.nsp.idsInRoom(room)) {
+          const socket = this.nsp.sockets.get(id);
+          if (socket) out.push(socket);
+        }
+      }
+      return out;
+    }
     const excluded = new Set<string>();
     for (const room of this.exceptRooms) for (const id of this.nsp.idsInRoom(room)) excluded.add(id);
     if (this.exceptSocketId) excluded.add(this.exceptSocketId);

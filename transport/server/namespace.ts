@@ -83,7 +83,7 @@ export class Namespace {
   }
 
   to(room: string | string[]): BroadcastOperator {
-    return new BroadcastOperator(this).to(room);
+    return new BroadcastOperator(this, new Set(Array.isArray(room) ? room : [room]));
   }
 
   in(room: string | string[]): BroadcastOperator {

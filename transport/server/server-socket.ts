@@ -12,6 +12,11 @@ export type AckCallback = (...args: unknown[]) => void;
 
 const NO_ROOMS: ReadonlySet<string> = new Set();
 
+interface TimedAck {
+  callback: AckCallback;
+  timer: NodeJS.Timeout;
+}
+
 export class ServerSocket {
   connected = true;
   private joined: Set<string> | null = null;
@@ -19,7 +24,12 @@ export class ServerSocket {
   private readonly auth: Record<string, unknown>;
   private readonly issued = Date.now();
   private listeners: Map<string, Listener[]> | null = null;
-  private pending: Map<number, { callback: AckCallback; timer: NodeJS.Timeout | null; timed: boolean }> | null = null;
+  /**
+   * Acks awaited for this socket's own emits: the bare callback when the caller handles time
+   * itself (no timer, no object per ack: the runtime's action machine owns T_ack), or the
+   * callback with its timer for `timeout(ms)` emits.
+   */
+  private pending: Map<number, AckCallback | TimedAck> | null = null;
   private adapterAcks: Map<number, AckCallback> | null = null;
 
   constructor(
@@ -134,13 +144,13 @@ export class ServerSocket {
       return false;
     }
     this.pending ??= new Map();
-    const timer = timed
-      ? setTimeout(() => {
-          this.pending?.delete(id);
-          callback(new AckTimeoutError());
-        }, timeoutMs)
-      : null;
-    this.pending.set(id, { callback, timer, timed });
+    if (timed) {
+      const timer = setTimeout(() => {
+        this.pending?.delete(id);
+        callback(new AckTimeoutError());
+      }, timeoutMs);
+      this.pending.set(id, { callback, timer });
+    } else this.pending.set(id, callback);
     this.writeFrames(encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, id, data: [event, ...args] }));
     return true;
   }
@@ -193,7 +203,7 @@ export class ServerSocket {
       case SocketPacketType.EVENT:
       case SocketPacketType.BINARY_EVENT: {
         const data = packet.data as unknown[];
-        const event = String(data[0]);
+        const event = typeof data[0] === 'string' ? data[0] : String(data[0]);
         const list = this.listeners?.get(event);
         if (!list) {
           // Nobody listens: dropped, as socket.io does (an ack request stays unanswered).
@@ -212,13 +222,17 @@ export class ServerSocket {
           const broadcastAck = packet.id === undefined ? undefined : this.adapterAcks?.get(packet.id);
           if (!broadcastAck) return;
           this.adapterAcks!.delete(packet.id!);
-          this.invoke(() => broadcastAck(...(packet.data as unknown[])), 'ack');
+          this.call(broadcastAck, packet.data as unknown[], 'ack');
           return;
         }
         this.pending!.delete(packet.id!);
-        if (pending.timer) clearTimeout(pending.timer);
         const response = packet.data as unknown[];
-        this.invoke(pending.timed ? () => pending.callback(null, ...response) : () => pending.callback(...response), 'ack');
+        if (typeof pending === 'function') {
+          this.call(pending, response, 'ack');
+          return;
+        }
+        clearTimeout(pending.timer);
+        this.call(pending.callback, [null, ...response], 'ack');
         return;
       }
       case SocketPacketType.DISCONNECT:
@@ -242,21 +256,10 @@ export class ServerSocket {
     for (const listener of list.slice()) this.call(listener, args, event);
   }
 
-  /** Calls one listener; a throw or a rejected promise is reported, never propagated. */
-  private call(listener: Listener, args: unknown[], event: string): void {
+  /** Calls one listener or ack callback; a throw or a rejected promise is reported, never propagated. */
+  private call(listener: Listener | AckCallback, args: unknown[], event: string): void {
     try {
       const result = listener(...args);
-      if (result && typeof (result as Promise<unknown>).then === 'function') {
-        (result as Promise<unknown>).then(undefined, (error) => this.nsp.reportListenerError(error, event, this.id));
-      }
-    } catch (error) {
-      this.nsp.reportListenerError(error, event, this.id);
-    }
-  }
-
-  private invoke(fn: () => unknown, event: string): void {
-    try {
-      const result = fn();
       if (result && typeof (result as Promise<unknown>).then === 'function') {
         (result as Promise<unknown>).then(undefined, (error) => this.nsp.reportListenerError(error, event, this.id));
       }
@@ -278,8 +281,9 @@ export class ServerSocket {
       const pending = [...this.pending.values()];
       this.pending.clear();
       for (const ack of pending) {
-        if (ack.timer) clearTimeout(ack.timer);
-        if (ack.timed) this.invoke(() => ack.callback(new Error('socket has been disconnected')), 'ack');
+        if (typeof ack === 'function') continue; // untimed: the caller's own timeout settles it
+        clearTimeout(ack.timer);
+        this.call(ack.callback, [new Error('socket has been disconnected')], 'ack');
       }
     }
     this.dispatch('disconnect', [reason, description]);

@@ -1,5 +1,6 @@
 // Engine.IO over one WebSocket: one Engine.IO packet per frame, binary messages as binary frames.
 // The ws listeners are shared module-level functions (no closures per connection).
+import type { Socket } from 'node:net';
 import type { WebSocket, RawData } from 'ws';
 import { decodeEnginePacket, encodeEnginePacket, type EnginePacket } from '../codec/index.ts';
 import type { EngineTransport, TransportOwner } from './engine-transport.ts';
@@ -23,6 +24,12 @@ function onWsError(this: TaggedWebSocket, error: Error): void {
   this[TRANSPORT].onSocketError(error);
 }
 
+type Utf8Write = (this: Buffer, text: string, offset: number) => number;
+const directUtf8Write = (Buffer.prototype as unknown as { utf8Write?: Utf8Write }).utf8Write;
+/** Buffer's own UTF-8 writer when the runtime has it (it skips `write`'s argument parsing), else `write`. */
+const writeUtf8: (frame: Buffer, text: string, offset: number) => void =
+  typeof directUtf8Write === 'function' ? (frame, text, offset) => directUtf8Write.call(frame, text, offset) : (frame, text, offset) => frame.write(text, offset);
+
 /** An unmasked, final WebSocket text frame (RFC 6455 §5.2) holding `'4' + data`. */
 export function frameTextMessage(data: string): Buffer {
   const payloadLength = Buffer.byteLength(data) + 1;
@@ -40,7 +47,7 @@ export function frameTextMessage(data: string): Buffer {
     frame.writeUInt32BE(payloadLength >>> 0, 6);
   }
   frame[headerLength] = 0x34; // '4': Engine.IO message
-  frame.write(data, headerLength + 1);
+  writeUtf8(frame, data, headerLength + 1);
   return frame;
 }
 
@@ -48,6 +55,8 @@ export class WebSocketTransport implements EngineTransport {
   readonly name = 'websocket' as const;
   owner: TransportOwner | null = null;
   private closed = false;
+  /** The TCP socket corked for this tick's frames, or null. */
+  private corked: Socket | null = null;
 
   constructor(
     private readonly ws: WebSocket,
@@ -98,15 +107,34 @@ export class WebSocketTransport implements EngineTransport {
    * payload in one buffer with one `write` (ws's sender corks two writes into a writev).
    * Safe because this server never enables permessage-deflate nor sends Blobs, so ws's
    * sender never queues: frames from both paths reach the socket in call order.
+   *
+   * Frames written in the same tick leave in one writev: the first corks the TCP socket and
+   * uncorks it on the next tick (as Node's docs suggest for several writes). Each Engine.IO
+   * packet is still its own WebSocket frame, as Engine.IO v4 requires; only the number of
+   * syscalls changes (the runtime dispatches several tasks' actions to one plugin in one tick).
+   * ws's own writes (pings, close) go through the same corked socket, so the order holds.
    */
   sendText(data: string): void {
     if (!this.writable) return;
-    const socket = (this.ws as unknown as { _socket?: import('node:net').Socket })._socket;
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
     if (!socket) {
       this.ws.send('4' + data);
       return;
     }
+    if (this.corked === null) {
+      this.corked = socket;
+      socket.cork();
+      process.nextTick(uncork, this);
+    }
     socket.write(frameTextMessage(data));
+  }
+
+  /** @internal Sends what this tick wrote (also before the socket is dropped). */
+  uncork(): void {
+    const socket = this.corked;
+    if (socket === null) return;
+    this.corked = null;
+    socket.uncork();
   }
 
   close(): void {
@@ -116,6 +144,11 @@ export class WebSocketTransport implements EngineTransport {
   discard(): void {
     this.closed = true;
     this.owner = null;
+    this.uncork();
     this.ws.terminate();
   }
+}
+
+function uncork(transport: WebSocketTransport): void {
+  transport.uncork();
 }

@@ -74,6 +74,16 @@ encode('toJSON is followed like socket.io-parser does, Date is left to JSON', ()
   assert.equal(buffers, [bytes(5)]);
 });
 
+encode('only own keys are searched for buffers (inherited ones are not sent), at any depth and array position', () => {
+  const inherited = Object.create({ shot: bytes(1) }) as Record<string, unknown>;
+  inherited.own = 1;
+  assert.is(encodeSocketPacket({ type: T.EVENT, nsp: '/', data: ['x', inherited] })[0], '2["x",{"own":1}]');
+  const deep = ['x', [1, [2, { a: [null, { b: bytes(9) }] }]]];
+  assert.is(encodeSocketPacket({ type: T.EVENT, nsp: '/', data: deep })[0], '51-["x",[1,[2,{"a":[null,{"b":{"_placeholder":true,"num":0}}]}]]]');
+  const sparse = ['x', [, , bytes(5)]];
+  assert.is(encodeSocketPacket({ type: T.EVENT, nsp: '/', data: sparse })[0], '51-["x",[null,null,{"_placeholder":true,"num":0}]]');
+});
+
 encode('the input packet is left untouched', () => {
   const data = ['bin', { file: bytes(1) }];
   encodeSocketPacket({ type: T.EVENT, nsp: '/', data });

@@ -112,9 +112,23 @@ rules('control characters in a namespace are BAD_NAMESPACE', () => {
   assert.is(code('2/a\nb,["x"]'), 'BAD_NAMESPACE');
 });
 
+rules('every control character (U+0000-U+001F, U+007F) anywhere in a namespace is BAD_NAMESPACE; U+0080 and U+0020 are not', () => {
+  for (let c = 0; c < 0x20; c++) {
+    assert.is(code(`2/${String.fromCharCode(c)}mimo,["x"]`), 'BAD_NAMESPACE', `U+${c.toString(16)} first`);
+    assert.is(code(`2/mimo${String.fromCharCode(c)},["x"]`), 'BAD_NAMESPACE', `U+${c.toString(16)} last`);
+  }
+  assert.is(code('2/mi\u007fmo,["x"]'), 'BAD_NAMESPACE');
+  assert.equal(decodeSocketPacket('2/mi\u0080 mo,["x"]'), { type: T.EVENT, nsp: '/mi\u0080 mo', data: ['x'] });
+});
+
 rules('data must follow the header directly', () => {
   assert.is(code('2 ["a"]'), 'BAD_JSON');
   assert.is(code('2/mimo,\t["a"]'), 'BAD_JSON');
+  // Every character JavaScript's \s matches, after a namespace and after an ack id.
+  for (const space of [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff']) {
+    assert.is(code(`2/mimo,${space}["a"]`), 'BAD_JSON', JSON.stringify(space));
+    assert.is(code(`3/mimo,7${space}[1]`), 'BAD_JSON', JSON.stringify(space));
+  }
 });
 
 rules.run();
