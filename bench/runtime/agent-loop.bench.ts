@@ -66,9 +66,6 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('./plugin-swarm.ts', import.meta.url).pathname, server.url, String(pluginCount), String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => swarm.stdout.once('data', () => resolve()));
 
-  // Transport reference: the same server and plugins, frames written straight to the room.
-  const transport = await transportRoundTrips(server, pluginCount, Math.min(2, seconds));
-
   // Gap = a task's next browser_action frame leaving - its previous result arriving.
   const lastResult = new Map<string, number>();
   const lastAction = new Map<string, string>();
@@ -111,7 +108,7 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
       return control.userMessage({ v: 1, type: 'user_message', id: `evt-bench-${i}`, timestamp: Date.now(), taskId, content: 'keep clicking' } as never, {});
     }),
   );
-  await new Promise((r) => setTimeout(r, 500)); // warm-up
+  await new Promise((r) => setTimeout(r, 2_000)); // warm-up (the JIT: a cold first window costs about twice a warm one)
   measuring = true;
   const cpuBefore = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1_000));
@@ -119,6 +116,8 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   measuring = false;
   ServerSocket.prototype.emit = originalEmit;
   await Promise.all(Array.from({ length: tasks }, (_, i) => control.stop(`01JD${String(i).padStart(22, '0')}`, 'web')));
+  // Transport reference: the same server and plugins, now warm, frames written straight to the room.
+  const transport = await transportRoundTrips(server, pluginCount, Math.min(2, seconds));
   swarm.kill('SIGTERM');
   await server.close();
   rmSync(dir, { recursive: true, force: true });
@@ -143,7 +142,7 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   };
 }
 
-/** Event + ack + result event per round trip, as many in flight as plugins, no runtime logic. */
+/** Event + ack + result event per round trip, as many in flight as plugins, no runtime logic (run after the loop, warm). */
 async function transportRoundTrips(server: Awaited<ReturnType<typeof createServer>>, plugins: number, seconds: number) {
   let roundTrips = 0;
   const end = performance.now() + seconds * 1_000;
