@@ -34,14 +34,11 @@ export function toInspectionRecord(event: InspectionEvent, now: number): Inspect
   if (!isRecorded(event)) return null;
   const actorRef = event.actorRef as unknown as { id: string; getSnapshot?: () => unknown; sessionId: string; logic?: { id?: string; config?: { id?: string } }; _parent?: { sessionId: string } };
   const machineId = actorRef.logic?.id ?? actorRef.logic?.config?.id;
-  const record: InspectionRecordJson = {
-    type: event.type,
-    actorId: actorRef.sessionId,
-    ...(machineId ? { machineId } : {}),
-    ...(actorRef._parent ? { parentId: actorRef._parent.sessionId } : {}),
-    ...(actorRef.id && actorRef.id !== actorRef.sessionId ? { name: actorRef.id } : {}),
-    timestamp: now,
-  };
+  // Fields are set one by one (no conditional spreads): this runs for every recorded event.
+  const record: InspectionRecordJson = { type: event.type, actorId: actorRef.sessionId, timestamp: now };
+  if (machineId) record.machineId = machineId;
+  if (actorRef._parent) record.parentId = actorRef._parent.sessionId;
+  if (actorRef.id && actorRef.id !== actorRef.sessionId) record.name = actorRef.id;
   if (event.type === '@xstate.snapshot' || event.type === '@xstate.actor') {
     const snapshot = (event.type === '@xstate.snapshot' ? event.snapshot : actorRef.getSnapshot?.()) as
       | { value?: unknown; status?: string; context?: Record<string, unknown> }

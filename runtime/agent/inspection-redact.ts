@@ -28,7 +28,11 @@ function copy(value: unknown, depth: number): unknown {
   const label = instanceLabel(value);
   if (label !== undefined) return label;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value).slice(0, MAX_KEYS)) {
+  let seen = 0;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (seen++ >= MAX_KEYS) break;
+    const item = (value as Record<string, unknown>)[key];
     if (isSecret(key, item)) {
       out[key] = '[redacted]';
       continue;
