@@ -2,6 +2,7 @@
 // uses when no URL policy is configured.
 import { toolResultError, toolResultOk } from '../../transport/contracts/index.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
+import { createKeyedQueue } from '../store/keyed-queue.ts';
 import type { Message, TaskStore, TaskUsage } from '../store/task-types.ts';
 import type { StepRecord, UrlCheck } from './task-browser-types.ts';
 
@@ -54,19 +55,16 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
 }
 
 /**
- * One `usage` event per LLM call with that call's tokens, sent at once; the task total is their
- * sum, stored afterwards as task.usage.
- */
-/**
- * A task's token usage, added to its stored total one report at a time: each addition reads the
- * total and writes the sum, so two reports in flight together (a slow store, steps a moment apart)
- * would otherwise both read the same total and one would be lost. The web sees each report at once.
+ * A task's token usage: one `usage` event per LLM call with that call's tokens, sent at once; the
+ * task total is their sum, stored afterwards as task.usage. The additions run one at a time
+ * (a keyed queue): each reads the total and writes the sum, so two reports in flight together (a
+ * slow store, steps a moment apart) would otherwise both read the same total and one would be lost.
  */
 export function createUsageAccumulator(deps: { events: FrontendEventSink; taskStore: TaskStore }, taskId: string) {
-  let previous: Promise<void> = Promise.resolve();
+  const additions = createKeyedQueue();
   return (usage: TaskUsage): Promise<void> => {
     deps.events.toTask(taskId, { type: 'usage', ...usage });
-    const added = previous.then(async () => {
+    return additions.run(taskId, async () => {
       const task = await deps.taskStore.getTask(taskId);
       const before = task?.usage ?? { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
       await deps.taskStore.updateTask(taskId, {
@@ -77,7 +75,5 @@ export function createUsageAccumulator(deps: { events: FrontendEventSink; taskSt
         },
       });
     });
-    previous = added.catch(() => undefined);
-    return added;
   };
 }
