@@ -19,7 +19,7 @@ import { markdownForAgent, readableTextOf } from './readable-text.ts';
 import { readTaskArtifactText } from './task-artifact-text.ts';
 import type { TaskActions } from './task-actions.ts';
 import type { Step, TaskBrowserDeps } from './task-browser-types.ts';
-import type { Settled, TaskTab } from './task-tab.ts';
+import { loadedNoPage, type Settled, type TaskTab } from './task-tab.ts';
 
 export type PageRead = { ok: true; page: FullPage } | { ok: false; error: ErrorValue };
 
@@ -77,7 +77,7 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     // A successful load's warnings (HTTP 4xx/5xx: an error page, not the content) reach the agent too.
     const loadWarning = loaded.ok ? (loaded.warnings ?? []) : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
     // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
-    if (!loaded.ok && (loaded.error?.code === 'TASK_TAB_CLOSED' || loaded.error?.code === 'NAVIGATION_FAILED')) return { ok: false, error: loaded.error };
+    if (loadedNoPage(loaded)) return { ok: false, error: loaded.error! };
     if (refused) return { ok: false, error: refused };
     // A capture's retry is the same action (seed 001 §4.2): it keeps its actionId.
     // Presigned before the preparation starts (above), so both captures are requested in order at once.

@@ -39,6 +39,7 @@ export interface Settled {
 
 /** Load failures with no page at all (refused, DNS, TLS, tab gone): nothing to check or read. */
 const NO_PAGE = new Set(['TASK_TAB_CLOSED', 'NAVIGATION_FAILED']);
+export const loadedNoPage = (loaded: ActionOutcome): boolean => !loaded.ok && NO_PAGE.has(loaded.error?.code ?? '');
 
 /** The form of `url` the policy checked (`http://0x7f.1/` -> `http://127.0.0.1/`): what the browser gets. */
 function canonical(url: string): string {
@@ -117,7 +118,7 @@ export function createTaskTab(deps: TaskTabDeps) {
   async function settle(step: Step, params: Record<string, unknown> = {}): Promise<Settled> {
     const loaded = await deps.act(step, 'browser_wait_for_loaded', { tabId, ...params });
     // A plugin that missed the ack is not a page: the turn stops there.
-    if (deps.blocked() || (!loaded.ok && NO_PAGE.has(loaded.error?.code ?? ''))) return { loaded };
+    if (deps.blocked() || loadedNoPage(loaded)) return { loaded };
     const landed = (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ?? currentUrl() ?? undefined;
     if (deps.checkFinalUrl && landed && !/^about:blank$/i.test(landed)) {
       const verdict = await deps.checkFinalUrl(landed);
