@@ -14,8 +14,8 @@
 // `missing: ["screenshot"|"readability"]`; both missing -> `failed` with
 // PAGE_PREP_FAILED (retryable). All three are final; the output says which.
 import { assign, fromPromise, setup } from 'xstate';
-import { ErrorCode } from './spec/error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './spec/error-value.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { errorValue, toErrorValue, type ErrorValue } from '../spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 
 export const pagePrepMachineId = 'pagePrep';

@@ -12,8 +12,8 @@
 // steps are marked failed (RUN_TIMEOUT) and stopped with the run (their AbortSignal
 // fires), pending ones skipped.
 import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
-import { ErrorCode } from './spec/error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './spec/error-value.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { errorValue, toErrorValue, type ErrorValue } from '../spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 import {
   countSteps,
