@@ -25,7 +25,8 @@ import { attachFrontendSocket } from './socket/frontend-gateway.ts';
 import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
-import type { TaskControl } from './socket/task-control.ts';
+import type { TaskControl } from './services/task-control.ts';
+import type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
@@ -36,23 +37,7 @@ import { fileURLToPath } from 'node:url';
 
 export type { Clock } from './clock/index.ts';
 
-export type Log = (entry: object) => void;
-
-/** What the agent side (orchestrator) gets to build itself from. */
-export interface RuntimeServices {
-  config: MimoConfig;
-  clock: Clock;
-  log: Log;
-  taskStore: TaskStore;
-  registry: ExtensionRegistry;
-  snapshots: SnapshotStore;
-  artifacts: ArtifactService;
-  scheduler: ActionScheduler;
-  events: FrontendEventSink;
-  nsp: Namespace;
-  /** Secrets seen at run time (text typed into password fields); every record sink redacts them. */
-  secrets: SecretRegistry;
-}
+export type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
 
 export interface CreateServerOptions {
   config: MimoConfig;
@@ -82,14 +67,6 @@ export interface CreateServerOptions {
   onNavigationBlocked?: (report: NavigationBlockedReport) => void;
   /** Cluster mode (runtime/cluster/): wraps the plugin channel, the services and the control so they span nodes. */
   cluster?: ServerClusterHooks;
-}
-
-export interface ServerClusterHooks {
-  channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
-  services(services: RuntimeServices): RuntimeServices;
-  control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
-  /** Where artifacts live in cluster mode (PostgreSQL), instead of the local folder. */
-  artifactStore?: ArtifactStore;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -283,14 +260,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       registry: services.registry,
       snapshots: services.snapshots,
       scheduler: services.scheduler,
-      control: () => control,
+      control,
       socketsOf,
       live,
       log,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
-      control: () => control,
+      control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       live,
       bindExtension: (taskId, clientId) => {

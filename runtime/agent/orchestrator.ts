@@ -5,8 +5,8 @@
 import { nanoid } from 'nanoid';
 import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
 import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
-import type { RuntimeServices } from '../server.ts';
-import type { ControlResult, TaskControl } from '../socket/task-control.ts';
+import type { RuntimeServices } from '../services/runtime-services.ts';
+import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';

@@ -8,7 +8,7 @@ import { nanoid } from 'nanoid';
 import { taskMachine, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
 import { pluginUiStateFrame, rooms } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
-import type { RuntimeServices } from '../server.ts';
+import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { TaskUsage } from '../store/task-types.ts';
 import type { FinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';

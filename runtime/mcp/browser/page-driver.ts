@@ -10,7 +10,7 @@ import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
 import type { Settled } from '../../agent/task-tab.ts';
-import type { RuntimeServices } from '../../server.ts';
+import type { RuntimeServices } from '../../services/runtime-services.ts';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 

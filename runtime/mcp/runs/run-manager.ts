@@ -8,7 +8,7 @@ import { ulid } from 'ulid';
 import { createActor, fromPromise, type Actor, type InspectionEvent } from 'xstate';
 import { isTerminalRunStatus, runMachine, runProgressOf, runStatusOf, toErrorValue, type RunOutput, type RunStatus, type RunStepInput } from '../../../machines/index.ts';
 import type { Clock } from '../../clock/index.ts';
-import type { RuntimeServices } from '../../server.ts';
+import type { RuntimeServices } from '../../services/runtime-services.ts';
 import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions.ts';
 import type { TabBudget } from '../browser/tab-budget.ts';
 import type { TemplateCatalog } from '../templates/template-catalog.ts';
