@@ -18,6 +18,7 @@ import { createHttpApp } from './http/index.ts';
 import { engineAllowRequest, gateHttpServer } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
+import { createTaskTrees } from './agent/task-trees.ts';
 import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
@@ -49,7 +50,7 @@ export interface CreateServerOptions {
   transport?: Omit<SocketServerOptions, 'corsOrigins' | 'allowRequest' | 'connectGuard'>;
   /** Default T_ack for every action (ms). */
   ackTimeoutMs?: number;
-  /** XState inspection observer for the action actors of a task. */
+  /** XState inspection observer for the tool tasks' actors (MCP sessions, `tasks.run`). */
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
   /** The built web UI served at `/` (default: web/dist). */
   webDir?: string;
@@ -200,7 +201,6 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     channel,
     clock,
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
-    ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
     onSettled: (request, output) => {
       if (output.status === 'canceled') return;
       if (output.timedOut === 'exec') {
@@ -222,7 +222,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
+  const tasks = createTaskTrees({ scheduler, clock, ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}) });
+  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, tasks, events, nsp, secrets };
   const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
   const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);

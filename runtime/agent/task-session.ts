@@ -84,7 +84,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   let previous: TaskStatus | undefined = restored?.status;
   const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
   if (restored?.status) mirror.status(restored.status);
-  const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
+  const children = createTaskChildren({ send: (event) => session.actor.send(event), registry: scheduler.registry, now: () => clock.now() });
   /** The recent tool message ids: a retry comes right after its first try, so a few are enough, and a long task does not grow the set. */
   const toolIds = new Set<string>();
   /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
@@ -103,6 +103,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     runAction: children.runAction,
     preparePage: children.preparePage,
     inputOf: (request) => scheduler.inputOf(request),
+    actionRegistry: scheduler.registry,
     registry,
     artifacts: services.artifacts,
     snapshots: services.snapshots,
@@ -204,6 +205,8 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   session = { taskId, actor, browser, pageStale: false, mirror };
   finishedTabs.reopen(taskId);
   ctx.register(session);
+  // One registry of live task trees: takeover, STOP and `tasks.run` find it by its id.
+  services.tasks.add({ taskId, kind: 'chat', actor, runAction: children.runAction, clientId: () => browser.clientId, tabId: () => browser.tabId });
   actor.start();
   return session;
 }

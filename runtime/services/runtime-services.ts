@@ -1,6 +1,7 @@
 // What the composition root (runtime/server.ts) builds and hands down: the services the agent
 // side, MCP, the recorder and cluster mode are built from. Its own module, so none of them
 // imports the composition root (imports point down only, ARCHITECTURE.md).
+import type { TaskTrees } from '../agent/task-trees.ts';
 import type { ArtifactService, ArtifactStore } from '../artifacts/index.ts';
 import type { Clock } from '../clock/index.ts';
 import type { MimoConfig } from '../config.ts';
@@ -25,6 +26,8 @@ export interface RuntimeServices {
   snapshots: SnapshotStore;
   artifacts: ArtifactService;
   scheduler: ActionScheduler;
+  /** The live task actor trees (chat tasks and MCP sessions' tool tasks): every action is a child of one. */
+  tasks: TaskTrees;
   events: FrontendEventSink;
   nsp: Namespace;
   /** Secrets seen at run time (text typed into password fields); every record sink redacts them. */
