@@ -82,8 +82,8 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
 
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
-  const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
-  if (restored?.status) mirror.status(restored.status);
+  /** The plugin-UI mirror: made once the task actor exists, in its actor system. */
+  let mirror!: PluginUiMirror;
   const children = createTaskChildren({ send: (event) => session.actor.send(event), registry: scheduler.registry, now: () => clock.now() });
   /** The recent tool message ids: a retry comes right after its first try, so a few are enough, and a long task does not grow the set. */
   const toolIds = new Set<string>();
@@ -202,6 +202,8 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   });
   const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
   const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
+  mirror = createPluginUiMirror(taskId, { parent: actor });
+  if (restored?.status) mirror.status(restored.status);
   session = { taskId, actor, browser, pageStale: false, mirror };
   finishedTabs.reopen(taskId);
   ctx.register(session);
