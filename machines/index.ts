@@ -2,6 +2,7 @@ export * from '../spec/error-codes.ts';
 export * from '../spec/error-value.ts';
 export * from './restored-event.ts';
 export * from '../spec/action-timeouts.ts';
+export * from '../spec/other-timeouts.ts';
 export * from './action.machine.ts';
 export * from './action-result.ts';
 export * from './plugin-health.ts';

@@ -13,6 +13,7 @@
 // fires), pending ones skipped.
 import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { ErrorCode } from '../spec/error-codes.ts';
+import { maxRunTimeoutMs } from '../spec/other-timeouts.ts';
 import { errorValue, toErrorValue, type ErrorValue } from '../spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 import {
@@ -26,7 +27,7 @@ import {
 export const runMachineId = 'run';
 
 /** 003 §2 runtime profile `maxRunTimeoutMs`, used when the caller passes no timeout. */
-export const defaultRunTimeoutMs = 900_000;
+export const defaultRunTimeoutMs = maxRunTimeoutMs;
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'partial_success' | 'canceled';
 
