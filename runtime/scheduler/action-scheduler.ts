@@ -175,7 +175,8 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
       reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
       // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
       // its answer is routed like any unknown result and ignored).
-      cancelOnPlugin: (_, params) => stopOnPlugin(params.clientId, params.taskId, { closeTab: false, ...(params.traceId ? { traceId: params.traceId } : {}) }),
+      cancelOnPlugin: (_, params) =>
+        stopOnPlugin(params.clientId, params.taskId, { closeTab: (params as { closeTab?: boolean }).closeTab ?? false, ...(params.traceId ? { traceId: params.traceId } : {}) }),
     },
   });
 
