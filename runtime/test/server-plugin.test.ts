@@ -87,8 +87,12 @@ test('legacy result format is accepted', async ({ rt }) => {
     clientId: 'plugin-a',
     answer: (name, params) => ({ legacy: true, result: { status: 'success', result: { clicked: true, strategy: 'dom_click' } } }),
   });
-  const out = await rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const running = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  assert.is(rt.server.tasks.get(TASK)?.kind, 'tool', 'the action runs in a task actor made for it');
+  const out = await running;
   assert.is(out.status, 'succeeded');
+  await settle();
+  assert.is(rt.server.tasks.get(TASK), undefined, 'which is gone once its last action settled');
   plugin.close();
 });
 
