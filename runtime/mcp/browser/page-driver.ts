@@ -6,7 +6,7 @@
 // This adds what MCP callers need on top: MCP-shaped outcomes, readable text (inline or from the
 // readability artifact), the DOM index, click/type by clickId and screenshots.
 import { ulid } from 'ulid';
-import { errorValue, type ErrorValue } from '../../../machines/index.ts';
+import { errorValue, taskStatusOf, type ErrorValue } from '../../../machines/index.ts';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
@@ -191,6 +191,9 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
 
     /** task_stop with closeTab; forgets the task's extension binding; ends its task actor. Idempotent. */
     async close(): Promise<Outcome<{ closed: true }>> {
+      // Closing ends the session's use of the tab: a takeover would hold the closing task_stop
+      // forever (shutdown, idle sweep), so the task is stopped first and closes from a fresh hold.
+      if (taskStatusOf(task.actor.getSnapshot()) === 'takeover') task.cancel();
       try {
         const closed = await tab.close(stepOf());
         return closed.ok ? { ok: true, value: { closed: true } } : closed;

@@ -95,4 +95,15 @@ test('the MCP client\'s cancel stops the action in flight on the plugin; the ses
   assert.is(again.exit_code, 0, again.stderr);
 });
 
+test('closing a session whose tab is taken over does not wait for Resume: the tab closes', async ({ h }) => {
+  assert.is((await h.shell('s1', ['open', URL_A])).exit_code, 0);
+  const page = mainOf(h, 's1');
+  const taken = await h.plugin!.send({ v: 1, type: 'takeover_report', taskId: page.taskId, clientId: 'plugin-mcp', timestamp: Date.now(), reason: 'user_click' });
+  assert.is(taken.ok, true);
+  const closed = await h.shell('s1', ['close']);
+  assert.is(closed.exit_code, 0, closed.stderr);
+  assert.equal((h.plugin!.received.at(-1)!.action as Record<string, unknown>).task_stop, { closeTab: true });
+  assert.is(h.runtime.server.tasks.get(page.taskId), undefined, 'its task actor is gone with the tab');
+});
+
 test.run();
