@@ -126,7 +126,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
           : undefined;
       const durationMs = Math.max(0, Math.round(output.durationMs));
-      deps.events.toTask(deps.taskId, {
+      const settledEvent = deps.events.toTask(deps.taskId, {
         type: 'toolUsed',
         toolCallId: step.toolCallId,
         actionId,
@@ -151,10 +151,12 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         durationMs,
         ...(small ? { result: small } : {}),
         ...(output.error ? { error: output.error } : {}),
+        ...(settledEvent.seq !== undefined ? { seq: settledEvent.seq } : {}),
       });
       return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
     } finally {
       inFlight.delete(actionId);
+      deps.reported?.(actionId);
     }
   }
 
@@ -163,8 +165,8 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     const actionId = `act-${nanoid(12)}`;
     const paramsSummary = paramsSummaryOf(params);
     const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
-    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
-    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
+    const { seq } = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error, ...(seq !== undefined ? { seq } : {}) });
   }
 
   return {

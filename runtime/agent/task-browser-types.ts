@@ -30,6 +30,8 @@ export interface TaskBrowserDeps {
   groupTitle: () => string;
   /** Runs one browser action to its end (the task actor's child, or the scheduler's queue). */
   runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
+  /** The settle event of `actionId` went out (or never will): the next action's start may be told. */
+  reported?(actionId: string): void;
   /** The machine input for a request (the scheduler's defaults). */
   inputOf(request: ActionRequest): ActionInput;
   /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
@@ -72,5 +74,7 @@ export interface StepRecord {
   /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
   result?: Record<string, unknown>;
   error?: ErrorValue;
+  /** The seq of the step's settle event: the stored step sorts where the live one was shown. */
+  seq?: number;
 }
 

@@ -50,6 +50,7 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
       ok: record.ok,
       ...(record.target ? { target: record.target } : {}),
       ...(at.traceId ? { traceId: at.traceId } : {}),
+      ...(record.seq !== undefined ? { seq: record.seq } : {}),
     },
   };
 }

@@ -17,7 +17,7 @@ import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-brows
 import { basicUrlCheck, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
-import { runTurn, TurnFailure } from './turn-runner.ts';
+import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
 
 /** Tool message ids remembered per task (see toolMessageId). */
 const RECENT_TOOL_IDS = 16;
@@ -101,6 +101,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     groupTitle: () => `Mimo ${taskId.slice(-6)}`,
     // The task actor runs each action and page preparation as its child.
     runAction: children.runAction,
+    reported: children.reported,
     preparePage: children.preparePage,
     inputOf: (request) => scheduler.inputOf(request),
     registry,
@@ -158,7 +159,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               role: 'assistant',
               content: result.text,
               timestamp: clock.now(),
-              ...(message.traceId ? { meta: { traceId: message.traceId } } : {}),
+              meta: { ...(message.traceId ? { traceId: message.traceId } : {}), ...assistantOrder(result.segments) },
             });
           }
         } catch (error) {
