@@ -6,7 +6,7 @@ import { io } from 'socket.io-client';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { startMockOpenAiServer, type MockOpenAiServer } from '../llm/mock-openai-server.ts';
 import { startFakePlugin, type BrowserActionFrame, type FakePlugin } from '../test-util/fake-plugin.ts';
-import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
+import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, inTaskOrder, isLegacyRecording, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
 import { createReplayAnswerer, llmScriptOf, pluginClientIdOf, replayInputs, taskIdOf, type ReplayAnswererOptions } from './replay.ts';
 import type { RecordedLine } from './session-recorder.ts';
 import { openAiGatewayFor, startSessionRuntime, type SessionTimings } from './session-runtime.ts';
@@ -45,6 +45,8 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   const taskId = taskIdOf(lines);
   if (!taskId) throw new Error('the recording has no frame with a taskId');
   const expectedEnvelopes = recordedFrontendEvents(lines);
+  // A recording without seqs has no userMessage events either: the live ones are not counted.
+  const legacy = isLegacyRecording(expectedEnvelopes);
   const inputs = replayInputs(lines);
   const clientId = pluginClientIdOf(lines);
   const answerer = createReplayAnswerer(lines, options.answerer);
@@ -84,7 +86,7 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     web.on('frontend_event', (envelope: Record<string, unknown>) => {
       // Inspection records reach a subscribed socket directly and are never recorded as frames.
       const type = (envelope?.event as { type?: unknown } | undefined)?.type;
-      if (envelope?.taskId !== taskId || type === 'inspection') return;
+      if (envelope?.taskId !== taskId || type === 'inspection' || (legacy && type === 'userMessage')) return;
       envelopes.push(envelope);
       flush();
       wake();
@@ -113,9 +115,10 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     const detail = (await (await fetch(`${runtime.url}/api/task/${taskId}`)).json()) as { data?: { task?: { status?: string }; messages?: Array<{ role: string; content: string; meta?: Record<string, unknown> }> } };
     return {
       taskId,
-      expected: { events: describeFrontendEvents(expectedEnvelopes, { taskId }), task: expectedTaskOutcome(lines) },
+      // Compared in the task's order (by seq), as the web renders them.
+      expected: { events: describeFrontendEvents(inTaskOrder(expectedEnvelopes), { taskId }), task: expectedTaskOutcome(lines) },
       actual: {
-        events: describeFrontendEvents(envelopes, { taskId }),
+        events: describeFrontendEvents(inTaskOrder(envelopes), { taskId }),
         task: { status: detail.data?.task?.status, messages: describeTaskMessages(detail.data?.messages ?? []) },
       },
       envelopes: [...envelopes],
