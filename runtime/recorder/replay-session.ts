@@ -9,7 +9,7 @@ import { startFakePlugin, type BrowserActionFrame, type FakePlugin } from '../te
 import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, inTaskOrder, isLegacyRecording, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
 import { createReplayAnswerer, llmScriptOf, pluginClientIdOf, replayInputs, taskIdOf, type ReplayAnswererOptions } from './replay.ts';
 import type { RecordedLine } from './session-recorder.ts';
-import { openAiGatewayFor, startSessionRuntime, type SessionTimings } from './session-runtime.ts';
+import { openAiGatewayFor, startSessionRuntime, type SessionRuntimeOptions, type SessionTimings } from './session-runtime.ts';
 
 export interface ReplayOptions {
   /** The timings the session was recorded with (FIXTURE_TIMINGS for fixtures/sessions). */
@@ -21,6 +21,8 @@ export interface ReplayOptions {
   timeoutMs?: number;
   /** After the last expected event, wait this long for extra ones (default 150 ms). */
   settleMs?: number;
+  /** More orchestrator options, as the session was recorded with (e.g. a URL re-check). */
+  orchestrator?: SessionRuntimeOptions['orchestrator'];
 }
 
 export interface ReplayOutcome {
@@ -55,7 +57,7 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   if (!options.llm) mock = await startMockOpenAiServer({ script: llmScriptOf(lines) });
   const model = lines.find((l) => l.kind === 'llm_chunk' && typeof (l.chunk as { model?: unknown }).model === 'string');
   const llm = options.llm ?? openAiGatewayFor({ baseURL: mock!.url, ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}) });
-  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}) });
+  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}), ...(options.orchestrator ? { orchestrator: options.orchestrator } : {}) });
   let plugin: FakePlugin | undefined;
   const web = io(`${runtime.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
   const connected = new Promise<void>((resolve, reject) => {
