@@ -11,6 +11,10 @@ import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.
 import { paramsSummaryOf } from './params-summary.ts';
 import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
 
+/** Where a stored step sorts: at its start's seq (as the web shows it), with its settle's seq. */
+const stepOrder = (startSeq: number | undefined, settleSeq: number | undefined): { seq?: number; settleSeq?: number } =>
+  settleSeq === undefined ? {} : { seq: startSeq ?? settleSeq, settleSeq };
+
 export type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
 
 /** What the pipeline needs of the task's tab (runtime/agent/task-tab.ts). */
@@ -151,7 +155,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         durationMs,
         ...(small ? { result: small } : {}),
         ...(output.error ? { error: output.error } : {}),
-        ...(settledEvent.seq !== undefined ? { seq: settledEvent.seq } : {}),
+        ...stepOrder(inFlight.get(actionId)?.seq, settledEvent.seq),
       });
       return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
     } finally {
@@ -166,7 +170,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     const paramsSummary = paramsSummaryOf(params);
     const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
     const { seq } = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
-    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error, ...(seq !== undefined ? { seq } : {}) });
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error, ...stepOrder(undefined, seq) });
   }
 
   return {

@@ -74,7 +74,9 @@ export interface StepRecord {
   /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
   result?: Record<string, unknown>;
   error?: ErrorValue;
-  /** The seq of the step's settle event: the stored step sorts where the live one was shown. */
+  /** The seq of the step's start event (its settle's when it never started): the stored step sorts where the live one was shown. */
   seq?: number;
+  /** The seq of the step's settle event. */
+  settleSeq?: number;
 }
 

@@ -51,6 +51,7 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
       ...(record.target ? { target: record.target } : {}),
       ...(at.traceId ? { traceId: at.traceId } : {}),
       ...(record.seq !== undefined ? { seq: record.seq } : {}),
+      ...(record.settleSeq !== undefined ? { settleSeq: record.settleSeq } : {}),
     },
   };
 }

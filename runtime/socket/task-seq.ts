@@ -30,12 +30,13 @@ export function createTaskSeq(): TaskSeq {
   };
 }
 
-/** The highest `meta.seq` of stored messages (0 when none has one). */
+/** The highest seq stored messages carry (`meta.seq`, a step's `meta.settleSeq`; 0 when none). */
 export function lastStoredSeq(messages: ReadonlyArray<{ meta?: { [key: string]: unknown } }>): number {
   let last = 0;
   for (const m of messages) {
-    const seq = m.meta?.seq;
-    if (typeof seq === 'number' && Number.isInteger(seq) && seq > last) last = seq;
+    for (const seq of [m.meta?.seq, m.meta?.settleSeq]) {
+      if (typeof seq === 'number' && Number.isInteger(seq) && seq > last) last = seq;
+    }
   }
   return last;
 }

@@ -1,6 +1,9 @@
 // One order everywhere (issue 22 item 4): every frontend event of a task carries the task's seq,
 // the web receives them in that order with a step's result before the next step's start, and
 // the stored messages keep the seq of their event, so a reload sorts them as the live view did.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
@@ -27,9 +30,10 @@ const slowCheck: UrlCheck = async () => {
   return { ok: true };
 };
 
-async function runtimeWith(llm: LlmGateway, extra: { checkFinalUrl?: UrlCheck } = {}) {
+async function runtimeWith(llm: LlmGateway, extra: { checkFinalUrl?: UrlCheck } = {}, store: { dir?: string; persistent?: boolean } = {}) {
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
   return startRuntime({
+    ...store,
     ackTimeoutMs: 500,
     inspectFor: (taskId) => inspection.observerFor(taskId),
     control: (services) => createAgentOrchestrator(services, { llm, inspection, pagePrepBackoffMs: [20], ...extra }),
@@ -86,12 +90,16 @@ test('a reload sorts the stored messages by their seq as the live view showed th
   const seqOf = new Map<string, number>();
   for (const e of web.events) {
     if (e.event.type === 'userMessage') seqOf.set(`user:${e.event.messageId}`, e.seq);
-    if (e.event.type === 'toolUsed' && e.event.phase !== 'start') seqOf.set(`tool:${e.event.actionId}`, e.seq);
+    if (e.event.type === 'toolUsed' && e.event.phase === 'start') seqOf.set(`tool:${e.event.actionId}`, e.seq);
+    if (e.event.type === 'toolUsed' && e.event.phase !== 'start') seqOf.set(`settle:${e.event.actionId}`, e.seq);
   }
   for (const m of detail.messages) {
     assert.type(m.meta?.seq, 'number', `${m.role} message has a seq`);
     if (m.role === 'user') assert.is(m.meta.seq, seqOf.get(`user:${m.id}`));
-    if (m.role === 'tool') assert.is(m.meta.seq, seqOf.get(`tool:${m.meta.actionId}`), `${m.meta.actionName} stored with its settle event's seq`);
+    if (m.role === 'tool') {
+      assert.is(m.meta.seq, seqOf.get(`tool:${m.meta.actionId}`), `${m.meta.actionName} sorts at its start event's seq`);
+      assert.is(m.meta.settleSeq, seqOf.get(`settle:${m.meta.actionId}`), `${m.meta.actionName} keeps its settle event's seq`);
+    }
   }
   const assistant = detail.messages.find((m: any) => m.role === 'assistant');
   assert.equal(assistant.meta.segments.map((s: any) => s.text.trim()), ['Opening it.', 'Otters hold hands.']);
@@ -130,6 +138,35 @@ test('stop during an action: the stop note comes before the canceled step and th
   assert.equal(task.map((e) => e.seq), task.map((_, i) => i + 1));
   web.close();
   plugin.close();
+});
+
+test('after a restart the task goes on after the seq its history holds (a reload keeps one order)', async (ctx) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mimo-seq-'));
+  try {
+    const first = (ctx.rt = await runtimeWith(scriptedLlm([() => say('One.')]), {}, { dir, persistent: true }));
+    const web = await connectWeb(first.server.url);
+    await web.timeout(5_000).emitWithAck('frontend_message', userMessage('first'));
+    await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+    web.close();
+    const stored = (await (await fetch(`${first.server.url}/api/task/${TASK}`)).json()).data.messages;
+    const before = Math.max(...stored.map((m: any) => m.meta.seq));
+    await first.close();
+    const second = (ctx.rt = await runtimeWith(scriptedLlm([() => say('Two.')]), {}, { dir, persistent: true }));
+    const again = await connectWeb(second.server.url);
+    await again.timeout(5_000).emitWithAck('frontend_message', userMessage('second', 'evt-user-2'));
+    await eventually(() => again.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing again');
+    const seqs = again.events.filter((e) => e.taskId === TASK).map((e) => e.seq);
+    assert.is(seqs[0], before + 1, 'the first event after the restart follows the stored ones');
+    assert.equal(seqs, seqs.map((_: number, i: number) => before + 1 + i));
+    const messages = (await (await fetch(`${second.server.url}/api/task/${TASK}`)).json()).data.messages;
+    const order = [...messages].sort((a: any, b: any) => a.meta.seq - b.meta.seq).map((m: any) => `${m.role}:${m.content}`);
+    assert.equal(order, ['user:first', 'assistant:One.', 'user:second', 'assistant:Two.']);
+    again.close();
+  } finally {
+    await ctx.rt?.close();
+    ctx.rt = undefined as never;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
