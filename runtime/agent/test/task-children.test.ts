@@ -6,7 +6,7 @@ import type { ActionInput, ActionOutput } from '../../../machines/index.ts';
 import { createTaskChildren } from '../task-children.ts';
 
 const input = (actionId: string) => ({ actionId, actionName: 'browser_screenshot' }) as unknown as ActionInput;
-const output = (actionId: string): ActionOutput => ({ actionId, actionName: 'browser_screenshot', status: 'succeeded', attempts: 1, execTimeoutStreak: 0 });
+const output = (actionId: string): ActionOutput => ({ actionId, actionName: 'browser_screenshot', status: 'succeeded', attempts: 1, execTimeoutStreak: 0, answered: true });
 const ticks = async (n = 3) => {
   for (let i = 0; i < n; i++) await Promise.resolve();
 };
