@@ -43,16 +43,30 @@ export function inTaskOrder<T extends Obj>(envelopes: readonly T[], options: { d
   return keyed.sort((a, b) => a.key - b.key || a.index - b.index).map((k) => k.envelope);
 }
 
-/** (d) Envelopes -> descriptors; with `taskId`, only that task's envelopes count. */
-export function describeFrontendEvents(envelopes: readonly unknown[], options: { taskId?: string } = {}): EventDescriptor[] {
+/**
+ * (d) Envelopes -> descriptors; with `taskId`, only that task's envelopes count. With `segments`
+ * (recordings in the task's seq order), text is joined per run of deltas between other events,
+ * so where each piece of text was shown among the steps is compared too.
+ */
+export function describeFrontendEvents(envelopes: readonly unknown[], options: { taskId?: string; segments?: boolean } = {}): EventDescriptor[] {
   const out: EventDescriptor[] = [];
   const chats = new Map<string, { type: 'chatDelta'; text: string; finished: boolean }>();
+  let run: { type: 'chatDelta'; text: string; finished: boolean } | null = null;
   for (const envelope of envelopes) {
     if (!isObj(envelope) || !isObj(envelope.event)) continue;
     if (options.taskId !== undefined && envelope.taskId !== options.taskId) continue;
     const event = envelope.event;
     const type = String(event.type);
     const errorCode = isObj(event.error) && typeof event.error.code === 'string' ? event.error.code : undefined;
+    if (options.segments) {
+      if (type !== 'chatDelta') run = null;
+      else {
+        if (!run) out.push((run = { type: 'chatDelta', text: '', finished: false }));
+        run.text += isObj(event.delta) ? String(event.delta.content ?? '') : '';
+        if (event.finished === true) run.finished = true;
+        continue;
+      }
+    }
     switch (type) {
       case 'chatDelta': {
         const target = String(event.targetEventId);

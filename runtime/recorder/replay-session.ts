@@ -118,9 +118,10 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     return {
       taskId,
       // Compared in the task's order (by seq), as the web renders them.
-      expected: { events: describeFrontendEvents(inTaskOrder(expectedEnvelopes), { taskId }), task: expectedTaskOutcome(lines) },
+      // Text is compared where it was shown among the steps (by run) once the recording has seqs.
+      expected: { events: describeFrontendEvents(inTaskOrder(expectedEnvelopes), { taskId, segments: !legacy }), task: expectedTaskOutcome(lines) },
       actual: {
-        events: describeFrontendEvents(inTaskOrder(envelopes), { taskId }),
+        events: describeFrontendEvents(inTaskOrder(envelopes), { taskId, segments: !legacy }),
         task: { status: detail.data?.task?.status, messages: describeTaskMessages(detail.data?.messages ?? []) },
       },
       envelopes: [...envelopes],
