@@ -14,7 +14,7 @@ import type { FinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
-import { basicUrlCheck, createUsageAccumulator, toolMessageOf } from './task-history.ts';
+import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
@@ -70,15 +70,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     );
   }
 
-  async function historyBefore(taskId: string, messageId: string): Promise<LlmMessage[]> {
-    const messages = await taskStore.listMessages(taskId);
-    const out: LlmMessage[] = [];
-    for (const m of messages) {
-      if (m.id === messageId) break;
-      if (m.role === 'user' || m.role === 'assistant') out.push({ role: m.role, content: m.content });
-    }
-    return out.slice(-20);
-  }
+  const historyBefore = async (taskId: string, messageId: string): Promise<LlmMessage[]> => conversationBefore(await taskStore.listMessages(taskId), messageId);
 
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
@@ -159,7 +151,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               role: 'assistant',
               content: result.text,
               timestamp: clock.now(),
-              meta: { ...(message.traceId ? { traceId: message.traceId } : {}), ...assistantOrder(result.segments) },
+              meta: { ...(message.traceId ? { traceId: message.traceId } : {}), replyTo: message.id, ...assistantOrder(result.segments) },
             });
           }
         } catch (error) {

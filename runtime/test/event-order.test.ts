@@ -140,6 +140,30 @@ test('stop during an action: the stop note comes before the canceled step and th
   plugin.close();
 });
 
+test('a message sent while a turn runs: its turn comes after, and its history holds the first answer', async (ctx) => {
+  const hold = deferred();
+  const llm = scriptedLlm([
+    async () => {
+      await hold.promise;
+      return say('First answer.');
+    },
+    () => say('Second answer.'),
+  ]);
+  const rt = (ctx.rt = await runtimeWith(llm));
+  const web = await connectWeb(rt.server.url);
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('first'));
+  await eventually(() => llm.calls.length === 1, 5_000, 'the first turn asks the model');
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('second', 'evt-user-2'));
+  hold.resolve();
+  await eventually(() => llm.calls.length === 2 && web.events.filter((e) => e.event.type === 'chatDelta' && e.event.finished).length === 2, 5_000, 'both turns done');
+  const history = llm.calls[1]!.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}:${m.content}`);
+  assert.equal(history, ['user:first', 'assistant:First answer.', 'user:second']);
+  const task = web.events.filter((e) => e.taskId === TASK);
+  const shown = task.filter((e) => e.event.type === 'userMessage' || (e.event.type === 'chatDelta' && e.event.delta.content)).map((e) => e.event.content ?? e.event.delta.content);
+  assert.equal(shown, ['first', 'second', 'First answer.', 'Second answer.'], 'the second message was taken while the first answer was pending');
+  web.close();
+});
+
 test('after a restart the task goes on after the seq its history holds (a reload keeps one order)', async (ctx) => {
   const dir = mkdtempSync(join(tmpdir(), 'mimo-seq-'));
   try {
