@@ -7,6 +7,7 @@ import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
 import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
+import { lastStoredSeq } from '../socket/task-seq.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import { controlToolTask } from './tool-task-control.ts';
 import { titleFrom } from './task-history.ts';
@@ -48,12 +49,20 @@ export function createAgentOrchestrator(
   };
   const createSession = (taskId: string, restored?: RestoredTask): TaskSession => createTaskSession(sessionContext, taskId, restored);
 
+  /** A task first touched since this server started goes on after the seq its history holds. */
+  async function seedSeq(taskId: string): Promise<void> {
+    if (events.seq.has(taskId)) return;
+    const last = lastStoredSeq(await taskStore.listMessages(taskId).catch(() => []));
+    events.seq.seed(taskId, last);
+  }
+
   /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {
     const live = sessions.get(taskId);
     if (live) return live;
     const task = await taskStore.getTask(taskId);
     if (!task) return undefined;
+    await seedSeq(taskId);
     const again = sessions.get(taskId);
     if (again) return again;
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
@@ -63,8 +72,10 @@ export function createAgentOrchestrator(
   }
 
   async function noteToTask(taskId: string, message: string): Promise<void> {
-    events.toTask(taskId, { type: 'structuredOutput', status: 'info', message });
-    await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now() }).catch(() => {});
+    // Told at once when the task's order is known here (stop tells its note before what it cancels).
+    if (!events.seq.has(taskId)) await seedSeq(taskId);
+    const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'info', message });
+    await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
   }
 
   const control = {
@@ -74,8 +85,13 @@ export function createAgentOrchestrator(
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
       const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
       if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
-      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
+      // The message's place in the task's order is taken before it is stored (a duplicate leaves a gap).
+      if (created) events.seq.seed(task.taskId, 0);
+      else await seedSeq(task.taskId);
+      const seq = events.seq.next(task.taskId);
+      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId, seq } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
+      events.toTask(task.taskId, { type: 'userMessage', messageId: message.id, content: message.content, timestamp: message.timestamp }, traceId, seq);
       const session = await sessionFor(task.taskId);
       session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, traceId } });
       return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
@@ -129,6 +145,8 @@ export function createAgentOrchestrator(
       // STOP cancels what is in flight: the action child tells the plugin (task_stop) and settles
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
       const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
+      // The note first: what the stop cancels (the step in flight, the turn) is told after it.
+      const note = noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       session.mirror.stop();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
@@ -136,7 +154,7 @@ export function createAgentOrchestrator(
       if (!hadAction && clientId && registry.isOnline(clientId)) {
         scheduler.stopOnPlugin(clientId, taskId, { closeTab: true });
       }
-      await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
+      await note;
       return ok({ status: 'completed' });
     },
     async takeoverReport(report: TakeoverReport): Promise<ControlResult> {
@@ -158,8 +176,8 @@ export function createAgentOrchestrator(
       }
       const { v: _v, type: _type, clientId: _clientId, traceId: _traceId, ...data } = report;
       const message = `In tab ${report.tabId}: ${report.message}.`;
-      events.toTask(report.taskId, { type: 'structuredOutput', status: 'info', message, data: { pageInterruption: data } });
-      await taskStore.appendMessage(report.taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now() }).catch(() => {});
+      const { seq } = events.toTask(report.taskId, { type: 'structuredOutput', status: 'info', message, data: { pageInterruption: data } });
+      await taskStore.appendMessage(report.taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
       log({ event: 'page_interruption', taskId: report.taskId, tabId: report.tabId, kind: report.kind });
       return ok({});
     },

@@ -10,6 +10,10 @@ import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.
 import { paramsSummaryOf } from './params-summary.ts';
 import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
 
+/** Where a stored step sorts: at its start's seq (as the web shows it), with its settle's seq. */
+const stepOrder = (startSeq: number | undefined, settleSeq: number | undefined): { seq?: number; settleSeq?: number } =>
+  settleSeq === undefined ? {} : { seq: startSeq ?? settleSeq, settleSeq };
+
 export type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
 
 /** What the pipeline needs of the task's tab (runtime/agent/task-tab.ts). */
@@ -73,10 +77,12 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     // `start` when it really starts: it may wait behind another action or a takeover.
     const target = options.target ? { target: options.target } : {};
     // Its start envelope goes on its registry entry (replayed to a late subscriber while it runs).
+    let startSeq: number | undefined;
     const started = () => {
       const envelope = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId);
       const entry = deps.actionRegistry.get(actionId);
       if (entry) entry.startEnvelope = envelope;
+      startSeq = envelope.seq;
     };
     try {
       let screenshotPresignedUrl = options.screenshotPresignedUrl;
@@ -126,7 +132,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
           : undefined;
       const durationMs = Math.max(0, Math.round(output.durationMs));
-      deps.events.toTask(deps.taskId, {
+      const settledEvent = deps.events.toTask(deps.taskId, {
         type: 'toolUsed',
         toolCallId: step.toolCallId,
         actionId,
@@ -151,12 +157,15 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         durationMs,
         ...(small ? { result: small } : {}),
         ...(output.error ? { error: output.error } : {}),
+        ...stepOrder(startSeq, settledEvent.seq),
       });
       return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
     } finally {
       // Settled actions leave the registry; one that never reached its task actor (a throw) too.
       const entry = deps.actionRegistry.get(actionId);
       if (entry) entry.startEnvelope = undefined;
+      // Its settle event went out (or never will): the next action's start may be told.
+      deps.reported?.(actionId);
     }
   }
 
@@ -165,8 +174,8 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     const actionId = `act-${nanoid(12)}`;
     const paramsSummary = paramsSummaryOf(params);
     const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
-    deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
-    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error });
+    const { seq } = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
+    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error, ...stepOrder(undefined, seq) });
   }
 
   return {

@@ -33,6 +33,8 @@ export interface TaskBrowserDeps {
   runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
   /** The one action registry (the `toolUsed` start of each action in flight goes on its entry). */
   actionRegistry: ActionRegistry;
+  /** The settle event of `actionId` went out (or never will): the next action's start may be told. */
+  reported?(actionId: string): void;
   /** The machine input for a request (the scheduler's defaults). */
   inputOf(request: ActionRequest): ActionInput;
   /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
@@ -75,5 +77,9 @@ export interface StepRecord {
   /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
   result?: Record<string, unknown>;
   error?: ErrorValue;
+  /** The seq of the step's start event (its settle's when it never started): the stored step sorts where the live one was shown. */
+  seq?: number;
+  /** The seq of the step's settle event. */
+  settleSeq?: number;
 }
 

@@ -3,7 +3,12 @@
 // settle; the task actor spawns it as its child and reports back through the provided actions
 // `actionStarted`, `actionSettled` and `pagePrepSettled`. What is waited for lives in the one
 // action registry (runtime/scheduler/action-registry.ts), never in a map of its own here.
-import type { ActionInput, ActionSettledParams, PagePrepInput, PagePrepOutput, PagePrepSettledParams, TaskEvent } from '../../machines/index.ts';
+// One order for the web: an action's start is told (onStarted) only once every action settled
+// before it has been reported (`reported`, after its settle event went out), and an action's
+// settle is handed on only after its start was told; so a step's result is never shown after the
+// next step's start, however long a report takes (a URL re-check before a read is reported).
+// Only that ordering state (ids, not waiters) is kept here.
+import type { ActionInput, ActionOutput, ActionSettledParams, PagePrepInput, PagePrepOutput, PagePrepSettledParams, TaskEvent } from '../../machines/index.ts';
 import type { ActionRegistry, SettledOutput } from '../scheduler/action-registry.ts';
 
 export interface TaskChildrenDeps {
@@ -14,12 +19,44 @@ export interface TaskChildrenDeps {
 
 export function createTaskChildren(deps: TaskChildrenDeps) {
   const { registry } = deps;
+  /** Actions settled whose report (the settle event) has not gone out yet. */
+  const unreported = new Set<string>();
+  /** Started actions whose start is not told yet, in order; a settle that came meanwhile waits with it. */
+  const waiting: Array<{ actionId: string; started: () => void; settle?: () => void }> = [];
+
+  /** Hands the settle to the waiter (through the registry, which drops the entry). */
+  function settle(actionId: string, output: ActionOutput, now: number): void {
+    // Only an action some task waits for is awaited as a report (none left: nothing to wait for).
+    if (registry.get(actionId)?.onSettled) unreported.add(actionId);
+    registry.settle(actionId, output, now);
+  }
+  function runAction(input: ActionInput, onStarted: () => void): Promise<SettledOutput> {
+    return new Promise((resolve) => {
+      registry.add({ actionId: input.actionId, taskId: input.taskId, actionName: input.actionName, clientId: input.clientId, onStarted, onSettled: resolve });
+      deps.send({ type: 'ACTION_REQUESTED', action: input });
+    });
+  }
+  function reported(actionId: string): void {
+    if (unreported.delete(actionId)) tellWaiting();
+  }
+  function tellWaiting(): void {
+    while (waiting.length > 0 && unreported.size === 0) {
+      const next = waiting.shift()!;
+      next.started();
+      next.settle?.();
+    }
+  }
+
   return {
-    /** Resolves when the action child settles (canceled at once when the task cannot act). */
-    runAction(input: ActionInput, onStarted: () => void): Promise<SettledOutput> {
-      return new Promise((resolve) => {
-        registry.add({ actionId: input.actionId, taskId: input.taskId, actionName: input.actionName, clientId: input.clientId, onStarted, onSettled: resolve });
-        deps.send({ type: 'ACTION_REQUESTED', action: input });
+    /** Resolves when the action child settles (canceled at once when the task cannot act); the caller calls `reported` after its settle event. */
+    runAction,
+    /** The settle of `actionId` has been reported (or never will be): later starts may be told. */
+    reported,
+    /** `runAction` for a caller that reports nothing of its own (a direct `tasks.run`): reported once settled. */
+    runAndReport(input: ActionInput, onStarted: () => void): Promise<SettledOutput> {
+      return runAction(input, onStarted).then((output) => {
+        reported(input.actionId);
+        return output;
       });
     },
     preparePage(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput> {
@@ -34,13 +71,21 @@ export function createTaskChildren(deps: TaskChildrenDeps) {
         const entry = registry.get(actionId);
         const started = entry?.onStarted;
         if (entry) entry.onStarted = undefined;
-        // After the previous action's settle has been reported (its promise continuation runs first).
-        if (started) queueMicrotask(started);
+        if (!started) return;
+        if (unreported.size > 0 || waiting.length > 0) waiting.push({ actionId, started });
+        else started();
       },
-      actionSettled: (_: unknown, { actionId, output }: ActionSettledParams) => registry.settle(actionId, output, deps.now()),
+      actionSettled: (_: unknown, { actionId, output }: ActionSettledParams) => {
+        const entry = registry.get(actionId);
+        // Settled without a start: its start is never told.
+        if (entry) entry.onStarted = undefined;
+        // The duration ends now, even when the settle is handed on later.
+        const now = deps.now();
+        const pending = waiting.find((w) => w.actionId === actionId);
+        if (pending) pending.settle = () => settle(actionId, output, now);
+        else settle(actionId, output, now);
+      },
       pagePrepSettled: (_: unknown, { prepId, output }: PagePrepSettledParams) => registry.settlePrep(prepId, output),
     },
   };
 }
-
-export type TaskChildren = ReturnType<typeof createTaskChildren>;

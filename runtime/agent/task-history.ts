@@ -50,8 +50,34 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
       ok: record.ok,
       ...(record.target ? { target: record.target } : {}),
       ...(at.traceId ? { traceId: at.traceId } : {}),
+      ...(record.seq !== undefined ? { seq: record.seq } : {}),
+      ...(record.settleSeq !== undefined ? { settleSeq: record.settleSeq } : {}),
     },
   };
+}
+
+/**
+ * The conversation the LLM sees before the user message `messageId`: each earlier user message
+ * followed by its answer (`meta.replyTo`). The log holds them in the order they were stored, and
+ * a message sent while a turn ran is stored before that turn's answer; an answer stored without
+ * `replyTo` (older logs) keeps its place. The last 20 entries.
+ */
+export function conversationBefore(messages: readonly Message[], messageId: string): Array<{ role: 'user' | 'assistant'; content: string }> {
+  const replyTo = (m: Message) => (m.role === 'assistant' && typeof m.meta?.replyTo === 'string' ? m.meta.replyTo : undefined);
+  const answers = new Map<string, Message[]>();
+  for (const m of messages) {
+    const to = replyTo(m);
+    if (to !== undefined) answers.set(to, [...(answers.get(to) ?? []), m]);
+  }
+  const out: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+  for (const m of messages) {
+    if (m.id === messageId) break;
+    if (m.role === 'user') {
+      out.push({ role: 'user', content: m.content });
+      for (const answer of answers.get(m.id) ?? []) out.push({ role: 'assistant', content: answer.content });
+    } else if (m.role === 'assistant' && replyTo(m) === undefined) out.push({ role: 'assistant', content: m.content });
+  }
+  return out.slice(-20);
 }
 
 /**

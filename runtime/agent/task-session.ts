@@ -14,10 +14,10 @@ import type { FinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
 import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
-import { basicUrlCheck, createUsageAccumulator, toolMessageOf } from './task-history.ts';
+import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
-import { runTurn, TurnFailure } from './turn-runner.ts';
+import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
 
 /** Tool message ids remembered per task (see toolMessageId). */
 const RECENT_TOOL_IDS = 16;
@@ -70,15 +70,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     );
   }
 
-  async function historyBefore(taskId: string, messageId: string): Promise<LlmMessage[]> {
-    const messages = await taskStore.listMessages(taskId);
-    const out: LlmMessage[] = [];
-    for (const m of messages) {
-      if (m.id === messageId) break;
-      if (m.role === 'user' || m.role === 'assistant') out.push({ role: m.role, content: m.content });
-    }
-    return out.slice(-20);
-  }
+  const historyBefore = async (taskId: string, messageId: string): Promise<LlmMessage[]> => conversationBefore(await taskStore.listMessages(taskId), messageId);
 
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
@@ -101,6 +93,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     groupTitle: () => `Mimo ${taskId.slice(-6)}`,
     // The task actor runs each action and page preparation as its child.
     runAction: children.runAction,
+    reported: children.reported,
     preparePage: children.preparePage,
     inputOf: (request) => scheduler.inputOf(request),
     actionRegistry: scheduler.registry,
@@ -159,7 +152,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               role: 'assistant',
               content: result.text,
               timestamp: clock.now(),
-              ...(message.traceId ? { meta: { traceId: message.traceId } } : {}),
+              meta: { ...(message.traceId ? { traceId: message.traceId } : {}), replyTo: message.id, ...assistantOrder(result.segments) },
             });
           }
         } catch (error) {
@@ -208,7 +201,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   finishedTabs.reopen(taskId);
   ctx.register(session);
   // One registry of live task trees: takeover, STOP and `tasks.run` find it by its id.
-  services.tasks.add({ taskId, kind: 'chat', actor, runAction: children.runAction, clientId: () => browser.clientId, tabId: () => browser.tabId });
+  services.tasks.add({ taskId, kind: 'chat', actor, runAction: children.runAndReport, clientId: () => browser.clientId, tabId: () => browser.tabId });
   actor.start();
   return session;
 }

@@ -14,6 +14,7 @@ export interface TaskTree {
   /** A chat task (stored, listed) or a tool task (an MCP session's tab, not a chat task). */
   kind: 'chat' | 'tool';
   actor: Actor<typeof taskMachine>;
+  /** Runs an action for a caller that reports nothing itself: its settle counts as reported once it resolves. */
   runAction: ToolTask['runAction'];
   /** The plugin serving it now (null before its first action). */
   clientId(): string | null;
@@ -57,7 +58,8 @@ export function createTaskTrees(deps: TaskTreesDeps): TaskTrees {
       taskId,
       kind: 'tool',
       actor: task.actor,
-      runAction: task.runAction,
+      // A tree's runAction is for callers that report nothing themselves (tasks.run).
+      runAction: task.runAndReport,
       clientId: options.clientId ?? (() => null),
       tabId: options.tabId ?? (() => null),
       cancel: task.cancel,
@@ -92,7 +94,7 @@ export function createTaskTrees(deps: TaskTreesDeps): TaskTrees {
       tree.runAction = (next, started) => {
         outstanding++;
         clientId = next.clientId;
-        const settled = task.runAction(next, started);
+        const settled = task.runAndReport(next, started);
         void settled.then(() => {
           if (--outstanding === 0) task.dispose();
         });

@@ -24,7 +24,12 @@ export interface ToolTaskDeps {
 export interface ToolTask {
   taskId: string;
   actor: Actor<typeof taskMachine>;
+  /** Runs an action; the caller calls `reported` once its settle event went out (TaskBrowser does). */
   runAction(input: ActionInput, onStarted: () => void): Promise<SettledOutput>;
+  /** The settle of `actionId` went out (or never will): the next action's start may be told. */
+  reported(actionId: string): void;
+  /** `runAction` for a caller that reports nothing itself: reported as soon as it settles. */
+  runAndReport(input: ActionInput, onStarted: () => void): Promise<SettledOutput>;
   preparePage(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
   /** Cancels what runs now (the action in flight is told to stop on the plugin, queued ones settle unsent). */
   cancel(): void;
@@ -73,6 +78,12 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
       if (disposed) return Promise.resolve({ ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`), durationMs: 0 });
       open();
       return children.runAction(input, onStarted);
+    },
+    reported: children.reported,
+    runAndReport(input, onStarted) {
+      if (disposed) return Promise.resolve({ ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`), durationMs: 0 });
+      open();
+      return children.runAndReport(input, onStarted);
     },
     preparePage(input) {
       if (disposed) return Promise.resolve({ status: 'failed', warnings: [], missing: ['screenshot', 'readability'], error: errorValue(ErrorCode.TASK_STOPPED, 'the session\'s tab is closed', { retryable: false }) });

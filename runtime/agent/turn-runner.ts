@@ -32,6 +32,8 @@ export interface TurnDeps {
 
 export interface TurnResult {
   text: string;
+  /** The text as the web saw it: one segment per run of deltas between steps, at its first delta's seq. */
+  segments: Array<{ seq: number; text: string }>;
   steps: number;
   stoppedAtLimit: boolean;
 }
@@ -65,10 +67,16 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   let currentPage: PageContext | undefined;
   /** The tool messages whose page payload is still in the conversation (the next page supersedes them). */
   let livePages = messages.filter(hasPagePayload);
+  const segments: TurnResult['segments'] = [];
+  /** False once a step's tools run (or an error is told): the next text starts a new segment. */
+  let segmentOpen = false;
   const say = (content: string) => {
     if (!content) return;
     text += content;
-    delta(content);
+    const { seq } = delta(content);
+    if (!segmentOpen) segments.push({ seq: seq ?? 0, text: '' });
+    segmentOpen = true;
+    segments[segments.length - 1]!.text += content;
   };
 
   for (;;) {
@@ -109,6 +117,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
       }
     }
     if (calls.length === 0) break;
+    segmentOpen = false;
 
     messages.push({
       role: 'assistant',
@@ -155,12 +164,19 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     }
     if (stopTurn) {
       events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: stopTurn.code, message: stopTurn.message, retryable: stopTurn.retryable ?? true } }, traceId);
+      segmentOpen = false;
       say(`${text ? '\n\n' : ''}${stopTurn.message}`);
       break;
     }
   }
   delta('', true);
-  return { text, steps, stoppedAtLimit };
+  return { text, segments, steps, stoppedAtLimit };
+}
+
+/** The stored assistant message's place in the task's order: its first segment's seq, and every segment when there are several. */
+export function assistantOrder(segments: TurnResult['segments']): { seq?: number; segments?: Array<{ seq: number; text: string }> } {
+  if (segments.length === 0) return {};
+  return { seq: segments[0]!.seq, ...(segments.length > 1 ? { segments: segments.map((s) => ({ seq: s.seq, text: s.text })) } : {}) };
 }
 
 const PAGE_PAYLOADS = ['page', 'pageText', 'elementsPage'] as const;

@@ -13,6 +13,7 @@ export type EventDescriptor =
   | { type: 'taskStatus'; status: string; previous?: string }
   | { type: 'structuredOutput'; status: string; code?: string; message?: string }
   | { type: 'usage'; promptTokens: number; completionTokens: number; totalTokens: number }
+  | { type: 'userMessage'; content: string }
   | { type: string };
 
 /** The frontend_event envelopes a recording emitted, in order. */
@@ -22,16 +23,50 @@ export function recordedFrontendEvents(lines: RecordedLine[]): Obj[] {
     .map((l) => (l as { payload: Obj }).payload);
 }
 
-/** (d) Envelopes -> descriptors; with `taskId`, only that task's envelopes count. */
-export function describeFrontendEvents(envelopes: readonly unknown[], options: { taskId?: string } = {}): EventDescriptor[] {
+/** A recording made before envelopes carried a seq (and before the userMessage event). */
+export function isLegacyRecording(envelopes: readonly Obj[]): boolean {
+  return envelopes.length > 0 && envelopes.every((e) => e.seq === undefined);
+}
+
+/**
+ * The task's envelopes in the task's one order: by seq (stable; an envelope without one stays
+ * after the one before it). For a legacy recording's comparison, `dropUserMessages` leaves out
+ * the userMessage events it could not have.
+ */
+export function inTaskOrder<T extends Obj>(envelopes: readonly T[], options: { dropUserMessages?: boolean } = {}): T[] {
+  const kept = options.dropUserMessages ? envelopes.filter((e) => !(isObj(e.event) && e.event.type === 'userMessage')) : [...envelopes];
+  let last = 0;
+  const keyed = kept.map((envelope, index) => {
+    if (typeof envelope.seq === 'number') last = envelope.seq;
+    return { envelope, key: last, index };
+  });
+  return keyed.sort((a, b) => a.key - b.key || a.index - b.index).map((k) => k.envelope);
+}
+
+/**
+ * (d) Envelopes -> descriptors; with `taskId`, only that task's envelopes count. With `segments`
+ * (recordings in the task's seq order), text is joined per run of deltas between other events,
+ * so where each piece of text was shown among the steps is compared too.
+ */
+export function describeFrontendEvents(envelopes: readonly unknown[], options: { taskId?: string; segments?: boolean } = {}): EventDescriptor[] {
   const out: EventDescriptor[] = [];
   const chats = new Map<string, { type: 'chatDelta'; text: string; finished: boolean }>();
+  let run: { type: 'chatDelta'; text: string; finished: boolean } | null = null;
   for (const envelope of envelopes) {
     if (!isObj(envelope) || !isObj(envelope.event)) continue;
     if (options.taskId !== undefined && envelope.taskId !== options.taskId) continue;
     const event = envelope.event;
     const type = String(event.type);
     const errorCode = isObj(event.error) && typeof event.error.code === 'string' ? event.error.code : undefined;
+    if (options.segments) {
+      if (type !== 'chatDelta') run = null;
+      else {
+        if (!run) out.push((run = { type: 'chatDelta', text: '', finished: false }));
+        run.text += isObj(event.delta) ? String(event.delta.content ?? '') : '';
+        if (event.finished === true) run.finished = true;
+        continue;
+      }
+    }
     switch (type) {
       case 'chatDelta': {
         const target = String(event.targetEventId);
@@ -59,6 +94,9 @@ export function describeFrontendEvents(envelopes: readonly unknown[], options: {
           ...(typeof event.message === 'string' ? { message: event.message } : {}),
         });
         break;
+      case 'userMessage':
+        out.push({ type, content: String(event.content) });
+        break;
       case 'usage':
         out.push({ type, promptTokens: Number(event.promptTokens), completionTokens: Number(event.completionTokens), totalTokens: Number(event.totalTokens) });
         break;
@@ -83,6 +121,8 @@ export function formatDescriptor(d: EventDescriptor): string {
       return `structuredOutput ${x.status}${x.code ? ` ${x.code}` : ''}${x.message ? `: ${x.message}` : ''}`;
     case 'usage':
       return `usage ${x.promptTokens}+${x.completionTokens}=${x.totalTokens}`;
+    case 'userMessage':
+      return `userMessage: ${JSON.stringify(x.content)}`;
     default:
       return d.type;
   }

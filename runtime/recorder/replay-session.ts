@@ -6,10 +6,10 @@ import { io } from 'socket.io-client';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { startMockOpenAiServer, type MockOpenAiServer } from '../llm/mock-openai-server.ts';
 import { startFakePlugin, type BrowserActionFrame, type FakePlugin } from '../test-util/fake-plugin.ts';
-import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
+import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, inTaskOrder, isLegacyRecording, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
 import { createReplayAnswerer, llmScriptOf, pluginClientIdOf, replayInputs, taskIdOf, type ReplayAnswererOptions } from './replay.ts';
 import type { RecordedLine } from './session-recorder.ts';
-import { openAiGatewayFor, startSessionRuntime, type SessionTimings } from './session-runtime.ts';
+import { openAiGatewayFor, startSessionRuntime, type SessionRuntimeOptions, type SessionTimings } from './session-runtime.ts';
 
 export interface ReplayOptions {
   /** The timings the session was recorded with (FIXTURE_TIMINGS for fixtures/sessions). */
@@ -21,6 +21,8 @@ export interface ReplayOptions {
   timeoutMs?: number;
   /** After the last expected event, wait this long for extra ones (default 150 ms). */
   settleMs?: number;
+  /** More orchestrator options, as the session was recorded with (e.g. a URL re-check). */
+  orchestrator?: SessionRuntimeOptions['orchestrator'];
 }
 
 export interface ReplayOutcome {
@@ -45,6 +47,8 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   const taskId = taskIdOf(lines);
   if (!taskId) throw new Error('the recording has no frame with a taskId');
   const expectedEnvelopes = recordedFrontendEvents(lines);
+  // A recording without seqs has no userMessage events either: the live ones are not counted.
+  const legacy = isLegacyRecording(expectedEnvelopes);
   const inputs = replayInputs(lines);
   const clientId = pluginClientIdOf(lines);
   const answerer = createReplayAnswerer(lines, options.answerer);
@@ -53,7 +57,7 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   if (!options.llm) mock = await startMockOpenAiServer({ script: llmScriptOf(lines) });
   const model = lines.find((l) => l.kind === 'llm_chunk' && typeof (l.chunk as { model?: unknown }).model === 'string');
   const llm = options.llm ?? openAiGatewayFor({ baseURL: mock!.url, ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}) });
-  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}) });
+  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}), ...(options.orchestrator ? { orchestrator: options.orchestrator } : {}) });
   let plugin: FakePlugin | undefined;
   const web = io(`${runtime.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
   const connected = new Promise<void>((resolve, reject) => {
@@ -84,7 +88,7 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     web.on('frontend_event', (envelope: Record<string, unknown>) => {
       // Inspection records reach a subscribed socket directly and are never recorded as frames.
       const type = (envelope?.event as { type?: unknown } | undefined)?.type;
-      if (envelope?.taskId !== taskId || type === 'inspection') return;
+      if (envelope?.taskId !== taskId || type === 'inspection' || (legacy && type === 'userMessage')) return;
       envelopes.push(envelope);
       flush();
       wake();
@@ -113,9 +117,11 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     const detail = (await (await fetch(`${runtime.url}/api/task/${taskId}`)).json()) as { data?: { task?: { status?: string }; messages?: Array<{ role: string; content: string; meta?: Record<string, unknown> }> } };
     return {
       taskId,
-      expected: { events: describeFrontendEvents(expectedEnvelopes, { taskId }), task: expectedTaskOutcome(lines) },
+      // Compared in the task's order (by seq), as the web renders them.
+      // Text is compared where it was shown among the steps (by run) once the recording has seqs.
+      expected: { events: describeFrontendEvents(inTaskOrder(expectedEnvelopes), { taskId, segments: !legacy }), task: expectedTaskOutcome(lines) },
       actual: {
-        events: describeFrontendEvents(envelopes, { taskId }),
+        events: describeFrontendEvents(inTaskOrder(envelopes), { taskId, segments: !legacy }),
         task: { status: detail.data?.task?.status, messages: describeTaskMessages(detail.data?.messages ?? []) },
       },
       envelopes: [...envelopes],

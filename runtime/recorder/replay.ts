@@ -7,7 +7,7 @@ import type { MockChunk, MockResponse } from '../llm/mock-openai-server.ts';
 import type { Answerer, BrowserActionFrame, FakeAnswer } from '../test-util/fake-plugin.ts';
 import type { RecordedLine } from './session-recorder.ts';
 
-export { describeFrontendEvents, formatDescriptor, recordedFrontendEvents, expectedTaskOutcome, describeTaskMessages } from './event-descriptors.ts';
+export { describeFrontendEvents, formatDescriptor, recordedFrontendEvents, expectedTaskOutcome, describeTaskMessages, inTaskOrder, isLegacyRecording } from './event-descriptors.ts';
 export type { EventDescriptor, TaskOutcome } from './event-descriptors.ts';
 
 type FrameLine = Extract<RecordedLine, { kind: 'frame' }>;

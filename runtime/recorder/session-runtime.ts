@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
-import { createAgentOrchestrator } from '../agent/orchestrator.ts';
+import { createAgentOrchestrator, type OrchestratorOptions } from '../agent/orchestrator.ts';
 import { createOpenAiGateway } from '../llm/openai-gateway.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { createServer, type MimoServer } from '../server.ts';
@@ -41,6 +41,8 @@ export interface SessionRuntimeOptions {
   clock?: Clock;
   /** Server log lines (default: dropped). */
   log?: (entry: object) => void;
+  /** More orchestrator options (e.g. a landing-page URL re-check, as npm start's URL policy has). */
+  orchestrator?: Partial<Omit<OrchestratorOptions, 'llm' | 'inspection'>>;
 }
 
 /** The openai gateway against `baseURL`, its chunks going to `recorder` as main.ts records them. */
@@ -72,6 +74,7 @@ export async function startSessionRuntime(options: SessionRuntimeOptions): Promi
     inspectFor: (taskId) => inspection.observerFor(taskId),
     control: (services) =>
       createAgentOrchestrator(services, {
+        ...options.orchestrator,
         llm: options.llm,
         inspection,
         ...(timings.pagePrepBackoffMs ? { pagePrepBackoffMs: timings.pagePrepBackoffMs } : {}),

@@ -1,8 +1,11 @@
 // Builds `frontend_event` envelopes (seed 001 §3.4) and emits them to a task's room, or to
-// every frontend for events that belong to no task (snapshotSync).
+// every frontend for events that belong to no task (snapshotSync). Every event emitted to a task
+// takes the task's next `seq` here, at the one place it leaves the server, so the seq order is the
+// emit order (task-seq.ts).
 import { nanoid } from 'nanoid';
 import { rooms, type FrontendEvent, type FrontendEventPayload } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
+import { createTaskSeq, type TaskSeq } from './task-seq.ts';
 
 /** A payload without the fields the emitter fills in. */
 export type FrontendEventInput = FrontendEventPayload extends infer P
@@ -14,10 +17,15 @@ export type FrontendEventInput = FrontendEventPayload extends infer P
 export interface FrontendEventSink {
   /** Builds an envelope without emitting it (for a reply to one socket). */
   envelope(event: FrontendEventInput, taskId?: string): FrontendEvent;
-  /** Emits to `task:{taskId}`; returns the envelope (for recording and tests). */
-  toTask(taskId: string, event: FrontendEventInput, traceId?: string): FrontendEvent;
+  /**
+   * Emits to `task:{taskId}` with the task's next seq, or with `seq` taken earlier from
+   * `seq.next` (an event whose stored message needed its seq first); returns the envelope.
+   */
+  toTask(taskId: string, event: FrontendEventInput, traceId?: string, seq?: number): FrontendEvent;
   /** Emits to the `frontend` room. */
   toAllFrontends(event: FrontendEventInput, taskId?: string): FrontendEvent;
+  /** The per-task seq counters (seeded from the store when a task is restored). */
+  readonly seq: TaskSeq;
 }
 
 export function createFrontendEventSink(deps: {
@@ -26,7 +34,8 @@ export function createFrontendEventSink(deps: {
   /** Called for every envelope emitted (recorder, tests). */
   onEmit?: (envelope: FrontendEvent, room: string) => void;
 }): FrontendEventSink {
-  function envelope(event: FrontendEventInput, taskId: string | undefined, traceId?: string): FrontendEvent {
+  const seq = createTaskSeq();
+  function envelope(event: FrontendEventInput, taskId: string | undefined, traceId?: string, order?: number): FrontendEvent {
     const timestamp = deps.clock.now();
     const payload = { ...event, id: event.id ?? `evt-${nanoid(12)}`, timestamp: event.timestamp ?? timestamp } as FrontendEventPayload;
     return {
@@ -35,6 +44,7 @@ export function createFrontendEventSink(deps: {
       ...(taskId ? { taskId } : {}),
       timestamp,
       ...(traceId ? { traceId } : {}),
+      ...(order !== undefined ? { seq: order } : {}),
       event: payload,
     };
   }
@@ -45,7 +55,8 @@ export function createFrontendEventSink(deps: {
   }
   return {
     envelope: (event, taskId) => envelope(event, taskId),
-    toTask: (taskId, event, traceId) => emit(rooms.task(taskId), envelope(event, taskId, traceId)),
+    toTask: (taskId, event, traceId, order) => emit(rooms.task(taskId), envelope(event, taskId, traceId, order ?? seq.next(taskId))),
     toAllFrontends: (event, taskId) => emit(rooms.frontend, envelope(event, taskId)),
+    seq,
   };
 }

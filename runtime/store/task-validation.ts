@@ -170,7 +170,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** True when two stored messages are the same append (used for idempotent retries). */
+/**
+ * True when two stored messages are the same append (used for idempotent retries). `meta.seq`
+ * (the message's place in the task's event order) is given anew to each try, so it does not count.
+ */
 export function sameMessage(a: Message, b: Message): boolean {
-  return canonical(a) === canonical(b);
+  return canonical(withoutSeq(a)) === canonical(withoutSeq(b));
+}
+
+function withoutSeq(message: Message): Message {
+  if (message.meta?.seq === undefined) return message;
+  const { seq: _seq, ...meta } = message.meta;
+  return { ...message, meta };
 }

@@ -108,6 +108,16 @@ export const TaskListChangedEventSchema = frontendEvent('taskListChanged', {
 });
 export type TaskListChangedEvent = v.InferOutput<typeof TaskListChangedEventSchema>;
 
+/**
+ * The person's message as the server took it (its id is the user_message id): every window of
+ * the task shows it in the task's order, not only the one it was typed in.
+ */
+export const UserMessageEventSchema = frontendEvent('userMessage', {
+  messageId: IdSchema,
+  content: v.string(),
+});
+export type UserMessageEvent = v.InferOutput<typeof UserMessageEventSchema>;
+
 /** The tokens of one LLM call; a task's total is the sum of its usage events (also stored as task.usage). */
 export const UsageEventSchema = frontendEvent('usage', {
   promptTokens: NonNegativeIntSchema,
@@ -125,6 +135,7 @@ export const FrontendEventPayloadSchema = v.variant('type', [
   InspectionEventSchema,
   UsageEventSchema,
   TaskListChangedEventSchema,
+  UserMessageEventSchema,
 ], variantMessage);
 export type FrontendEventPayload = v.InferOutput<typeof FrontendEventPayloadSchema>;
 export type FrontendEventType = FrontendEventPayload['type'];
@@ -139,6 +150,13 @@ export const FrontendEventSchema = v.object({
   taskId: v.optional(TaskIdSchema),
   timestamp: TimestampSchema,
   traceId: v.optional(v.string()),
+  /**
+   * The event's place in its task's one order (1, 2, ...), given by the server as it emits; a
+   * step's result comes before the next step's start. A stored message keeps the seq of its
+   * event (`meta.seq`), so history and live sort the same. Absent on broadcasts that belong to
+   * no task and in recordings made before it existed.
+   */
+  seq: v.optional(NonNegativeIntSchema),
   event: FrontendEventPayloadSchema,
 });
 export type FrontendEvent = v.InferOutput<typeof FrontendEventSchema>;

@@ -140,11 +140,13 @@ export function createAppState(deps: AppDeps): AppState {
   }
 
   const onTaskEvent: { [T in FrontendEvent['event']['type']]?: (e: Extract<FrontendEvent['event'], { type: T }>, env: FrontendEvent) => void } = {
-    chatDelta: (e) => void chat.applyEvent(e),
-    structuredOutput: (e) => void chat.applyEvent(e),
-    usage: (e) => void chat.applyEvent(e),
-    toolUsed: (e) => {
-      if (!chat.applyEvent(e)) return;
+    // Each with its envelope's seq: the chat is kept in the task's order.
+    userMessage: (e, env) => void chat.applyEvent(e, env.seq),
+    chatDelta: (e, env) => void chat.applyEvent(e, env.seq),
+    structuredOutput: (e, env) => void chat.applyEvent(e, env.seq),
+    usage: (e, env) => void chat.applyEvent(e, env.seq),
+    toolUsed: (e, env) => {
+      if (!chat.applyEvent(e, env.seq)) return;
       const tabId = tabIdFromParams(e.paramsSummary);
       if (tabId !== null) snapshot.setTaskTab(tabId);
     },

@@ -33,6 +33,21 @@ flow('send on a fresh page creates a task, shows the message and the streamed an
   assert.is(app.tasks.find(TASK_A)?.title, 'Open example.com', 'listed before the server lists it');
 });
 
+flow('a second window: the person\'s message (userMessage) and the running step replayed on subscribe show in the task\'s order', async () => {
+  const { api, link, app } = setup();
+  api.details.set(TASK_A, { ok: true, data: { task: summary(TASK_A, { status: 'running' }), messages: [] } });
+  link.setStatus({ type: 'connected' });
+  await app.start();
+  await app.openTask(TASK_A);
+  const seqd = (event: Parameters<typeof envelope>[0], seq: number) => ({ ...envelope(event, TASK_A), seq });
+  // The running step is replayed first (subscribe_task), the message it answers comes after.
+  link.emit(seqd(payload('toolUsed', { toolCallId: 'c1', actionId: 'a1', actionName: 'browser_click', phase: 'start', paramsSummary: 'tabId=3 clickId=4' }), 3));
+  link.emit(seqd(payload('userMessage', { messageId: 'u1', content: 'click Next' }), 1));
+  link.emit(seqd(delta('u1', 'Clicking it.'), 2));
+  const shown = app.chat.items.value.map((i) => (i.kind === 'tool' ? `tool ${i.actionName}` : `${i.kind} ${i.kind === 'notice' ? i.message : i.content}`));
+  assert.equal(shown, ['user click Next', 'assistant Clicking it.', 'tool browser_click']);
+});
+
 flow('opening a task subscribes first, then loads its history; switching unsubscribes', async () => {
   const { api, link, app } = setup();
   api.details.set(TASK_A, { ok: true, data: { task: summary(TASK_A, { status: 'takeover', selectedClientId: 'p1' }), messages: [{ id: 'm1', role: 'user', content: 'hi', timestamp: 1 }] } });

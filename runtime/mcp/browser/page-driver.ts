@@ -53,6 +53,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     taskId,
     groupTitle: () => options.groupTitle,
     runAction: (input, onStarted) => task.runAction(input, onStarted),
+    reported: (actionId) => task.reported(actionId),
     preparePage: (input) => task.preparePage(input),
     inputOf: (request) => services.scheduler.inputOf(request),
     actionRegistry: services.scheduler.registry,

@@ -157,6 +157,19 @@ descriptors('chatDelta text joined per targetEventId where it began; ids, times,
   // The same events with other ids, timestamps and chunking describe the same.
   const rechunked = envelopes.map((e, i) => ({ ...(e as object), id: `other-${i}`, timestamp: i }));
   assert.equal(describeFrontendEvents(rechunked, { taskId: TASK }), described);
+  // By run (recordings with seqs): each piece of text where it was shown among the steps.
+  assert.equal(describeFrontendEvents(envelopes, { taskId: TASK, segments: true }).map(formatDescriptor), [
+    'taskStatus created -> running',
+    'chatDelta: "Open"',
+    'toolUsed task_start start',
+    'toolUsed task_start error PLUGIN_TIMEOUT_ACK',
+    'chatDelta: "ed."',
+    'usage 10+2=12',
+    'chatDelta (finished): ""',
+  ]);
+  const moved = [envelopes[0], envelopes[1], envelopes[5], envelopes[2], envelopes[4], envelopes[6], envelopes[7]];
+  assert.equal(describeFrontendEvents(moved, { taskId: TASK }), described, 'joined per target, moved text compares equal');
+  assert.not.equal(describeFrontendEvents(moved, { taskId: TASK, segments: true }), describeFrontendEvents(envelopes, { taskId: TASK, segments: true }), 'by run it does not');
 });
 
 descriptors('the final state: user, tool steps, the assistant text of a normal turn; a stopped turn leaves a system note instead', () => {

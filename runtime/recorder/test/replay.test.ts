@@ -35,6 +35,8 @@ test('chat-only: two turns streamed without the browser', async () => {
   const lines = fixture('chat-only');
   const out = await replaySession(lines, { timings: FIXTURE_TIMINGS });
   const events = assertReplayed(lines, out);
+  assert.equal(events.filter((e) => e.startsWith('userMessage')), ['userMessage: "Hi! What can you do for me?"', 'userMessage: "Do you need my browser for everything?"']);
+  assert.ok(out.envelopes.every((e, i) => e.seq === i + 1), 'the live events came in seq order, one seq each');
   assert.is(events.filter((e) => e.startsWith('toolUsed')).length, 0);
   assert.equal(events.filter((e) => e.startsWith('taskStatus')), ['taskStatus created', 'taskStatus created -> running', 'taskStatus running -> ongoing', 'taskStatus ongoing -> running', 'taskStatus running -> ongoing']);
   assert.is(out.actual.task.status, 'ongoing');
@@ -115,6 +117,20 @@ test('takeover-resume: takeover mid-click, nothing dispatched until resume, then
   assert.is(events.filter((e) => e.startsWith('taskStatus')).at(-1), 'taskStatus running -> ongoing');
   const page = toolMessages(out.llmRequests.at(-1)!).at(-1)!.result!.page!;
   assert.match(page.text, /Cart: 2 item\(s\)\. Last added: Porcelain Tea Set/);
+});
+
+test('a recording made before seqs (no seq, no userMessage events) still replays to its events', async () => {
+  const lines = fixture('chat-only')
+    .filter((line) => !(line.kind === 'frame' && (line.payload as { event?: { type?: string } }).event?.type === 'userMessage'))
+    .map((line) => {
+      if (line.kind !== 'frame' || line.channel !== 'frontend_event') return line;
+      const { seq: _seq, ...payload } = line.payload as Record<string, unknown>;
+      return { ...line, payload };
+    }) as RecordedLine[];
+  const out = await replaySession(lines, { timings: FIXTURE_TIMINGS });
+  const events = assertReplayed(lines, out);
+  assert.is(events.filter((e) => e.startsWith('userMessage')).length, 0, 'the live userMessage events are left out of a legacy comparison');
+  assert.ok(out.envelopes.every((e) => (e.event as { type: string }).type !== 'userMessage'));
 });
 
 test('a tampered recording does not replay to its recorded events (the comparison can fail)', async () => {

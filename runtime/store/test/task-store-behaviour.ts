@@ -191,6 +191,17 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     assert.is((await h.store.listMessages('t1')).length, 1);
   });
 
+  s('a retried append differing only in meta.seq (its place in the event order) is the same message; the first seq stays', async ({ h }) => {
+    await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
+    await h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'x', seq: 3 } }));
+    const again = await h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'x', seq: 9 } }));
+    assert.is(again.appended, false);
+    assert.is(again.message.meta?.seq, 3);
+    const conflict = await rejection(h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'y', seq: 3 } })));
+    assert.is(conflict.code, 'CONFLICT');
+    assert.equal((await h.store.listMessages('t1')).map((m) => m.meta?.seq), [3]);
+  });
+
   s('appendMessage refuses malformed messages', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
     const bad: unknown[] = [

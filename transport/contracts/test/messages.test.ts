@@ -48,6 +48,7 @@ const eventExamples: Record<c.FrontendEventType, Record<string, unknown>> = {
   inspection: { type: 'inspection', record: { type: '@xstate.snapshot', actorId: 'x:0', machineId: 'task', snapshot: { value: 'running' } } },
   usage: { type: 'usage', promptTokens: 10, completionTokens: 5, totalTokens: 15 },
   taskListChanged: { type: 'taskListChanged', taskId: '01JTASK0000000000000000000', status: 'running', title: 'Open example.com', createdAt: 5 },
+  userMessage: { type: 'userMessage', messageId: 'msg-1', content: 'Open example.com' },
 };
 
 for (const [type, event] of Object.entries(eventExamples)) {
@@ -66,6 +67,15 @@ events('structuredOutput success needs no error', () => {
 events('an envelope without taskId is allowed (broadcast snapshot)', () => {
   const { taskId: _taskId, ...input } = envelope(eventExamples.snapshotSync);
   assert.ok(c.validate(c.FrontendEventSchema, input).ok);
+});
+
+events('seq: optional (recordings made before it), a non-negative integer when present', () => {
+  const input = envelope(eventExamples.toolUsed);
+  assert.ok(c.validate(c.FrontendEventSchema, input).ok, 'without seq');
+  const withSeq = c.validate(c.FrontendEventSchema, { ...input, seq: 7 });
+  assert.ok(withSeq.ok && withSeq.value.seq === 7);
+  assert.not.ok(c.validate(c.FrontendEventSchema, { ...input, seq: -1 }).ok);
+  assert.not.ok(c.validate(c.FrontendEventSchema, { ...input, seq: 1.5 }).ok);
 });
 
 events.run();

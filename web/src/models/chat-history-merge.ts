@@ -7,8 +7,12 @@
 // finished segment whose text no history message contains, tool steps history does not list,
 // notices. Placement is by turn (the user message an item answers), then by server timestamp
 // inside the turn, so a browser clock that differs from the server's cannot reorder a turn.
+// Stored messages that carry their event's seq (`meta.seq`) are then sorted by it with the live
+// items (chat-order.ts): the answer's segments (`meta.segments`) between the steps, stored notes
+// as the notices they were, so a reload shows what the live view showed.
 import type { TaskMessage } from '../../../transport/contracts/http.ts';
 import { normalizeText, type ChatItem, type ToolItem, type UserItem } from './chat-items.ts';
+import { sortBySeq } from './chat-order.ts';
 import { toolItemFromHistory } from './history-tool-result.ts';
 
 /** A live user message with the same text this close to a history one is the same message. */
@@ -19,9 +23,33 @@ interface Turn {
   items: ChatItem[];
 }
 
+const seqOf = (m: TaskMessage): number | undefined => (typeof m.meta?.seq === 'number' ? m.meta.seq : undefined);
+
+interface Segment {
+  seq: number;
+  text: string;
+}
+
+function segmentsOf(m: TaskMessage): Segment[] | null {
+  const raw = m.meta?.segments;
+  if (!Array.isArray(raw)) return null;
+  const segments = raw.filter((s): s is Segment => typeof s === 'object' && s !== null && typeof (s as Segment).seq === 'number' && typeof (s as Segment).text === 'string');
+  return segments.length === raw.length && segments.length > 0 ? segments : null;
+}
+
 function historyItems(m: TaskMessage, turn: string | undefined, liveTools: Map<string, ToolItem[]>): ChatItem[] {
+  // An answer stored with its segments: one item per segment, each where it was shown.
+  const segments = m.role === 'assistant' ? segmentsOf(m) : null;
+  if (segments) {
+    return segments
+      .filter((s) => s.text.trim() !== '')
+      .map((s, i) => ({ kind: 'assistant', key: `h:${m.id}:${i}`, id: m.id, content: s.text, timestamp: m.timestamp, streaming: false, fromHistory: true, seq: s.seq, ...(turn ? { turn } : {}) }));
+  }
   const item = historyItem(m, turn, liveTools);
-  return Array.isArray(item) ? item : item ? [item] : [];
+  const list = Array.isArray(item) ? item : item ? [item] : [];
+  const seq = seqOf(m);
+  // A live twin keeps its own seq (the event that showed it).
+  return seq === undefined ? list : list.map((i) => (i.seq === undefined ? { ...i, seq } : i));
 }
 
 function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<string, ToolItem[]>): ChatItem | ChatItem[] | null {
@@ -44,7 +72,9 @@ function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<st
       return toolItemFromHistory(m, turn);
     }
     case 'system':
-      return null;
+      // A note the live view showed as a notice (stored with its seq); other system text is not shown.
+      if (seqOf(m) === undefined) return null;
+      return { kind: 'notice', key: `h:${m.id}`, id: m.id, status: 'info', message: m.content, timestamp: m.timestamp, ...(turn ? { turn } : {}) };
   }
 }
 
@@ -62,6 +92,8 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
   const wholeCallIds = new Set<string>();
   const assistantTexts: string[] = [];
   const historyUsers: TaskMessage[] = [];
+  /** Seqs of stored notes: their live notices are the same rows. */
+  const noteSeqs = new Set<number>();
   for (const m of messages) {
     if (m.role === 'user') {
       turns.push({ userId: m.id, items: [] });
@@ -73,6 +105,7 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
     else if (m.role === 'tool' && m.toolCallId) wholeCallIds.add(m.toolCallId);
     for (const item of historyItems(m, turn.userId, liveTools)) {
       if (item.kind === 'assistant') assistantTexts.push(normalizeText(item.content));
+      if (item.kind === 'notice' && item.seq !== undefined) noteSeqs.add(item.seq);
       turn.items.push(item);
     }
   }
@@ -133,7 +166,7 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
         if (item.actionId !== undefined) return item.resultText === undefined && !historyActionIds.has(item.actionId) && !wholeCallIds.has(item.toolCallId);
         return item.resultText === undefined && !historyToolIds.has(item.toolCallId);
       case 'notice':
-        return true;
+        return item.seq === undefined || !noteSeqs.has(item.seq);
     }
   };
   for (const item of live) {
@@ -156,5 +189,6 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
     if (head) out.push(head);
     out.push(...rest.map((item, index) => ({ item, index })).sort((a, b) => a.item.timestamp - b.item.timestamp || a.index - b.index).map((x) => x.item));
   }
-  return out;
+  // 6. The task's one order, wherever the seqs are known.
+  return sortBySeq(out);
 }

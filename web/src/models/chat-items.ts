@@ -1,5 +1,7 @@
 // What the chat shows, one entry per row: the person's messages, assistant text (streamed or
-// from history), tool steps and structured notices.
+// from history), tool steps and structured notices. `seq` is the item's place in the task's one
+// order (the seq of the event that first showed it, or the stored message's `meta.seq`); the
+// chat is sorted by it wherever it is known (chat-order.ts).
 import type { ProtocolError } from '../../../transport/contracts/error-codes.ts';
 import type { ToolArtifact, ToolPhase } from '../../../transport/contracts/frontend-event.ts';
 import type { AckError } from '../io/ack.ts';
@@ -14,6 +16,7 @@ export interface UserItem {
   timestamp: number;
   delivery: Delivery;
   error?: AckError;
+  seq?: number;
 }
 
 export interface AssistantItem {
@@ -30,6 +33,7 @@ export interface AssistantItem {
   fromHistory: boolean;
   /** The user message id of the turn this belongs to. */
   turn?: string;
+  seq?: number;
 }
 
 export interface ToolItem {
@@ -56,6 +60,7 @@ export interface ToolItem {
   /** A tool message from history (the result text the model saw), when no live step exists. */
   resultText?: string;
   turn?: string;
+  seq?: number;
 }
 
 export interface NoticeItem {
@@ -72,6 +77,7 @@ export interface NoticeItem {
   detail?: string;
   timestamp: number;
   turn?: string;
+  seq?: number;
 }
 
 export type ChatItem = UserItem | AssistantItem | ToolItem | NoticeItem;

@@ -1,16 +1,19 @@
 // The open task's conversation: the person's messages, streamed assistant text assembled per
 // targetEventId, tool steps, structured notices and token usage. Every event id counts once.
+// Items are kept in the task's order: each takes the seq of the event that first showed it.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
 import type {
   ChatDeltaEvent,
   FrontendEventPayload,
   StructuredOutputEvent,
   ToolUsedEvent,
+  UserMessageEvent,
 } from '../../../transport/contracts/frontend-event.ts';
 import type { TaskMessage } from '../../../transport/contracts/http.ts';
 import type { AckError } from '../io/ack.ts';
 import type { AssistantItem, ChatItem, Delivery, NoticeItem, ToolItem, UserItem } from './chat-items.ts';
 import { mergeHistory } from './chat-history-merge.ts';
+import { placeBySeq, sortBySeq } from './chat-order.ts';
 import { createUsageModel, type Pricing, type UsageModel } from './usage-model.ts';
 
 export interface ChatModel {
@@ -20,8 +23,11 @@ export interface ChatModel {
   usage: UsageModel;
   addUserMessage(id: string, content: string, timestamp: number): void;
   setDelivery(id: string, delivery: Delivery, error?: AckError): void;
-  /** Applies a chatDelta, toolUsed, structuredOutput or usage event; false when ignored or already seen. */
-  applyEvent(event: FrontendEventPayload): boolean;
+  /**
+   * Applies a userMessage, chatDelta, toolUsed, structuredOutput or usage event, with the seq of
+   * its envelope; false when ignored or already seen.
+   */
+  applyEvent(event: FrontendEventPayload, seq?: number): boolean;
   loadHistory(messages: readonly TaskMessage[]): void;
   /** The task ended: steps still marked running are shown as canceled. */
   cancelRunning(): void;
@@ -51,8 +57,11 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
   let toolKeys = new Map<string, string>();
   /** The user message the agent is answering now. */
   let currentTurn: string | undefined;
+  /** The seq of the event being applied. */
+  let eventSeq: number | undefined;
 
-  const append = (item: ChatItem) => (items.value = [...items.value, item]);
+  const withSeq = <T extends ChatItem>(item: T): T => (eventSeq === undefined ? item : { ...item, seq: eventSeq });
+  const append = (item: ChatItem) => (items.value = placeBySeq(items.value, withSeq(item)));
   function update<T extends ChatItem>(key: string, change: (item: T) => T): void {
     const list = items.value;
     const index = list.findIndex((i) => i.key === key);
@@ -160,7 +169,21 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
     append(item);
   }
 
+  /** The person's message as the server took it: shown in every window, at its place in the order. */
+  function onUserMessage(e: UserMessageEvent) {
+    currentTurn = e.messageId;
+    const mine = items.value.find((i): i is UserItem => i.kind === 'user' && i.id === e.messageId);
+    if (!mine) {
+      append({ kind: 'user', key: `u:${e.messageId}`, id: e.messageId, content: e.content, timestamp: e.timestamp, delivery: 'sent' });
+      return;
+    }
+    // The message typed here: it now knows its place.
+    const { error: _error, ...rest } = mine;
+    items.value = sortBySeq(items.value.map((i) => (i === mine ? withSeq<UserItem>({ ...rest, delivery: 'sent' }) : i)));
+  }
+
   const handlers: Partial<{ [T in FrontendEventPayload['type']]: (e: Extract<FrontendEventPayload, { type: T }>) => void }> = {
+    userMessage: onUserMessage,
     chatDelta: onChatDelta,
     toolUsed: onToolUsed,
     structuredOutput: onStructuredOutput,
@@ -185,11 +208,16 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
         return error ? { ...rest, delivery, error } : { ...rest, delivery };
       });
     },
-    applyEvent(event) {
+    applyEvent(event, seq) {
       const handler = handlers[event.type] as ((e: FrontendEventPayload) => void) | undefined;
       if (!handler || seen.has(event.id)) return false;
       seen.add(event.id);
-      handler(event);
+      eventSeq = seq;
+      try {
+        handler(event);
+      } finally {
+        eventSeq = undefined;
+      }
       return true;
     },
     loadHistory(messages) {
