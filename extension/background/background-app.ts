@@ -30,6 +30,7 @@ import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
 import { pageOrigin, pairBrowser } from './pairing.ts';
+import { createPairingConsent } from './pairing-consent.ts';
 import { registerExtension } from './registration.ts';
 import { createServerLink } from './server-link.ts';
 import type { ConnectSocket, ServerLink } from './server-link.ts';
@@ -198,6 +199,8 @@ export function createBackground(deps: BackgroundDeps): Background {
     if (settings.useCdp) await interruptions.guard(taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
   };
 
+  const consent = createPairingConsent({ browser, timers: deps.timers, newId: deps.newId });
+
   const clientInfo = async (): Promise<PluginClientInfo> => {
     const status = link.status();
     const info: PluginClientInfo = { ok: true, extensionId: browser.runtime.id, extensionName: manifest.name, version: manifest.version, socketConnected: status.connected };
@@ -233,6 +236,7 @@ export function createBackground(deps: BackgroundDeps): Background {
               storage: browser.storage.local,
               settings: () => settings,
               status: () => link.status(),
+              confirm: (serverUrl) => consent.ask(serverUrl),
               apply: async (next) => {
                 settings = next;
                 await link.restart();
@@ -247,6 +251,8 @@ export function createBackground(deps: BackgroundDeps): Background {
       },
       options: {
         get_status: async () => link.status(),
+        pairing_question: async (message) => consent.question(message.id),
+        pairing_answer: async (message) => ({ ok: consent.answer(message.id, message.allow) }),
       },
     }),
   );
