@@ -37,6 +37,7 @@ import type { ConnectSocket, ServerLink } from './server-link.ts';
 import { readSnapshot } from './snapshot.ts';
 import { forwardTabEvents } from './tab-event-forwarder.ts';
 import { createTaskTabs } from './task-tabs.ts';
+import { createTaskIdle, withTaskIdle } from './task-idle.ts';
 
 export interface BackgroundDeps {
   browser: BrowserApi;
@@ -125,7 +126,9 @@ export function createBackground(deps: BackgroundDeps): Background {
     ...(deps.log ? { log: deps.log } : {}),
   });
   services.navigationGuard = guard;
-  const runner = createActionRunner({ handlers: withInterruptions(actionHandlers, interruptions, reports), services, clientId: identity.current, send: (message) => emit(message) });
+  // Issue 23: an idle task lets go of the debugger (Chrome's bar goes) and, later, collapses its group.
+  const idle = createTaskIdle({ browser, cdp: services.cdp, taskTabs, timers: deps.timers, inUse: (tabId) => live.streaming(tabId), ...(deps.log ? { log: deps.log } : {}) });
+  const runner = createActionRunner({ handlers: withTaskIdle(withInterruptions(actionHandlers, interruptions, reports), idle), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
     const clientId = await identity.get();
