@@ -11,6 +11,7 @@ import { createSocketLink, type SocketLike } from './io/socket-link.ts';
 import { hashForTask, taskIdFromHash } from './io/task-route.ts';
 import { fetchTokenCheck, resolveToken, settleOfferedToken, type KeyValueStorage } from './io/token.ts';
 import { createLazyResource } from './models/lazy-resource.ts';
+import { createDebugBarNote } from './models/debug-bar-note.ts';
 import type { ConversationChunk } from './conversation-chunk.ts';
 import type { MachinesChunk } from './machines-chunk.ts';
 import type { CreateInspector } from './models/stately-bridge.ts';
@@ -74,5 +75,6 @@ window.addEventListener('hashchange', () => {
 });
 window.setInterval(() => app.tick(), 5_000);
 
-render(<AppView app={app} machines={machines} conversation={conversation} />, document.getElementById('app')!);
+const debugBarNote = createDebugBarNote({ storage: storage() });
+render(<AppView app={app} machines={machines} conversation={conversation} debugBarNote={debugBarNote} />, document.getElementById('app')!);
 void app.start(initialTaskId);
