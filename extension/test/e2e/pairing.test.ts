@@ -205,4 +205,31 @@ s('a listed dev-app origin asks to re-pair: the person is asked, says no, nothin
   assert.ok((await extensionList(runtime)).some((x) => x.socketConnected && x.extensionId === browser.extensionId), 'still registered with the real server');
 });
 
+s('a script on the web UI origin cannot register as the plugin: a hand-made polling handshake is refused', async ({ browser, runtime }) => {
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${runtime.server.url}/`);
+    const answer = await page.evaluate(async (token) => {
+      const base = '/socket.io/?EIO=4&transport=polling';
+      const open = await (await fetch(base)).text();
+      const sid = JSON.parse(open.slice(1)).sid as string;
+      await fetch(`${base}&sid=${sid}`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, body: `40/mimo,${JSON.stringify({ clientType: 'plugin', clientId: 'plugin-xss', token })}` });
+      const connect = await (await fetch(`${base}&sid=${sid}`)).text();
+      const register = await fetch('/api/extension/extension-id', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ clientId: 'plugin-xss', extensionId: 'x', version: '1' }),
+      });
+      return { connect, register: register.status };
+    }, TOKEN);
+    assert.match(answer.connect, /^44\/mimo,.*"code":"FORBIDDEN"/);
+    assert.is(answer.register, 403);
+  } finally {
+    await page.close();
+  }
+  assert.not.ok((await extensionList(runtime)).some((x) => x.clientId === 'plugin-xss'));
+  // The real extension is still registered.
+  assert.ok((await extensionList(runtime)).some((x) => x.socketConnected && x.extensionId === browser.extensionId));
+});
+
 s.run();
