@@ -127,7 +127,15 @@ export function createBackground(deps: BackgroundDeps): Background {
   });
   services.navigationGuard = guard;
   // Issue 23: an idle task lets go of the debugger (Chrome's bar goes) and, later, collapses its group.
-  const idle = createTaskIdle({ browser, cdp: services.cdp, taskTabs, timers: deps.timers, inUse: (tabId) => live.streaming(tabId), ...(deps.log ? { log: deps.log } : {}) });
+  const idle = createTaskIdle({
+    browser,
+    cdp: services.cdp,
+    taskTabs,
+    timers: deps.timers,
+    inUse: (tabId) => live.streaming(tabId),
+    forceDetach: async (tabId) => void (await browser.debugger?.detach({ tabId })),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
   const runner = createActionRunner({ handlers: withTaskIdle(withInterruptions(actionHandlers, interruptions, reports), idle), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
@@ -275,6 +283,8 @@ export function createBackground(deps: BackgroundDeps): Background {
     .then((loaded) => {
       settings = loaded;
       void newTabGate.start();
+      // A restarted worker lets go of the debugger sessions of its previous life once idle.
+      void taskTabs.all().then((records) => idle.sweep(records.map((record) => record.taskId)));
       return link.start();
     });
 

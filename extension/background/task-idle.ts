@@ -25,6 +25,8 @@ export interface TaskIdleDeps {
   timers: Timers;
   /** A tab whose debugger must stay (the live view is streaming it). */
   inUse?(tabId: number): boolean;
+  /** chrome.debugger.detach for a session this worker did not attach (a previous worker life's). */
+  forceDetach?(tabId: number): Promise<void>;
   idleMs?: number;
   collapseMs?: number;
   log?(message: string): void;
@@ -33,12 +35,20 @@ export interface TaskIdleDeps {
 export interface TaskIdle {
   actionStarted(taskId: string): void;
   actionEnded(taskId: string): void;
+  /**
+   * A restarted worker: the task tabs it finds may still hold a previous life's debugger session
+   * (Chrome keeps it). Each is treated as idle from now on, and detached even though this life
+   * did not attach it.
+   */
+  sweep(taskIds: readonly string[]): void;
 }
 
 interface TaskTimers {
   running: number;
   detach: unknown;
   collapse: unknown;
+  /** Detach every tab, also those this worker life does not know as attached. */
+  sweep?: boolean;
 }
 
 export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
@@ -61,7 +71,10 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
     if (!record) return;
     let kept = false;
     for (const tabId of record.tabs) {
-      if (!deps.cdp.isAttached(tabId)) continue;
+      if (!deps.cdp.isAttached(tabId)) {
+        if (timers.sweep) await deps.forceDetach?.(tabId).catch(() => {});
+        continue;
+      }
       if (deps.inUse?.(tabId)) {
         kept = true;
         continue;
@@ -108,6 +121,7 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
       const timers = tasks.get(taskId) ?? { running: 0, detach: undefined, collapse: undefined };
       tasks.set(taskId, timers);
       timers.running++;
+      timers.sweep = false;
       clear(timers);
       if (collapsedByUs.size > 0) void expand(taskId);
     },
@@ -119,6 +133,14 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
       clear(timers);
       timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
       timers.collapse = deps.timers.setTimeout(() => void collapseIdle(taskId), collapseMs);
+    },
+    sweep(taskIds) {
+      for (const taskId of taskIds) {
+        if (tasks.has(taskId)) continue;
+        const timers: TaskTimers = { running: 0, detach: undefined, collapse: undefined, sweep: true };
+        tasks.set(taskId, timers);
+        timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
+      }
     },
   };
 }
