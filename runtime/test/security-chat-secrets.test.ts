@@ -13,6 +13,8 @@ import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import { secretsInChat } from '../redaction/chat-secrets.ts';
 import { createSecretRegistry, redactDeep } from '../redaction/redact.ts';
 import { createStreamRedactor, heldTail } from '../redaction/redacting-event-sink.ts';
+import { createChunkRedactor } from '../redaction/chunk-redactor.ts';
+import { completionChunks } from '../llm/mock-openai-chunks.ts';
 import { createSessionRecorder } from '../recorder/session-recorder.ts';
 import { startFakePlugin, okAnswer } from '../test-util/fake-plugin.ts';
 import { startStatelyBridge } from '../stately-bridge.ts';
@@ -123,6 +125,26 @@ found('the stream redactor holds back what could become a secret, and only that'
   assert.equal([stream.push('Typed hun'), stream.push('te'), stream.push('r2 now'), stream.flush()], ['Typed ', '', '[redacted] now', '']);
   const cut = createStreamRedactor(secrets);
   assert.equal([cut.push('ends with hunt'), cut.flush()], ['ends with ', 'hunt']);
+});
+
+found('raw LLM chunks as recorded: a secret split over text and tool-argument fragments is redacted across them', () => {
+  const secrets = createSecretRegistry();
+  secrets.add(PW);
+  const redact = createChunkRedactor(secrets);
+  const chunks = completionChunks({
+    text: ['Typed hun', 'ter2', '-Xq for you.'],
+    toolCalls: [{ id: 'c1', name: 'browser_type', arguments: JSON.stringify({ tabId: 1, clickId: 2, text: PW }), pieces: 7 }],
+  });
+  assert.ok(chunks.filter((c) => JSON.stringify(c).includes('hunter2')).length === 0 && chunks.some((c) => JSON.stringify(c).includes('ter2')), 'the secret is split in the input');
+  const out = chunks.map((c) => redact(c, { taskId: 'T', attempt: 1 }) as typeof c);
+  for (const c of out) assert.not.ok(/hun|ter2|-Xq/.test(JSON.stringify(c.choices).replace('[redacted]', '')), JSON.stringify(c.choices));
+  const text = out.map((c) => c.choices[0]?.delta.content ?? '').join('');
+  const args = out.map((c) => c.choices[0]?.delta.tool_calls?.map((t) => t.function?.arguments ?? '').join('') ?? '').join('');
+  assert.is(text, 'Typed [redacted] for you.');
+  assert.equal(JSON.parse(args), { tabId: 1, clickId: 2, text: '[redacted]' });
+  // No secrets registered: the chunk object passes as it is.
+  const plain = completionChunks({ text: 'hello' })[1];
+  assert.is(createChunkRedactor(createSecretRegistry())(plain, { taskId: 'T', attempt: 1 }), plain);
 });
 
 found.run();
