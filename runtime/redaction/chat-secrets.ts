@@ -7,7 +7,8 @@
 //
 // Two shapes, in English, German, French and Spanish:
 //  - a credential word, a separator (is, :, =, ist, est, es, lautet), then the value;
-//    without a separator ("password hunter2") only a value that looks like one (a digit or a sign);
+//    without a separator ("password hunter2") only a value that looks like one (a digit or a sign,
+//    4 characters or more: "pin 3 tabs" names no PIN);
 //  - a typing verb, the value, then "into/in/as ... password/PIN/code field".
 // A value is a quoted string or one run of non-space characters (trailing punctuation dropped).
 // Words that stand where a value would ("type it into the password field") are not values.
@@ -58,7 +59,9 @@ export function secretsInChat(text: string): string[] {
   }
   for (const match of text.matchAll(AFTER_WORD_BARE)) {
     const candidate = valuesOf(match);
-    if (candidate && (candidate.quoted || looksSecret(candidate.values.at(-1)!))) for (const value of candidate.values) found.add(value);
+    // Without a separator a short value is more likely a count ("pin 3 tabs") than a PIN.
+    const bare = candidate?.values.at(-1);
+    if (candidate && (candidate.quoted || (looksSecret(bare!) && bare!.length >= 4))) for (const value of candidate.values) found.add(value);
   }
   return [...found].sort((a, b) => b.length - a.length);
 }

@@ -112,6 +112,10 @@ found('what is found and what is not', () => {
     ['open the password reset page', []],
     ['change password for bank.test', []],
     ['Search for password managers', []],
+    ['pin 3 tabs and close the rest', []],
+    ['pin the tab', []],
+    ['What is the password policy?', []],
+    ['my pin is 42', ['42']],
   ];
   for (const [text, expected] of cases) assert.equal(secretsInChat(text), expected, text);
 });
