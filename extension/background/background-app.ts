@@ -247,7 +247,7 @@ export function createBackground(deps: BackgroundDeps): Background {
               storage: browser.storage.local,
               settings: () => settings,
               status: () => link.status(),
-              confirm: (serverUrl) => consent.ask(serverUrl),
+              confirm: (serverUrl) => consent.ask(serverUrl, sender.tab.id),
               apply: async (next) => {
                 settings = next;
                 await link.restart();

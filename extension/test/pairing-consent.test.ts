@@ -23,13 +23,18 @@ function consentRig() {
 const c = suite('pairing consent');
 
 c('asks in the extension own options page and resolves with the answer', async () => {
-  const { consent, opened } = consentRig();
-  const answer = consent.ask('http://127.0.0.1:7007');
+  const { browser, consent, opened } = consentRig();
+  const answer = consent.ask('http://127.0.0.1:7007', 9);
   assert.equal(opened(), [`chrome-extension://${fakeBrowser().runtime.id}/options.html#pair=q1`]);
   assert.equal(consent.question('q1'), { id: 'q1', origin: 'http://127.0.0.1:7007' });
   assert.is(consent.question('q2'), null);
+  await new Promise((r) => setTimeout(r, 0));
   assert.is(consent.answer('q1', true), true);
   assert.is(await answer, true);
+  // The question's tab closes once answered.
+  const created = browser.calls.find((c) => c[0] === 'tabs.create')!;
+  assert.equal(created[1], { url: opened()[0], active: true, openerTabId: 9 });
+  assert.ok(browser.calls.some((c) => c[0] === 'tabs.remove'), JSON.stringify(browser.calls));
   // Answered once: the question is gone, a second answer changes nothing.
   assert.is(consent.question('q1'), null);
   assert.is(consent.answer('q1', false), false);

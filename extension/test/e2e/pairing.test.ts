@@ -138,11 +138,11 @@ s('"Connect this browser" in the web UI pairs the extension: it registers and re
     assert.is(await asked.textContent('#pairing-origin'), runtime.server.url);
     assert.is((await settingsOf(browser)).token, '');
     const askedMs = Date.now() - started;
-    await asked.click('#pairing-allow');
+    // The question's tab closes on the answer: the person is back on the web UI.
+    await Promise.all([asked.waitForEvent('close', { timeout: 10_000 }), asked.click('#pairing-allow', { noWaitAfter: true })]);
     const yesAt = Date.now();
     await page.waitForSelector('[data-testid=connect-browser][data-status=connected]', { timeout: 15_000 });
     console.log(`  pairing: the question showed ${askedMs} ms after the click; "connected" ${Date.now() - yesAt} ms after the yes`);
-    await asked.close();
     assert.match((await page.textContent('[data-testid=connect-browser]')) ?? '', /connected to the Mimo server/);
     await waitUntil(async () => (await extensionList(runtime)).some((x) => x.socketConnected && x.extensionId === browser.extensionId), 10_000);
     // The panel follows (it polls the extension list).
@@ -190,13 +190,12 @@ s('a listed dev-app origin asks to re-pair: the person is asked, says no, nothin
     assert.is(await asked.textContent('#pairing-origin'), listedUrl);
     // Still paired with the real server while the question is open.
     assert.is((await settingsOf(browser)).serverUrl, runtime.server.url);
-    await asked.click('#pairing-deny');
+    await Promise.all([asked.waitForEvent('close', { timeout: 10_000 }), asked.click('#pairing-deny', { noWaitAfter: true })]);
     await waitUntil(async () => (await page.evaluate(() => (window as any).received as string[])).some((m) => m.includes('connect_browser_result')), 10_000);
     const received: string[] = await page.evaluate(() => (window as any).received);
     const answer = JSON.parse(received.find((m) => m.includes('connect_browser_result'))!);
     assert.equal([answer.payload.ok, answer.payload.status], [false, 'declined']);
     assert.not.ok(received.some((m) => m.includes(TOKEN)), 'the real token never reached the page');
-    await asked.close();
   } finally {
     await page.close();
   }
