@@ -1,14 +1,15 @@
 // Issue 23 item 5, in Chromium with the built extension: Chrome's "Mimo started debugging this
 // browser" bar is there while the extension holds a tab's debugger. After a task's last action
 // the extension lets go of it (DEBUGGER_IDLE_MS, 15 s); the next action takes it again and works.
+// Its tab group collapses after GROUP_COLLAPSE_MS (60 s) and opens again when the task acts.
 // The extension's own session is probed from its service worker: a CDP command on the tab
 // succeeds only while the extension is attached (Playwright's own CDP connection does not count).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEBUGGER_IDLE_MS } from '../../background/task-idle.ts';
+import { DEBUGGER_IDLE_MS, GROUP_COLLAPSE_MS } from '../../background/task-idle.ts';
 import { armWatchdog, inWorker, startE2eEnv, startTask, waitUntil, type E2eEnv } from './e2e-util.ts';
 
-const disarm = armWatchdog(150_000, 'debugger-idle.test');
+const disarm = armWatchdog(240_000, 'debugger-idle.test');
 
 /** Whether the extension itself holds the tab's debugger session. */
 const extensionAttached = (env: E2eEnv, tabId: number) =>
@@ -53,6 +54,24 @@ for (const mode of ['playwright', 'realistic'] as const) {
     console.log(`  ${mode}: the screenshot that re-attached took ${Date.now() - startedAt} ms`);
     assert.is(await extensionAttached(env, tabId), true);
   });
+
+  if (mode === 'playwright') {
+    s('the task\'s tab group collapses about 60 s after the last action and opens again when it acts', async ({ env }) => {
+      const tabId = await startTask(env, env.driver, '/article.html');
+      const lastActionAt = Date.now();
+      const group = () =>
+        inWorker(env, (id: number) => (globalThis as any).chrome.tabs.get(id).then((t: any) => (t.groupId >= 0 ? (globalThis as any).chrome.tabGroups.get(t.groupId).then((g: any) => ({ id: g.id, collapsed: g.collapsed })) : null)), tabId);
+      const before = await group();
+      assert.ok(before && before.collapsed === false, JSON.stringify(before));
+      await waitUntil(async () => (await group())?.collapsed === true, GROUP_COLLAPSE_MS + 15_000);
+      const collapsedAfterMs = Date.now() - lastActionAt;
+      console.log(`  the group collapsed ${collapsedAfterMs} ms after the last action (GROUP_COLLAPSE_MS ${GROUP_COLLAPSE_MS})`);
+      assert.ok(collapsedAfterMs >= GROUP_COLLAPSE_MS - 3_000, String(collapsedAfterMs));
+      const read = await env.driver.send('browser_screenshot', { tabId });
+      assert.is(read.result.status, 'success', JSON.stringify(read.result));
+      await waitUntil(async () => (await group())?.collapsed === false, 5_000);
+    });
+  }
 
   s.run();
 }
