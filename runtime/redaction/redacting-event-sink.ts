@@ -16,6 +16,8 @@ export function heldTail(text: string, secrets: readonly string[]): number {
   for (const secret of secrets) {
     const max = Math.min(secret.length, text.length);
     for (let n = max; n > hold; n--) {
+      // Cheap first: the tail must start with the secret's first character.
+      if (text.charCodeAt(text.length - n) !== secret.charCodeAt(0)) continue;
       if (secret.startsWith(text.slice(text.length - n))) {
         hold = n;
         break;
