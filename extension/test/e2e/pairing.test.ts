@@ -23,6 +23,7 @@ import { buildWeb } from '../../../web/build.ts';
 import { buildExtension } from '../../build.ts';
 import { launchWithExtension, type LaunchedBrowser } from '../harness/chromium.ts';
 import { armWatchdog, configureThroughOptionsPage, waitUntil } from './e2e-util.ts';
+import { seriousViolations } from '../../../web/test/e2e/axe.ts';
 
 const disarm = armWatchdog(180_000, 'pairing.test');
 const TOKEN = `tok-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
@@ -188,6 +189,14 @@ s('a listed dev-app origin asks to re-pair: the person is asked, says no, nothin
     const asked = await question;
     await asked.waitForSelector('#pairing:not([hidden]) #pairing-origin', { timeout: 15_000 });
     assert.is(await asked.textContent('#pairing-origin'), listedUrl);
+    // The question is readable: axe finds nothing serious, light or dark; the Connect button has the focus.
+    const problems: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await asked.emulateMedia({ colorScheme: scheme });
+      problems.push(...(await seriousViolations(asked, `pairing question ${scheme}`)));
+    }
+    assert.equal(problems, [], problems.join('\n'));
+    assert.is(await asked.evaluate(() => document.activeElement?.id), 'pairing-allow');
     // Still paired with the real server while the question is open.
     assert.is((await settingsOf(browser)).serverUrl, runtime.server.url);
     await Promise.all([asked.waitForEvent('close', { timeout: 10_000 }), asked.click('#pairing-deny', { noWaitAfter: true })]);
