@@ -165,6 +165,7 @@ export function createBackground(deps: BackgroundDeps): Background {
         const checked = validate(PluginUiStateMessageSchema, message, 'SCHEMA_VALIDATION_FAILED');
         ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
         if (checked.ok) void overlay.applyUiState(checked.value);
+        if (checked.ok && checked.value.state === 'idle') idle.taskEnded(checked.value.taskId);
       },
       live_view: (message, ack) => {
         const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');

@@ -7,6 +7,8 @@
 //    tab holds the result the person may want to read, and a follow-up message continues in it).
 //    A group with the person's active tab is left open; a group Mimo collapsed is expanded again
 //    when the task acts. Finished tasks never act again, so their groups stay collapsed.
+// A task that ended (the server's plugin_ui_state `idle`: completed, error or stopped) lets go of
+// the debugger at once instead of after the idle delay; its group still collapses on time.
 // A tab the live view is streaming keeps its debugger until the stream ends (checked again each
 // idle period). Time comes from the injected timers.
 import type { ActionName } from '../../transport/contracts/index.ts';
@@ -35,6 +37,8 @@ export interface TaskIdleDeps {
 export interface TaskIdle {
   actionStarted(taskId: string): void;
   actionEnded(taskId: string): void;
+  /** The task ended (plugin_ui_state idle): detach now unless an action is still running. */
+  taskEnded(taskId: string): void;
   /**
    * A restarted worker: the task tabs it finds may still hold a previous life's debugger session
    * (Chrome keeps it). Each is treated as idle from now on, and detached even though this life
@@ -133,6 +137,13 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
       clear(timers);
       timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
       timers.collapse = deps.timers.setTimeout(() => void collapseIdle(taskId), collapseMs);
+    },
+    taskEnded(taskId) {
+      const timers = tasks.get(taskId);
+      if (!timers || timers.running > 0) return;
+      if (timers.detach !== undefined) deps.timers.clearTimeout(timers.detach);
+      timers.detach = undefined;
+      void detachIdle(taskId);
     },
     sweep(taskIds) {
       for (const taskId of taskIds) {

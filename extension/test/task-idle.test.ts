@@ -65,6 +65,22 @@ s('a new action before the deadline keeps it; the next action after a detach att
   assert.ok(r.cdp.isAttached(5), 'attached again on use');
 });
 
+s('a task that ended (plugin_ui_state idle) lets go at once; not while an action still runs', async () => {
+  const r = await rig();
+  await r.cdp.attach(5);
+  r.idle.actionStarted('T1');
+  r.idle.taskEnded('T1');
+  await r.advance(0);
+  assert.equal(r.detaches(), [], 'an action is running');
+  r.idle.actionEnded('T1');
+  r.idle.taskEnded('T1');
+  await r.advance(0);
+  assert.equal(r.detaches(), [5]);
+  r.idle.taskEnded('never-acted');
+  await r.advance(GROUP_COLLAPSE_MS);
+  assert.equal(r.groupUpdates(), [{ collapsed: true }], 'the group still collapses on time');
+});
+
 s('a tab the live view streams keeps its debugger until the stream ends', async () => {
   const r = await rig({ streaming: new Set([5]) });
   await r.cdp.attach(5);
@@ -120,7 +136,7 @@ s('a restarted worker detaches a previous life\'s session once idle; an action f
 
 s('withTaskIdle counts every action, failures included', async () => {
   const seen: string[] = [];
-  const idle = { actionStarted: (t: string) => void seen.push(`start ${t}`), actionEnded: (t: string) => void seen.push(`end ${t}`), sweep: () => {} };
+  const idle = { actionStarted: (t: string) => void seen.push(`start ${t}`), actionEnded: (t: string) => void seen.push(`end ${t}`), sweep: () => {}, taskEnded: () => {} };
   const handlers = withTaskIdle({ browser_click: async () => { throw new Error('boom'); } } as unknown as ActionHandlers, idle);
   const failed = await (handlers as any).browser_click({}, { taskId: 'T9' }).catch((e: Error) => e.message);
   assert.is(failed, 'boom');
