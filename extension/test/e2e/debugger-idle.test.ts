@@ -1,12 +1,14 @@
 // Issue 23 item 5, in Chromium with the built extension: Chrome's "Mimo started debugging this
 // browser" bar is there while the extension holds a tab's debugger. After a task's last action
 // the extension lets go of it (DEBUGGER_IDLE_MS, 15 s); the next action takes it again and works.
-// Its tab group collapses after GROUP_COLLAPSE_MS (60 s) and opens again when the task acts.
+// Its tab group collapses after GROUP_COLLAPSE_MS (60 s) and opens again when the task acts; a task
+// the server says ended (plugin_ui_state idle) lets go at once.
 // The extension's own session is probed from its service worker: a CDP command on the tab
 // succeeds only while the extension is attached (Playwright's own CDP connection does not count).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEBUGGER_IDLE_MS, GROUP_COLLAPSE_MS } from '../../background/task-idle.ts';
+import { pluginUiStateFrame } from '../../../transport/contracts/plugin-frames.ts';
 import { armWatchdog, inWorker, startE2eEnv, startTask, waitUntil, type E2eEnv } from './e2e-util.ts';
 
 const disarm = armWatchdog(240_000, 'debugger-idle.test');
@@ -56,6 +58,16 @@ for (const mode of ['playwright', 'realistic'] as const) {
   });
 
   if (mode === 'playwright') {
+    s('a task the server says ended (plugin_ui_state idle) lets go of the debugger at once', async ({ env }) => {
+      const driver = env.newDriver();
+      const tabId = await startTask(env, driver, '/article.html');
+      assert.is(await extensionAttached(env, tabId), true);
+      const sentAt = Date.now();
+      await driver.sendRaw(pluginUiStateFrame({ taskId: driver.taskId, clientId: driver.clientId, timestamp: Date.now(), state: 'idle' }));
+      await waitUntil(async () => !(await extensionAttached(env, tabId)), 5_000);
+      console.log(`  detached ${Date.now() - sentAt} ms after plugin_ui_state idle`);
+    });
+
     s('the task\'s tab group collapses about 60 s after the last action and opens again when it acts', async ({ env }) => {
       const tabId = await startTask(env, env.driver, '/article.html');
       const lastActionAt = Date.now();
