@@ -1,8 +1,9 @@
 // manifest.json of the extension (MV3).
 import { EXTENSION_PUBLIC_KEY } from '../transport/contracts/extension-identity.ts';
+// The server's own web UI only. Not :3000 (Vite's dev port, and any other dev app's): a page there
+// could ask to pair; add it on the options page when you run `npm run dev:web` (issue 23). Every
+// pairing with a new server asks the person anyway (background/pairing-consent.ts).
 export const DEFAULT_WEB_UI_MATCHES = [
-  'http://localhost:3000/*',
-  'http://127.0.0.1:3000/*',
   'http://localhost:6006/*',
   'http://127.0.0.1:6006/*',
 ] as const;

@@ -16,6 +16,7 @@ import { createSessionRecorder, recordInspection, type SessionRecorder } from '.
 import { createServer, gateOptionsOf, type Log, type MimoServer } from './server.ts';
 import { startStatelyBridge } from './stately-bridge.ts';
 import { createSecretRegistry, redactDeep } from './redaction/redact.ts';
+import { createChunkRedactor } from './redaction/chunk-redactor.ts';
 import { createSystemResolver, createUrlPolicy, describePolicy, loadUrlPolicyConfig, type PolicyDescription } from './url-policy/index.ts';
 
 export interface MimoApp {
@@ -75,9 +76,12 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   // One registry of run-time secrets (text typed into password fields) for every record sink.
   const secrets = createSecretRegistry();
   const redact = <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T;
+  // A secret split over streamed fragments (the person's chat password, typed by the model) is redacted across them.
+  const redactChunk = createChunkRedactor(secrets);
   const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock, redact }) : undefined;
   const llm =
-    overrides.llm ?? llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {});
+    overrides.llm ??
+    llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk: redactChunk(chunk, info) }) } : {});
   const stately =
     env.MIMO_INSPECT === 'stately'
       ? await startStatelyBridge({ port: Number(env.MIMO_INSPECT_PORT ?? 8080), host: config.host, token: config.token, gate: gateOptionsOf(config), secrets })

@@ -33,6 +33,8 @@ import { createWebStatic } from './web-static.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
 import { createSecretRegistry, redactingLog, type SecretRegistry } from './redaction/redact.ts';
 import { redactingTaskStore } from './redaction/redacting-task-store.ts';
+import { noteChatSecrets } from './redaction/chat-secrets.ts';
+import { redactingEventSink } from './redaction/redacting-event-sink.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -157,13 +159,17 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     },
   });
   const recorder = options.recorder;
-  const events = createFrontendEventSink({
-    nsp,
-    clock,
-    ...(recorder
-      ? { onEmit: (envelope) => envelope.taskId && recorder.record(envelope.taskId, { kind: 'frame', direction: 'out', channel: 'frontend_event', payload: envelope }) }
-      : {}),
-  });
+  // Secrets (issue 23): every event is redacted before it leaves, the chatDelta stream included.
+  const events = redactingEventSink(
+    createFrontendEventSink({
+      nsp,
+      clock,
+      ...(recorder
+        ? { onEmit: (envelope) => envelope.taskId && recorder.record(envelope.taskId, { kind: 'frame', direction: 'out', channel: 'frontend_event', payload: envelope }) }
+        : {}),
+    }),
+    secrets,
+  );
   const socketsOf = (clientId: string) => nsp.to(rooms.client(clientId)).sockets().length;
 
   const snapshots = createSnapshotStore({
@@ -269,6 +275,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     });
     attachFrontendSocket(socket, {
       control,
+      noteUserText: (text) => void noteChatSecrets(secrets, text),
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       live,
       bindExtension: (taskId, clientId) => {

@@ -30,12 +30,14 @@ import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
 import { pageOrigin, pairBrowser } from './pairing.ts';
+import { createPairingConsent } from './pairing-consent.ts';
 import { registerExtension } from './registration.ts';
 import { createServerLink } from './server-link.ts';
 import type { ConnectSocket, ServerLink } from './server-link.ts';
 import { readSnapshot } from './snapshot.ts';
 import { forwardTabEvents } from './tab-event-forwarder.ts';
 import { createTaskTabs } from './task-tabs.ts';
+import { createTaskIdle, withTaskIdle } from './task-idle.ts';
 
 export interface BackgroundDeps {
   browser: BrowserApi;
@@ -124,7 +126,17 @@ export function createBackground(deps: BackgroundDeps): Background {
     ...(deps.log ? { log: deps.log } : {}),
   });
   services.navigationGuard = guard;
-  const runner = createActionRunner({ handlers: withInterruptions(actionHandlers, interruptions, reports), services, clientId: identity.current, send: (message) => emit(message) });
+  // Issue 23: an idle task lets go of the debugger (Chrome's bar goes) and, later, collapses its group.
+  const idle = createTaskIdle({
+    browser,
+    cdp: services.cdp,
+    taskTabs,
+    timers: deps.timers,
+    inUse: (tabId) => live.streaming(tabId),
+    forceDetach: async (tabId) => void (await browser.debugger?.detach({ tabId })),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
+  const runner = createActionRunner({ handlers: withTaskIdle(withInterruptions(actionHandlers, interruptions, reports), idle), services, clientId: identity.current, send: (message) => emit(message) });
 
   async function onConnected(): Promise<void> {
     const clientId = await identity.get();
@@ -153,6 +165,7 @@ export function createBackground(deps: BackgroundDeps): Background {
         const checked = validate(PluginUiStateMessageSchema, message, 'SCHEMA_VALIDATION_FAILED');
         ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
         if (checked.ok) void overlay.applyUiState(checked.value);
+        if (checked.ok && checked.value.state === 'idle') idle.taskEnded(checked.value.taskId);
       },
       live_view: (message, ack) => {
         const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');
@@ -198,6 +211,8 @@ export function createBackground(deps: BackgroundDeps): Background {
     if (settings.useCdp) await interruptions.guard(taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
   };
 
+  const consent = createPairingConsent({ browser, timers: deps.timers, newId: deps.newId });
+
   const clientInfo = async (): Promise<PluginClientInfo> => {
     const status = link.status();
     const info: PluginClientInfo = { ok: true, extensionId: browser.runtime.id, extensionName: manifest.name, version: manifest.version, socketConnected: status.connected };
@@ -233,6 +248,7 @@ export function createBackground(deps: BackgroundDeps): Background {
               storage: browser.storage.local,
               settings: () => settings,
               status: () => link.status(),
+              confirm: (serverUrl) => consent.ask(serverUrl, sender.tab.id),
               apply: async (next) => {
                 settings = next;
                 await link.restart();
@@ -247,6 +263,8 @@ export function createBackground(deps: BackgroundDeps): Background {
       },
       options: {
         get_status: async () => link.status(),
+        pairing_question: async (message) => consent.question(message.id),
+        pairing_answer: async (message) => ({ ok: consent.answer(message.id, message.allow) }),
       },
     }),
   );
@@ -266,6 +284,8 @@ export function createBackground(deps: BackgroundDeps): Background {
     .then((loaded) => {
       settings = loaded;
       void newTabGate.start();
+      // A restarted worker lets go of the debugger sessions of its previous life once idle.
+      void taskTabs.all().then((records) => idle.sweep(records.map((record) => record.taskId)));
       return link.start();
     });
 

@@ -6,6 +6,10 @@
 // reconnects on the change), then the outcome is read from the socket: connected, wrong token,
 // refused (Origin), or unreachable. When the socket only says "failed", one HTTP probe tells a
 // wrong token (401) from a refused extension (403) from no server at all.
+// Issue 23: pairing with a server other than the one this browser already holds a token for
+// (and the first pairing) waits for the person's yes in the extension (pairing-consent.ts);
+// without it nothing is changed and the page hears `declined`. Refreshing the token of the
+// server already configured, from that server's own web UI, needs no question.
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '../../transport/contracts/index.ts';
 import type { PairingOutcome } from '../../transport/contracts/index.ts';
 import type { ConnectionStatus } from '../shared/internal-messages.ts';
@@ -21,6 +25,8 @@ export interface PairingDeps {
   storage: StorageArea;
   settings(): Settings;
   status(): ConnectionStatus;
+  /** Asks the person "Connect this browser to <serverUrl>?" in the extension; true only on their yes. */
+  confirm(serverUrl: string): Promise<boolean>;
   /** Uses the settings just written and reconnects with them. */
   apply(settings: Settings): Promise<void>;
   fetch: typeof fetch;
@@ -60,6 +66,7 @@ function outcome(status: PairingOutcome['status'], serverUrl: string, clientId?:
     forbidden: `The Mimo server at ${serverUrl} refused this extension (its id is not allowed: see MIMO_EXTENSION_IDS).`,
     unreachable: `No Mimo server answered at ${serverUrl}. Is it running?`,
     invalid: 'The pairing request was not valid; nothing was changed.',
+    declined: `This browser was not connected to ${serverUrl}: the person did not confirm it in the Mimo extension. Nothing was changed.`,
   };
   const result: PairingOutcome = { ok: status === 'connected', status, message: messages[status], serverUrl };
   if (clientId) result.clientId = clientId;
@@ -69,7 +76,10 @@ function outcome(status: PairingOutcome['status'], serverUrl: string, clientId?:
 export async function pairBrowser(deps: PairingDeps, request: { token: string; pageUrl: string | undefined }): Promise<PairingOutcome> {
   const serverUrl = pageOrigin(request.pageUrl);
   if (!serverUrl) return { ...outcome('invalid', ''), message: 'Only an http(s) web UI page can connect this browser; nothing was changed.' };
-  const written = await writeSettings(deps.storage, { ...deps.settings(), serverUrl, token: request.token });
+  const current = deps.settings();
+  const known = current.serverUrl === serverUrl && current.token !== '';
+  if (!known && !(await deps.confirm(serverUrl).catch(() => false))) return outcome('declined', serverUrl);
+  const written = await writeSettings(deps.storage, { ...current, serverUrl, token: request.token });
   if (!written.ok) return { ...outcome('invalid', serverUrl), message: `${written.error.message}; nothing was changed.` };
   await deps.apply(written.settings);
 

@@ -3,9 +3,11 @@
 import type { BrowserApi } from '../shared/browser-api.ts';
 import type { ConnectionStatus } from '../shared/internal-messages.ts';
 import { readSettings, writeSettings } from '../shared/settings.ts';
+import { showPairingQuestion } from './pairing-question.ts';
 import { describeConnection } from './status-text.ts';
 
 export async function startOptionsPage(browser: BrowserApi, document: Document): Promise<void> {
+  void showPairingQuestion(browser, document, document.location.hash);
   const form = document.getElementById('settings') as HTMLFormElement;
   const field = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
   const settings = await readSettings(browser.storage.local);

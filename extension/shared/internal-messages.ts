@@ -36,7 +36,13 @@ export type ContentToBackgroundMessage = v.InferOutput<typeof ContentToBackgroun
 
 // --- options page -> background ----------------------------------------------------------
 
-export const OptionsToBackgroundMessageSchema = v.variant('kind', [v.object({ kind: v.literal('get_status') })]);
+export const OptionsToBackgroundMessageSchema = v.variant('kind', [
+  v.object({ kind: v.literal('get_status') }),
+  /** The options page opened on `#pair=<id>` asks what it should put to the person: { id, origin } or null. */
+  v.object({ kind: v.literal('pairing_question'), id: v.pipe(v.string(), v.maxLength(64)) }),
+  /** The person's answer to "Connect this browser to <origin>?" (pairing-consent.ts). */
+  v.object({ kind: v.literal('pairing_answer'), id: v.pipe(v.string(), v.maxLength(64)), allow: v.boolean() }),
+]);
 export type OptionsToBackgroundMessage = v.InferOutput<typeof OptionsToBackgroundMessageSchema>;
 
 export type ConnectionStatus = {

@@ -140,7 +140,7 @@ router('only this extension; content kinds from a top-level tab; options kinds f
       client_info: async () => null,
       connect_browser: async () => null,
     },
-    options: { get_status: async () => (seen.push('status'), null) },
+    options: { get_status: async () => (seen.push('status'), null), pairing_question: async () => null, pairing_answer: async () => null },
   });
   const tab = { id: 4, windowId: 1, index: 0, active: false, pinned: false, incognito: false };
   await listener({ kind: 'content_hello' }, { id: 'ext', tab, frameId: 0, url: 'https://a/' });

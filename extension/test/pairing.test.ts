@@ -24,6 +24,8 @@ function deps(script: Array<Partial<ConnectionStatus>>, probeStatus: number | 'd
       const step = script[Math.min(polls++, script.length - 1)]!;
       return { clientId: 'plugin-1', serverUrl: settings.serverUrl, connected: false, lastError: null, errorKind: null, ...step };
     },
+    // The person says yes (pairing-consent.test.ts covers the question itself).
+    confirm: async () => true,
     apply: async (next) => void (applied.push(next), (settings = next)),
     fetch: (async (url: string) => {
       fetched.push(url);

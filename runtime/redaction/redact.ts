@@ -18,30 +18,52 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key) || SECRET_KEY_CAMEL.test(key);
 }
 
+/** Secrets shorter than this are replaced only where they stand alone (see SecretRegistry.add). */
+export const SHORT_SECRET = 4;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export interface SecretRegistry {
-  /** Remembers a secret value (ignored when shorter than 4 characters: too common to replace safely). */
+  /**
+   * Remembers a secret value. From 4 characters on it is replaced wherever it appears, inside
+   * longer strings too; a shorter one (a PIN like "42", issue 23) only where it stands alone: the
+   * whole string, or a run not touching a letter, digit or one of `_-/:@`, nor a dot between it
+   * and a letter or digit (so "42" goes in "the pin is 42." but ids, URLs, "v4.2" and "420" keep
+   * theirs). Empty values are ignored.
+   */
   add(value: string): void;
   /** Replaces every registered secret inside the text. */
   redactText(text: string): string;
+  /** The registered values, longest first (a stream redactor holds back their beginnings). */
+  values(): readonly string[];
   readonly size: number;
 }
 
 export function createSecretRegistry(options: { keep?: number } = {}): SecretRegistry {
   const keep = options.keep ?? 256;
   const secrets: string[] = [];
+  const standalone = new Map<string, RegExp>();
   return {
     add(value) {
-      if (typeof value !== 'string' || value.length < 4 || secrets.includes(value)) return;
+      if (typeof value !== 'string' || value.length === 0 || secrets.includes(value)) return;
       secrets.push(value);
+      if (value.length < SHORT_SECRET) standalone.set(value, new RegExp(`(?<![\\p{L}\\p{N}_\\-/:@]|[\\p{L}\\p{N}][.])${escapeRegExp(value)}(?![\\p{L}\\p{N}_\\-/:@]|[.][\\p{L}\\p{N}])`, 'gu'));
       // Longest first, so a secret that contains another is replaced whole.
       secrets.sort((a, b) => b.length - a.length);
-      if (secrets.length > keep) secrets.splice(keep);
+      if (secrets.length > keep) for (const dropped of secrets.splice(keep)) standalone.delete(dropped);
     },
     redactText(text) {
       let out = text;
-      for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+      for (const secret of secrets) {
+        if (!out.includes(secret)) continue;
+        const alone = standalone.get(secret);
+        out = alone ? out.replace(alone, REDACTED) : out.split(secret).join(REDACTED);
+      }
       return out;
     },
+    values: () => secrets,
     get size() {
       return secrets.length;
     },

@@ -23,6 +23,8 @@ export interface FrontendGatewayDeps {
   log(entry: Record<string, unknown>): void;
   /** Every valid message (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
+  /** Called with a user message's text before anything stores, records or relays it (chat secrets, issue 23). */
+  noteUserText?(text: string): void;
 }
 
 type Handler<T extends FrontendMessage['type']> = (
@@ -83,6 +85,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       return;
     }
     const message = checked.value;
+    if (message.type === 'user_message') deps.noteUserText?.(message.content);
     deps.onMessage?.(message.taskId, message);
     try {
       const handler = handlers[message.type] as Handler<typeof message.type>;

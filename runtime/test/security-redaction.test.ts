@@ -32,10 +32,22 @@ test('registered secrets are replaced inside any string, longest first', () => {
   const secrets = createSecretRegistry();
   secrets.add('correct horse');
   secrets.add('correct horse battery');
-  secrets.add('abc'); // too short to replace safely: ignored
   const out = redactDeep({ frame: { params: { text: 'correct horse battery' } }, note: 'typed "correct horse" then "correct horse battery!"', other: 'abc' }, { secrets });
   assert.equal(out, { frame: { params: { text: REDACTED } }, note: `typed "${REDACTED}" then "${REDACTED}!"`, other: 'abc' });
   assert.is(secrets.size, 2);
+});
+
+test('secrets under 4 characters are redacted too, where they stand alone (issue 23)', () => {
+  const secrets = createSecretRegistry();
+  secrets.add('42');
+  secrets.add('x!');
+  secrets.add('');
+  assert.is(secrets.size, 2);
+  const out = redactDeep(
+    { text: '42', note: 'the pin is 42. Type "42" now; x! too', keep: ['420', 'task-42', 'http://a.test/42', 'v4.2', 'a42', '42b', 'me@42'] },
+    { secrets },
+  );
+  assert.equal(out, { text: REDACTED, note: `the pin is ${REDACTED}. Type "${REDACTED}" now; ${REDACTED} too`, keep: ['420', 'task-42', 'http://a.test/42', 'v4.2', 'a42', '42b', 'me@42'] });
 });
 
 test('JSON-safe output: cycles, class instances, depth, functions, bigint', () => {

@@ -58,9 +58,11 @@ export type ConnectBrowserRequest = v.InferOutput<typeof ConnectBrowserRequestSc
 /**
  * connected: the extension's socket is up with the new token; wrong_token: the server refused the
  * token; forbidden: the server refused this extension (its Origin); unreachable: no server
- * answered at serverUrl; invalid: the request itself was bad (nothing was changed).
+ * answered at serverUrl; invalid: the request itself was bad (nothing was changed); declined: the
+ * person said no (or did not answer) when the extension asked "Connect this browser to <origin>?"
+ * (issue 23: pairing with a new server needs the person's yes in the extension; nothing changed).
  */
-export const PairingStatusSchema = v.picklist(['connected', 'wrong_token', 'forbidden', 'unreachable', 'invalid']);
+export const PairingStatusSchema = v.picklist(['connected', 'wrong_token', 'forbidden', 'unreachable', 'invalid', 'declined']);
 export type PairingStatus = v.InferOutput<typeof PairingStatusSchema>;
 
 export const PairingOutcomeSchema = v.object({

@@ -8,6 +8,7 @@ import { validate } from '../contracts/validate.ts';
 import type { Namespace } from '../server/namespace.ts';
 import type { ServerSocket } from '../server/server-socket.ts';
 import type { SocketServer } from '../server/socket-server.ts';
+import { fromBrowser } from './plugin-caller.ts';
 
 export interface MimoNamespaceOptions {
   /** When set, every connection must present this token in its auth payload. */
@@ -16,7 +17,8 @@ export interface MimoNamespaceOptions {
    * Who may register as `clientType: "plugin"`, by the Origin of the connection's opening
    * request. Default: no Origin (a non-browser client, e.g. a test's fake plugin) or the pinned
    * extension's `chrome-extension://` origin. A web page (any http(s) Origin, the web UI's own
-   * included) can never pose as the extension, token or not.
+   * included) can never pose as the extension, token or not. Whatever this says, a request with
+   * no Origin but with Fetch Metadata (`Sec-Fetch-*`: a browser page) is refused as a plugin.
    */
   isPluginOrigin?: (origin: string | undefined) => boolean;
 }
@@ -65,9 +67,18 @@ export function setupMimoNamespace(io: SocketServer, options: MimoNamespaceOptio
       return next(refusal('UNAUTHORIZED', 'missing or wrong token (set it in the auth payload: { token })'));
     }
     if (checked.value.clientType === 'plugin') {
-      const origin = socket.handshake.headers.origin;
-      if (!(options.isPluginOrigin ?? defaultPluginOrigin)(typeof origin === 'string' ? origin : undefined)) {
+      const headers = socket.handshake.headers;
+      const origin = typeof headers.origin === 'string' ? headers.origin : undefined;
+      const isPluginOrigin = options.isPluginOrigin ?? defaultPluginOrigin;
+      // Every request of the connection counts: a page's polling POSTs carry its Origin even when
+      // the opening GET did not.
+      if (!isPluginOrigin(origin) || !(socket.handshake.laterOrigins ?? []).every((later) => isPluginOrigin(later))) {
         return next(refusal('FORBIDDEN', 'only the Mimo extension may connect as a plugin (its Origin is not an allowed chrome-extension:// origin)'));
+      }
+      // No Origin but Fetch Metadata: a browser page's same-origin request (e.g. a polling
+      // handshake opened by hand by a script on the web UI's origin), not a program (plugin-caller.ts).
+      if (origin === undefined && fromBrowser(headers)) {
+        return next(refusal('FORBIDDEN', 'only the Mimo extension may connect as a plugin (a browser page without the extension\'s Origin cannot)'));
       }
     }
     (socket.data as unknown as MimoSocketData).auth = checked.value;

@@ -137,7 +137,9 @@ export function attachEngineServer(
     }
     const query = parseEngineQuery(req);
     if (query.sid !== null) {
-      const transport = sessions.get(query.sid)!.transport;
+      const session = sessions.get(query.sid)!;
+      session.sawOrigin(req.headers.origin);
+      const transport = session.transport;
       if (transport instanceof PollingTransport) transport.handleRequest(req, res);
       else respondEngineError(res, EngineErrorCode.BAD_REQUEST, headers);
       return;
@@ -163,6 +165,7 @@ export function attachEngineServer(
       if (sid !== null) {
         const session = sessions.get(sid);
         if (!session) return transport.discard();
+        session.sawOrigin(req.headers.origin);
         session.upgradeTo(transport);
         return;
       }

@@ -27,6 +27,8 @@ export interface EngineSessionHandlers {
 
 const noHandlers: EngineSessionHandlers = { onMessage() {}, onClose() {} };
 
+const MAX_SEEN_ORIGINS = 4;
+
 export class EngineSession implements TransportOwner {
   readyState: 'open' | 'closing' | 'closed' = 'open';
   handlers: EngineSessionHandlers = noHandlers;
@@ -38,6 +40,17 @@ export class EngineSession implements TransportOwner {
   private upgradeTimer: NodeJS.Timeout | null = null;
   private noopOnNextPoll = false;
   private closeReason: EngineCloseReason | null = null;
+  /**
+   * The Origins of this session's later requests (polling GETs and POSTs, the upgrade), at most
+   * MAX_SEEN_ORIGINS: a browser page's polling handshake GET carries no Origin, but its POSTs (the
+   * one with the CONNECT packet included) always do. Read by connect guards (issue 23).
+   */
+  readonly laterOrigins = new Set<string>();
+
+  /** @internal Remembers a later request's Origin (engine-server.ts, before the request is handled). */
+  sawOrigin(origin: string | string[] | undefined): void {
+    if (typeof origin === 'string' && this.laterOrigins.size < MAX_SEEN_ORIGINS) this.laterOrigins.add(origin);
+  }
 
   constructor(
     readonly id: string,

@@ -69,6 +69,7 @@ export class ServerSocket {
       url: info.url,
       query: Object.fromEntries(new URLSearchParams(q === -1 ? '' : info.url.slice(q + 1))),
       auth: this.auth,
+      laterOrigins: [...this.client.session.laterOrigins],
     };
   }
 

@@ -13,6 +13,8 @@ export interface Handshake {
   url: string;
   query: Record<string, string>;
   auth: Record<string, unknown>;
+  /** Origins of the connection's later HTTP requests (polling POSTs, the upgrade); the opening one's is `headers.origin`. Not in socket.io. */
+  laterOrigins: string[];
 }
 
 /** Why a socket left its namespace; the names are socket.io's own. */

@@ -9,8 +9,9 @@ import { AppView } from './components/app-view.tsx';
 import { createApiClient } from './io/api-client.ts';
 import { createSocketLink, type SocketLike } from './io/socket-link.ts';
 import { hashForTask, taskIdFromHash } from './io/task-route.ts';
-import { resolveToken, type KeyValueStorage } from './io/token.ts';
+import { fetchTokenCheck, resolveToken, settleOfferedToken, type KeyValueStorage } from './io/token.ts';
 import { createLazyResource } from './models/lazy-resource.ts';
+import { createDebugBarNote } from './models/debug-bar-note.ts';
 import type { ConversationChunk } from './conversation-chunk.ts';
 import type { MachinesChunk } from './machines-chunk.ts';
 import type { CreateInspector } from './models/stately-bridge.ts';
@@ -24,8 +25,16 @@ function storage(): KeyValueStorage | undefined {
   }
 }
 
-const { token, cleanedHref } = resolveToken(location.href, storage());
+const { token, cleanedHref, offered } = resolveToken(location.href, storage());
 if (cleanedHref) history.replaceState(history.state, '', cleanedHref);
+// A link offered another token (issue 23): the stored one stays unless the server refuses it and
+// takes the offered one; then the page starts again with it.
+if (offered !== undefined && token !== undefined) {
+  void settleOfferedToken(token, offered, fetchTokenCheck(window.fetch.bind(window), location.origin), storage()).then((outcome) => {
+    if (!outcome.kept) location.reload();
+    else console.warn(`[mimo] a link offered a different access token; kept the stored one (${outcome.reason}).`);
+  });
+}
 
 // Same origin: the server serves this page, or Vite's dev server proxies /api and /socket.io.
 const socket = io(`${location.origin}${MIMO_NAMESPACE}`, {
@@ -66,5 +75,6 @@ window.addEventListener('hashchange', () => {
 });
 window.setInterval(() => app.tick(), 5_000);
 
-render(<AppView app={app} machines={machines} conversation={conversation} />, document.getElementById('app')!);
+const debugBarNote = createDebugBarNote({ storage: storage() });
+render(<AppView app={app} machines={machines} conversation={conversation} debugBarNote={debugBarNote} />, document.getElementById('app')!);
 void app.start(initialTaskId);

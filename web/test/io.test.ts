@@ -6,7 +6,7 @@ import { toAckResult } from '../src/io/ack.ts';
 import { createApiClient } from '../src/io/api-client.ts';
 import { createMessageFactory } from '../src/io/frontend-messages.ts';
 import { createSocketLink, type LinkStatus, type SocketLike } from '../src/io/socket-link.ts';
-import { resolveToken, TOKEN_STORAGE_KEY } from '../src/io/token.ts';
+import { fetchTokenCheck, resolveToken, settleOfferedToken, TOKEN_STORAGE_KEY } from '../src/io/token.ts';
 import { delta, envelope, summary, TASK_A } from './util.ts';
 
 const api = suite('io: HTTP API client');
@@ -154,6 +154,30 @@ misc('?token= is stored once and removed from the address; later visits use the 
   const throwing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
   assert.equal(resolveToken('http://h/?token=t', throwing), { token: 't', cleanedHref: 'http://h/' });
   assert.equal(resolveToken('http://h/', throwing), { token: undefined, cleanedHref: null });
+});
+
+misc('a link offering another token never silently replaces a working one (issue 23)', async () => {
+  const store = new Map<string, string>([[TOKEN_STORAGE_KEY, 'good']]);
+  const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+  // The address is cleaned, the stored token is used, the offered one is only held aside.
+  assert.equal(resolveToken('http://h/?token=garbage#/task/1', storage), { token: 'good', cleanedHref: 'http://h/#/task/1', offered: 'garbage' });
+  assert.is(store.get(TOKEN_STORAGE_KEY), 'good');
+  // The same token again is no offer.
+  assert.equal(resolveToken('http://h/?token=good', storage), { token: 'good', cleanedHref: 'http://h/' });
+  const checks: string[] = [];
+  const server = (valid: string[], down = false) => async (t: string) => (checks.push(t), down ? ('unknown' as const) : valid.includes(t) ? ('ok' as const) : ('refused' as const));
+  assert.equal(await settleOfferedToken('good', 'garbage', server(['good']), storage), { kept: true, reason: 'stored_works' });
+  assert.equal(checks, ['good']);
+  assert.equal(await settleOfferedToken('good', 'garbage', server(['x'], true), storage), { kept: true, reason: 'unknown' });
+  assert.equal(await settleOfferedToken('good', 'garbage', server([]), storage), { kept: true, reason: 'offered_refused' });
+  assert.is(store.get(TOKEN_STORAGE_KEY), 'good');
+  // The server's token changed: the stored one is refused, the link's works: adopted.
+  assert.equal(await settleOfferedToken('good', 'new', server(['new']), storage), { kept: false, token: 'new' });
+  assert.is(store.get(TOKEN_STORAGE_KEY), 'new');
+  // The check over fetch: 401 refused, 2xx ok, the rest unknown.
+  const check = fetchTokenCheck((async (_u: string, init: RequestInit) => new Response('{}', { status: (init.headers as Record<string, string>).Authorization === 'Bearer ok' ? 200 : 401 })) as unknown as typeof fetch, 'http://h');
+  assert.equal([await check('ok'), await check('no')], ['ok', 'refused']);
+  assert.is(await fetchTokenCheck((async () => { throw new TypeError('down'); }) as unknown as typeof fetch, 'http://h')('x'), 'unknown');
 });
 
 misc('every built message matches FrontendMessageSchema', () => {

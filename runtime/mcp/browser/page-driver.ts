@@ -7,6 +7,7 @@
 // readability artifact), the DOM index, click/type by clickId and screenshots.
 import { ulid } from 'ulid';
 import { errorValue, taskStatusOf, type ErrorValue } from '../../../machines/index.ts';
+import { checkPageRead } from '../../url-policy/read-guard.ts';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
@@ -112,6 +113,19 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     },
     /** The URL the extension reports for the tab: the snapshot's (tab events follow redirects), else task_start's. */
     currentUrl: () => tab.currentUrl(),
+
+    /**
+     * The tab's current URL as a read sees it (issue 23, `wait --url`): re-checked with the
+     * policy's final-URL rules first; a page that moved to a blocked URL answers URL_BLOCKED (its
+     * host at most, never its path or query) and the tab is parked on about:blank, like every read.
+     */
+    async checkedUrl(signal?: AbortSignal): Promise<Outcome<string>> {
+      const url = tab.currentUrl() ?? '';
+      const verdict = await checkPageRead(options.checkFinalUrl, url);
+      if (verdict.ok) return { ok: true, value: url };
+      await tab.park(stepOf(signal)).catch(() => {});
+      return { ok: false, error: errorValue('URL_BLOCKED', verdict.error.message, { retryable: false, ...(verdict.error.details ? { details: verdict.error.details as Record<string, unknown> } : {}) }) };
+    },
 
     /** The tab's navigation (TaskTab.navigate): policy check, task_start, attach, load, final URL check. */
     async open(url: string, signal?: AbortSignal): Promise<Outcome<{ url: string; title: string; httpStatus?: number; warnings: string[] }>> {

@@ -186,8 +186,11 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
           const read = await page.readText(signal);
           if (read.ok && read.value.text.includes(command.text)) return ok({ found: true });
         } else {
-          const url = page.currentUrl() ?? '';
-          if (urlMatchesPattern(url, command.urlPattern)) return ok({ found: true, url });
+          // Matched only against a URL the policy allows: a blocked one is neither answered nor
+          // matched (a pattern could probe its query one guess at a time).
+          const checked = await page.checkedUrl(signal);
+          if (!checked.ok) return fail(describe(checked.error));
+          if (urlMatchesPattern(checked.value, command.urlPattern)) return ok({ found: true, url: checked.value });
         }
         if (signal.aborted) return fail('wait: not found before the timeout', 124);
         await deps.sleep(WAIT_POLL_MS, signal);

@@ -6,6 +6,8 @@ import { Composer } from './composer.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 import { SidePanel } from './side-panel.tsx';
 import { TakeoverBanner } from './takeover-banner.tsx';
+import { DebugBarNote } from './debug-bar-note.tsx';
+import type { DebugBarNote as DebugBarNoteModel } from '../models/debug-bar-note.ts';
 import { TaskHeader } from './task-header.tsx';
 import { TaskSidebar } from './task-sidebar.tsx';
 
@@ -19,10 +21,13 @@ export function AppView({
   app,
   machines,
   conversation,
+  debugBarNote,
 }: {
   app: AppState;
   machines: LazyResource<MachinesChunk>;
   conversation: LazyResource<ConversationChunk>;
+  /** Explains Chrome's debugging bar the first time a task acts in the browser (issue 23). */
+  debugBarNote?: DebugBarNoteModel;
 }) {
   const pane = app.pane.value;
   const connected = app.connection.status.value === 'connected';
@@ -63,6 +68,7 @@ export function AppView({
       <main class="pane pane-chat">
         <TaskHeader app={app} />
         <TakeoverBanner status={app.status} />
+        {debugBarNote && <DebugBarNote note={debugBarNote} items={app.chat.items} />}
         {app.taskError.value && (
           <p class="error-text" role="alert">
             {app.taskError.value.code}: {app.taskError.value.message}

@@ -34,7 +34,7 @@ export function ConnectBrowser() {
   return (
     <div class="connect-browser" data-testid="connect-browser" data-status={result?.status ?? (busy ? 'pending' : 'idle')}>
       <button type="button" onClick={() => void connect()} disabled={busy}>
-        {busy ? 'Connecting…' : 'Connect this browser'}
+        {busy ? 'Confirm in the Mimo tab that opened…' : 'Connect this browser'}
       </button>
       {result && (
         <p class={result.ok ? 'muted' : 'error-text'} role="status">

@@ -13,8 +13,11 @@ import {
 } from '../../../transport/contracts/page-bridge.ts';
 
 export const PROBE_TIMEOUT_MS = 1_500;
-/** The extension waits up to 8 s for its socket; a little more here. */
-export const PAIRING_TIMEOUT_MS = 12_000;
+/**
+ * The extension first asks the person "Connect this browser to <origin>?" in a tab of its own (up
+ * to 120 s, issue 23), then waits up to 8 s for its socket; a little more here.
+ */
+export const PAIRING_TIMEOUT_MS = 135_000;
 
 export type BrowserPairingResult = PairingOutcome | { ok: false; status: 'no_extension'; message: string };
 
