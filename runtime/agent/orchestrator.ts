@@ -115,7 +115,7 @@ export function createAgentOrchestrator(
       session.mirror.stop();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
-      // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
+      // flight, the scheduler's cancel has already sent task_stop with closeTab.
       if (!hadAction && clientId && registry.isOnline(clientId)) {
         void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: true } }).catch(() => {});
       }

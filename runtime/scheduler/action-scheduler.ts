@@ -115,6 +115,8 @@ interface Tracked {
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
   const queue = createKeyedQueue();
   const inFlight = new Map<string, Tracked>();
+  /** Dispatch ids of retries after an error result (seed 001 §4.2), to their actionId. */
+  const dispatchIds = new Map<string, string>();
   const finished = new Set<string>();
   const durations = new Map<string, number>();
   const rememberFinished = deps.rememberFinished ?? 10_000;
@@ -133,6 +135,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
       if (inFlight.get(action.actionId) !== entry) return;
       inFlight.delete(action.actionId);
       remember(action.actionId);
+      for (const [dispatchId, actionId] of dispatchIds) if (actionId === action.actionId) dispatchIds.delete(dispatchId);
       const snapshot = self.getSnapshot() as { status: string; output?: ActionOutput };
       const durationMs = deps.clock.now() - entry.startedAt;
       durations.set(action.actionId, durationMs);
@@ -151,8 +154,9 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           self.send({ type: 'DISPATCH_FAILED', error: refusal });
           return;
         }
+        if (input.dispatchId !== input.actionId) dispatchIds.set(input.dispatchId, input.actionId);
         const frame = browserActionFrame({
-          actionId: input.actionId,
+          actionId: input.dispatchId,
           taskId: input.taskId,
           clientId: input.clientId,
           timestamp: deps.clock.now(),
@@ -179,7 +183,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
             clientId: params.clientId,
             timestamp: deps.clock.now(),
             actionName: 'task_stop',
-            params: { closeTab: false },
+            params: { closeTab: params.closeTab },
             timeoutMs: 5_000,
             ...(params.traceId ? { traceId: params.traceId } : {}),
           }),
@@ -250,7 +254,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
       });
     },
     handleResult(clientId, result) {
-      const entry = inFlight.get(result.actionId);
+      const entry = inFlight.get(dispatchIds.get(result.actionId) ?? result.actionId);
       if (entry && entry.action.clientId !== clientId) {
         deps.onIgnoredResult?.(result.actionId, 'unknown');
         return 'foreign';
