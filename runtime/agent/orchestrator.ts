@@ -3,13 +3,14 @@
 // structuredOutput / taskStatus to the web. Also takeover / resume / stop from the web or the
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { nanoid } from 'nanoid';
-import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
+import { errorValue, taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
 import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
+import { failureNoteOf } from './turn-failure-note.ts';
 import { createTaskSession, type OrchestratorOptions, type TaskSession, type TaskSessionContext } from './task-session.ts';
 
 export type { OrchestratorOptions } from './task-session.ts';
@@ -51,9 +52,26 @@ export function createAgentOrchestrator(
     return sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
   }
 
-  async function noteToTask(taskId: string, message: string): Promise<void> {
+  async function noteToTask(taskId: string, message: string, interrupted = false): Promise<void> {
+    if (interrupted) {
+      // Stored as the turn's outcome: the web shows "Interrupted" with this cause, live and after a reload.
+      const error = errorValue('TASK_INTERRUPTED', message, { retryable: true });
+      events.toTask(taskId, { type: 'structuredOutput', status: 'error', message, error: { code: error.code, message, retryable: true } });
+      await taskStore.appendMessage(taskId, failureNoteOf(error, { id: `msg-${nanoid(12)}`, timestamp: clock.now() }, 'interrupted')).catch(() => {});
+      return;
+    }
     events.toTask(taskId, { type: 'structuredOutput', status: 'info', message });
     await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now() }).catch(() => {});
+  }
+
+  /** Retry (a failed task) or Resume (an interrupted one): its last user message runs again. */
+  async function rerunLastMessage(taskId: string, session: TaskSession): Promise<ControlResult> {
+    const messages = await taskStore.listMessages(taskId);
+    const last = messages.findLast((m) => m.role === 'user');
+    if (!last) return { ok: false, error: { code: 'CONFLICT', message: 'the task has no message to run again' } };
+    session.actor.send({ type: 'USER_MESSAGE', message: { id: last.id, content: last.content, ...(typeof last.meta?.traceId === 'string' ? { traceId: last.meta.traceId } : {}) } });
+    log({ event: 'task_rerun', taskId });
+    return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
   }
 
   const control = {
@@ -61,7 +79,9 @@ export function createAgentOrchestrator(
       // One traceId per user message (the client's, or a new one): the store, the LLM calls,
       // the plugin frames and the frontend events of its turn all carry it.
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
-      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      // A browser chosen before the first message (select_extension on an id from GET /api/task/id) is stored with the task.
+      const chosen = registry.selectionOf(message.taskId);
+      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content), ...(chosen ? { selectedClientId: chosen } : {}) });
       if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
       const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
@@ -78,9 +98,10 @@ export function createAgentOrchestrator(
       if (!registry.get(clientId)) {
         return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
       }
+      // A task id from GET /api/task/id has no task before its first message: the choice is
+      // held by the registry and stored with the task when that message creates it.
       const task = await taskStore.getTask(taskId);
-      if (!task) return notFound(taskId);
-      await taskStore.updateTask(taskId, { selectedClientId: clientId });
+      if (task) await taskStore.updateTask(taskId, { selectedClientId: clientId });
       registry.select(taskId, clientId);
       log({ event: 'extension_selected', taskId, clientId });
       return ok({ taskId, clientId, online: registry.isOnline(clientId) });
@@ -99,7 +120,8 @@ export function createAgentOrchestrator(
     async resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult> {
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
-      if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      if (taskStatusOf(session.actor.getSnapshot()) === 'error') return rerunLastMessage(taskId, session);
+      if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover (nor failed or interrupted)' } };
       session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
@@ -164,7 +186,7 @@ export function createAgentOrchestrator(
         const after = restoredTaskOf(task);
         if (!after.note) continue;
         if (after.status !== task.status) await taskStore.updateTask(task.taskId, { status: after.status });
-        await noteToTask(task.taskId, after.note);
+        await noteToTask(task.taskId, after.note, after.interrupted === true);
         restored++;
       }
       return restored;

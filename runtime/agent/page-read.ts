@@ -20,6 +20,7 @@ import { readTaskArtifactText } from './task-artifact-text.ts';
 import type { TaskActions } from './task-actions.ts';
 import type { Step, TaskBrowserDeps } from './task-browser-types.ts';
 import { loadedNoPage, type Settled, type TaskTab } from './task-tab.ts';
+import { loadFailureOf } from './turn-outcome.ts';
 
 export type PageRead = { ok: true; page: FullPage } | { ok: false; error: ErrorValue };
 
@@ -120,6 +121,8 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
       warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
       missing: prepared.missing,
     });
+    const loadFailure = loadFailureOf(loaded, page.url);
+    if (loadFailure) page.loadFailure = loadFailure;
     fullPage = page;
     deps.onPageRead?.();
     return { ok: true, page };

@@ -11,6 +11,7 @@ import { DEFAULT_CONTEXT_TOKENS } from './context-budget.ts';
 import { createStepContext } from './step-context.ts';
 import { systemPromptFor } from './system-prompt.ts';
 import type { TaskBrowser } from './task-browser.ts';
+import { nextTurnFailure, stepLimitFailure } from './turn-outcome.ts';
 
 export interface TurnDeps {
   taskId: string;
@@ -34,6 +35,8 @@ export interface TurnResult {
   text: string;
   steps: number;
   stoppedAtLimit: boolean;
+  /** The turn ended on a failure (turn-outcome.ts): the task goes to `error` with this cause. */
+  failure: ErrorValue | null;
 }
 
 /** A turn that must end the task in `error` (seed 000 §5: LlmError; §4.5: PAGE_PREP_FAILED). */
@@ -61,6 +64,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   let text = '';
   let steps = 0;
   let stoppedAtLimit = false;
+  let failure: ErrorValue | null = null;
   const stepContext = createStepContext({ budgetTokens: deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS, ...(deps.hideTab ? { hideTab: deps.hideTab } : {}) });
   let currentPage: PageContext | undefined;
   /** The tool messages whose page payload is still in the conversation (the next page supersedes them). */
@@ -144,6 +148,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
             retryable: outcome.error?.retryable ?? false,
           });
       deps.onTrace?.({ kind: 'tool_result', toolResult });
+      failure = nextTurnFailure(failure, call.name, outcome);
       if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) livePages = supersedePages(livePages);
       const toolMessage: LlmMessage = { role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) };
       messages.push(toolMessage);
@@ -154,13 +159,15 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
       }
     }
     if (stopTurn) {
-      events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: stopTurn.code, message: stopTurn.message, retryable: stopTurn.retryable ?? true } }, traceId);
+      // The cause reaches the web with the task's `error` status (task-session.ts).
       say(`${text ? '\n\n' : ''}${stopTurn.message}`);
+      failure = stopTurn;
       break;
     }
   }
+  if (stoppedAtLimit) failure = stepLimitFailure(deps.stepLimit);
   delta('', true);
-  return { text, steps, stoppedAtLimit };
+  return { text, steps, stoppedAtLimit, failure };
 }
 
 const PAGE_PAYLOADS = ['page', 'pageText', 'elementsPage'] as const;
