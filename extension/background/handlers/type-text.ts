@@ -1,12 +1,14 @@
 // browser_type (seed 000 §4.2 C, §4.4): focus the target (or keep the focused element), select
-// its contents so the text replaces them, then CDP key events per character (Enter to submit).
+// its contents so the text replaces them, then enter the text over CDP (typing-plan.ts: key by
+// key when short, Input.insertText chunks with keys at newlines and at the end when long; Enter
+// to submit).
 // Without CDP: dom_input (native value setter + input/change, form.requestSubmit) with a
 // warning; an explicit "cdp_key" that cannot be served is CDP_UNAVAILABLE.
 import type { ActionContext, ActionHandler } from '../action-context.ts';
 import { fail } from '../action-failure.ts';
 import { CdpError } from '../cdp-sessions.ts';
-import { OWN_INPUT_ARM_MS } from '../../shared/own-input-guard.ts';
-import { ENTER_DOWN, ENTER_UP, keyStrokes } from '../key-events.ts';
+import { ENTER_DOWN, ENTER_UP } from '../key-events.ts';
+import { typingGuardMs, typingPlan } from '../typing-plan.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
 import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
@@ -15,7 +17,8 @@ import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 /** false: the control takes no keystrokes (range, date, color): its value is set through the DOM. */
 async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<boolean> {
   await ctx.cdp.attach(tabId);
-  const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target, guardMs: OWN_INPUT_ARM_MS + text.length * 40 });
+  const plan = typingPlan(text);
+  const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target, guardMs: typingGuardMs(plan) + (submit ? 100 : 0) });
   if (!focused.ok) failTarget(focused);
   if (focused.direct) return false;
   if (text === '') {
@@ -23,7 +26,7 @@ async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | n
     await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
     await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
   }
-  for (const stroke of keyStrokes(text)) {
+  for (const stroke of plan) {
     if (stroke.kind === 'insert') {
       await ctx.cdp.send(tabId, 'Input.insertText', { text: stroke.text });
     } else {
