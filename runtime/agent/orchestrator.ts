@@ -4,7 +4,7 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { nanoid } from 'nanoid';
 import { errorValue, taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
-import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { NormalizedActionResult, OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
@@ -213,6 +213,10 @@ export function createAgentOrchestrator(
       return ok({ taskId, rerun });
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
+    lateResult(result: NormalizedActionResult) {
+      const session = result.taskId ? sessions.get(result.taskId) : undefined;
+      if (session?.browser.lateResult(result.actionId, result)) log({ event: 'stopped_step_answered', taskId: result.taskId, actionId: result.actionId, status: result.status });
+    },
     stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
     liveTarget: (taskId: string) => {
       const browser = sessions.get(taskId)?.browser;

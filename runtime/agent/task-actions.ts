@@ -9,7 +9,8 @@ import { guardedRead } from '../url-policy/read-guard.ts';
 import { createPasswordFields, REDACTED } from '../redaction/redact.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
 import { paramsSummaryOf } from './params-summary.ts';
-import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
+import { createStoppedSteps, type LateAnswer } from './stopped-steps.ts';
+import type { ActionOutcome, Step, StepRecord, TaskBrowserDeps } from './task-browser-types.ts';
 
 export type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
 
@@ -29,6 +30,12 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
   /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
   const inFlight = new Map<string, FrontendEvent>();
   const passwordFields = createPasswordFields();
+  // Steps a Stop cut short after their frame was sent: stored once the browser says what happened.
+  const stopped = createStoppedSteps({
+    clock: deps.clock,
+    store: (record) => deps.onStepDone?.(record),
+    show: (event) => void deps.events.toTask(deps.taskId, { type: 'toolUsed', ...event }, traceId),
+  });
 
   /** The plugin that missed an ack in this turn (seed 001 §4.1): the error every later action gets. */
   function blockedError(): ErrorValue | null {
@@ -126,8 +133,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
           : undefined;
       const durationMs = Math.max(0, Math.round(output.durationMs));
-      deps.events.toTask(deps.taskId, {
-        type: 'toolUsed',
+      const settled = {
         toolCallId: step.toolCallId,
         actionId,
         actionName,
@@ -139,9 +145,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
-      }, traceId);
+      } as const;
+      deps.events.toTask(deps.taskId, { type: 'toolUsed', ...settled }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tab.forget();
-      deps.onStepDone?.({
+      const record: StepRecord = {
         toolCallId: step.toolCallId,
         actionId,
         actionName,
@@ -151,7 +158,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         durationMs,
         ...(small ? { result: small } : {}),
         ...(output.error ? { error: output.error } : {}),
-      });
+      };
+      // Stopped after it was sent: the browser may have done it; its late answer says (stopped-steps.ts).
+      if (output.status === 'canceled' && output.attempts > 0) stopped.hold(record, settled);
+      else deps.onStepDone?.(record);
       return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
     } finally {
       inFlight.delete(actionId);
@@ -184,6 +194,8 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     action,
     refusedStep,
     stepsInFlight: () => [...inFlight.values()],
+    /** A result for an action that had already settled (e.g. canceled by a Stop): true when it completed a held step. */
+    lateResult: (actionId: string, answer: LateAnswer) => stopped.answer(actionId, answer),
   };
 }
 

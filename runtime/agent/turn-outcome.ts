@@ -9,8 +9,11 @@ import { errorValue, type ErrorValue } from '../../machines/index.ts';
 
 /** Tools that only read what is already there: their success does not undo an earlier failure. */
 const READ_ONLY_TOOLS = new Set(['browser_read_page_text', 'browser_list_elements', 'browser_screenshot']);
-/** Not failures of the work: the person stopped it, or the call was never run. */
-const NOT_FAILURES = new Set(['TASK_STOPPED', 'SKIPPED']);
+/**
+ * Not failures of the work: the person stopped it, the call was never run, or the model's own
+ * call was malformed (it is told, and answers for itself; nothing was tried in the browser).
+ */
+const NOT_FAILURES = new Set(['TASK_STOPPED', 'SKIPPED', 'SCHEMA_VALIDATION_FAILED']);
 
 export interface ToolOutcomeLike {
   ok: boolean;

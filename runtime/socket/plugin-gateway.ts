@@ -96,7 +96,11 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     navigation_check: () => undefined,
   };
 
-  const handleResult = (id: string, result: NormalizedActionResult): SocketAck => resultAck(result.actionId, deps.scheduler.handleResult(id, result));
+  const handleResult = (id: string, result: NormalizedActionResult): SocketAck => {
+    const disposition = deps.scheduler.handleResult(id, result);
+    if (disposition === 'late') deps.control()?.lateResult?.(result);
+    return resultAck(result.actionId, disposition);
+  };
 
   const onMessage = (input: unknown, ack: Ack) => {
     deps.registry.touch(clientId);

@@ -148,4 +148,50 @@ test('select_extension for a task id from GET /api/task/id, before its first mes
   assert.is(detail.task.selectedClientId, 'plugin-b');
 });
 
+test('Stop while typing, the browser had typed: the step reports typed, then stopped (done with a warning), live and stored; no answer: stored as stopped, never canceled', async (ctx) => {
+  const rt = (ctx.rt = await runtimeWith(scriptedLlm([
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => callTool('browser_type', { clickId: 1, text: 'hello' }), () => say('never'),
+  ])));
+  let typing: FakePlugin['received'][number] | undefined;
+  const p = await plugin(ctx, rt, 'plugin-a', (name, params, frame) => {
+    if (name === 'browser_type') return (typing = frame), { result: null };
+    // The real extension finishes the text and answers it, whatever task_stop does meanwhile.
+    if (name === 'task_stop' && typing) p.sendResult(typing, { status: 'success', result: { typed: true, strategy: 'cdp_key' } });
+    return page(name, params, frame);
+  });
+  const web = await connectWeb(rt.server.url);
+  ctx.closers.push(() => web.close());
+  const stepOf = (id: string) => web.events.filter((e) => e.event.type === 'toolUsed' && e.event.actionId === id).map((e) => e.event);
+  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-ty', timestamp: Date.now(), taskId: TASK, content: 'type hello' });
+  await eventually(() => typing !== undefined, 10_000, 'typing sent');
+  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'evt-stop', timestamp: Date.now(), taskId: TASK });
+  await eventually(() => stepOf(typing!.id).some((e) => e.phase === 'success'), 10_000, 'the step says it was typed');
+  const last = stepOf(typing!.id).at(-1)!;
+  assert.equal([last.phase, last.error, last.warnings], ['success', undefined, ['the task was stopped right after this step took effect']]);
+  const stored = async () => (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data.messages.filter((m: any) => m.meta?.actionName === 'browser_type');
+  await eventually(async () => (await stored()).length === 1, 10_000, 'stored');
+  const row = (await stored())[0];
+  assert.equal([row.meta.ok, JSON.parse(row.content).ok], [true, true], 'stored as done, once');
+});
+
+test('Stop while typing, no answer from the browser: after the grace the step is stored as stopped (it may have taken effect)', async (ctx) => {
+  const rt = (ctx.rt = await runtimeWith(scriptedLlm([
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => callTool('browser_type', { clickId: 1, text: 'hello' }), () => say('never'),
+  ])));
+  const p = await plugin(ctx, rt, 'plugin-a', (name, params, frame) => (name === 'browser_type' ? { result: null } : page(name, params, frame)));
+  const web = await connectWeb(rt.server.url);
+  ctx.closers.push(() => web.close());
+  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-ty2', timestamp: Date.now(), taskId: TASK, content: 'type hello' });
+  await eventually(() => frameOf(p, 'browser_type').length === 1, 10_000, 'typing sent');
+  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'evt-stop2', timestamp: Date.now(), taskId: TASK });
+  const stored = async () => (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data.messages.filter((m: any) => m.meta?.actionName === 'browser_type');
+  await eventually(() => frameOf(p, 'task_stop').length === 1, 10_000, 'task_stop');
+  await settle();
+  assert.equal(await stored(), [], 'held back while the browser may still answer');
+  rt.clock.increment(3_000);
+  await eventually(async () => (await stored()).length === 1, 10_000, 'stored after the grace');
+  const error = JSON.parse((await stored())[0].content).error;
+  assert.equal([error.code, /did not say whether it took effect/.test(error.message)], ['TASK_STOPPED', true]);
+});
+
 test.run();
