@@ -34,9 +34,19 @@ async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | n
     }
   }
   if (submit) {
+    await runPageOp(ctx, tabId, 'submitWatch', { arm: true });
     await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP)]);
   }
   return true;
+}
+
+/** After Enter: did the page see a submit? A navigation says yes; a document gone before it could be asked counts as navigated. */
+async function submitSeen(ctx: ActionContext, tabId: number): Promise<boolean> {
+  try {
+    return (await runPageOp(ctx, tabId, 'submitWatch', { arm: false })).seen;
+  } catch {
+    return false;
+  }
 }
 
 export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
@@ -45,11 +55,15 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const submit = params.submit ?? false;
   const warnings: string[] = [];
   const navigated = await watchNavigation(ctx, params.tabId);
-  const report = async (strategy: 'cdp_key' | 'dom_input') =>
-    reportAfterInput(ctx, params.tabId, { typed: true as const, strategy }, await navigated(INPUT_COMMIT_WAIT_MS), submit ? { target } : null, warnings);
+  const report = async (strategy: 'cdp_key' | 'dom_input', sawSubmit?: () => Promise<boolean>) => {
+    const nav = await navigated(INPUT_COMMIT_WAIT_MS);
+    const submitted = submit ? nav.navigated === true || (sawSubmit ? await sawSubmit() : false) : undefined;
+    if (submit && !submitted && strategy === 'cdp_key') warnings.push('Enter was pressed but the page saw no form submit and did not navigate: nothing was submitted');
+    return reportAfterInput(ctx, params.tabId, { typed: true as const, strategy, ...(submitted !== undefined ? { submitted } : {}) }, nav, submit ? { target } : null, warnings);
+  };
   if (params.strategy !== 'dom_input') {
     try {
-      if (await cdpType(ctx, params.tabId, target, params.text, submit)) return report('cdp_key');
+      if (await cdpType(ctx, params.tabId, target, params.text, submit)) return report('cdp_key', () => submitSeen(ctx, params.tabId));
       if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', 'this control takes no keystrokes (range, date, color); its value is set with dom_input', { reason: 'not_typed' });
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
@@ -60,5 +74,5 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const typed = await runPageOp(ctx, params.tabId, 'domInput', { target, text: params.text, submit });
   if (!typed.ok) failTarget(typed);
   if (submit && !typed.submitted) warnings.push('no form to submit; pressed Enter on the element');
-  return report('dom_input');
+  return report('dom_input', async () => typed.submitted);
 };

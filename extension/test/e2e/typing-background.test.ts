@@ -2,7 +2,8 @@
 // headed Chromium on Xvfb with real X keystrokes (xdotool), as in background-focus.test.ts.
 // Pass: a 2,000-character text (with line breaks) lands in the task's textarea exactly, well within
 // the T_exec the server gives it (typingExecTimeoutMs); a 220-character line and a short word land
-// exactly too, the short one key by key; pressing Enter inside a textarea submits nothing; none of
+// exactly too, the short one key by key; Enter inside a textarea submits nothing and is reported so
+// (`submitted: false`), Enter in a form input is `submitted: true`; none of
 // the person's keys reach the agent's fields and none of the agent's reach the person's notes.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -30,6 +31,7 @@ const form = `<!doctype html><html><head><meta charset="utf-8"><title>Long form<
   <textarea id="long" name="long" rows="10" cols="80"></textarea>
   <input id="line" name="line" size="80">
   <input id="short" name="short">
+  <button type="submit">Send</button>
 </form>
 <script>
   window.__form = { submits: 0, keys: {}, inputs: {} };
@@ -142,6 +144,14 @@ s('2,000 characters in a background tab, fast and exact, while the person types 
     assert.ok(page.inputs.long! >= 1 && page.inputs.line! >= 1, 'the page heard input events');
     assert.ok(figures.longMs! < typingExecTimeoutMs(2_000), `2,000 characters in ${figures.longMs} ms, within T_exec ${typingExecTimeoutMs(2_000)} ms`);
     assert.ok(figures.lineMs! < typingExecTimeoutMs(220), `220 characters in ${figures.lineMs} ms`);
+
+    // Enter to submit: "submitted" only when the page saw a form submit (a textarea's Enter is a line break).
+    const inTextarea = await act('browser_type', { tabId, xpath: '//*[@id="long"]', text: 'one more line', submit: true });
+    assert.is(inTextarea.result.result!.submitted, false, 'Enter in a textarea submits nothing');
+    const inInput = await act('browser_type', { tabId, xpath: '//*[@id="short"]', text: 'go', submit: true });
+    assert.is(inInput.result.result!.submitted, true, 'Enter in a form\'s input submits it');
+    const submits = await inTab<number>(ctx, tabId, 'MAIN', `window.__form.submits`);
+    assert.is(submits, 1, 'one submit, from the input');
   } finally {
     agentDone = true;
     await typing;
