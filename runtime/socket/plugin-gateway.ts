@@ -49,6 +49,12 @@ export interface PluginGatewayDeps {
   onMessage?(taskId: string, message: unknown): void;
   /** The URL policy the extension enforces on task tabs (navigation_check). */
   navigation?: NavigationCheckDeps;
+  /**
+   * True while the server itself shuts down: its own closing of the sockets is not the extension
+   * going offline (issue 22); the turns in flight stay `running` in the store and a restart
+   * restores them as interrupted.
+   */
+  closing?(): boolean;
 }
 
 type Ack = ((response: unknown) => void) | undefined;
@@ -165,6 +171,6 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
   socket.on('disconnect', (reason: string) => {
     deps.registry.socketDisconnected(clientId);
     deps.log({ event: 'plugin_disconnected', clientId, reason });
-    if (deps.socketsOf(clientId) === 0) deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
+    if (deps.socketsOf(clientId) === 0 && !deps.closing?.()) deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
   });
 }

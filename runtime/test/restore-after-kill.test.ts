@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import { startFakePlugin } from '../test-util/fake-plugin.ts';
-import { say, scriptedLlm } from './scripted-llm.ts';
+import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.ts';
 
 const TASK = '01JD0000000000000000000K01';
@@ -144,5 +144,24 @@ for (const c of cases) {
     web.close();
   });
 }
+
+test('a graceful shutdown (SIGTERM: server.close) mid-action is not "the extension went offline": the turn is restored as interrupted', async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mimo-close-'));
+  const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
+  const first = await startRuntime({ dir: ctx.dir, persistent: true, control: (s) => createAgentOrchestrator(s, { llm: scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/' })]), inspection }) });
+  const plugin = await startFakePlugin({ url: first.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
+  const web = await connectWeb(first.server.url);
+  await web.timeout(5_000).emitWithAck('frontend_message', message('open the page'));
+  await eventually(() => plugin.received.length > 0, 10_000, 'action in flight');
+  await first.close();
+  plugin.close();
+  web.close();
+  const { rt } = await restart(ctx);
+  const after = await detailOf(rt.server.url);
+  assert.is(after.task.status, 'error');
+  const outcome = after.messages.filter((m: any) => m.meta?.outcome).map((m: any) => [m.meta.outcome, m.meta.error.code]);
+  assert.equal(outcome, [['interrupted', 'TASK_INTERRUPTED']]);
+  assert.not.ok(after.messages.some((m: any) => /PLUGIN_OFFLINE|extension disconnected|went offline/i.test(m.content)), 'no "extension offline" cause');
+});
 
 test.run();
