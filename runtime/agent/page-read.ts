@@ -121,7 +121,9 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
       warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
       missing: prepared.missing,
     });
-    const loadFailure = loadFailureOf(loaded, page.url);
+    // The tab shows the browser's own error page (the extension's NAVIGATION_FAILED from the page agent): no page loaded.
+    const errorPage = !indexed.ok && indexed.error?.code === 'NAVIGATION_FAILED' ? indexed.error : undefined;
+    const loadFailure = loadFailureOf(loaded, page.url) ?? errorPage;
     if (loadFailure) page.loadFailure = loadFailure;
     fullPage = page;
     deps.onPageRead?.();
