@@ -203,8 +203,10 @@ export function createAgentOrchestrator(
       let lastUser = -1;
       for (let i = messages.length - 1; i >= 0 && lastUser === -1; i--) if (messages[i]!.role === 'user') lastUser = i;
       const unanswered = lastUser !== -1 && !messages.slice(lastUser + 1).some((m) => m.role === 'assistant');
-      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's.
-      const restored = restoredTaskOf(task);
+      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's, except
+      // that a running turn is carried on here (run again below, its actions answered from the
+      // ledger): it does not pass through `error` (which would end its ledger turn and lock).
+      const restored: RestoredTask = task.status === 'running' ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null } : restoredTaskOf(task);
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
       await noteToTask(taskId, note);
       const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
