@@ -182,8 +182,8 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
             return;
           }
           const value = error instanceof TurnFailure ? error.error : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), retryable: false };
-          events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
           await reportFailure(value, message.traceId);
+          events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
           throw value;
         }
         if (failed) throw failed;
