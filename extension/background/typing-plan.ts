@@ -14,7 +14,7 @@ export const KEY_BY_KEY_MAX_CHARS = 32;
 export const INSERT_CHUNK_CHARS = 500;
 /** What one key stroke or one insert chunk may take in a busy background tab (own-input guard). */
 const KEY_STROKE_MS = 40;
-const INSERT_CHUNK_MS = 250;
+const INSERT_CHUNK_MS = 1_000;
 
 function chunked(text: string, strokes: KeyStroke[]): void {
   const chars = [...text];

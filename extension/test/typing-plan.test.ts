@@ -42,7 +42,7 @@ plan('non-ASCII text goes through insertText; the characters are never split', (
 
 plan('the own-input guard covers the plan, not 40 ms per character', () => {
   const long = typingGuardMs(typingPlan('a'.repeat(2_000)));
-  assert.ok(long < 3_000, `${long} ms for 2,000 characters`);
+  assert.ok(long <= 6_000, `${long} ms for 2,000 characters (40 ms a character would be 81 s)`);
   assert.ok(typingGuardMs(typingPlan('hello')) >= 1_000 + 5 * 40);
 });
 
