@@ -23,3 +23,8 @@ export function outputOf(context: ActionContext, status: ActionStatus): ActionOu
   if (status === 'failed' && context.timedOut !== undefined) output.timedOut = context.timedOut;
   return output;
 }
+
+/** The dispatch id of attempt `attempt` after an error result: new to the plugin's dedupe cache (seed 001 §4.2). */
+export function retryDispatchIdOf(actionId: string, attempt: number): string {
+  return `${actionId}~${attempt}`;
+}

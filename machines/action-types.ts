@@ -27,12 +27,18 @@ export interface ActionInput {
 
 /** What `sendFrame` receives: everything needed to build the browser_action frame. */
 export interface SendActionInput {
+  /** The action's id (steps, history, routing inside the server). */
   actionId: string;
+  /**
+   * The id the frame carries: the actionId, except for a retry after an error result, which
+   * must not hit the plugin's dedupe cache (seed 001 §4.2). Its result is this action's.
+   */
+  dispatchId: string;
   actionName: string;
   params: Record<string, unknown>;
   taskId: string;
   clientId: string;
-  /** 1 for the first send, 2 for the retry; the actionId is the same. */
+  /** 1 for the first send, 2 for the retry. */
   attempt: number;
   /** T_exec the server holds the plugin to (the frame's `timeoutMs`). */
   execTimeoutMs: number;
@@ -47,6 +53,8 @@ export interface CancelActionInput {
   taskId: string;
   clientId: string;
   reason: string;
+  /** A stopped task's tab closes (README); a task that failed keeps its tab for the person. */
+  closeTab: boolean;
   traceId?: string;
 }
 
@@ -68,7 +76,7 @@ export type ActionEvent =
   | ActionResultEvent
   | { type: 'PLUGIN_GONE'; reason?: string }
   /** The task was stopped: settle now as canceled; a frame already sent is canceled on the plugin. */
-  | { type: 'CANCEL'; reason?: string }
+  | { type: 'CANCEL'; reason?: string; closeTab?: boolean }
   | RestoredEvent;
 
 export type ActionStatus = 'succeeded' | 'partial' | 'failed' | 'canceled';
@@ -77,6 +85,8 @@ export type IgnoredResultDisposition = 'late' | 'duplicate';
 
 export interface ActionContext {
   actionId: string;
+  /** The id of the frame in flight (see SendActionInput.dispatchId). */
+  dispatchId: string;
   actionName: string;
   params: Record<string, unknown>;
   taskId: string;

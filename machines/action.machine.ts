@@ -4,8 +4,12 @@
 //        |                                         | ACK_TIMEOUT               | EXEC_TIMEOUT
 //        | RESULT (any attempt state) ------------> succeeded | partial | failed
 //        | DISPATCH_FAILED (the frame could not be written) --> failed
-//        '-- retryable error / timeout on an idempotent action, first attempt only -->
-//            retryWait --RETRY_BACKOFF--> attempt (same actionId)
+//        '-- idempotent action, first attempt only (seed 001 §4.2) -->
+//            retryWait --RETRY_BACKOFF--> attempt
+//              after an exec timeout (no result): the same actionId;
+//              after a retryable error RESULT: a new dispatch id (`<actionId>~2`), since the
+//              plugin answers a repeated actionId from its dedupe cache.
+//   ACK_TIMEOUT -> failed at once, never a resend: the plugin is unavailable (seed 001 §4.1).
 //   PLUGIN_GONE anywhere -> failed (PLUGIN_OFFLINE), at once.
 //   CANCEL anywhere -> canceled (TASK_STOPPED), at once; the plugin is told through the
 //   provided `cancelOnPlugin` action (the runtime sends task_stop).
@@ -30,7 +34,7 @@ import {
 import { ErrorCode, retryableErrorCodes } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
-import { answerOf, outputOf } from './action-output.ts';
+import { answerOf, outputOf, retryDispatchIdOf } from './action-output.ts';
 import type {
   ActionAnswer,
   ActionContext,
@@ -86,6 +90,8 @@ export const actionMachine = setup({
       error: errorValue(ErrorCode.TASK_STOPPED, (event as { reason?: string }).reason ?? `${context.actionName} was canceled: the task was stopped`, { retryable: false }),
     })),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
+    /** The retry after an answer goes out under a new id: a repeated one gets the cached answer. */
+    renewDispatchId: assign({ dispatchId: ({ context }) => retryDispatchIdOf(context.actionId, context.attempts + 1) }),
     recordAnswer: assign(({ context, event }) => {
       const answer = answerOf(event as ActionResultEvent);
       const error =
@@ -159,8 +165,9 @@ export const actionMachine = setup({
     params: input.params,
     taskId: input.taskId,
     clientId: input.clientId,
+    dispatchId: input.actionId,
     ackTimeoutMs: ackTimeoutFor(input.ackTimeoutMs),
-    execTimeoutMs: execTimeoutFor(input.actionName, input.execTimeoutMs),
+    execTimeoutMs: execTimeoutFor(input.actionName, input.execTimeoutMs, input.params),
     retryBackoffMs:
       input.retryBackoffMs !== undefined && input.retryBackoffMs >= 0 ? input.retryBackoffMs : defaultRetryBackoffMs,
     idempotent: isIdempotentAction(input.actionName),
@@ -188,6 +195,7 @@ export const actionMachine = setup({
             taskId: context.taskId,
             clientId: context.clientId,
             reason: (event as { reason?: string }).reason ?? 'the task was stopped',
+            closeTab: (event as { closeTab?: boolean }).closeTab === true,
             ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
           }),
         },
@@ -203,7 +211,7 @@ export const actionMachine = setup({
         RESULT: [
           { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
           { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },
-          { guard: 'canRetryAnswer', target: 'retryWait', actions: 'recordAnswer' },
+          { guard: 'canRetryAnswer', target: 'retryWait', actions: ['recordAnswer', 'renewDispatchId'] },
           { target: 'failed', actions: 'recordAnswer' },
         ],
       },
@@ -215,6 +223,7 @@ export const actionMachine = setup({
             type: 'sendFrame',
             params: ({ context }) => ({
               actionId: context.actionId,
+              dispatchId: context.dispatchId,
               actionName: context.actionName,
               params: context.params,
               taskId: context.taskId,
@@ -232,12 +241,8 @@ export const actionMachine = setup({
             ACK: { target: 'executing' },
             RESTORED: { target: 'awaitingAck', reenter: true },
           },
-          after: {
-            ACK_TIMEOUT: [
-              { guard: 'canRetry', target: '#action.retryWait', actions: 'recordAckTimeout' },
-              { target: '#action.failed', actions: 'recordAckTimeout' },
-            ],
-          },
+          // No resend: a plugin that missed an ack is unavailable (seed 001 §4.1).
+          after: { ACK_TIMEOUT: { target: '#action.failed', actions: 'recordAckTimeout' } },
         },
         executing: {
           on: { RESTORED: { target: 'executing', reenter: true } },
@@ -252,8 +257,8 @@ export const actionMachine = setup({
     },
     retryWait: {
       on: {
-        // Same actionId, so a success now is the action's success (the plugin dedups
-        // by actionId and answers every send with the same result, 001 §4.2).
+        // After an exec timeout (same actionId) a success now is the action's success (the
+        // plugin dedups by actionId and answers every send with the same result, 001 §4.2).
         RESULT: [
           { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
           { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },

@@ -157,9 +157,9 @@ export const taskMachine = setup({
       enqueue.spawnChild('preparePage', { id: child, input: { ...input, prepId } });
     }),
     /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
-    cancelWork: enqueueActions(({ context, enqueue }) => {
-      const reason = 'the task was stopped';
-      if (context.inFlightActionId !== null) enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason });
+    cancelWork: enqueueActions(({ context, enqueue }, params: { closeTab: boolean }) => {
+      const reason = params.closeTab ? 'the task was stopped' : 'the task failed';
+      if (context.inFlightActionId !== null) enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason, closeTab: params.closeTab });
       for (const action of context.pendingActions) {
         named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: ${reason}`) });
       }
@@ -258,11 +258,12 @@ export const taskMachine = setup({
     },
     // Ended, not final: the task keeps its actor, and a follow-up message is this transition.
     completed: {
-      entry: [report('completed'), 'cancelWork'],
+      // Stopped: the tab closes with the canceled action (README: a stopped task's tab closes).
+      entry: [report('completed'), { type: 'cancelWork', params: { closeTab: true } }],
       on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
     error: {
-      entry: [report('error'), 'cancelWork'],
+      entry: [report('error'), { type: 'cancelWork', params: { closeTab: false } }],
       on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
   },

@@ -261,6 +261,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       options.onNavigationBlocked?.(report);
     },
   };
+  /** Set by close(): the sockets it closes are not plugins going offline. */
+  let closing = false;
   nsp.on('connection', (socket) => {
     attachPluginSocket(socket, {
       navigation,
@@ -271,6 +273,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       socketsOf,
       live,
       log,
+      closing: () => closing,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
@@ -299,6 +302,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     live,
     url,
     async close() {
+      closing = true;
       stopSweeper();
       io.close();
       http.closeAllConnections?.();

@@ -53,9 +53,50 @@ function isPositiveFinite(n: number | undefined): n is number {
   return typeof n === 'number' && Number.isFinite(n) && n > 0;
 }
 
-/** The per-call override when it is a positive number, else the table, else the fallback. */
-export function execTimeoutFor(actionName: string, overrideMs?: number): number {
+/**
+ * The bound on a per-action `params.timeoutMs` (seed 001 §4.1: "T_exec 可在 action 参数中覆盖",
+ * suggested 30–120 s): at least 1 s, at most 120 s, the top of the seed's suggested range. A
+ * caller asking for more gets 120 s (the plugin's own wait is bounded by the frame's timeoutMs).
+ */
+export const minActionTimeoutMs = 1_000;
+export const maxActionTimeoutMs = 120_000;
+
+/**
+ * Handlers that honour `params.timeoutMs` as their own wait (browser_wait_for_loaded answers
+ * NAVIGATION_TIMEOUT when it runs out): the server waits this much longer, so the handler's
+ * own answer arrives before the server's PLUGIN_TIMEOUT_EXEC.
+ */
+export const handlerTimeoutGraceMs = 1_000;
+const handlerTimedActions: ReadonlySet<string> = new Set(['browser_wait_for_loaded']);
+
+/**
+ * browser_type: T_exec grows with the text (the table's 10 s plus 10 ms a character, within
+ * the 120 s bound): a 2,000-character text gets 30 s. The extension enters long text with
+ * Input.insertText, far below this rate; the slack is for a busy background tab.
+ */
+export const typingExecMsPerChar = 10;
+
+export function typingExecTimeoutMs(textLength: number): number {
+  const base = defaultExecTimeoutMs.browser_type!;
+  return Math.min(maxActionTimeoutMs, base + Math.max(0, Math.ceil(textLength)) * typingExecMsPerChar);
+}
+
+/** A `params.timeoutMs` within [minActionTimeoutMs, maxActionTimeoutMs], or undefined. */
+export function boundedActionTimeoutMs(requested: unknown): number | undefined {
+  if (typeof requested !== 'number' || !isPositiveFinite(requested)) return undefined;
+  return Math.min(maxActionTimeoutMs, Math.max(minActionTimeoutMs, Math.ceil(requested)));
+}
+
+/**
+ * T_exec of one action: the caller's explicit `overrideMs` (a server-side setting, used as is),
+ * else the action's own `params.timeoutMs` within the bound (plus the grace for handlers that
+ * wait that long themselves), else browser_type's length rule, else the table, else the fallback.
+ */
+export function execTimeoutFor(actionName: string, overrideMs?: number, params?: Readonly<Record<string, unknown>>): number {
   if (isPositiveFinite(overrideMs)) return overrideMs;
+  const requested = boundedActionTimeoutMs(params?.timeoutMs);
+  if (requested !== undefined) return handlerTimedActions.has(actionName) ? requested + handlerTimeoutGraceMs : requested;
+  if (actionName === 'browser_type' && typeof params?.text === 'string') return typingExecTimeoutMs(params.text.length);
   return Object.hasOwn(defaultExecTimeoutMs, actionName)
     ? defaultExecTimeoutMs[actionName]!
     : fallbackExecTimeoutMs;

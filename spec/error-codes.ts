@@ -24,6 +24,8 @@ export const ErrorCode = {
    * or turn in flight was canceled.
    */
   TASK_STOPPED: 'TASK_STOPPED',
+  /** Ours, not the seeds': the server restarted while the task's turn ran; it was cut short. */
+  TASK_INTERRUPTED: 'TASK_INTERRUPTED',
   /** 001 §0.3: something threw that was not an error value (a bug, not a plugin answer). */
   INTERNAL: 'INTERNAL',
 } as const;

@@ -8,6 +8,7 @@ import { domIndex } from './dom-index-op.ts';
 import { elementByXpath } from './element-lookup.ts';
 import type { PageOpName, PageOps, RefGeneration } from './page-ops.ts';
 import { readability } from './readability-op.ts';
+import { submitWatch } from './submit-watch-op.ts';
 import { xpathScan } from './xpath-scan-op.ts';
 
 export const PAGE_AGENT_GLOBAL = '__mimoPageAgent';
@@ -32,6 +33,7 @@ function install(): void {
     domInput: (args) => domInput(args, state),
     focusForTyping: (args) => focusForTyping(args, state),
     readability: () => readability(),
+    submitWatch: (args) => submitWatch(args),
     selectOptions: (args) => selectOptions(args, state),
     checkState: (args) => checkState(args, state),
     focus: (args) => focus(args, state),

@@ -150,6 +150,11 @@ export interface PageOps {
     /** direct: a control whose value is not typed (range, color, date...): set it with domInput. */
     result: { ok: true; tag: string; direct?: boolean } | PageOpFailure;
   };
+  /** arm: start listening for a form's submit event (before Enter); else: whether one was seen since. */
+  submitWatch: {
+    args: { arm: boolean };
+    result: { ok: true; seen: boolean };
+  };
   readability: {
     args: Record<string, never>;
     result: { ok: true; title: string; text: string; markdown: string; byline?: string; fallback: boolean };

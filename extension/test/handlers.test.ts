@@ -104,9 +104,10 @@ load('resolves on status complete, NAVIGATION_TIMEOUT after timeoutMs, TASK_TAB_
 
 const input = suite('browser_click / browser_type');
 
-function pageWithButton(services: TestServices) {
+function pageWithButton(services: TestServices, page: { submits?: boolean } = {}) {
   const ops: string[] = [];
   answerPageOps(services.browser, (op, args) => {
+    if (op === 'submitWatch') return { ok: true, seen: !args.arm && page.submits !== false };
     ops.push(op);
     if (op === 'locate') return { ok: true, x: 40, y: 20, tag: 'button', opensNewTab: false, mac: false };
     if (op === 'domClick') return { ok: true, tag: 'button' };
@@ -168,7 +169,7 @@ input('typing sends one keyDown/keyUp pair per character and Enter to submit; do
   const services = testServices();
   await withTaskTab(services, 7);
   pageWithButton(services);
-  assert.equal(await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'Hi', submit: true }), { typed: true, strategy: 'cdp_key', navigated: false });
+  assert.equal(await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'Hi', submit: true }), { typed: true, strategy: 'cdp_key', submitted: true, navigated: false });
   const keys = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchKeyEvent').map((c) => `${c.params.type}:${c.params.key}`);
   assert.equal(keys, ['keyDown:H', 'keyUp:H', 'keyDown:i', 'keyUp:i', 'keyDown:Enter', 'keyUp:Enter']);
   services.settingsValue = { ...services.settingsValue, useCdp: false };
@@ -176,6 +177,15 @@ input('typing sends one keyDown/keyUp pair per character and Enter to submit; do
   const fallback = await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'x', submit: true });
   assert.is(fallback.strategy, 'dom_input');
   assert.match(fallback.warnings[0], 'turned off');
+});
+
+input('Enter that the page did not take as a submit (a textarea\'s line break): submitted false, said in a warning', async () => {
+  const services = testServices();
+  await withTaskTab(services, 7);
+  pageWithButton(services, { submits: false });
+  const result = await run(services, 'browser_type', { tabId: 7, xpath: '//textarea', text: 'Hi', submit: true });
+  assert.equal([result.submitted, result.navigated], [false, false]);
+  assert.ok(result.warnings.some((w: string) => /nothing was submitted/.test(w)), JSON.stringify(result.warnings));
 });
 
 const capture = suite('browser_screenshot / readability / get_html');

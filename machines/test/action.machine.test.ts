@@ -116,9 +116,19 @@ timeouts('the frame is written on entry: awaitingAck at once, T_ack counted from
   assert.is(t.sends().length, 1);
 });
 
-timeouts('the retry gets its own T_ack from its own write', async () => {
+timeouts('a missed ack is never resent, even for an idempotent action (seed 001 §4.1: the plugin is unavailable)', async () => {
   const t = start({ actionName: 'browser_dom_index' });
   t.clock.increment(1_500);
+  assert.equal([t.output().status, t.output().attempts, t.output().error?.code, t.output().timedOut], ['failed', 1, 'PLUGIN_TIMEOUT_ACK', 'ack']);
+  t.clock.increment(60_000);
+  await settle();
+  assert.equal(t.sends().length, 1, 'one frame, no resend to the plugin that missed the ack');
+});
+
+timeouts('the retry after an exec timeout gets its own T_ack from its own write', async () => {
+  const t = start({ actionName: 'browser_dom_index' });
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(10_000);
   assert.equal(t.value(), 'retryWait');
   t.clock.increment(1_000);
   assert.equal(t.sends().map((f) => f.attempt), [1, 2], 'the second frame is written when the backoff ends');
@@ -157,7 +167,7 @@ timeouts.run();
 
 const retry = suite('actionMachine retry rules');
 
-retry('retryable error on an idempotent action: exactly one retry, after 1 s, same actionId', async () => {
+retry('retryable error result on an idempotent action: exactly one retry, after 1 s, under a new dispatch id', async () => {
   const t = start();
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
@@ -166,7 +176,8 @@ retry('retryable error on an idempotent action: exactly one retry, after 1 s, sa
   assert.equal(t.sends().length, 1, 'no resend before the 1 s backoff');
   t.clock.increment(1);
   await settle();
-  assert.equal(t.sends().map((s) => [s.actionId, s.attempt]), [['act-001', 1], ['act-001', 2]]);
+  // The plugin answers a repeated id from its dedupe cache (seed 001 §4.2): the retry is new to it.
+  assert.equal(t.sends().map((s) => [s.actionId, s.dispatchId, s.attempt]), [['act-001', 'act-001', 1], ['act-001', 'act-001~2', 2]]);
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
   assert.equal(t.value(), 'failed', 'the second retryable error is final');
@@ -177,11 +188,13 @@ retry('retryable error on an idempotent action: exactly one retry, after 1 s, sa
   assert.equal(t.output().error, retryable);
 });
 
-retry('the retry may succeed', async () => {
+retry('the retry after an exec timeout may succeed, under the same actionId (no result came)', async () => {
   const t = start({ actionName: 'browser_dom_index' });
-  t.clock.increment(1_500); // ack timeout
+  t.actor.send({ type: 'ACK' });
+  t.clock.increment(10_000); // exec timeout: no result
   t.clock.increment(1_000);
   await settle();
+  assert.equal(t.sends().map((s) => s.dispatchId), ['act-001', 'act-001']);
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'success', result: { elements: [] } });
   assert.equal(t.output(), {

@@ -22,6 +22,7 @@ pure('the initial step runs sendFrame with the frame for attempt 1, arms T_ack a
   assert.is(snapshot.context.execTimeoutMs, 5_000);
   assert.equal(actions.filter((a) => a.type === 'sendFrame').map((a) => a.params), [{
     actionId: 'act-9',
+    dispatchId: 'act-9',
     actionName: 'browser_click',
     params: { tabId: 5, clickId: 3 },
     taskId: 'task-1',

@@ -3,8 +3,8 @@
 // structuredOutput / taskStatus to the web. Also takeover / resume / stop from the web or the
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { nanoid } from 'nanoid';
-import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
-import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import { errorValue, taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
+import type { NormalizedActionResult, OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import { lastStoredSeq } from '../socket/task-seq.ts';
@@ -12,6 +12,7 @@ import { createFinishedTabs } from './finished-tabs.ts';
 import { controlToolTask } from './tool-task-control.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
+import { failureNoteOf } from './turn-failure-note.ts';
 import { createTaskSession, type OrchestratorOptions, type TaskSession, type TaskSessionContext } from './task-session.ts';
 
 export type { OrchestratorOptions } from './task-session.ts';
@@ -71,11 +72,28 @@ export function createAgentOrchestrator(
     return sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
   }
 
-  async function noteToTask(taskId: string, message: string): Promise<void> {
+  async function noteToTask(taskId: string, message: string, interrupted = false): Promise<void> {
     // Told at once when the task's order is known here (stop tells its note before what it cancels).
     if (!events.seq.has(taskId)) await seedSeq(taskId);
+    if (interrupted) {
+      // Stored as the turn's outcome: the web shows "Interrupted" with this cause, live and after a reload.
+      const error = errorValue('TASK_INTERRUPTED', message, { retryable: true });
+      const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'error', message, error: { code: error.code, message, retryable: true } });
+      await taskStore.appendMessage(taskId, failureNoteOf(error, { id: `msg-${nanoid(12)}`, timestamp: clock.now(), seq: seq ?? 0 }, 'interrupted')).catch(() => {});
+      return;
+    }
     const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'info', message });
     await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
+  }
+
+  /** Retry (a failed task) or Resume (an interrupted one): its last user message runs again. */
+  async function rerunLastMessage(taskId: string, session: TaskSession): Promise<ControlResult> {
+    const messages = await taskStore.listMessages(taskId);
+    const last = messages.findLast((m) => m.role === 'user');
+    if (!last) return { ok: false, error: { code: 'CONFLICT', message: 'the task has no message to run again' } };
+    session.actor.send({ type: 'USER_MESSAGE', message: { id: last.id, content: last.content, ...(typeof last.meta?.traceId === 'string' ? { traceId: last.meta.traceId } : {}) } });
+    log({ event: 'task_rerun', taskId });
+    return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
   }
 
   const control = {
@@ -83,7 +101,9 @@ export function createAgentOrchestrator(
       // One traceId per user message (the client's, or a new one): the store, the LLM calls,
       // the plugin frames and the frontend events of its turn all carry it.
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
-      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content) });
+      // A browser chosen before the first message (select_extension on an id from GET /api/task/id) is stored with the task.
+      const chosen = registry.selectionOf(message.taskId);
+      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content), ...(chosen ? { selectedClientId: chosen } : {}) });
       if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
       // The message's place in the task's order is taken before it is stored (a duplicate leaves a gap).
       if (created) events.seq.seed(task.taskId, 0);
@@ -105,9 +125,10 @@ export function createAgentOrchestrator(
       if (!registry.get(clientId)) {
         return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
       }
+      // A task id from GET /api/task/id has no task before its first message: the choice is
+      // held by the registry and stored with the task when that message creates it.
       const task = await taskStore.getTask(taskId);
-      if (!task) return notFound(taskId);
-      await taskStore.updateTask(taskId, { selectedClientId: clientId });
+      if (task) await taskStore.updateTask(taskId, { selectedClientId: clientId });
       registry.select(taskId, clientId);
       log({ event: 'extension_selected', taskId, clientId });
       return ok({ taskId, clientId, online: registry.isOnline(clientId) });
@@ -130,7 +151,8 @@ export function createAgentOrchestrator(
       if (tool) return controlToolTask(tool, { type: 'resume' });
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
-      if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      if (taskStatusOf(session.actor.getSnapshot()) === 'error') return rerunLastMessage(taskId, session);
+      if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover (nor failed or interrupted)' } };
       session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
@@ -150,7 +172,7 @@ export function createAgentOrchestrator(
       session.mirror.stop();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
-      // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
+      // flight, the scheduler's cancel has already sent task_stop with closeTab.
       if (!hadAction && clientId && registry.isOnline(clientId)) {
         scheduler.stopOnPlugin(clientId, taskId, { closeTab: true });
       }
@@ -196,7 +218,7 @@ export function createAgentOrchestrator(
         const after = restoredTaskOf(task);
         if (!after.note) continue;
         if (after.status !== task.status) await taskStore.updateTask(task.taskId, { status: after.status });
-        await noteToTask(task.taskId, after.note);
+        await noteToTask(task.taskId, after.note, after.interrupted === true);
         restored++;
       }
       return restored;
@@ -213,8 +235,10 @@ export function createAgentOrchestrator(
       let lastUser = -1;
       for (let i = messages.length - 1; i >= 0 && lastUser === -1; i--) if (messages[i]!.role === 'user') lastUser = i;
       const unanswered = lastUser !== -1 && !messages.slice(lastUser + 1).some((m) => m.role === 'assistant');
-      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's.
-      const restored = restoredTaskOf(task);
+      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's, except
+      // that a running turn is carried on here (run again below, its actions answered from the
+      // ledger): it does not pass through `error` (which would end its ledger turn and lock).
+      const restored: RestoredTask = task.status === 'running' ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null } : restoredTaskOf(task);
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
       await noteToTask(taskId, note);
       const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
@@ -223,6 +247,10 @@ export function createAgentOrchestrator(
       return ok({ taskId, rerun });
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
+    lateResult(result: NormalizedActionResult) {
+      const session = result.taskId ? sessions.get(result.taskId) : undefined;
+      if (session?.browser.lateResult(result.actionId, result)) log({ event: 'stopped_step_answered', taskId: result.taskId, actionId: result.actionId, status: result.status });
+    },
     stepsInFlight: (taskId: string) => scheduler.registry.startedOf(taskId),
     liveTarget: (taskId: string) => {
       const tree = tasks.get(taskId);

@@ -1,6 +1,7 @@
 // Turns page preparation (screenshot + readability) and a DOM index into the full page the task
 // keeps (all the text, every indexed element with its box). What the LLM sees of it in one step
 // is cut to the context budget by context-budget.ts; the rest is read with the paging tools.
+import type { ErrorValue } from '../../machines/index.ts';
 import type { PageElement } from '../llm/llm-types.ts';
 
 export const ELEMENT_TEXT_MAX_CHARS = 80;
@@ -53,6 +54,8 @@ export interface FullPage {
   viewport?: { width: number; height: number };
   warnings?: string[];
   missing?: string[];
+  /** The load this read waited for did not give the page (HTTP 4xx/5xx, load timeout): see turn-outcome.ts. */
+  loadFailure?: ErrorValue;
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -20,21 +20,31 @@ import { readTaskArtifactText } from './task-artifact-text.ts';
 import type { TaskActions } from './task-actions.ts';
 import type { Step, TaskBrowserDeps } from './task-browser-types.ts';
 import { loadedNoPage, type Settled, type TaskTab } from './task-tab.ts';
+import { loadFailureOf } from './turn-outcome.ts';
 
 export type PageRead = { ok: true; page: FullPage } | { ok: false; error: ErrorValue };
 
 export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, tab: TaskTab) {
   let fullPage: FullPage | null = null;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
-  const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; uploadUrl: string }>();
+  const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; lastError: { screenshot?: ErrorValue | undefined; readability?: ErrorValue | undefined }; uploadUrl: string }>();
 
-  /** A capture of a running page preparation: one browser action with that preparation's actionId. */
+  /**
+   * A capture of a running page preparation: one browser action. Its retry keeps the actionId
+   * only when the first try got no result (exec timeout); after an error result it is a new
+   * action, since the plugin answers a repeated id from its dedupe cache (seed 001 §4.2).
+   */
   async function capture(kind: 'screenshot' | 'readability', input: CaptureInput): Promise<unknown> {
     const prep = input.prepId ? preps.get(input.prepId) : undefined;
     if (!prep) throw errorValue('INTERNAL', `no page preparation ${input.prepId ?? '(none)'} is running`);
     const name = kind === 'screenshot' ? 'browser_screenshot' : 'browser_readability_extract';
+    const previous = prep.lastError[kind];
+    if (previous && previous.code !== 'PLUGIN_TIMEOUT_EXEC') prep.captureIds[kind] = `act-${nanoid(12)}`;
     const out = await actions.action(prep.step, name, { tabId: input.tabId }, { retry: false, actionId: prep.captureIds[kind], ...(kind === 'screenshot' ? { screenshotPresignedUrl: prep.uploadUrl } : {}) });
-    if (!out.ok) throw out.error;
+    if (!out.ok) {
+      prep.lastError[kind] = out.error;
+      throw out.error;
+    }
     return out.result;
   }
 
@@ -79,11 +89,10 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
     if (loadedNoPage(loaded)) return { ok: false, error: loaded.error! };
     if (refused) return { ok: false, error: refused };
-    // A capture's retry is the same action (seed 001 §4.2): it keeps its actionId.
     // Presigned before the preparation starts (above), so both captures are requested in order at once.
     const prepId = `prep-${nanoid(12)}`;
     const { uploadUrl } = await upload;
-    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, uploadUrl });
+    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, lastError: {}, uploadUrl });
     const prepInput = { taskId: deps.taskId, tabId, prepId, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) };
     let prepared: PagePrepOutput;
     try {
@@ -112,6 +121,10 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
       warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
       missing: prepared.missing,
     });
+    // The tab shows the browser's own error page (the extension's NAVIGATION_FAILED from the page agent): no page loaded.
+    const errorPage = !indexed.ok && indexed.error?.code === 'NAVIGATION_FAILED' ? indexed.error : undefined;
+    const loadFailure = loadFailureOf(loaded, page.url) ?? errorPage;
+    if (loadFailure) page.loadFailure = loadFailure;
     fullPage = page;
     deps.onPageRead?.();
     return { ok: true, page };

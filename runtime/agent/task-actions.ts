@@ -8,7 +8,8 @@ import { guardedRead } from '../url-policy/read-guard.ts';
 import { createPasswordFields, REDACTED } from '../redaction/redact.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
 import { paramsSummaryOf } from './params-summary.ts';
-import type { ActionOutcome, Step, TaskBrowserDeps } from './task-browser-types.ts';
+import { createStoppedSteps, type LateAnswer } from './stopped-steps.ts';
+import type { ActionOutcome, Step, StepRecord, TaskBrowserDeps } from './task-browser-types.ts';
 
 /** Where a stored step sorts: at its start's seq (as the web shows it), with its settle's seq. */
 const stepOrder = (startSeq: number | undefined, settleSeq: number | undefined): { seq?: number; settleSeq?: number } =>
@@ -30,6 +31,12 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
   let clientId: string | null = null;
   let traceId: string | undefined;
   const passwordFields = createPasswordFields();
+  // Steps a Stop cut short after their frame was sent: stored once the browser says what happened.
+  const stopped = createStoppedSteps({
+    clock: deps.clock,
+    store: (record) => deps.onStepDone?.(record),
+    show: (event) => deps.events.toTask(deps.taskId, { type: 'toolUsed', ...event }, traceId),
+  });
 
   /** The plugin that missed an ack in this turn (seed 001 §4.1): the error every later action gets. */
   function blockedError(): ErrorValue | null {
@@ -132,8 +139,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
           ? [{ artifactId: result.artifactId, kind: 'screenshot' as const, url: String(result.url ?? '') }]
           : undefined;
       const durationMs = Math.max(0, Math.round(output.durationMs));
-      const settledEvent = deps.events.toTask(deps.taskId, {
-        type: 'toolUsed',
+      const settled = {
         toolCallId: step.toolCallId,
         actionId,
         actionName,
@@ -145,9 +151,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
         ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
-      }, traceId);
+      } as const;
+      const settledEvent = deps.events.toTask(deps.taskId, { type: 'toolUsed', ...settled }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tab.forget();
-      deps.onStepDone?.({
+      const record: StepRecord = {
         toolCallId: step.toolCallId,
         actionId,
         actionName,
@@ -158,7 +165,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         ...(small ? { result: small } : {}),
         ...(output.error ? { error: output.error } : {}),
         ...stepOrder(startSeq, settledEvent.seq),
-      });
+      };
+      // Stopped after it was sent: the browser may have done it; its late answer says (stopped-steps.ts).
+      if (output.status === 'canceled' && output.attempts > 0) stopped.hold(record, settled);
+      else deps.onStepDone?.(record);
       return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
     } finally {
       // Settled actions leave the registry; one that never reached its task actor (a throw) too.
@@ -195,6 +205,8 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     action,
     refusedStep,
     stepsInFlight: () => deps.actionRegistry.startedOf(deps.taskId),
+    /** A result for an action that had already settled (e.g. canceled by a Stop): true when it completed a held step. */
+    lateResult: (actionId: string, answer: LateAnswer) => stopped.answer(actionId, answer),
   };
 }
 

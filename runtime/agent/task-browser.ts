@@ -62,6 +62,7 @@ export function createTaskBrowser(deps: TaskBrowserDeps) {
     },
     action: actions.action,
     stepsInFlight: actions.stepsInFlight,
+    lateResult: actions.lateResult,
     readPage: (step: Step) => reader.readPage(step),
     /** browser_open: navigate the task's tab under the URL policy, then read the page. */
     async open(step: Step, url: string) {

@@ -2,10 +2,11 @@
 // node): a pure function of the stored task. A task is restored by hand, not from a persisted
 // XState snapshot: the turn is an LLM stream and its browser actions act on the user's live tab,
 // so re-running what was in flight (which is what restoring an invoked actor does) could repeat
-// a click or a typed text. A task that was running therefore comes back idle (`ongoing`) with a
-// note, and waits for the user; everything else comes back as it was.
+// a click or a typed text. A task that was running therefore comes back in `error` with an
+// "interrupted" note (web: Interrupted, with Resume, which runs its last message again; never
+// Done), and waits for the user; everything else comes back as it was.
 import type { StateValue } from 'xstate';
-import type { TaskContext, TaskStatus } from '../../machines/index.ts';
+import { errorValue, type TaskContext, type TaskStatus } from '../../machines/index.ts';
 
 export interface RestoredTask {
   /** The status the task has after the restore (persisted when it differs from the stored one). */
@@ -14,12 +15,16 @@ export interface RestoredTask {
   value: StateValue;
   /** What the user is told (a system message and a structuredOutput), when something was cut short. */
   note: string | null;
+  /** The turn in flight was cut short by the restart: the note is stored as its outcome (TASK_INTERRUPTED). */
+  interrupted?: boolean;
 }
+
+export const interruptedMessage = 'The server restarted while this task was running; its last step was cut short. Resume runs your last message again.';
 
 export function restoredTaskOf(task: { status: TaskStatus }): RestoredTask {
   switch (task.status) {
     case 'running':
-      return { status: 'ongoing', value: { ongoing: 'idle' }, note: 'The server restarted while this task was running. It is waiting for your next message.' };
+      return { status: 'error', value: 'error', note: interruptedMessage, interrupted: true };
     case 'takeover':
       return { status: 'takeover', value: { ongoing: 'takeover' }, note: 'The server restarted while you had control of the tab. Resume when you are done; the agent then waits for your next message.' };
     case 'ongoing':
@@ -34,5 +39,6 @@ export function restoredTaskOf(task: { status: TaskStatus }): RestoredTask {
 
 /** The task actor's context at the restored state: nothing in flight, nothing queued. */
 export function restoredContextOf(taskId: string, restored: RestoredTask): TaskContext {
-  return { taskId, currentMessage: null, queue: [], inFlightActionId: null, pendingActions: [], pagePreps: [], turns: 0, error: null, reportedStatus: restored.status };
+  const error = restored.interrupted ? errorValue('TASK_INTERRUPTED', interruptedMessage, { retryable: true }) : null;
+  return { taskId, currentMessage: null, queue: [], inFlightActionId: null, pendingActions: [], pagePreps: [], turns: 0, error, reportedStatus: restored.status };
 }

@@ -5,7 +5,7 @@
 // task (after a restart: from what is stored, see task-restore.ts).
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
-import { taskMachine, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
+import { taskMachine, uiStateForTask, actionInFlightOf, type ErrorValue, type TaskStatus } from '../../machines/index.ts';
 import { pluginUiStateFrame, rooms } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
@@ -18,6 +18,7 @@ import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageO
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
+import { failureNoteOf } from './turn-failure-note.ts';
 
 /** Tool message ids remembered per task (see toolMessageId). */
 const RECENT_TOOL_IDS = 16;
@@ -72,6 +73,15 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
 
   const historyBefore = async (taskId: string, messageId: string): Promise<LlmMessage[]> => conversationBefore(await taskStore.listMessages(taskId), messageId);
 
+  /** The cause of a failed turn: to the web now, and stored (a reload shows it: turn-failure-note.ts). */
+  async function reportFailure(value: ErrorValue, traceId?: string): Promise<void> {
+    const error = { code: value.code, message: value.message, retryable: value.retryable ?? false };
+    const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'error', error }, traceId);
+    log({ event: 'turn_failed', taskId, error: value });
+    // Stored at the notice's place in the task's order.
+    await taskStore.appendMessage(taskId, failureNoteOf(value, { id: `msg-${nanoid(12)}`, timestamp: clock.now(), ...(traceId ? { traceId } : {}), ...(seq !== undefined ? { seq } : {}) })).catch(() => {});
+  }
+
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
   /** The plugin-UI mirror: made once the task actor exists, in its actor system. */
@@ -122,6 +132,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
       preparePage: browser.pagePrepLogic,
       runTurn: fromPromise(async ({ input, signal }) => {
         const message = input.message;
+        let failed: ErrorValue | null = null;
         session.browser.beginTurn(message.traceId);
         try {
           if (session.pageStale && session.browser.tabId !== null) {
@@ -155,17 +166,22 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               meta: { ...(message.traceId ? { traceId: message.traceId } : {}), replyTo: message.id, ...assistantOrder(result.segments) },
             });
           }
+          // A turn that ended on a failure puts the task in `error` (seed 000 §2.1), with its cause.
+          if (result.failure && !signal.aborted) {
+            await reportFailure(result.failure, message.traceId);
+            failed = result.failure;
+          }
         } catch (error) {
           if (signal.aborted) {
             events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
             return;
           }
           const value = error instanceof TurnFailure ? error.error : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), retryable: false };
-          events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: value.code, message: value.message, retryable: value.retryable ?? false } });
+          await reportFailure(value, message.traceId);
           events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
-          log({ event: 'turn_failed', taskId, error: value });
           throw value;
         }
+        if (failed) throw failed;
       }),
     },
     actions: {

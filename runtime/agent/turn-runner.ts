@@ -11,6 +11,7 @@ import { DEFAULT_CONTEXT_TOKENS } from './context-budget.ts';
 import { createStepContext } from './step-context.ts';
 import { systemPromptFor } from './system-prompt.ts';
 import type { TaskBrowser } from './task-browser.ts';
+import { nextTurnFailure, stepLimitFailure } from './turn-outcome.ts';
 
 export interface TurnDeps {
   taskId: string;
@@ -36,6 +37,8 @@ export interface TurnResult {
   segments: Array<{ seq: number; text: string }>;
   steps: number;
   stoppedAtLimit: boolean;
+  /** The turn ended on a failure (turn-outcome.ts): the task goes to `error` with this cause. */
+  failure: ErrorValue | null;
 }
 
 /** A turn that must end the task in `error` (seed 000 §5: LlmError; §4.5: PAGE_PREP_FAILED). */
@@ -63,6 +66,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   let text = '';
   let steps = 0;
   let stoppedAtLimit = false;
+  let failure: ErrorValue | null = null;
   const stepContext = createStepContext({ budgetTokens: deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS, ...(deps.hideTab ? { hideTab: deps.hideTab } : {}) });
   let currentPage: PageContext | undefined;
   /** The tool messages whose page payload is still in the conversation (the next page supersedes them). */
@@ -153,6 +157,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
             retryable: outcome.error?.retryable ?? false,
           });
       deps.onTrace?.({ kind: 'tool_result', toolResult });
+      failure = nextTurnFailure(failure, call.name, outcome);
       if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) livePages = supersedePages(livePages);
       const toolMessage: LlmMessage = { role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) };
       messages.push(toolMessage);
@@ -163,14 +168,16 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
       }
     }
     if (stopTurn) {
-      events.toTask(taskId, { type: 'structuredOutput', status: 'error', error: { code: stopTurn.code, message: stopTurn.message, retryable: stopTurn.retryable ?? true } }, traceId);
-      segmentOpen = false;
+      // The cause reaches the web with the task's `error` status (task-session.ts); no event comes
+      // between the text so far and this message, so it stays in the open segment.
       say(`${text ? '\n\n' : ''}${stopTurn.message}`);
+      failure = stopTurn;
       break;
     }
   }
+  if (stoppedAtLimit) failure = stepLimitFailure(deps.stepLimit);
   delta('', true);
-  return { text, segments, steps, stoppedAtLimit };
+  return { text, segments, steps, stoppedAtLimit, failure };
 }
 
 /** The stored assistant message's place in the task's order: its first segment's seq, and every segment when there are several. */

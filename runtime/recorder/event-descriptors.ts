@@ -165,6 +165,9 @@ export function expectedTaskOutcome(lines: RecordedLine[]): TaskOutcome {
       messages.push(`tool: ${String(event.actionName)} ${event.phase === 'error' ? 'error' : 'ok'}`);
     } else if (event.type === 'structuredOutput' && event.status === 'info' && typeof event.message === 'string') {
       messages.push(`system: ${event.message}`);
+    } else if (event.type === 'structuredOutput' && event.status === 'error' && event.message === undefined && isObj(event.error)) {
+      // A failed turn's cause (task-session.ts reportFailure) is stored as its outcome note.
+      messages.push(`system: The task failed: ${String(event.error.message)}`);
     } else if (event.type === 'chatDelta') {
       const turn = turns.get(String(event.targetEventId));
       if (turn && isObj(event.delta)) turn.text += String(event.delta.content ?? '');

@@ -37,6 +37,13 @@ export interface ActionRegistry {
   settle(actionId: string, output: ActionOutput, now: number): void;
   /** The id was in flight recently (a result now is late, not unknown). */
   wasFinished(actionId: string): boolean;
+  /**
+   * A retry after an error result goes out under its own dispatch id (`<actionId>~2`, seed 001
+   * §4.2): its result is routed to the same action. Kept (bounded) after the action ends, so a late result under it is still its action's.
+   */
+  alias(dispatchId: string, actionId: string): void;
+  /** The actionId a plugin's result id stands for (itself unless it is a live dispatch id). */
+  resolve(id: string): string;
   /** Entries with a live actor. */
   live(): Iterable<ActionEntry>;
   /** The start envelopes of a task's actions running now. */
@@ -51,11 +58,24 @@ export function createActionRegistry(options: { rememberFinished?: number } = {}
   const entries = new Map<string, ActionEntry>();
   const preps = new Map<string, (output: PagePrepOutput) => void>();
   const finished = new Set<string>();
+  /** Dispatch ids of retries after an error result, to their actionId (live, then recently finished). */
+  const aliases = new Map<string, string>();
+  const finishedAliases = new Map<string, string>();
   const rememberFinished = options.rememberFinished ?? 10_000;
 
   function remember(actionId: string): void {
     finished.add(actionId);
     if (finished.size > rememberFinished) finished.delete(finished.values().next().value!);
+  }
+
+  function dropAliases(actionId: string): void {
+    for (const [dispatchId, target] of aliases) {
+      if (target !== actionId) continue;
+      aliases.delete(dispatchId);
+      // A result under this dispatch id from now on is late, like one under the actionId.
+      finishedAliases.set(dispatchId, actionId);
+      if (finishedAliases.size > rememberFinished) finishedAliases.delete(finishedAliases.keys().next().value!);
+    }
   }
 
   return {
@@ -67,15 +87,19 @@ export function createActionRegistry(options: { rememberFinished?: number } = {}
       // An actor no task waits for (none in the runtime; tests may make one) leaves nothing behind.
       if (entry && !entry.onSettled) entries.delete(actionId);
       remember(actionId);
+      dropAliases(actionId);
     },
     settle(actionId, output, now) {
       const entry = entries.get(actionId);
       if (!entry) return;
       entries.delete(actionId);
       remember(actionId);
+      dropAliases(actionId);
       entry.onSettled?.({ ...output, durationMs: entry.startedAt === undefined ? 0 : now - entry.startedAt });
     },
     wasFinished: (actionId) => finished.has(actionId),
+    alias: (dispatchId, actionId) => void aliases.set(dispatchId, actionId),
+    resolve: (id) => aliases.get(id) ?? finishedAliases.get(id) ?? id,
     *live() {
       for (const entry of entries.values()) if (entry.actor) yield entry;
     },

@@ -123,6 +123,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     const done = () => {
       if (ended) return;
       ended = true;
+      // Ends the action's dispatch-id aliases too (action-registry.ts).
       if (registry.get(action.actionId)?.actor === self) registry.ended(action.actionId);
       const snapshot = self.getSnapshot() as { status: string; output?: ActionOutput };
       if (snapshot.output) deps.onSettled?.(action, snapshot.output, deps.clock.now() - startedAt);
@@ -156,8 +157,10 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           self.send({ type: 'DISPATCH_FAILED', error: refusal });
           return;
         }
+        // A retry after an error result goes out under a new dispatch id; its result comes back to this action.
+        if (input.dispatchId !== input.actionId) registry.alias(input.dispatchId, input.actionId);
         const frame = browserActionFrame({
-          actionId: input.actionId,
+          actionId: input.dispatchId,
           taskId: input.taskId,
           clientId: input.clientId,
           timestamp: deps.clock.now(),
@@ -176,7 +179,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
       // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
       // its answer is routed like any unknown result and ignored).
       cancelOnPlugin: (_, params) =>
-        stopOnPlugin(params.clientId, params.taskId, { closeTab: (params as { closeTab?: boolean }).closeTab ?? false, ...(params.traceId ? { traceId: params.traceId } : {}) }),
+        stopOnPlugin(params.clientId, params.taskId, { closeTab: params.closeTab, ...(params.traceId ? { traceId: params.traceId } : {}) }),
     },
   });
 
@@ -206,13 +209,14 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     inFlightIds: () => [...registry.live()].map((entry) => entry.actionId),
     taskOf: (actionId) => registry.get(actionId)?.taskId,
     handleResult(clientId, result) {
-      const entry = registry.get(result.actionId);
+      const actionId = registry.resolve(result.actionId);
+      const entry = registry.get(actionId);
       if (entry?.actor && entry.clientId !== clientId) {
         deps.onIgnoredResult?.(result.actionId, 'unknown');
         return 'foreign';
       }
       if (!entry?.actor) {
-        const disposition = registry.wasFinished(result.actionId) ? 'late' : 'unknown';
+        const disposition = registry.wasFinished(actionId) ? 'late' : 'unknown';
         deps.onIgnoredResult?.(result.actionId, disposition);
         return disposition;
       }

@@ -1,6 +1,6 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
 import type { ErrorValue } from '../../spec/index.ts';
-import type { FrontendEvent, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { FrontendEvent, NormalizedActionResult, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { NavigationBlockedReport } from '../socket/navigation-check.ts';
 
 /** The one error value (spec/). */
@@ -28,6 +28,8 @@ export interface TaskControl {
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
   /** The `toolUsed` start envelopes of the task's actions still in flight (replayed to a subscriber, so a reload shows them). */
   stepsInFlight?(taskId: string): FrontendEvent[];
+  /** A browser_action_result for an action that had already settled (a Stop canceled it): it may say what really happened. */
+  lateResult?(result: NormalizedActionResult): void;
   /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */
   liveTarget?(taskId: string): { clientId: string; tabId: number } | null;
 }

@@ -50,6 +50,12 @@ export interface PluginGatewayDeps {
   onMessage?(taskId: string, message: unknown): void;
   /** The URL policy the extension enforces on task tabs (navigation_check). */
   navigation?: NavigationCheckDeps;
+  /**
+   * True while the server itself shuts down: its own closing of the sockets is not the extension
+   * going offline (issue 22); the turns in flight stay `running` in the store and a restart
+   * restores them as interrupted.
+   */
+  closing?(): boolean;
 }
 
 type Ack = ((response: unknown) => void) | undefined;
@@ -97,7 +103,12 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     navigation_check: () => undefined,
   };
 
-  const handleResult = (id: string, result: NormalizedActionResult): SocketAck => resultAck(result.actionId, deps.scheduler.handleResult(id, result));
+  const handleResult = (id: string, result: NormalizedActionResult): SocketAck => {
+    const disposition = deps.scheduler.handleResult(id, result);
+    // A late result under a retry's dispatch id (`<actionId>~2`) speaks for its action.
+    if (disposition === 'late') deps.control?.lateResult?.({ ...result, actionId: deps.scheduler.registry.resolve(result.actionId) });
+    return resultAck(result.actionId, disposition);
+  };
 
   const onMessage = (input: unknown, ack: Ack) => {
     deps.registry.touch(clientId);
@@ -162,6 +173,6 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
   socket.on('disconnect', (reason: string) => {
     deps.registry.socketDisconnected(clientId);
     deps.log({ event: 'plugin_disconnected', clientId, reason });
-    if (deps.socketsOf(clientId) === 0) deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
+    if (deps.socketsOf(clientId) === 0 && !deps.closing?.()) deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
   });
 }

@@ -132,17 +132,21 @@ test('browser task: task_start, attach, wait, page prep, dom index, then the ans
   plugin.close();
 });
 
-test('no extension connected: PLUGIN_OFFLINE as structuredOutput with a hint; the task stays usable', async (ctx) => {
-  const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/' })]);
+test('no extension connected: PLUGIN_OFFLINE as structuredOutput with a hint; the task is in error (seed 000 §2.1) and a follow-up reopens it', async (ctx) => {
+  const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/' }), () => say('hello again')]);
   const rt = (ctx.rt = await runtimeWith(llm));
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open a page'));
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'error'), 5_000, 'error');
   const error = web.events.find((e) => e.event.type === 'structuredOutput')!.event;
   assert.is(error.status, 'error');
   assert.is(error.error.code, 'PLUGIN_OFFLINE');
   assert.is(error.error.retryable, true);
   assert.match(error.error.message, /extension/i);
+  await web.timeout(5_000).emitWithAck('frontend_message', userMessage('just chat', 'evt-user-2'));
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'the follow-up reopened the task');
+  const statuses = web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
+  assert.equal(statuses.filter((s: string) => s === 'created').length, 1, `no second created: ${statuses}`);
   web.close();
 });
 

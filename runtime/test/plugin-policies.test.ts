@@ -54,13 +54,11 @@ test('PLUGIN_TIMEOUT_ACK: nothing more goes to that plugin in the turn; the user
   ctx.closers.push(() => web.close());
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form'));
   await whenLast(rt, plugin, 'browser_wait_for_loaded', 'awaitingAck');
-  rt.clock.increment(1_500); // T_ack; an idempotent read is retried once after 1 s (000 §5.1)
+  rt.clock.increment(1_500); // T_ack: the plugin is unavailable, not even an idempotent read is resent (001 §4.1)
+  await eventually(statusSeen(web, 'error'), 10_000, 'turn ended on the failure');
   rt.clock.increment(1_000);
-  await whenLast(rt, plugin, 'browser_wait_for_loaded', 'awaitingAck');
-  rt.clock.increment(1_500);
-  await eventually(statusSeen(web, 'ongoing'), 10_000, 'turn ended');
   await settle();
-  assert.equal(names(plugin), ['task_start', 'browser_debugger_attach', 'browser_wait_for_loaded', 'browser_wait_for_loaded'], 'no screenshot, readability or dom index after the missed ack');
+  assert.equal(names(plugin), ['task_start', 'browser_debugger_attach', 'browser_wait_for_loaded'], 'no resend, no screenshot, readability or dom index after the missed ack');
   const told = web.events.find((e) => e.event.type === 'structuredOutput' && e.event.status === 'error')?.event;
   assert.is(told?.error.code, 'PLUGIN_TIMEOUT_ACK');
   assert.match(told?.error.message, /reconnect it .* or select another extension/);
@@ -215,7 +213,7 @@ test('a refused debugger attach is CDP_PERMISSION_DENIED, told to the user; the 
   assert.ok(names(plugin).includes('browser_dom_index'), 'the page was still read');
 });
 
-test('a page-prep retry keeps its actionId', async (ctx) => {
+test('a page-prep retry after an error result is a new action (new actionId: the plugin answers a repeated one from its dedupe cache)', async (ctx) => {
   const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => say('Done.')]);
   const rt = (ctx.rt = await runtimeWith(llm));
   let shots = 0;
@@ -235,7 +233,7 @@ test('a page-prep retry keeps its actionId', async (ctx) => {
   await eventually(statusSeen(web, 'ongoing'), 10_000, 'turn');
   const screenshots = plugin.received.filter((f) => 'browser_screenshot' in f.action);
   assert.is(screenshots.length, 2);
-  assert.is(screenshots[0]!.id, screenshots[1]!.id, 'same actionId');
+  assert.is.not(screenshots[0]!.id, screenshots[1]!.id, 'a new actionId after an error result');
 });
 
 test('a follow-up message on a completed task is a transition of the same actor: no second `created`', async (ctx) => {

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import { startFakePlugin } from '../test-util/fake-plugin.ts';
-import { say, scriptedLlm } from './scripted-llm.ts';
+import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.ts';
 
 const TASK = '01JD0000000000000000000K01';
@@ -43,7 +43,7 @@ async function kill(ctx: { child?: ChildProcess }): Promise<void> {
 
 async function restart(ctx: { rt?: TestRuntime; dir?: string }): Promise<{ rt: TestRuntime; restored: number }> {
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
-  const rt = (ctx.rt = await startRuntime({ dir: ctx.dir!, persistent: true, control: (s) => createAgentOrchestrator(s, { llm: scriptedLlm([() => say('back again')]), inspection }) }));
+  const rt = (ctx.rt = await startRuntime({ dir: ctx.dir!, persistent: true, control: (s) => createAgentOrchestrator(s, { llm: scriptedLlm([() => say('back again'), () => say('back again')]), inspection }) }));
   const restored = await (rt.server.control as unknown as { restore(): Promise<number> }).restore();
   return { rt, restored };
 }
@@ -63,6 +63,9 @@ async function into(url: string, dir: string, state: string): Promise<() => void
     }
   };
   const stored = (status: string) => eventually(() => onDisk() === status, 10_000, `${status} stored`);
+  // The browser is chosen before the first message (a task id from GET /api/task/id): it must survive the kill.
+  const selected = await send({ v: 1, type: 'select_extension', id: 'evt-select', timestamp: Date.now(), taskId: TASK, clientId: 'plugin-a' });
+  assert.is(selected.ok, true, `select_extension before the first message: ${JSON.stringify(selected)}`);
   if (state === 'running' || state === 'takeover') {
     await send(message('open the page'));
     await eventually(() => plugin.received.length > 0, 10_000, 'action in flight');
@@ -89,7 +92,7 @@ async function into(url: string, dir: string, state: string): Promise<() => void
 }
 
 const cases: Array<{ state: string; restored: string; note: RegExp | null; counted: number }> = [
-  { state: 'running', restored: 'ongoing', note: /restarted while this task was running/, counted: 1 },
+  { state: 'running', restored: 'error', note: /restarted while this task was running; its last step was cut short/, counted: 1 },
   { state: 'takeover', restored: 'takeover', note: /restarted while you had control/, counted: 1 },
   { state: 'ongoing', restored: 'ongoing', note: null, counted: 0 },
   { state: 'completed', restored: 'completed', note: null, counted: 0 },
@@ -108,6 +111,10 @@ for (const c of cases) {
     assert.is(restored, c.counted, 'tasks restored with a note');
     const after = await detailOf(rt.server.url);
     assert.is(after.task.status, c.restored);
+    assert.is(after.task.selectedClientId, 'plugin-a', 'the selected extension survives the kill');
+    const outcome = after.messages.filter((m: any) => m.meta?.outcome).map((m: any) => [m.meta.outcome, m.meta.error.code]);
+    if (c.state === 'running') assert.equal(outcome, [['interrupted', 'TASK_INTERRUPTED']], 'stored as interrupted, not as done and not as the extension going offline');
+    else if (c.state !== 'error') assert.equal(outcome, []);
     assert.equal(after.messages.slice(0, before.messages.length).map((m: any) => m.id), before.messages.map((m: any) => m.id), 'nothing stored is lost');
     const notes = after.messages.filter((m: any) => m.role === 'system').map((m: any) => m.content);
     if (c.note) assert.ok(notes.some((n: string) => c.note!.test(n)), `note: ${notes}`);
@@ -119,6 +126,15 @@ for (const c of cases) {
       const resumed = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
       assert.is(resumed.ok, true, 'a restored takeover can be resumed');
     }
+    if (c.state === 'running') {
+      // Resume runs the interrupted message again, in the same task.
+      const resumed = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
+      assert.is(resumed.ok, true, `an interrupted task can be resumed: ${JSON.stringify(resumed)}`);
+      await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 10_000, 'the resumed turn ran');
+      const rerun = await detailOf(rt.server.url);
+      assert.equal(rerun.messages.slice(-1).map((m: any) => m.content), ['back again']);
+      web.events.length = 0;
+    }
     await web.timeout(5_000).emitWithAck('frontend_message', message('and now?', 'evt-next'));
     await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing' && e.event.previous === 'running'), 10_000, 'the next turn ran');
     const statuses = web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
@@ -128,5 +144,24 @@ for (const c of cases) {
     web.close();
   });
 }
+
+test('a graceful shutdown (SIGTERM: server.close) mid-action is not "the extension went offline": the turn is restored as interrupted', async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mimo-close-'));
+  const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
+  const first = await startRuntime({ dir: ctx.dir, persistent: true, control: (s) => createAgentOrchestrator(s, { llm: scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/' })]), inspection }) });
+  const plugin = await startFakePlugin({ url: first.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
+  const web = await connectWeb(first.server.url);
+  await web.timeout(5_000).emitWithAck('frontend_message', message('open the page'));
+  await eventually(() => plugin.received.length > 0, 10_000, 'action in flight');
+  await first.close();
+  plugin.close();
+  web.close();
+  const { rt } = await restart(ctx);
+  const after = await detailOf(rt.server.url);
+  assert.is(after.task.status, 'error');
+  const outcome = after.messages.filter((m: any) => m.meta?.outcome).map((m: any) => [m.meta.outcome, m.meta.error.code]);
+  assert.equal(outcome, [['interrupted', 'TASK_INTERRUPTED']]);
+  assert.not.ok(after.messages.some((m: any) => /PLUGIN_OFFLINE|extension disconnected|went offline/i.test(m.content)), 'no "extension offline" cause');
+});
 
 test.run();

@@ -200,7 +200,8 @@ export const actionResultSchemas = {
   browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), ...warnings }),
   browser_xpath_scan: v.object({ elements: v.array(XPathScanElementSchema), ...warnings }),
   browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...validation, ...warnings }),
-  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, ...navigated, ...validation, ...warnings }),
+  /** submitted (issue 22): with submit, whether the page saw a form submit (or navigated); Enter in a textarea is not one. */
+  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, submitted: v.optional(v.boolean()), ...navigated, ...validation, ...warnings }),
   browser_get_html: v.object({ artifactId: ArtifactIdSchema, url: v.string(), ...warnings }),
   browser_switch_tab: v.object({ tabId: TabIdSchema, url: v.string(), title: v.optional(v.string()), ...warnings }),
   browser_select: v.object({ selected: v.array(v.string()), labels: v.array(v.string()), ...navigated, ...warnings }),

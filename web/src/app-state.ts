@@ -16,6 +16,7 @@ import { createInspectionModel, type InspectionModel } from './models/inspection
 import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './models/snapshot-model.ts';
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
+import { createTurnOutcomeModel, type TurnOutcomeModel } from './models/turn-outcome-model.ts';
 import type { Pricing } from './models/usage-model.ts';
 import type { ExtensionSituation } from './text/error-words.ts';
 
@@ -42,6 +43,8 @@ export interface AppState {
   tasks: TaskListModel;
   chat: ChatModel;
   status: TaskStatusModel;
+  /** How the open task's last turn ended when it failed or was interrupted (its cause). */
+  outcome: TurnOutcomeModel;
   snapshot: SnapshotModel;
   extensions: ExtensionModel;
   inspection: InspectionModel;
@@ -96,6 +99,7 @@ export function createAppState(deps: AppDeps): AppState {
   const chat = createChatModel(deps.pricing ? { pricing: deps.pricing } : {});
   const snapshot = createSnapshotModel({ now });
   const inspection = createInspectionModel();
+  const outcome = createTurnOutcomeModel();
   const status = createTaskStatusModel({
     send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
   });
@@ -124,6 +128,7 @@ export function createAppState(deps: AppDeps): AppState {
     const lastTab = chat.items.value.flatMap((i) => (i.kind === 'tool' ? [tabIdFromParams(i.paramsSummary)] : [])).filter((t) => t !== null).pop();
     if (lastTab !== undefined) snapshot.setTaskTab(lastTab);
     status.setFromSummary(task.status, task.updatedAt);
+    outcome.fromHistory(messages, task.status);
     if (status.finished.value) chat.cancelRunning();
     extensions.setBound(task.selectedClientId);
   }
@@ -143,7 +148,9 @@ export function createAppState(deps: AppDeps): AppState {
     // Each with its envelope's seq: the chat is kept in the task's order.
     userMessage: (e, env) => void chat.applyEvent(e, env.seq),
     chatDelta: (e, env) => void chat.applyEvent(e, env.seq),
-    structuredOutput: (e, env) => void chat.applyEvent(e, env.seq),
+    structuredOutput: (e, env) => {
+      if (chat.applyEvent(e, env.seq) && e.error) outcome.noteError(e.error);
+    },
     usage: (e, env) => void chat.applyEvent(e, env.seq),
     toolUsed: (e, env) => {
       if (!chat.applyEvent(e, env.seq)) return;
@@ -151,7 +158,9 @@ export function createAppState(deps: AppDeps): AppState {
       if (tabId !== null) snapshot.setTaskTab(tabId);
     },
     taskStatus: (e) => {
-      if (status.applyEvent(e) && status.finished.value) chat.cancelRunning();
+      if (!status.applyEvent(e)) return;
+      outcome.onStatus(e.status);
+      if (status.finished.value) chat.cancelRunning();
     },
     inspection: (e) => void inspection.apply(e),
   };
@@ -203,6 +212,7 @@ export function createAppState(deps: AppDeps): AppState {
     tasks,
     chat,
     status,
+    outcome,
     snapshot,
     extensions,
     inspection,
@@ -242,6 +252,7 @@ export function createAppState(deps: AppDeps): AppState {
       currentTaskId.value = taskId;
       taskError.value = null;
       chat.reset();
+      outcome.reset();
       inspection.reset();
       snapshot.setTaskTab(null);
       const known = tasks.find(taskId);

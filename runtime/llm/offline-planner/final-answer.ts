@@ -42,7 +42,7 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
       lines.push(`Chose ${chosen.map((c) => `"${clip(c, 40)}"`).join(', ')}${into ? ` in "${into}"` : ''} (element ${String(id)}${typeof result.via === 'string' ? `, via ${result.via}` : ''})${warnings}`);
     } else if (step.name === TOOL.type) {
       const field = targetOf(step.narration, 'into') ?? (item?.action.kind === 'type' && item.action.field ? item.action.field : undefined);
-      lines.push(`Typed "${clip(String(step.arguments.text ?? ''), 60)}" into ${field ? `"${clip(field, 40)}"` : 'a text field'} (element ${String(id)})${step.arguments.submit === true ? ' and submitted' : ''}${warnings}`);
+      lines.push(`Typed "${clip(String(step.arguments.text ?? ''), 60)}" into ${field ? `"${clip(field, 40)}"` : 'a text field'} (element ${String(id)})${step.arguments.submit === true ? submitClaim(result) : ''}${warnings}`);
     } else if (step.name === TOOL.switchTab) {
       const title = typeof result.title === 'string' ? ` "${result.title}"` : '';
       const url = typeof result.url === 'string' && result.url ? ` (${result.url})` : '';
@@ -50,6 +50,16 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
     } else lines.push(`Ran ${step.name}`);
   }
   return lines;
+}
+
+/**
+ * What pressing Enter to submit did, as the page showed it (issue 22): "submitted" only when the
+ * page saw a form submit or navigated; Enter in a textarea is a line break, not a submit.
+ */
+function submitClaim(result: Record<string, unknown>): string {
+  if (result.submitted === true || result.navigated === true) return ' and submitted';
+  if (result.submitted === false) return ' and pressed Enter (the page saw no form submit and did not navigate)';
+  return ' and pressed Enter (the browser did not say whether anything was submitted)';
 }
 
 /** The element label the planner narrated for a step: `clicking "X"` (or the text after `into`). */

@@ -115,7 +115,9 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       const outcome = world.onType?.(current.url, element, String(args.text), args.submit === true);
       if (outcome?.goto) navigate(taskTabId, outcome.goto);
       if (outcome?.page) specs.set(taskTabId, outcome.page);
-      return { ok: true, result: { typed: true, strategy: 'cdp_key', page: pageOf(taskTabId)! } };
+      // As the extension reports it: `submitted` only when the page reacted (a form submit or a navigation).
+      const reacted = { navigated: Boolean(outcome?.goto), ...(args.submit === true ? { submitted: Boolean(outcome?.goto || outcome?.page) } : {}) };
+      return { ok: true, result: { typed: true, strategy: 'cdp_key', ...reacted, page: pageOf(taskTabId)! } };
     }
     if (name === 'browser_list_elements') {
       const spec = specs.get(taskTabId) ?? world.pages[current.url];

@@ -6,6 +6,7 @@ import { StatusBadge } from './status-badge.tsx';
 
 export function TaskHeader({ app }: { app: AppState }) {
   const { status, chat } = app;
+  const outcome = app.outcome.outcome.value;
   const usage = chat.usage.totals.value;
   const pricing = chat.usage.pricing;
   const raw = app.currentTask.value?.title;
@@ -14,8 +15,16 @@ export function TaskHeader({ app }: { app: AppState }) {
     <header class="task-header">
       <div class="task-heading">
         <h1 class="task-name" title={raw ?? title}>{title}</h1>
-        <StatusBadge status={status.status.value} />
+        <StatusBadge status={status.status.value} outcome={outcome?.outcome ?? null} />
       </div>
+      {status.canRetry.value && outcome && (
+        <p class={`task-outcome outcome-${outcome.outcome}`} role="status" data-testid="task-outcome" data-outcome={outcome.outcome} data-code={outcome.error.code}>
+          <span class="task-outcome-cause">{outcome.outcome === 'interrupted' ? 'Interrupted: ' : 'Failed: '}{outcome.error.message}</span>
+          <button type="button" class="btn btn-small" disabled={status.pending.value !== null} onClick={() => void status.retry()}>
+            {status.pending.value === 'retry' ? 'Starting…' : outcome.outcome === 'interrupted' ? 'Resume' : 'Retry'}
+          </button>
+        </p>
+      )}
       <div class="task-actions">
         {usage.calls > 0 && (
           <span

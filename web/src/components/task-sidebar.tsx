@@ -66,7 +66,7 @@ export function TaskSidebar({ app }: { app: AppState }) {
             >
               <span class="task-title">{task.displayTitle}</span>
               <span class="task-meta">
-                <StatusBadge status={task.status} />
+                <StatusBadge status={task.status} outcome={task.taskId === current ? (app.outcome.outcome.value?.outcome ?? null) : null} />
                 <time dateTime={new Date(task.updatedAt).toISOString()}>{formatAgo(task.updatedAt, app.now.value)}</time>
               </span>
             </button>

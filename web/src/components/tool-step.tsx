@@ -4,7 +4,7 @@ import { artifactSrc, formatDuration } from '../text/format.ts';
 import { actionWords, type StepGroup } from '../text/step-words.ts';
 import { ErrorDetail, type ErrorActions } from './error-detail.tsx';
 
-const phaseText = { start: 'running', success: 'done', error: 'failed', partial: 'partial', canceled: 'canceled' } as const;
+const phaseText = { start: 'running', success: 'done', error: 'failed', partial: 'partial', canceled: 'stopped' } as const;
 
 function resultOf(action: ToolItem): string | null {
   if (action.resultText !== undefined) return action.resultText.length > 4000 ? `${action.resultText.slice(0, 4000)}…` : action.resultText;

@@ -118,6 +118,11 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
           warnings: [...t.warnings, ...(e.warnings ?? []).filter((w) => !t.warnings.includes(w))],
         };
         if (durationMs !== undefined) next.durationMs = durationMs;
+        // A step a Stop cut short that the browser had done anyway: it is done (with a warning), not canceled.
+        if (e.phase === 'success' || e.phase === 'partial') {
+          delete next.canceled;
+          delete next.error;
+        }
         if (e.error) next.error = e.error;
         if (e.target) next.target = e.target;
         // The server cancels the action in flight when the task stops (TASK_STOPPED): not a failure.

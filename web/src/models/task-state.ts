@@ -9,10 +9,12 @@
 //   ongoing    -> done       Done        done
 //   completed  -> stopped    Stopped     done      (a follow-up message reopens it)
 //   error      -> failed     Failed      failed
+//   error, its turn cut by a server restart (outcome note `interrupted`)
+//              -> interrupted Interrupted failed (Resume runs its last message again)
 //   (none yet) -> new        New         -
-import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
+import type { TaskStatus, TurnOutcome } from '../../../transport/contracts/task-status.ts';
 
-export type TaskState = 'new' | 'running' | 'needs-you' | 'done' | 'stopped' | 'failed';
+export type TaskState = 'new' | 'running' | 'needs-you' | 'done' | 'stopped' | 'failed' | 'interrupted';
 export type TaskFilter = 'all' | 'running' | 'needs-you' | 'done' | 'failed';
 
 const stateByStatus: Record<TaskStatus, TaskState> = {
@@ -31,6 +33,7 @@ export const taskStateLabel: Record<TaskState, string> = {
   done: 'Done',
   stopped: 'Stopped',
   failed: 'Failed',
+  interrupted: 'Interrupted',
 };
 
 /** A sentence for screen readers and tooltips: what the state means for the person. */
@@ -40,7 +43,8 @@ export const taskStateHint: Record<TaskState, string> = {
   'needs-you': 'You have control of the tab; the agent waits for you to resume.',
   done: 'The agent finished; send another message to continue.',
   stopped: 'Stopped by you; a new message continues it.',
-  failed: 'The task ended with an error; a new message tries again.',
+  failed: 'The task ended with an error; Retry runs your last message again.',
+  interrupted: 'The server restarted while the agent worked; Resume runs your last message again.',
 };
 
 export const taskFilters: { id: TaskFilter; label: string }[] = [
@@ -51,12 +55,14 @@ export const taskFilters: { id: TaskFilter; label: string }[] = [
   { id: 'failed', label: 'Failed' },
 ];
 
-export function taskStateOf(status: TaskStatus | null): TaskState {
+export function taskStateOf(status: TaskStatus | null, outcome?: TurnOutcome | null): TaskState {
+  if (status === 'error' && outcome === 'interrupted') return 'interrupted';
   return status === null ? 'new' : stateByStatus[status];
 }
 
 export function matchesFilter(state: TaskState, filter: TaskFilter): boolean {
   if (filter === 'all') return true;
   if (filter === 'done') return state === 'done' || state === 'stopped';
+  if (filter === 'failed') return state === 'failed' || state === 'interrupted';
   return state === filter;
 }

@@ -6,10 +6,11 @@ import type { TaskStatusEvent } from '../../../transport/contracts/frontend-even
 import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
 import type { AckError, AckResult } from '../io/ack.ts';
 
-export type TaskControlName = 'resume' | 'stop' | 'takeover';
+export type TaskControlName = 'resume' | 'stop' | 'takeover' | 'retry';
 export type ControlMessageType = 'resume_task' | 'stop_task' | 'takeover_task';
 
-const messageOf: Record<TaskControlName, ControlMessageType> = { resume: 'resume_task', stop: 'stop_task', takeover: 'takeover_task' };
+// Retry (a failed task) and Resume (an interrupted one) are resume_task on an `error` task: the server runs its last message again.
+const messageOf: Record<TaskControlName, ControlMessageType> = { resume: 'resume_task', stop: 'stop_task', takeover: 'takeover_task', retry: 'resume_task' };
 
 export interface TaskStatusModel {
   status: ReadonlySignal<TaskStatus | null>;
@@ -21,6 +22,8 @@ export interface TaskStatusModel {
   canStop: ReadonlySignal<boolean>;
   canTakeover: ReadonlySignal<boolean>;
   canResume: ReadonlySignal<boolean>;
+  /** A failed or interrupted task: Retry / Resume runs its last message again. */
+  canRetry: ReadonlySignal<boolean>;
   /** A task that reached completed or error. */
   finished: ReadonlySignal<boolean>;
   reset(status?: TaskStatus | null, updatedAt?: number): void;
@@ -30,6 +33,7 @@ export interface TaskStatusModel {
   resume(): Promise<AckResult | null>;
   stop(): Promise<AckResult | null>;
   takeover(): Promise<AckResult | null>;
+  retry(): Promise<AckResult | null>;
 }
 
 export function createTaskStatusModel(deps: { send: (type: ControlMessageType) => Promise<AckResult> }): TaskStatusModel {
@@ -47,6 +51,7 @@ export function createTaskStatusModel(deps: { send: (type: ControlMessageType) =
   const canStop = is('created', 'running', 'takeover');
   const canTakeover = is('created', 'running', 'ongoing');
   const canResume = is('takeover');
+  const canRetry = is('error');
 
   function set(next: TaskStatus, at: number, why: string | null, prev?: TaskStatus) {
     if (status.value !== next) previous.value = prev ?? status.value;
@@ -78,6 +83,7 @@ export function createTaskStatusModel(deps: { send: (type: ControlMessageType) =
     canStop,
     canTakeover,
     canResume,
+    canRetry,
     finished: is('completed', 'error'),
     reset(initial = null, updatedAt = -Infinity) {
       generation += 1;
@@ -101,5 +107,6 @@ export function createTaskStatusModel(deps: { send: (type: ControlMessageType) =
     resume: () => control('resume', canResume),
     stop: () => control('stop', canStop),
     takeover: () => control('takeover', canTakeover),
+    retry: () => control('retry', canRetry),
   };
 }

@@ -78,10 +78,11 @@ states.before(async (ctx) => {
         if (ctx.hold) await ctx.hold;
         return { result: { status: 'success', result: { status: 'complete' } } };
       }
-      // What chrome.scripting answers in a tab that shows Chrome's network error page (a refused connection).
+      // What the extension answers in a tab that shows Chrome's network error page (a refused connection):
+      // chrome.scripting's refusal, as the page agent's runPageOp reports it (NAVIGATION_FAILED, reason error_page).
       const started = ctx.plugin.received.filter((f) => f.taskId === frame.taskId && f.action.task_start).pop()?.action.task_start;
       if (String(started?.url ?? '').includes('unreachable') && (name === 'browser_readability_extract' || name === 'browser_dom_index')) {
-        return { result: { status: 'error', error: { code: 'PLUGIN_ERROR', message: 'Frame with ID 0 is showing error page', retryable: false } } };
+        return { result: { status: 'error', error: { code: 'NAVIGATION_FAILED', message: "the tab shows the browser's error page: the page could not be loaded (Frame with ID 0 is showing error page)", retryable: false, details: { reason: 'error_page' } } } };
       }
       return base(name, params, frame);
     },
@@ -195,21 +196,25 @@ states('machines tab (on the done task): the plugin UI actor live (takeover incl
   await a.getByRole('tab', { name: 'Browser' }).click();
 });
 
-states('errors: a blocked URL shows the policy, an unreachable site offers Retry, a failed task reads Failed', async (ctx) => {
+states('errors: a blocked URL shows the policy and the task reads Failed, an unreachable site offers Retry, a failed task reads Failed with its cause', async (ctx) => {
   const { a } = ctx;
   await a.getByRole('button', { name: '+ New task' }).click();
   await send(a, 'Open file:///etc/passwd');
-  const blocked = a.locator('[data-testid=error-detail][data-code=URL_BLOCKED]');
+  // The step's error (the turn's failure notice repeats the cause below it).
+  const blocked = a.getByTestId('tool-step').locator('[data-testid=error-detail][data-code=URL_BLOCKED]');
   await blocked.waitFor(WAIT);
   assert.match(await blocked.innerText(), /URL policy/);
-  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=done]', WAIT);
+  // A turn that ended on the refusal is a failure (seed 000 §2.1), never a green Done.
+  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=failed]', WAIT);
+  await a.waitForSelector('.task-header [data-testid=task-outcome][data-code=URL_BLOCKED]', WAIT);
 
   await a.getByRole('button', { name: '+ New task' }).click();
   await send(a, 'Open http://unreachable.example/ please');
-  const unreachable = a.locator('[data-testid=error-detail][data-code=NETWORK]');
+  const unreachable = a.getByTestId('tool-step').locator('[data-testid=error-detail][data-code=NETWORK]');
   await unreachable.waitFor(WAIT);
   assert.match(await a.locator('[data-testid=tool-step]').first().getByTestId('step-title').innerText(), /^Could not reach unreachable\.example/);
   assert.ok(await unreachable.getByRole('button', { name: 'Retry' }).isVisible());
+  await a.waitForSelector('.task-header [data-testid=status-badge][data-state=failed]', WAIT);
   await shotAll(a, 'unreachable');
 
   await a.getByRole('button', { name: '+ New task' }).click();
@@ -218,6 +223,10 @@ states('errors: a blocked URL shows the policy, an unreachable site offers Retry
   const notice = a.locator('[data-testid=notice][data-code=RATE_LIMITED]');
   await notice.waitFor(WAIT);
   assert.ok(await notice.getByRole('button', { name: 'Retry' }).isVisible());
+  const outcome = a.locator('.task-header [data-testid=task-outcome][data-outcome=error][data-code=RATE_LIMITED]');
+  await outcome.waitFor(WAIT);
+  assert.match(await outcome.innerText(), /^Failed: /);
+  assert.ok(await outcome.getByRole('button', { name: 'Retry' }).isVisible(), 'the header offers Retry');
   await shotAll(a, 'failed');
   // Retry sends the message again in the same task (a failed task reopens with a follow-up).
   const before = await a.locator('[data-testid=task-row]').count();
@@ -225,6 +234,9 @@ states('errors: a blocked URL shows the policy, an unreachable site offers Retry
   await a.waitForFunction(() => document.querySelectorAll('[data-testid=user-message]').length === 2, null, WAIT);
   await a.waitForSelector('.task-header [data-testid=status-badge][data-state=failed]', WAIT);
   assert.is(await a.locator('[data-testid=task-row]').count(), before, 'no new task');
+  // After a reload the cause is the stored one.
+  await a.reload();
+  await a.locator('.task-header [data-testid=task-outcome][data-outcome=error][data-code=RATE_LIMITED]').waitFor(WAIT);
 });
 
 states('the sidebar filters and searches; phone width shows both statuses; no console error or failed request', async (ctx) => {
