@@ -25,7 +25,8 @@ export type TaskEvent =
   | { type: 'USER_MESSAGE'; message: TaskMessage }
   | { type: 'TAKEOVER'; reason?: string }
   | { type: 'RESUME' }
-  | { type: 'STOP' }
+  /** `closeTab: false`: the tab stays (an MCP session's cancel: the session goes on with it). */
+  | { type: 'STOP'; closeTab?: boolean }
   | { type: 'FAIL'; error: ErrorValue }
   /** The turn asks for a browser action: it runs as this actor's child when the task may act. */
   | { type: 'ACTION_REQUESTED'; action: ActionInput }

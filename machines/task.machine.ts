@@ -258,8 +258,9 @@ export const taskMachine = setup({
     },
     // Ended, not final: the task keeps its actor, and a follow-up message is this transition.
     completed: {
-      // Stopped: the tab closes with the canceled action (README: a stopped task's tab closes).
-      entry: [report('completed'), { type: 'cancelWork', params: { closeTab: true } }],
+      // Stopped: the tab closes with the canceled action (README: a stopped task's tab closes),
+      // unless the STOP says it stays (an MCP client's cancel: its session keeps the tab).
+      entry: [report('completed'), { type: 'cancelWork', params: ({ event }) => ({ closeTab: !(event.type === 'STOP' && event.closeTab === false) }) }],
       on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
     error: {

@@ -22,7 +22,7 @@ export function controlToolTask(tree: TaskTree, command: ToolTaskCommand): Contr
       return { ok: true, data: { status: status() } };
     case 'stop':
       if (tree.cancel) tree.cancel();
-      else tree.actor.send({ type: 'STOP' });
+      else tree.actor.send({ type: 'STOP', closeTab: false });
       return { ok: true, data: { status: status() } };
   }
 }

@@ -90,7 +90,8 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
       open();
       return children.preparePage(input);
     },
-    cancel: () => actor.send({ type: 'STOP' }),
+    // The session goes on with its tab: the plugin stops the work without closing it.
+    cancel: () => actor.send({ type: 'STOP', closeTab: false }),
     pending() {
       const { context } = actor.getSnapshot();
       return context.pendingActions.length + (context.inFlightActionId === null ? 0 : 1);
@@ -99,7 +100,7 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
       if (disposed) return;
       disposed = true;
       // Settles what is queued or in flight (no waiter is left hanging), then ends the actor.
-      if (actor.getSnapshot().matches('running')) actor.send({ type: 'STOP' });
+      if (actor.getSnapshot().matches('running')) actor.send({ type: 'STOP', closeTab: false });
       release?.();
       actor.stop();
     },
