@@ -137,7 +137,8 @@ export interface TaskOutcome {
 
 /**
  * The final task state a recording implies: its last status, and the messages the orchestrator
- * persists: each user_message, a tool message per finished browser action, an assistant message
+ * persists: each user_message, a tool message per finished browser action (one a Stop cut short
+ * mid-action only once the browser's late answer came), an assistant message
  * per turn that ended normally with text, a system note per info structuredOutput.
  */
 export function expectedTaskOutcome(lines: RecordedLine[]): TaskOutcome {
@@ -145,6 +146,8 @@ export function expectedTaskOutcome(lines: RecordedLine[]): TaskOutcome {
   const seenUserIds = new Set<string>();
   let status: string | undefined;
   const turns = new Map<string, { text: string; failed: boolean }>();
+  /** Actions whose `start` was seen and that have not settled yet. */
+  const started = new Set<string>();
   let previous: Obj | undefined;
   for (const line of lines) {
     if (line.kind !== 'frame' || !isObj(line.payload)) continue;
@@ -161,8 +164,16 @@ export function expectedTaskOutcome(lines: RecordedLine[]): TaskOutcome {
       status = String(event.status);
       // A turn cut short by stop (or an error) keeps its text out of the history.
       if (status === 'completed' || status === 'error') for (const turn of turns.values()) turn.failed = true;
-    } else if (event.type === 'toolUsed' && event.phase !== 'start') {
-      messages.push(`tool: ${String(event.actionName)} ${event.phase === 'error' ? 'error' : 'ok'}`);
+    } else if (event.type === 'toolUsed' && event.phase === 'start') {
+      started.add(String(event.actionId));
+    } else if (event.type === 'toolUsed') {
+      const actionId = String(event.actionId);
+      const stoppedMidAction = started.has(actionId) && event.phase === 'error' && isObj(event.error) && event.error.code === 'TASK_STOPPED';
+      started.delete(actionId);
+      // A step a Stop cut short after it was sent is held back from the history until the
+      // browser's late answer (a second settle of the same action) says what happened, or a grace
+      // passes (runtime/agent/stopped-steps.ts); the sessions here end before that grace.
+      if (!stoppedMidAction) messages.push(`tool: ${String(event.actionName)} ${event.phase === 'error' ? 'error' : 'ok'}`);
     } else if (event.type === 'structuredOutput' && event.status === 'info' && typeof event.message === 'string') {
       messages.push(`system: ${event.message}`);
     } else if (event.type === 'structuredOutput' && event.status === 'error' && event.message === undefined && isObj(event.error)) {
