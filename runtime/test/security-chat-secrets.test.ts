@@ -72,7 +72,13 @@ e2e('typed in the chat: the model gets it; store, title, index.jsonl, recording,
     assert.type(echoed!.seq, 'number');
     const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
     assert.is(detail.task.title, 'Type [redacted] into the password field');
-    assert.equal(detail.messages.map((m: { content: string }) => m.content), ['Type [redacted] into the password field', 'Typed [redacted] for you.']);
+    // The task has no tab, so the browser_type fails and the turn ends on that failure (h22a's
+    // honest outcomes): its cause is stored as the outcome note, after the redacted answer.
+    assert.equal(detail.messages.map((m: { content: string }) => m.content), [
+      'Type [redacted] into the password field',
+      'Typed [redacted] for you.',
+      'The task failed: the task has no tab yet: call browser_open first',
+    ]);
   } finally {
     web.close();
     viewer.close();
