@@ -194,4 +194,34 @@ test('Stop while typing, no answer from the browser: after the grace the step is
   assert.equal([error.code, /did not say whether it took effect/.test(error.message)], ['TASK_STOPPED', true]);
 });
 
+test('Stop during the retry of an error result: the browser\'s late answer under the retry\'s dispatch id (`<actionId>~2`) is still its step\'s: done, then stopped, stored once at the late event\'s seq', async (ctx) => {
+  const rt = (ctx.rt = await runtimeWith(scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => say('never')])));
+  let waits = 0;
+  let retry: FakePlugin['received'][number] | undefined;
+  const p = await plugin(ctx, rt, 'plugin-a', (name, params, frame) => {
+    if (name === 'browser_wait_for_loaded' && ++waits === 1) return { result: { status: 'error', error: { code: 'CDP_UNAVAILABLE', message: 'renderer busy', retryable: true } } };
+    if (name === 'browser_wait_for_loaded') return (retry = frame), { result: null };
+    if (name === 'task_stop' && retry) p.sendResult(retry, { status: 'success', result: { loaded: true } });
+    return page(name, params, frame);
+  });
+  const web = await connectWeb(rt.server.url);
+  ctx.closers.push(() => web.close());
+  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-rw', timestamp: Date.now(), taskId: TASK, content: 'open the form' });
+  await eventually(() => waits === 1, 10_000, 'first try answered with an error');
+  const id = frameOf(p, 'browser_wait_for_loaded')[0]!.id;
+  await eventually(inState(rt, id, 'retryWait'), 10_000, 'waiting to retry');
+  rt.clock.increment(1_000);
+  await eventually(() => retry !== undefined, 10_000, 'the retry went out');
+  assert.is(retry!.id, `${id}~2`);
+  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'evt-stop-rw', timestamp: Date.now(), taskId: TASK });
+  const stepOf = () => web.events.filter((e) => e.event.type === 'toolUsed' && e.event.actionId === id);
+  await eventually(() => stepOf().some((e) => e.event.phase === 'success'), 10_000, 'the late answer reached the step');
+  const late = stepOf().at(-1)!;
+  assert.equal([late.event.phase, late.event.warnings], ['success', ['the task was stopped right after this step took effect']]);
+  const stored = async () => (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data.messages.filter((m: any) => m.meta?.actionName === 'browser_wait_for_loaded');
+  await eventually(async () => (await stored()).length === 1, 10_000, 'stored');
+  const row = (await stored())[0];
+  assert.equal([row.meta.ok, row.meta.settleSeq], [true, late.seq], 'stored as done, sorted with the late event');
+});
+
 test.run();

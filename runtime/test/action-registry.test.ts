@@ -54,4 +54,21 @@ test('page preparations: told once when settled', () => {
   assert.equal(told, ['ok']);
 });
 
+test('a retry\'s dispatch id (`<actionId>~2`) stands for its action while it runs and, bounded, after it ended (a late result is its action\'s)', () => {
+  const registry = createActionRegistry({ rememberFinished: 1 });
+  registry.add({ actionId: 'a1', taskId: 'T', actionName: 'browser_get_html', clientId: 'p', actor, onSettled: () => {} });
+  assert.is(registry.resolve('a1~2'), 'a1~2', 'no alias before the retry goes out');
+  registry.alias('a1~2', 'a1');
+  assert.is(registry.resolve('a1~2'), 'a1');
+  assert.is(registry.resolve('a1'), 'a1');
+  registry.ended('a1');
+  assert.is(registry.resolve('a1~2'), 'a1', 'still its action after the end');
+  assert.ok(registry.wasFinished(registry.resolve('a1~2')), 'so a result under it is late');
+  registry.add({ actionId: 'b1', taskId: 'T', actionName: 'browser_get_html', clientId: 'p', actor, onSettled: () => {} });
+  registry.alias('b1~2', 'b1');
+  registry.settle('b1', output('b1'), 10);
+  assert.is(registry.resolve('b1~2'), 'b1');
+  assert.is(registry.resolve('a1~2'), 'a1~2', 'the finished aliases are bounded');
+});
+
 test.run();
