@@ -1,0 +1,176 @@
+// The page model from Chrome's accessibility tree (issue 21): every node a person could operate
+// or read as a control, in document order, with its role, own accessible name, value and ARIA
+// states. Child frames are inlined where their <iframe> sits; open shadow roots are already part
+// of the tree Chrome builds. A modal dialog scopes the model to itself. Pure: the trees come from
+// ax-snapshot.ts.
+import type { IndexedElement } from '../page/page-ops.ts';
+import { placeholderOf, propertiesOf, roleOfNode, textOfValue, type AxNode } from './ax-tree.ts';
+import { statesOf } from './ax-states.ts';
+
+/** Roles listed whether or not they are tab stops (menu items, tree items, grid cells, options...). */
+const LISTED_ROLES = new Set([
+  'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'listbox', 'option',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem', 'gridcell', 'slider', 'spinbutton',
+  'DisclosureTriangle', 'ColorWell', 'Date', 'DateTime', 'InputTime', 'PopUpButton', 'ToggleButton',
+]);
+/** Listed only when sortable or focusable. */
+const HEADER_ROLES = new Set(['columnheader', 'rowheader']);
+/** Focusable but never entries themselves: the document and frames. */
+const NEVER_LISTED = new Set(['RootWebArea', 'WebArea', 'Iframe', 'IframePresentational', 'MenuListPopup', 'LabelText', 'StaticText', 'InlineTextBox']);
+/** Roles whose name is what a form control is labelled with (`label`), not what it says (`text`). */
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+const NAME_MAX_CHARS = 160;
+
+/** DOM attributes the accessibility tree does not carry, by backend node id (ax-snapshot.ts reads them). */
+export interface DomExtras {
+  sort?: 'ascending' | 'descending' | 'other';
+  current?: string;
+  target?: string;
+}
+
+export interface AxFrameTree {
+  frameId: string;
+  nodes: AxNode[];
+  /** Backend node id of the <iframe> in the parent frame's tree (child frames only). */
+  ownerBackendId?: number;
+  /** The frame's URL, named on entries when the <iframe> has no accessible name. */
+  url?: string;
+}
+
+export interface AxEntry {
+  backendId: number;
+  frameId: string;
+  element: Omit<IndexedElement, 'clickId'>;
+}
+
+export interface AxModel {
+  entries: AxEntry[];
+  modal?: { role: string; name?: string };
+}
+
+const clip = (text: string, max = NAME_MAX_CHARS) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function byId(nodes: AxNode[]): { map: Map<string, AxNode>; root: AxNode | undefined } {
+  const map = new Map<string, AxNode>();
+  for (const node of nodes) map.set(node.nodeId, node);
+  const root = nodes.find((n) => n.parentId === undefined || !map.has(n.parentId));
+  return { map, root };
+}
+
+/** The top-most open modal dialog of the main frame (the last one in document order), if any. */
+function findModal(tree: AxFrameTree): AxNode | undefined {
+  let modal: AxNode | undefined;
+  const { map, root } = byId(tree.nodes);
+  const walk = (node: AxNode): void => {
+    if (!node.ignored && propertiesOf(node).get('modal') === true) modal = node;
+    for (const id of node.childIds ?? []) {
+      const child = map.get(id);
+      if (child) walk(child);
+    }
+  };
+  if (root) walk(root);
+  return modal;
+}
+
+function isListed(node: AxNode, props: Map<string, unknown>, extras: DomExtras | undefined): boolean {
+  const role = roleOfNode(node);
+  if (NEVER_LISTED.has(role)) return false;
+  if (LISTED_ROLES.has(role)) return true;
+  if (HEADER_ROLES.has(role)) return extras?.sort !== undefined || props.get('focusable') === true;
+  // Any other tab stop with a name (a div with tabindex and a label), or anything editable.
+  if (props.get('editable') !== undefined && role !== 'generic') return true;
+  return props.get('focusable') === true && textOfValue(node.name) !== '' && role !== 'generic' && role !== 'none';
+}
+
+/** The tag a consumer would expect for the role, when the tree implies it; otherwise the role itself. */
+function tagOf(role: string, props: Map<string, unknown>, nativeSelect: boolean): string {
+  if (nativeSelect) return 'select';
+  if (role === 'link') return 'a';
+  if (role === 'button' || role === 'PopUpButton' || role === 'ToggleButton') return 'button';
+  if (role === 'DisclosureTriangle') return 'summary';
+  if (props.get('editable') === 'plaintext') return props.get('multiline') === true ? 'textarea' : 'input';
+  return role;
+}
+
+function entryOf(node: AxNode, map: Map<string, AxNode>, extras: DomExtras | undefined, frameLabel: string | undefined): Omit<IndexedElement, 'clickId'> {
+  const props = propertiesOf(node);
+  const rawRole = roleOfNode(node);
+  const popup = (node.childIds ?? []).map((id) => map.get(id)).find((c) => c && roleOfNode(c) === 'MenuListPopup');
+  const role = rawRole === 'DisclosureTriangle' ? 'button' : rawRole === 'PopUpButton' ? 'combobox' : rawRole === 'ToggleButton' ? 'button' : rawRole;
+  const element: Omit<IndexedElement, 'clickId'> = { tag: tagOf(rawRole, props, popup !== undefined), role };
+  const name = clip(textOfValue(node.name));
+  if (name) {
+    if (FIELD_ROLES.has(role)) element.label = name;
+    else element.text = name;
+  }
+  const placeholder = placeholderOf(node);
+  if (placeholder) element.placeholder = clip(placeholder);
+  if (typeof props.get('url') === 'string' && role === 'link') element.href = clip(props.get('url') as string, 2_000);
+  Object.assign(element, statesOf(node, props, extras));
+  if (role === 'searchbox') element.type = 'search';
+  if (popup) {
+    element.options = (popup.childIds ?? [])
+      .map((id) => map.get(id))
+      .filter((o): o is AxNode => !!o && roleOfNode(o) === 'option')
+      .slice(0, 50)
+      .map((o) => {
+        const label = clip(textOfValue(o.name));
+        const option: NonNullable<IndexedElement['options']>[number] = { value: label, label };
+        const p = propertiesOf(o);
+        if (p.get('selected') === true) option.selected = true;
+        if (p.get('disabled') === true) option.disabled = true;
+        return option;
+      });
+  }
+  if (props.get('multiselectable') === true) element.multiple = true;
+  if (extras?.target) element.target = extras.target;
+  if (frameLabel) element.frame = frameLabel;
+  return element;
+}
+
+/**
+ * Entries of the main frame's tree with each child frame inlined at its <iframe>. With a modal
+ * dialog open, only what is inside it.
+ */
+export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomExtras> = new Map()): AxModel {
+  const main = frames[0];
+  if (!main) return { entries: [] };
+  const childByOwner = new Map<number, AxFrameTree>();
+  for (const frame of frames.slice(1)) if (frame.ownerBackendId !== undefined) childByOwner.set(frame.ownerBackendId, frame);
+  const modalNode = findModal(main);
+  const entries: AxEntry[] = [];
+  const seen = new Set<string>();
+
+  const walkFrame = (tree: AxFrameTree, frameLabel: string | undefined, inScope: boolean): void => {
+    const { map, root } = byId(tree.nodes);
+    const walk = (node: AxNode, scoped: boolean): void => {
+      const key = `${tree.frameId}:${node.nodeId}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const inside = scoped || node === modalNode;
+      const role = roleOfNode(node);
+      if (inside && !node.ignored && node.backendDOMNodeId !== undefined && isListed(node, propertiesOf(node), extras.get(node.backendDOMNodeId))) {
+        entries.push({ backendId: node.backendDOMNodeId, frameId: tree.frameId, element: entryOf(node, map, extras.get(node.backendDOMNodeId), frameLabel) });
+      }
+      // A native <select>'s options are its `options`, not entries of their own.
+      if (role === 'MenuListPopup') return;
+      if ((role === 'Iframe' || role === 'IframePresentational') && node.backendDOMNodeId !== undefined) {
+        const child = childByOwner.get(node.backendDOMNodeId);
+        if (child && !node.ignored) walkFrame(child, textOfValue(node.name) || child.url || 'iframe', inside);
+      }
+      for (const id of node.childIds ?? []) {
+        const next = map.get(id);
+        if (next) walk(next, inside);
+      }
+    };
+    if (root) walk(root, inScope);
+  };
+  walkFrame(main, undefined, modalNode === undefined);
+  const model: AxModel = { entries };
+  if (modalNode) {
+    model.modal = { role: roleOfNode(modalNode) };
+    const name = textOfValue(modalNode.name);
+    if (name) model.modal.name = clip(name);
+  }
+  return model;
+}

@@ -1,0 +1,82 @@
+// Fetches what the page model is built from, over the tab's CDP session: the frame tree, one
+// accessibility tree per frame (Accessibility.getFullAXTree with frameId; DOM.getFrameOwner places
+// a child frame at its <iframe>), and the few DOM attributes the accessibility tree does not carry
+// (aria-sort, aria-current, a link's target). A frame in another process (a cross-origin iframe
+// under site isolation) cannot be read from the tab's session: it is left out with a warning.
+import type { AxNode } from './ax-tree.ts';
+import type { AxFrameTree, DomExtras } from './ax-model.ts';
+
+export type CdpSend = <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>;
+
+interface FrameTreeNode {
+  frame: { id: string; loaderId: string; url: string; name?: string };
+  childFrames?: FrameTreeNode[];
+}
+
+export interface AxSnapshot {
+  frames: AxFrameTree[];
+  extras: Map<number, DomExtras>;
+  /** The main frame's document (a new document gets a new loaderId: refs of the old one are stale). */
+  loaderId: string;
+  warnings: string[];
+}
+
+/** DOM attributes read beside the tree; bounded so a page of a thousand target=_blank links stays cheap. */
+const EXTRAS_SELECTOR = '[aria-sort],[aria-current]:not([aria-current="false"]),a[target]:not([target="_self"])';
+const MAX_EXTRAS = 200;
+const SORTS = new Set(['ascending', 'descending', 'other']);
+
+function flatten(node: FrameTreeNode, out: FrameTreeNode[] = []): FrameTreeNode[] {
+  for (const child of node.childFrames ?? []) {
+    out.push(child);
+    flatten(child, out);
+  }
+  return out;
+}
+
+async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
+  const extras = new Map<number, DomExtras>();
+  const { root } = await send<{ root: { nodeId: number } }>('DOM.getDocument', { depth: 0 });
+  const { nodeIds } = await send<{ nodeIds: number[] }>('DOM.querySelectorAll', { nodeId: root.nodeId, selector: EXTRAS_SELECTOR });
+  const described = await Promise.all(
+    nodeIds.slice(0, MAX_EXTRAS).map((nodeId) => send<{ node: { backendNodeId: number; attributes?: string[] } }>('DOM.describeNode', { nodeId }).catch(() => null)),
+  );
+  for (const result of described) {
+    if (!result) continue;
+    const attrs = result.node.attributes ?? [];
+    const extra: DomExtras = {};
+    for (let i = 0; i + 1 < attrs.length; i += 2) {
+      const [name, value] = [attrs[i]!, attrs[i + 1]!.trim()];
+      if (name === 'aria-sort' && SORTS.has(value)) extra.sort = value as DomExtras['sort'];
+      else if (name === 'aria-current' && value !== '' && value !== 'false') extra.current = value;
+      else if (name === 'target' && value !== '' && value !== '_self') extra.target = value;
+    }
+    if (Object.keys(extra).length > 0) extras.set(result.node.backendNodeId, extra);
+  }
+  return extras;
+}
+
+export async function takeAxSnapshot(send: CdpSend): Promise<AxSnapshot> {
+  const { frameTree } = await send<{ frameTree: FrameTreeNode }>('Page.getFrameTree');
+  const warnings: string[] = [];
+  const children = flatten(frameTree);
+  const [main, extras, ...childTrees] = await Promise.all([
+    send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: frameTree.frame.id }),
+    domExtras(send).catch(() => new Map<number, DomExtras>()),
+    ...children.map(async (child): Promise<AxFrameTree | null> => {
+      try {
+        const [tree, owner] = await Promise.all([
+          send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: child.frame.id }),
+          send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: child.frame.id }),
+        ]);
+        return { frameId: child.frame.id, nodes: tree.nodes, ownerBackendId: owner.backendNodeId, url: child.frame.url };
+      } catch {
+        warnings.push(`the frame ${child.frame.url.slice(0, 200)} runs in another process (cross-origin): its content is not in the page model`);
+        return null;
+      }
+    }),
+  ]);
+  const frames: AxFrameTree[] = [{ frameId: frameTree.frame.id, nodes: main.nodes, url: frameTree.frame.url }];
+  for (const tree of childTrees) if (tree) frames.push(tree);
+  return { frames, extras, loaderId: frameTree.frame.loaderId, warnings };
+}
