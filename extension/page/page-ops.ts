@@ -27,6 +27,8 @@ export interface TargetSpec {
   xpath?: string;
   /** An accessibility-tree ref the background has just marked with `attr="value"` through CDP (ax-target.ts). */
   mark?: { attr: string; value: string };
+  /** The accessibility node behind `mark` (for the background's CDP reads; the page ignores it). */
+  node?: { backendId: number; frameId: string; mainFrame: boolean };
   /** Required with clickId: the generation the id must belong to. */
   ref?: RefGeneration;
 }
