@@ -14,9 +14,10 @@ export async function axIndex(ctx: ActionContext, tabId: number): Promise<Action
   await ctx.cdp.attach(tabId);
   const snapshot = await takeAxSnapshot((method, params) => ctx.cdp.send(tabId, method, params));
   const model = axModel(snapshot.frames, snapshot.extras);
+  // Nodes behind an open modal keep their refs (acting on one says why it cannot) but are not listed.
   const kept = model.entries.slice(0, MAX_AX_ELEMENTS);
   const ids = await ctx.refs.recordAx(tabId, snapshot.loaderId, kept.map((e) => ({ b: e.backendId, f: e.frameId })));
-  const elements = kept.map((entry, i) => ({ clickId: ids[i]!, ...entry.element }));
+  const elements = kept.flatMap((entry, i) => (entry.behindModal ? [] : [{ clickId: ids[i]!, ...entry.element }]));
   const warnings = [...snapshot.warnings];
   if (model.entries.length > kept.length) warnings.push(`only the first ${kept.length} of ${model.entries.length} elements were indexed`);
   if (model.modal) warnings.push(`a modal ${model.modal.role}${model.modal.name ? ` "${model.modal.name}"` : ''} is open: only its content is listed, and the page behind it cannot be used until it closes`);

@@ -41,6 +41,8 @@ export interface AxEntry {
   backendId: number;
   frameId: string;
   element: Omit<IndexedElement, 'clickId'>;
+  /** Behind the open modal: not listed, but kept in the ref table so acting on it says why it cannot. */
+  behindModal?: true;
 }
 
 export interface AxModel {
@@ -140,6 +142,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
   const modalNode = findModal(main);
   const entries: AxEntry[] = [];
   const seen = new Set<string>();
+  let passedModal = false;
 
   const walkFrame = (tree: AxFrameTree, frameLabel: string | undefined, inScope: boolean): void => {
     const { map, root } = byId(tree.nodes);
@@ -147,10 +150,12 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       const key = `${tree.frameId}:${node.nodeId}`;
       if (seen.has(key)) return;
       seen.add(key);
-      const inside = scoped || node === modalNode;
+      const inside = scoped || node === modalNode || passedModal;
       const role = roleOfNode(node);
-      if (inside && !node.ignored && node.backendDOMNodeId !== undefined && isListed(node, propertiesOf(node), extras.get(node.backendDOMNodeId))) {
-        entries.push({ backendId: node.backendDOMNodeId, frameId: tree.frameId, element: entryOf(node, map, extras.get(node.backendDOMNodeId), frameLabel) });
+      if (!node.ignored && node.backendDOMNodeId !== undefined && isListed(node, propertiesOf(node), extras.get(node.backendDOMNodeId))) {
+        const entry: AxEntry = { backendId: node.backendDOMNodeId, frameId: tree.frameId, element: entryOf(node, map, extras.get(node.backendDOMNodeId), frameLabel) };
+        if (!inside) entry.behindModal = true;
+        entries.push(entry);
       }
       // A native <select>'s options are its `options`, not entries of their own.
       if (role === 'MenuListPopup') return;
@@ -162,9 +167,11 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
         const next = map.get(id);
         if (next) walk(next, inside);
       }
+      if (node === modalNode) passedModal = true;
     };
     if (root) walk(root, inScope);
   };
+  // Pop-ups a dialog opens are often rendered after it (portals): what follows the modal is in scope.
   walkFrame(main, undefined, modalNode === undefined);
   const model: AxModel = { entries };
   if (modalNode) {

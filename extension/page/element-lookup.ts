@@ -164,8 +164,9 @@ export function elementByXpath(xpath: string): Element | PageOpFailure {
  */
 export function resolveTarget(target: TargetSpec, state: { docToken: string; current: RefGeneration | null }): Element | PageOpFailure {
   const element = targetElement(target, state);
-  if (!(element instanceof Element)) return element;
-  const modal = behindModal(element);
+  // Not `instanceof Element`: an element of a same-origin frame belongs to another realm.
+  if ((element as PageOpFailure).ok === false) return element as PageOpFailure;
+  const modal = behindModal(element as Element);
   if (modal) return { ok: false, reason: 'outside_modal', message: `the element is behind the open modal ${modal}: close the dialog or act inside it` };
   return element;
 }
