@@ -37,10 +37,10 @@ export function textOfValue(value: AxValue | undefined): string {
   return String(raw).replace(/\s+/g, ' ').trim();
 }
 
-/** The node's properties by name (focusable, checked, expanded, level, url, modal...). */
+/** The node's properties by name (focusable, checked, expanded, level, url, modal...); relations as their related nodes. */
 export function propertiesOf(node: AxNode): Map<string, unknown> {
   const map = new Map<string, unknown>();
-  for (const property of node.properties ?? []) map.set(property.name, property.value.value ?? property.value.relatedNodes);
+  for (const property of node.properties ?? []) map.set(property.name, property.value.relatedNodes ?? property.value.value);
   return map;
 }
 

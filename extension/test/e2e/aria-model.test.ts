@@ -115,6 +115,33 @@ s('a modal dialog scopes the model, and an action behind it is refused with ELEM
   assert.is(named(after.elements, 'button', 'Behind the dialog').clickId, behind.clickId, 'the node lived on: same ref');
 });
 
+s('select works on ARIA comboboxes and listboxes: opens, chooses by label or value, verifies', async ({ env, tabId }) => {
+  const { elements } = await index(env, tabId);
+  const fruit = elements.find((e) => e.role === 'combobox' && e.value === 'Apple')!;
+  const chosen = ok(await env.driver.send('browser_select', { tabId, clickId: fruit.clickId, values: ['Pear'] }));
+  assert.equal(chosen.labels, ['Pear']);
+  assert.is(chosen.target?.value, 'Pear', JSON.stringify(chosen));
+  const colour = ok(await env.driver.send('browser_select', { tabId, clickId: named(elements, 'listbox', 'Colour').clickId, values: ['green'] }));
+  assert.equal(colour.labels, ['Green']);
+  const missing = await env.driver.send('browser_select', { tabId, clickId: fruit.clickId, values: ['Banana'] });
+  assert.is(missing.result.error?.code, 'INVALID_TARGET');
+  assert.match(missing.result.error?.message ?? '', '"Plum"', 'the refusal lists the options there are');
+  const country = ok(await env.driver.send('browser_select', { tabId, clickId: named(elements, 'combobox', 'Country').clickId, values: ['Finland'] }));
+  assert.equal(country.labels, ['Finland']);
+  const log = await pageLog(env);
+  assert.match(log, 'fruit=pear;');
+  assert.match(log, 'colour=green;');
+  assert.match(log, 'country=Finland;');
+  assert.is(await (await pageOf(env, 'aria-widgets.html')).evaluate(() => (document.getElementById('country') as HTMLInputElement).value), 'Finland');
+});
+
+s('typing into a combobox reports the suggestions it shows', async ({ env, tabId }) => {
+  const { elements } = await index(env, tabId);
+  const typed = ok(await env.driver.send('browser_type', { tabId, clickId: named(elements, 'combobox', 'Country').clickId, text: 'F' }));
+  assert.equal(typed.suggestions, ['France', 'Finland']);
+  assert.is(typed.target?.expanded, true);
+});
+
 s('source "dom" gives the DOM heuristic and says so', async ({ env, tabId }) => {
   const model = await index(env, tabId, { source: 'dom' });
   assert.is(model.source, 'dom');
