@@ -12,7 +12,7 @@ export const MAX_AX_ELEMENTS = 5_000;
 
 export async function axIndex(ctx: ActionContext, tabId: number): Promise<ActionResultMap['browser_dom_index']> {
   await ctx.cdp.attach(tabId);
-  const snapshot = await takeAxSnapshot((method, params) => ctx.cdp.send(tabId, method, params));
+  const snapshot = await takeAxSnapshot((method, params, options) => ctx.cdp.send(tabId, method, params, options));
   const model = axModel(snapshot.frames, snapshot.extras);
   // Nodes behind an open modal keep their refs (acting on one says why it cannot) but are not listed.
   const kept = model.entries.slice(0, MAX_AX_ELEMENTS);

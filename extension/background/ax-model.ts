@@ -17,6 +17,8 @@ const LISTED_ROLES = new Set([
 const HEADER_ROLES = new Set(['columnheader', 'rowheader']);
 /** Focusable but never entries themselves: the document and frames. */
 const NEVER_LISTED = new Set(['RootWebArea', 'WebArea', 'Iframe', 'IframePresentational', 'MenuListPopup', 'LabelText', 'StaticText', 'InlineTextBox']);
+/** Never entries and too many to look at (text runs): skipped before their properties are read. */
+const SKIPPED = new Set(['StaticText', 'InlineTextBox', 'LineBreak', 'ListMarker']);
 /** Roles whose name is what a form control is labelled with (`label`), not what it says (`text`). */
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 const NAME_MAX_CHARS = 160;
@@ -61,17 +63,21 @@ function byId(nodes: AxNode[]): { map: Map<string, AxNode>; root: AxNode | undef
 
 /** The top-most open modal dialog of the main frame (the last one in document order), if any. */
 function findModal(tree: AxFrameTree): AxNode | undefined {
-  let modal: AxNode | undefined;
+  const candidates = tree.nodes.filter((n) => !n.ignored && n.properties?.some((p) => p.name === 'modal' && p.value.value === true));
+  if (candidates.length <= 1) return candidates[0];
+  // Several: the last in document order (nodes come breadth-first, so walk the tree).
+  const wanted = new Set(candidates);
   const { map, root } = byId(tree.nodes);
+  let last: AxNode | undefined;
   const walk = (node: AxNode): void => {
-    if (!node.ignored && propertiesOf(node).get('modal') === true) modal = node;
+    if (wanted.has(node)) last = node;
     for (const id of node.childIds ?? []) {
       const child = map.get(id);
       if (child) walk(child);
     }
   };
   if (root) walk(root);
-  return modal;
+  return last;
 }
 
 function isListed(node: AxNode, props: Map<string, unknown>, extras: DomExtras | undefined): boolean {
@@ -79,8 +85,9 @@ function isListed(node: AxNode, props: Map<string, unknown>, extras: DomExtras |
   if (NEVER_LISTED.has(role)) return false;
   if (LISTED_ROLES.has(role)) return true;
   if (HEADER_ROLES.has(role)) return extras?.sort !== undefined || props.get('focusable') === true;
-  // Any other tab stop with a name (a div with tabindex and a label), or anything editable.
-  if (props.get('editable') !== undefined && role !== 'generic') return true;
+  // The root of an editable region (contenteditable: its descendants are editable but not focusable).
+  if (props.get('editable') !== undefined && props.get('focusable') === true) return true;
+  // Any other tab stop with a name (a div with tabindex and a label).
   return props.get('focusable') === true && textOfValue(node.name) !== '' && role !== 'generic' && role !== 'none';
 }
 
@@ -94,11 +101,11 @@ function tagOf(role: string, props: Map<string, unknown>, nativeSelect: boolean)
   return role;
 }
 
-function entryOf(node: AxNode, map: Map<string, AxNode>, extras: DomExtras | undefined, frameLabel: string | undefined): Omit<IndexedElement, 'clickId'> {
-  const props = propertiesOf(node);
+function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxNode>, extras: DomExtras | undefined, frameLabel: string | undefined): Omit<IndexedElement, 'clickId'> {
   const rawRole = roleOfNode(node);
   const popup = (node.childIds ?? []).map((id) => map.get(id)).find((c) => c && roleOfNode(c) === 'MenuListPopup');
-  const role = rawRole === 'DisclosureTriangle' ? 'button' : rawRole === 'PopUpButton' ? 'combobox' : rawRole === 'ToggleButton' ? 'button' : rawRole;
+  const richText = (rawRole === 'generic' || rawRole === 'none') && props.get('editable') === 'richtext';
+  const role = rawRole === 'DisclosureTriangle' ? 'button' : rawRole === 'PopUpButton' ? 'combobox' : rawRole === 'ToggleButton' ? 'button' : richText ? 'textbox' : rawRole;
   const element: Omit<IndexedElement, 'clickId'> = { tag: tagOf(rawRole, props, popup !== undefined), role };
   const name = clip(textOfValue(node.name));
   if (name) {
@@ -152,8 +159,10 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       seen.add(key);
       const inside = scoped || node === modalNode || passedModal;
       const role = roleOfNode(node);
-      if (!node.ignored && node.backendDOMNodeId !== undefined && isListed(node, propertiesOf(node), extras.get(node.backendDOMNodeId))) {
-        const entry: AxEntry = { backendId: node.backendDOMNodeId, frameId: tree.frameId, element: entryOf(node, map, extras.get(node.backendDOMNodeId), frameLabel) };
+      const props = node.ignored || node.backendDOMNodeId === undefined || SKIPPED.has(role) ? null : propertiesOf(node);
+      const extra = props ? extras.get(node.backendDOMNodeId!) : undefined;
+      if (props && isListed(node, props, extra)) {
+        const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element: entryOf(node, props, map, extra, frameLabel) };
         if (!inside) entry.behindModal = true;
         entries.push(entry);
       }

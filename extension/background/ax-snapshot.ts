@@ -6,7 +6,10 @@
 import type { AxNode } from './ax-tree.ts';
 import type { AxFrameTree, DomExtras } from './ax-model.ts';
 
-export type CdpSend = <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>;
+export type CdpSend = <T = unknown>(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }) => Promise<T>;
+
+/** Chrome builds the tree of a page of thousands of controls in seconds on a loaded machine: beyond the usual 5 s command bound. */
+export const AX_TREE_TIMEOUT_MS = 20_000;
 
 interface FrameTreeNode {
   frame: { id: string; loaderId: string; url: string; name?: string };
@@ -61,12 +64,12 @@ export async function takeAxSnapshot(send: CdpSend): Promise<AxSnapshot> {
   const warnings: string[] = [];
   const children = flatten(frameTree);
   const [main, extras, ...childTrees] = await Promise.all([
-    send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: frameTree.frame.id }),
+    send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: frameTree.frame.id }, { timeoutMs: AX_TREE_TIMEOUT_MS }),
     domExtras(send).catch(() => new Map<number, DomExtras>()),
     ...children.map(async (child): Promise<AxFrameTree | null> => {
       try {
         const [tree, owner] = await Promise.all([
-          send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: child.frame.id }),
+          send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: child.frame.id }, { timeoutMs: AX_TREE_TIMEOUT_MS }),
           send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: child.frame.id }),
         ]);
         return { frameId: child.frame.id, nodes: tree.nodes, ownerBackendId: owner.backendNodeId, url: child.frame.url };

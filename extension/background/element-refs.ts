@@ -86,7 +86,8 @@ export function createElementRefs(storage: StorageArea | undefined): ElementRefs
       }
       const firstId = ids.length > 0 ? Math.min(...ids) : refs.nextId;
       refs.current = { docToken: `ax:${loaderId}`, attr: AX_MARK_ATTR, firstId, lastId: Math.max(firstId, refs.nextId - 1), ax: { loaderId, nodes: table } };
-      await persist(map);
+      // Not awaited: the table is in memory now; the copy for a restarted worker may land a moment later.
+      void persist(map);
       return ids;
     },
     async check(tabId, clickId) {
