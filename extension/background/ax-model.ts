@@ -28,6 +28,8 @@ export interface DomExtras {
   sort?: 'ascending' | 'descending' | 'other';
   current?: string;
   target?: string;
+  /** An <input type=password> (the tree shows it as a textbox). */
+  password?: true;
 }
 
 export interface AxFrameTree {
@@ -117,6 +119,7 @@ function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxN
   if (typeof props.get('url') === 'string' && role === 'link') element.href = clip(props.get('url') as string, 2_000);
   Object.assign(element, statesOf(node, props, extras));
   if (role === 'searchbox') element.type = 'search';
+  if (extras?.password) element.type = 'password';
   if (popup) {
     element.options = (popup.childIds ?? [])
       .map((id) => map.get(id))

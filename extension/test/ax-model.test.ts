@@ -68,6 +68,9 @@ model('DOM attributes the tree lacks (aria-sort, aria-current, target) come from
   assert.is(entries.find((e) => e.backendId === header)?.element.sort, 'ascending');
   const home = entries.find((e) => e.backendId === link)!.element;
   assert.equal([home.current, home.target, home.tag], ['page', '_blank', 'a']);
+  const city = recorded.main.find((n) => n.name?.value === 'City')!.backendDOMNodeId!;
+  const asPassword = axModel(frames(recorded.main), new Map([[city, { password: true as const }]])).entries.find((e) => e.backendId === city)!.element;
+  assert.equal([asPassword.tag, asPassword.type], ['input', 'password'], 'a password field is typed as one, so the runtime keeps what is typed secret');
 });
 
 model('no tree, no entries', () => {

@@ -63,6 +63,7 @@ s('lists widget items that are not tab stops, with their own names and ARIA stat
   assert.ok(fruit, 'the custom combobox shows its value');
   assert.is(fruit!.expanded, false);
   assert.is(named(elements, 'combobox', 'City').tag, 'input', '<input list> is a combobox');
+  assert.is(named(elements, 'textbox', 'Password').type, 'password', 'an empty password field is known as one');
   const volume = named(elements, 'slider', 'Volume');
   assert.equal([volume.valueNow, volume.valueMin, volume.valueMax], [30, 0, 100]);
   assert.is(named(elements, 'tab', 'Week').selected, false);
