@@ -93,6 +93,41 @@ function isListed(node: AxNode, props: Map<string, unknown>, extras: DomExtras |
   return props.get('focusable') === true && textOfValue(node.name) !== '' && role !== 'generic' && role !== 'none';
 }
 
+/** Backend ids of <label>s that name a control in the tree (their `labelledby`). */
+function labellingIds(nodes: AxNode[]): Set<number> {
+  const ids = new Set<number>();
+  for (const node of nodes) {
+    for (const property of node.properties ?? []) {
+      if (property.name !== 'labelledby') continue;
+      for (const related of property.value.relatedNodes ?? []) if (related.backendDOMNodeId !== undefined) ids.add(related.backendDOMNodeId);
+    }
+  }
+  return ids;
+}
+
+/** The text of a node's StaticText descendants (a LabelText node has no name of its own). */
+function textBelow(node: AxNode, map: Map<string, AxNode>, depth = 0): string {
+  if (depth > 8) return '';
+  const parts: string[] = [];
+  for (const id of node.childIds ?? []) {
+    const child = map.get(id);
+    if (!child || child.ignored) continue;
+    parts.push(roleOfNode(child) === 'StaticText' ? textOfValue(child.name) : textBelow(child, map, depth + 1));
+  }
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A <label> whose control is not in the tree (display:none behind a styled label, as custom
+ * checkboxes do) or that has no control (TodoMVC's titles, double-clicked to edit): the label is
+ * what a person operates, so it is listed (tag "label", no role), as the DOM index did.
+ */
+function orphanLabel(node: AxNode, map: Map<string, AxNode>, labelling: Set<number>): Omit<IndexedElement, 'clickId'> | null {
+  if (node.backendDOMNodeId === undefined || labelling.has(node.backendDOMNodeId)) return null;
+  const text = clip(textBelow(node, map));
+  return text ? { tag: 'label', text } : null;
+}
+
 /** The tag a consumer would expect for the role, when the tree implies it; otherwise the role itself. */
 function tagOf(role: string, props: Map<string, unknown>, nativeSelect: boolean): string {
   if (nativeSelect) return 'select';
@@ -156,6 +191,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
 
   const walkFrame = (tree: AxFrameTree, frameLabel: string | undefined, inScope: boolean): void => {
     const { map, root } = byId(tree.nodes);
+    const labelling = labellingIds(tree.nodes);
     const walk = (node: AxNode, scoped: boolean): void => {
       const key = `${tree.frameId}:${node.nodeId}`;
       if (seen.has(key)) return;
@@ -164,8 +200,10 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       const role = roleOfNode(node);
       const props = node.ignored || node.backendDOMNodeId === undefined || SKIPPED.has(role) ? null : propertiesOf(node);
       const extra = props ? extras.get(node.backendDOMNodeId!) : undefined;
-      if (props && isListed(node, props, extra)) {
-        const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element: entryOf(node, props, map, extra, frameLabel) };
+      const element = !props ? null : role === 'LabelText' ? orphanLabel(node, map, labelling) : isListed(node, props, extra) ? entryOf(node, props, map, extra, frameLabel) : null;
+      if (element) {
+        if (frameLabel && !element.frame) element.frame = frameLabel;
+        const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element };
         if (!inside) entry.behindModal = true;
         entries.push(entry);
       }

@@ -73,6 +73,15 @@ model('DOM attributes the tree lacks (aria-sort, aria-current, target) come from
   assert.equal([asPassword.tag, asPassword.type], ['input', 'password'], 'a password field is typed as one, so the runtime keeps what is typed secret');
 });
 
+model('a label whose control is not in the tree (display:none behind it) is listed as the thing to operate', () => {
+  const hidden = JSON.parse(readFileSync(new URL('./ax/hidden-controls.ax.json', import.meta.url), 'utf8')) as { frameId: string; nodes: AxNode[] };
+  const { entries } = axModel([{ frameId: hidden.frameId, nodes: hidden.nodes }]);
+  const labels = entries.filter((e) => e.element.tag === 'label').map((e) => e.element.text);
+  assert.ok(labels.includes('I accept the terms'), JSON.stringify(labels));
+  assert.not.ok(labels.includes('Send me the newsletter'), 'a label of a listed checkbox is not listed again');
+  assert.ok(entries.some((e) => e.element.role === 'checkbox' && e.element.label === 'Send me the newsletter' && e.element.checked === false), 'a clipped (sr-only) checkbox is in the tree');
+});
+
 model('no tree, no entries', () => {
   assert.equal(axModel([]), { entries: [] });
 });
