@@ -28,8 +28,8 @@ export interface DomExtras {
   sort?: 'ascending' | 'descending' | 'other';
   current?: string;
   target?: string;
-  /** An <input type=password> (the tree shows it as a textbox). */
-  password?: true;
+  /** The type of an <input> the tree shows as a plain textbox (password, email, url, tel, date...). */
+  type?: string;
 }
 
 export interface AxFrameTree {
@@ -154,7 +154,10 @@ function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxN
   if (typeof props.get('url') === 'string' && role === 'link') element.href = clip(props.get('url') as string, 2_000);
   Object.assign(element, statesOf(node, props, extras));
   if (role === 'searchbox') element.type = 'search';
-  if (extras?.password) element.type = 'password';
+  if (extras?.type) element.type = extras.type;
+  // min / max as the DOM index gave them (strings), for clients of issue 13.
+  if ((role === 'slider' || role === 'spinbutton') && element.valueMin !== undefined) element.min = String(element.valueMin);
+  if ((role === 'slider' || role === 'spinbutton') && element.valueMax !== undefined) element.max = String(element.valueMax);
   if (popup) {
     element.options = (popup.childIds ?? [])
       .map((id) => map.get(id))

@@ -27,7 +27,10 @@ export interface AxSnapshot {
 /** DOM attributes read beside the tree; bounded so a page of a thousand target=_blank links stays cheap. */
 const EXTRAS_SELECTOR = '[aria-sort],[aria-current]:not([aria-current="false"]),a[target]:not([target="_self"])';
 const MAX_EXTRAS = 200;
-const PASSWORD_SELECTOR = 'input[type="password" i]';
+/** Input types the tree does not tell apart from a text field (a checkbox, a range or a number it does). */
+const TYPED_INPUTS = ['password', 'email', 'url', 'tel', 'date', 'time', 'datetime-local', 'month', 'week', 'color', 'file'];
+const TYPED_SELECTOR = TYPED_INPUTS.map((t) => `input[type="${t}" i]`).join(',');
+const MAX_TYPED = 500;
 const SORTS = new Set(['ascending', 'descending', 'other']);
 
 function flatten(node: FrameTreeNode, out: FrameTreeNode[] = []): FrameTreeNode[] {
@@ -41,12 +44,12 @@ function flatten(node: FrameTreeNode, out: FrameTreeNode[] = []): FrameTreeNode[
 async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
   const extras = new Map<number, DomExtras>();
   const { root } = await send<{ root: { nodeId: number } }>('DOM.getDocument', { depth: 0 });
-  // Password fields first and all of them: the tree cannot tell an empty one from a text field, and
-  // the runtime must know them to keep what is typed there secret.
-  const [passwords, others] = await Promise.all(
-    [PASSWORD_SELECTOR, EXTRAS_SELECTOR].map((selector) => send<{ nodeIds: number[] }>('DOM.querySelectorAll', { nodeId: root.nodeId, selector })),
+  // Typed inputs first (password fields above all: the tree cannot tell an empty one from a text
+  // field, and the runtime must know them to keep what is typed there secret).
+  const [typed, others] = await Promise.all(
+    [TYPED_SELECTOR, EXTRAS_SELECTOR].map((selector) => send<{ nodeIds: number[] }>('DOM.querySelectorAll', { nodeId: root.nodeId, selector })),
   );
-  const nodeIds = [...passwords!.nodeIds, ...others!.nodeIds.slice(0, MAX_EXTRAS)];
+  const nodeIds = [...typed!.nodeIds.slice(0, MAX_TYPED), ...others!.nodeIds.slice(0, MAX_EXTRAS)];
   const described = await Promise.all(
     nodeIds.map((nodeId) => send<{ node: { backendNodeId: number; attributes?: string[] } }>('DOM.describeNode', { nodeId }).catch(() => null)),
   );
@@ -59,7 +62,7 @@ async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
       if (name === 'aria-sort' && SORTS.has(value)) extra.sort = value as DomExtras['sort'];
       else if (name === 'aria-current' && value !== '' && value !== 'false') extra.current = value;
       else if (name === 'target' && value !== '' && value !== '_self') extra.target = value;
-      else if (name === 'type' && value.toLowerCase() === 'password') extra.password = true;
+      else if (name === 'type' && TYPED_INPUTS.includes(value.toLowerCase())) extra.type = value.toLowerCase();
     }
     if (Object.keys(extra).length > 0) extras.set(result.node.backendNodeId, extra);
   }

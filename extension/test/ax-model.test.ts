@@ -69,7 +69,7 @@ model('DOM attributes the tree lacks (aria-sort, aria-current, target) come from
   const home = entries.find((e) => e.backendId === link)!.element;
   assert.equal([home.current, home.target, home.tag], ['page', '_blank', 'a']);
   const city = recorded.main.find((n) => n.name?.value === 'City')!.backendDOMNodeId!;
-  const asPassword = axModel(frames(recorded.main), new Map([[city, { password: true as const }]])).entries.find((e) => e.backendId === city)!.element;
+  const asPassword = axModel(frames(recorded.main), new Map([[city, { type: 'password' }]])).entries.find((e) => e.backendId === city)!.element;
   assert.equal([asPassword.tag, asPassword.type], ['input', 'password'], 'a password field is typed as one, so the runtime keeps what is typed secret');
 });
 

@@ -64,7 +64,7 @@ function afterInput(state: ShellState, result: Record<string, unknown>, warnings
   }
   if (Array.isArray(result.invalidFields) && result.invalidFields.length > 0) out.invalidFields = result.invalidFields;
   // Issue 21: the target's role, name and states after the action, and a combobox's suggestions.
-  if (result.target && typeof result.target === 'object') out.state = result.target;
+  if (result.target && typeof result.target === 'object') out.target = result.target;
   if (Array.isArray(result.suggestions)) out.suggestions = result.suggestions;
   if (warnings.length > 0) out.warnings = warnings;
   return out;
@@ -139,7 +139,8 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
       const e = target.element;
-      if (!['input', 'textarea'].includes(e.tag) && e.role !== 'textbox') return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
+      // The accessibility-tree model names fields by role (a range input is a slider, a number field a spinbutton).
+      if (!['input', 'textarea'].includes(e.tag) && !['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider'].includes(e.role ?? '')) return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
       // browser_type replaces the field's contents, so `type` (append) sends what is there plus the text.
       const before = state.lastField?.ref === command.ref ? state.lastField.value : (e.value ?? '');
       const value = command.kind === 'fill' ? command.text : before + command.text;
