@@ -117,6 +117,16 @@ function textBelow(node: AxNode, map: Map<string, AxNode>, depth = 0): string {
   return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
+/** The text of the nearest ancestor (up to 3 levels) that has some. */
+function rowText(node: AxNode, map: Map<string, AxNode>): string {
+  let parent = node.parentId !== undefined ? map.get(node.parentId) : undefined;
+  for (let depth = 0; parent && depth < 3; depth++, parent = parent.parentId !== undefined ? map.get(parent.parentId) : undefined) {
+    const text = clip(textBelow(parent, map), 100);
+    if (text) return text;
+  }
+  return '';
+}
+
 /**
  * A <label> whose control is not in the tree (display:none behind a styled label, as custom
  * checkboxes do) or that has no control (TodoMVC's titles, double-clicked to edit): the label is
@@ -144,7 +154,8 @@ function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxN
   const richText = (rawRole === 'generic' || rawRole === 'none') && props.get('editable') === 'richtext';
   const role = rawRole === 'DisclosureTriangle' ? 'button' : rawRole === 'PopUpButton' ? 'combobox' : rawRole === 'ToggleButton' ? 'button' : richText ? 'textbox' : rawRole;
   const element: Omit<IndexedElement, 'clickId'> = { tag: tagOf(rawRole, props, popup !== undefined), role };
-  const name = clip(textOfValue(node.name));
+  // A checkbox or radio with no name of its own (TodoMVC's toggles) is named by its row, as the DOM index did.
+  const name = clip(textOfValue(node.name)) || (role === 'checkbox' || role === 'radio' || role === 'switch' ? rowText(node, map) : '');
   if (name) {
     if (FIELD_ROLES.has(role)) element.label = name;
     else element.text = name;
