@@ -30,6 +30,10 @@ export interface DomExtras {
   target?: string;
   /** The type of an <input> the tree shows as a plain textbox (password, email, url, tel, date...). */
   type?: string;
+  /** A form field's name attribute. */
+  name?: string;
+  /** A native <select multiple> (a listbox in the tree): one entry with its options. */
+  multipleSelect?: true;
 }
 
 export interface AxFrameTree {
@@ -45,6 +49,8 @@ export interface AxEntry {
   backendId: number;
   frameId: string;
   element: Omit<IndexedElement, 'clickId'>;
+  /** A checkbox or radio with no name of its own (named by its row): ax-index.ts drops it when it is a pixel wide. */
+  unnamedToggle?: true;
   /** Behind the open modal: not listed, but kept in the ref table so acting on it says why it cannot. */
   behindModal?: true;
 }
@@ -91,6 +97,22 @@ function isListed(node: AxNode, props: Map<string, unknown>, extras: DomExtras |
   if (props.get('editable') !== undefined && props.get('focusable') === true) return true;
   // Any other tab stop with a name (a div with tabindex and a label).
   return props.get('focusable') === true && textOfValue(node.name) !== '' && role !== 'generic' && role !== 'none';
+}
+
+/** The options of a native select (its popup's, or a multiple select's own children). */
+function optionsOf(parent: AxNode, map: Map<string, AxNode>): NonNullable<IndexedElement['options']> {
+  return (parent.childIds ?? [])
+    .map((id) => map.get(id))
+    .filter((o): o is AxNode => !!o && roleOfNode(o) === 'option')
+    .slice(0, 50)
+    .map((o) => {
+      const label = clip(textOfValue(o.name));
+      const option: NonNullable<IndexedElement['options']>[number] = { value: label, label };
+      const p = propertiesOf(o);
+      if (p.get('selected') === true) option.selected = true;
+      if (p.get('disabled') === true) option.disabled = true;
+      return option;
+    });
 }
 
 /** Backend ids of <label>s that name a control in the tree (their `labelledby`). */
@@ -165,24 +187,19 @@ function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxN
   if (typeof props.get('url') === 'string' && role === 'link') element.href = clip(props.get('url') as string, 2_000);
   Object.assign(element, statesOf(node, props, extras));
   if (role === 'searchbox') element.type = 'search';
-  if (extras?.type) element.type = extras.type;
+  if (extras?.type) {
+    element.type = extras.type;
+    element.tag = 'input';
+  }
+  if (extras?.name) element.name = extras.name;
+  if (extras?.multipleSelect) {
+    element.tag = 'select';
+    element.options = optionsOf(node, map);
+  }
   // min / max as the DOM index gave them (strings), for clients of issue 13.
   if ((role === 'slider' || role === 'spinbutton') && element.valueMin !== undefined) element.min = String(element.valueMin);
   if ((role === 'slider' || role === 'spinbutton') && element.valueMax !== undefined) element.max = String(element.valueMax);
-  if (popup) {
-    element.options = (popup.childIds ?? [])
-      .map((id) => map.get(id))
-      .filter((o): o is AxNode => !!o && roleOfNode(o) === 'option')
-      .slice(0, 50)
-      .map((o) => {
-        const label = clip(textOfValue(o.name));
-        const option: NonNullable<IndexedElement['options']>[number] = { value: label, label };
-        const p = propertiesOf(o);
-        if (p.get('selected') === true) option.selected = true;
-        if (p.get('disabled') === true) option.disabled = true;
-        return option;
-      });
-  }
+  if (popup) element.options = optionsOf(popup, map);
   if (props.get('multiselectable') === true) element.multiple = true;
   if (extras?.target) element.target = extras.target;
   if (frameLabel) element.frame = frameLabel;
@@ -219,10 +236,11 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
         if (frameLabel && !element.frame) element.frame = frameLabel;
         const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element };
         if (!inside) entry.behindModal = true;
+        if ((role === 'checkbox' || role === 'radio') && !textOfValue(node.name)) entry.unnamedToggle = true;
         entries.push(entry);
       }
       // A native <select>'s options are its `options`, not entries of their own.
-      if (role === 'MenuListPopup') return;
+      if (role === 'MenuListPopup' || extra?.multipleSelect) return;
       if ((role === 'Iframe' || role === 'IframePresentational') && node.backendDOMNodeId !== undefined) {
         const child = childByOwner.get(node.backendDOMNodeId);
         if (child && !node.ignored) walkFrame(child, textOfValue(node.name) || child.url || 'iframe', inside);

@@ -28,8 +28,9 @@ export interface AxSnapshot {
 const EXTRAS_SELECTOR = '[aria-sort],[aria-current]:not([aria-current="false"]),a[target]:not([target="_self"])';
 const MAX_EXTRAS = 200;
 /** Input types the tree does not tell apart from a text field (a checkbox, a range or a number it does). */
-const TYPED_INPUTS = ['password', 'email', 'url', 'tel', 'date', 'time', 'datetime-local', 'month', 'week', 'color', 'file'];
-const TYPED_SELECTOR = TYPED_INPUTS.map((t) => `input[type="${t}" i]`).join(',');
+const TYPED_INPUTS = ['password', 'email', 'url', 'tel', 'date', 'time', 'datetime-local', 'month', 'week', 'color', 'file', 'range', 'number'];
+/** Also form fields' `name` attributes (planners match them) and native multiple selects. */
+const TYPED_SELECTOR = [...TYPED_INPUTS.map((t) => `input[type="${t}" i]`), 'input[name]', 'select[name]', 'textarea[name]', 'select[multiple]'].join(',');
 const MAX_TYPED = 500;
 const SORTS = new Set(['ascending', 'descending', 'other']);
 
@@ -51,7 +52,7 @@ async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
   );
   const nodeIds = [...typed!.nodeIds.slice(0, MAX_TYPED), ...others!.nodeIds.slice(0, MAX_EXTRAS)];
   const described = await Promise.all(
-    nodeIds.map((nodeId) => send<{ node: { backendNodeId: number; attributes?: string[] } }>('DOM.describeNode', { nodeId }).catch(() => null)),
+    nodeIds.map((nodeId) => send<{ node: { backendNodeId: number; nodeName: string; attributes?: string[] } }>('DOM.describeNode', { nodeId }).catch(() => null)),
   );
   for (const result of described) {
     if (!result) continue;
@@ -63,6 +64,8 @@ async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
       else if (name === 'aria-current' && value !== '' && value !== 'false') extra.current = value;
       else if (name === 'target' && value !== '' && value !== '_self') extra.target = value;
       else if (name === 'type' && TYPED_INPUTS.includes(value.toLowerCase())) extra.type = value.toLowerCase();
+      else if (name === 'name' && value !== '') extra.name = value.slice(0, 200);
+      else if (name === 'multiple' && result.node.nodeName === 'SELECT') extra.multipleSelect = true;
     }
     if (Object.keys(extra).length > 0) extras.set(result.node.backendNodeId, extra);
   }
