@@ -82,6 +82,22 @@ model('a label whose control is not in the tree (display:none behind it) is list
   assert.ok(entries.some((e) => e.element.role === 'checkbox' && e.element.label === 'Send me the newsletter' && e.element.checked === false), 'a clipped (sr-only) checkbox is in the tree');
 });
 
+model('a native <select multiple> (a listbox in the tree) is one select entry with its options; names and types come from extras', () => {
+  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({ nodeId, ignored: false, role: { type: 'role', value: role }, name: { type: 'computedString', value: name }, backendDOMNodeId: Number(nodeId), ...extra });
+  const nodes = [
+    node('1', 'RootWebArea', 'Pets', { childIds: ['2', '5'] }),
+    node('2', 'listbox', 'Pets', { parentId: '1', childIds: ['3', '4'], properties: [{ name: 'multiselectable', value: { type: 'boolean', value: true } }] }),
+    node('3', 'option', 'Dog', { parentId: '2', properties: [{ name: 'selected', value: { type: 'boolean', value: true } }] }),
+    node('4', 'option', 'Cat', { parentId: '2' }),
+    node('5', 'slider', 'Price', { parentId: '1', value: { type: 'number', value: 5 } }),
+  ];
+  const { entries } = axModel([{ frameId: 'F', nodes }], new Map([[2, { multipleSelect: true as const, name: 'pets' }], [5, { type: 'range' }]]));
+  assert.equal(entries.map((e) => e.element.tag), ['select', 'input']);
+  assert.equal(entries[0]!.element.options, [{ value: 'Dog', label: 'Dog', selected: true }, { value: 'Cat', label: 'Cat' }]);
+  assert.equal([entries[0]!.element.multiple, entries[0]!.element.name], [true, 'pets']);
+  assert.equal([entries[1]!.element.type, entries[1]!.element.valueNow], ['range', 5]);
+});
+
 model('no tree, no entries', () => {
   assert.equal(axModel([]), { entries: [] });
 });
