@@ -41,6 +41,8 @@ export function bboxOf(element: Element): BBox {
 export function isVisible(element: Element): boolean {
   const rect = element.getBoundingClientRect();
   if (rect.width <= 0 || rect.height <= 0) return false;
+  // Inside a closed <details> (content-visibility: hidden) an element can keep a box but is not shown.
+  if (typeof element.checkVisibility === 'function' && !element.checkVisibility()) return false;
   const style = getComputedStyle(element);
   return style.visibility !== 'hidden' && style.visibility !== 'collapse' && style.display !== 'none' && Number(style.opacity) !== 0;
 }

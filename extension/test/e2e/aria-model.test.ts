@@ -147,6 +147,7 @@ s('source "dom" gives the DOM heuristic and says so', async ({ env, tabId }) => 
   const model = await index(env, tabId, { source: 'dom' });
   assert.is(model.source, 'dom');
   assert.ok(model.elements.some((e) => e.tag === 'button'));
+  assert.not.ok(model.elements.some((e) => e.href?.endsWith('#hidden-link')), 'the DOM heuristic does not list a link inside a closed <details> either');
 });
 
 s.run();
