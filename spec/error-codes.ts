@@ -66,6 +66,8 @@ export const actionErrorCodes = [
   'PLUGIN_ERROR',
   // Issue 13: the page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
   'NAVIGATION_FAILED',
+  // Issue 21: a modal dialog is open and the target is behind it (a person could not reach it).
+  'ELEMENT_OUTSIDE_MODAL',
 ] as const;
 export type ActionErrorCodeName = (typeof actionErrorCodes)[number];
 
@@ -93,6 +95,7 @@ export const retryableByDefault = {
   TASK_TAB_CLOSED: false,
   PLUGIN_ERROR: false,
   NAVIGATION_FAILED: false,
+  ELEMENT_OUTSIDE_MODAL: false,
 } as const satisfies Record<ActionErrorCodeName, boolean>;
 
 /** MCP tool-layer codes (seed 003 §7.1). */

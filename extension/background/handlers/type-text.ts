@@ -9,6 +9,7 @@ import { fail } from '../action-failure.ts';
 import { CdpError } from '../cdp-sessions.ts';
 import { ENTER_DOWN, ENTER_UP } from '../key-events.ts';
 import { typingGuardMs, typingPlan } from '../typing-plan.ts';
+import { comboboxSuggestions } from '../aria-select.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
 import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
@@ -59,7 +60,10 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
     const nav = await navigated(INPUT_COMMIT_WAIT_MS);
     const submitted = submit ? nav.navigated === true || (sawSubmit ? await sawSubmit() : false) : undefined;
     if (submit && !submitted && strategy === 'cdp_key') warnings.push('Enter was pressed but the page saw no form submit and did not navigate: nothing was submitted');
-    return reportAfterInput(ctx, params.tabId, { typed: true as const, strategy, ...(submitted !== undefined ? { submitted } : {}) }, nav, submit ? { target } : null, warnings);
+    const result = await reportAfterInput(ctx, params.tabId, { typed: true as const, strategy, ...(submitted !== undefined ? { submitted } : {}) }, nav, submit ? { target } : null, warnings);
+    // Into a combobox: the suggestions its list now shows (issue 21).
+    const suggestions = target && !submit && result.navigated !== true ? await comboboxSuggestions(ctx, params.tabId, target) : undefined;
+    return suggestions ? { ...result, suggestions } : result;
   };
   if (params.strategy !== 'dom_input') {
     try {
