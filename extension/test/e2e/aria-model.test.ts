@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import type { ActionOutcome } from '../harness/action-driver.ts';
 import { serveCorpus, type CorpusSite } from './corpus-site.ts';
-import { armWatchdog, pageOf, startE2eEnv, type E2eEnv } from './e2e-util.ts';
+import { pluginUiStateFrame } from '../../../transport/contracts/plugin-frames.ts';
+import { armWatchdog, inWorker, pageOf, startE2eEnv, waitUntil, type E2eEnv } from './e2e-util.ts';
 
 const disarm = armWatchdog(150_000, 'aria-model.test');
 const s = suite<{ env: E2eEnv; corpus: CorpusSite; tabId: number }>('the accessibility-tree page model in Chromium');
@@ -148,6 +149,23 @@ s('source "dom" gives the DOM heuristic and says so', async ({ env, tabId }) => 
   assert.is(model.source, 'dom');
   assert.ok(model.elements.some((e) => e.tag === 'button'));
   assert.not.ok(model.elements.some((e) => e.href?.endsWith('#hidden-link')), 'the DOM heuristic does not list a link inside a closed <details> either');
+});
+
+s('after the idle detach (issue 23), an ARIA select by XPath and a click\'s target states attach the debugger again', async ({ env, tabId }) => {
+  const attached = () =>
+    inWorker(env, (id: number) => (globalThis as any).chrome.debugger.sendCommand({ tabId: id }, 'Runtime.evaluate', { expression: '1' }).then(() => true, () => false), tabId);
+  // The server says the task ended: the extension lets go of the debugger at once (task-idle.ts),
+  // as it does DEBUGGER_IDLE_MS after the last action.
+  await env.driver.sendRaw(pluginUiStateFrame({ taskId: env.driver.taskId, clientId: env.driver.clientId, timestamp: Date.now(), state: 'idle' }));
+  await waitUntil(async () => !(await attached()), 5_000);
+  const chosen = ok(await env.driver.send('browser_select', { tabId, xpath: '//*[@id="fruit"]', values: ['Plum'] }));
+  assert.equal(chosen.labels, ['Plum']);
+  assert.is(chosen.target?.value, 'Plum', JSON.stringify(chosen));
+  assert.match(await pageLog(env), 'fruit=plum;');
+  await env.driver.sendRaw(pluginUiStateFrame({ taskId: env.driver.taskId, clientId: env.driver.clientId, timestamp: Date.now(), state: 'idle' }));
+  await waitUntil(async () => !(await attached()), 5_000);
+  const focused = ok(await env.driver.send('browser_focus', { tabId, xpath: '//*[@id="colours"]' }));
+  assert.is(focused.target?.role, 'listbox', JSON.stringify(focused));
 });
 
 s.run();
