@@ -19,6 +19,7 @@ import type { BrowserApi, BrowserTab, DebuggeeTarget } from '../shared/browser-a
 import { messageOf } from './action-failure.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import { askVerdict, createDecisionMemory, hostOf, httpUrl, withoutFragment, type NavigationQuestion } from './navigation-verdict.ts';
+import { createNavigationBlocks, type NavigationBlocks } from './navigation-blocks.ts';
 import type { NewTabGate } from './new-tab-gate.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
@@ -50,6 +51,8 @@ export interface NavigationGuard {
    * the gate's stop (ERR_BLOCKED_BY_CLIENT) is never reported as the page's own failure.
    */
   settled(tabId: number): Promise<void>;
+  /** The main-frame navigations this guard refused, per tab (navigation-blocks.ts). */
+  blocks: NavigationBlocks;
 }
 
 interface PausedRequest {
@@ -76,6 +79,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   const classifying = new Map<number, string | undefined>();
   /** New tabs being classified (and their first navigation sent again when it was stopped). */
   const classified = new Map<number, Promise<void>>();
+  const blocks = createNavigationBlocks();
 
   async function taskOf(tabId: number): Promise<string | undefined> {
     return (await deps.taskTabs.taskOfTab(tabId).catch(() => undefined))?.taskId ?? openedFor.get(tabId);
@@ -129,6 +133,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
       return;
     }
     deps.log?.(`navigation blocked in tab ${tabId} (${frame}, ${stage}): ${decision.error.message}`);
+    if (frame === 'main') blocks.record(tabId, { url, error: decision.error });
     await cdp.send(tabId, 'Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }).catch(() => {});
     if (frame === 'main') await blank(tabId);
   }
@@ -167,6 +172,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     decided.remember(tabId, url, decision.allowed);
     if (!decision.allowed) {
       deps.log?.(`blocked page replaced by about:blank in tab ${tabId}: ${decision.error.message}`);
+      blocks.record(tabId, { url, error: decision.error });
       await blank(tabId);
       return;
     }
@@ -198,7 +204,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
 
   browser.debugger?.onEvent.addListener((source: DebuggeeTarget, method: string, params?: unknown) => {
     if (method !== 'Fetch.requestPaused' || source.tabId === undefined || (source as { sessionId?: string }).sessionId) return;
-    void onPaused(source.tabId, params as PausedRequest);
+    void blocks.track(source.tabId, onPaused(source.tabId, params as PausedRequest));
   });
   browser.debugger?.onDetach.addListener((source) => {
     if (source.tabId === undefined) return;
@@ -251,7 +257,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     classified.set(tabId, entry);
   });
   browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
-    if (changeInfo.url) void urlChanged(tabId, changeInfo.url);
+    if (changeInfo.url) void blocks.track(tabId, urlChanged(tabId, changeInfo.url));
   });
   /** The gate keeps only the hosts task tabs show now (a task's tab closed or the task ended). */
   async function pruneTaskHosts(): Promise<void> {
@@ -271,6 +277,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     mainFrames.delete(tabId);
     openedFor.delete(tabId);
     decided.forget(tabId);
+    blocks.forget(tabId);
   });
 
   return {
@@ -281,5 +288,6 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     },
     isGuarded: (tabId) => intercepting.has(tabId),
     settled: (tabId) => classified.get(tabId) ?? Promise.resolve(),
+    blocks,
   };
 }

@@ -64,6 +64,9 @@ export const actionErrorCodes = [
   'PLUGIN_ERROR',
   // Issue 13: the page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
   'NAVIGATION_FAILED',
+  // Issue 21: the navigation an action caused was refused by the URL policy (seed 004 §4); the tab
+  // was sent to about:blank. The server's policy code, carried by the action that caused it.
+  'URL_BLOCKED',
 ] as const;
 export type ActionErrorCodeName = (typeof actionErrorCodes)[number];
 
@@ -91,6 +94,7 @@ export const retryableByDefault = {
   TASK_TAB_CLOSED: false,
   PLUGIN_ERROR: false,
   NAVIGATION_FAILED: false,
+  URL_BLOCKED: false,
 } as const satisfies Record<ActionErrorCodeName, boolean>;
 
 /** MCP tool-layer codes (seed 003 §7.1). */
