@@ -1,0 +1,121 @@
+// Eval tasks on widgets nobody here wrote (issue 21): Shoelace's web components (shadow DOM) and
+// Duet's date picker, vendored in fixtures/corpus, plus same-origin iframes. Each verdict reads
+// the component's own state from the page (a tree item's `expanded`, a select's `value`, the
+// date input's value, the page's own status line), never the agent's words.
+import type { Frame, Page } from 'playwright-core';
+import type { EvalTask } from './tasks.ts';
+
+const shoelace = (base: string, page: string) => `${base}/shoelace/pages/${page}.html`;
+
+/** The frame (or the page's main frame) whose URL contains `part`. */
+const frameOf = (page: Page, part: string): Frame => page.frames().find((f) => f.url().includes(part)) ?? page.mainFrame();
+
+/** A tree item's own state, found by its own label (its text before any child item). */
+function treeItemState(frame: Frame, label: string): Promise<{ found: boolean; expanded: boolean; selected: boolean }> {
+  return frame.evaluate((wanted) => {
+    const items = Array.from(document.querySelectorAll('sl-tree-item'));
+    const own = (item: Element) =>
+      Array.from(item.childNodes)
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
+    const item = items.find((i) => own(i) === wanted) as (Element & { expanded?: boolean; selected?: boolean }) | undefined;
+    return { found: !!item, expanded: item?.expanded === true, selected: item?.selected === true };
+  }, label);
+}
+
+const lastCommand = async (page: Page) => (await page.textContent('#last-command'))?.trim() ?? '';
+
+export const widgetTasks: EvalTask[] = [
+  {
+    id: 'shoelace: open a menu and choose an item',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'menu')}, open the Edit menu and choose Uppercase`],
+    check: async (page) => {
+      const text = await lastCommand(page);
+      return { ok: text === 'Last command: Uppercase', detail: text };
+    },
+  },
+  {
+    id: 'shoelace: choose an item from a named menu',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'menu')} and choose "Zoom out" from the View menu`],
+    check: async (page) => {
+      const text = await lastCommand(page);
+      return { ok: text === 'Last command: Zoom out', detail: text };
+    },
+  },
+  {
+    id: 'shoelace: expand a tree node',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'tree')} and expand Deciduous`],
+    check: async (page) => {
+      const state = await treeItemState(page.mainFrame(), 'Deciduous');
+      return { ok: state.expanded, detail: JSON.stringify(state) };
+    },
+  },
+  {
+    id: 'shoelace: expand a tree node and select a child',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'tree')}, expand Coniferous and select Pine`],
+    check: async (page) => {
+      const pine = await treeItemState(page.mainFrame(), 'Pine');
+      return { ok: pine.selected, detail: `Pine ${JSON.stringify(pine)}` };
+    },
+  },
+  {
+    id: 'shoelace: choose from a select-only combobox',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'select')} and choose Chocolate in the Flavour select`],
+    check: async (page) => {
+      const value = await page.evaluate(() => (document.getElementById('flavour') as unknown as { value: string }).value);
+      return { ok: value === 'chocolate', detail: `flavour = ${JSON.stringify(value)}` };
+    },
+  },
+  {
+    id: 'shoelace: switch tabs',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'tabs')} and click the Privacy tab`],
+    check: async (page) => {
+      const active = await page.evaluate(() => document.querySelector('sl-tab[active]')?.textContent?.trim() ?? null);
+      return { ok: active === 'Privacy', detail: `active tab ${JSON.stringify(active)}` };
+    },
+  },
+  {
+    id: 'shoelace: fill a modal dialog',
+    site: 'widgets',
+    messages: (b) => [`Open ${shoelace(b, 'dialog')} and click "Rename account"`, 'Type "Grace" into the New name field', 'Click Save'],
+    check: async (page) => {
+      const name = (await page.textContent('#account-name'))?.trim();
+      return { ok: name === 'Grace', detail: `account name ${JSON.stringify(name)}` };
+    },
+  },
+  {
+    id: 'duet: pick a date in the calendar',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/duet-date-picker/pages/date.html and pick 15 March 2024 as the departure date`],
+    check: async (page) => {
+      const value = await page.evaluate(() => (document.querySelector('input[name="departure"]') as HTMLInputElement | null)?.value ?? null);
+      return { ok: value === '2024-03-15', detail: `departure = ${JSON.stringify(value)}` };
+    },
+  },
+  {
+    id: 'iframe: expand a tree node inside a frame',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/iframes/with-tree.html and expand Coniferous`],
+    check: async (page) => {
+      const state = await treeItemState(frameOf(page, 'tree.html'), 'Coniferous');
+      return { ok: state.expanded, detail: JSON.stringify(state) };
+    },
+  },
+  {
+    id: 'iframe: press a button in a feed inside a frame',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/iframes/with-feed.html and click the second "Like"`],
+    check: async (page) => {
+      const pressed = await frameOf(page, 'feed.html').evaluate(() => Array.from(document.querySelectorAll('.like'), (b) => b.getAttribute('aria-pressed')));
+      return { ok: JSON.stringify(pressed) === '["false","true","false"]', detail: `aria-pressed ${JSON.stringify(pressed)}` };
+    },
+  },
+];
