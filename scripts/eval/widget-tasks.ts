@@ -7,20 +7,21 @@ import type { EvalTask } from './tasks.ts';
 
 const shoelace = (base: string, page: string) => `${base}/shoelace/pages/${page}.html`;
 
-/** The frame (or the page's main frame) whose URL contains `part`. */
+/** The frame (or the page's main frame) whose URL contains `part` (a path: with-tree.html contains tree.html). */
 const frameOf = (page: Page, part: string): Frame => page.frames().find((f) => f.url().includes(part)) ?? page.mainFrame();
 
 /** A tree item's own state, found by its own label (its text before any child item). */
 function treeItemState(frame: Frame, label: string): Promise<{ found: boolean; expanded: boolean; selected: boolean }> {
+  // No named inner functions in evaluate: tsx would wrap them in a `__name` helper the page lacks.
   return frame.evaluate((wanted) => {
-    const items = Array.from(document.querySelectorAll('sl-tree-item'));
-    const own = (item: Element) =>
-      Array.from(item.childNodes)
-        .filter((n) => n.nodeType === Node.TEXT_NODE)
-        .map((n) => n.textContent ?? '')
-        .join('')
-        .trim();
-    const item = items.find((i) => own(i) === wanted) as (Element & { expanded?: boolean; selected?: boolean }) | undefined;
+    const item = Array.from(document.querySelectorAll('sl-tree-item')).find(
+      (i) =>
+        Array.from(i.childNodes)
+          .filter((n) => n.nodeType === Node.TEXT_NODE)
+          .map((n) => n.textContent ?? '')
+          .join('')
+          .trim() === wanted,
+    ) as (Element & { expanded?: boolean; selected?: boolean }) | undefined;
     return { found: !!item, expanded: item?.expanded === true, selected: item?.selected === true };
   }, label);
 }
@@ -105,7 +106,7 @@ export const widgetTasks: EvalTask[] = [
     site: 'widgets',
     messages: (b) => [`Open ${b}/iframes/with-tree.html and expand Coniferous`],
     check: async (page) => {
-      const state = await treeItemState(frameOf(page, 'tree.html'), 'Coniferous');
+      const state = await treeItemState(frameOf(page, 'pages/tree.html'), 'Coniferous');
       return { ok: state.expanded, detail: JSON.stringify(state) };
     },
   },
@@ -114,7 +115,7 @@ export const widgetTasks: EvalTask[] = [
     site: 'widgets',
     messages: (b) => [`Open ${b}/iframes/with-feed.html and click the second "Like"`],
     check: async (page) => {
-      const pressed = await frameOf(page, 'feed.html').evaluate(() => Array.from(document.querySelectorAll('.like'), (b) => b.getAttribute('aria-pressed')));
+      const pressed = await frameOf(page, 'iframes/feed.html').evaluate(() => Array.from(document.querySelectorAll('.like'), (b) => b.getAttribute('aria-pressed')));
       return { ok: JSON.stringify(pressed) === '["false","true","false"]', detail: `aria-pressed ${JSON.stringify(pressed)}` };
     },
   },
