@@ -97,9 +97,10 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   }
 
   /**
-   * Replaces the page with about:blank. Through CDP when attached: a browser-initiated about:blank
-   * gets a fresh opaque origin; tabs.update would make it inherit the extension's origin, and the
-   * page agent could not read the tab any more.
+   * Replaces the page with about:blank, through CDP when attached (it also works while the
+   * refused navigation's error page is committing). The blank page inherits the extension's
+   * origin either way (measured in Chromium 156, CDP Page.navigate and tabs.update alike), so
+   * executeScript cannot read it: page-agent-cdp.ts reads it over CDP instead.
    */
   async function blank(tabId: number): Promise<void> {
     if (intercepting.has(tabId)) {

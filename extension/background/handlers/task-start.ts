@@ -37,20 +37,6 @@ async function armGuard(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: 
   if (armed && !armed.guarded) warnings.push(`navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`);
 }
 
-/**
- * Sends the task's live tab to `url`. about:blank goes through CDP when attached: a blank page the
- * extension opens with tabs.update inherits the extension's origin, and no script of the
- * extension could read it any more ("Cannot access contents of url chrome-extension://...").
- */
-async function navigateTab(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: number, url: string) {
-  if (url === BLANK_URL && ctx.cdp.isAttached(tabId)) {
-    const sent = await ctx.cdp.send(tabId, 'Page.navigate', { url }).then(() => true, () => false);
-    const tab = sent ? await liveTab(ctx.browser, tabId) : undefined;
-    if (tab) return tab;
-  }
-  return ctx.browser.tabs.update(tabId, { url });
-}
-
 export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   const url = params.url ?? DEFAULT_START_URL;
   if (params.url !== undefined && ctx.isWebUiUrl(params.url)) {
@@ -69,7 +55,7 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
       if (params.url !== undefined) ctx.navigationGuard?.blocks.reported(existing.tabId);
       let updated = tab;
       try {
-        if (params.url !== undefined) updated = await navigateTab(ctx, existing.tabId, params.url);
+        if (params.url !== undefined) updated = await ctx.browser.tabs.update(existing.tabId, { url: params.url });
       } catch (error) {
         const state = ctx.nav.state(existing.tabId);
         if (state) state.pending = null; // no navigation will come
