@@ -102,6 +102,26 @@ export const widgetTasks: EvalTask[] = [
     },
   },
   {
+    id: 'autocomplete: type and choose a suggestion',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/accessible-autocomplete/examples/form-single.html, type "Fran" into the last location field and choose France`],
+    check: async (page) => {
+      // enhanceSelectElement hides the <select> (kept as the form's value) and shows the combobox input.
+      const value = await page.evaluate(() => (document.querySelector('select[name="last-location"]') as HTMLSelectElement | null)?.value ?? null);
+      const shown = await page.evaluate(() => (document.getElementById('last-location') as HTMLInputElement | null)?.value ?? null);
+      return { ok: value === 'country:FR' && shown === 'France', detail: `select ${JSON.stringify(value)}, field ${JSON.stringify(shown)}` };
+    },
+  },
+  {
+    id: 'tablesort: sort a table by a column',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/tablesort/pages/prices.html and click the Price column header`],
+    check: async (page) => {
+      const state = await page.evaluate(() => ({ sort: document.querySelectorAll('#teas th')[1]?.getAttribute('aria-sort') ?? null, first: document.querySelector('#teas tbody tr td')?.textContent ?? null }));
+      return { ok: state.sort === 'ascending' && state.first === 'Rooibos', detail: JSON.stringify(state) };
+    },
+  },
+  {
     id: 'iframe: expand a tree node inside a frame',
     site: 'widgets',
     messages: (b) => [`Open ${b}/iframes/with-tree.html and expand Coniferous`],

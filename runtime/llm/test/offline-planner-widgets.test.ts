@@ -151,6 +151,7 @@ s('request reading: expand / collapse, "as the <field>", the trailing "menu" of 
   assert.equal((parseRequest('collapse Deciduous') as any).actions, [{ kind: 'expand', target: 'Deciduous', want: 'close' }]);
   assert.equal((parseRequest('pick 15 March 2024 as the departure date') as any).actions, [{ kind: 'select', option: '15 March 2024', field: 'departure date' }]);
   assert.equal((parseRequest('click the File menu') as any).actions, [{ kind: 'click', target: 'File' }]);
+  assert.equal((parseRequest('click the Price column header') as any).actions, [{ kind: 'click', target: 'Price' }]);
   assert.equal(dateParts('15 March 2024'), { day: 15, month: 3, year: 2024 });
   assert.equal(dateParts('March 15th'), { day: 15, month: 3 });
   assert.equal(dateParts('2024-03-15'), { day: 15, month: 3, year: 2024 });
