@@ -66,6 +66,29 @@ function findDay(elements: PageElement[], date: { day: number; month?: number })
   return days.find((e) => roleOf(e) === 'button' || e.tag.toLowerCase() === 'button') ?? days[0];
 }
 
+/** The month a calendar shows: the month named by most of the listed days ("15 March"). */
+function monthShown(elements: PageElement[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const e of elements) {
+    const words = labelOf(e).toLowerCase().replace(/[.,]/g, ' ').split(/\s+/);
+    if (!words.some((w) => /^\d{1,2}$/.test(w))) continue;
+    const month = MONTHS.findIndex((m) => words.includes(m));
+    if (month >= 0) counts.set(month + 1, (counts.get(month + 1) ?? 0) + 1);
+  }
+  const [month, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  return count !== undefined && count >= 7 ? month : undefined;
+}
+
+/** An open calendar on another month: its next / previous month button, toward the wanted month. */
+function monthStep(elements: PageElement[], wanted: number): WidgetDecision | null {
+  const shown = monthShown(elements);
+  if (shown === undefined || shown === wanted) return null;
+  const forward = (wanted - shown + 12) % 12 <= 6;
+  const button = elements.find((e) => (forward ? /\bnext\s+month\b/i : /\b(?:previous|prev)\s+month\b/i).test(labelOf(e)));
+  if (!button) return null;
+  return { kind: 'tool', name: TOOL.click, arguments: { clickId: button.clickId }, narration: `showing the ${forward ? 'next' : 'previous'} month ("${clip(labelOf(button), 40)}", element ${button.clickId}) to reach ${MONTHS[wanted - 1]}`, prep: true };
+}
+
 /** The last step opened this very trigger already: opening it again would loop. */
 function openedAlready(steps: ToolStep[], trigger: PageElement): boolean {
   const last = steps.at(-1);
@@ -88,6 +111,8 @@ export function decideWidgetChoice(option: string, field: string | undefined, pa
   if (date) {
     const day = findDay(elements, date);
     if (day) return { kind: 'tool', name: TOOL.click, arguments: { clickId: day.clickId }, narration: `choosing the day "${clip(labelOf(day), 60)}" (element ${day.clickId})` };
+    const step = date.month ? monthStep(elements, date.month) : null;
+    if (step) return step;
   }
   const items = elements.filter((e) => ITEM_ROLES.has(roleOf(e)));
   const item = best(items, nameScore(option), MATCH_SCORE.prefix - 15);

@@ -16,7 +16,8 @@ const SITE = 'http://widgets.test';
 type El = PageElement & { expanded?: boolean; selected?: boolean; hasPopup?: string };
 
 function widgetWorld() {
-  const state = { menuOpen: '', command: '', expanded: new Set<string>(), selected: '', calendarOpen: false, date: '2024-03-01' };
+  const state = { menuOpen: '', command: '', expanded: new Set<string>(), selected: '', calendarOpen: false, month: 3, date: '2024-03-01' };
+  const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May'];
   const menuItems: Record<string, string[]> = { Edit: ['Cut', 'Copy', 'Uppercase'], View: ['Zoom in', 'Zoom out'] };
   const menuPage = (): PageSpec => {
     const elements: El[] = [
@@ -41,7 +42,10 @@ function widgetWorld() {
       { clickId: 1, tag: 'input', role: 'textbox', name: 'Departure date', value: state.date },
       { clickId: 2, tag: 'button', role: 'button', name: `Choose date, Selected date is ${state.date}`, hasPopup: 'dialog' },
     ];
-    if (state.calendarOpen) for (let d = 1; d <= 31; d++) elements.push({ clickId: 100 + d, tag: 'button', role: 'button', name: `${d} March` });
+    if (state.calendarOpen) {
+      elements.push({ clickId: 3, tag: 'button', role: 'button', name: 'Previous month' }, { clickId: 4, tag: 'button', role: 'button', name: 'Next month' });
+      for (let d = 1; d <= 28; d++) elements.push({ clickId: 100 * state.month + d, tag: 'button', role: 'button', name: `${d} ${MONTH_NAMES[state.month - 1]}` });
+    }
     return { title: 'Book a trip', elements };
   };
   const selectPage = (): PageSpec => ({ title: 'Order', elements: [{ clickId: 1, tag: 'sl-select', role: 'combobox', name: 'Flavour', hasPopup: 'listbox', expanded: false } as El] });
@@ -56,7 +60,11 @@ function widgetWorld() {
       if (url.endsWith('/tree') && element.role === 'treeitem') return (state.selected = element.name!), { page: treePage() };
       if (url.endsWith('/date')) {
         if (element.clickId === 2) state.calendarOpen = true;
-        else if (element.clickId > 100) [state.date, state.calendarOpen] = [`2024-03-${String(element.clickId - 100).padStart(2, '0')}`, false];
+        else if (element.clickId === 3 || element.clickId === 4) state.month += element.clickId === 4 ? 1 : -1;
+        else if (element.clickId > 100) {
+          const [month, day] = [Math.floor(element.clickId / 100), element.clickId % 100];
+          [state.date, state.calendarOpen] = [`2024-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`, false];
+        }
         return { page: datePage() };
       }
       return undefined;
@@ -128,9 +136,27 @@ s('"pick 15 March 2024 as the departure date": opens the calendar, then clicks t
   const run = await drive(planner, world, `open ${SITE}/date and pick 15 March 2024 as the departure date`);
   assert.equal(run.toolCalls.slice(1), [
     { name: 'browser_click', arguments: { clickId: 2 } },
-    { name: 'browser_click', arguments: { clickId: 115 } },
+    { name: 'browser_click', arguments: { clickId: 315 } },
   ]);
   assert.is(state.date, '2024-03-15');
+});
+
+s('a date in another month: the calendar is moved month by month (preparing steps), then the day is picked', async () => {
+  const { world, state } = widgetWorld();
+  const run = await drive(planner, world, `open ${SITE}/date and pick May 2nd as the departure date`);
+  assert.equal(run.toolCalls.slice(1), [
+    { name: 'browser_click', arguments: { clickId: 2 } },
+    { name: 'browser_click', arguments: { clickId: 4 } },
+    { name: 'browser_click', arguments: { clickId: 4 } },
+    { name: 'browser_click', arguments: { clickId: 502 } },
+  ]);
+  assert.is(state.date, '2024-05-02');
+  const back = await drive(planner, widgetWorld().world, `open ${SITE}/date and pick 3 January as the departure date`);
+  assert.equal(back.toolCalls.slice(1, 4), [
+    { name: 'browser_click', arguments: { clickId: 2 } },
+    { name: 'browser_click', arguments: { clickId: 3 } },
+    { name: 'browser_click', arguments: { clickId: 3 } },
+  ]);
 });
 
 s('a select-only combobox is chosen with browser_select (which opens it)', async () => {
