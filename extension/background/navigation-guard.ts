@@ -205,7 +205,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
 
   browser.debugger?.onEvent.addListener((source: DebuggeeTarget, method: string, params?: unknown) => {
     if (method !== 'Fetch.requestPaused' || source.tabId === undefined || (source as { sessionId?: string }).sessionId) return;
-    void blocks.track(source.tabId, onPaused(source.tabId, params as PausedRequest));
+    const paused = params as PausedRequest;
+    const work = onPaused(source.tabId, paused);
+    // An iframe's document is no navigation of the page: actions do not wait for its verdict.
+    const main = mainFrames.get(source.tabId);
+    if (main === undefined || paused.frameId === undefined || paused.frameId === main) void blocks.track(source.tabId, work);
   });
   browser.debugger?.onDetach.addListener((source) => {
     if (source.tabId === undefined) return;

@@ -243,4 +243,20 @@ s('an allowed navigation and a refused iframe are no refusal of the page', async
   assert.is(w.guard.blocks.unreported(7), null);
 });
 
+s("an iframe's verdict still out does not hold up actions waiting for the page's own decisions", async () => {
+  const w = await world();
+  await w.guard.arm(7);
+  await flush();
+  let answer!: (value: unknown) => void;
+  w.answer = () => new Promise((resolve) => (answer = resolve));
+  w.pause(7, { requestId: 'r8', frameId: 'CHILD', request: { url: 'http://slow-dns.example/' } });
+  await flush();
+  let settled = false;
+  await Promise.race([w.guard.blocks.settled(7).then(() => (settled = true)), flush()]);
+  assert.is(settled, true);
+  answer({ ok: true, data: { allowed: true } });
+  await flush();
+  assert.equal(w.commands(7, 'Fetch.continueRequest'), [{ requestId: 'r8' }]);
+});
+
 s.run();
