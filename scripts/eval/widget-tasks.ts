@@ -122,6 +122,18 @@ export const widgetTasks: EvalTask[] = [
     },
   },
   {
+    id: 'ag-grid: sort a data grid by a column',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/ag-grid/pages/cars.html and click the Price column header`],
+    check: async (page) => {
+      const state = await page.evaluate(() => ({
+        sort: document.querySelector('[role="columnheader"][col-id="price"]')?.getAttribute('aria-sort') ?? null,
+        first: document.querySelector('[row-index="0"] [col-id="make"]')?.textContent ?? null,
+      }));
+      return { ok: state.sort === 'ascending' && state.first === 'Fiat', detail: JSON.stringify(state) };
+    },
+  },
+  {
     id: 'iframe: expand a tree node inside a frame',
     site: 'widgets',
     messages: (b) => [`Open ${b}/iframes/with-tree.html and expand Coniferous`],
