@@ -1,8 +1,8 @@
 // Widgets nobody here wrote (issue 21), driven through browser-shell the way an MCP client does
 // (snapshot -i, then act on refs found by role and name), each effect read from the page's own
 // DOM: Shoelace's menu button and menu, tree, select-only combobox, modal dialog, tabs, slider
-// and spinbutton (all in shadow DOM), Duet's calendar grid, and Shoelace's tree inside a
-// same-origin iframe. Real runtime, real extension in a plain Chromium (mcp-env.ts).
+// and spinbutton (all in shadow DOM), Duet's calendar grid, AG Grid (sort, edit a cell), and
+// Shoelace's tree inside a same-origin iframe. Real runtime, real extension in a plain Chromium (mcp-env.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { armWatchdog } from './e2e-util.ts';
@@ -107,6 +107,21 @@ s('tabs, slider and spinbutton: selected tab, values moved by the keyboard and b
   await env.ok('range', ['fill', refWhere(range, by('spinbutton', 'Quantity'), 'Quantity'), '5']);
   const page = await env.pageOf('/shoelace/pages/range.html');
   assert.equal(await page.evaluate(() => [(document.getElementById('volume') as unknown as { value: number }).value, (document.getElementById('quantity') as unknown as { value: string }).value]), [60, '5']);
+});
+
+s('data grid: a column header click sorts (aria-sort), a cell is edited in place', async ({ env }) => {
+  await env.ok('grid', ['open', `${env.corpus.url}/ag-grid/pages/cars.html`]);
+  const snap = await snapshotWith(env, 'grid', by('columnheader', 'Price'), 'the Price column header');
+  await env.ok('grid', ['click', refWhere(snap, by('columnheader', 'Price'), 'Price')]);
+  const page = await env.pageOf('/ag-grid/pages/cars.html');
+  assert.is(await page.evaluate(() => document.querySelector('[role="columnheader"][col-id="price"]')?.getAttribute('aria-sort')), 'ascending');
+  await snapshotWith(env, 'grid', (e) => by('columnheader', 'Price')(e) && (e as { sort?: string }).sort === 'ascending', 'the header saying it sorts ascending');
+  const cells = await snapshotWith(env, 'grid', by('gridcell', '33850'), "Ford's price cell");
+  await env.ok('grid', ['dblclick', refWhere(cells, by('gridcell', '33850'), "Ford's price")]);
+  const editing = await snapshotWith(env, 'grid', (e) => e.role === 'spinbutton' || e.role === 'textbox', 'the cell editor');
+  await env.ok('grid', ['fill', refWhere(editing, (e) => e.role === 'spinbutton' || e.role === 'textbox', 'the cell editor'), '35000']);
+  await env.ok('grid', ['press', 'Enter']);
+  await until(async () => (await page.textContent('#last-edit'))?.trim() === 'Edited price of Ford: 35000', 'the edit to be committed', 5_000);
 });
 
 s('a tree inside a same-origin iframe is listed (with its frame) and operable', async ({ env }) => {
