@@ -1,5 +1,6 @@
 // The action catalog (seed 000 §4.2 + browser_switch_tab of seed 002): one handler per action
-// name, looked up by name instead of a switch.
+// name, looked up by name instead of a switch. Input actions report their target's states after
+// they ran (target-states.ts).
 import type { ActionName } from '../../transport/contracts/index.ts';
 import type { ActionHandlers } from './action-context.ts';
 import { check } from './handlers/check.ts';
@@ -20,6 +21,7 @@ import { taskStop } from './handlers/task-stop.ts';
 import { typeText } from './handlers/type-text.ts';
 import { waitForLoaded } from './handlers/wait-for-loaded.ts';
 import { xpathScan } from './handlers/xpath-scan.ts';
+import { reportingTargetStates } from './target-states.ts';
 
 export const actionHandlers: ActionHandlers = {
   task_start: taskStart,
@@ -30,16 +32,16 @@ export const actionHandlers: ActionHandlers = {
   browser_readability_extract: readabilityExtract,
   browser_dom_index: domIndex,
   browser_xpath_scan: xpathScan,
-  browser_click: click,
-  browser_type: typeText,
+  browser_click: reportingTargetStates(click),
+  browser_type: reportingTargetStates(typeText),
   browser_get_html: getHtml,
   browser_switch_tab: switchTab,
-  browser_select: select,
-  browser_check: check,
-  browser_hover: hover,
-  browser_dblclick: dblclick,
-  browser_focus: focus,
-  browser_press: press,
+  browser_select: reportingTargetStates(select),
+  browser_check: reportingTargetStates(check),
+  browser_hover: reportingTargetStates(hover),
+  browser_dblclick: reportingTargetStates(dblclick),
+  browser_focus: reportingTargetStates(focus),
+  browser_press: reportingTargetStates(press),
 };
 
 /** The overlay's step line while an action runs on the task tab. */

@@ -23,7 +23,8 @@ export class CdpError extends Error {
 export interface CdpSessions {
   /** Attaches (once) and enables focus emulation; rejects with CdpError('unavailable'). */
   attach(tabId: number): Promise<void>;
-  send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T>;
+  /** `timeoutMs` overrides the command timeout for one slow read (the accessibility tree of a big page). */
+  send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<T>;
   detach(tabId: number): Promise<void>;
   isAttached(tabId: number): boolean;
 }
@@ -52,9 +53,9 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     if (source.tabId !== undefined) attached.delete(source.tabId);
   });
 
-  function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  function bounded<T>(work: Promise<T>, what: string, limitMs = timeoutMs): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = deps.timers.setTimeout(() => reject(new CdpError(`${what} timed out after ${timeoutMs} ms`, 'timeout')), timeoutMs);
+      const timer = deps.timers.setTimeout(() => reject(new CdpError(`${what} timed out after ${limitMs} ms`, 'timeout')), limitMs);
       work.then(
         (value) => (deps.timers.clearTimeout(timer), resolve(value)),
         (error) => (deps.timers.clearTimeout(timer), reject(error)),
@@ -62,10 +63,10 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     });
   }
 
-  async function rawSend<T>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T> {
+  async function rawSend<T>(tabId: number, method: string, params?: Record<string, unknown>, limitMs?: number): Promise<T> {
     if (!api) throw new CdpError('chrome.debugger is not available in this browser', 'unavailable');
     try {
-      return (await bounded(api.sendCommand({ tabId }, method, params ?? {}), `CDP ${method}`)) as T;
+      return (await bounded(api.sendCommand({ tabId }, method, params ?? {}), `CDP ${method}`, limitMs)) as T;
     } catch (error) {
       if (error instanceof CdpError) throw error;
       const message = messageOf(error);
@@ -113,9 +114,9 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
 
   return {
     attach,
-    async send<T>(tabId: number, method: string, params?: Record<string, unknown>) {
+    async send<T>(tabId: number, method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }) {
       await attach(tabId);
-      return rawSend<T>(tabId, method, params);
+      return rawSend<T>(tabId, method, params, options?.timeoutMs);
     },
     async detach(tabId) {
       const was = attached.delete(tabId);

@@ -6,6 +6,8 @@ import type { StorageArea } from '../shared/browser-api.ts';
 import type { RefGeneration } from '../page/page-ops.ts';
 
 export const ELEMENT_REFS_KEY = 'mimo.elementRefs';
+/** Attribute an accessibility-tree ref is marked with just before an action (ax-target.ts). */
+export const AX_MARK_ATTR = 'data-mimo_ax_target';
 
 interface TabRefs {
   nextId: number;
@@ -21,6 +23,12 @@ export interface ElementRefs {
   nextFirstId(tabId: number): Promise<number>;
   /** Records the generation the page agent just numbered. */
   record(tabId: number, generation: RefGeneration): Promise<void>;
+  /**
+   * Numbers the nodes of an accessibility-tree index and records it: a node that was in the
+   * previous AX index of the same document keeps its clickId (stable refs while the node lives),
+   * a new one gets the next id of the tab.
+   */
+  recordAx(tabId: number, loaderId: string, nodes: Array<{ b: number; f: string }>): Promise<number[]>;
   /** Whether `clickId` belongs to the tab's current generation (the page checks the document). */
   check(tabId: number, clickId: number): Promise<RefCheck>;
   current(tabId: number): Promise<RefGeneration | null>;
@@ -63,9 +71,34 @@ export function createElementRefs(storage: StorageArea | undefined): ElementRefs
       refs.nextId = Math.max(refs.nextId, generation.lastId + 1);
       await persist(map);
     },
+    async recordAx(tabId, loaderId, nodes) {
+      const map = await load();
+      const refs = entry(map, tabId);
+      const previous = refs.current?.ax?.loaderId === loaderId ? refs.current.ax.nodes : {};
+      const kept = new Map<number, number>();
+      for (const [id, node] of Object.entries(previous)) kept.set(node.b, Number(id));
+      const ids: number[] = [];
+      const table: Record<string, { b: number; f: string }> = {};
+      for (const node of nodes) {
+        const id = kept.get(node.b) ?? refs.nextId++;
+        ids.push(id);
+        table[id] = node;
+      }
+      const firstId = ids.length > 0 ? Math.min(...ids) : refs.nextId;
+      refs.current = { docToken: `ax:${loaderId}`, attr: AX_MARK_ATTR, firstId, lastId: Math.max(firstId, refs.nextId - 1), ax: { loaderId, nodes: table } };
+      // Not awaited: the table is in memory now; the copy for a restarted worker may land a moment later.
+      void persist(map);
+      return ids;
+    },
     async check(tabId, clickId) {
-      const current = (await load()).get(tabId)?.current ?? null;
+      const refs = (await load()).get(tabId);
+      const current = refs?.current ?? null;
       if (!current) return { ok: false, reason: 'no_index', message: `tab ${tabId} has not been indexed; call browser_dom_index first` };
+      if (current.ax) {
+        if (current.ax.nodes[clickId]) return { ok: true, ref: current };
+        if (clickId < refs!.nextId) return { ok: false, reason: 'stale', message: `clickId ${clickId} is not in the latest browser_dom_index (its element left the page or the view); index again` };
+        return { ok: false, reason: 'not_found', message: `clickId ${clickId} was never assigned on this tab` };
+      }
       if (clickId < current.firstId) {
         return { ok: false, reason: 'stale', message: `clickId ${clickId} is from an older browser_dom_index (current ids are ${current.firstId}-${current.lastId}); index again` };
       }

@@ -8,7 +8,7 @@ import type { InvalidFieldInfo, PageOpFailure, PageOps, RefGeneration, TargetSpe
 type RefState = { docToken: string; current: RefGeneration | null };
 
 function isFailure(value: Element | PageOpFailure): value is PageOpFailure {
-  return !(value instanceof Element);
+  return (value as PageOpFailure).ok === false; // not instanceof: an element of a same-origin frame is of another realm
 }
 
 function describe(element: Element): string {

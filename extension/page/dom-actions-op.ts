@@ -7,7 +7,7 @@ import type { PageOpFailure, PageOps, RefGeneration, TargetSpec } from './page-o
 type RefState = { docToken: string; current: RefGeneration | null };
 
 function isFailure(value: Element | PageOpFailure): value is PageOpFailure {
-  return !(value instanceof Element);
+  return (value as PageOpFailure).ok === false; // not instanceof: an element of a same-origin frame is of another realm
 }
 
 function fullyInViewport(element: Element): boolean {

@@ -1,5 +1,6 @@
 // DOM helpers of the page agent: which elements are interactive, visible, their text, XPath and
 // box, and resolving a clickId / XPath target with stale-ref protection.
+import { behindModal } from './modal-scope.ts';
 import type { BBox, PageOpFailure, RefGeneration, Scope, TargetSpec } from './page-ops.ts';
 
 export const INTERACTIVE_SELECTOR = [
@@ -40,6 +41,8 @@ export function bboxOf(element: Element): BBox {
 export function isVisible(element: Element): boolean {
   const rect = element.getBoundingClientRect();
   if (rect.width <= 0 || rect.height <= 0) return false;
+  // Inside a closed <details> (content-visibility: hidden) an element can keep a box but is not shown.
+  if (typeof element.checkVisibility === 'function' && !element.checkVisibility()) return false;
   const style = getComputedStyle(element);
   return style.visibility !== 'hidden' && style.visibility !== 'collapse' && style.display !== 'none' && Number(style.opacity) !== 0;
 }
@@ -162,6 +165,43 @@ export function elementByXpath(xpath: string): Element | PageOpFailure {
  * resolves to whatever element carries that number now.
  */
 export function resolveTarget(target: TargetSpec, state: { docToken: string; current: RefGeneration | null }): Element | PageOpFailure {
+  const element = targetElement(target, state);
+  // Not `instanceof Element`: an element of a same-origin frame belongs to another realm.
+  if ((element as PageOpFailure).ok === false) return element as PageOpFailure;
+  const modal = behindModal(element as Element);
+  if (modal) return { ok: false, reason: 'outside_modal', message: `the element is behind the open modal ${modal}: close the dialog or act inside it` };
+  return element;
+}
+
+/** The first element matching `selector` in the document, its open shadow roots and its same-origin frames. */
+function deepQuery(root: Document | ShadowRoot, selector: string): Element | null {
+  const direct = root.querySelector(selector);
+  if (direct) return direct;
+  for (const element of Array.from(root.querySelectorAll('*'))) {
+    if (element.shadowRoot) {
+      const found = deepQuery(element.shadowRoot, selector);
+      if (found) return found;
+    }
+    if (element instanceof HTMLIFrameElement) {
+      let doc: Document | null = null;
+      try {
+        doc = element.contentDocument;
+      } catch {
+        doc = null;
+      }
+      const found = doc ? deepQuery(doc, selector) : null;
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function targetElement(target: TargetSpec, state: { docToken: string; current: RefGeneration | null }): Element | PageOpFailure {
+  if (target.mark) {
+    // An accessibility-tree ref the background has just marked through CDP (background/ax-target.ts).
+    const element = deepQuery(document, `[${CSS.escape(target.mark.attr)}="${CSS.escape(target.mark.value)}"]`);
+    return element ?? { ok: false, reason: 'stale', message: `element ${target.clickId ?? ''} is no longer in the page; index again` };
+  }
   if (target.clickId !== undefined) {
     const ref = target.ref;
     if (!ref) return { ok: false, reason: 'no_index', message: 'clickId given but this tab was never indexed; call browser_dom_index first' };

@@ -2,6 +2,8 @@
 // world) performs, with their argument and result types. Shared by the agent and the
 // background's page-agent client; types only.
 
+import type { DomIndexElement } from '../../transport/contracts/actions.ts';
+
 export type Scope = 'viewport' | 'document';
 export type BBox = { x: number; y: number; w: number; h: number };
 
@@ -11,17 +13,28 @@ export interface RefGeneration {
   attr: string;
   firstId: number;
   lastId: number;
+  /** An index from the accessibility tree: clickId -> backend node (b) and frame (f) of the main frame's document `loaderId`. */
+  ax?: AxRefs;
+}
+
+export interface AxRefs {
+  loaderId: string;
+  nodes: Record<string, { b: number; f: string }>;
 }
 
 export interface TargetSpec {
   clickId?: number;
   xpath?: string;
+  /** An accessibility-tree ref the background has just marked with `attr="value"` through CDP (ax-target.ts). */
+  mark?: { attr: string; value: string };
+  /** The accessibility node behind `mark` (for the background's CDP reads; the page ignores it). */
+  node?: { backendId: number; frameId: string; mainFrame: boolean };
   /** Required with clickId: the generation the id must belong to. */
   ref?: RefGeneration;
 }
 
 /** Why a target could not be used: `stale` = from an older index or a previous document. */
-export type TargetFailureReason = 'stale' | 'not_found' | 'not_visible' | 'no_index' | 'no_target' | 'not_editable' | 'bad_xpath';
+export type TargetFailureReason = 'outside_modal' | 'stale' | 'not_found' | 'not_visible' | 'no_index' | 'no_target' | 'not_editable' | 'bad_xpath';
 
 export type PageOpFailure = {
   ok: false;
@@ -45,30 +58,8 @@ export interface InvalidFieldInfo {
   clickId?: number;
 }
 
-export interface IndexedElement {
-  clickId: number;
-  tag: string;
-  text?: string;
-  xpath?: string;
-  bbox?: BBox;
-  role?: string;
-  type?: string;
-  name?: string;
-  label?: string;
-  placeholder?: string;
-  href?: string;
-  target?: string;
-  value?: string;
-  checked?: boolean;
-  disabled?: boolean;
-  required?: boolean;
-  multiple?: boolean;
-  options?: OptionInfo[];
-  min?: string;
-  max?: string;
-  step?: string;
-  hiddenControl?: boolean;
-}
+/** One entry of the page model: the contract's DomIndexElement (transport/contracts), less the generation. */
+export type IndexedElement = Omit<DomIndexElement, 'generation'>;
 
 export interface ScannedElement {
   xpath: string;

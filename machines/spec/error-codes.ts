@@ -67,6 +67,8 @@ export const actionErrorCodes = [
   // Issue 21: the navigation an action caused was refused by the URL policy (seed 004 §4); the tab
   // was sent to about:blank. The server's policy code, carried by the action that caused it.
   'URL_BLOCKED',
+  // Issue 21: a modal dialog is open and the target is behind it (a person could not reach it).
+  'ELEMENT_OUTSIDE_MODAL',
 ] as const;
 export type ActionErrorCodeName = (typeof actionErrorCodes)[number];
 
@@ -95,6 +97,7 @@ export const retryableByDefault = {
   PLUGIN_ERROR: false,
   NAVIGATION_FAILED: false,
   URL_BLOCKED: false,
+  ELEMENT_OUTSIDE_MODAL: false,
 } as const satisfies Record<ActionErrorCodeName, boolean>;
 
 /** MCP tool-layer codes (seed 003 §7.1). */

@@ -39,9 +39,10 @@ export function elementPriority(page: FullPage, focus?: BBox): PageElement[] {
     const c = center(box);
     return focus ? Math.hypot(c.x - anchor.x, c.y - anchor.y) : Math.abs(c.y) * 4 + Math.abs(c.x);
   };
+  // Ties keep the page's order (the accessibility-tree model has no boxes; its stable ids are not in document order).
   return page.elements
-    .map((element) => ({ element, view: inView(page.boxes.get(element.clickId), viewport) ? 0 : 1, distance: distance(element) }))
-    .sort((a, b) => a.view - b.view || a.distance - b.distance || a.element.clickId - b.element.clickId)
+    .map((element, order) => ({ element, order, view: inView(page.boxes.get(element.clickId), viewport) ? 0 : 1, distance: distance(element) }))
+    .sort((a, b) => a.view - b.view || a.distance - b.distance || a.order - b.order)
     .map((e) => e.element);
 }
 

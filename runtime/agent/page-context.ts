@@ -27,8 +27,21 @@ export interface IndexedElement {
   target?: string | undefined;
   value?: string | undefined;
   bbox?: BBox | undefined;
-  checked?: boolean | undefined;
+  checked?: boolean | 'mixed' | undefined;
   disabled?: boolean | undefined;
+  // ARIA states of the accessibility-tree page model (issue 21).
+  pressed?: boolean | 'mixed' | undefined;
+  selected?: boolean | undefined;
+  expanded?: boolean | undefined;
+  invalid?: boolean | undefined;
+  level?: number | undefined;
+  valueNow?: number | undefined;
+  valueMin?: number | undefined;
+  valueMax?: number | undefined;
+  sort?: string | undefined;
+  current?: string | undefined;
+  hasPopup?: string | undefined;
+  frame?: string | undefined;
   required?: boolean | undefined;
   multiple?: boolean | undefined;
   options?: Array<{ value: string; label: string; selected?: boolean | undefined; disabled?: boolean | undefined }> | undefined;
@@ -69,7 +82,13 @@ export function pageElementOf(e: IndexedElement): PageElement {
   const label = e.label?.replace(/\s+/g, ' ').trim();
   if (label && !out.text) out.text = clip(label, ELEMENT_TEXT_MAX_CHARS);
   else if (label && label !== out.text) out.label = clip(label, ELEMENT_TEXT_MAX_CHARS);
-  for (const key of ['checked', 'disabled', 'required', 'multiple', 'hiddenControl'] as const) if (e[key] === true || (key === 'checked' && e[key] === false)) out[key] = e[key];
+  for (const key of ['disabled', 'required', 'multiple', 'hiddenControl', 'invalid'] as const) if (e[key] === true) out[key] = true;
+  // States where false says something too: unchecked, not pressed, collapsed, not selected.
+  for (const key of ['checked', 'pressed'] as const) if (e[key] !== undefined) out[key] = e[key];
+  for (const key of ['expanded', 'selected'] as const) if (e[key] !== undefined) out[key] = e[key];
+  for (const key of ['level', 'valueNow', 'valueMin', 'valueMax'] as const) if (e[key] !== undefined) out[key] = e[key];
+  for (const key of ['sort', 'current', 'hasPopup'] as const) if (e[key]) out[key] = clip(e[key], ELEMENT_TEXT_MAX_CHARS);
+  if (e.frame) out.frame = clip(e.frame, ELEMENT_TEXT_MAX_CHARS);
   for (const key of ['min', 'max', 'step'] as const) if (e[key]) out[key] = e[key];
   if (e.options?.length) {
     out.options = e.options.slice(0, ELEMENT_OPTIONS_MAX).map((o) => ({

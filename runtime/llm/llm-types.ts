@@ -50,8 +50,22 @@ export interface PageElement {
   target?: string;
   value?: string;
   /** Control state, when the extension reports it: what a planner needs to check, select or slide. */
-  checked?: boolean;
+  checked?: boolean | 'mixed';
   disabled?: boolean;
+  /** ARIA states from the accessibility-tree page model (issue 21). */
+  pressed?: boolean | 'mixed';
+  selected?: boolean;
+  expanded?: boolean;
+  invalid?: boolean;
+  level?: number;
+  valueNow?: number;
+  valueMin?: number;
+  valueMax?: number;
+  sort?: string;
+  current?: string;
+  hasPopup?: string;
+  /** Inside an iframe: the frame's name or URL. */
+  frame?: string;
   required?: boolean;
   multiple?: boolean;
   options?: Array<{ value: string; label: string; selected?: boolean; disabled?: boolean }>;

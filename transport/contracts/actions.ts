@@ -2,6 +2,7 @@
 // params and result schemas per action, default exec timeouts (seed 001 §4.1), idempotency.
 import * as v from 'valibot';
 import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts, idempotentActions as specIdempotentActions } from '../../machines/spec/index.ts';
+import { ElementStatesSchema, ModalScopeSchema, PageModelSourceSchema, elementStateFields } from './element-states.ts';
 import { ArtifactIdSchema, GroupIdSchema, NonNegativeIntSchema, TabIdSchema, UrlSchema, WindowIdSchema } from './ids.ts';
 
 export const actionNames = [
@@ -61,6 +62,8 @@ const navigated = { navigated: v.optional(v.boolean()), navigation: v.optional(N
 /** Form fields the page refused when the action tried to submit (constraint validation). */
 export const InvalidFieldSchema = v.object({ field: v.string(), message: v.string(), clickId: v.optional(NonNegativeIntSchema) });
 export type InvalidField = v.InferOutput<typeof InvalidFieldSchema>;
+/** The target's role, name, value and states after the action (issue 21), when they could be read. */
+const after = { target: v.optional(ElementStatesSchema) };
 const validation = { invalidFields: v.optional(v.array(InvalidFieldSchema)) };
 const target = { clickId: v.optional(NonNegativeIntSchema), xpath: v.optional(v.pipe(v.string(), v.nonEmpty('xpath must not be empty'))) };
 const needsTarget = <T extends { clickId?: number; xpath?: string }>(name: string) => v.check<T, string>((p) => p.clickId !== undefined || p.xpath !== undefined, `${name} needs a target: clickId or xpath`);
@@ -84,6 +87,11 @@ export const actionParamsSchemas = {
     tabId: TabIdSchema,
     scope: v.optional(ScopeSchema),
     assignAttr: v.optional(AssignAttrSchema),
+    /**
+     * Issue 21: `ax` (default for scope "document" when CDP is on) reads Chrome's accessibility
+     * tree; `dom` forces the DOM heuristic (always used for scope "viewport" and with assignAttr).
+     */
+    source: v.optional(PageModelSourceSchema),
   }),
   browser_xpath_scan: v.object({ tabId: TabIdSchema, scope: v.optional(ScopeSchema) }),
   browser_click: v.pipe(
@@ -138,10 +146,8 @@ export const DomIndexElementSchema = v.object({
   value: v.optional(v.string()),
   /** The dom_index generation this clickId belongs to (stale refs get INVALID_TARGET). */
   generation: v.optional(NonNegativeIntSchema),
-  // Control state (issue 13): what a planner needs to check, select or slide without guessing.
-  checked: v.optional(v.boolean()),
-  disabled: v.optional(v.boolean()),
-  required: v.optional(v.boolean()),
+  // Control state (issue 13; issue 21 adds the ARIA states of element-states.ts).
+  ...elementStateFields,
   multiple: v.optional(v.boolean()),
   options: v.optional(v.array(OptionSchema)),
   min: v.optional(v.string()),
@@ -149,6 +155,8 @@ export const DomIndexElementSchema = v.object({
   step: v.optional(v.string()),
   /** The control is visually hidden (opacity 0, clipped, 1 px) and is operated through its label or its own box. */
   hiddenControl: v.optional(v.boolean()),
+  /** Inside an iframe: the frame's accessible name or URL (the page model inlines same-process frames). */
+  frame: v.optional(v.string()),
 });
 export type DomIndexElement = v.InferOutput<typeof DomIndexElementSchema>;
 
@@ -197,20 +205,24 @@ export const actionResultSchemas = {
     truncated: v.optional(v.boolean()),
     ...warnings,
   }),
-  browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), ...warnings }),
+  /** `source`: the accessibility tree (`ax`) or the DOM fallback (`dom`); `modal`: the dialog that scopes the list. */
+  browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), source: v.optional(PageModelSourceSchema), modal: v.optional(ModalScopeSchema), ...warnings }),
   browser_xpath_scan: v.object({ elements: v.array(XPathScanElementSchema), ...warnings }),
-  browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...validation, ...warnings }),
-  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, ...navigated, ...validation, ...warnings }),
+  browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...after, ...validation, ...warnings }),
+  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, ...navigated, ...after,
+    /** Typing into a combobox: the options its suggestion list shows afterwards (at most 50). */
+    suggestions: v.optional(v.array(v.string())),
+    ...validation, ...warnings }),
   browser_get_html: v.object({ artifactId: ArtifactIdSchema, url: v.string(), ...warnings }),
   browser_switch_tab: v.object({ tabId: TabIdSchema, url: v.string(), title: v.optional(v.string()), ...warnings }),
-  browser_select: v.object({ selected: v.array(v.string()), labels: v.array(v.string()), ...navigated, ...warnings }),
+  browser_select: v.object({ selected: v.array(v.string()), labels: v.array(v.string()), ...navigated, ...after, ...warnings }),
   /** `checked`: the control's state read back after the action; `changed`: whether it had to click. */
-  browser_check: v.object({ checked: v.boolean(), changed: v.boolean(), strategy: ClickStrategySchema, ...navigated, ...warnings }),
-  browser_hover: v.object({ hovered: v.literal(true), strategy: ClickStrategySchema, ...warnings }),
-  browser_dblclick: v.object({ dblclicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...warnings }),
+  browser_check: v.object({ checked: v.boolean(), changed: v.boolean(), strategy: ClickStrategySchema, ...navigated, ...after, ...warnings }),
+  browser_hover: v.object({ hovered: v.literal(true), strategy: ClickStrategySchema, ...after, ...warnings }),
+  browser_dblclick: v.object({ dblclicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...after, ...warnings }),
   /** `focused`: whether the element holds the focus afterwards. */
-  browser_focus: v.object({ focused: v.boolean(), ...warnings }),
-  browser_press: v.object({ pressed: v.string(), strategy: TypeStrategySchema, ...navigated, ...validation, ...warnings }),
+  browser_focus: v.object({ focused: v.boolean(), ...after, ...warnings }),
+  browser_press: v.object({ pressed: v.string(), strategy: TypeStrategySchema, ...navigated, ...after, ...validation, ...warnings }),
 } as const satisfies Record<ActionName, v.GenericSchema>;
 
 export type ActionParamsMap = { [K in ActionName]: v.InferOutput<(typeof actionParamsSchemas)[K]> };

@@ -7,6 +7,7 @@ export * from './task-status.ts';
 export * from './snapshot.ts';
 export * from './http.ts';
 export * from './actions.ts';
+export * from './element-states.ts';
 export * from './action-call.ts';
 export * from './action-result.ts';
 export * from './tab-event.ts';

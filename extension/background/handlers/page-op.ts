@@ -4,6 +4,7 @@ import type { PageOpFailure, PageOpName, PageOps, TargetSpec } from '../../page/
 import type { ActionContext } from '../action-context.ts';
 import { ActionFailure, fail } from '../action-failure.ts';
 import { PageAgentError } from '../page-agent-client.ts';
+import { axTarget } from '../ax-target.ts';
 
 export async function runPageOp<K extends PageOpName>(ctx: ActionContext, tabId: number, op: K, args: PageOps[K]['args']): Promise<PageOps[K]['result']> {
   try {
@@ -22,6 +23,7 @@ export async function runPageOp<K extends PageOpName>(ctx: ActionContext, tabId:
 }
 
 export function failTarget(failure: PageOpFailure): never {
+  if (failure.reason === 'outside_modal') fail('ELEMENT_OUTSIDE_MODAL', failure.message, { reason: failure.reason });
   fail('INVALID_TARGET', failure.message, { reason: failure.reason });
 }
 
@@ -30,6 +32,7 @@ export async function targetSpec(ctx: ActionContext, tabId: number, params: { cl
   if (params.clickId !== undefined) {
     const check = await ctx.refs.check(tabId, params.clickId);
     if (!check.ok) fail('INVALID_TARGET', check.message, { reason: check.reason, clickId: params.clickId });
+    if (check.ref.ax) return axTarget(ctx, tabId, params.clickId, check.ref.ax);
     return { clickId: params.clickId, ref: check.ref };
   }
   if (params.xpath !== undefined) return { xpath: params.xpath };

@@ -7,6 +7,7 @@ import { fail } from '../action-failure.ts';
 import { CdpError } from '../cdp-sessions.ts';
 import { OWN_INPUT_ARM_MS } from '../../shared/own-input-guard.ts';
 import { ENTER_DOWN, ENTER_UP, keyStrokes } from '../key-events.ts';
+import { comboboxSuggestions } from '../aria-select.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
 import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
@@ -42,8 +43,12 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const submit = params.submit ?? false;
   const warnings: string[] = [];
   const navigated = await watchNavigation(ctx, params.tabId);
-  const report = async (strategy: 'cdp_key' | 'dom_input') =>
-    reportAfterInput(ctx, params.tabId, { typed: true as const, strategy }, await navigated(INPUT_COMMIT_WAIT_MS), submit ? { target } : null, warnings);
+  const report = async (strategy: 'cdp_key' | 'dom_input') => {
+    const result = await reportAfterInput(ctx, params.tabId, { typed: true as const, strategy }, await navigated(INPUT_COMMIT_WAIT_MS), submit ? { target } : null, warnings);
+    // Into a combobox: the suggestions its list now shows (issue 21).
+    const suggestions = target && !submit && result.navigated !== true ? await comboboxSuggestions(ctx, params.tabId, target) : undefined;
+    return suggestions ? { ...result, suggestions } : result;
+  };
   if (params.strategy !== 'dom_input') {
     try {
       if (await cdpType(ctx, params.tabId, target, params.text, submit)) return report('cdp_key');

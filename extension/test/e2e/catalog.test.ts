@@ -1,5 +1,8 @@
 // Every catalog action on the fixture site in a real Chromium (Playwright persistent context),
 // checked against the shared result schemas and against what the page itself saw.
+// The DOM index calls ask for `source: 'dom'`: they pin the DOM heuristic's contract (boxes,
+// XPaths, ids written into the page, a new id range per index), which stays the fallback. The
+// accessibility-tree model of scope "document" is covered by aria-model.test.ts (issue 21).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { actionResultSchemas, FullStateSyncSchema, TabEventSchema, validate } from '../../../transport/contracts/index.ts';
@@ -87,7 +90,7 @@ s('browser_screenshot uploads a real PNG of the background tab', async ({ env, t
 });
 
 s('browser_dom_index numbers the interactive elements and records them in the page', async ({ env, tabId }) => {
-  const result = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const result = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
   const buttons = result.elements.filter((e: any) => e.text === 'Add to cart');
   assert.is(buttons.length, 5);
   assert.ok(buttons.every((b: any) => b.tag === 'button' && b.bbox.w > 0 && typeof b.xpath === 'string'));
@@ -103,7 +106,7 @@ s('browser_dom_index numbers the interactive elements and records them in the pa
 });
 
 s('browser_xpath_scan lists product names and prices with XPaths', async ({ env, tabId }) => {
-  const indexed = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const indexed = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
   const result = ok('browser_xpath_scan', await env.driver.send('browser_xpath_scan', { tabId, scope: 'document' }));
   const price = result.elements.find((e: any) => e.text === '$120.50');
   assert.ok(price, 'price cell scanned');
@@ -117,7 +120,7 @@ s('browser_xpath_scan lists product names and prices with XPaths', async ({ env,
 
 s('browser_click is a trusted CDP click, by clickId or xpath, also below the fold', async ({ env, tabId }) => {
   const page = await pageOf(env, '/products.html');
-  const indexed = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const indexed = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
   const second = indexed.elements.filter((e: any) => e.text === 'Add to cart')[1];
   const click = ok('browser_click', await env.driver.send('browser_click', { tabId, clickId: second.clickId }));
   assert.is(click.strategy, 'cdp_mouse');
@@ -136,7 +139,7 @@ s('browser_type types into the form like a keyboard and submits it', async ({ en
   assert.is(await page.inputValue('#name'), 'Ada Lovelace');
   const keys = await page.evaluate(() => (window as any).__mimoEvents.filter((e: any) => e.type === 'keydown' && e.trusted).length);
   assert.is(keys, 'Ada Lovelace'.length, 'one trusted keydown per character');
-  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
   const email = indexed.elements.find((e: any) => e.text === 'you@example.com');
   // The index describes fields for a planner: type, name, label, placeholder.
   assert.is(email.type, 'email');
@@ -157,7 +160,7 @@ s('a typed password never leaves the page: the dom index describes the field wit
   const tabId = await startTask(env, driver, '/login.html');
   ok('browser_type', await driver.send('browser_type', { tabId, xpath: '//*[@id="password"]', text: 'hunter2-secret' }));
   assert.is(await (await pageOf(env, '/login.html')).inputValue('#password'), 'hunter2-secret');
-  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
   const field = indexed.elements.find((e: any) => e.type === 'password');
   assert.equal([field.text, field.placeholder, field.label], ['Your password', 'Your password', 'Password']);
   assert.not.ok(JSON.stringify(indexed).includes('hunter2'), 'the password is not in the index');
@@ -195,7 +198,7 @@ s('a target=_blank link opens a tab of the task that browser_switch_tab can bind
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/new-tab.html');
   const since = Date.now();
-  const links = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document' }));
+  const links = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
   const link = links.elements.find((e: any) => e.target === '_blank');
   assert.ok(link?.href?.endsWith('/article.html'), `the new-tab link carries href and target: ${JSON.stringify(link)}`);
   ok('browser_click', await driver.send('browser_click', { tabId, xpath: '//*[@id="open-article"]' }));

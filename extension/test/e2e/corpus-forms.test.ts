@@ -229,10 +229,12 @@ s('controls hidden behind their labels and a custom switch are listed and operat
   const page = await env.pageOf('hidden-controls.html');
   const snap = await env.ok('hidden', ['snapshot', '-i']);
   const newsletter = refWhere(snap, (e) => e.role === 'checkbox' && /newsletter/.test(e.name), 'the clipped checkbox');
-  const terms = refWhere(snap, (e) => e.role === 'checkbox' && /terms/.test(e.name), 'the display:none checkbox');
+  // The accessibility tree has no display:none checkbox: its label is what a person operates, and is listed (issue 21).
+  const terms = refWhere(snap, (e) => (e.role === 'checkbox' || e.tag === 'label') && /terms/.test(e.name), 'the display:none checkbox or its label');
   const pro = refWhere(snap, (e) => e.role === 'radio' && e.name === 'Pro', 'the clipped radio');
   const dark = refWhere(snap, (e) => e.role === 'switch' && e.name === 'Dark mode', 'the ARIA switch');
-  assert.is(snap.refs[newsletter.slice(1)].hidden, 'operated through its label');
+  // The DOM heuristic marks it (`hidden`); the accessibility tree has no geometry to say so.
+  if (snap.source === 'dom') assert.is(snap.refs[newsletter.slice(1)].hidden, 'operated through its label');
   for (const ref of [newsletter, terms, pro, dark]) await env.ok('hidden', ['check', ref]);
   assert.equal(
     await page.evaluate(() => [

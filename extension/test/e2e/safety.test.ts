@@ -1,6 +1,8 @@
 // Safety rules and failure paths in a real Chromium: schema validation, INVALID_TASK_TAB,
 // TASK_TAB_CLOSED, the web UI origin, stale refs (INVALID_TARGET), and CDP refused -> DOM
 // fallback with warnings (CDP_UNAVAILABLE when CDP was asked for explicitly).
+// The stale-ref case uses the DOM heuristic (`source: 'dom'`, a new id range per index); the
+// accessibility-tree model keeps a live node's id (aria-model.test.ts, ax-model.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PROTOCOL_VERSION } from '../../../transport/contracts/index.ts';
@@ -95,7 +97,7 @@ s('a clickId from an older index, a removed element or a previous page is INVALI
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/dynamic.html');
   const page = await pageOf(env, '/dynamic.html');
-  const first = (await driver.send('browser_dom_index', { tabId, scope: 'document' })).result.result!.elements as any[];
+  const first = (await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' })).result.result!.elements as any[];
   const item1 = first.find((e) => e.text === 'Item 1');
   const replace = first.find((e) => e.text === 'Replace the list');
   assert.is((await driver.send('browser_click', { tabId, clickId: replace.clickId })).result.status, 'success');
@@ -104,7 +106,7 @@ s('a clickId from an older index, a removed element or a previous page is INVALI
   assert.is(removed.details?.reason, 'stale');
   assert.is(await page.textContent('#picked'), 'nothing');
 
-  const second = (await driver.send('browser_dom_index', { tabId, scope: 'document' })).result.result!.elements as any[];
+  const second = (await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' })).result.result!.elements as any[];
   const loadMore = first.find((e) => e.text === 'Load more');
   assert.ok(second.every((e) => e.clickId > Math.max(...first.map((f) => f.clickId))), 'a new index uses new ids');
   const older = error(await driver.send('browser_click', { tabId, clickId: loadMore.clickId }));

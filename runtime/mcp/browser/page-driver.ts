@@ -6,7 +6,7 @@
 // readability artifact), the DOM index, click/type by clickId and screenshots.
 import { ulid } from 'ulid';
 import { errorValue, type ErrorValue } from '../../../machines/index.ts';
-import type { DomIndexElement } from '../../../transport/contracts/index.ts';
+import type { DomIndexElement, ModalScope, PageModelSource } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
 import type { Settled } from '../../agent/task-tab.ts';
@@ -146,13 +146,17 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       return { ok: true, value: { title: typeof result.title === 'string' ? result.title : '', text, truncated } };
     },
 
-    async domIndex(signal?: AbortSignal): Promise<Outcome<{ elements: DomIndexElement[]; warnings: string[] }>> {
+    async domIndex(signal?: AbortSignal): Promise<Outcome<{ elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope }>> {
       const missing = needTab();
       if (missing) return missing;
       const indexed = await act('browser_dom_index', { tabId: tab.tabId, scope: 'document' }, signal);
       if (!indexed.ok) return failure(indexed, 'dom index failed');
       const elements = Array.isArray(indexed.result?.elements) ? (indexed.result.elements as DomIndexElement[]) : [];
-      return { ok: true, value: { elements, warnings: indexed.warnings ?? [] } };
+      const value: { elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope } = { elements, warnings: indexed.warnings ?? [] };
+      // Issue 21: which page model this is (the accessibility tree or the DOM fallback) and the modal that scopes it.
+      if (indexed.result?.source === 'ax' || indexed.result?.source === 'dom') value.source = indexed.result.source;
+      if (indexed.result?.modal && typeof indexed.result.modal === 'object') value.modal = indexed.result.modal as ModalScope;
+      return { ok: true, value };
     },
 
     async click(clickId: number, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {

@@ -63,6 +63,9 @@ function afterInput(state: ShellState, result: Record<string, unknown>, warnings
     }
   }
   if (Array.isArray(result.invalidFields) && result.invalidFields.length > 0) out.invalidFields = result.invalidFields;
+  // Issue 21: the target's role, name and states after the action, and a combobox's suggestions.
+  if (result.target && typeof result.target === 'object') out.target = result.target;
+  if (Array.isArray(result.suggestions)) out.suggestions = result.suggestions;
   if (warnings.length > 0) out.warnings = warnings;
   return out;
 }
@@ -95,6 +98,8 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const indexed = await page.domIndex(signal);
       if (!indexed.ok) return fail(describe(indexed.error));
       const parts: Parameters<typeof fitSnapshot>[0] = { url: page.currentUrl() ?? '', elements: indexed.value.elements };
+      if (indexed.value.source) parts.source = indexed.value.source;
+      if (indexed.value.modal) parts.modal = indexed.value.modal;
       if (indexed.value.warnings.length > 0) parts.warnings = indexed.value.warnings;
       if (!command.interactive) {
         const read = await page.readText(signal);
@@ -122,7 +127,8 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
       const e = target.element;
-      if (e.tag !== 'select') return fail(`select works on <select> elements; @${command.ref} is <${e.tag}>`);
+      // A <select>, or an ARIA combobox / listbox (issue 21: the extension opens it and clicks the option).
+      if (e.tag !== 'select' && e.role !== 'combobox' && e.role !== 'listbox') return fail(`select works on <select> elements, comboboxes and listboxes; @${command.ref} is ${e.role ? `a ${e.role}` : `<${e.tag}>`}`);
       const chosen = await page.perform('browser_select', { clickId: e.clickId, values: command.values }, signal);
       if (!chosen.ok) return fail(describe(chosen.error));
       const r = chosen.value;
@@ -133,7 +139,8 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
       const e = target.element;
-      if (!['input', 'textarea'].includes(e.tag) && e.role !== 'textbox') return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
+      // The accessibility-tree model names fields by role (a range input is a slider, a number field a spinbutton).
+      if (!['input', 'textarea'].includes(e.tag) && !['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider'].includes(e.role ?? '')) return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
       // browser_type replaces the field's contents, so `type` (append) sends what is there plus the text.
       const before = state.lastField?.ref === command.ref ? state.lastField.value : (e.value ?? '');
       const value = command.kind === 'fill' ? command.text : before + command.text;

@@ -1,7 +1,7 @@
 // The `snapshot` reply, fitted to browser-shell's stdout limit as valid JSON: when the whole
 // does not fit, elements go first (those out of view before those in view), then the page text
 // is shortened, and `truncated` says what was cut and how much. Never cut inside a string.
-import type { DomIndexElement } from '../../../transport/contracts/index.ts';
+import type { DomIndexElement, ModalScope, PageModelSource } from '../../../transport/contracts/index.ts';
 import { buildSnapshot, type RefTable } from './snapshot-refs.ts';
 
 export interface SnapshotParts {
@@ -13,6 +13,10 @@ export interface SnapshotParts {
   /** The text was already cut before it got here (size limit of the read). */
   textCut?: boolean;
   warnings?: string[];
+  /** Which page model the elements come from: the accessibility tree (`ax`) or the DOM fallback (`dom`). */
+  source?: PageModelSource;
+  /** The modal dialog that scopes the elements. */
+  modal?: ModalScope;
 }
 
 export interface FittedSnapshot {
@@ -35,6 +39,8 @@ function assemble(parts: SnapshotParts, shown: DomIndexElement[], text: string |
   const snap = buildSnapshot(sorted);
   const data: Record<string, unknown> = { url: parts.url };
   if (parts.title !== undefined) data.title = parts.title;
+  if (parts.source) data.source = parts.source;
+  if (parts.modal) data.modal = parts.modal;
   data.snapshot = snap.lines.join('\n');
   data.refs = snap.refs;
   if (text !== undefined) data.text = text;

@@ -64,9 +64,7 @@ export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; l
     if (e.href) entry.href = e.href;
     if (e.value !== undefined && !isPassword(e)) entry.value = e.value;
     // Control state, so a caller can check, select or slide without another read.
-    if (e.checked !== undefined) entry.checked = e.checked;
-    if (e.disabled) entry.disabled = true;
-    if (e.required) entry.required = true;
+    Object.assign(entry, statesOf(e));
     if (e.options) entry.options = e.options.map((o) => (o.label === o.value ? o.label : `${o.label} (${o.value})`) + (o.selected ? ' [selected]' : '') + (o.disabled ? ' [disabled]' : ''));
     if (e.min !== undefined) entry.min = e.min;
     if (e.max !== undefined) entry.max = e.max;
@@ -76,15 +74,41 @@ export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; l
       e.placeholder ? `placeholder: ${e.placeholder}` : '',
       e.href ? `href: ${e.href.slice(0, 200)}` : '',
       e.value && !isPassword(e) ? `value: ${e.value.slice(0, 100)}` : '',
-      e.checked !== undefined ? (e.checked ? 'checked' : 'unchecked') : '',
-      e.disabled ? 'disabled' : '',
-      e.required ? 'required' : '',
+      ...stateWords(e),
+      e.frame ? `in frame: ${e.frame.slice(0, 100)}` : '',
     ]
       .filter(Boolean)
       .join(', ');
     return `- ${role}${name ? ` ${JSON.stringify(name)}` : ''} [ref=${ref}]${extras ? ` (${extras})` : ''}`;
   });
   return { table, lines, refs, truncated: elements.length > shown.length };
+}
+
+const STATE_KEYS = ['checked', 'pressed', 'selected', 'expanded', 'disabled', 'required', 'readonly', 'invalid', 'focused', 'level', 'valueNow', 'valueMin', 'valueMax', 'valueText', 'sort', 'current', 'hasPopup', 'frame'] as const;
+
+/** The element's ARIA states (issue 21) as they go into the refs map. */
+function statesOf(e: DomIndexElement): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of STATE_KEYS) if (e[key] !== undefined && e[key] !== false) out[key] = e[key];
+  // false is a state worth saying for these: unchecked, not pressed, collapsed, not selected.
+  for (const key of ['checked', 'pressed', 'expanded', 'selected'] as const) if (e[key] === false) out[key] = false;
+  return out;
+}
+
+/** The states in words on the snapshot line, as a screen reader would say them. */
+function stateWords(e: DomIndexElement): string[] {
+  const words: string[] = [];
+  if (e.checked !== undefined) words.push(e.checked === 'mixed' ? 'checked=mixed' : e.checked ? 'checked' : 'unchecked');
+  if (e.pressed !== undefined) words.push(e.pressed === 'mixed' ? 'pressed=mixed' : e.pressed ? 'pressed' : 'not pressed');
+  if (e.expanded !== undefined) words.push(e.expanded ? 'expanded' : 'collapsed');
+  if (e.selected) words.push('selected');
+  if (e.level !== undefined) words.push(`level=${e.level}`);
+  if (e.valueNow !== undefined) words.push(`valuenow=${e.valueNow}${e.valueMin !== undefined || e.valueMax !== undefined ? ` (${e.valueMin ?? ''}..${e.valueMax ?? ''})` : ''}`);
+  if (e.sort) words.push(`sort=${e.sort}`);
+  if (e.current) words.push(`current=${e.current}`);
+  if (e.hasPopup) words.push(`haspopup=${e.hasPopup}`);
+  for (const key of ['focused', 'disabled', 'required', 'readonly', 'invalid'] as const) if (e[key]) words.push(key);
+  return words;
 }
 
 export function lookupRef(table: RefTable | undefined, ref: string): RefLookup {

@@ -68,6 +68,8 @@ export function errorWords(error: ProtocolError, situation: ExtensionSituation =
       return { title: "The task's tab was closed.", hint: 'Trying again opens a new one.', actions: ['retry'] };
     case 'PAGE_PREP_FAILED':
       return { title: 'The page could not be read (no screenshot, no text).', actions: ['retry'] };
+    case 'ELEMENT_OUTSIDE_MODAL':
+      return { title: 'A dialog on the page is in the way.', hint: 'The agent has to answer or close the dialog first.', actions: retry };
     case 'INVALID_TARGET':
     case 'INVALID_TASK_TAB':
     case 'SCHEMA_VALIDATION_FAILED':
