@@ -119,7 +119,9 @@ export function decideWidgetChoice(option: string, field: string | undefined, pa
   if (item) return { kind: 'tool', name: TOOL.click, arguments: { clickId: item.clickId }, narration: `choosing "${clip(labelOf(item), 60)}" (${roleOf(item)}, element ${item.clickId})` };
 
   const triggers = elements.filter(isPopupTrigger);
-  const named = field ? best(triggers, nameScore(field), MATCH_SCORE.prefix - 15) : undefined;
+  // A menu button whose popup state sits on a wrapper (a web component's host) shows no hasPopup
+  // of its own: named by the request ("from the View menu"), a button or menu item will do.
+  const named = field ? best(triggers, nameScore(field), MATCH_SCORE.prefix - 15) ?? best(elements.filter((e) => ['button', 'menuitem'].includes(roleOf(e))), nameScore(field), MATCH_SCORE.sameWords) : undefined;
   const calendar = date ? triggers.find((e) => /\b(?:date|calendar)\b/i.test(labelOf(e))) ?? elements.find((e) => /\b(?:choose|pick|select|open)\b.*\bdate\b|\bcalendar\b/i.test(labelOf(e))) : undefined;
   const trigger = named ?? calendar ?? (triggers.length === 1 ? triggers[0] : undefined);
   if (!trigger) return null;

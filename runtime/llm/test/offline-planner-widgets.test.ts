@@ -77,7 +77,7 @@ function widgetWorld() {
     },
   };
   Object.defineProperties(world.pages, {
-    [`${SITE}/menu`]: { get: menuPage, enumerable: true },
+    [`${SITE}/menu`]: { get: menuPage, enumerable: true, configurable: true },
     [`${SITE}/tree`]: { get: treePage, enumerable: true },
     [`${SITE}/date`]: { get: datePage, enumerable: true },
     [`${SITE}/select`]: { get: selectPage, enumerable: true },
@@ -163,6 +163,24 @@ s('a select-only combobox is chosen with browser_select (which opens it)', async
   const { world } = widgetWorld();
   const run = await drive(planner, world, `open ${SITE}/select and choose Chocolate in the Flavour select`);
   assert.equal(run.toolCalls.slice(1), [{ name: 'browser_select', arguments: { clickId: 1, values: ['Chocolate'] } }]);
+});
+
+s('a menu button that does not say it has a popup (the state sits on a wrapper) is still opened when the request names it', async () => {
+  const { world, state } = widgetWorld();
+  const plain = Object.getOwnPropertyDescriptor(world.pages, `${SITE}/menu`)!.get!;
+  const strip = (page: PageSpec): PageSpec => ({ ...page, elements: page.elements.map(({ hasPopup: _h, expanded: _e, ...rest }: El) => rest) });
+  Object.defineProperty(world.pages, `${SITE}/menu`, { get: () => strip(plain()), enumerable: true });
+  const onClick = world.onClick!;
+  world.onClick = (url, element) => {
+    const out = onClick(url, element);
+    return out?.page ? { page: strip(out.page) } : out;
+  };
+  const run = await drive(planner, world, `open ${SITE}/menu and choose "Zoom out" from the View menu`);
+  assert.equal(run.toolCalls.slice(1), [
+    { name: 'browser_click', arguments: { clickId: 2 } },
+    { name: 'browser_click', arguments: { clickId: 11 } },
+  ]);
+  assert.is(state.command, 'Zoom out');
 });
 
 s('an item no widget holds: an honest answer, and no endless re-opening of a menu', async () => {
