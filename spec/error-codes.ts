@@ -66,6 +66,9 @@ export const actionErrorCodes = [
   'PLUGIN_ERROR',
   // Issue 13: the page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
   'NAVIGATION_FAILED',
+  // Issue 21: the navigation an action caused was refused by the URL policy (seed 004 §4); the tab
+  // was sent to about:blank. The server's policy code, carried by the action that caused it.
+  'URL_BLOCKED',
   // Issue 21: a modal dialog is open and the target is behind it (a person could not reach it).
   'ELEMENT_OUTSIDE_MODAL',
 ] as const;
@@ -95,6 +98,7 @@ export const retryableByDefault = {
   TASK_TAB_CLOSED: false,
   PLUGIN_ERROR: false,
   NAVIGATION_FAILED: false,
+  URL_BLOCKED: false,
   ELEMENT_OUTSIDE_MODAL: false,
 } as const satisfies Record<ActionErrorCodeName, boolean>;
 

@@ -28,6 +28,7 @@ import { createNavigationGuard, NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMess
 import { createNewTabGate } from './new-tab-gate.ts';
 import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
+import { createCdpPageAgent } from './page-agent-cdp.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
 import { pageOrigin, pairBrowser } from './pairing.ts';
 import { createPairingConsent } from './pairing-consent.ts';
@@ -79,20 +80,22 @@ export function createBackground(deps: BackgroundDeps): Background {
     emit: (message: TakeoverReport | OverlayCommand) => emit(message),
   });
   const nav = createNavTracker({ browser, timers: deps.timers });
+  const cdp = createCdpSessions({
+    browser,
+    timers: deps.timers,
+    enabled: () => settings.useCdp,
+    onAttached: (tabId) => guard.attached(tabId),
+    afterAttach: (tabId, send) => nav.start(tabId, send),
+    afterDetach: (tabId) => nav.stop(tabId),
+  });
   const services: BackgroundServices = {
     browser,
     settings: () => settings,
     taskTabs,
-    cdp: createCdpSessions({
-      browser,
-      timers: deps.timers,
-      enabled: () => settings.useCdp,
-      onAttached: (tabId) => guard.attached(tabId),
-      afterAttach: (tabId, send) => nav.start(tabId, send),
-      afterDetach: (tabId) => nav.stop(tabId),
-    }),
+    cdp,
     nav,
-    page: createPageAgentClient(browser),
+    // The parked about:blank is read over CDP (executeScript may not touch it: page-agent-cdp.ts).
+    page: createPageAgentClient(browser, createCdpPageAgent({ browser, cdp, fetchText: (url) => deps.fetch(url).then((r) => r.text()) })),
     refs: createElementRefs(browser.storage.session),
     artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),
     overlay,

@@ -19,6 +19,7 @@ import type { BrowserApi, BrowserTab, DebuggeeTarget } from '../shared/browser-a
 import { messageOf } from './action-failure.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import { askVerdict, createDecisionMemory, hostOf, httpUrl, withoutFragment, type NavigationQuestion } from './navigation-verdict.ts';
+import { createNavigationBlocks, type NavigationBlocks } from './navigation-blocks.ts';
 import type { NewTabGate } from './new-tab-gate.ts';
 import type { TaskTabs } from './task-tabs.ts';
 
@@ -50,6 +51,8 @@ export interface NavigationGuard {
    * the gate's stop (ERR_BLOCKED_BY_CLIENT) is never reported as the page's own failure.
    */
   settled(tabId: number): Promise<void>;
+  /** The main-frame navigations this guard refused, per tab (navigation-blocks.ts). */
+  blocks: NavigationBlocks;
 }
 
 interface PausedRequest {
@@ -76,6 +79,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   const classifying = new Map<number, string | undefined>();
   /** New tabs being classified (and their first navigation sent again when it was stopped). */
   const classified = new Map<number, Promise<void>>();
+  const blocks = createNavigationBlocks();
 
   async function taskOf(tabId: number): Promise<string | undefined> {
     return (await deps.taskTabs.taskOfTab(tabId).catch(() => undefined))?.taskId ?? openedFor.get(tabId);
@@ -93,9 +97,10 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   }
 
   /**
-   * Replaces the page with about:blank. Through CDP when attached: a browser-initiated about:blank
-   * gets a fresh opaque origin; tabs.update would make it inherit the extension's origin, and the
-   * page agent could not read the tab any more.
+   * Replaces the page with about:blank, through CDP when attached (it also works while the
+   * refused navigation's error page is committing). The blank page inherits the extension's
+   * origin either way (measured in Chromium 156, CDP Page.navigate and tabs.update alike), so
+   * executeScript cannot read it: page-agent-cdp.ts reads it over CDP instead.
    */
   async function blank(tabId: number): Promise<void> {
     if (intercepting.has(tabId)) {
@@ -129,6 +134,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
       return;
     }
     deps.log?.(`navigation blocked in tab ${tabId} (${frame}, ${stage}): ${decision.error.message}`);
+    if (frame === 'main') blocks.record(tabId, { url, error: decision.error });
     await cdp.send(tabId, 'Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }).catch(() => {});
     if (frame === 'main') await blank(tabId);
   }
@@ -167,6 +173,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     decided.remember(tabId, url, decision.allowed);
     if (!decision.allowed) {
       deps.log?.(`blocked page replaced by about:blank in tab ${tabId}: ${decision.error.message}`);
+      blocks.record(tabId, { url, error: decision.error });
       await blank(tabId);
       return;
     }
@@ -198,7 +205,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
 
   browser.debugger?.onEvent.addListener((source: DebuggeeTarget, method: string, params?: unknown) => {
     if (method !== 'Fetch.requestPaused' || source.tabId === undefined || (source as { sessionId?: string }).sessionId) return;
-    void onPaused(source.tabId, params as PausedRequest);
+    const paused = params as PausedRequest;
+    const work = onPaused(source.tabId, paused);
+    // An iframe's document is no navigation of the page: actions do not wait for its verdict.
+    const main = mainFrames.get(source.tabId);
+    if (main === undefined || paused.frameId === undefined || paused.frameId === main) void blocks.track(source.tabId, work);
   });
   browser.debugger?.onDetach.addListener((source) => {
     if (source.tabId === undefined) return;
@@ -251,7 +262,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     classified.set(tabId, entry);
   });
   browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
-    if (changeInfo.url) void urlChanged(tabId, changeInfo.url);
+    if (changeInfo.url) void blocks.track(tabId, urlChanged(tabId, changeInfo.url));
   });
   /** The gate keeps only the hosts task tabs show now (a task's tab closed or the task ended). */
   async function pruneTaskHosts(): Promise<void> {
@@ -271,6 +282,7 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     mainFrames.delete(tabId);
     openedFor.delete(tabId);
     decided.forget(tabId);
+    blocks.forget(tabId);
   });
 
   return {
@@ -281,5 +293,6 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     },
     isGuarded: (tabId) => intercepting.has(tabId),
     settled: (tabId) => classified.get(tabId) ?? Promise.resolve(),
+    blocks,
   };
 }

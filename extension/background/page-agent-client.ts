@@ -1,10 +1,13 @@
 // Calls one page-agent operation in a tab (scripting.executeScript in the isolated world),
-// injecting page-agent.js first when the document does not have it yet.
+// injecting page-agent.js first when the document does not have it yet. A page executeScript
+// may not touch (the parked about:blank, page-agent-cdp.ts) goes to the fallback when one is given.
 import type { BrowserApi } from '../shared/browser-api.ts';
 import type { PageOpName, PageOps } from '../page/page-ops.ts';
 import { messageOf } from './action-failure.ts';
+import { callAgent, PAGE_AGENT_FILE, type CallOutcome } from './page-agent-call.ts';
+import type { PageAgentFallback } from './page-agent-cdp.ts';
 
-export const PAGE_AGENT_FILE = 'page-agent.js';
+export { PAGE_AGENT_FILE };
 
 export class PageAgentError extends Error {
   constructor(message: string) {
@@ -17,25 +20,14 @@ export interface PageAgentClient {
   run<K extends PageOpName>(tabId: number, op: K, args: PageOps[K]['args']): Promise<PageOps[K]['result']>;
 }
 
-type CallOutcome = { missing: true } | { error: string } | { value: unknown };
-
-/** Serialised into the page by executeScript: must not reference anything outside itself. */
-function callAgent(op: string, args: unknown): CallOutcome {
-  const agent = (globalThis as unknown as { __mimoPageAgent?: { run(op: string, args: unknown): unknown } }).__mimoPageAgent;
-  if (!agent) return { missing: true };
-  try {
-    return { value: agent.run(op, args) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-export function createPageAgentClient(browser: BrowserApi): PageAgentClient {
+export function createPageAgentClient(browser: BrowserApi, fallback?: PageAgentFallback): PageAgentClient {
   async function call(tabId: number, op: string, args: unknown): Promise<CallOutcome> {
     let results;
     try {
       results = await browser.scripting.executeScript({ target: { tabId }, func: callAgent, args: [op, args] });
     } catch (error) {
+      const served = fallback ? await fallback(tabId, op, args).catch(() => null) : null;
+      if (served) return served;
       throw new PageAgentError(`cannot run script in tab ${tabId}: ${messageOf(error)}`);
     }
     const outcome = results[0]?.result as CallOutcome | undefined;

@@ -206,4 +206,57 @@ s("without CDP, a task's new tab held by the gate is checked before its first na
   assert.equal(updates, [['tabs.update', 30, { url: 'about:blank' }], ['tabs.update', 31, { url: 'https://allowed.example/y' }]]);
 });
 
+s('a refused main-frame navigation is recorded for the action that caused it, once its decision (and the swap to about:blank) is done', async () => {
+  const w = await world();
+  await w.guard.arm(7);
+  const blocks = w.guard.blocks;
+  const mark = blocks.count(7);
+  let answer!: (value: unknown) => void;
+  w.answer = () => new Promise((resolve) => (answer = resolve));
+  w.pause(7, { requestId: 'r5', request: { url: 'http://blocked.example/secret' } });
+  await flush();
+  let settled = false;
+  const waiting = blocks.settled(7).then(() => (settled = true));
+  await flush();
+  assert.is(settled, false, 'the verdict is still out');
+  assert.is(blocks.since(7, mark), null);
+  answer({ ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'blocked.example is not on the allowlist', details: { reason: 'not_allowlisted' } } } });
+  await waiting;
+  assert.equal(w.commands(7, 'Page.navigate'), [{ url: 'about:blank' }], 'the tab is blank by the time settled resolves');
+  assert.equal(blocks.since(7, mark), { url: 'http://blocked.example/secret', error: { code: 'URL_BLOCKED', message: 'blocked.example is not on the allowlist', details: { reason: 'not_allowlisted' } } });
+  assert.is(blocks.unreported(7)?.url, 'http://blocked.example/secret');
+  blocks.reported(7);
+  assert.is(blocks.unreported(7), null, 'told once');
+  assert.ok(blocks.since(7, mark), 'still visible to a mark taken before it');
+  assert.is(blocks.since(7, blocks.count(7)), null);
+});
+
+s('an allowed navigation and a refused iframe are no refusal of the page', async () => {
+  const w = await world();
+  await w.guard.arm(7);
+  w.pause(7, { requestId: 'r6', request: { url: 'https://allowed.example/next' } });
+  await flush();
+  w.answer = async () => ({ ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } });
+  w.pause(7, { requestId: 'r7', frameId: 'CHILD', request: { url: 'http://10.0.0.2/' } });
+  await w.guard.blocks.settled(7);
+  assert.is(w.guard.blocks.count(7), 0);
+  assert.is(w.guard.blocks.unreported(7), null);
+});
+
+s("an iframe's verdict still out does not hold up actions waiting for the page's own decisions", async () => {
+  const w = await world();
+  await w.guard.arm(7);
+  await flush();
+  let answer!: (value: unknown) => void;
+  w.answer = () => new Promise((resolve) => (answer = resolve));
+  w.pause(7, { requestId: 'r8', frameId: 'CHILD', request: { url: 'http://slow-dns.example/' } });
+  await flush();
+  let settled = false;
+  await Promise.race([w.guard.blocks.settled(7).then(() => (settled = true)), flush()]);
+  assert.is(settled, true);
+  answer({ ok: true, data: { allowed: true } });
+  await flush();
+  assert.equal(w.commands(7, 'Fetch.continueRequest'), [{ requestId: 'r8' }]);
+});
+
 s.run();

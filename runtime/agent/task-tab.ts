@@ -37,8 +37,11 @@ export interface Settled {
   refused?: ErrorValue;
 }
 
-/** Load failures with no page at all (refused, DNS, TLS, tab gone): nothing to check or read. */
-const NO_PAGE = new Set(['TASK_TAB_CLOSED', 'NAVIGATION_FAILED']);
+/**
+ * Load failures with no page at all (refused, DNS, TLS, tab gone, or a navigation the URL policy
+ * refused in the browser, a redirect hop included: the tab is on about:blank): nothing to check or read.
+ */
+const NO_PAGE = new Set(['TASK_TAB_CLOSED', 'NAVIGATION_FAILED', 'URL_BLOCKED']);
 export const loadedNoPage = (loaded: ActionOutcome): boolean => !loaded.ok && NO_PAGE.has(loaded.error?.code ?? '');
 
 /** The form of `url` the policy checked (`http://0x7f.1/` -> `http://127.0.0.1/`): what the browser gets. */

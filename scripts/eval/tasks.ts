@@ -2,10 +2,11 @@
 // success predicate read from the page itself (DOM state through CDP), never from the agent's words
 // alone. Built to be phrased the way a user would, not fitted to one planner.
 import type { Page } from 'playwright-core';
+import { widgetTasks } from './widget-tasks.ts';
 
 export interface EvalTask {
   id: string;
-  site: 'todomvc-es6' | 'todomvc-react' | 'mdn-forms' | 'sqlite-doc';
+  site: 'todomvc-es6' | 'todomvc-react' | 'mdn-forms' | 'sqlite-doc' | 'widgets';
   /** The user's messages, in order, on one task (later ones continue the same conversation). */
   messages(base: string): string[];
   /** Reads the task tab's real state; `answer` is the agent's last reply (for reading tasks). */
@@ -213,4 +214,4 @@ const sqliteTasks: EvalTask[] = [
   },
 ];
 
-export const evalTasks: EvalTask[] = [...todoTasks('todomvc-es6', 'javascript-es6'), ...todoTasks('todomvc-react', 'react'), ...formTasks, ...sqliteTasks];
+export const evalTasks: EvalTask[] = [...todoTasks('todomvc-es6', 'javascript-es6'), ...todoTasks('todomvc-react', 'react'), ...formTasks, ...sqliteTasks, ...widgetTasks];

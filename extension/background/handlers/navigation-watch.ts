@@ -1,11 +1,13 @@
 // After an input action: did it navigate the main frame, and where to? Marked before the input,
 // read after it (waiting, bounded, for a requested navigation to commit), so the caller knows
 // at once that the page is a new one. And when a submit did not navigate: the fields the
-// browser refused, with its validation messages.
+// browser refused, with its validation messages. A navigation it caused that the URL policy
+// refused makes the action fail with URL_BLOCKED (blocked-report.ts).
 import type { InvalidField, Navigation } from '../../../transport/contracts/index.ts';
 import type { ActionContext } from '../action-context.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
 import { liveTab } from '../tab-guard.ts';
+import { blockMark, failIfBlockedSince } from './blocked-report.ts';
 import { runPageOp } from './page-op.ts';
 
 /** How long a pointer action (5 s T_exec) waits for the navigation it started to commit. */
@@ -23,10 +25,12 @@ const SETTLE_EXPRESSION = 'new Promise((resolve) => setTimeout(resolve, 0))';
 
 export async function watchNavigation(ctx: ActionContext, tabId: number): Promise<(commitWaitMs: number) => Promise<NavigationReport>> {
   const mark = (await ctx.nav.tracking(tabId)) ? ctx.nav.mark(tabId) : null;
+  const blocks = blockMark(ctx, tabId);
   if (mark) {
     return async (commitWaitMs) => {
       await ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: SETTLE_EXPRESSION, awaitPromise: true }).catch(() => {});
       const navigation = await ctx.nav.since(tabId, mark, commitWaitMs);
+      await failIfBlockedSince(ctx, tabId, blocks);
       return navigation ? { navigated: true, navigation } : { navigated: false };
     };
   }

@@ -51,6 +51,8 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
       if (params.url !== undefined) await armGuard(ctx, existing.tabId, warnings);
       // Tracked tabs know at once that a new document is coming (wait_for_loaded waits for it).
       if (params.url !== undefined && (await ctx.nav.tracking(existing.tabId))) ctx.nav.expect(existing.tabId, params.url);
+      // Refusals before this navigation are moot: wait_for_loaded reports only those of this one.
+      if (params.url !== undefined) ctx.navigationGuard?.blocks.reported(existing.tabId);
       let updated = tab;
       try {
         if (params.url !== undefined) updated = await ctx.browser.tabs.update(existing.tabId, { url: params.url });

@@ -6,12 +6,14 @@
 // page that could not be loaded at all (refused, DNS, TLS) is NAVIGATION_FAILED with the net
 // error name. Without CDP: the tab's status "complete" (chrome.tabs). NAVIGATION_TIMEOUT after
 // timeoutMs (default 15 s, inside the 20 s T_exec of seed 001 §4.1); TASK_TAB_CLOSED if the
-// tab goes away meanwhile.
+// tab goes away meanwhile. A navigation of the tab the URL policy refused since the last
+// task_start (a redirect hop, a script's location change) and not reported yet is URL_BLOCKED.
 import type { ActionResult } from '../../../transport/contracts/index.ts';
 import type { BrowserTab, TabChangeInfo } from '../../shared/browser-api.ts';
 import type { ActionContext, ActionHandler } from '../action-context.ts';
 import { ActionFailure, fail } from '../action-failure.ts';
 import { liveTab, requireTaskTab } from '../tab-guard.ts';
+import { failIfUnreportedBlock } from './blocked-report.ts';
 import { runPageOp } from './page-op.ts';
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
@@ -87,6 +89,18 @@ async function trackedLoad(ctx: ActionContext, tabId: number, timeoutMs: number)
 }
 
 export const waitForLoaded: ActionHandler<'browser_wait_for_loaded'> = async (params, ctx) => {
+  try {
+    const loaded = await waitForLoadedOnce(params, ctx);
+    await failIfUnreportedBlock(ctx, params.tabId);
+    return loaded;
+  } catch (error) {
+    // A refused navigation shows as a failed load (the blocked page): say what it was.
+    if (error instanceof ActionFailure && error.error.code !== 'URL_BLOCKED') await failIfUnreportedBlock(ctx, params.tabId);
+    throw error;
+  }
+};
+
+const waitForLoadedOnce: ActionHandler<'browser_wait_for_loaded'> = async (params, ctx) => {
   const { tabId } = params;
   const timeoutMs = params.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   await requireTaskTab(ctx, ctx.taskId, tabId);

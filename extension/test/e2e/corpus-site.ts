@@ -1,6 +1,6 @@
 // The real-page corpus (fixtures/corpus: TodoMVC, MDN forms, SQLite's lang_select.html) over
 // HTTP on 127.0.0.1, unchanged, plus what navigation tests need around it: `/status/<code>`
-// answers an HTML page with that HTTP status, the MDN first form's POST target answers a
+// answers an HTML page with that HTTP status, `/redirect?to=URL` a 302 to URL, the MDN first form's POST target answers a
 // "thank you" page echoing the fields, and `/slow?ms=N` answers after N ms.
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -50,6 +50,7 @@ export async function serveCorpus(): Promise<CorpusSite> {
     const url = new URL(req.url ?? '/', 'http://corpus.invalid');
     const status = /^\/status\/(\d{3})$/.exec(url.pathname);
     if (status) return send(res, Number(status[1]), types['.html']!, page(`Status ${status[1]}`, `<h1>Error ${status[1]}</h1><p>This is the server's error page.</p>`));
+    if (url.pathname === '/redirect') return void res.writeHead(302, { Location: url.searchParams.get('to') ?? '/' }).end();
     if (url.pathname === '/slow') {
       const ms = Math.min(10_000, Math.max(0, Number(url.searchParams.get('ms')) || 0));
       const timer = setTimeout(() => {

@@ -52,7 +52,12 @@ export async function until<T>(read: () => T | Promise<T>, what: string, timeout
   }
 }
 
-export async function startMcpEnv(): Promise<McpEnv> {
+export interface McpEnvOptions {
+  /** The URL policy's config (default: loopback lifted, every host allowed). */
+  policy?: unknown;
+}
+
+export async function startMcpEnv(options: McpEnvOptions = {}): Promise<McpEnv> {
   const cleanups: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -64,12 +69,15 @@ export async function startMcpEnv(): Promise<McpEnv> {
     const corpus = await serveCorpus();
     cleanups.push(() => corpus.close());
     const token = `tok-${ulid()}`;
-    const policy = parseUrlPolicyConfig({ open: { allow_private_networks: ['loopback'] } }, 'e2e-policy.json');
+    const policy = parseUrlPolicyConfig(options.policy ?? { open: { allow_private_networks: ['loopback'] } }, 'e2e-policy.json');
     if (!policy.ok) throw new Error(policy.errors.join('; '));
     let routes!: McpRoutes;
+    // One policy for MCP's own checks and the browser's navigation checks, as in runtime/app.ts.
+    const urlPolicy = createUrlPolicy({ config: policy.config, resolve: createSystemResolver() });
     const runtime = await startRuntime({
       config: { token },
-      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }), runStore: createMemoryRunStore() })),
+      checkNavigation: (url) => urlPolicy.check(url),
+      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy, runStore: createMemoryRunStore() })),
     });
     cleanups.push(() => runtime.close());
     cleanups.push(() => routes.mcp.close());

@@ -83,10 +83,12 @@ async function assertNothingFromBlockedHost(ctx: Ctx, taskId: string, tabId: num
   await waitUntil(async () => (await tabUrl(ctx, tabId)) === 'about:blank', 10_000);
   const text = await act(ctx, taskId, 'browser_readability_extract', { tabId });
   assert.not.match(JSON.stringify(text.result ?? text.error ?? null), SECRET);
-  // On about:blank the page agent has nothing to read (or is refused by Chrome): either way no secret.
+  assert.is(text.status, 'succeeded', JSON.stringify(text.error));
+  // The parked about:blank can be read (issue 21): it has nothing in it.
   const index = await act(ctx, taskId, 'browser_dom_index', { tabId });
   assert.not.match(JSON.stringify(index.result ?? index.error ?? null), SECRET);
-  if (index.status === 'succeeded') assert.is((index.result as { elements: unknown[] }).elements.length, 0, 'about:blank has no elements');
+  assert.is(index.status, 'succeeded', JSON.stringify(index.error));
+  assert.is((index.result as { elements: unknown[] }).elements.length, 0, 'about:blank has no elements');
   // A screenshot now can only be of about:blank (right after the swap Chromium sometimes has no
   // frame yet and refuses the capture: also fine, nothing of the blocked page either way).
   const shot = await act(ctx, taskId, 'browser_screenshot', { tabId });
@@ -183,7 +185,9 @@ function guardSuite(mode: 'playwright' | 'realistic') {
     const { taskId, tabId } = await startOn(ctx, '/link');
     await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
     const clicked = await act(ctx, taskId, 'browser_click', { tabId, xpath: '//a[@id="go"]' });
-    assert.is(clicked.status, 'succeeded', JSON.stringify(clicked.error));
+    // The click's result says what happened (issue 21): URL_BLOCKED with the policy's reason.
+    assert.is(clicked.error?.code, 'URL_BLOCKED', JSON.stringify(clicked.error ?? clicked.result));
+    assert.is((clicked.error?.details as { reason?: string } | undefined)?.reason, 'not_allowlisted');
     await expectBlocked(ctx, taskId, '/secret-link');
     await assertNothingFromBlockedHost(ctx, taskId, tabId);
   });
@@ -192,7 +196,7 @@ function guardSuite(mode: 'playwright' | 'realistic') {
     const { taskId, tabId } = await startOn(ctx, '/form');
     await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
     const clicked = await act(ctx, taskId, 'browser_click', { tabId, xpath: '//button[@id="send"]' });
-    assert.is(clicked.status, 'succeeded', JSON.stringify(clicked.error));
+    assert.is(clicked.error?.code, 'URL_BLOCKED', JSON.stringify(clicked.error ?? clicked.result));
     await expectBlocked(ctx, taskId, '/secret-form');
     await assertNothingFromBlockedHost(ctx, taskId, tabId);
   });

@@ -5,12 +5,13 @@ import { ANSWER_PREFIX, clip } from './answers.ts';
 import type { ToolStep } from './conversation.ts';
 import { findClickTarget, findNewTabLink, findTextField, isTextField, labelOf } from './element-match.ts';
 import { decideCheck, decideSelect } from './decide-form.ts';
+import { decideExpand, decideWidgetChoice } from './decide-widget.ts';
 import { TOOL, type PlanItem } from './plan-steps.ts';
 import { pageName } from './page-summary.ts';
 import { absoluteHref, chooseOtherTab } from './tab-choice.ts';
 
 export type Decision =
-  | { kind: 'tool'; name: string; arguments: Record<string, unknown>; narration: string }
+  | { kind: 'tool'; name: string; arguments: Record<string, unknown>; narration: string; prep?: true }
   | { kind: 'answer'; text: string };
 
 const answer = (text: string): Decision => ({ kind: 'answer', text: `${ANSWER_PREFIX}${text}` });
@@ -28,6 +29,13 @@ export function decideAction(item: PlanItem, page: PageContext, snapshot: Browse
   }
   if (action.kind === 'select') {
     const decided = decideSelect(action, page);
+    if (decided.kind === 'tool') return decided;
+    // Not a <select> or a radio: an item of an ARIA widget (menu, listbox, tree, tabs, calendar).
+    const widget = decideWidgetChoice(action.option, action.field, page, steps);
+    return widget ? (widget.kind === 'answer' ? answer(widget.text) : widget) : answer(decided.text);
+  }
+  if (action.kind === 'expand') {
+    const decided = decideExpand(action.target, action.want, page);
     return decided.kind === 'answer' ? answer(decided.text) : decided;
   }
   if (item.tool === TOOL.click && action.kind === 'click') {

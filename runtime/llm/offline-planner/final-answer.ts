@@ -4,7 +4,7 @@ import type { PageContext } from '../llm-types.ts';
 import { ANSWER_PREFIX, clip } from './answers.ts';
 import type { ToolStep } from './conversation.ts';
 import { formatSummary, pageExcerpt, pageName, pageNotes } from './page-summary.ts';
-import { ACTION_TOOLS, TOOL, type PlanItem } from './plan-steps.ts';
+import { TOOL, isPlanStep, type PlanItem } from './plan-steps.ts';
 import { extractPriceRows, toMarkdownTable } from './price-table.ts';
 import { extractTables, tableToMarkdown } from './page-tables.ts';
 import type { AnswerKind, DroppedPart } from './request-intent.ts';
@@ -21,7 +21,7 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
   for (const step of steps) {
     if (step.ok === false) continue;
     const result = record(step.result);
-    const item = ACTION_TOOLS.has(step.name) ? plan[planIndex++] : undefined;
+    const item = isPlanStep(step) ? plan[planIndex++] : undefined;
     const id = step.arguments.clickId;
     const warnings = Array.isArray(result.warnings) ? ` (warnings: ${result.warnings.join('; ')})` : '';
     if (step.name === TOOL.open) lines.push(`Opened ${String(step.arguments.url)}`);

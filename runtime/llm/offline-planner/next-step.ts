@@ -5,7 +5,7 @@ import { ANSWER_PREFIX, chatAnswer, failureAnswer, unknownAnswer } from './answe
 import { latestPage, pageOfResult, readConversation, type ToolStep } from './conversation.ts';
 import { decideAction, type Decision } from './decide-action.ts';
 import { describeSteps, finalAnswer, notDoneLines } from './final-answer.ts';
-import { ACTION_TOOLS, TOOL, actionPlan, type PlanItem } from './plan-steps.ts';
+import { PREP_SUFFIX, TOOL, actionPlan, isPlanStep, type PlanItem } from './plan-steps.ts';
 import { parseRequest } from './request-intent.ts';
 
 /** Tool calls one request may use before the planner gives up (below the orchestrator's own limit). */
@@ -22,7 +22,8 @@ export interface PlannedStep {
 export function planNextStep(input: Pick<StreamChatInput, 'messages' | 'context'>): PlannedStep {
   const conversation = readConversation(input.messages);
   const decision = decide(input, conversation);
-  return { decision, toolCallId: `offline_${conversation.turn}_${conversation.steps.length + 1}` };
+  const prep = decision.kind === 'tool' && decision.prep === true ? PREP_SUFFIX : '';
+  return { decision, toolCallId: `offline_${conversation.turn}_${conversation.steps.length + 1}${prep}` };
 }
 
 function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversation: ReturnType<typeof readConversation>): Decision {
@@ -36,7 +37,7 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
   const plan = actionPlan(intent);
   const last = steps.at(-1);
   if (last && last.ok === false) {
-    const remaining = plan.slice(steps.filter((s) => ACTION_TOOLS.has(s.name)).length).map(describeItem);
+    const remaining = plan.slice(steps.filter(isPlanStep).length).map(describeItem);
     return answer(failureAnswer(last, describeSteps(steps.slice(0, -1), plan), notDoneLines(intent.dropped, remaining)));
   }
   if (steps.length >= MAX_STEPS_PER_REQUEST) {
@@ -63,7 +64,7 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
     return answer(`${ANSWER_PREFIX}I asked for the current page but got no page content back, so I cannot continue.`);
   }
 
-  const actionSteps = steps.filter((s) => ACTION_TOOLS.has(s.name));
+  const actionSteps = steps.filter(isPlanStep);
   const next = plan[actionSteps.length];
   if (next) {
     const listed = listedSinceLastPage(steps);
@@ -107,6 +108,7 @@ function queryOf(item: PlanItem): string | undefined {
   const a = item.action;
   if (a.kind === 'click' || a.kind === 'check') return a.target;
   if (a.kind === 'select') return a.field ?? a.option;
+  if (a.kind === 'expand') return a.target;
   if (a.kind === 'type') return a.field;
   return undefined;
 }
@@ -118,6 +120,7 @@ function describeItem(item: PlanItem): string {
   if (a.kind === 'type') return a.adds ? `add the ${a.adds} "${a.text}"` : `type "${a.text}"${a.field ? ` into the ${a.field} field` : ''}`;
   if (a.kind === 'check') return `${a.want === 'off' ? 'uncheck' : a.want === 'toggle' ? 'toggle' : 'check'} "${a.target}"`;
   if (a.kind === 'select') return `choose "${a.option}"${a.field ? ` in ${a.field}` : ''}`;
+  if (a.kind === 'expand') return `${a.want === 'open' ? 'expand' : 'collapse'} "${a.target}"`;
   return 'switch tabs';
 }
 

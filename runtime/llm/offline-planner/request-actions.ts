@@ -6,7 +6,8 @@ import { firstQuote, unmask, type MaskedRequest } from './request-text.ts';
 export type FormAction =
   | { kind: 'type'; text: string; field?: string; submit: boolean; adds?: string }
   | { kind: 'select'; option: string; field?: string }
-  | { kind: 'check'; target: string; phrase: string; want: 'on' | 'off' | 'toggle' };
+  | { kind: 'check'; target: string; phrase: string; want: 'on' | 'off' | 'toggle' }
+  | { kind: 'expand'; target: string; want: 'open' | 'close' };
 
 const COUNT = String.raw`(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|a\s+few|several)`;
 const ITEM_NOUN = String.raw`(?:todos?|to-dos?|items?|tasks?|entr(?:y|ies)|notes?|rows?|things?)`;
@@ -14,6 +15,8 @@ const ADD = new RegExp(
   String.raw`^(?:please\s+)?(?:add|create|insert|enter|put\s+in)\s+(?:a\s+|an\s+|another\s+|one\s+more\s+|the\s+)?(?:${COUNT}\s+)?(?:new\s+)?(${ITEM_NOUN})\b\s*(?::|called|named|titled|saying|reading|with\s+(?:the\s+)?(?:text|title|name))?\s*(.*)$`,
   'i',
 );
+const EXPAND = /^(?:please\s+)?(expand|unfold|collapse|fold)\s+(?:up\s+)?(?:the\s+)?(.+?)(?:\s+(?:node|folder|branch|section|group|tree\s*item|item|row))?$/i;
+const CHOOSE_AS = /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:date\s+|day\s+)?(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i;
 const CHOOSE_IN = /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:option\s+)?(.+?)\s+(?:in|from|on|for)\s+(?:the\s+)?(.+)$/i;
 const CHOOSE = /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:option\s+)?(.+)$/i;
 const SET_TO = /^(?:please\s+)?(?:set|change)\s+(?:the\s+)?(.+?)\s+to\s+(.+)$/i;
@@ -81,6 +84,16 @@ export function formActionOf(clause: string, request: MaskedRequest): FormAction
     const want = verb === 'toggle' ? 'toggle' : /^(?:uncheck|untick|disable)$/.test(verb) ? 'off' : 'on';
     const target = cleanPhrase(check[2]!, request);
     return target ? { kind: 'check', target, phrase: unmask(clause, request), want } : null;
+  }
+  const expand = EXPAND.exec(clause);
+  if (expand) {
+    const target = cleanPhrase(expand[2]!, request);
+    return target ? { kind: 'expand', target, want: /^(?:expand|unfold)$/i.test(expand[1]!) ? 'open' : 'close' } : null;
+  }
+  const chooseAs = CHOOSE_AS.exec(clause);
+  if (chooseAs) {
+    const field = cleanSelectField(chooseAs[2]!, request);
+    return { kind: 'select', option: cleanPhrase(chooseAs[1]!, request), ...(field ? { field } : {}) };
   }
   const chooseIn = CHOOSE_IN.exec(clause);
   if (chooseIn) {

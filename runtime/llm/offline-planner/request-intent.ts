@@ -206,7 +206,7 @@ function cleanTarget(text: string): string {
     out = out
       .replace(/^(?:please\s+|on\s+|at\s+|the\s+|a\s+|an\s+|one\s+)+/i, '')
       .replace(/^(?:button|link|tab|element|item|entry|option|menu\s+item)s?\s+(?:to|for|called|named|labell?ed|saying|that\s+says|with(?:\s+the)?\s+text|reading)?\s*/i, '')
-      .replace(/\s+(?:button|link|tab|element|icon|item|entry|option)s?$/i, '')
+      .replace(/\s+(?:button|link|tab|element|icon|item|entry|option|menu|dropdown|drop-down|column\s+header|column|header)s?$/i, '')
       .replace(/^(?:to|for|called|named|labell?ed|saying)\s+/i, '')
       .trim();
   }

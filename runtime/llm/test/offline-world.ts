@@ -11,6 +11,8 @@ export interface World {
   pages: Record<string, PageSpec>;
   /** Button behaviour: returns the new page spec of the same URL (DOM changed) or a URL to go to. */
   onClick?(url: string, element: PageElement): { page?: PageSpec; goto?: string; newTab?: string } | undefined;
+  /** Key behaviour (browser_press on an element): e.g. ArrowRight expands a tree item. */
+  onPress?(url: string, element: PageElement, key: string): { page?: PageSpec } | undefined;
   /** Field behaviour: e.g. a submitted search goes to a results page. */
   onType?(url: string, element: PageElement, text: string, submit: boolean): { page?: PageSpec; goto?: string } | undefined;
 }
@@ -131,6 +133,13 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       if (!element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
       const result = name === 'browser_select' ? { selected: args.values, labels: args.values } : { checked: args.checked !== false, changed: true, strategy: 'cdp_mouse' };
       return { ok: true, result: { ...result, page: pageOf(taskTabId)! } };
+    }
+    if (name === 'browser_press') {
+      const element = current.elements.find((e) => e.clickId === args.clickId);
+      if (args.clickId !== undefined && !element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
+      const outcome = element ? world.onPress?.(current.url, element, String(args.key)) : undefined;
+      if (outcome?.page) specs.set(taskTabId, outcome.page);
+      return { ok: true, result: { pressed: String(args.key), page: pageOf(taskTabId)! } };
     }
     if (name === 'browser_switch_tab') {
       const target = tabs.find((t) => t.tabId === args.tabId);
