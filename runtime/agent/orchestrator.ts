@@ -8,6 +8,7 @@ import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } fr
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
+import { createPersonControls } from './person-controls.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { createTaskSession, type OrchestratorOptions, type TaskSession, type TaskSessionContext } from './task-session.ts';
@@ -36,6 +37,7 @@ export function createAgentOrchestrator(
     register: (session) => sessions.set(session.taskId, session),
   };
   const createSession = (taskId: string, restored?: RestoredTask): TaskSession => createTaskSession(sessionContext, taskId, restored);
+  const person = createPersonControls({ sessionFor: (taskId) => sessionFor(taskId), services });
 
   /** The task's one live actor; built once per task (after a restart: from what is stored). */
   async function sessionFor(taskId: string): Promise<TaskSession | undefined> {
@@ -48,7 +50,12 @@ export function createAgentOrchestrator(
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
     const restored = restoredTaskOf(task);
     if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
-    return sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+    const requests = options.confirmSteps ? (await taskStore.listMessages(taskId)).filter((m) => m.role === 'user') : [];
+    const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+    // The scope is the person's words: rebuilt from their stored messages.
+    session.title ??= task.title;
+    for (const m of requests) session.guard?.noteRequest(m.content);
+    return session;
   }
 
   async function noteToTask(taskId: string, message: string): Promise<void> {
@@ -66,6 +73,8 @@ export function createAgentOrchestrator(
       const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId } });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       const session = await sessionFor(task.taskId);
+      session!.title ??= task.title;
+      session!.guard?.noteRequest(message.content);
       session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, traceId } });
       return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
     },
@@ -94,6 +103,7 @@ export function createAgentOrchestrator(
       const after = taskStatusOf(session.actor.getSnapshot());
       if (after !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: `a ${before} task cannot be taken over` } };
       log({ event: 'takeover', taskId, source, reason });
+      await noteToTask(taskId, `The person took over (${source === 'web' ? 'from the web UI' : `in the tab: ${reason}`}); the agent waits.`);
       return ok({ status: after });
     },
     async resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult> {
@@ -103,6 +113,7 @@ export function createAgentOrchestrator(
       session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
+      await noteToTask(taskId, `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`);
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
     },
     async stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult> {
@@ -113,6 +124,7 @@ export function createAgentOrchestrator(
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
       const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
       session.mirror.stop();
+      session.guard?.denyAll();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
       // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
@@ -191,7 +203,11 @@ export function createAgentOrchestrator(
       return ok({ taskId, rerun });
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
-    stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
+    stepsInFlight: (taskId: string) => [...(sessions.get(taskId)?.browser.stepsInFlight() ?? []), ...person.personReplay(taskId, sessions.get(taskId))],
+    confirmationAnswer: person.confirmationAnswer,
+    setTaskScope: person.setTaskScope,
+    setTaskSecret: person.setTaskSecret,
+    showTaskTab: person.showTaskTab,
     liveTarget: (taskId: string) => {
       const browser = sessions.get(taskId)?.browser;
       return browser?.clientId && browser.tabId !== null ? { clientId: browser.clientId, tabId: browser.tabId } : null;

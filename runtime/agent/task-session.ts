@@ -18,6 +18,8 @@ import { basicUrlCheck, createUsageAccumulator, toolMessageOf } from './task-his
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { runTurn, TurnFailure } from './turn-runner.ts';
+import { createPersonGuard, type PersonGuard } from './person-guard.ts';
+import { groupTitleOf } from './group-title.ts';
 
 /** Tool message ids remembered per task (see toolMessageId). */
 const RECENT_TOOL_IDS = 16;
@@ -33,6 +35,12 @@ export interface OrchestratorOptions {
   pagePrepBackoffMs?: readonly number[];
   /** Tokens of one step's page context (page + browser state); default 4000 (MIMO_CONTEXT_TOKENS). */
   contextTokens?: number;
+  /**
+   * The person's guard (issue 23, person-guard.ts): task scope, steps held for a yes, secret
+   * placeholders, page data marked untrusted. startMimo turns it on (`ask`); test harnesses that
+   * build an orchestrator without it keep the old unguarded loop.
+   */
+  confirmSteps?: 'ask';
   onTrace?(taskId: string, entry: Record<string, unknown>): void;
 }
 
@@ -44,6 +52,10 @@ export interface TaskSession {
   pageStale: boolean;
   /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
   mirror: PluginUiMirror;
+  /** Scope, confirmations and secrets of the task (absent when the orchestrator runs unguarded). */
+  guard?: PersonGuard;
+  /** The task's title (its tab group is named after it). */
+  title?: string;
 }
 
 export interface TaskSessionContext {
@@ -96,9 +108,19 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     return id;
   };
   const inspect = options.inspection.observerFor(taskId);
+  const guard = options.confirmSteps
+    ? createPersonGuard({
+        taskId,
+        events,
+        policy: 'ask',
+        registerSecret: (value) => services.secrets.add(value),
+        note: (text) => void taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: text, timestamp: clock.now() }).catch(() => {}),
+      })
+    : undefined;
   const browser = createTaskBrowser({
     taskId,
-    groupTitle: () => `Mimo ${taskId.slice(-6)}`,
+    groupTitle: () => groupTitleOf(session?.title, taskId),
+    ...(guard ? { fillSecrets: guard.secrets.fill } : {}),
     // The task actor runs each action and page preparation as its child.
     runAction: children.runAction,
     preparePage: children.preparePage,
@@ -146,6 +168,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               snapshotOf: (clientId) => services.snapshots.state(clientId),
               hideTab: (tab) => finishedTabs.hides(tab),
               ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
+              ...(session.guard ? { guard: session.guard } : {}),
               onUsage: (usage) => void addUsage(usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
               ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
             },
@@ -201,7 +224,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   });
   const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
   const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
-  session = { taskId, actor, browser, pageStale: false, mirror };
+  session = { taskId, actor, browser, pageStale: false, mirror, ...(guard ? { guard } : {}) };
   finishedTabs.reopen(taskId);
   ctx.register(session);
   actor.start();

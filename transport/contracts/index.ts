@@ -24,3 +24,4 @@ export * from './live-view.ts';
 export * from './socket-ack.ts';
 export * from './plugin-frames.ts';
 export * from './plugin-message-check.ts';
+export * from './show-tab.ts';

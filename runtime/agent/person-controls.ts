@@ -1,0 +1,41 @@
+// The person's controls of a task beyond takeover/resume/stop (issue 23): answering a held step,
+// editing the task's scope, giving the task a secret, and "Show the tab". The orchestrator
+// spreads these into its TaskControl; the frontend gateway dispatches the messages to them.
+import type { ConfirmationDecision, FrontendEvent } from '../../transport/contracts/index.ts';
+import { PROTOCOL_VERSION, rooms } from '../../transport/contracts/index.ts';
+import type { RuntimeServices } from '../server.ts';
+import type { ControlResult } from '../socket/task-control.ts';
+import type { TaskSession } from './task-session.ts';
+
+const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
+const unguarded: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'this server runs tasks without the person guard (no scope, no confirmations)' } };
+
+export function createPersonControls(deps: { sessionFor(taskId: string): Promise<TaskSession | undefined>; services: Pick<RuntimeServices, 'nsp' | 'clock' | 'registry' | 'log'> }) {
+  const withGuard = async (taskId: string, run: (session: TaskSession & { guard: NonNullable<TaskSession['guard']> }) => ControlResult | Promise<ControlResult>) => {
+    const session = await deps.sessionFor(taskId);
+    if (!session) return notFound(taskId);
+    if (!session.guard) return unguarded;
+    return run(session as TaskSession & { guard: NonNullable<TaskSession['guard']> });
+  };
+  return {
+    confirmationAnswer: (taskId: string, requestId: string, decision: ConfirmationDecision, by: 'web' | 'overlay' = 'web') =>
+      withGuard(taskId, (s) => {
+        deps.services.log({ event: 'confirmation_answer', taskId, requestId, decision, by });
+        return s.guard.answer(requestId, decision, by);
+      }),
+    setTaskScope: (taskId: string, sites: readonly string[]) => withGuard(taskId, (s) => s.guard.setScope(sites)),
+    setTaskSecret: (taskId: string, name: string, value: string) => withGuard(taskId, (s) => s.guard.setSecret(name, value)),
+    /** The scope and the steps waiting for a yes, for a client that (re)subscribes. */
+    personReplay: (taskId: string, session: TaskSession | undefined): FrontendEvent[] => session?.guard?.replay() ?? [],
+    async showTaskTab(taskId: string): Promise<ControlResult> {
+      const session = await deps.sessionFor(taskId);
+      if (!session) return notFound(taskId);
+      const { clientId, tabId } = session.browser;
+      if (!clientId || tabId === null) return { ok: false, error: { code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet' } };
+      if (!deps.services.registry.isOnline(clientId)) return { ok: false, error: { code: 'PLUGIN_OFFLINE', message: 'the browser that runs this task is not connected' } };
+      deps.services.nsp.to(rooms.client(clientId)).emit('plugin_message', { v: PROTOCOL_VERSION, type: 'show_tab', taskId, clientId, tabId, timestamp: deps.services.clock.now() });
+      deps.services.log({ event: 'show_tab', taskId, clientId, tabId });
+      return { ok: true, data: { tabId } };
+    },
+  };
+}
