@@ -34,7 +34,7 @@ const PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(${ALL.map(escape).join('|')})(
 export function consequentialWordIn(text: string | undefined): string | null {
   if (!text) return null;
   const match = PATTERN.exec(fold(text));
-  return match ? match[1]! : null;
+  return match ? match[1]!.replace(/[\s_-]+/g, ' ') : null;
 }
 
 /** Names of fields whose value is a credential, a payment detail or a one-time code (any of the four languages). */

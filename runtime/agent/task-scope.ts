@@ -4,7 +4,7 @@
 // without a registrable domain (localhost, IP addresses) are kept as they are, port included.
 // Only the person's words grow the scope (a message, an edit in the web UI, "Always for this
 // site"): nothing a page says can, which is what lets the runtime hold a step outside it.
-import { getDomain, getHostname } from 'tldts';
+import { getDomain, getHostname, parse } from 'tldts';
 
 /** What one site of a scope matches: every host under a registrable domain, or one exact host[:port]. */
 export interface ScopeSite {
@@ -50,8 +50,8 @@ export function sitesNamedIn(text: string): string[] {
   for (const match of rest.matchAll(LOCAL_IN_TEXT)) found.add(siteOfHost(match[1]!, match[2] ?? ''));
   for (const match of rest.matchAll(HOST_IN_TEXT)) {
     const host = match[1]!;
-    // Only a name under a known public suffix ("notes.txt" or "e.g" is not a site).
-    if (!getDomain(host) || /^\d+(\.\d+)*$/.test(host)) continue;
+    // Only a name under a known (ICANN) public suffix: "notes.txt" or "e.g" is not a site.
+    if (!parse(host).isIcann || !getDomain(host)) continue;
     found.add(siteOfHost(host, match[2] ?? ''));
   }
   return [...found];
@@ -65,7 +65,7 @@ export function siteFromInput(input: string): string | null {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{2,5}))?$/i.exec(text);
   if (local) return siteOfHost(local[1]!, local[2] ?? '');
   const host = getHostname(`http://${text}`);
-  return host && getDomain(host) ? siteOfHost(host) : null;
+  return host && parse(host).isIcann && getDomain(host) ? siteOfHost(host) : null;
 }
 
 export interface TaskScope {
