@@ -114,7 +114,8 @@ export async function runBrowserTool(
       args,
       toolCallId: step.toolCallId,
       signal: step.signal,
-      pageUrl: (browser.tabId !== null ? browser.tab.reportedUrlOf() : undefined) ?? browser.fullPage?.url,
+      // The tab's URL as the extension reports it, else the last page read, else where task_start sent it.
+      pageUrl: browser.tabId === null ? undefined : (browser.tab.reportedUrlOf() ?? browser.fullPage?.url ?? browser.tab.currentUrl() ?? undefined),
       elements: browser.fullPage?.elements ?? [],
     });
     if (refused) return { ok: false, error: refused };

@@ -30,11 +30,24 @@ const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').rep
 /** Whole words only: "send" in "Send money" and "send-money", not in "sender" or "Godsend". */
 const PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(${ALL.map(escape).join('|')})(?=$|[^\\p{L}\\p{N}])`, 'u');
 
-/** The consequential word an element's name or a form action holds, or null. */
-export function consequentialWordIn(text: string | undefined): string | null {
+/**
+ * Bare nouns: on a button they act ("Order", "Paiement"), on a link they are mostly a title
+ * ("Your order shipped", "Virement reçu"): a link is held for verbs only.
+ */
+const NOUNS = new Set(['order', 'commande', 'achat', 'paiement', 'virement', 'bestellung', 'uberweisung', 'pedido', 'compra', 'pago', 'transferencia'].map(fold));
+
+/** The consequential word an element's name or a form action holds, or null. `link`: a plain link (nouns alone do not count). */
+export function consequentialWordIn(text: string | undefined, options: { link?: boolean } = {}): string | null {
   if (!text) return null;
-  const match = PATTERN.exec(fold(text));
-  return match ? match[1]!.replace(/[\s_-]+/g, ' ') : null;
+  const folded = fold(text);
+  for (let from = 0; from <= folded.length; ) {
+    const match = PATTERN.exec(folded.slice(from));
+    if (!match) return null;
+    const word = match[1]!.replace(/[\s_-]+/g, ' ');
+    if (!options.link || !NOUNS.has(word)) return word;
+    from += match.index + match[0].length;
+  }
+  return null;
 }
 
 /** Names of fields whose value is a credential, a payment detail or a one-time code (any of the four languages). */

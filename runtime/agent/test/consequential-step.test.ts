@@ -27,6 +27,14 @@ words('harmless names and words that merely contain one do not match', () => {
   }
 });
 
+words('on a plain link, a noun alone is a title, not an action ("Your order shipped"); verbs still count', () => {
+  assert.is(consequentialWordIn('Your order shipped', { link: true }), null);
+  assert.is(consequentialWordIn('Virement reçu', { link: true }), null);
+  assert.is(consequentialWordIn('Order now and pay later', { link: true }), 'pay');
+  assert.is(consequentialWordIn('Delete this mail', { link: true }), 'delete');
+  assert.is(consequentialWordIn('Order'), 'order', 'a button that reads "Order" acts');
+});
+
 words('a form action URL reads too (path words)', () => {
   assert.is(consequentialWordIn('/account/transfer'), 'transfer');
   assert.is(consequentialWordIn('/mail/delete-all'), 'delete all');
