@@ -6,6 +6,8 @@ import { Composer } from './composer.tsx';
 import { ConnectionIndicator } from './connection-indicator.tsx';
 import { SidePanel } from './side-panel.tsx';
 import { TakeoverBanner } from './takeover-banner.tsx';
+import { ConfirmPanel } from './confirm-panel.tsx';
+import { ScopeBar } from './scope-bar.tsx';
 import { TaskHeader } from './task-header.tsx';
 import { TaskSidebar } from './task-sidebar.tsx';
 
@@ -62,7 +64,9 @@ export function AppView({
       </aside>
       <main class="pane pane-chat">
         <TaskHeader app={app} />
-        <TakeoverBanner status={app.status} />
+        <ScopeBar person={app.person} hasTask={app.currentTask.value !== null} />
+        <TakeoverBanner status={app.status} onShowTab={() => void app.person.showTab()} />
+        <ConfirmPanel person={app.person} />
         {app.taskError.value && (
           <p class="error-text" role="alert">
             {app.taskError.value.code}: {app.taskError.value.message}
