@@ -127,7 +127,7 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
         // content script's own-input guard early (sent after the work, off the critical path).
         if (!action.noticed && !action.dispatchesInput) return;
       }
-      void post(tabId, { kind: 'action_settled', taskId, actionId });
+      void post(tabId, { kind: 'action_settled', taskId, actionId, sentAt: deps.now() });
     },
     async applyUiState(message) {
       await restored;

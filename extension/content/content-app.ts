@@ -125,7 +125,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
     }
     if (message.kind === 'action_started' && message.capturesPage) capturing.add(message.actionId);
     if (message.kind === 'action_settled') {
-      settleOwnInput(guardHost, Date.now());
+      settleOwnInput(guardHost, Date.now(), message.sentAt);
       capturing.delete(message.actionId);
     }
     ui?.handle(message);

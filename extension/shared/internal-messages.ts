@@ -65,7 +65,8 @@ export const BackgroundToContentMessageSchema = v.variant('kind', [
     /** A screenshot follows: keep the overlay out of the picture. */
     capturesPage: v.boolean(),
   }),
-  v.object({ kind: v.literal('action_settled'), taskId: v.string(), actionId: v.string() }),
+  /** `sentAt`: the background's clock when sent (own-input-guard.ts: a late settle must not end a later action's guard). */
+  v.object({ kind: v.literal('action_settled'), taskId: v.string(), actionId: v.string(), sentAt: v.optional(v.number()) }),
   v.object({ kind: v.literal('task_ended'), taskId: v.string() }),
 ]);
 export type BackgroundToContentMessage = v.InferOutput<typeof BackgroundToContentMessageSchema>;
