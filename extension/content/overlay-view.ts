@@ -1,13 +1,18 @@
 // The overlay drawn on the task tab (seed 000 §2.2), in an open shadow root under one host
 // element: `ongoing` = a mask that lets clicks through (the AI's CDP input must reach the
-// page) with the current step; `takeover` = a panel with Resume and Stop; idle/hidden = nothing.
-// Buttons only react to trusted clicks, so a page script cannot press them.
+// page) with the current step and a Take over button; `hidden` (between steps of a task) = the
+// Take over button alone; `takeover` = a panel with Resume and Stop; idle = nothing. Taking over
+// is deliberate (issue 23): only this button does it, never a stray key or click on the page,
+// which only gets a hint. Buttons only react to trusted clicks, so a page script cannot press them.
 import type { PluginUiState } from '../../machines/plugin-ui.machine.ts';
 
 export const OVERLAY_HOST_ATTR = 'data-mimo-overlay';
 
 export interface OverlayView {
-  render(state: PluginUiState, step: string): void;
+  /** `capturing`: a screenshot is being taken: nothing of the overlay may show. */
+  render(state: PluginUiState, step: string, capturing?: boolean): void;
+  /** A stray key or click on the page while the agent works: point at the Take over button. */
+  hint(): void;
   /** Whether the mask or the takeover panel is on the page right now. */
   isShowing(): boolean;
   /** Whether an event happened on the overlay itself (not the page). */
@@ -18,7 +23,11 @@ export interface OverlayView {
 export interface OverlayCallbacks {
   onResume(): void;
   onStop(): void;
+  /** The person pressed Take over. */
+  onTakeOver?(): void;
 }
+
+export const HINT_TEXT = 'Mimo is using this tab. Press Take over to use it yourself.';
 
 const STYLE = `
 :host { all: initial; }
@@ -31,6 +40,9 @@ const STYLE = `
 button { font: 600 14px system-ui, sans-serif; border-radius: 8px; padding: 6px 14px; cursor: pointer; border: 1px solid transparent; }
 #mimo-resume { background: #2563eb; color: #fff; }
 #mimo-stop { background: #fff; color: #b91c1c; border-color: #fca5a5; }
+.takeover-button { position: fixed; right: 20px; bottom: 20px; z-index: 2147483647; pointer-events: auto; display: flex; gap: 8px; align-items: center;
+  font: 500 13px/1.4 system-ui, sans-serif; color: #fff; background: rgba(17, 24, 39, 0.92); padding: 6px 8px 6px 12px; border-radius: 12px; }
+#mimo-take-over { background: #fbbf24; color: #111827; }
 `;
 
 export function createOverlayView(document: Document, callbacks: OverlayCallbacks): OverlayView {
@@ -66,10 +78,28 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
     return el;
   }
 
+  let hinted = false;
+  function takeOverButton(): HTMLElement {
+    const box = document.createElement('div');
+    box.className = 'takeover-button';
+    box.id = 'mimo-take-over-box';
+    const text = document.createElement('span');
+    text.id = 'mimo-hint';
+    text.textContent = hinted ? HINT_TEXT : 'Mimo is working here';
+    box.append(text, button('mimo-take-over', 'Take over', () => callbacks.onTakeOver?.()));
+    return box;
+  }
+
   return {
-    render(state, step) {
-      const key = `${state}|${step}`;
-      if (state === 'idle' || state === 'hidden') return unmount();
+    hint() {
+      hinted = true;
+      const text = root?.getElementById('mimo-hint');
+      if (text) text.textContent = HINT_TEXT;
+    },
+    render(state, step, capturing = false) {
+      if (state !== 'ongoing' && state !== 'hidden') hinted = false;
+      const key = `${state}|${step}|${capturing}|${hinted}`;
+      if (state === 'idle' || capturing || (state === 'hidden' && !callbacks.onTakeOver)) return unmount();
       if (key === shown && host?.isConnected) return;
       const shadow = mount();
       shadow.replaceChildren();
@@ -84,6 +114,9 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
         pill.id = 'mimo-step';
         pill.textContent = `Mimo is working: ${step}`;
         shadow.append(mask, pill);
+        if (callbacks.onTakeOver) shadow.append(takeOverButton());
+      } else if (state === 'hidden') {
+        shadow.append(takeOverButton());
       } else {
         const panel = document.createElement('div');
         panel.className = 'panel';

@@ -30,6 +30,8 @@ export interface UiController {
   resume(): void;
   stop(): void;
   state(): PluginUiState;
+  /** The task this tab's overlay belongs to. */
+  readonly taskId: string;
   destroy(): void;
 }
 
@@ -149,6 +151,7 @@ export function createUiController(deps: UiControllerDeps): UiController {
     resume: () => actor.send({ type: 'RESUME' }),
     stop: () => actor.send({ type: 'STOP' }),
     state,
+    taskId,
     destroy: () => actor.stop(),
   };
 }

@@ -72,3 +72,6 @@ export const BackgroundToContentMessageSchema = v.variant('kind', [
 export type BackgroundToContentMessage = v.InferOutput<typeof BackgroundToContentMessageSchema>;
 
 export { PluginClientInfoSchema };
+
+/** The takeover reason of the overlay's Take over button: the one deliberate way to take over (issue 23). */
+export const TAKE_OVER_BUTTON = 'take_over_button';
