@@ -59,7 +59,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
   let shown: { state: PluginUiState; step: string } = { state: 'idle', step: '' };
   const render = (state: PluginUiState, step: string) => {
     shown = { state, step };
-    overlay.render(state, step, capturing.size > 0);
+    overlay.render(state, step, { capturing: capturing.size > 0, turnRunning: ui?.turnRunning() ?? false });
   };
 
   const send = (message: ContentToBackgroundMessage): Promise<unknown> =>

@@ -9,8 +9,8 @@ import type { PluginUiState } from '../../machines/plugin-ui.machine.ts';
 export const OVERLAY_HOST_ATTR = 'data-mimo-overlay';
 
 export interface OverlayView {
-  /** `capturing`: a screenshot is being taken: nothing of the overlay may show. */
-  render(state: PluginUiState, step: string, capturing?: boolean): void;
+  /** `capturing`: a screenshot is being taken: nothing may show. `turnRunning`: between steps of a running turn, Take over stays. */
+  render(state: PluginUiState, step: string, options?: { capturing?: boolean; turnRunning?: boolean }): void;
   /** A stray key or click on the page while the agent works: point at the Take over button. */
   hint(): void;
   /** Whether the mask or the takeover panel is on the page right now. */
@@ -96,10 +96,10 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
       const text = root?.getElementById('mimo-hint');
       if (text) text.textContent = HINT_TEXT;
     },
-    render(state, step, capturing = false) {
+    render(state, step, { capturing = false, turnRunning = false } = {}) {
       if (state !== 'ongoing' && state !== 'hidden') hinted = false;
-      const key = `${state}|${step}|${capturing}|${hinted}`;
-      if (state === 'idle' || capturing || (state === 'hidden' && !callbacks.onTakeOver)) return unmount();
+      const key = `${state}|${step}|${capturing}|${turnRunning}|${hinted}`;
+      if (state === 'idle' || capturing || (state === 'hidden' && (!callbacks.onTakeOver || !turnRunning))) return unmount();
       if (key === shown && host?.isConnected) return;
       const shadow = mount();
       shadow.replaceChildren();

@@ -32,6 +32,8 @@ export interface UiController {
   state(): PluginUiState;
   /** The task this tab's overlay belongs to. */
   readonly taskId: string;
+  /** The server's last word is that the task's turn runs (between steps included): Take over is offered. */
+  turnRunning(): boolean;
   destroy(): void;
 }
 
@@ -152,6 +154,7 @@ export function createUiController(deps: UiControllerDeps): UiController {
     stop: () => actor.send({ type: 'STOP' }),
     state,
     taskId,
+    turnRunning: () => appliedUiState === 'ongoing' || appliedUiState === 'hidden',
     destroy: () => actor.stop(),
   };
 }

@@ -75,7 +75,9 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   function tellPlugin(session: TaskSession, status: TaskStatus): void {
     const clientId = session.browser.clientId;
     if (!clientId) return;
-    const state = uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
+    // A finished turn (ongoing) leaves the tab to the person: no overlay at all. `hidden` is kept for
+    // between steps of a running turn, where the overlay shows only its Take over button (issue 23).
+    const state = status === 'ongoing' ? 'idle' : uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
     services.nsp.to(rooms.client(clientId)).emit(
       'plugin_message',
       pluginUiStateFrame({ taskId: session.taskId, clientId, timestamp: clock.now(), state, ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}) }),
