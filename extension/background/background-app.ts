@@ -1,6 +1,7 @@
 // Composes the background service worker from its parts. Everything is registered
 // synchronously (a woken worker must find its listeners at once); the socket starts as soon as
 // the settings are read.
+import { showTaskTab } from './show-tab.ts';
 import { LIVE_FRAME_EVENT, LiveViewCommandSchema, PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
 import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
@@ -154,6 +155,8 @@ export function createBackground(deps: BackgroundDeps): Background {
         ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
         if (checked.ok) void overlay.applyUiState(checked.value);
       },
+      // "Show the tab" from the web UI (issue 23): the only time Mimo brings a tab forward.
+      show_tab: (message, ack) => void showTaskTab(browser, taskTabs, message).then((result) => ack?.(result as never)),
       live_view: (message, ack) => {
         const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');
         if (!checked.ok) return ack?.({ ok: false, error: { code: checked.error.code, message: checked.error.message } });
