@@ -47,7 +47,11 @@ export function startContentApp(deps: ContentDeps): ContentApp {
   let ui: UiController | null = null;
   let stopInput: (() => void) | null = null;
   const guardHost = globalThis as unknown as Record<string, unknown>;
-  const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop(), onTakeOver: () => takeOver() });
+  const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop(), onTakeOver: () => takeOver(),
+    onConfirm: (requestId, decision) => {
+      if (ui) void send({ kind: 'confirmation_answer', taskId: ui.taskId, requestId, decision });
+    },
+  });
   /** Only the overlay's Take over button takes over (issue 23). */
   function takeOver(): void {
     if (!ui) return;
@@ -125,6 +129,11 @@ export function startContentApp(deps: ContentDeps): ContentApp {
         ui.sync(message.session);
         render(ui.state(), shown.step);
       } else if (message.session) startUi(message.session);
+      return;
+    }
+    if (message.kind === 'confirmation') {
+      // The server's list of steps waiting for the person's yes (issue 23): the overlay asks too.
+      if (!ui || message.taskId === ui.taskId) overlay.confirmation(message.waiting[0] ?? null);
       return;
     }
     if (message.kind === 'action_started' && !ui) {

@@ -24,6 +24,8 @@ export interface ConfirmationGateDeps {
   note?(text: string): void;
   /** The scope changed ("Always for this site"). */
   scopeChanged?(): void;
+  /** The steps waiting changed (the page overlay shows them too). */
+  waitingChanged?(waiting: Array<{ requestId: string; step: HeldStep }>): void;
 }
 
 type Verdict = { ok: true; decision: ConfirmationDecision | 'policy' } | { ok: false; error: ErrorValue };
@@ -41,6 +43,7 @@ export function createConfirmationGate(deps: ConfirmationGateDeps) {
   const pending = new Map<string, Pending>();
   /** Sites the person said "Always for this site" for. */
   const alwaysSites = new Set<string>();
+  const list = () => [...pending.entries()].map(([requestId, p]) => ({ requestId, step: p.step }));
 
   async function confirm(step: HeldStep, toolCallId: string, signal?: AbortSignal): Promise<Verdict> {
     if (alwaysSites.has(step.site)) return { ok: true, decision: 'allow_site' };
@@ -61,10 +64,12 @@ export function createConfirmationGate(deps: ConfirmationGateDeps) {
           if (!pending.delete(requestId)) return;
           signal?.removeEventListener('abort', onAbort);
           deps.events.toTask(deps.taskId, { type: 'confirmationResolved', requestId, decision: answer, by });
+          deps.waitingChanged?.(list());
           resolve(answer);
         },
       };
       pending.set(requestId, entry);
+      deps.waitingChanged?.(list());
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     if (signal?.aborted) return { ok: false, error: errorValue('TASK_STOPPED', 'the task was stopped while a step waited for confirmation', { retryable: false }) };

@@ -4,7 +4,7 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { nanoid } from 'nanoid';
 import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
-import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { OverlayCommand, PageInterruption, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../server.ts';
 import type { ControlResult, TaskControl } from '../socket/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
@@ -208,6 +208,11 @@ export function createAgentOrchestrator(
     setTaskScope: person.setTaskScope,
     setTaskSecret: person.setTaskSecret,
     showTaskTab: person.showTaskTab,
+    async overlayConfirmation(answer: PluginConfirmationAnswer): Promise<ControlResult> {
+      const session = sessions.get(answer.taskId);
+      if (!session || session.browser.clientId !== answer.clientId) return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
+      return person.confirmationAnswer(answer.taskId, answer.requestId, answer.decision, 'overlay');
+    },
     liveTarget: (taskId: string) => {
       const browser = sessions.get(taskId)?.browser;
       return browser?.clientId && browser.tabId !== null ? { clientId: browser.clientId, tabId: browser.tabId } : null;

@@ -2,7 +2,7 @@
 // one check every tool call of the model goes through before a browser action is sent
 // (browser-tools.ts calls `check`). Control flow comes from the person only: the scope grows from
 // their messages and answers, never from a page; a held step goes ahead only with their yes.
-import type { ConfirmationDecision, FrontendEvent } from '../../transport/contracts/index.ts';
+import type { ConfirmationDecision, FrontendEvent, HeldStep } from '../../transport/contracts/index.ts';
 import type { ControlResult } from '../socket/task-control.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import type { PageElement } from '../llm/llm-types.ts';
@@ -20,6 +20,8 @@ export interface PersonGuardDeps {
   registerSecret?(value: string): void;
   note?(text: string): void;
   initialScope?: readonly ScopeSite[];
+  /** The steps waiting changed (sent to the page overlay). */
+  waitingChanged?(waiting: Array<{ requestId: string; step: HeldStep }>): void;
 }
 
 export interface GuardedCall {
@@ -42,6 +44,7 @@ export function createPersonGuard(deps: PersonGuardDeps) {
     policy: deps.policy,
     ...(deps.note ? { note: deps.note } : {}),
     scopeChanged: scopeEvent,
+    ...(deps.waitingChanged ? { waitingChanged: deps.waitingChanged } : {}),
   });
 
   return {

@@ -116,6 +116,11 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
         events,
         policy: 'ask',
         registerSecret: (value) => services.secrets.add(value),
+        // The page overlay shows the waiting steps too (the plugin serving the task).
+        waitingChanged: (waiting) => {
+          const clientId = session?.browser.clientId;
+          if (clientId) services.nsp.to(rooms.client(clientId)).emit('plugin_message', { v: 1, type: 'confirmation_state', taskId, clientId, timestamp: clock.now(), waiting });
+        },
         note: (text) => void taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: text, timestamp: clock.now() }).catch(() => {}),
       })
     : undefined;

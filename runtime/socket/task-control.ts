@@ -1,6 +1,6 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
 import type { ErrorValue } from '../../machines/spec/index.ts';
-import type { ConfirmationDecision, FrontendEvent, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { ConfirmationDecision, PluginConfirmationAnswer, FrontendEvent, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { NavigationBlockedReport } from './navigation-check.ts';
 
 /** The one error value (machines/spec). */
@@ -36,6 +36,8 @@ export interface TaskControl {
   setTaskScope?(taskId: string, sites: readonly string[]): Promise<ControlResult>;
   /** A `{{secret:name}}` for the task (kept in memory). */
   setTaskSecret?(taskId: string, name: string, value: string): Promise<ControlResult>;
+  /** The person's answer to a held step, given on the page overlay. */
+  overlayConfirmation?(answer: PluginConfirmationAnswer): Promise<ControlResult>;
   /** "Show the tab": the plugin brings the task's tab forward. */
   showTaskTab?(taskId: string): Promise<ControlResult>;
 }

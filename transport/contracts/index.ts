@@ -25,3 +25,4 @@ export * from './socket-ack.ts';
 export * from './plugin-frames.ts';
 export * from './plugin-message-check.ts';
 export * from './show-tab.ts';
+export * from './overlay-confirmation.ts';
