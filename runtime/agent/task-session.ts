@@ -121,7 +121,11 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
           const clientId = session?.browser.clientId;
           if (clientId) services.nsp.to(rooms.client(clientId)).emit('plugin_message', { v: 1, type: 'confirmation_state', taskId, clientId, timestamp: clock.now(), waiting });
         },
-        note: (text) => void taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: text, timestamp: clock.now() }).catch(() => {}),
+        // Requests and answers are part of the conversation: shown now, and in the history.
+        note: (text) => {
+          events.toTask(taskId, { type: 'structuredOutput', status: 'info', message: text });
+          void taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: text, timestamp: clock.now() }).catch(() => {});
+        },
       })
     : undefined;
   const browser = createTaskBrowser({
