@@ -45,6 +45,9 @@ function absolute(href: string, base: string | undefined): string | null {
 const isSubmitControl = (el: PageElement) =>
   (el.tag === 'button' && (!el.type || el.type === 'submit')) || (el.tag === 'input' && (el.type === 'submit' || el.type === 'image'));
 
+/** Tools that act on one element by clickId. */
+const ELEMENT_TOOLS = new Set(['browser_click', 'browser_dblclick', 'browser_type', 'browser_check', 'browser_select', 'browser_press']);
+
 const siteLabel = (url: string | undefined) => (url ? (siteOf(url) ?? url) : 'this page');
 
 /** A masked value for the person to see: secrets show as dots (their placeholder stays readable). */
@@ -76,6 +79,10 @@ export function heldStepOf(facts: StepFacts): HeldStep | null {
   const el = clickId === undefined ? undefined : facts.elements.find((e) => e.clickId === clickId);
   const name = el ? accessibleNameOf(el) : undefined;
   const words = el ? [el.text, el.label, el.name, el.value, el.placeholder] : [];
+  // An element the runtime has not seen cannot be judged: the person decides.
+  if (clickId !== undefined && !el && ELEMENT_TOOLS.has(toolName)) {
+    return held('consequential_button', `element #${clickId} is not on the last page read, so Mimo cannot tell what it does`, {});
+  }
 
   if (toolName === 'browser_type' || (toolName === 'browser_select' && el?.tag !== 'select')) {
     const text = typeof args.text === 'string' ? args.text : Array.isArray(args.values) ? args.values.join(', ') : '';
@@ -84,6 +91,8 @@ export function heldStepOf(facts: StepFacts): HeldStep | null {
     if (hasSecretPlaceholder(text)) return held('sensitive_field', `a secret would be typed into "${name ?? 'a field'}", which is not a password field`, { ...(name ? { element: name } : {}), value: maskedValue(text, true) });
     if (el?.type === 'file') return held('file_transfer', `"${name}" uploads a file`, { element: name!, value: maskedValue(text, false) });
     if (args.submit === true && pageOffScope) return held('off_scope_submit', `it submits a form on ${siteLabel(pageUrl)}, outside this task's scope`, { ...(name ? { element: name } : {}), value: maskedValue(text, false) });
+    // A page outside the scope can read what is typed before any submit: typing there asks too.
+    if (pageOffScope) return held('off_scope_submit', `it types into a page on ${siteLabel(pageUrl)}, outside this task's scope (the page can read it at once)`, { ...(name ? { element: name } : {}), value: maskedValue(text, false) });
     return null;
   }
 

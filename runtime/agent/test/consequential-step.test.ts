@@ -113,12 +113,19 @@ steps('a form submit on a page outside the scope is held (button, Enter, type+su
   assert.is(heldStepOf(facts('browser_click', { clickId: 9 }, [el(9, { text: 'Continue', type: 'submit' })], off))?.kind, 'off_scope_submit');
   assert.is(heldStepOf(facts('browser_press', { key: 'Enter' }, [], off))?.kind, 'off_scope_submit');
   assert.is(heldStepOf(facts('browser_type', { clickId: 10, text: 'x', submit: true }, [el(10, { tag: 'input', type: 'text', text: 'Name' })], off))?.kind, 'off_scope_submit');
+  const typing = heldStepOf(facts('browser_type', { clickId: 10, text: '482913' }, [el(10, { tag: 'input', type: 'text', text: 'Name' })], off));
+  assert.is(typing?.kind, 'off_scope_submit', 'a page outside the scope can read typing before any submit');
+  assert.match(typing!.reason, /types into a page/);
   assert.is(heldStepOf(facts('browser_click', { clickId: 9 }, [el(9, { text: 'Continue', type: 'submit' })])), null, 'in scope: goes ahead');
 });
 
 steps('files: a download link, a file input', () => {
   assert.is(heldStepOf(facts('browser_click', { clickId: 11 }, [el(11, { tag: 'a', text: 'Invoice', href: 'https://mail.example.com/a/invoice.pdf' })]))?.kind, 'file_transfer');
   assert.is(heldStepOf(facts('browser_click', { clickId: 12 }, [el(12, { tag: 'input', type: 'file', text: 'Attach' })]))?.kind, 'file_transfer');
+});
+
+steps('an element the runtime has not seen (not on the last page read) is the person\'s call', () => {
+  assert.match(heldStepOf(facts('browser_click', { clickId: 77 }, [el(1, { text: 'Next' })]))!.reason, /not on the last page read/);
 });
 
 steps('reads never wait', () => {
