@@ -36,7 +36,11 @@ export function createAgentOrchestrator(
     finishedTabs,
     register: (session) => sessions.set(session.taskId, session),
   };
-  const createSession = (taskId: string, restored?: RestoredTask): TaskSession => createTaskSession(sessionContext, taskId, restored);
+  const createSession = (taskId: string, restored?: RestoredTask): TaskSession => {
+    const session = createTaskSession(sessionContext, taskId, restored);
+    person.adopt(session);
+    return session;
+  };
   const person = createPersonControls({ sessionFor: (taskId) => sessionFor(taskId), services });
 
   /** The task's one live actor; built once per task (after a restart: from what is stored). */

@@ -10,7 +10,12 @@ import type { TaskSession } from './task-session.ts';
 const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
 const unguarded: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'this server runs tasks without the person guard (no scope, no confirmations)' } };
 
+/** Tasks whose secrets wait for the task's first message (a secret is given before the request that uses it). */
+const EARLY_TASKS_MAX = 100;
+
 export function createPersonControls(deps: { sessionFor(taskId: string): Promise<TaskSession | undefined>; services: Pick<RuntimeServices, 'nsp' | 'clock' | 'registry' | 'log'> }) {
+  /** Secrets given to a task id that has no task yet (memory only, applied when its session is built). */
+  const early = new Map<string, Map<string, string>>();
   const withGuard = async (taskId: string, run: (session: TaskSession & { guard: NonNullable<TaskSession['guard']> }) => ControlResult | Promise<ControlResult>) => {
     const session = await deps.sessionFor(taskId);
     if (!session) return notFound(taskId);
@@ -24,7 +29,21 @@ export function createPersonControls(deps: { sessionFor(taskId: string): Promise
         return s.guard.answer(requestId, decision, by);
       }),
     setTaskScope: (taskId: string, sites: readonly string[]) => withGuard(taskId, (s) => s.guard.setScope(sites)),
-    setTaskSecret: (taskId: string, name: string, value: string) => withGuard(taskId, (s) => s.guard.setSecret(name, value)),
+    async setTaskSecret(taskId: string, name: string, value: string): Promise<ControlResult> {
+      const session = await deps.sessionFor(taskId);
+      if (session?.guard) return session.guard.setSecret(name, value);
+      if (session) return unguarded;
+      // No task yet: kept until its first message builds the session (adopt).
+      if (!early.has(taskId) && early.size >= EARLY_TASKS_MAX) early.delete(early.keys().next().value!);
+      early.set(taskId, (early.get(taskId) ?? new Map()).set(name, value));
+      return { ok: true, data: { name, placeholder: `{{secret:${name}}}`, pending: true } };
+    },
+    /** A new session takes the secrets given before its task existed. */
+    adopt(session: TaskSession): void {
+      const given = early.get(session.taskId);
+      early.delete(session.taskId);
+      if (given && session.guard) for (const [name, value] of given) session.guard.setSecret(name, value);
+    },
     /** The scope and the steps waiting for a yes, for a client that (re)subscribes. */
     personReplay: (taskId: string, session: TaskSession | undefined): FrontendEvent[] => session?.guard?.replay() ?? [],
     async showTaskTab(taskId: string): Promise<ControlResult> {
