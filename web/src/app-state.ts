@@ -106,6 +106,7 @@ export function createAppState(deps: AppDeps): AppState {
     answer: (requestId, decision) => withTask((taskId) => link.send(build('confirmation_answer', taskId, { requestId, decision }))) ?? Promise.resolve(noTask),
     setScope: (sites) => withTask((taskId) => link.send(build('set_task_scope', taskId, { sites }))) ?? Promise.resolve(noTask),
     showTab: () => withTask((taskId) => link.send(build('show_task_tab', taskId))) ?? Promise.resolve(noTask),
+    setSecret: (name, value) => withTask((taskId) => link.send(build('set_task_secret', taskId, { name, value }))) ?? Promise.resolve(noTask),
   });
   const extensions = createExtensionModel({
     api,

@@ -13,6 +13,7 @@ function model(reply: AckResult = { ok: true }) {
     answer: async (requestId, decision) => (sent.push(['answer', requestId, decision]), reply),
     setScope: async (sites) => (sent.push(['scope', sites]), reply),
     showTab: async () => (sent.push(['show']), reply),
+    setSecret: async (name, value) => (sent.push(['secret', name, value.length]), reply),
   });
   return { m, sent };
 }
@@ -41,6 +42,14 @@ test('answers, scope edits and Show the tab send their messages; a refusal shows
   const refused = model({ ok: false, error: { code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet' } });
   await refused.m.showTab();
   assert.is(refused.m.error.value?.code, 'TASK_TAB_CLOSED');
+});
+
+test('a secret is sent once; only its name is kept', async () => {
+  const { m, sent } = model();
+  await m.setSecret(' bank ', 'hunter22');
+  assert.equal(sent, [['secret', 'bank', 8]]);
+  assert.equal(m.secretNames.value, ['bank']);
+  assert.not.ok(JSON.stringify(m.secretNames.value).includes('hunter22'));
 });
 
 test('the scope follows taskScope events; the step reads as the person would say it', () => {

@@ -64,7 +64,7 @@ export function AppView({
       </aside>
       <main class="pane pane-chat">
         <TaskHeader app={app} />
-        <ScopeBar person={app.person} hasTask={app.currentTask.value !== null} />
+        <ScopeBar person={app.person} hasTask={app.currentTaskId.value !== null} />
         <TakeoverBanner status={app.status} onShowTab={() => void app.person.showTab()} />
         <ConfirmPanel person={app.person} />
         {app.taskError.value && (

@@ -3,6 +3,7 @@
 // the one way Mimo brings the agent's tab forward.
 import { useState } from 'preact/hooks';
 import type { PersonGuardModel } from '../models/person-guard-model.ts';
+import { SecretForm } from './secret-form.tsx';
 
 export function ScopeBar({ person, hasTask }: { person: PersonGuardModel; hasTask: boolean }) {
   const [editing, setEditing] = useState<string | null>(null);
@@ -20,7 +21,8 @@ export function ScopeBar({ person, hasTask }: { person: PersonGuardModel; hasTas
           </button>{' '}
           <button type="button" class="btn btn-small" disabled={busy} onClick={() => void person.showTab()} data-testid="show-tab">
             Show the tab
-          </button>
+          </button>{' '}
+          <SecretForm person={person} />
         </p>
       ) : (
         <form

@@ -26,12 +26,17 @@ export interface PersonGuardModel {
   /** The whole list, as the person typed it (one site per line or comma). */
   setScope(text: string): Promise<AckResult | null>;
   showTab(): Promise<AckResult | null>;
+  /** A credential for this task, used as `{{secret:name}}` (the model never sees the value). */
+  setSecret(name: string, value: string): Promise<AckResult | null>;
+  /** The names given so far (never the values). */
+  secretNames: ReadonlySignal<string[]>;
 }
 
 export interface PersonGuardSend {
   answer(requestId: string, decision: ConfirmationDecision): Promise<AckResult>;
   setScope(sites: string[]): Promise<AckResult>;
   showTab(): Promise<AckResult>;
+  setSecret(name: string, value: string): Promise<AckResult>;
 }
 
 /** The step in words, as the panel and the conversation show it. */
@@ -47,6 +52,7 @@ export function createPersonGuardModel(send: PersonGuardSend): PersonGuardModel 
   const scope = signal<Array<{ site: string; from: 'request' | 'person' }>>([]);
   const pending = signal<string | null>(null);
   const error = signal<AckError | null>(null);
+  const secretNames = signal<string[]>([]);
 
   async function act(name: string, run: () => Promise<AckResult>): Promise<AckResult | null> {
     if (pending.value !== null) return null;
@@ -79,9 +85,16 @@ export function createPersonGuardModel(send: PersonGuardSend): PersonGuardModel 
       scope.value = [];
       pending.value = null;
       error.value = null;
+      secretNames.value = [];
     },
     answer: (requestId, decision) => act(decision, () => send.answer(requestId, decision)),
     setScope: (text) => act('scope', () => send.setScope(text.split(/[\n,]+/).map((s) => s.trim()).filter(Boolean))),
     showTab: () => act('show', () => send.showTab()),
+    secretNames,
+    async setSecret(name, value) {
+      const result = await act('secret', () => send.setSecret(name.trim(), value));
+      if (result?.ok && !secretNames.value.includes(name.trim())) secretNames.value = [...secretNames.value, name.trim()];
+      return result;
+    },
   };
 }
