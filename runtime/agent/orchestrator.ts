@@ -202,6 +202,9 @@ export function createAgentOrchestrator(
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
       await noteToTask(taskId, note);
       const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+      // The scope is the person's words, on this node too.
+      session.title ??= task.title;
+      for (const m of messages) if (m.role === 'user') session.guard?.noteRequest(m.content);
       const rerun = task.status === 'running' && unanswered;
       if (rerun) session.actor.send({ type: 'USER_MESSAGE', message: { id: messages[lastUser]!.id, content: messages[lastUser]!.content } });
       return ok({ taskId, rerun });
