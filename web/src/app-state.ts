@@ -16,6 +16,7 @@ import { createInspectionModel, type InspectionModel } from './models/inspection
 import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './models/snapshot-model.ts';
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
+import { createPersonGuardModel, type PersonGuardModel } from './models/person-guard-model.ts';
 import type { Pricing } from './models/usage-model.ts';
 import type { ExtensionSituation } from './text/error-words.ts';
 
@@ -42,6 +43,8 @@ export interface AppState {
   tasks: TaskListModel;
   chat: ChatModel;
   status: TaskStatusModel;
+  /** Steps waiting for the person's yes, the task's scope, Show the tab (issue 23). */
+  person: PersonGuardModel;
   snapshot: SnapshotModel;
   extensions: ExtensionModel;
   inspection: InspectionModel;
@@ -99,6 +102,12 @@ export function createAppState(deps: AppDeps): AppState {
   const status = createTaskStatusModel({
     send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
   });
+  const person = createPersonGuardModel({
+    answer: (requestId, decision) => withTask((taskId) => link.send(build('confirmation_answer', taskId, { requestId, decision }))) ?? Promise.resolve(noTask),
+    setScope: (sites) => withTask((taskId) => link.send(build('set_task_scope', taskId, { sites }))) ?? Promise.resolve(noTask),
+    showTab: () => withTask((taskId) => link.send(build('show_task_tab', taskId))) ?? Promise.resolve(noTask),
+    setSecret: (name, value) => withTask((taskId) => link.send(build('set_task_secret', taskId, { name, value }))) ?? Promise.resolve(noTask),
+  });
   const extensions = createExtensionModel({
     api,
     sendSelect: (clientId) => withTask((taskId) => link.send(build('select_extension', taskId, { clientId }))),
@@ -154,6 +163,9 @@ export function createAppState(deps: AppDeps): AppState {
       if (status.applyEvent(e) && status.finished.value) chat.cancelRunning();
     },
     inspection: (e) => void inspection.apply(e),
+    confirmationRequested: (e) => person.applyRequested(e),
+    confirmationResolved: (e) => person.applyResolved(e),
+    taskScope: (e) => person.applyScope(e),
   };
 
   function onEvent(env: FrontendEvent) {
@@ -203,6 +215,7 @@ export function createAppState(deps: AppDeps): AppState {
     tasks,
     chat,
     status,
+    person,
     snapshot,
     extensions,
     inspection,
@@ -246,6 +259,7 @@ export function createAppState(deps: AppDeps): AppState {
       snapshot.setTaskTab(null);
       const known = tasks.find(taskId);
       status.reset(known?.status ?? null, known?.updatedAt);
+      person.reset();
       extensions.setBound(known?.selectedClientId);
       pane.value = 'chat';
       // Subscribe first, then read history: an event in between is merged, not lost.

@@ -69,7 +69,7 @@ export async function startMcpEnv(): Promise<McpEnv> {
     let routes!: McpRoutes;
     const runtime = await startRuntime({
       config: { token },
-      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }), runStore: createMemoryRunStore() })),
+      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }), runStore: createMemoryRunStore(), consequentialSteps: 'allow' })),
     });
     cleanups.push(() => runtime.close());
     cleanups.push(() => routes.mcp.close());
