@@ -145,10 +145,14 @@ export function createAgentOrchestrator(
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      // The note first (as stop's): RESUME may start the held step at once or a turn later, so a
+      // note told after it would land before or after that step's start by chance (h22b's one order).
+      // (Told synchronously: sessionFor seeded the task's seq; stored while RESUME runs.)
+      const note = noteToTask(taskId, `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`);
       session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
-      await noteToTask(taskId, `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`);
+      await note;
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
     },
     async stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult> {
