@@ -42,6 +42,18 @@ test('STOP while a step waits for the person: denied by stop, nothing sent, the 
   assert.equal([resolved.decision, resolved.by], ['deny', 'stop']);
   await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'completed'), 5_000, 'completed');
   assert.not.ok(plugin.received.some((f) => JSON.stringify(f.action).includes('elsewhere.example.org')), 'nothing was sent to the browser');
+  // The person guard's events go through the task's one event path (h22b): each with the task's
+  // next seq, and the guard's notes are stored with theirs, so a reload puts them in place.
+  const guardEvents = web.events.filter((e) => ['taskScope', 'confirmationRequested', 'confirmationResolved'].includes(e.event.type));
+  assert.ok(guardEvents.length >= 3 && guardEvents.every((e) => typeof e.seq === 'number'), 'guard events carry a seq');
+  const seqs = web.events.filter((e) => e.taskId === TASK && typeof e.seq === 'number').map((e) => e.seq as number);
+  assert.equal(seqs, [...seqs].sort((a, b) => a - b), 'in seq order');
+  assert.is(new Set(seqs).size, seqs.length, 'one seq per event');
+  await eventually(async () => {
+    const stored = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data.messages as Array<{ role: string; content: string; meta?: { seq?: unknown } }>;
+    const notes = stored.filter((m) => m.role === 'system');
+    return notes.length >= 2 && notes.every((m) => typeof m.meta?.seq === 'number' && (m.meta.seq as number) > 0);
+  }, 5_000, 'the held-step notes are stored with their seqs');
   web.close();
   late.close();
 });
