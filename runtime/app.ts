@@ -12,6 +12,7 @@ import { readConfig, type MimoConfig } from './config.ts';
 import type { LlmGateway } from './llm/llm-types.ts';
 import { llmFromEnv } from './llm-from-env.ts';
 import { createMcpRoutes, readMcpProfile, type McpRoutes } from './mcp/index.ts';
+import { readMcpConsequentialPolicy } from './mcp/browser/consequential-policy.ts';
 import { createSessionRecorder, recordInspection, type SessionRecorder } from './recorder/session-recorder.ts';
 import { createServer, gateOptionsOf, type Log, type MimoServer } from './server.ts';
 import { startStatelyBridge } from './stately-bridge.ts';
@@ -69,6 +70,8 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   if (cluster) config = { ...config, artifactSecret: await cluster.artifactSecret(config.artifactSecret) };
   const profile = readMcpProfile(env.MIMO_MCP_PROFILE);
   if (!profile.ok) throw new StartupError(profile.error);
+  const mcpSteps = readMcpConsequentialPolicy(env.MIMO_MCP_CONSEQUENTIAL_STEPS);
+  if (!mcpSteps.ok) throw new StartupError(mcpSteps.error);
   const loadedPolicy = await loadUrlPolicyConfig(env.MIMO_URL_POLICY);
   if (!loadedPolicy.ok) throw new StartupError(`MIMO_URL_POLICY: ${loadedPolicy.errors.join('; ')}`);
   const urlPolicy = createUrlPolicy({ config: loadedPolicy.config, resolve: createSystemResolver() });
@@ -112,6 +115,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
       (mcp = createMcpRoutes(services, {
         profile: profile.profile,
         urlPolicy,
+        consequentialSteps: mcpSteps.policy,
         inspectFor: (runId: string) => inspection.observerFor(runId),
         ...(cluster ? { runStore: cluster.runStore } : {}),
       })),
@@ -121,6 +125,8 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         inspection,
         checkUrl: (url) => urlPolicy.check(url),
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
+        // Issue 23: scope, steps held for the person's yes, secret placeholders, untrusted page data.
+        confirmSteps: 'ask',
         ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
       }),
   });

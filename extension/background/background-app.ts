@@ -1,6 +1,8 @@
 // Composes the background service worker from its parts. Everything is registered
 // synchronously (a woken worker must find its listeners at once); the socket starts as soon as
 // the settings are read.
+import { createOverlayConfirmation } from './overlay-confirmation.ts';
+import { showTaskTab } from './show-tab.ts';
 import { LIVE_FRAME_EVENT, LiveViewCommandSchema, PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
 import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
@@ -71,6 +73,7 @@ export function createBackground(deps: BackgroundDeps): Background {
 
   let link: ServerLink;
   const emit = (message: unknown) => link.send(message);
+  const confirmations = createOverlayConfirmation({ browser, taskTabs, clientId: identity.current, emit, now: deps.now });
   const overlay = createOverlayRelay({
     browser,
     taskTabs,
@@ -170,6 +173,9 @@ export function createBackground(deps: BackgroundDeps): Background {
         if (checked.ok) void overlay.applyUiState(checked.value);
         if (checked.ok && checked.value.state === 'idle') idle.taskEnded(checked.value.taskId);
       },
+      // "Show the tab" from the web UI (issue 23): the only time Mimo brings a tab forward.
+      confirmation_state: (message, ack) => void confirmations.fromServer(message).then((result) => ack?.(result as never)),
+      show_tab: (message, ack) => void showTaskTab(browser, taskTabs, message).then((result) => ack?.(result as never)),
       live_view: (message, ack) => {
         const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');
         if (!checked.ok) return ack?.({ ok: false, error: { code: checked.error.code, message: checked.error.message } });
@@ -235,6 +241,7 @@ export function createBackground(deps: BackgroundDeps): Background {
           if (record?.taskId !== message.taskId || record.tabId !== sender.tab.id) return { ok: false };
           return { ok: overlay.userTakeover(message.taskId, sender.tab.id, message.reason) };
         },
+        confirmation_answer: async (message, sender) => confirmations.fromTab(message, sender.tab.id),
         overlay_command: async (message, sender) => {
           const record = await taskTabs.taskOfTab(sender.tab.id);
           if (record?.taskId !== message.taskId) return { ok: false };

@@ -2,6 +2,7 @@
 // (seed 000 §2.2): the server's desired UI state (plugin_ui_state), the action executing on
 // the tab, takeover reports and Resume/Stop from the overlay. Keeps per-task UI state so a
 // content script that (re)loads after a navigation gets the current picture.
+import { TAKE_OVER_BUTTON } from '../shared/internal-messages.ts';
 import { PROTOCOL_VERSION } from '../../transport/contracts/index.ts';
 import type { OverlayCommand, OverlayCommandName, PluginUiState, PluginUiStateMessage, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
@@ -127,7 +128,7 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
         // content script's own-input guard early (sent after the work, off the critical path).
         if (!action.noticed && !action.dispatchesInput) return;
       }
-      void post(tabId, { kind: 'action_settled', taskId, actionId });
+      void post(tabId, { kind: 'action_settled', taskId, actionId, sentAt: deps.now() });
     },
     async applyUiState(message) {
       await restored;
@@ -173,7 +174,9 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       if (!clientId) return false;
       const entry = tasks.get(taskId);
       const aiAtWork = entry !== undefined && (entry.uiState === 'ongoing' || [...entry.actions.values()].some((a) => a.tabId === tabId));
-      if (!aiAtWork) {
+      // The Take over button also works between steps (the task runs, no action in flight).
+      const deliberate = reason === TAKE_OVER_BUTTON && entry !== undefined && entry.uiState !== undefined && entry.uiState !== 'idle' && entry.uiState !== 'takeover';
+      if (!aiAtWork && !deliberate) {
         // The overlay showed a state the task is not in (a late message): no takeover, and the
         // content script is told the truth.
         void relay.sessionFor(tabId).then((session) => post(tabId, { kind: 'session', session }));

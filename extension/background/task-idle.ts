@@ -7,8 +7,10 @@
 //    tab holds the result the person may want to read, and a follow-up message continues in it).
 //    A group with the person's active tab is left open; a group Mimo collapsed is expanded again
 //    when the task acts. Finished tasks never act again, so their groups stay collapsed.
-// A task that ended (the server's plugin_ui_state `idle`: completed, error or stopped) lets go of
-// the debugger at once instead of after the idle delay; its group still collapses on time.
+// A task that ended (the server's plugin_ui_state `idle`: completed, error or stopped; since issue
+// 23 also a finished turn, `ongoing`, which leaves the tab to the person) lets go of the debugger
+// at once instead of after the idle delay; its group still collapses on time. A follow-up message
+// attaches again on its first action and expands the group.
 // A tab the live view is streaming keeps its debugger until the stream ends (checked again each
 // idle period). Time comes from the injected timers.
 import type { ActionName } from '../../transport/contracts/index.ts';

@@ -13,6 +13,7 @@ import { readSettings } from '../shared/settings.ts';
 import { ownInputActive, settleOwnInput } from '../shared/own-input-guard.ts';
 import { watchUserInput } from './input-watch.ts';
 import { createOverlayView } from './overlay-view.ts';
+import { TAKE_OVER_BUTTON } from '../shared/internal-messages.ts';
 import { installPageBridge } from './page-bridge.ts';
 import { createUiController } from './ui-controller.ts';
 import type { UiController } from './ui-controller.ts';
@@ -46,13 +47,23 @@ export function startContentApp(deps: ContentDeps): ContentApp {
   let ui: UiController | null = null;
   let stopInput: (() => void) | null = null;
   const guardHost = globalThis as unknown as Record<string, unknown>;
-  const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop() });
+  const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop(), onTakeOver: () => takeOver(),
+    onConfirm: (requestId, decision) => {
+      if (ui) void send({ kind: 'confirmation_answer', taskId: ui.taskId, requestId, decision });
+    },
+  });
+  /** Only the overlay's Take over button takes over (issue 23). */
+  function takeOver(): void {
+    if (!ui) return;
+    if (ui.state() === 'ongoing') ui.userInput(TAKE_OVER_BUTTON);
+    else if (ui.state() === 'hidden' && ui.taskId) void send({ kind: 'user_takeover', taskId: ui.taskId, reason: TAKE_OVER_BUTTON });
+  }
   /** Screenshots in flight: the overlay stays out of the picture until they settle. */
   const capturing = new Set<string>();
   let shown: { state: PluginUiState; step: string } = { state: 'idle', step: '' };
   const render = (state: PluginUiState, step: string) => {
     shown = { state, step };
-    overlay.render(capturing.size > 0 ? 'hidden' : state, step);
+    overlay.render(state, step, { capturing: capturing.size > 0, turnRunning: ui?.turnRunning() ?? false });
   };
 
   const send = (message: ContentToBackgroundMessage): Promise<unknown> =>
@@ -99,7 +110,8 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       window,
       isOverlayEvent: (event) => overlay.owns(event),
       ownInputActive: () => ownInputActive(guardHost, Date.now()),
-      onUserInput: (kind) => ui?.userInput(kind),
+      // A stray key or click on the page does not take over (issue 23): the overlay points at its button.
+      onUserInput: () => overlay.hint(),
     });
   }
 
@@ -119,13 +131,18 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       } else if (message.session) startUi(message.session);
       return;
     }
+    if (message.kind === 'confirmation') {
+      // The server's list of steps waiting for the person's yes (issue 23): the overlay asks too.
+      if (!ui || message.taskId === ui.taskId) overlay.confirmation(message.waiting[0] ?? null);
+      return;
+    }
     if (message.kind === 'action_started' && !ui) {
       // A task tab whose content script started before the task did: ask for the session.
       void hello();
     }
     if (message.kind === 'action_started' && message.capturesPage) capturing.add(message.actionId);
     if (message.kind === 'action_settled') {
-      settleOwnInput(guardHost, Date.now());
+      settleOwnInput(guardHost, Date.now(), message.sentAt);
       capturing.delete(message.actionId);
     }
     ui?.handle(message);

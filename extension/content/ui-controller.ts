@@ -30,6 +30,10 @@ export interface UiController {
   resume(): void;
   stop(): void;
   state(): PluginUiState;
+  /** The task this tab's overlay belongs to. */
+  readonly taskId: string;
+  /** The server's last word is that the task's turn runs (between steps included): Take over is offered. */
+  turnRunning(): boolean;
   destroy(): void;
 }
 
@@ -149,6 +153,8 @@ export function createUiController(deps: UiControllerDeps): UiController {
     resume: () => actor.send({ type: 'RESUME' }),
     stop: () => actor.send({ type: 'STOP' }),
     state,
+    taskId,
+    turnRunning: () => appliedUiState === 'ongoing' || appliedUiState === 'hidden',
     destroy: () => actor.stop(),
   };
 }

@@ -120,6 +120,8 @@ export interface BrowserApi {
     getAll(options?: { populate?: boolean }): Promise<BrowserWindowInfo[]>;
     get(windowId: number): Promise<BrowserWindowInfo>;
     create(options: { url?: string; focused?: boolean; state?: string }): Promise<BrowserWindowInfo>;
+    /** Focus a window ("Show the tab", the person's own request: show-tab.ts). */
+    update?(windowId: number, props: { focused?: boolean }): Promise<BrowserWindowInfo>;
     onCreated: ApiEvent<(window: BrowserWindowInfo) => void>;
     onRemoved: ApiEvent<(windowId: number) => void>;
     onFocusChanged: ApiEvent<(windowId: number) => void>;

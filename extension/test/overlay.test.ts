@@ -137,6 +137,7 @@ router('only this extension; content kinds from a top-level tab; options kinds f
       content_hello: async (_m, sender) => (seen.push(`hello ${sender.tab.id}`), null),
       user_takeover: async () => null,
       overlay_command: async () => null,
+      confirmation_answer: async () => null,
       client_info: async () => null,
       connect_browser: async () => null,
     },

@@ -7,6 +7,7 @@ import { browserContextOf } from './browser-context.ts';
 import { availableInputTools, inputActionOf } from './browser-input-tools.ts';
 import { listElements, readTextWindow } from './context-budget.ts';
 import type { FullPage } from './page-context.ts';
+import type { GuardedCall } from './person-guard.ts';
 import type { Step, TaskBrowser } from './task-browser.ts';
 
 export const browserTools: LlmTool[] = [
@@ -71,6 +72,9 @@ export interface ToolOutcome {
   page?: FullPage;
 }
 
+/** The tools that act on a page (reads, paging and screenshots never wait for the person). */
+const GUARDED_TOOLS = new Set(['browser_open', 'browser_click', 'browser_type', 'browser_select', 'browser_check', 'browser_press', 'browser_dblclick']);
+
 const fail = (code: string, message: string, retryable = false): ToolOutcome => ({ ok: false, error: errorValue(code, message, { retryable }) });
 
 function intArg(args: Record<string, unknown>, key: string): number | null {
@@ -97,11 +101,25 @@ export async function runBrowserTool(
     snapshotOf(clientId: string): { tabs: Array<{ tabId: number; windowId: number; url?: string; title?: string; active: boolean; groupId?: number }>; activeTabId: number | null } | undefined;
     /** Tokens one paging result may take (the step budget less the browser state). */
     pagingTokens?: number;
+    /** The person's guard (person-guard.ts): a held step waits for their yes; null lets it go ahead. */
+    guard?: { check(call: GuardedCall): Promise<ErrorValue | null> };
   },
   name: string,
   args: Record<string, unknown>,
   step: Step,
 ): Promise<ToolOutcome> {
+  if (deps.guard && GUARDED_TOOLS.has(name)) {
+    const refused = await deps.guard.check({
+      toolName: name,
+      args,
+      toolCallId: step.toolCallId,
+      signal: step.signal,
+      // The tab's URL as the extension reports it, else the last page read, else where task_start sent it.
+      pageUrl: browser.tabId === null ? undefined : (browser.tab.reportedUrlOf() ?? browser.fullPage?.url ?? browser.tab.currentUrl() ?? undefined),
+      elements: browser.fullPage?.elements ?? [],
+    });
+    if (refused) return { ok: false, error: refused };
+  }
   switch (name) {
     case 'browser_open': {
       const url = args.url;

@@ -4,12 +4,13 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { nanoid } from 'nanoid';
 import { errorValue, taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
-import type { NormalizedActionResult, OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { NormalizedActionResult, OverlayCommand, PageInterruption, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import { lastStoredSeq } from '../socket/task-seq.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import { controlToolTask } from './tool-task-control.ts';
+import { createPersonControls } from './person-controls.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { failureNoteOf } from './turn-failure-note.ts';
@@ -48,7 +49,12 @@ export function createAgentOrchestrator(
     finishedTabs,
     register: (session) => sessions.set(session.taskId, session),
   };
-  const createSession = (taskId: string, restored?: RestoredTask): TaskSession => createTaskSession(sessionContext, taskId, restored);
+  const createSession = (taskId: string, restored?: RestoredTask): TaskSession => {
+    const session = createTaskSession(sessionContext, taskId, restored);
+    person.adopt(session);
+    return session;
+  };
+  const person = createPersonControls({ sessionFor: (taskId) => sessionFor(taskId), services });
 
   /** A task first touched since this server started goes on after the seq its history holds. */
   async function seedSeq(taskId: string): Promise<void> {
@@ -69,7 +75,12 @@ export function createAgentOrchestrator(
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
     const restored = restoredTaskOf(task);
     if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
-    return sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+    const requests = options.confirmSteps ? (await taskStore.listMessages(taskId)).filter((m) => m.role === 'user') : [];
+    const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+    // The scope is the person's words: rebuilt from their stored messages.
+    session.title ??= task.title;
+    for (const m of requests) session.guard?.noteRequest(m.content);
+    return session;
   }
 
   async function noteToTask(taskId: string, message: string, interrupted = false): Promise<void> {
@@ -113,6 +124,8 @@ export function createAgentOrchestrator(
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
       events.toTask(task.taskId, { type: 'userMessage', messageId: message.id, content: message.content, timestamp: message.timestamp }, traceId, seq);
       const session = await sessionFor(task.taskId);
+      session!.title ??= task.title;
+      session!.guard?.noteRequest(message.content);
       session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, traceId } });
       return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
     },
@@ -144,6 +157,7 @@ export function createAgentOrchestrator(
       const after = taskStatusOf(session.actor.getSnapshot());
       if (after !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: `a ${before} task cannot be taken over` } };
       log({ event: 'takeover', taskId, source, reason });
+      await noteToTask(taskId, `The person took over (${source === 'web' ? 'from the web UI' : `in the tab: ${reason}`}); the agent waits.`);
       return ok({ status: after });
     },
     async resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult> {
@@ -153,9 +167,14 @@ export function createAgentOrchestrator(
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) === 'error') return rerunLastMessage(taskId, session);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover (nor failed or interrupted)' } };
+      // The note first (as stop's): RESUME may start the held step at once or a turn later, so a
+      // note told after it would land before or after that step's start by chance (h22b's one order).
+      // (Told synchronously: sessionFor seeded the task's seq; stored while RESUME runs.)
+      const note = noteToTask(taskId, `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`);
       session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
+      await note;
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
     },
     async stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult> {
@@ -170,6 +189,7 @@ export function createAgentOrchestrator(
       // The note first: what the stop cancels (the step in flight, the turn) is told after it.
       const note = noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       session.mirror.stop();
+      session.guard?.denyAll();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
       // flight, the scheduler's cancel has already sent task_stop with closeTab.
@@ -242,6 +262,9 @@ export function createAgentOrchestrator(
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
       await noteToTask(taskId, note);
       const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+      // The scope is the person's words, on this node too.
+      session.title ??= task.title;
+      for (const m of messages) if (m.role === 'user') session.guard?.noteRequest(m.content);
       const rerun = task.status === 'running' && unanswered;
       if (rerun) session.actor.send({ type: 'USER_MESSAGE', message: { id: messages[lastUser]!.id, content: messages[lastUser]!.content } });
       return ok({ taskId, rerun });
@@ -251,7 +274,16 @@ export function createAgentOrchestrator(
       const session = result.taskId ? sessions.get(result.taskId) : undefined;
       if (session?.browser.lateResult(result.actionId, result)) log({ event: 'stopped_step_answered', taskId: result.taskId, actionId: result.actionId, status: result.status });
     },
-    stepsInFlight: (taskId: string) => scheduler.registry.startedOf(taskId),
+    stepsInFlight: (taskId: string) => [...scheduler.registry.startedOf(taskId), ...person.personReplay(taskId, sessions.get(taskId))],
+    confirmationAnswer: person.confirmationAnswer,
+    setTaskScope: person.setTaskScope,
+    setTaskSecret: person.setTaskSecret,
+    showTaskTab: person.showTaskTab,
+    async overlayConfirmation(answer: PluginConfirmationAnswer): Promise<ControlResult> {
+      const session = sessions.get(answer.taskId);
+      if (!session || session.browser.clientId !== answer.clientId) return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
+      return person.confirmationAnswer(answer.taskId, answer.requestId, answer.decision, 'overlay');
+    },
     liveTarget: (taskId: string) => {
       const tree = tasks.get(taskId);
       const clientId = tree?.clientId();

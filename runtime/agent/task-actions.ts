@@ -81,6 +81,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     const secret = actionName === 'browser_type' && typeof params.text === 'string' && passwordFields.isTarget(params);
     if (secret) deps.secrets?.add(params.text as string);
     const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
+    // `{{secret:name}}`: the model, the steps and the history keep the placeholder; only the frame to the plugin has the value.
+    const filled = actionName === 'browser_type' && typeof params.text === 'string' && deps.fillSecrets ? deps.fillSecrets(params.text) : null;
+    if (filled && !filled.ok) return { ok: false, actionId, error: filled.error };
+    const wireParams = filled ? { ...params, text: filled.text } : params;
     // `start` when it really starts: it may wait behind another action or a takeover.
     const target = options.target ? { target: options.target } : {};
     // Its start envelope goes on its registry entry (replayed to a late subscriber while it runs).
@@ -102,7 +106,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
           taskId: deps.taskId,
           clientId: clientId!,
           actionName,
-          params,
+          params: wireParams,
           actionId,
           ...(screenshotPresignedUrl ? { screenshotPresignedUrl } : {}),
           ...(options.retry !== undefined ? { retry: options.retry } : {}),

@@ -61,6 +61,8 @@ export interface TaskBrowserDeps {
   pagePrepBackoffMs?: readonly number[];
   /** A page read completed (the orchestrator's "page may be stale after takeover" flag clears). */
   onPageRead?(): void;
+  /** Puts the task's secrets in place of `{{secret:name}}` in typed text, at sending time only (secret-placeholders.ts). */
+  fillSecrets?(text: string): { ok: true; text: string } | { ok: false; error: ErrorValue };
   /** Each finished browser action, for the task's history (persisted as a `tool` message). */
   onStepDone?(step: StepRecord): void;
 }

@@ -19,6 +19,8 @@ import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
 import { failureNoteOf } from './turn-failure-note.ts';
+import { createPersonGuard, type PersonGuard } from './person-guard.ts';
+import { groupTitleOf } from './group-title.ts';
 
 /** Tool message ids remembered per task (see toolMessageId). */
 const RECENT_TOOL_IDS = 16;
@@ -34,6 +36,12 @@ export interface OrchestratorOptions {
   pagePrepBackoffMs?: readonly number[];
   /** Tokens of one step's page context (page + browser state); default 4000 (MIMO_CONTEXT_TOKENS). */
   contextTokens?: number;
+  /**
+   * The person's guard (issue 23, person-guard.ts): task scope, steps held for a yes, secret
+   * placeholders, page data marked untrusted. startMimo turns it on (`ask`); test harnesses that
+   * build an orchestrator without it keep the old unguarded loop.
+   */
+  confirmSteps?: 'ask';
   onTrace?(taskId: string, entry: Record<string, unknown>): void;
 }
 
@@ -45,6 +53,10 @@ export interface TaskSession {
   pageStale: boolean;
   /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
   mirror: PluginUiMirror;
+  /** Scope, confirmations and secrets of the task (absent when the orchestrator runs unguarded). */
+  guard?: PersonGuard;
+  /** The task's title (its tab group is named after it). */
+  title?: string;
 }
 
 export interface TaskSessionContext {
@@ -64,7 +76,9 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   function tellPlugin(session: TaskSession, status: TaskStatus): void {
     const clientId = session.browser.clientId;
     if (!clientId) return;
-    const state = uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
+    // A finished turn (ongoing) leaves the tab to the person: no overlay at all. `hidden` is kept for
+    // between steps of a running turn, where the overlay shows only its Take over button (issue 23).
+    const state = status === 'ongoing' ? 'idle' : uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
     services.nsp.to(rooms.client(clientId)).emit(
       'plugin_message',
       pluginUiStateFrame({ taskId: session.taskId, clientId, timestamp: clock.now(), state, ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}) }),
@@ -98,9 +112,29 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     return id;
   };
   const inspect = options.inspection.observerFor(taskId);
+  const guard = options.confirmSteps
+    ? createPersonGuard({
+        taskId,
+        events,
+        policy: 'ask',
+        registerSecret: (value) => services.secrets.add(value),
+        // The page overlay shows the waiting steps too (the plugin serving the task).
+        waitingChanged: (waiting) => {
+          const clientId = session?.browser.clientId;
+          if (clientId) services.nsp.to(rooms.client(clientId)).emit('plugin_message', { v: 1, type: 'confirmation_state', taskId, clientId, timestamp: clock.now(), waiting });
+        },
+        // Requests and answers are part of the conversation: shown now, and in the history.
+        note: (text) => {
+          // Stored with its seq like the orchestrator's notes (the history keeps its place in the task's order).
+          const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'info', message: text });
+          void taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: text, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
+        },
+      })
+    : undefined;
   const browser = createTaskBrowser({
     taskId,
-    groupTitle: () => `Mimo ${taskId.slice(-6)}`,
+    groupTitle: () => groupTitleOf(session?.title, taskId),
+    ...(guard ? { fillSecrets: guard.secrets.fill } : {}),
     // The task actor runs each action and page preparation as its child.
     runAction: children.runAction,
     reported: children.reported,
@@ -151,6 +185,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               snapshotOf: (clientId) => services.snapshots.state(clientId),
               hideTab: (tab) => finishedTabs.hides(tab),
               ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
+              ...(session.guard ? { guard: session.guard } : {}),
               onUsage: (usage) => void addUsage(usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
               ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
             },
@@ -213,7 +248,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
   mirror = createPluginUiMirror(taskId, { parent: actor });
   if (restored?.status) mirror.status(restored.status);
-  session = { taskId, actor, browser, pageStale: false, mirror };
+  session = { taskId, actor, browser, pageStale: false, mirror, ...(guard ? { guard } : {}) };
   finishedTabs.reopen(taskId);
   ctx.register(session);
   // One registry of live task trees: takeover, STOP and `tasks.run` find it by its id.

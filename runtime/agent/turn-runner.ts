@@ -12,6 +12,8 @@ import { createStepContext } from './step-context.ts';
 import { systemPromptFor } from './system-prompt.ts';
 import type { TaskBrowser } from './task-browser.ts';
 import { nextTurnFailure, stepLimitFailure } from './turn-outcome.ts';
+import type { GuardedCall } from './person-guard.ts';
+import { markUntrusted, newBoundary, unmarkUntrusted } from '../llm/untrusted-content.ts';
 
 export interface TurnDeps {
   taskId: string;
@@ -29,6 +31,8 @@ export interface TurnDeps {
   hideTab?(tab: { tabId: number; groupId?: number | undefined }): boolean;
   /** Called with each LLM event and tool result (the recorder). */
   onTrace?(entry: Record<string, unknown>): void;
+  /** The person's guard (issue 23): every acting tool call goes through it; page data is marked untrusted. */
+  guard?: { check(call: GuardedCall): Promise<ErrorValue | null> };
 }
 
 export interface TurnResult {
@@ -62,7 +66,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   const delta = (content: string, finished = false) =>
     events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished, delta: { content } }, traceId);
 
-  const messages: LlmMessage[] = [{ role: 'system', content: systemPromptFor(deps.llm) }, ...deps.history, { role: 'user', content: message.content }];
+  const messages: LlmMessage[] = [{ role: 'system', content: systemPromptFor(deps.llm, { untrustedPages: deps.guard !== undefined }) }, ...deps.history, { role: 'user', content: message.content }];
   let text = '';
   let steps = 0;
   let stoppedAtLimit = false;
@@ -74,6 +78,8 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
   const segments: TurnResult['segments'] = [];
   /** False once a step's tools run (or an error is told): the next text starts a new segment. */
   let segmentOpen = false;
+  /** Page data (tool results with a page, tab titles) is delimited with this turn's boundary (untrusted-content.ts). */
+  const boundary = newBoundary();
   const say = (content: string) => {
     if (!content) return;
     text += content;
@@ -95,7 +101,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     const snapshot = deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined;
     const { browserState, stateMessage } = stepContext.browserState(snapshot, deps.browser.tabId);
     if (!currentPage && deps.browser.fullPage) currentPage = stepContext.fitPage(deps.browser.fullPage, stateMessage, 'browser_read_page', {});
-    const stepMessages: LlmMessage[] = [...messages, { role: 'system', content: stateMessage }];
+    const stepMessages: LlmMessage[] = [...messages, { role: 'system', content: deps.guard ? markUntrusted(stateMessage, boundary) : stateMessage }];
     const calls: LlmToolCall[] = [];
     let stepText = '';
     if (text && !text.endsWith('\n')) say('\n\n');
@@ -138,7 +144,7 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
           ? { ok: false, error: errorValue('SKIPPED', 'not run: an earlier tool call of this step failed') }
           : await runBrowserTool(
               deps.browser,
-              { snapshotOf: deps.snapshotOf, pagingTokens: stepContext.pagingTokens(current) },
+              { snapshotOf: deps.snapshotOf, pagingTokens: stepContext.pagingTokens(current), ...(deps.guard ? { guard: deps.guard } : {}) },
               call.name,
               call.arguments,
               { toolCallId: call.toolCallId, ...(signal ? { signal } : {}) },
@@ -159,7 +165,9 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
       deps.onTrace?.({ kind: 'tool_result', toolResult });
       failure = nextTurnFailure(failure, call.name, outcome);
       if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) livePages = supersedePages(livePages);
-      const toolMessage: LlmMessage = { role: 'tool', toolCallId: call.toolCallId, name: call.name, content: JSON.stringify(toolResult) };
+      const toolJson = JSON.stringify(toolResult);
+      const pageData = deps.guard && outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined);
+      const toolMessage: LlmMessage = { role: 'tool', toolCallId: call.toolCallId, name: call.name, content: pageData ? markUntrusted(toolJson, boundary) : toolJson };
       messages.push(toolMessage);
       if (hasPagePayload(toolMessage)) livePages.push(toolMessage);
       if (!outcome.ok && outcome.error) {
@@ -198,7 +206,8 @@ const hasPagePayload = (message: LlmMessage) => message.role === 'tool' && PAGE_
 function supersedePages(live: LlmMessage[]): LlmMessage[] {
   for (const message of live) {
     try {
-      const parsed = JSON.parse(message.content) as { result?: Record<string, unknown> };
+      const marked = unmarkUntrusted(message.content);
+      const parsed = JSON.parse(marked ? marked.inner : message.content) as { result?: Record<string, unknown> };
       let changed = false;
       for (const key of PAGE_PAYLOADS) {
         if (parsed.result?.[key] && typeof parsed.result[key] === 'object') {
@@ -206,7 +215,7 @@ function supersedePages(live: LlmMessage[]): LlmMessage[] {
           changed = true;
         }
       }
-      if (changed) message.content = JSON.stringify(parsed);
+      if (changed) message.content = marked ? marked.remark(JSON.stringify(parsed)) : JSON.stringify(parsed);
     } catch {
       // not JSON: leave as is
     }

@@ -4,7 +4,7 @@
 // node answers, the owner with the result, the others with null). A task found running with a
 // dead owner is adopted first (failover): restored from the store, the user told in the chat,
 // its interrupted turn run again through the action ledger.
-import type { OverlayCommand, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { ConfirmationDecision, OverlayCommand, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import type { TaskStore } from '../store/task-types.ts';
@@ -18,7 +18,20 @@ export interface ResumableControl extends TaskControl {
   resumeInterrupted?(taskId: string, note: string): Promise<ControlResult>;
 }
 
-type Method = 'userMessage' | 'resume' | 'stop' | 'takeover' | 'takeoverReport' | 'overlayCommand';
+type Method =
+  | 'userMessage'
+  | 'resume'
+  | 'stop'
+  | 'takeover'
+  | 'takeoverReport'
+  | 'overlayCommand'
+  // The person's controls (issue 23): the held step, the scope and the secrets live in the owner's
+  // task session, so they are answered there too.
+  | 'confirmationAnswer'
+  | 'setTaskScope'
+  | 'setTaskSecret'
+  | 'showTaskTab'
+  | 'overlayConfirmation';
 
 interface ControlRequest {
   from: string;
@@ -126,6 +139,13 @@ export function createClusterControl(deps: {
         takeover: (taskId, source, reason) => call('takeover', taskId, [taskId, source, reason]),
         takeoverReport: (report: TakeoverReport) => call('takeoverReport', report.taskId, [report]),
         overlayCommand: (command: OverlayCommand) => call('overlayCommand', command.taskId, [command]),
+        ...(inner.confirmationAnswer
+          ? { confirmationAnswer: (taskId: string, requestId: string, decision: ConfirmationDecision, by?: 'web' | 'overlay') => call('confirmationAnswer', taskId, [taskId, requestId, decision, by]) }
+          : {}),
+        ...(inner.setTaskScope ? { setTaskScope: (taskId: string, sites: readonly string[]) => call('setTaskScope', taskId, [taskId, sites]) } : {}),
+        ...(inner.setTaskSecret ? { setTaskSecret: (taskId: string, name: string, value: string) => call('setTaskSecret', taskId, [taskId, name, value]) } : {}),
+        ...(inner.showTaskTab ? { showTaskTab: (taskId: string) => call('showTaskTab', taskId, [taskId]) } : {}),
+        ...(inner.overlayConfirmation ? { overlayConfirmation: (answer: PluginConfirmationAnswer) => call('overlayConfirmation', answer.taskId, [answer]) } : {}),
         ...(inner.inspect ? { inspect: inner.inspect.bind(inner) } : {}),
       };
       return wrapped;

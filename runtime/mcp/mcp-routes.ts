@@ -6,6 +6,7 @@
 // sessions (browser-shell session_id, run sessionId). GET answers 405 (no server-initiated
 // stream); DELETE with an Mcp-Session-Id ends that session.
 // /mcp needs the same token as /api; Host and Origin are checked by the request gate first.
+import type { McpConsequentialPolicy } from './browser/consequential-policy.ts';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RuntimeServices } from '../services/runtime-services.ts';
@@ -33,6 +34,8 @@ export interface McpRoutesOptions {
   maxConcurrentRuns?: number;
   maxRunTimeoutMs?: number;
   tabLimits?: { perSession?: number; total?: number };
+  /** Issue 23: consequential steps (purchase, credentials, files...) of browser-shell and template runs; default refuse (CONFIRMATION_REQUIRED). */
+  consequentialSteps?: McpConsequentialPolicy;
   /** The connection's trust level (003 §9). Default: "local" when the server listens on loopback, else "remote". */
   trustLevel?: TrustLevel | ((request: Request) => TrustLevel);
   /** Clock of the run actors (RUN_TIMEOUT); tests pass a SimulatedClock. */
@@ -74,7 +77,13 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const { urlPolicy } = options;
   const budget = createTabBudget(options.tabLimits ?? {});
-  const sessions = createBrowserSessions({ services, budget, checkUrl: (url) => urlPolicy.check(url), checkFinalUrl: (url) => urlPolicy.checkFinal(url) });
+  const sessions = createBrowserSessions({
+    services,
+    budget,
+    checkUrl: (url) => urlPolicy.check(url),
+    checkFinalUrl: (url) => urlPolicy.checkFinal(url),
+    ...(options.consequentialSteps ? { consequentialSteps: options.consequentialSteps } : {}),
+  });
   const catalog = createTemplateCatalog();
   const runs = createRunManager({
     services,

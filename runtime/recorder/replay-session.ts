@@ -43,6 +43,9 @@ export interface ReplayOutcome {
   timedOut: boolean;
 }
 
+/** Events only a runtime with the person guard tells (task scope, held steps). */
+const GUARD_EVENTS = new Set(['taskScope', 'confirmationRequested', 'confirmationResolved']);
+
 export async function replaySession(lines: RecordedLine[], options: ReplayOptions = {}): Promise<ReplayOutcome> {
   const taskId = taskIdOf(lines);
   if (!taskId) throw new Error('the recording has no frame with a taskId');
@@ -57,7 +60,11 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   if (!options.llm) mock = await startMockOpenAiServer({ script: llmScriptOf(lines) });
   const model = lines.find((l) => l.kind === 'llm_chunk' && typeof (l.chunk as { model?: unknown }).model === 'string');
   const llm = options.llm ?? openAiGatewayFor({ baseURL: mock!.url, ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}) });
-  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}), ...(options.orchestrator ? { orchestrator: options.orchestrator } : {}) });
+  // A session recorded with the person guard on (startMimo turns it on, issue 23) told the task's
+  // scope or held steps: it is replayed with the guard too, or those events never come.
+  const guarded = expectedEnvelopes.some((e) => GUARD_EVENTS.has(String((e.event as { type?: unknown } | undefined)?.type)));
+  const orchestrator = { ...(guarded ? { confirmSteps: 'ask' as const } : {}), ...options.orchestrator };
+  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}), orchestrator });
   let plugin: FakePlugin | undefined;
   const web = io(`${runtime.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
   const connected = new Promise<void>((resolve, reject) => {

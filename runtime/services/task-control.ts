@@ -1,6 +1,6 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
 import type { ErrorValue } from '../../spec/index.ts';
-import type { FrontendEvent, NormalizedActionResult, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type { ConfirmationDecision, PluginConfirmationAnswer, FrontendEvent, NormalizedActionResult, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { NavigationBlockedReport } from '../socket/navigation-check.ts';
 
 /** The one error value (spec/). */
@@ -32,4 +32,14 @@ export interface TaskControl {
   lateResult?(result: NormalizedActionResult): void;
   /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */
   liveTarget?(taskId: string): { clientId: string; tabId: number } | null;
+  /** The person's answer to a held step (issue 23). */
+  confirmationAnswer?(taskId: string, requestId: string, decision: ConfirmationDecision, by?: 'web' | 'overlay'): Promise<ControlResult>;
+  /** The person's edit of the task's scope. */
+  setTaskScope?(taskId: string, sites: readonly string[]): Promise<ControlResult>;
+  /** A `{{secret:name}}` for the task (kept in memory). */
+  setTaskSecret?(taskId: string, name: string, value: string): Promise<ControlResult>;
+  /** The person's answer to a held step, given on the page overlay. */
+  overlayConfirmation?(answer: PluginConfirmationAnswer): Promise<ControlResult>;
+  /** "Show the tab": the plugin brings the task's tab forward. */
+  showTaskTab?(taskId: string): Promise<ControlResult>;
 }

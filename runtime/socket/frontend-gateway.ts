@@ -74,6 +74,10 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
     select_extension: (m) => deps.control?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
     subscribe_live: (m) => deps.live?.watch(socket, m.taskId) ?? noLive,
     unsubscribe_live: (m) => deps.live?.unwatch(socket, m.taskId) ?? noLive,
+    confirmation_answer: (m) => deps.control?.confirmationAnswer?.(m.taskId, m.requestId, m.decision, 'web') ?? noAgent,
+    set_task_scope: (m) => deps.control?.setTaskScope?.(m.taskId, m.sites) ?? noAgent,
+    set_task_secret: (m) => deps.control?.setTaskSecret?.(m.taskId, m.name, m.value) ?? noAgent,
+    show_task_tab: (m) => deps.control?.showTaskTab?.(m.taskId) ?? noAgent,
   };
 
   socket.on(FRONTEND_MESSAGE_EVENT, async (input: unknown, ack?: (response: unknown) => void) => {

@@ -98,6 +98,8 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     browser_action_result: (id, m) => handleResult(id, normalizeActionResult(m)),
     takeover_report: (_id, m) => deps.control?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control?.overlayCommand?.(m),
+    // The person answered a held step on the page overlay (issue 23).
+    confirmation_answer: (_id, m) => deps.control?.overlayConfirmation?.(m),
     page_interruption: (_id, m) => deps.control?.pageInterruption?.(m),
     // Answered in its own ack (see onMessage): the verdict is the reply.
     navigation_check: () => undefined,

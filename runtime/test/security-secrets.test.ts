@@ -21,6 +21,8 @@ test('a password typed through browser-shell is redacted in recordings, logs and
     pages: { [LOGIN]: { title: 'Sign in', text: 'sign in', elements: [{ tag: 'input', type: 'text', name: 'user' }, { tag: 'input', type: 'password', name: 'pw' }] } },
     policy: testPolicy({ allow_hosts: ['login.test'] }),
     server: { recorder, secrets },
+    // Typing a password is a consequential step (issue 23): this MCP client is opted in.
+    routes: { consequentialSteps: 'allow' },
   });
   const steps: string[] = [];
   try {

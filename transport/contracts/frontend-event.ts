@@ -126,6 +126,51 @@ export const UsageEventSchema = frontendEvent('usage', {
 });
 export type UsageEvent = v.InferOutput<typeof UsageEventSchema>;
 
+/**
+ * A step held for the person's yes (issue 23): navigating, opening a tab or submitting a form
+ * outside the task's scope, a purchase/transfer/send/delete button, typing into a password,
+ * payment or one-time-code field, a file upload or download. Answered by `confirmation_answer`;
+ * the exact step is shown, the value with secrets masked.
+ */
+export const ConfirmationKindSchema = v.picklist(['off_scope_navigation', 'off_scope_new_tab', 'off_scope_submit', 'consequential_button', 'sensitive_field', 'file_transfer']);
+export type ConfirmationKind = v.InferOutput<typeof ConfirmationKindSchema>;
+export const HeldStepSchema = v.object({
+  kind: ConfirmationKindSchema,
+  /** The tool the model called (browser_click, browser_type, browser_open, ...). */
+  toolName: v.string(),
+  /** The site the step acts on (a registrable domain, or host:port). */
+  site: v.string(),
+  url: v.optional(v.string()),
+  /** The element's accessible name (text, label, placeholder). */
+  element: v.optional(v.string()),
+  /** The value to type, secrets masked. */
+  value: v.optional(v.string()),
+  /** Why it is held, in words ("the button reads \"Pay now\"", "example.org is not in this task's scope"). */
+  reason: v.string(),
+});
+export type HeldStep = v.InferOutput<typeof HeldStepSchema>;
+export const ConfirmationRequestedEventSchema = frontendEvent('confirmationRequested', {
+  requestId: IdSchema,
+  toolCallId: IdSchema,
+  step: HeldStepSchema,
+});
+export type ConfirmationRequestedEvent = v.InferOutput<typeof ConfirmationRequestedEventSchema>;
+export const ConfirmationDecisionSchema = v.picklist(['allow_once', 'allow_site', 'deny']);
+export type ConfirmationDecision = v.InferOutput<typeof ConfirmationDecisionSchema>;
+export const ConfirmationResolvedEventSchema = frontendEvent('confirmationResolved', {
+  requestId: IdSchema,
+  decision: ConfirmationDecisionSchema,
+  /** Who answered: the web UI, the page overlay, or the task stopping (deny). */
+  by: v.picklist(['web', 'overlay', 'stop']),
+});
+export type ConfirmationResolvedEvent = v.InferOutput<typeof ConfirmationResolvedEventSchema>;
+
+/** The task's scope as it stands (after the person's message, an edit, or "Always for this site"). */
+export const TaskScopeEventSchema = frontendEvent('taskScope', {
+  sites: v.array(v.object({ site: v.string(), from: v.picklist(['request', 'person']) })),
+});
+export type TaskScopeEvent = v.InferOutput<typeof TaskScopeEventSchema>;
+
 export const FrontendEventPayloadSchema = v.variant('type', [
   ChatDeltaEventSchema,
   StructuredOutputEventSchema,
@@ -136,6 +181,9 @@ export const FrontendEventPayloadSchema = v.variant('type', [
   UsageEventSchema,
   TaskListChangedEventSchema,
   UserMessageEventSchema,
+  ConfirmationRequestedEventSchema,
+  ConfirmationResolvedEventSchema,
+  TaskScopeEventSchema,
 ], variantMessage);
 export type FrontendEventPayload = v.InferOutput<typeof FrontendEventPayloadSchema>;
 export type FrontendEventType = FrontendEventPayload['type'];

@@ -60,6 +60,33 @@ export type SubscribeLive = v.InferOutput<typeof SubscribeLiveSchema>;
 export const UnsubscribeLiveSchema = frontendMessage('unsubscribe_live', {});
 export type UnsubscribeLive = v.InferOutput<typeof UnsubscribeLiveSchema>;
 
+/** The person's answer to a `confirmationRequested` event (issue 23). */
+export const ConfirmationAnswerSchema = frontendMessage('confirmation_answer', {
+  requestId: IdSchema,
+  decision: v.picklist(['allow_once', 'allow_site', 'deny']),
+});
+export type ConfirmationAnswer = v.InferOutput<typeof ConfirmationAnswerSchema>;
+
+/** The person's edit of the task's scope: the whole list of sites (domains, host:port or URLs). */
+export const SetTaskScopeSchema = frontendMessage('set_task_scope', {
+  sites: v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(50)),
+});
+export type SetTaskScope = v.InferOutput<typeof SetTaskScopeSchema>;
+
+/** Bring the task's tab to the front (the only time Mimo focuses a tab, on the person's request). */
+export const ShowTaskTabSchema = frontendMessage('show_task_tab', {});
+export type ShowTaskTab = v.InferOutput<typeof ShowTaskTabSchema>;
+
+/**
+ * A credential for this task only, used as `{{secret:name}}`: the model sees the placeholder,
+ * the runtime puts the value in at typing time. Kept in memory, never stored or relayed.
+ */
+export const SetTaskSecretSchema = frontendMessage('set_task_secret', {
+  name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,40}$/, 'a secret name is 1-40 letters, digits, _ or -')),
+  value: v.pipe(v.string(), v.nonEmpty(), v.maxLength(1000)),
+});
+export type SetTaskSecret = v.InferOutput<typeof SetTaskSecretSchema>;
+
 export const FrontendMessageSchema = v.variant('type', [
   UserMessageSchema,
   ResumeTaskSchema,
@@ -72,6 +99,10 @@ export const FrontendMessageSchema = v.variant('type', [
   SelectExtensionSchema,
   SubscribeLiveSchema,
   UnsubscribeLiveSchema,
+  ConfirmationAnswerSchema,
+  SetTaskScopeSchema,
+  ShowTaskTabSchema,
+  SetTaskSecretSchema,
 ], variantMessage);
 export type FrontendMessage = v.InferOutput<typeof FrontendMessageSchema>;
 export type FrontendMessageType = FrontendMessage['type'];

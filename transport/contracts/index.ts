@@ -25,3 +25,5 @@ export * from './live-view.ts';
 export * from './socket-ack.ts';
 export * from './plugin-frames.ts';
 export * from './plugin-message-check.ts';
+export * from './show-tab.ts';
+export * from './overlay-confirmation.ts';

@@ -1,6 +1,7 @@
 // `plugin_message`: plugin <-> server (seed 001 §3.5). Plugin -> server: activate_extension,
 // full_state_sync, tab_event, browser_action_result, plus the product's takeover_report and
 // overlay_command. Server -> plugin: browser_action (with a Socket.IO ack) and plugin_ui_state.
+import { PluginConfirmationAnswerSchema } from './overlay-confirmation.ts';
 import * as v from 'valibot';
 import { ActionCallSchema } from './action-call.ts';
 import { ProtocolErrorSchema } from './error-codes.ts';
@@ -125,6 +126,7 @@ export const PluginToServerMessageSchema = v.variant(
     OverlayCommandSchema,
     PageInterruptionSchema,
     NavigationCheckSchema,
+    PluginConfirmationAnswerSchema,
   ],
   variantMessage,
 );

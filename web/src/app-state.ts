@@ -17,6 +17,7 @@ import { createSnapshotModel, tabIdFromParams, type SnapshotModel } from './mode
 import { createTaskListModel, type TaskListModel } from './models/task-list-model.ts';
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
 import { createTurnOutcomeModel, type TurnOutcomeModel } from './models/turn-outcome-model.ts';
+import { createPersonGuardModel, type PersonGuardModel } from './models/person-guard-model.ts';
 import type { Pricing } from './models/usage-model.ts';
 import type { ExtensionSituation } from './text/error-words.ts';
 
@@ -45,6 +46,8 @@ export interface AppState {
   status: TaskStatusModel;
   /** How the open task's last turn ended when it failed or was interrupted (its cause). */
   outcome: TurnOutcomeModel;
+  /** Steps waiting for the person's yes, the task's scope, Show the tab (issue 23). */
+  person: PersonGuardModel;
   snapshot: SnapshotModel;
   extensions: ExtensionModel;
   inspection: InspectionModel;
@@ -102,6 +105,12 @@ export function createAppState(deps: AppDeps): AppState {
   const outcome = createTurnOutcomeModel();
   const status = createTaskStatusModel({
     send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
+  });
+  const person = createPersonGuardModel({
+    answer: (requestId, decision) => withTask((taskId) => link.send(build('confirmation_answer', taskId, { requestId, decision }))) ?? Promise.resolve(noTask),
+    setScope: (sites) => withTask((taskId) => link.send(build('set_task_scope', taskId, { sites }))) ?? Promise.resolve(noTask),
+    showTab: () => withTask((taskId) => link.send(build('show_task_tab', taskId))) ?? Promise.resolve(noTask),
+    setSecret: (name, value) => withTask((taskId) => link.send(build('set_task_secret', taskId, { name, value }))) ?? Promise.resolve(noTask),
   });
   const extensions = createExtensionModel({
     api,
@@ -163,6 +172,9 @@ export function createAppState(deps: AppDeps): AppState {
       if (status.finished.value) chat.cancelRunning();
     },
     inspection: (e) => void inspection.apply(e),
+    confirmationRequested: (e) => person.applyRequested(e),
+    confirmationResolved: (e) => person.applyResolved(e),
+    taskScope: (e) => person.applyScope(e),
   };
 
   function onEvent(env: FrontendEvent) {
@@ -213,6 +225,7 @@ export function createAppState(deps: AppDeps): AppState {
     chat,
     status,
     outcome,
+    person,
     snapshot,
     extensions,
     inspection,
@@ -257,6 +270,7 @@ export function createAppState(deps: AppDeps): AppState {
       snapshot.setTaskTab(null);
       const known = tasks.find(taskId);
       status.reset(known?.status ?? null, known?.updatedAt);
+      person.reset();
       extensions.setBound(known?.selectedClientId);
       pane.value = 'chat';
       // Subscribe first, then read history: an event in between is merged, not lost.

@@ -77,7 +77,7 @@ export async function startMcpEnv(options: McpEnvOptions = {}): Promise<McpEnv> 
     const runtime = await startRuntime({
       config: { token },
       checkNavigation: (url) => urlPolicy.check(url),
-      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy, runStore: createMemoryRunStore() })),
+      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy, runStore: createMemoryRunStore(), consequentialSteps: 'allow' })),
     });
     cleanups.push(() => runtime.close());
     cleanups.push(() => routes.mcp.close());

@@ -59,7 +59,7 @@ async function setUp(ctx: Ctx): Promise<void> {
   if (!policy.ok) throw new Error(policy.errors.join('; '));
   ctx.runtime = await startRuntime({
     config: { token },
-    routes: (services) => (ctx.routes = createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }), runStore: createMemoryRunStore() })),
+    routes: (services) => (ctx.routes = createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }), runStore: createMemoryRunStore(), consequentialSteps: 'allow' })),
   });
   ctx.browser = await launchRealistic(ctx.outDir);
   const worker = ctx.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await ctx.browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));

@@ -75,7 +75,8 @@ s('screenshots of the task never contain the mask or the pill (pixels)', async (
   assert.equal(task, clean, 'the task screenshot equals the capture without any overlay');
   await page.waitForSelector('#mimo-step', { timeout: 5_000 }); // and the overlay is back for the user
   setUi(ctx, 'running', 'hidden');
-  await page.waitForSelector('mimo-overlay', { state: 'detached', timeout: 5_000 });
+  await page.waitForSelector('#mimo-step', { state: 'detached', timeout: 5_000 });
+  assert.ok(await page.isVisible('#mimo-take-over'), 'between steps only the Take over button stays');
 });
 
 s('the pill of a slow load is gone within 300 ms of the turn ending; a late settle does not bring it back', async (ctx) => {
@@ -89,9 +90,9 @@ s('the pill of a slow load is gone within 300 ms of the turn ending; a late sett
   await slow.waitForSelector('#mimo-step', { timeout: 5_000 });
   assert.match((await slow.textContent('#mimo-step')) ?? '', /Mimo is working/);
   assert.is((await wait).result.status, 'success');
-  // The turn ends: the server says hidden.
+  // The turn ends: the server says idle (issue 23: `hidden` is between steps of a running turn, with Take over).
   const ended = Date.now();
-  setUi(ctx, 'ongoing', 'hidden');
+  setUi(ctx, 'ongoing', 'idle');
   await slow.waitForSelector('mimo-overlay', { state: 'detached', timeout: 2_000 });
   const gone = Date.now() - ended;
   assert.ok(gone <= 300, `the overlay left ${gone} ms after the turn ended`);
@@ -114,10 +115,13 @@ s('a click on the tab of a task that is not running is no takeover', async (ctx)
   assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'), 'no takeover report');
   assert.is(env.harness.taskStatus(env.driver.taskId), 'ongoing');
   assert.is(await slow.$('mimo-overlay'), null);
-  // While the AI is at work, the same click is a takeover.
+  // While the AI is at work, the same click is still no takeover (issue 23); the Take over button is.
   setUi(ctx, 'running', 'ongoing');
   await slow.waitForSelector('#mimo-step', { timeout: 5_000 });
   await slow.mouse.click(box.x + 5, box.y + 5);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'), 'a stray click is no takeover');
+  await slow.click('#mimo-take-over');
   await env.harness.waitForMessage((m) => m.type === 'takeover_report', 5_000, since);
   await waitUntil(() => env.harness.taskStatus(env.driver.taskId) === 'takeover');
 });

@@ -83,8 +83,7 @@ s('an LLM turn drives the background tab; a real click takes over and Resume on 
   const tabActive = await browser.serviceWorker.evaluate(() => (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.url)));
   assert.not.ok(tabActive.some((url: string) => url.includes('slow.html')), 'the task tab stays in the background');
 
-  const box = (await page.locator('h1').boundingBox())!;
-  await page.mouse.click(box.x + 10, box.y + 5);
+  await page.click('#mimo-take-over');
   await waitUntil(() => statuses().includes('takeover'), 5_000);
   await page.waitForSelector('#mimo-resume', { timeout: 5_000 });
   const detail = (await (await fetch(`${ctx.runtime.server.url}/api/task/${TASK}`)).json()).data;

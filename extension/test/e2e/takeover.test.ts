@@ -1,6 +1,7 @@
 // The overlay and takeover in a real Chromium: plugin_ui_state drives pluginUiMachine in the
-// task tab's content script; a real mouse click while `ongoing` is reported as a takeover (the
-// extension's own CDP clicks are not); Resume / Stop on the overlay go back to the server;
+// task tab's content script; only the overlay's Take over button takes over (issue 23: a stray
+// click or key on the page gets a hint; the extension's own CDP clicks nothing at all); Resume /
+// Stop on the overlay go back to the server;
 // screenshots leave the overlay out; and the page bridge answers allowlisted origins only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -24,11 +25,15 @@ function setUi(ctx: { env: E2eEnv; tabId: number }, status: 'running' | 'takeove
   ctx.env.harness.setTask(ctx.env.driver.taskId, ctx.env.clientId, status, ui, ctx.tabId);
 }
 
-s('plugin_ui_state ongoing shows the mask with the current step; hidden removes it', async (ctx) => {
+s('plugin_ui_state ongoing shows the mask with the current step and Take over; between steps only Take over stays', async (ctx) => {
   setUi(ctx, 'running', 'ongoing');
   await ctx.page.waitForSelector('#mimo-step', { timeout: 5_000 });
   assert.match((await ctx.page.textContent('#mimo-step')) ?? '', 'Mimo is working');
+  assert.ok(await ctx.page.isVisible('#mimo-take-over'));
   setUi(ctx, 'running', 'hidden');
+  await ctx.page.waitForSelector('#mimo-step', { state: 'detached', timeout: 5_000 });
+  assert.ok(await ctx.page.isVisible('#mimo-take-over'), 'Take over between steps');
+  setUi(ctx, 'running', 'idle');
   await ctx.page.waitForSelector('mimo-overlay', { state: 'detached', timeout: 5_000 });
 });
 
@@ -68,16 +73,28 @@ s('screenshots leave the overlay out of the picture', async (ctx) => {
   await ctx.page.waitForSelector('#mimo-step', { timeout: 5_000 });
 });
 
-s('a real mouse click on the task tab while ongoing takes over; the overlay offers Resume and Stop', async (ctx) => {
+s('a stray click or key on the page does not take over: the overlay points at Take over', async (ctx) => {
   const { env, page } = ctx;
   assert.ok(await page.isVisible('#mimo-step'));
   const since = Date.now();
   const box = (await page.locator('#add-tp-4').boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => /Press Take over/.test(document.querySelector('mimo-overlay')?.shadowRoot?.querySelector('#mimo-hint')?.textContent ?? ''), undefined, { timeout: 5_000 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'));
+  assert.is(env.harness.taskStatus(env.driver.taskId), 'running');
+});
+
+s('the Take over button takes over; the overlay offers Resume and Stop', async (ctx) => {
+  const { env, page } = ctx;
+  assert.ok(await page.isVisible('#mimo-step'));
+  const since = Date.now();
+  await page.click('#mimo-take-over');
   const report = await env.harness.waitForMessage((m) => m.type === 'takeover_report', 5_000, since);
   assert.is(report.taskId, env.driver.taskId);
   assert.is(report.tabId, ctx.tabId);
-  assert.is(report.reason, 'user_click');
+  assert.is(report.reason, 'take_over_button');
   await waitUntil(() => env.harness.taskStatus(env.driver.taskId) === 'takeover');
   await page.waitForSelector('#mimo-resume', { timeout: 5_000 });
   assert.ok(await page.isVisible('#mimo-stop'));
@@ -99,15 +116,15 @@ s('Resume on the overlay hands control back to the agent', async (ctx) => {
   const command = await env.harness.waitForMessage((m) => m.type === 'overlay_command', 5_000, since);
   assert.is(command.command, 'resume');
   await waitUntil(() => env.harness.taskStatus(env.driver.taskId) === 'running');
-  await page.waitForSelector('mimo-overlay', { state: 'detached', timeout: 5_000 });
+  await page.waitForSelector('#mimo-resume', { state: 'detached', timeout: 5_000 });
+  await page.waitForSelector('#mimo-take-over', { timeout: 5_000 });
 });
 
 s('Stop on the overlay ends the task', async (ctx) => {
   const { env, page } = ctx;
   setUi(ctx, 'running', 'ongoing');
   await page.waitForSelector('#mimo-step', { timeout: 5_000 });
-  const box = (await page.locator('h1').boundingBox())!;
-  await page.mouse.click(box.x + 5, box.y + 5);
+  await page.click('#mimo-take-over');
   await page.waitForSelector('#mimo-stop', { timeout: 5_000 });
   const since = Date.now();
   await page.click('#mimo-stop');

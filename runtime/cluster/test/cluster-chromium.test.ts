@@ -67,7 +67,7 @@ test('a task asked on node A runs in a real tab through the extension connected 
     return body.data.some((e) => e.socketConnected);
   }, 20_000, 'node A to see the extension connected to node B');
   const web = await connectWeb(a.url, { token: CLUSTER_TOKEN });
-  const ack = await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-chr', timestamp: Date.now(), taskId: TASK, content: 'Summarise the article' });
+  const ack = await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-chr', timestamp: Date.now(), taskId: TASK, content: `Summarise the article at ${ctx.site.url}/article.html` });
   assert.is(ack.ok, true);
   const ofTask = () => web.events.filter((e) => e.taskId === TASK);
   await eventually(() => ofTask().some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 30_000, 'the turn to end');

@@ -1,5 +1,6 @@
 // The planner's memory is the conversation itself: the last user message is the request, and
 // the tool calls answered since then (seed 000 §5 tool-result JSON) are the progress so far.
+import { unmarkUntrusted } from '../untrusted-content.ts';
 import type { LlmMessage, PageContext } from '../llm-types.ts';
 
 export interface ToolStep {
@@ -57,7 +58,8 @@ export function readConversation(messages: LlmMessage[]): Conversation {
 function parseToolContent(content: string): Pick<ToolStep, 'ok' | 'result' | 'error'> {
   let value: unknown;
   try {
-    value = JSON.parse(content);
+    // A page-bearing result comes marked as untrusted page data (untrusted-content.ts).
+    value = JSON.parse(unmarkUntrusted(content)?.inner ?? content);
   } catch {
     return { ok: undefined, result: content };
   }

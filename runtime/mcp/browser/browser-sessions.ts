@@ -2,6 +2,7 @@
 // each session has a main task tab (the one browser-shell drives and login_keep_session logs
 // into, so a kept login can be continued with browser-shell) and worker tabs that template
 // steps open and close. Every tab holds a slot of the tab budget while it is open.
+import type { McpConsequentialPolicy } from './consequential-policy.ts';
 import { ulid } from 'ulid';
 import { errorValue, type ErrorValue } from '../../../machines/index.ts';
 import type { UrlCheck } from '../../agent/task-browser.ts';
@@ -36,6 +37,8 @@ export interface BrowserSessionsDeps {
   budget: TabBudget;
   checkUrl: UrlCheck;
   checkFinalUrl: UrlCheck;
+  /** Issue 23: consequential steps of MCP runs (default refuse: CONFIRMATION_REQUIRED). */
+  consequentialSteps?: McpConsequentialPolicy;
 }
 
 export type BrowserSessions = ReturnType<typeof createBrowserSessions>;
@@ -49,6 +52,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
       groupTitle: `MCP ${sessionId}${role === 'main' ? '' : ` (${role})`}`.slice(0, 80),
       checkUrl: deps.checkUrl,
       checkFinalUrl: deps.checkFinalUrl,
+      ...(deps.consequentialSteps ? { consequentialSteps: deps.consequentialSteps } : {}),
     });
 
   function ensure(sessionId: string, ephemeral = false): BrowserSession {

@@ -14,6 +14,12 @@ import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
 import type { Settled } from '../../agent/task-tab.ts';
 import type { RuntimeServices } from '../../services/runtime-services.ts';
 import type { ToolTask } from '../../agent/tool-task.ts';
+import { pageElementOf, type IndexedElement } from '../../agent/page-context.ts';
+import type { PageElement } from '../../llm/llm-types.ts';
+import { mcpStepRefusal, type McpConsequentialPolicy } from './consequential-policy.ts';
+
+/** The actions a consequential step can be (reads never are). */
+const CONSEQUENTIAL_ACTIONS = new Set(['browser_click', 'browser_type', 'browser_press', 'browser_dblclick', 'browser_check', 'browser_select']);
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -37,6 +43,8 @@ export interface PageDriverOptions {
   /** Final URL after redirects; the same policy, phrased for a landing page. */
   checkFinalUrl: UrlCheck;
   taskId?: string;
+  /** Consequential steps (issue 23): refused with CONFIRMATION_REQUIRED (default) or allowed. */
+  consequentialSteps?: McpConsequentialPolicy;
 }
 
 export type PageDriver = ReturnType<typeof createPageDriver>;
@@ -73,7 +81,15 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
   const tab = browser.tab;
   task = services.tasks.toolTask(taskId, { pagePrepLogic: browser.pagePrepLogic, clientId: () => browser.clientId, tabId: () => tab.tabId });
 
-  const act = (name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> => browser.action(stepOf(signal), name, params);
+  /** The elements of the last DOM index: what a click or type by clickId acts on (consequential-policy.ts). */
+  let lastElements: PageElement[] = [];
+  const refusal = (toolName: string, args: Record<string, unknown>) =>
+    mcpStepRefusal(options.consequentialSteps ?? 'refuse', { toolName, args, pageUrl: tab.currentUrl() ?? undefined, elements: lastElements });
+  const act = (name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> => {
+    const refused = CONSEQUENTIAL_ACTIONS.has(name) ? refusal(name, params) : null;
+    if (refused) return Promise.resolve({ ok: false, actionId: 'not-sent', error: refused });
+    return browser.action(stepOf(signal), name, params);
+  };
 
   function needTab(): { ok: false; error: ErrorValue } | null {
     if (tab.closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
@@ -177,6 +193,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       // Issue 21: which page model this is (the accessibility tree or the DOM fallback) and the modal that scopes it.
       if (indexed.result?.source === 'ax' || indexed.result?.source === 'dom') value.source = indexed.result.source;
       if (indexed.result?.modal && typeof indexed.result.modal === 'object') value.modal = indexed.result.modal as ModalScope;
+      lastElements = elements.map((e) => pageElementOf(e as IndexedElement));
       return { ok: true, value };
     },
 

@@ -262,7 +262,23 @@ sessions('no extension connected: PLUGIN_OFFLINE on stderr, exit 1', async () =>
   }
 });
 
+const consequential = suite<Ctx>('browser-shell consequential steps (issue 23)');
+consequential.before((ctx) => setup(ctx, {}, testPolicy(), 'refuse'));
+consequential.after((ctx) => teardown(ctx));
+
+consequential('by default the contact form\'s "Send" is refused with CONFIRMATION_REQUIRED and never clicked', async ({ h, site }) => {
+  await h.shell('c1', ['open', `${site.url}/form.html`]);
+  const snap = await h.shell('c1', ['snapshot', '-i']);
+  const refs = snap.data.refs as Record<string, any>;
+  const send = `@${Object.keys(refs).find((k) => refs[k].name === 'Send')}`;
+  const clicked = await h.shell('c1', ['click', send]);
+  assert.is(clicked.exit_code, 1);
+  assert.match(clicked.stderr + JSON.stringify(clicked.data ?? {}), /CONFIRMATION_REQUIRED/);
+  assert.is(h.browser.clicks.length, 0, 'nothing was clicked');
+});
+
 flow.run();
+consequential.run();
 sessions.run();
 output.run();
 policy.run();

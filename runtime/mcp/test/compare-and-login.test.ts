@@ -99,6 +99,7 @@ const loginPages = (): Record<string, FakePage> => ({
   'https://shop.test/orders': { title: 'Orders', text: 'Order #1: teapot' },
 });
 
+// Typing a password is a consequential step (issue 23): these runs opt in (MIMO_MCP_CONSEQUENTIAL_STEPS=allow); the default is checked last.
 const login = suite<{ h?: McpHarness }>('login_keep_session');
 
 login.after.each(async (ctx) => {
@@ -108,7 +109,7 @@ login.after.each(async (ctx) => {
 
 login('fills and submits the form, verifies, keeps the session; browser-shell and later runs continue in it', async (ctx) => {
   const store = createMemoryRunStore();
-  const h = (ctx.h = await startMcp({ pages: loginPages(), routes: { runStore: store } }));
+  const h = (ctx.h = await startMcp({ pages: loginPages(), routes: { runStore: store, consequentialSteps: 'allow' } }));
   const run = await h.ok('run_task_template', {
     templateId: 'login_keep_session',
     inputs: { loginUrl: 'https://shop.test/login', username: 'ada@example.com', password: 'hunter2-secret', successTextContains: 'welcome back' },
@@ -140,7 +141,7 @@ login('fills and submits the form, verifies, keeps the session; browser-shell an
 });
 
 login('without a submit button the form is submitted with Enter in the password field', async (ctx) => {
-  const h = (ctx.h = await startMcp({ pages: loginPages() }));
+  const h = (ctx.h = await startMcp({ pages: loginPages(), routes: { consequentialSteps: 'allow' } }));
   const run = await h.ok('run_task_template', { templateId: 'login_keep_session', inputs: { loginUrl: 'https://shop.test/enter-only', username: 'ada', password: 'pw1', successUrlContains: '/account' } });
   assert.is(run.status, 'succeeded');
   assert.equal(h.browser.typed.map((t) => [t.text, t.submit]), [['ada', false], ['pw1', false], ['pw1', true]]);
@@ -148,7 +149,7 @@ login('without a submit button the form is submitted with Enter in the password 
 });
 
 login('atomic: a rejected login fails at verify; a page without a form fails at the first step and stops the rest', async (ctx) => {
-  const h = (ctx.h = await startMcp({ pages: loginPages() }));
+  const h = (ctx.h = await startMcp({ pages: loginPages(), routes: { consequentialSteps: 'allow' } }));
   const rejected = await h.ok('run_task_template', { templateId: 'login_keep_session', inputs: { loginUrl: 'https://shop.test/rejects', username: 'ada', password: 'wrong' } });
   assert.is(rejected.status, 'failed');
   assert.is(rejected.error.errorCode, 'STEP_EXECUTION_FAILED');
@@ -162,6 +163,15 @@ login('atomic: a rejected login fails at verify; a page without a form fails at 
   assert.equal(noForm.steps.map((s: any) => s.status), ['failed', 'failed', 'failed', 'failed', 'failed']);
   assert.match(noForm.steps[1].error.message, /not run: step open_login_page/);
   assert.is(h.browser.typed.length, 2, 'nothing typed on the page without a form');
+});
+
+login('by default a template may not type a password: the run fails with CONFIRMATION_REQUIRED and nothing is typed there', async (ctx) => {
+  const h = (ctx.h = await startMcp({ pages: loginPages() }));
+  const run = await h.ok('run_task_template', { templateId: 'login_keep_session', inputs: { loginUrl: 'https://shop.test/login', username: 'ada@example.com', password: 'hunter2-secret' } });
+  assert.is(run.status, 'failed');
+  assert.is(run.error.details.failedStep, 'fill_password');
+  assert.match(run.error.details.stepError, /CONFIRMATION_REQUIRED.*password field/);
+  assert.not.ok(h.browser.typed.some((t) => t.text === 'hunter2-secret'), 'the password never reached the page');
 });
 
 compare.run();

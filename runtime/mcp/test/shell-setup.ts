@@ -13,7 +13,8 @@ export interface Ctx {
   h: McpHarness;
 }
 
-export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {}, policy = testPolicy()): Promise<void> {
+/** `consequentialSteps`: the shell tests drive a contact form whose "Send" is a consequential step (issue 23): they opt in unless they test the default. */
+export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {}, policy = testPolicy(), consequentialSteps: 'allow' | 'refuse' = 'allow'): Promise<void> {
   ctx.site = await serveFixtureSite();
   ctx.pages = await loadSitePages(ctx.site, ['/form.html', '/form-result.html', '/index.html']);
   const form = ctx.pages[`${ctx.site.url}/form.html`]!;
@@ -23,7 +24,7 @@ export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {},
     if (e.name === 'email') e.submitsTo = result;
   }
   ctx.timers = createManualTimers();
-  ctx.h = await startMcp({ pages: { ...ctx.pages, ...extraPages }, policy, routes: { shellTimers: ctx.timers } });
+  ctx.h = await startMcp({ pages: { ...ctx.pages, ...extraPages }, policy, routes: { shellTimers: ctx.timers, consequentialSteps } });
 }
 
 export async function teardown(ctx: Ctx): Promise<void> {

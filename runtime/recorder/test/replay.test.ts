@@ -111,7 +111,17 @@ test('takeover-resume: takeover mid-click, nothing dispatched until resume, then
   const takeover = events.indexOf('taskStatus running -> takeover');
   const resumed = events.indexOf('taskStatus takeover -> running');
   assert.ok(takeover > 0 && resumed > takeover);
-  assert.equal(events.slice(takeover + 1, resumed), ['toolUsed browser_click success'], 'only the in-flight click finished during takeover');
+  // The takeover and resume notes (issue 23) are in the conversation, in the task's order; the
+  // resume note is told before the status turns back to running.
+  assert.equal(
+    events.slice(takeover + 1, resumed),
+    [
+      'structuredOutput info: The person took over (in the tab: user_input); the agent waits.',
+      'toolUsed browser_click success',
+      'structuredOutput info: The person handed control back to the agent (web UI).',
+    ],
+    'only the in-flight click finished during takeover',
+  );
   assert.equal(events.slice(resumed + 1, resumed + 3), ['toolUsed browser_wait_for_loaded start', 'toolUsed browser_wait_for_loaded success']);
   assert.ok(events.slice(resumed).includes('toolUsed browser_dom_index success'), 'the page was read again');
   assert.is(events.filter((e) => e.startsWith('taskStatus')).at(-1), 'taskStatus running -> ongoing');

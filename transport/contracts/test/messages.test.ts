@@ -49,6 +49,14 @@ const eventExamples: Record<c.FrontendEventType, Record<string, unknown>> = {
   usage: { type: 'usage', promptTokens: 10, completionTokens: 5, totalTokens: 15 },
   taskListChanged: { type: 'taskListChanged', taskId: '01JTASK0000000000000000000', status: 'running', title: 'Open example.com', createdAt: 5 },
   userMessage: { type: 'userMessage', messageId: 'msg-1', content: 'Open example.com' },
+  confirmationRequested: {
+    type: 'confirmationRequested',
+    requestId: 'cfm-1',
+    toolCallId: 'call-1',
+    step: { kind: 'consequential_button', toolName: 'browser_click', site: 'example.com', url: 'https://shop.example.com/cart', element: 'Pay now', reason: '"Pay now" reads as "pay now"' },
+  },
+  confirmationResolved: { type: 'confirmationResolved', requestId: 'cfm-1', decision: 'deny', by: 'web' },
+  taskScope: { type: 'taskScope', sites: [{ site: 'example.com', from: 'request' }] },
 };
 
 for (const [type, event] of Object.entries(eventExamples)) {

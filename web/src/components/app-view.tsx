@@ -8,6 +8,8 @@ import { SidePanel } from './side-panel.tsx';
 import { TakeoverBanner } from './takeover-banner.tsx';
 import { DebugBarNote } from './debug-bar-note.tsx';
 import type { DebugBarNote as DebugBarNoteModel } from '../models/debug-bar-note.ts';
+import { ConfirmPanel } from './confirm-panel.tsx';
+import { ScopeBar } from './scope-bar.tsx';
 import { TaskHeader } from './task-header.tsx';
 import { TaskSidebar } from './task-sidebar.tsx';
 
@@ -67,8 +69,10 @@ export function AppView({
       </aside>
       <main class="pane pane-chat">
         <TaskHeader app={app} />
-        <TakeoverBanner status={app.status} />
+        <ScopeBar person={app.person} hasTask={app.currentTaskId.value !== null} />
+        <TakeoverBanner status={app.status} onShowTab={() => void app.person.showTab()} />
         {debugBarNote && <DebugBarNote note={debugBarNote} items={app.chat.items} />}
+        <ConfirmPanel person={app.person} />
         {app.taskError.value && (
           <p class="error-text" role="alert">
             {app.taskError.value.code}: {app.taskError.value.message}

@@ -1,6 +1,6 @@
 import type { TaskStatusModel } from '../models/task-status-model.ts';
 
-export function TakeoverBanner({ status }: { status: TaskStatusModel }) {
+export function TakeoverBanner({ status, onShowTab }: { status: TaskStatusModel; onShowTab?: () => void }) {
   const error = status.error.value;
   if (!status.inTakeover.value) {
     return error ? <p class="control-error" role="alert">{error.code}: {error.message}</p> : null;
@@ -14,6 +14,11 @@ export function TakeoverBanner({ status }: { status: TaskStatusModel }) {
         {error && <p class="control-error">{error.code}: {error.message}</p>}
       </div>
       <div class="takeover-actions">
+        {onShowTab && (
+          <button type="button" class="btn" onClick={onShowTab}>
+            Show the tab
+          </button>
+        )}
         <button type="button" class="btn btn-primary" disabled={pending !== null} onClick={() => void status.resume()}>
           {pending === 'resume' ? 'Resuming…' : 'Resume'}
         </button>

@@ -13,7 +13,7 @@ import { pacedLlm, text, textThenTool } from './paced-llm.ts';
 export const OPEN_TEXT = ["I'll open ", '**example.com** ', 'and look at it.'];
 export const ANSWER_TEXT = ['The page is ', '**Example Domain**', ': it is for use in ', 'illustrative examples.'];
 
-export async function startRealRuntime(options: { dir: string; webDir: string; port?: number; token?: string; llm?: LlmGateway }): Promise<MimoServer> {
+export async function startRealRuntime(options: { dir: string; webDir: string; port?: number; token?: string; llm?: LlmGateway; confirmSteps?: 'ask' }): Promise<MimoServer> {
   const port = options.port ?? 0;
   const config: MimoConfig = {
     port,
@@ -36,7 +36,7 @@ export async function startRealRuntime(options: { dir: string; webDir: string; p
     webDir: options.webDir,
     ackTimeoutMs: 2_000,
     inspectFor: (taskId) => inspection.observerFor(taskId),
-    control: (services) => createAgentOrchestrator(services, { llm, inspection, checkUrl: basicUrlCheck, pagePrepBackoffMs: [20] }),
+    control: (services) => createAgentOrchestrator(services, { llm, inspection, checkUrl: basicUrlCheck, pagePrepBackoffMs: [20], ...(options.confirmSteps ? { confirmSteps: options.confirmSteps } : {}) }),
   });
   await (server.control as { restore?: () => Promise<number> }).restore?.();
   return server;

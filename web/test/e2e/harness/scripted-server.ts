@@ -213,6 +213,11 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     // The scripted world has no browser to stream: live view answers that it is not available.
     subscribe_live: () => ({ error: { code: 'UNAVAILABLE', message: 'no live view in the scripted server' } }),
     unsubscribe_live: () => ({}),
+    // The person guard (issue 23) is the real runtime's; this scripted world holds no steps.
+    confirmation_answer: () => ({ error: { code: 'NOT_FOUND', message: 'no step waits for confirmation' } }),
+    set_task_scope: () => ({}),
+    set_task_secret: () => ({}),
+    show_task_tab: () => ({}),
   };
 
   nsp.on('connection', (socket) => {
