@@ -10,10 +10,14 @@ import { errorValue, type ErrorValue } from '../../machines/index.ts';
 /** Tools that only read what is already there: their success does not undo an earlier failure. */
 const READ_ONLY_TOOLS = new Set(['browser_read_page_text', 'browser_list_elements', 'browser_screenshot']);
 /**
- * Not failures of the work: the person stopped it, the call was never run, or the model's own
- * call was malformed (it is told, and answers for itself; nothing was tried in the browser).
+ * Not failures of the work: the person stopped it, the call was never run, the model's own
+ * call was malformed (it is told, and answers for itself; nothing was tried in the browser), or
+ * the person said no to a held step (issue 23: CONFIRMATION_DENIED is their decision, not a
+ * failure; the model is told to ask them what to do instead). Like a stop, a denial neither fails
+ * the turn nor clears an earlier failure it did not recover from. CONFIRMATION_REQUIRED (no one
+ * could say yes) stays a failure: the step was needed and not done.
  */
-const NOT_FAILURES = new Set(['TASK_STOPPED', 'SKIPPED', 'SCHEMA_VALIDATION_FAILED']);
+const NOT_FAILURES = new Set(['TASK_STOPPED', 'SKIPPED', 'SCHEMA_VALIDATION_FAILED', 'CONFIRMATION_DENIED']);
 
 export interface ToolOutcomeLike {
   ok: boolean;

@@ -58,6 +58,31 @@ test('STOP while a step waits for the person: denied by stop, nothing sent, the 
   late.close();
 });
 
+test('the person denies a held step: the model is told, the turn ends on its answer and the task is ongoing (waiting for the person), not error (a denial is not a failure; h22a turn-outcome.ts)', async (ctx) => {
+  const llm = scriptedLlm([
+    () => callTool('browser_open', { url: 'https://elsewhere.example.org/' }),
+    (input) => say(input.messages.some((m) => m.role === 'tool' && m.content.includes('CONFIRMATION_DENIED')) ? 'You said no, so I did not go there.' : 'I went there.'),
+  ]);
+  const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
+  const rt = (ctx.rt = await startRuntime({ control: (services) => createAgentOrchestrator(services, { llm, inspection, confirmSteps: 'ask' }) }));
+  const plugin = (ctx.plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-held' }));
+  const web = await connectWeb(rt.server.url);
+  await web.emitWithAck('frontend_message', message('user_message', { content: 'read https://news.example.com for me' }));
+  await eventually(() => web.events.some((e) => e.event.type === 'confirmationRequested'), 5_000, 'the held step');
+  const requested = web.events.find((e) => e.event.type === 'confirmationRequested').event;
+  const answered = await web.emitWithAck('frontend_message', message('confirmation_answer', { requestId: requested.requestId, decision: 'deny' }));
+  assert.ok(answered.ok, JSON.stringify(answered));
+  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && (e.event.status === 'ongoing' || e.event.status === 'error')), 5_000, 'the turn ended');
+  const statuses = web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
+  assert.is(statuses.at(-1), 'ongoing', `the turn ended as any answered turn does: ${statuses.join(', ')}`);
+  assert.not.ok(statuses.includes('error'), 'a denial does not put the task in error');
+  assert.not.ok(plugin.received.some((f) => JSON.stringify(f.action).includes('elsewhere.example.org')), 'nothing was sent to the browser');
+  const stored = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data.messages as Array<{ role: string; content: string; meta?: Record<string, unknown> }>;
+  assert.ok(stored.some((m) => m.role === 'assistant' && m.content.includes('You said no')), 'the model was told and answered');
+  assert.not.ok(stored.some((m) => m.meta?.outcome === 'error' || /CONFIRMATION_DENIED/.test(JSON.stringify(m.meta ?? {}))), 'no failure note is stored');
+  web.close();
+});
+
 test('the model sees page data marked as untrusted, with the standing instruction in the system prompt', async (ctx) => {
   const llm = scriptedLlm([() => callTool('browser_open', { url: 'https://news.example.com/' }), () => say('done')]);
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });

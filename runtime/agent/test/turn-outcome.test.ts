@@ -26,6 +26,12 @@ fold('stop, skipped calls and the model\'s own malformed call are not failures o
   assert.is(nextTurnFailure(err('URL_BLOCKED'), 'browser_click', { ok: false, error: err('TASK_STOPPED') })?.code, 'URL_BLOCKED');
 });
 
+fold('a step the person denied (issue 23) is their decision, not a failure: it neither fails the turn nor clears an earlier failure', () => {
+  assert.is(nextTurnFailure(null, 'browser_click', { ok: false, error: err('CONFIRMATION_DENIED') }), null, 'a denied last step leaves the turn completed');
+  assert.is(nextTurnFailure(err('URL_BLOCKED'), 'browser_click', { ok: false, error: err('CONFIRMATION_DENIED') })?.code, 'URL_BLOCKED', 'what failed before the denial still stands');
+  assert.is(nextTurnFailure(null, 'browser_click', { ok: false, error: err('CONFIRMATION_REQUIRED') })?.code, 'CONFIRMATION_REQUIRED', 'a step no one could confirm was not done: a failure');
+});
+
 fold('a page that loaded as an error page (HTTP 404) or not at all is a failure, even when the tool succeeded', () => {
   const notFound = loadFailureOf({ ok: true, result: { status: 'complete', httpStatus: 404 } }, 'http://x/missing');
   assert.equal([notFound?.code, notFound?.details], ['NAVIGATION_FAILED', { httpStatus: 404, url: 'http://x/missing' }]);
