@@ -115,7 +115,8 @@ export function heldStepOf(facts: StepFacts): HeldStep | null {
     }
     if (el.type === 'file') return held('file_transfer', `"${name}" uploads a file`, { element: name! });
     if (downloadsFile({ href: el.href, words })) return held('file_transfer', `"${name}" downloads a file`, { element: name!, ...(el.href ? { url: absolute(el.href, pageUrl) ?? el.href } : {}) });
-    const word = consequentialWordIn(words.join(' '), { link: el.tag === 'a' && el.role !== 'button' });
+    // A link by its role (the accessibility-tree page model, issue 21) or its tag (the DOM fallback).
+    const word = consequentialWordIn(words.join(' '), { link: (el.role === 'link' || el.tag === 'a') && el.role !== 'button' && el.role !== 'menuitem' });
     if (word && toolName !== 'browser_check') return held('consequential_button', `"${name}" reads as "${word}"`, { element: name! });
     if (pageOffScope && isSubmitControl(el)) return held('off_scope_submit', `"${name}" submits a form on ${siteLabel(pageUrl)}, outside this task's scope`, { element: name! });
     return null;

@@ -6,6 +6,10 @@ import type { PageElement } from '../../llm/llm-types.ts';
 import { heldStepOf } from '../consequential-step.ts';
 import { CONSEQUENTIAL_WORDS, consequentialWordIn, downloadsFile, sensitiveFieldKind } from '../consequential-words.ts';
 import { createTaskScope } from '../task-scope.ts';
+import { pageElementOf } from '../page-context.ts';
+import { axModel } from '../../../extension/background/ax-model.ts';
+import type { AxNode } from '../../../extension/background/ax-tree.ts';
+import { readFileSync } from 'node:fs';
 
 const words = suite('consequential words');
 
@@ -130,6 +134,43 @@ steps('an element the runtime has not seen (not on the last page read) is the pe
 
 steps('reads never wait', () => {
   for (const name of ['browser_read_page', 'browser_screenshot', 'browser_list_elements', 'browser_hover']) assert.is(heldStepOf(facts(name, { clickId: 4 }, [el(4, { text: 'Delete all' })])), null, name);
+});
+
+// h21's page model (the accessibility tree): elements carry a role, the accessible name as `text`
+// (buttons, links, menu items) or `label` (form fields), `name` is a field's name attribute, and
+// states. Read from a tree recorded from Chromium, as the extension lists it and the agent keeps it.
+steps('the accessibility-tree page model: the modal\'s "Delete" is held by its accessible name, "Cancel", a link and tree items are not', () => {
+  const recorded = JSON.parse(readFileSync(new URL('../../../extension/test/ax/aria-widgets.ax.json', import.meta.url), 'utf8')) as { mainFrameId: string; main: AxNode[]; modal: AxNode[] };
+  const listed = (nodes: AxNode[]) => axModel([{ frameId: recorded.mainFrameId, nodes }]).entries.filter((e) => !e.behindModal).map((e, i) => pageElementOf({ clickId: i + 1, ...e.element }));
+  const modal = listed(recorded.modal);
+  const byText = (elements: PageElement[], text: string) => elements.find((e) => e.text === text)!;
+  const del = byText(modal, 'Delete');
+  assert.equal([del.tag, del.role], ['button', 'button'], 'the real shape: a role and the accessible name');
+  const held = heldStepOf(facts('browser_click', { clickId: del.clickId }, modal));
+  assert.equal([held?.kind, held?.element], ['consequential_button', 'Delete']);
+  assert.is(heldStepOf(facts('browser_click', { clickId: byText(modal, 'Cancel').clickId }, modal)), null);
+  const page = listed(recorded.main);
+  assert.is(heldStepOf(facts('browser_click', { clickId: byText(page, 'Delete account').clickId }, page))?.kind, 'consequential_button');
+  for (const text of ['src', 'Bold', 'Day']) assert.is(heldStepOf(facts('browser_click', { clickId: byText(page, text).clickId }, page)), null, text);
+  const home = byText(page, 'Home');
+  assert.equal([home.tag, home.role], ['a', 'link']);
+});
+
+steps('the accessibility-tree shape of fields and menu items: a password textbox (type from the DOM), a card field named by its label, a "Delete" menu item, a link that reads as a title', () => {
+  const ax = [
+    el(1, { tag: 'input', role: 'textbox', label: 'Password', type: 'password', name: 'pw' }),
+    el(2, { tag: 'input', role: 'textbox', label: 'Card number', name: 'cc' }),
+    el(3, { tag: 'menuitem', role: 'menuitem', text: 'Delete conversation' }),
+    el(4, { tag: 'a', role: 'link', text: 'Your order shipped', href: '/orders/1' }),
+    el(5, { tag: 'input', role: 'searchbox', type: 'search', label: 'Search mail' }),
+    el(6, { tag: 'a', role: 'menuitem', text: 'Order', href: '/order' }),
+  ];
+  assert.equal([heldStepOf(facts('browser_type', { clickId: 1, text: 'hunter22' }, ax))?.kind, heldStepOf(facts('browser_type', { clickId: 1, text: 'hunter22' }, ax))?.element], ['sensitive_field', 'Password']);
+  assert.is(heldStepOf(facts('browser_type', { clickId: 2, text: '4111 1111 1111 1111' }, ax))?.kind, 'sensitive_field');
+  assert.is(heldStepOf(facts('browser_click', { clickId: 3 }, ax))?.element, 'Delete conversation');
+  assert.is(heldStepOf(facts('browser_click', { clickId: 4 }, ax)), null, 'a link whose name is a noun is a title');
+  assert.is(heldStepOf(facts('browser_type', { clickId: 5, text: 'otters' }, ax)), null);
+  assert.is(heldStepOf(facts('browser_click', { clickId: 6 }, ax))?.kind, 'consequential_button', 'a menu item acts (even an <a role=menuitem>): "Order" there is a command, not a title');
 });
 
 steps.run();
