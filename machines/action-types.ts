@@ -1,5 +1,5 @@
 // Types of the action machine's input, events, context and output (seed 001 §3.5 / §4).
-import type { ErrorValue } from './spec/error-value.ts';
+import type { ErrorValue } from '../spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 
 export interface ActionInput {

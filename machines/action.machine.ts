@@ -26,9 +26,9 @@ import {
   defaultRetryBackoffMs,
   execTimeoutFor,
   isIdempotentAction,
-} from './spec/action-timeouts.ts';
-import { ErrorCode, retryableErrorCodes } from './spec/error-codes.ts';
-import { errorValue, toErrorValue } from './spec/error-value.ts';
+} from '../spec/action-timeouts.ts';
+import { ErrorCode, retryableErrorCodes } from '../spec/error-codes.ts';
+import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
 import { answerOf, outputOf } from './action-output.ts';
 import type {

@@ -14,14 +14,16 @@
 // `missing: ["screenshot"|"readability"]`; both missing -> `failed` with
 // PAGE_PREP_FAILED (retryable). All three are final; the output says which.
 import { assign, fromPromise, setup } from 'xstate';
-import { ErrorCode } from './spec/error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './spec/error-value.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { defaultPagePrepBackoffMs } from '../spec/other-timeouts.ts';
+import { errorValue, toErrorValue, type ErrorValue } from '../spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 
 export const pagePrepMachineId = 'pagePrep';
 
 export const defaultPagePrepMaxRetries = 1;
-export const defaultPagePrepBackoffMs: readonly number[] = Object.freeze([500, 1_500]);
+/** The seed's schedule (spec/other-timeouts.ts). */
+export { defaultPagePrepBackoffMs };
 
 export type PagePrepPart = 'screenshot' | 'readability';
 

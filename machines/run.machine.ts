@@ -12,8 +12,9 @@
 // steps are marked failed (RUN_TIMEOUT) and stopped with the run (their AbortSignal
 // fires), pending ones skipped.
 import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
-import { ErrorCode } from './spec/error-codes.ts';
-import { errorValue, toErrorValue, type ErrorValue } from './spec/error-value.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { maxRunTimeoutMs } from '../spec/other-timeouts.ts';
+import { errorValue, toErrorValue, type ErrorValue } from '../spec/error-value.ts';
 import type { RestoredEvent } from './restored-event.ts';
 import {
   countSteps,
@@ -26,7 +27,7 @@ import {
 export const runMachineId = 'run';
 
 /** 003 §2 runtime profile `maxRunTimeoutMs`, used when the caller passes no timeout. */
-export const defaultRunTimeoutMs = 900_000;
+export const defaultRunTimeoutMs = maxRunTimeoutMs;
 
 export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'partial_success' | 'canceled';
 

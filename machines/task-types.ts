@@ -1,7 +1,7 @@
 // Types of the task machine's input, events, context and output (seed 000 §2.1).
 import type { ActionInput, ActionOutput } from './action-types.ts';
 import type { PagePrepInput, PagePrepOutput } from './page-prep.machine.ts';
-import type { ErrorValue } from './spec/error-value.ts';
+import type { ErrorValue } from '../spec/error-value.ts';
 
 export type TaskStatus = 'created' | 'running' | 'ongoing' | 'takeover' | 'completed' | 'error';
 

@@ -23,8 +23,8 @@ import { actionMachine } from './action.machine.ts';
 import type { ActionInput, ActionOutput } from './action-types.ts';
 import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
 import { ACTION_CHILD_ID, freePrepSlot } from './task-child-slots.ts';
-import { ErrorCode } from './spec/error-codes.ts';
-import { errorValue, toErrorValue } from './spec/error-value.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
 
 export type { ActionSettledParams, PagePrepChild, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskMessage, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';

@@ -18,6 +18,7 @@ import { createHttpApp } from './http/index.ts';
 import { engineAllowRequest, gateHttpServer } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
+import { createTaskTrees } from './agent/task-trees.ts';
 import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
@@ -25,7 +26,8 @@ import { attachFrontendSocket } from './socket/frontend-gateway.ts';
 import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
 import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
-import type { TaskControl } from './socket/task-control.ts';
+import type { TaskControl } from './services/task-control.ts';
+import type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
 import { createWebStatic } from './web-static.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
@@ -36,23 +38,7 @@ import { fileURLToPath } from 'node:url';
 
 export type { Clock } from './clock/index.ts';
 
-export type Log = (entry: object) => void;
-
-/** What the agent side (orchestrator) gets to build itself from. */
-export interface RuntimeServices {
-  config: MimoConfig;
-  clock: Clock;
-  log: Log;
-  taskStore: TaskStore;
-  registry: ExtensionRegistry;
-  snapshots: SnapshotStore;
-  artifacts: ArtifactService;
-  scheduler: ActionScheduler;
-  events: FrontendEventSink;
-  nsp: Namespace;
-  /** Secrets seen at run time (text typed into password fields); every record sink redacts them. */
-  secrets: SecretRegistry;
-}
+export type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
 
 export interface CreateServerOptions {
   config: MimoConfig;
@@ -64,7 +50,7 @@ export interface CreateServerOptions {
   transport?: Omit<SocketServerOptions, 'corsOrigins' | 'allowRequest' | 'connectGuard'>;
   /** Default T_ack for every action (ms). */
   ackTimeoutMs?: number;
-  /** XState inspection observer for the action actors of a task. */
+  /** XState inspection observer for the tool tasks' actors (MCP sessions, `tasks.run`). */
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
   /** The built web UI served at `/` (default: web/dist). */
   webDir?: string;
@@ -82,14 +68,6 @@ export interface CreateServerOptions {
   onNavigationBlocked?: (report: NavigationBlockedReport) => void;
   /** Cluster mode (runtime/cluster/): wraps the plugin channel, the services and the control so they span nodes. */
   cluster?: ServerClusterHooks;
-}
-
-export interface ServerClusterHooks {
-  channel(local: PluginChannel, deps: { nsp: Namespace; registry: ExtensionRegistry }): PluginChannel;
-  services(services: RuntimeServices): RuntimeServices;
-  control(control: TaskControl | undefined, services: RuntimeServices): TaskControl | undefined;
-  /** Where artifacts live in cluster mode (PostgreSQL), instead of the local folder. */
-  artifactStore?: ArtifactStore;
 }
 
 export interface MimoServer extends RuntimeServices {
@@ -223,7 +201,6 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     channel,
     clock,
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
-    ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
     onSettled: (request, output) => {
       if (output.status === 'canceled') return;
       if (output.timedOut === 'exec') {
@@ -245,7 +222,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, events, nsp, secrets };
+  const tasks = createTaskTrees({ scheduler, clock, ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}) });
+  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, tasks, events, nsp, secrets };
   const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
   const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
   extraRoutes = options.routes?.(services);
@@ -283,14 +261,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       registry: services.registry,
       snapshots: services.snapshots,
       scheduler: services.scheduler,
-      control: () => control,
+      control,
       socketsOf,
       live,
       log,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
     });
     attachFrontendSocket(socket, {
-      control: () => control,
+      control,
       ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
       live,
       bindExtension: (taskId, clientId) => {

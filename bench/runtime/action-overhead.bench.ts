@@ -47,7 +47,7 @@ export async function benchActionOverhead(options: { tasks?: number; plugins?: n
       while (performance.now() < end) {
         const actionId = `act-${i}-${count++}`;
         const frameSeen = new Promise<number>((resolve) => emittedAt.set(actionId, -1) && watch.set(actionId, resolve));
-        const done = server.scheduler.run({ taskId, clientId, actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, actionId });
+        const done = server.tasks.run({ taskId, clientId, actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, actionId });
         const sentAt = await frameSeen;
         overheads.push(sentAt - (previous ? resultAt.get(previous)! : runCalledAt));
         await done;

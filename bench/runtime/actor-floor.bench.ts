@@ -1,25 +1,39 @@
-// The floor XState puts under one browser action (issue 14 item 6): CPU per action of the action
-// actor's life (start, frame written, ACK, RESULT, final), with no transport, store or runtime,
-// measured side by side in one process:
+// The floor XState puts under one browser action: CPU per action of the action actor's life
+// (start, frame written, ACK, RESULT, final), with no transport, store or runtime, measured side
+// by side in one process, in repeated rounds with the variants interleaved (the order rotates
+// each round; medians are reported):
 //   - bare: actionMachine as its own actor, no inspection;
 //   - in the task tree: the same machine as the child of a running taskMachine (ACTION_REQUESTED,
-//     spawn, done event, actionSettled), the path the runtime takes, with no inspection;
-//   - inspected: the task tree with an inspection observer that drops every event.
-// Reference: a plain function that keeps the same bookkeeping (in flight -> acked -> settled,
-// output object) without an actor.
+//     spawn, done event, actionSettled), the path the runtime takes, no inspection;
+//   - inspected: the task tree with the runtime's real inspection hub (runtime/agent/
+//     inspection-hub.ts, with a redactor as app.ts gives it), nobody subscribed;
+//   - as the runtime runs it: inspected, plus the plugin-UI mirror hearing each start and settle.
+// Reference: plain bookkeeping of the same facts (in flight -> acked -> settled, output object),
+// arming and clearing the same two timers (T_ack, T_exec) per action on the same clock.
+// The inspection events per action (every event the hub's observer receives) are counted too.
 //
-//   node --import tsx bench/runtime/actor-floor.bench.ts
+//   node --import tsx bench/runtime/actor-floor.bench.ts        (MIMO_BENCH_ROUNDS, default 5)
 import { createActor, fromPromise, type InspectionEvent } from 'xstate';
-import { actionMachine, taskMachine, type ActionInput, type ActionOutput, type TurnInput } from '../../machines/index.ts';
+import { actionMachine, defaultAckTimeoutMs, execTimeoutFor, taskMachine, type ActionInput, type ActionOutput, type TurnInput } from '../../machines/index.ts';
+import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
+import { createPluginUiMirror } from '../../runtime/agent/plugin-ui-mirror.ts';
+import { createSystemClock } from '../../runtime/clock/index.ts';
+import { createSecretRegistry, redactDeep } from '../../runtime/redaction/redact.ts';
 
 export interface ActorFloorFigures {
   actions: number;
+  rounds: number;
   referenceMicros: number;
   bareMicros: number;
   treeMicros: number;
   inspectedMicros: number;
+  runtimeMicros: number;
+  /** Inspection events per action: the inspected tree, and with the plugin-UI mirror. */
+  inspectedEvents: number;
+  runtimeEvents: number;
 }
 
+const clock = createSystemClock();
 const inputOf = (i: number): ActionInput => ({ actionId: `act-${i}`, actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, taskId: 'task-1', clientId: 'plugin-1' });
 
 function cpuMicrosPer(n: number, run: () => void): number {
@@ -33,7 +47,7 @@ function bare(n: number): number {
   const logic = actionMachine.provide({ actions: { sendFrame: () => {} } });
   return cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
-      const actor = createActor(logic, { input: inputOf(i) }).start();
+      const actor = createActor(logic, { input: inputOf(i), clock }).start();
       actor.send({ type: 'ACK' });
       actor.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
       if (actor.getSnapshot().status !== 'done') throw new Error('the action did not settle');
@@ -41,17 +55,40 @@ function bare(n: number): number {
   });
 }
 
-function tree(n: number, inspect?: (event: InspectionEvent) => void): number {
+/** The real hub as app.ts builds it (a redactor over a secret registry), counting what its observers receive. */
+function realHub() {
+  const secrets = createSecretRegistry();
+  const hub = createInspectionHub({ clock, redact: <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T });
+  let events = 0;
+  const observe = hub.observerFor('task-1');
+  return {
+    inspect: (event: InspectionEvent) => {
+      events++;
+      observe(event);
+    },
+    events: () => events,
+  };
+}
+
+function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; mirror?: boolean } = {}): number {
   let settled = 0;
   let live: { send(event: unknown): void } | undefined;
+  const mirror = options.mirror ? createPluginUiMirror('task-1', options.inspect) : null;
+  mirror?.status('running');
   const logic = taskMachine.provide({
     actors: {
       runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
       runAction: actionMachine.provide({ actions: { announce: ({ self }) => void (live = self), sendFrame: () => {} } }),
     },
-    actions: { actionSettled: () => void settled++ },
+    actions: {
+      actionStarted: (_, params: { actionId: string }) => mirror?.actionStarted(params.actionId),
+      actionSettled: (_, params: { actionId: string }) => {
+        settled++;
+        mirror?.actionSettled(params.actionId);
+      },
+    },
   });
-  const task = createActor(logic, { input: { taskId: 'task-1' }, ...(inspect ? { inspect } : {}) }).start();
+  const task = createActor(logic, { input: { taskId: 'task-1' }, clock, ...(options.inspect ? { inspect: options.inspect } : {}) }).start();
   task.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'go' } } as never);
   const micros = cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
@@ -62,18 +99,26 @@ function tree(n: number, inspect?: (event: InspectionEvent) => void): number {
   });
   if (settled !== n) throw new Error(`${settled} of ${n} actions settled`);
   task.stop();
+  mirror?.dispose();
   return micros;
 }
 
 function reference(n: number): number {
-  const inFlight = new Map<string, { input: ActionInput; acked: boolean; attempts: number }>();
+  const inFlight = new Map<string, { input: ActionInput; acked: boolean; attempts: number; timer: unknown }>();
   let settled = 0;
+  const never = () => {
+    throw new Error('a reference timer fired');
+  };
   return cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
       const input = inputOf(i);
-      inFlight.set(input.actionId, { input, acked: false, attempts: 1 });
-      inFlight.get(input.actionId)!.acked = true;
+      inFlight.set(input.actionId, { input, acked: false, attempts: 1, timer: clock.setTimeout(never, defaultAckTimeoutMs) });
+      const acked = inFlight.get(input.actionId)!;
+      acked.acked = true;
+      clock.clearTimeout(acked.timer);
+      acked.timer = clock.setTimeout(never, execTimeoutFor(input.actionName));
       const entry = inFlight.get(input.actionId)!;
+      clock.clearTimeout(entry.timer);
       inFlight.delete(input.actionId);
       const output: ActionOutput = { actionId: input.actionId, actionName: input.actionName, status: 'succeeded', result: { clicked: true }, attempts: entry.attempts, execTimeoutStreak: 0, answered: true };
       if (output.status === 'succeeded') settled++;
@@ -82,19 +127,61 @@ function reference(n: number): number {
   });
 }
 
-export function benchActorFloor(actions = 20_000): ActorFloorFigures {
-  // Warm-up, then the measured runs in turn.
-  bare(2_000);
-  tree(2_000);
-  tree(2_000, () => {});
-  reference(2_000);
-  return { actions, referenceMicros: reference(actions), bareMicros: bare(actions), treeMicros: tree(actions), inspectedMicros: tree(actions, () => {}) };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export function benchActorFloor(actions = 10_000, rounds = Number(process.env.MIMO_BENCH_ROUNDS ?? 5)): ActorFloorFigures {
+  let inspectedEvents = 0;
+  let runtimeEvents = 0;
+  const variants: Array<[string, (n: number) => number]> = [
+    ['reference', reference],
+    ['bare', bare],
+    ['tree', (n) => tree(n)],
+    [
+      'inspected',
+      (n) => {
+        const hub = realHub();
+        const micros = tree(n, { inspect: hub.inspect });
+        inspectedEvents = hub.events() / n;
+        return micros;
+      },
+    ],
+    [
+      'runtime',
+      (n) => {
+        const hub = realHub();
+        const micros = tree(n, { inspect: hub.inspect, mirror: true });
+        runtimeEvents = hub.events() / n;
+        return micros;
+      },
+    ],
+  ];
+  for (const [, run] of variants) run(1_000); // warm-up
+  const results = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const [name, run] = variants[(k + round) % variants.length]!;
+      results.get(name)!.push(run(actions));
+    }
+  }
+  const m = (name: string) => median(results.get(name)!);
+  return {
+    actions,
+    rounds,
+    referenceMicros: m('reference'),
+    bareMicros: m('bare'),
+    treeMicros: m('tree'),
+    inspectedMicros: m('inspected'),
+    runtimeMicros: m('runtime'),
+    inspectedEvents,
+    runtimeEvents,
+  };
 }
 
 export function printActorFloor(r: ActorFloorFigures): void {
-  console.log(`actor floor: CPU per action of XState alone (${r.actions} actions, no transport, store or runtime)`);
-  console.log(`  reference (plain bookkeeping): ${r.referenceMicros.toFixed(2)} µs`);
-  console.log(`  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as a child of the task actor: ${r.treeMicros.toFixed(1)} µs; inspected: ${r.inspectedMicros.toFixed(1)} µs`);
+  console.log(`actor floor: CPU per action of XState alone (${r.actions} actions x ${r.rounds} interleaved rounds, medians; no transport, store or runtime)`);
+  console.log(`  reference (plain bookkeeping, two timers armed and cleared): ${r.referenceMicros.toFixed(2)} µs`);
+  console.log(`  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as a child of the task actor: ${r.treeMicros.toFixed(1)} µs`);
+  console.log(`  inspected by the real hub: ${r.inspectedMicros.toFixed(1)} µs (${r.inspectedEvents.toFixed(1)} inspection events per action); with the plugin-UI mirror, as the runtime runs it: ${r.runtimeMicros.toFixed(1)} µs (${r.runtimeEvents.toFixed(1)} events)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) printActorFloor(benchActorFloor());

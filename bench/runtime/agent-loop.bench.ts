@@ -8,7 +8,8 @@
 // The gap is also broken down by the pair of actions around it: inside a step (the page read's
 // actions) or across the LLM step (dom index > the next tool call).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
@@ -44,6 +45,8 @@ export interface AgentLoopFigures {
   gapP99Ms: number;
   transportRoundTrips: number;
   transportCpuMicrosPerRoundTrip: number;
+  /** Inspection events (every actor of every task tree, through the hub) per browser action. */
+  inspectionEventsPerAction: number;
   /** The gap by the pair of actions around it ("previous > next"): where in a step it is spent. */
   gapsByPair: Array<{ pair: string; count: number; p50Ms: number; p99Ms: number }>;
 }
@@ -56,6 +59,17 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const dir = mkdtempSync(join(tmpdir(), 'mimo-agent-bench-'));
   const clock = createSystemClock();
   const inspection = createInspectionHub({ clock });
+  // Every inspection event of every actor reaches the hub through observerFor: count them there.
+  let inspectionEvents = 0;
+  let measuring = false;
+  const observerFor = inspection.observerFor.bind(inspection);
+  inspection.observerFor = (taskId: string) => {
+    const observe = observerFor(taskId);
+    return (event) => {
+      if (measuring) inspectionEvents++;
+      observe(event);
+    };
+  };
   const server = await createServer({
     config: testConfig(dir),
     clock,
@@ -72,7 +86,6 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const gaps: number[] = [];
   const pairGaps = new Map<string, number[]>();
   let actions = 0;
-  let measuring = false;
   const { ServerSocket } = await import('../../transport/server/index.ts');
   const originalEmit = ServerSocket.prototype.emit;
   ServerSocket.prototype.emit = function (this: InstanceType<typeof ServerSocket>, event: string, ...args: unknown[]) {
@@ -109,11 +122,13 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
     }),
   );
   await new Promise((r) => setTimeout(r, 2_000)); // warm-up (the JIT: a cold first window costs about twice a warm one)
+  const profile = process.env.MIMO_BENCH_CPU_PROF_FILE ? await startProfile() : null;
   measuring = true;
   const cpuBefore = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1_000));
   const cpu = process.cpuUsage(cpuBefore);
   measuring = false;
+  if (profile) writeFileSync(process.env.MIMO_BENCH_CPU_PROF_FILE!, JSON.stringify(await profile.stop()));
   ServerSocket.prototype.emit = originalEmit;
   await Promise.all(Array.from({ length: tasks }, (_, i) => control.stop(`01JD${String(i).padStart(22, '0')}`, 'web')));
   // Transport reference: the same server and plugins, now warm, frames written straight to the room.
@@ -134,11 +149,30 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
     delayMs,
     actions,
     cpuMicrosPerAction: (cpu.user + cpu.system) / Math.max(1, actions),
+    inspectionEventsPerAction: inspectionEvents / Math.max(1, actions),
     gapP50Ms: percentile(gaps, 50),
     gapP99Ms: percentile(gaps, 99),
     transportRoundTrips: transport.roundTrips,
     transportCpuMicrosPerRoundTrip: transport.cpuMicros / Math.max(1, transport.roundTrips),
     gapsByPair,
+  };
+}
+
+/** A V8 CPU profile of the measured window only (MIMO_BENCH_CPU_PROF_FILE), not the warm-up or the transport reference. */
+async function startProfile(): Promise<{ stop(): Promise<unknown> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await post('Profiler.stop');
+      session.disconnect();
+      return profile;
+    },
   };
 }
 
@@ -177,10 +211,14 @@ async function transportRoundTrips(server: Awaited<ReturnType<typeof createServe
 export function printAgentLoop(r: AgentLoopFigures): void {
   console.log(`agent loop: ${r.tasks} concurrent tasks, plugins (another process) answer after ${r.delayMs} ms, ${r.actions} browser actions`);
   console.log(`  server CPU per browser action: ${r.cpuMicrosPerAction.toFixed(0)} µs (goal <= 150 beside transport); transport alone, event + ack + result on the same server: ${r.transportCpuMicrosPerRoundTrip.toFixed(0)} µs (${r.transportRoundTrips} round trips)`);
+  console.log(`  inspection events per browser action: ${r.inspectionEventsPerAction.toFixed(1)} (goal <= 15)`);
   console.log(`  result -> next dispatch of the task: p50 ${r.gapP50Ms.toFixed(2)} ms (goal < 1), p99 ${r.gapP99Ms.toFixed(2)} ms (goal < 5)`);
   for (const g of r.gapsByPair) console.log(`    ${g.pair.padEnd(58)} n ${String(g.count).padStart(5)}  p50 ${g.p50Ms.toFixed(2).padStart(7)} ms  p99 ${g.p99Ms.toFixed(2).padStart(7)} ms`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printAgentLoop(await benchAgentLoop({ tasks: Number(process.env.MIMO_BENCH_TASKS ?? 200), seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5) }));
+  const figures = await benchAgentLoop({ tasks: Number(process.env.MIMO_BENCH_TASKS ?? 200), seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5) });
+  // MIMO_BENCH_JSON=1: one JSON line (agent-loop-compare.bench.ts runs this file in two checkouts).
+  if (process.env.MIMO_BENCH_JSON === '1') console.log(JSON.stringify(figures));
+  else printAgentLoop(figures);
 }

@@ -63,7 +63,7 @@ const gatewayDeps: PluginGatewayDeps = {
     },
     pluginGone() {},
   } as unknown as PluginGatewayDeps['scheduler'],
-  control: () => undefined,
+  control: undefined,
   socketsOf: () => 1,
   log() {},
 };

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { createActor, SimulatedClock } from 'xstate';
 import { actionMachine, type ActionEvent, type ActionInput, type ActionOutput, type SendActionInput } from '../action.machine.ts';
 import { resultDisposition } from '../action-result.ts';
-import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../spec/action-timeouts.ts';
+import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../../spec/action-timeouts.ts';
 import { isPluginUnhealthy, nextExecTimeoutStreak } from '../plugin-health.ts';
 import { settle } from './util.ts';
 

@@ -3,6 +3,10 @@
 // with MIMO_INSPECT=stately, to the Stately Inspector (runtime/stately-bridge.ts). Records are
 // redacted (`redact`, runtime/redaction) before they reach a listener; the forwarded raw events
 // are redacted by their sinks (the bridge, the recorder).
+// Records are built lazily: an event nobody watches is kept as a light note (the ids read off
+// its actor, a reference to its snapshot and event, the time) in the task's bounded ring, and
+// only becomes a record (context summary, bounded redacted copy of the event) when a subscriber
+// asks for the recent ones. Most events of most tasks are never looked at (issue 22 item 5).
 import type { InspectionEvent } from 'xstate';
 import { redactedPayload, redactedScalars } from './inspection-redact.ts';
 
@@ -29,30 +33,58 @@ type RecordedEvent = Extract<InspectionEvent, { type: InspectionRecordJson['type
 const RECORDED = new Set<string>(['@xstate.actor', '@xstate.snapshot', '@xstate.event'] satisfies InspectionRecordJson['type'][]);
 const isRecorded = (event: InspectionEvent): event is RecordedEvent => RECORDED.has(event.type);
 
+/** What an inspection event leaves until someone looks: cheap reads only, no copies. */
+class InspectionNote {
+  machineId?: string;
+  parentId?: string;
+  name?: string;
+  sourceId?: string;
+  /** The actor's snapshot at the time (@xstate.snapshot, @xstate.actor). */
+  snapshot?: { value?: unknown; status?: string; context?: Record<string, unknown> };
+  /** The event (@xstate.event, @xstate.snapshot). */
+  event?: unknown;
+  constructor(
+    readonly type: RecordedEvent['type'],
+    readonly actorId: string,
+    readonly timestamp: number,
+  ) {}
+}
+
+function noteOf(event: RecordedEvent, now: number): InspectionNote {
+  const actorRef = event.actorRef as unknown as { id: string; getSnapshot?: () => unknown; sessionId: string; logic?: { id?: string; config?: { id?: string } }; _parent?: { sessionId: string } };
+  const note = new InspectionNote(event.type, actorRef.sessionId, now);
+  const machineId = actorRef.logic?.id ?? actorRef.logic?.config?.id;
+  if (machineId) note.machineId = machineId;
+  if (actorRef._parent) note.parentId = actorRef._parent.sessionId;
+  if (actorRef.id && actorRef.id !== actorRef.sessionId) note.name = actorRef.id;
+  if (event.type === '@xstate.snapshot') note.snapshot = event.snapshot as InspectionNote['snapshot'];
+  else if (event.type === '@xstate.actor') note.snapshot = actorRef.getSnapshot?.() as InspectionNote['snapshot'];
+  if (event.type === '@xstate.event' || event.type === '@xstate.snapshot') note.event = event.event;
+  if (event.type === '@xstate.event' && event.sourceRef) note.sourceId = event.sourceRef.sessionId;
+  return note;
+}
+
+/** The record of a note: JSON-safe, small fields: the value, status, event type, a context summary. */
+function recordOf(note: InspectionNote): InspectionRecordJson {
+  const record: InspectionRecordJson = { type: note.type, actorId: note.actorId, timestamp: note.timestamp };
+  if (note.machineId) record.machineId = note.machineId;
+  if (note.parentId) record.parentId = note.parentId;
+  if (note.name) record.name = note.name;
+  const snapshot = note.snapshot;
+  if (snapshot?.value !== undefined) record.value = snapshot.value;
+  if (snapshot?.status !== undefined) record.status = snapshot.status;
+  if (snapshot?.context) record.context = redactedScalars(snapshot.context);
+  if (note.event !== undefined) {
+    const type = (note.event as { type?: unknown })?.type;
+    if (typeof type === 'string') record.event = note.type === '@xstate.event' ? { ...redactedPayload(note.event), type } : { type };
+  }
+  if (note.sourceId) record.sourceId = note.sourceId;
+  return record;
+}
+
 /** Keeps only JSON-safe, small fields: the value, status, event type, a context summary. */
 export function toInspectionRecord(event: InspectionEvent, now: number): InspectionRecordJson | null {
-  if (!isRecorded(event)) return null;
-  const actorRef = event.actorRef as unknown as { id: string; getSnapshot?: () => unknown; sessionId: string; logic?: { id?: string; config?: { id?: string } }; _parent?: { sessionId: string } };
-  const machineId = actorRef.logic?.id ?? actorRef.logic?.config?.id;
-  // Fields are set one by one (no conditional spreads): this runs for every recorded event.
-  const record: InspectionRecordJson = { type: event.type, actorId: actorRef.sessionId, timestamp: now };
-  if (machineId) record.machineId = machineId;
-  if (actorRef._parent) record.parentId = actorRef._parent.sessionId;
-  if (actorRef.id && actorRef.id !== actorRef.sessionId) record.name = actorRef.id;
-  if (event.type === '@xstate.snapshot' || event.type === '@xstate.actor') {
-    const snapshot = (event.type === '@xstate.snapshot' ? event.snapshot : actorRef.getSnapshot?.()) as
-      | { value?: unknown; status?: string; context?: Record<string, unknown> }
-      | undefined;
-    if (snapshot?.value !== undefined) record.value = snapshot.value;
-    if (snapshot?.status !== undefined) record.status = snapshot.status;
-    if (snapshot?.context) record.context = redactedScalars(snapshot.context);
-  }
-  if (event.type === '@xstate.event' || event.type === '@xstate.snapshot') {
-    const type = (event.event as { type?: unknown })?.type;
-    if (typeof type === 'string') record.event = event.type === '@xstate.event' ? { ...redactedPayload(event.event), type } : { type };
-    if (event.type === '@xstate.event' && event.sourceRef) record.sourceId = event.sourceRef.sessionId;
-  }
-  return record;
+  return isRecorded(event) ? recordOf(noteOf(event, now)) : null;
 }
 
 export interface InspectionHub {
@@ -82,6 +114,10 @@ export function createInspectionHub(options: {
   const keep = options.keep ?? 200;
   const keepTasks = Math.max(1, options.keepTasks ?? 500);
   let newest: string | null = null;
+  const build = (note: InspectionNote): InspectionRecordJson => {
+    const raw = recordOf(note);
+    return options.redact ? options.redact(raw) : raw;
+  };
 
   function ringOf(taskId: string): RecordRing {
     let ring = history.get(taskId);
@@ -104,12 +140,15 @@ export function createInspectionHub(options: {
       return (event) => {
         options.forward?.(taskId, event);
         if (!isRecorded(event)) return; // before reading the clock
-        const raw = toInspectionRecord(event, options.clock.now());
-        if (!raw) return;
-        const record = options.redact ? options.redact(raw) : raw;
-        ringOf(taskId).push(record);
+        const note = noteOf(event, options.clock.now());
         const watching = listeners.get(taskId);
-        if (watching) for (const listener of watching) listener(record);
+        if (!watching) {
+          ringOf(taskId).push(note);
+          return;
+        }
+        const record = build(note);
+        ringOf(taskId).push(record);
+        for (const listener of watching) listener(record);
       };
     },
     subscribe(taskId, listener) {
@@ -121,27 +160,38 @@ export function createInspectionHub(options: {
         if (set.size === 0) listeners.delete(taskId);
       };
     },
-    recent: (taskId) => history.get(taskId)?.items() ?? [],
+    recent: (taskId) => history.get(taskId)?.items(build) ?? [],
   };
 }
 
 interface RecordRing {
-  push(record: InspectionRecordJson): void;
-  /** Oldest first. */
-  items(): InspectionRecordJson[];
+  push(item: InspectionNote | InspectionRecordJson): void;
+  /** Oldest first; notes are built into records (once) on the way out. */
+  items(build: (note: InspectionNote) => InspectionRecordJson): InspectionRecordJson[];
 }
 
-/** The last `size` records of a task: a fixed array written round, so a push never moves the rest. */
+/** The last `size` notes or records of a task: a fixed array written round, so a push never moves the rest. */
 function createRecordRing(capacity: number): RecordRing {
   const size = Math.max(1, capacity);
-  const slots: InspectionRecordJson[] = [];
+  const slots: Array<InspectionNote | InspectionRecordJson> = [];
   let next = 0;
   return {
-    push(record) {
-      if (slots.length < size) slots.push(record);
-      else slots[next] = record;
+    push(item) {
+      if (slots.length < size) slots.push(item);
+      else slots[next] = item;
       next = (next + 1) % size;
     },
-    items: () => (slots.length < size ? [...slots] : [...slots.slice(next), ...slots.slice(0, next)]),
+    items(build) {
+      const out: InspectionRecordJson[] = [];
+      const start = slots.length < size ? 0 : next;
+      for (let n = 0; n < slots.length; n++) {
+        const i = (start + n) % slots.length;
+        const slot = slots[i]!;
+        const record = slot instanceof InspectionNote ? build(slot) : slot;
+        slots[i] = record;
+        out.push(record);
+      }
+      return out;
+    },
   };
 }

@@ -5,9 +5,10 @@
 import { nanoid } from 'nanoid';
 import { taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
 import type { OverlayCommand, PageInterruption, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
-import type { RuntimeServices } from '../server.ts';
-import type { ControlResult, TaskControl } from '../socket/task-control.ts';
+import type { RuntimeServices } from '../services/runtime-services.ts';
+import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
+import { controlToolTask } from './tool-task-control.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { createTaskSession, type OrchestratorOptions, type TaskSession, type TaskSessionContext } from './task-session.ts';
@@ -23,7 +24,17 @@ export function createAgentOrchestrator(
   services: RuntimeServices,
   options: OrchestratorOptions,
 ): TaskControl & { restore(): Promise<number>; resumeInterrupted(taskId: string, note: string): Promise<ControlResult>; sessionOf(taskId: string): TaskSession | undefined } {
-  const { taskStore, events, scheduler, registry, clock, log } = services;
+  const { taskStore, events, scheduler, registry, clock, log, tasks } = services;
+  /** A tool task (an MCP session's tab) by id: not a chat task, but takeover, Resume and Stop reach it too. */
+  const toolTree = (taskId: string) => {
+    const tree = tasks.get(taskId);
+    return tree?.kind === 'tool' ? tree : undefined;
+  };
+  /** The plugin serves the task (a chat task's or a tool task's tab). */
+  const servedBy = (taskId: string, clientId: string) => {
+    const session = sessions.get(taskId);
+    return session ? session.browser.clientId === clientId : toolTree(taskId)?.clientId() === clientId;
+  };
   const sessions = new Map<string, TaskSession>();
   const stepLimit = options.stepLimit ?? 20;
   const finishedTabs = createFinishedTabs();
@@ -86,6 +97,8 @@ export function createAgentOrchestrator(
       return ok({ taskId, clientId, online: registry.isOnline(clientId) });
     },
     async takeover(taskId: string, source: 'web' | 'plugin', reason: string): Promise<ControlResult> {
+      const tool = toolTree(taskId);
+      if (tool) return controlToolTask(tool, { type: 'takeover', reason });
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       const before = taskStatusOf(session.actor.getSnapshot());
@@ -97,6 +110,8 @@ export function createAgentOrchestrator(
       return ok({ status: after });
     },
     async resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult> {
+      const tool = toolTree(taskId);
+      if (tool) return controlToolTask(tool, { type: 'resume' });
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
@@ -106,6 +121,8 @@ export function createAgentOrchestrator(
       return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
     },
     async stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult> {
+      const tool = toolTree(taskId);
+      if (tool) return controlToolTask(tool, { type: 'stop' });
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       const clientId = session.browser.clientId;
@@ -117,29 +134,26 @@ export function createAgentOrchestrator(
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
       // flight, the scheduler's cancel has already sent task_stop (without closing the tab).
       if (!hadAction && clientId && registry.isOnline(clientId)) {
-        void scheduler.run({ taskId, clientId, actionName: 'task_stop', params: { closeTab: true } }).catch(() => {});
+        scheduler.stopOnPlugin(clientId, taskId, { closeTab: true });
       }
       await noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
       return ok({ status: 'completed' });
     },
     async takeoverReport(report: TakeoverReport): Promise<ControlResult> {
-      const session = sessions.get(report.taskId);
-      if (!session || session.browser.clientId !== report.clientId) {
+      if (!servedBy(report.taskId, report.clientId)) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
-      session.mirror.userInput(report.reason);
+      sessions.get(report.taskId)?.mirror.userInput(report.reason);
       return control.takeover(report.taskId, 'plugin', report.reason);
     },
     async overlayCommand(command: OverlayCommand): Promise<ControlResult> {
-      const session = sessions.get(command.taskId);
-      if (!session || session.browser.clientId !== command.clientId) {
+      if (!servedBy(command.taskId, command.clientId)) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
       return command.command === 'resume' ? control.resume(command.taskId, 'plugin') : control.stop(command.taskId, 'plugin');
     },
     async pageInterruption(report: PageInterruption): Promise<ControlResult> {
-      const session = sessions.get(report.taskId);
-      if (!session || session.browser.clientId !== report.clientId) {
+      if (!servedBy(report.taskId, report.clientId)) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
       const { v: _v, type: _type, clientId: _clientId, traceId: _traceId, ...data } = report;
@@ -191,10 +205,12 @@ export function createAgentOrchestrator(
       return ok({ taskId, rerun });
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
-    stepsInFlight: (taskId: string) => sessions.get(taskId)?.browser.stepsInFlight() ?? [],
+    stepsInFlight: (taskId: string) => scheduler.registry.startedOf(taskId),
     liveTarget: (taskId: string) => {
-      const browser = sessions.get(taskId)?.browser;
-      return browser?.clientId && browser.tabId !== null ? { clientId: browser.clientId, tabId: browser.tabId } : null;
+      const tree = tasks.get(taskId);
+      const clientId = tree?.clientId();
+      const tabId = tree?.tabId() ?? null;
+      return clientId && tabId !== null ? { clientId, tabId } : null;
     },
   };
   return control;

@@ -3,7 +3,9 @@
 // overlay gets (task status, actions starting and settling, the person's input, Resume, Stop),
 // inspected like the task's other actors, so the web's Machines tab shows it live. Its report*
 // actions stay no-ops here: the real overlay reports; the mirror only follows.
-import { createActor, type InspectionEvent } from 'xstate';
+// Given the task actor as `parent`, it runs in the task's own actor system (one system, one
+// clock and one inspection observer per task tree), not in a second one of its own.
+import { createActor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { pluginUiMachine, type TaskStatus } from '../../machines/index.ts';
 
 export interface PluginUiMirror {
@@ -17,8 +19,9 @@ export interface PluginUiMirror {
   dispose(): void;
 }
 
-export function createPluginUiMirror(taskId: string, inspect?: (event: InspectionEvent) => void): PluginUiMirror {
-  const actor = createActor(pluginUiMachine, { id: `pluginUi:${taskId}`, ...(inspect ? { inspect } : {}) });
+export function createPluginUiMirror(taskId: string, inspectOrTree?: ((event: InspectionEvent) => void) | { parent: AnyActorRef }): PluginUiMirror {
+  const where = typeof inspectOrTree === 'function' ? { inspect: inspectOrTree } : (inspectOrTree ?? {});
+  const actor = createActor(pluginUiMachine, { id: `pluginUi:${taskId}`, ...where });
   actor.start();
   return {
     status: (status) => actor.send({ type: 'TASK_STATUS', status, taskId }),
@@ -28,6 +31,9 @@ export function createPluginUiMirror(taskId: string, inspect?: (event: Inspectio
     resume: () => actor.send({ type: 'RESUME' }),
     stop: () => actor.send({ type: 'STOP' }),
     value: () => String(actor.getSnapshot().value),
-    dispose: () => actor.stop(),
+    // In a task's tree it has no timers and goes with its task (XState stops only root actors directly).
+    dispose: () => {
+      if (!('parent' in where)) actor.stop();
+    },
   };
 }

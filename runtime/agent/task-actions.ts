@@ -4,7 +4,6 @@
 // settle), password typing kept secret, and each finished step for the task's history.
 import { nanoid } from 'nanoid';
 import { errorValue, type ErrorValue } from '../../machines/index.ts';
-import type { FrontendEvent } from '../../transport/contracts/index.ts';
 import { guardedRead } from '../url-policy/read-guard.ts';
 import { createPasswordFields, REDACTED } from '../redaction/redact.ts';
 import { ackTimeoutError, attachErrorOf, compactResult } from './action-outcome.ts';
@@ -26,8 +25,6 @@ export interface TabHooks {
 export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
   let clientId: string | null = null;
   let traceId: string | undefined;
-  /** The start envelope of each action still in flight, by actionId (replayed to a late subscriber). */
-  const inFlight = new Map<string, FrontendEvent>();
   const passwordFields = createPasswordFields();
 
   /** The plugin that missed an ack in this turn (seed 001 §4.1): the error every later action gets. */
@@ -75,8 +72,11 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     // `start` when it really starts: it may wait behind another action or a takeover.
     const target = options.target ? { target: options.target } : {};
+    // Its start envelope goes on its registry entry (replayed to a late subscriber while it runs).
     const started = () => {
-      inFlight.set(actionId, deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId));
+      const envelope = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId);
+      const entry = deps.actionRegistry.get(actionId);
+      if (entry) entry.startEnvelope = envelope;
     };
     try {
       let screenshotPresignedUrl = options.screenshotPresignedUrl;
@@ -154,7 +154,9 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
       });
       return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
     } finally {
-      inFlight.delete(actionId);
+      // Settled actions leave the registry; one that never reached its task actor (a throw) too.
+      const entry = deps.actionRegistry.get(actionId);
+      if (entry) entry.startEnvelope = undefined;
     }
   }
 
@@ -183,7 +185,7 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     selectPlugin,
     action,
     refusedStep,
-    stepsInFlight: () => [...inFlight.values()],
+    stepsInFlight: () => deps.actionRegistry.startedOf(deps.taskId),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ArtifactService } from '../artifacts/index.ts';
 import type { Clock } from '../clock/index.ts';
 import type { ExtensionRegistry } from '../registry/registry-types.ts';
 import type { ActionRequest } from '../scheduler/action-scheduler.ts';
+import type { ActionRegistry } from '../scheduler/action-registry.ts';
 import type { SnapshotStore } from '../snapshot/snapshot-types.ts';
 import type { FrontendEventSink } from '../socket/frontend-events.ts';
 import type { SecretRegistry } from '../redaction/redact.ts';
@@ -28,8 +29,10 @@ export type UrlCheck = (url: string) => Promise<{ ok: true } | { ok: false; erro
 export interface TaskBrowserDeps {
   taskId: string;
   groupTitle: () => string;
-  /** Runs one browser action to its end (the task actor's child, or the scheduler's queue). */
+  /** Runs one browser action to its end, as a child of the task's actor. */
   runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }>;
+  /** The one action registry (the `toolUsed` start of each action in flight goes on its entry). */
+  actionRegistry: ActionRegistry;
   /** The machine input for a request (the scheduler's defaults). */
   inputOf(request: ActionRequest): ActionInput;
   /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */

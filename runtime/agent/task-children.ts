@@ -1,46 +1,46 @@
-// The runtime's side of a task actor's children: the turn asks the task actor for an action or a
-// page preparation and waits for it; the task actor spawns it as its child and reports back
-// through the provided actions `actionStarted`, `actionSettled` and `pagePrepSettled`.
-import type { ActionInput, ActionOutput, ActionSettledParams, PagePrepInput, PagePrepOutput, PagePrepSettledParams, TaskEvent } from '../../machines/index.ts';
+// The runtime's side of a task actor's children: the task's pipeline asks the task actor for an
+// action or a page preparation (ACTION_REQUESTED / PAGE_PREP_REQUESTED) and waits for its
+// settle; the task actor spawns it as its child and reports back through the provided actions
+// `actionStarted`, `actionSettled` and `pagePrepSettled`. What is waited for lives in the one
+// action registry (runtime/scheduler/action-registry.ts), never in a map of its own here.
+import type { ActionInput, ActionSettledParams, PagePrepInput, PagePrepOutput, PagePrepSettledParams, TaskEvent } from '../../machines/index.ts';
+import type { ActionRegistry, SettledOutput } from '../scheduler/action-registry.ts';
 
-export function createTaskChildren(deps: { send(event: TaskEvent): void; durationOf(actionId: string): number | undefined }) {
-  const actions = new Map<string, (output: ActionOutput & { durationMs: number }) => void>();
-  const starts = new Map<string, () => void>();
-  const preps = new Map<string, (output: PagePrepOutput) => void>();
+export interface TaskChildrenDeps {
+  send(event: TaskEvent): void;
+  registry: ActionRegistry;
+  now(): number;
+}
+
+export function createTaskChildren(deps: TaskChildrenDeps) {
+  const { registry } = deps;
   return {
     /** Resolves when the action child settles (canceled at once when the task cannot act). */
-    runAction(input: ActionInput, onStarted: () => void): Promise<ActionOutput & { durationMs: number }> {
+    runAction(input: ActionInput, onStarted: () => void): Promise<SettledOutput> {
       return new Promise((resolve) => {
-        actions.set(input.actionId, resolve);
-        starts.set(input.actionId, onStarted);
+        registry.add({ actionId: input.actionId, taskId: input.taskId, actionName: input.actionName, clientId: input.clientId, onStarted, onSettled: resolve });
         deps.send({ type: 'ACTION_REQUESTED', action: input });
       });
     },
     preparePage(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput> {
       return new Promise((resolve) => {
-        preps.set(input.prepId, resolve);
+        registry.addPrep(input.prepId, resolve);
         deps.send({ type: 'PAGE_PREP_REQUESTED', prepId: input.prepId, input });
       });
     },
     /** The provided actions of the task machine. */
     provided: {
       actionStarted: (_: unknown, { actionId }: { actionId: string }) => {
-        const started = starts.get(actionId);
-        starts.delete(actionId);
+        const entry = registry.get(actionId);
+        const started = entry?.onStarted;
+        if (entry) entry.onStarted = undefined;
         // After the previous action's settle has been reported (its promise continuation runs first).
         if (started) queueMicrotask(started);
       },
-      actionSettled: (_: unknown, { actionId, output }: ActionSettledParams) => {
-        starts.delete(actionId);
-        const resolve = actions.get(actionId);
-        actions.delete(actionId);
-        resolve?.({ ...output, durationMs: deps.durationOf(actionId) ?? 0 });
-      },
-      pagePrepSettled: (_: unknown, { prepId, output }: PagePrepSettledParams) => {
-        const resolve = preps.get(prepId);
-        preps.delete(prepId);
-        resolve?.(output);
-      },
+      actionSettled: (_: unknown, { actionId, output }: ActionSettledParams) => registry.settle(actionId, output, deps.now()),
+      pagePrepSettled: (_: unknown, { prepId, output }: PagePrepSettledParams) => registry.settlePrep(prepId, output),
     },
   };
 }
+
+export type TaskChildren = ReturnType<typeof createTaskChildren>;

@@ -8,7 +8,7 @@ import { nanoid } from 'nanoid';
 import { taskMachine, uiStateForTask, actionInFlightOf, type TaskStatus } from '../../machines/index.ts';
 import { pluginUiStateFrame, rooms } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
-import type { RuntimeServices } from '../server.ts';
+import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { TaskUsage } from '../store/task-types.ts';
 import type { FinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
@@ -82,9 +82,9 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
 
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
-  const mirror = createPluginUiMirror(taskId, options.inspection.observerFor(taskId));
-  if (restored?.status) mirror.status(restored.status);
-  const children = createTaskChildren({ send: (event) => session.actor.send(event), durationOf: (actionId) => scheduler.takeDuration(actionId) });
+  /** The plugin-UI mirror: made once the task actor exists, in its actor system. */
+  let mirror!: PluginUiMirror;
+  const children = createTaskChildren({ send: (event) => session.actor.send(event), registry: scheduler.registry, now: () => clock.now() });
   /** The recent tool message ids: a retry comes right after its first try, so a few are enough, and a long task does not grow the set. */
   const toolIds = new Set<string>();
   /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
@@ -103,6 +103,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     runAction: children.runAction,
     preparePage: children.preparePage,
     inputOf: (request) => scheduler.inputOf(request),
+    actionRegistry: scheduler.registry,
     registry,
     artifacts: services.artifacts,
     snapshots: services.snapshots,
@@ -201,9 +202,13 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   });
   const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
   const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
+  mirror = createPluginUiMirror(taskId, { parent: actor });
+  if (restored?.status) mirror.status(restored.status);
   session = { taskId, actor, browser, pageStale: false, mirror };
   finishedTabs.reopen(taskId);
   ctx.register(session);
+  // One registry of live task trees: takeover, STOP and `tasks.run` find it by its id.
+  services.tasks.add({ taskId, kind: 'chat', actor, runAction: children.runAction, clientId: () => browser.clientId, tabId: () => browser.tabId });
   actor.start();
   return session;
 }

@@ -6,7 +6,7 @@
 // its interrupted turn run again through the action ledger.
 import type { OverlayCommand, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
-import type { ControlResult, TaskControl } from '../socket/task-control.ts';
+import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import type { TaskStore } from '../store/task-types.ts';
 import type { ActionLedger } from './action-ledger.ts';
 import type { TaskOwnership } from './task-ownership.ts';

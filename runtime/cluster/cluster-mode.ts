@@ -21,7 +21,7 @@ import { migrate } from '../store/postgres-migrations.ts';
 import type { TaskStore } from '../store/task-types.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { Namespace } from '../../transport/server/index.ts';
-import type { MimoServer, ServerClusterHooks } from '../server.ts';
+import type { ListeningServer, ServerClusterHooks } from '../services/runtime-services.ts';
 import { createActionLedger } from './action-ledger.ts';
 import { createClusterControl, type ClusterControl } from './cluster-control.ts';
 import { createClusterPlugins } from './cluster-plugins.ts';
@@ -84,7 +84,7 @@ export interface ClusterNode {
   /** For createServer({ cluster }): wraps the channel, services and control. */
   hooks: ServerClusterHooks;
   /** Once the server listens: the adapter, this node's lock, the plugins of other nodes, failover. */
-  join(server: MimoServer): Promise<void>;
+  join(server: ListeningServer): Promise<void>;
   ownership(): TaskOwnership | undefined;
   failover(): FailoverWatcher | undefined;
   close(): Promise<void>;

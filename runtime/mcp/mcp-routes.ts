@@ -8,7 +8,7 @@
 // /mcp needs the same token as /api; Host and Origin are checked by the request gate first.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { RuntimeServices } from '../server.ts';
+import type { RuntimeServices } from '../services/runtime-services.ts';
 import { describePolicy, type UrlPolicy } from '../url-policy/index.ts';
 import { createBrowserSessions, type BrowserSessions } from './browser/browser-sessions.ts';
 import { createTabBudget, type TabBudget } from './browser/tab-budget.ts';

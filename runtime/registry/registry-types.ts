@@ -1,5 +1,5 @@
 // Public shapes of the extension registry (seed 000 §1 ExtensionRegistry, seed 001 §2.3, §4.1).
-import type { ErrorValue } from '../../machines/spec/index.ts';
+import type { ErrorValue } from '../../spec/index.ts';
 import type { ExtensionListItem } from '../../transport/contracts/index.ts';
 
 /** The runtime's one clock type (runtime/clock); this module only reads `now()`. */
@@ -35,7 +35,7 @@ export type Selection =
   | { ok: true; clientId: string; reason: SelectionReason }
   | { ok: false; error: PluginOfflineError };
 
-/** The one error value (machines/spec). */
+/** The one error value (spec/). */
 export type TurnBlockError = ErrorValue;
 
 export interface RegistryBadInput {

@@ -4,15 +4,16 @@
 // live actor so the plugin's `browser_action_result` (new or legacy format) is routed to it by
 // actionId (-> RESULT), a plugin that disconnects fails what it had in flight at once
 // (-> PLUGIN_GONE), and `cancelOnPlugin` sends task_stop when a task stop cancels an action.
-// Task actors spawn `actionLogic` as their children (the task machine serialises and gates
-// them); callers without a task actor (MCP sessions) use `run`, a per-task serial queue of
-// top-level actors of the same logic.
-import { createActor, type AnyActorRef, type InspectionEvent, type Observer } from 'xstate';
+// Only task actors run `actionLogic`, as their children (the task machine serialises and gates
+// them; MCP sessions have task actors too, runtime/agent/tool-task.ts); every action is tracked
+// in the one action registry (action-registry.ts).
+import type { AnyActorRef } from 'xstate';
 import { nanoid } from 'nanoid';
 import {
   actionMachine,
   errorValue,
   ErrorCode,
+  execTimeoutFor,
   type ActionContext,
   type ActionInput,
   type ActionOutput,
@@ -22,7 +23,7 @@ import {
 } from '../../machines/index.ts';
 import { browserActionFrame, type NormalizedActionResult } from '../../transport/contracts/index.ts';
 import type { Clock } from '../clock/index.ts';
-import { createKeyedQueue } from '../store/keyed-queue.ts';
+import { createActionRegistry, type ActionRegistry } from './action-registry.ts';
 
 /** How the scheduler reaches a plugin: emit to its room and report the first ack. */
 export interface PluginChannel {
@@ -66,14 +67,14 @@ export interface SchedulerEvents {
 
 export interface ActionSchedulerDeps extends SchedulerEvents {
   channel: PluginChannel;
-  /** The runtime's clock: it times the actors `run` creates (task children use their task's). */
+  /** The runtime's clock (frame timestamps, step durations). */
   clock: Clock;
-  /** XState inspection observer for the actors `run` creates. */
-  inspectFor?: (taskId: string) => Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** Default ack timeout (T_ack) for every action; the machine's default when absent. */
   ackTimeoutMs?: number;
   /** How many finished action ids are remembered to tell "late" from "unknown". */
   rememberFinished?: number;
+  /** The one action registry (default: a new one). */
+  registry?: ActionRegistry;
   /**
    * Asked before a frame is written: an error value refuses the action (e.g. the plugin is
    * unhealthy, seed 001 §4.1) and it fails with that error without being sent.
@@ -86,18 +87,16 @@ export type ResultDisposition = 'accepted' | IgnoredResultDisposition | 'unknown
 export interface ActionScheduler {
   /** actionMachine provided with the transport: what task actors spawn as their children. */
   readonly actionLogic: typeof actionMachine;
+  /** Every action in flight or waiting, by id (shared with the task trees). */
+  readonly registry: ActionRegistry;
   /** The machine input for a request (defaults filled in: actionId, T_ack). */
   inputOf(request: ActionRequest): ActionInput;
-  /** Runs an action as its own actor, queued behind the task's previous ones (MCP sessions). */
-  run(request: ActionRequest, onStarted?: () => void): Promise<ActionOutput & { durationMs: number }>;
-  /** How long a settled action ran (from its actor's start), read once. */
-  takeDuration(actionId: string): number | undefined;
+  /** Fire and forget: tells the plugin to stop the task's work (task_stop), e.g. after STOP with nothing in flight. */
+  stopOnPlugin(clientId: string, taskId: string, options: { closeTab: boolean; traceId?: string }): void;
   /** Routes a plugin's browser_action_result to its action; says what became of it. */
   handleResult(clientId: string, result: NormalizedActionResult): ResultDisposition;
   /** The plugin's last socket went away (or it was flagged unhealthy): fail its in-flight actions with PLUGIN_OFFLINE. */
   pluginGone(clientId: string, reason?: string): void;
-  /** Actions queued or running through `run` for a task. */
-  pending(taskId: string): number;
   /** The live action actor of an action id (for inspection and tests). */
   actorOf(actionId: string): AnyActorRef | undefined;
   /** Ids of the actions in flight right now. */
@@ -106,40 +105,46 @@ export interface ActionScheduler {
   taskOf(actionId: string): string | undefined;
 }
 
-interface Tracked {
-  actor: AnyActorRef;
-  action: SettledAction;
-  startedAt: number;
-}
-
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
-  const queue = createKeyedQueue();
-  const inFlight = new Map<string, Tracked>();
-  const finished = new Set<string>();
-  const durations = new Map<string, number>();
-  const rememberFinished = deps.rememberFinished ?? 10_000;
-  const pendingByTask = new Map<string, number>();
-
-  function remember(actionId: string): void {
-    finished.add(actionId);
-    if (finished.size > rememberFinished) finished.delete(finished.values().next().value!);
-  }
+  const registry = deps.registry ?? createActionRegistry(deps.rememberFinished !== undefined ? { rememberFinished: deps.rememberFinished } : {});
 
   function track(self: AnyActorRef, context: ActionContext): void {
+    let entry = registry.get(context.actionId);
+    if (!entry) {
+      entry = { actionId: context.actionId, actionName: context.actionName, taskId: context.taskId, clientId: context.clientId };
+      registry.add(entry);
+    }
+    entry.actor = self;
+    entry.clientId = context.clientId;
+    entry.startedAt = deps.clock.now();
     const action: SettledAction = { actionId: context.actionId, actionName: context.actionName, taskId: context.taskId, clientId: context.clientId };
-    const entry: Tracked = { actor: self, action, startedAt: deps.clock.now() };
-    inFlight.set(action.actionId, entry);
+    const startedAt = entry.startedAt;
+    let ended = false;
     const done = () => {
-      if (inFlight.get(action.actionId) !== entry) return;
-      inFlight.delete(action.actionId);
-      remember(action.actionId);
+      if (ended) return;
+      ended = true;
+      if (registry.get(action.actionId)?.actor === self) registry.ended(action.actionId);
       const snapshot = self.getSnapshot() as { status: string; output?: ActionOutput };
-      const durationMs = deps.clock.now() - entry.startedAt;
-      durations.set(action.actionId, durationMs);
-      if (durations.size > 1_000) durations.delete(durations.keys().next().value!);
-      if (snapshot.output) deps.onSettled?.(action, snapshot.output, durationMs);
+      if (snapshot.output) deps.onSettled?.(action, snapshot.output, deps.clock.now() - startedAt);
     };
     self.subscribe({ complete: done, error: done });
+  }
+
+  function stopOnPlugin(clientId: string, taskId: string, options: { closeTab: boolean; traceId?: string }): void {
+    deps.channel.emitWithAck(
+      clientId,
+      browserActionFrame({
+        actionId: `act-${nanoid(12)}`,
+        taskId,
+        clientId,
+        timestamp: deps.clock.now(),
+        actionName: 'task_stop',
+        params: { closeTab: options.closeTab },
+        timeoutMs: execTimeoutFor('task_stop'),
+        ...(options.traceId ? { traceId: options.traceId } : {}),
+      }),
+      () => {},
+    );
   }
 
   // Provided once: building it per action would re-create every state node.
@@ -163,29 +168,15 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           ...(input.traceId ? { traceId: input.traceId } : {}),
           ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
         });
-        const sent = deps.channel.emitWithAck(input.clientId, frame, () => inFlight.get(input.actionId)?.actor.send({ type: 'ACK' }));
+        const sent = deps.channel.emitWithAck(input.clientId, frame, () => registry.get(input.actionId)?.actor?.send({ type: 'ACK' }));
         if (!sent) self.send({ type: 'DISPATCH_FAILED', error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true }) });
       },
       announce: ({ self, context }) => track(self, context),
       reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
       // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
       // its answer is routed like any unknown result and ignored).
-      cancelOnPlugin: (_, params) => {
-        deps.channel.emitWithAck(
-          params.clientId,
-          browserActionFrame({
-            actionId: `act-${nanoid(12)}`,
-            taskId: params.taskId,
-            clientId: params.clientId,
-            timestamp: deps.clock.now(),
-            actionName: 'task_stop',
-            params: { closeTab: false },
-            timeoutMs: 5_000,
-            ...(params.traceId ? { traceId: params.traceId } : {}),
-          }),
-          () => {},
-        );
-      },
+      cancelOnPlugin: (_, params) =>
+        stopOnPlugin(params.clientId, params.taskId, { closeTab: (params as { closeTab?: boolean }).closeTab ?? false, ...(params.traceId ? { traceId: params.traceId } : {}) }),
     },
   });
 
@@ -206,77 +197,40 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     };
   }
 
-  function execute(input: ActionInput): Promise<ActionOutput & { durationMs: number }> {
-    const started = deps.clock.now();
-    return new Promise((resolve) => {
-      const actor = createActor(actionLogic, {
-        id: `action:${input.actionId}`,
-        clock: deps.clock,
-        input,
-        ...(deps.inspectFor ? { inspect: deps.inspectFor(input.taskId) } : {}),
-      });
-      actor.subscribe({
-        complete: () => {
-          const output = actor.getSnapshot().output as ActionOutput;
-          resolve({ ...output, durationMs: deps.clock.now() - started });
-        },
-      });
-      actor.start();
-    });
-  }
-
   return {
     actionLogic,
     inputOf,
-    actorOf: (actionId) => inFlight.get(actionId)?.actor,
-    inFlightIds: () => [...inFlight.keys()],
-    taskOf: (actionId) => inFlight.get(actionId)?.action.taskId,
-    takeDuration(actionId) {
-      const ms = durations.get(actionId);
-      durations.delete(actionId);
-      const live = inFlight.get(actionId);
-      return ms ?? (live ? deps.clock.now() - live.startedAt : undefined);
-    },
-    run(request, onStarted) {
-      const input = inputOf(request);
-      pendingByTask.set(request.taskId, (pendingByTask.get(request.taskId) ?? 0) + 1);
-      return queue.run(request.taskId, () => {
-        onStarted?.();
-        return execute(input);
-      }).finally(() => {
-        const left = (pendingByTask.get(request.taskId) ?? 1) - 1;
-        if (left === 0) pendingByTask.delete(request.taskId);
-        else pendingByTask.set(request.taskId, left);
-      });
-    },
+    registry,
+    stopOnPlugin,
+    actorOf: (actionId) => registry.get(actionId)?.actor,
+    inFlightIds: () => [...registry.live()].map((entry) => entry.actionId),
+    taskOf: (actionId) => registry.get(actionId)?.taskId,
     handleResult(clientId, result) {
-      const entry = inFlight.get(result.actionId);
-      if (entry && entry.action.clientId !== clientId) {
+      const entry = registry.get(result.actionId);
+      if (entry?.actor && entry.clientId !== clientId) {
         deps.onIgnoredResult?.(result.actionId, 'unknown');
         return 'foreign';
       }
-      if (!entry) {
-        const disposition = finished.has(result.actionId) ? 'late' : 'unknown';
+      if (!entry?.actor) {
+        const disposition = registry.wasFinished(result.actionId) ? 'late' : 'unknown';
         deps.onIgnoredResult?.(result.actionId, disposition);
         return disposition;
       }
-      const before = (entry.actor.getSnapshot() as { context: ActionContext }).context.ignoredResults;
-      entry.actor.send({
+      const actor = entry.actor;
+      const before = (actor.getSnapshot() as { context: ActionContext }).context.ignoredResults;
+      actor.send({
         type: 'RESULT',
         status: result.status,
         ...(result.result !== undefined ? { result: result.result } : {}),
         ...(result.error !== undefined ? { error: result.error } : {}),
       });
-      const after = entry.actor.getSnapshot() as { status: string; context: ActionContext };
+      const after = actor.getSnapshot() as { status: string; context: ActionContext };
       return after.status === 'active' && after.context.ignoredResults > before ? 'duplicate' : 'accepted';
     },
     pluginGone(clientId, reason) {
-      for (const entry of [...inFlight.values()]) {
-        if (entry.action.clientId === clientId) entry.actor.send({ type: 'PLUGIN_GONE', reason: reason ?? `the browser extension ${clientId} disconnected` });
+      for (const entry of [...registry.live()]) {
+        if (entry.clientId === clientId) entry.actor!.send({ type: 'PLUGIN_GONE', reason: reason ?? `the browser extension ${clientId} disconnected` });
       }
-    },
-    pending(taskId) {
-      return pendingByTask.get(taskId) ?? 0;
     },
   };
 }

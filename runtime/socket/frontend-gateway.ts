@@ -11,10 +11,11 @@ import {
 import { mimoAuthOf } from '../../transport/mimo/mimo-namespace.ts';
 import type { ServerSocket } from '../../transport/server/index.ts';
 import type { LiveViewRelay } from './live-view-relay.ts';
-import type { ControlResult, TaskControl } from './task-control.ts';
+import type { ControlResult, TaskControl } from '../services/task-control.ts';
 
 export interface FrontendGatewayDeps {
-  control: () => TaskControl | undefined;
+  /** The agent side, built before the gateways (undefined: a server without one). */
+  control: TaskControl | undefined;
   /** select_extension when no agent runs on this server. */
   bindExtension(taskId: string, clientId: string): ControlResult;
   /** The live view relay (subscribe_live / unsubscribe_live); absent: live view unavailable. */
@@ -38,14 +39,14 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
   const handlers: { [T in FrontendMessage['type']]: Handler<T> } = {
     user_message: (m) => {
       socket.join(rooms.task(m.taskId));
-      return deps.control()?.userMessage(m, m.traceId ? { traceId: m.traceId } : {}) ?? noAgent;
+      return deps.control?.userMessage(m, m.traceId ? { traceId: m.traceId } : {}) ?? noAgent;
     },
-    resume_task: (m) => deps.control()?.resume(m.taskId, 'web') ?? noAgent,
-    stop_task: (m) => deps.control()?.stop(m.taskId, 'web', m.reason) ?? noAgent,
-    takeover_task: (m) => deps.control()?.takeover(m.taskId, 'web', m.reason ?? 'taken over from the web UI') ?? noAgent,
+    resume_task: (m) => deps.control?.resume(m.taskId, 'web') ?? noAgent,
+    stop_task: (m) => deps.control?.stop(m.taskId, 'web', m.reason) ?? noAgent,
+    takeover_task: (m) => deps.control?.takeover(m.taskId, 'web', m.reason ?? 'taken over from the web UI') ?? noAgent,
     subscribe_task: (m) => {
       socket.join(rooms.task(m.taskId));
-      for (const envelope of deps.control()?.stepsInFlight?.(m.taskId) ?? []) socket.emit('frontend_event', envelope);
+      for (const envelope of deps.control?.stepsInFlight?.(m.taskId) ?? []) socket.emit('frontend_event', envelope);
       return { ok: true };
     },
     unsubscribe_task: (m) => {
@@ -53,7 +54,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       return { ok: true };
     },
     subscribe_inspection: (m) => {
-      const inspect = deps.control()?.inspect;
+      const inspect = deps.control?.inspect;
       if (!inspect) return noAgent;
       if (!inspections.has(m.taskId)) {
         inspections.set(
@@ -68,7 +69,7 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       inspections.delete(m.taskId);
       return { ok: true };
     },
-    select_extension: (m) => deps.control()?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
+    select_extension: (m) => deps.control?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
     subscribe_live: (m) => deps.live?.watch(socket, m.taskId) ?? noLive,
     unsubscribe_live: (m) => deps.live?.unwatch(socket, m.taskId) ?? noLive,
   };

@@ -5,7 +5,7 @@
 // (the frame is dropped, never queued), so a slow browser cannot build a backlog on the server.
 import * as v from 'valibot';
 import { LiveFrameSchema, PROTOCOL_VERSION, LIVE_FRAME_EVENT, type LiveFrame, type LiveViewCommand } from '../../transport/contracts/index.ts';
-import type { ControlResult } from './task-control.ts';
+import type { ControlResult } from '../services/task-control.ts';
 
 export interface LiveTarget {
   clientId: string;

@@ -21,7 +21,7 @@ import type { ServerSocket } from '../../transport/server/index.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { LiveViewRelay } from './live-view-relay.ts';
 import { answerNavigationCheck, type NavigationCheckDeps } from './navigation-check.ts';
-import type { TaskControl } from './task-control.ts';
+import type { TaskControl } from '../services/task-control.ts';
 
 export interface PluginRegistryPort {
   register(registration: Record<string, unknown> & { clientId: string }): unknown;
@@ -39,7 +39,8 @@ export interface PluginGatewayDeps {
   registry: PluginRegistryPort;
   snapshots: PluginSnapshotPort;
   scheduler: ActionScheduler;
-  control: () => TaskControl | undefined;
+  /** The agent side, built before the gateways (undefined: a server without one). */
+  control: TaskControl | undefined;
   /** Sockets currently open for a plugin clientId (to know when the last one leaves). */
   socketsOf(clientId: string): number;
   log(entry: Record<string, unknown>): void;
@@ -89,9 +90,9 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     full_state_sync: (id, m) => deps.snapshots.applyFullSync(id, m as never),
     tab_event: (id, m) => deps.snapshots.applyTabEvent(id, m as never),
     browser_action_result: (id, m) => handleResult(id, normalizeActionResult(m)),
-    takeover_report: (_id, m) => deps.control()?.takeoverReport?.(m),
-    overlay_command: (_id, m) => deps.control()?.overlayCommand?.(m),
-    page_interruption: (_id, m) => deps.control()?.pageInterruption?.(m),
+    takeover_report: (_id, m) => deps.control?.takeoverReport?.(m),
+    overlay_command: (_id, m) => deps.control?.overlayCommand?.(m),
+    page_interruption: (_id, m) => deps.control?.pageInterruption?.(m),
     // Answered in its own ack (see onMessage): the verdict is the reply.
     navigation_check: () => undefined,
   };

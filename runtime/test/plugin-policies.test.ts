@@ -73,13 +73,18 @@ test('two exec timeouts in a row: the plugin is unhealthy, what it had in flight
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: (name, params, frame) => (answering ? page(name, params, frame) : { result: null }) });
   ctx.closers.push(() => plugin.close());
   const other = '01JD0000000000000000000P02';
-  const run = (taskId: string, clickId: number) => rt.server.scheduler.run({ taskId, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId } });
+  const run = (taskId: string, clickId: number, execTimeoutMs?: number) =>
+    rt.server.tasks.run({ taskId, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId }, ...(execTimeoutMs ? { execTimeoutMs } : {}) });
   const first = run(TASK, 1);
   const queuedBehind = run(TASK, 2);
-  const otherTask = run(other, 9); // in flight on the same plugin, another task
+  // In flight on the same plugin, another task; it times out first, so the second timeout in a
+  // row is the one the queued action waits behind (a task starts its next action as soon as the
+  // previous one settles).
+  const otherTask = run(other, 9, 4_000);
   await eventually(() => plugin.received.length === 2, 10_000, 'two in flight');
   for (const f of plugin.received) await eventually(() => rt.server.scheduler.actorOf(f.id)?.getSnapshot().matches({ attempt: 'executing' }) === true, 10_000, 'acked');
-  rt.clock.increment(5_000); // T_exec of browser_click: both time out -> two in a row
+  rt.clock.increment(4_000); // the other task's action times out: one
+  rt.clock.increment(1_000); // T_exec of browser_click: the first times out -> two in a row
   const [a, c] = await Promise.all([first, otherTask]);
   assert.equal([a.error?.code, c.error?.code], ['PLUGIN_TIMEOUT_EXEC', 'PLUGIN_TIMEOUT_EXEC']);
   const b = await queuedBehind;
@@ -159,7 +164,7 @@ test('plugin-message acks carry the decision: refused overlay_command / takeover
   assert.equal([report.ok, report.error?.code], [false, 'INVALID_TASK_TAB']);
   const unknown = await plugin.send({ v: 1, type: 'browser_action_result', actionId: 'act-nobody-waits', taskId: TASK, clientId: 'plugin-a', status: 'success', result: {} });
   assert.equal([unknown.ok, unknown.error?.code], [false, 'NOT_FOUND']);
-  const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
   const out = await pending;
   const late = await plugin.send({ v: 1, type: 'browser_action_result', actionId: out.actionId, taskId: TASK, clientId: 'plugin-a', status: 'success', result: {} });
   assert.equal([late.ok, late.error?.code], [false, 'CONFLICT']);

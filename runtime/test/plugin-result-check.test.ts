@@ -21,7 +21,7 @@ test.after.each(async (ctx) => {
 test('malformed results are refused with the full check\'s error; then a well-formed one settles the action', async ({ rt }) => {
   // The plugin acks the action but leaves the result to the test.
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
-  const outcome = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 3 } });
+  const outcome = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 3 } });
   await eventually(() => plugin.received.length === 1, 5_000, 'browser_action received');
   const actionId = plugin.received[0]!.id;
   await eventually(() => rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }) === true, 5_000, 'acked');

@@ -2,7 +2,7 @@
 // a takeover), and inspection payloads are redacted and bounded.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { InspectionEvent } from 'xstate';
+import { createActor, createMachine, type InspectionEvent } from 'xstate';
 import { redactedPayload } from '../agent/inspection-redact.ts';
 import { toInspectionRecord } from '../agent/inspection-hub.ts';
 import { createPluginUiMirror } from '../agent/plugin-ui-mirror.ts';
@@ -44,6 +44,21 @@ mirror('typed text and credentials are redacted; big or deep values are bounded'
   assert.equal(out.deep, { a: { b: { c: '[…]' } } });
   assert.not.ok('fn' in out);
   assert.not.ok('type' in out);
+});
+
+mirror('given the task actor, it runs in the task\'s actor system: one inspection observer, the task as its parent', () => {
+  const seen: InspectionEvent[] = [];
+  const task = createActor(createMachine({ id: 'task' }), { id: `task:${TASK}`, inspect: (e) => seen.push(e) });
+  const m = createPluginUiMirror(TASK, { parent: task });
+  task.start();
+  m.status('running');
+  m.actionStarted('act-1');
+  assert.is(m.value(), 'ongoing');
+  const records = seen.map((e) => toInspectionRecord(e, 1)).filter((r) => r !== null && r.machineId === 'pluginUi');
+  assert.ok(records.length > 0, 'the task\'s observer sees the mirror');
+  assert.ok(records.every((r) => r!.parentId === task.sessionId), 'under the task actor');
+  m.dispose();
+  task.stop();
 });
 
 mirror.run();

@@ -72,7 +72,7 @@ test('a plugin message that breaks the contract is refused with SCHEMA_VALIDATIO
 
 test('an action that succeeds: ack, result, output', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a' });
-  const out = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 101, clickId: 3 } });
+  const out = await rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 101, clickId: 3 } });
   assert.is(out.status, 'succeeded');
   assert.equal(out.result, { clicked: true, strategy: 'cdp_mouse' });
   assert.is(plugin.received.length, 1);
@@ -87,15 +87,19 @@ test('legacy result format is accepted', async ({ rt }) => {
     clientId: 'plugin-a',
     answer: (name, params) => ({ legacy: true, result: { status: 'success', result: { clicked: true, strategy: 'dom_click' } } }),
   });
-  const out = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const running = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  assert.is(rt.server.tasks.get(TASK)?.kind, 'tool', 'the action runs in a task actor made for it');
+  const out = await running;
   assert.is(out.status, 'succeeded');
+  await settle();
+  assert.is(rt.server.tasks.get(TASK), undefined, 'which is gone once its last action settled');
   plugin.close();
 });
 
 test('no ack in time -> PLUGIN_TIMEOUT_ACK, exactly at T_ack on the clock', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ ack: false, result: null }) });
   let settled = false;
-  const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
   void pending.then(() => (settled = true));
   await actionIn(rt, plugin.received, 0, 'awaitingAck');
   rt.clock.increment(299);
@@ -113,7 +117,7 @@ test('no ack in time -> PLUGIN_TIMEOUT_ACK, exactly at T_ack on the clock', asyn
 test('exec timeout twice in a row -> PLUGIN_TIMEOUT_EXEC and the plugin is unhealthy', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
   for (let i = 0; i < 2; i++) {
-    const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 200 });
+    const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 200 });
     await actionIn(rt, plugin.received, i, 'executing');
     rt.clock.increment(200);
     const out = await pending;
@@ -132,7 +136,7 @@ test('a retryable exec timeout on an idempotent action is retried once with the 
     clientId: 'plugin-a',
     answer: () => (++calls === 1 ? { result: null } : { result: { status: 'success', result: { status: 'complete' } } }),
   });
-  const pending = rt.server.scheduler.run({
+  const pending = rt.server.tasks.run({
     taskId: TASK,
     clientId: 'plugin-a',
     actionName: 'browser_wait_for_loaded',
@@ -159,9 +163,9 @@ test('duplicate result is ignored; a late result (after the timeout) is reported
     clientId: 'plugin-a',
     answer: (name, params) => (params.clickId === 1 ? { duplicate: true, ...okAnswer(name, params) } : { until: slow.promise, ...okAnswer(name, params) }),
   });
-  const first = await rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const first = await rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
   assert.is(first.status, 'succeeded');
-  const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 }, execTimeoutMs: 150 });
+  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 }, execTimeoutMs: 150 });
   await actionIn(rt, plugin.received, 1, 'executing');
   rt.clock.increment(150);
   const late = await pending;
@@ -175,7 +179,7 @@ test('duplicate result is ignored; a late result (after the timeout) is reported
 
 test('the plugin disconnects mid-action -> PLUGIN_OFFLINE at once', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
-  const pending = rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 5_000 });
+  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 5_000 });
   await actionIn(rt, plugin.received, 0, 'executing');
   plugin.close();
   // The clock does not move: settling at all proves it did not wait for T_exec.
@@ -184,7 +188,7 @@ test('the plugin disconnects mid-action -> PLUGIN_OFFLINE at once', async ({ rt 
 });
 
 test('no plugin connected -> PLUGIN_OFFLINE without waiting', async ({ rt }) => {
-  const out = await rt.server.scheduler.run({ taskId: TASK, clientId: 'nobody', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const out = await rt.server.tasks.run({ taskId: TASK, clientId: 'nobody', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
   assert.is(out.error?.code, 'PLUGIN_OFFLINE');
 });
 
@@ -197,12 +201,12 @@ test('actions of one task run in order; different tasks run concurrently', async
   };
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer });
   const all = Promise.all([
-    rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } }),
-    rt.server.scheduler.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 } }),
-    rt.server.scheduler.run({ taskId: OTHER_TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 9 } }),
+    rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } }),
+    rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 } }),
+    rt.server.tasks.run({ taskId: OTHER_TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 9 } }),
   ]);
   // Task 2's action finishes while task 1's first action is still running.
-  await eventually(() => order.includes('2:9') && rt.server.scheduler.pending(OTHER_TASK) === 0, 5_000, 'the other task done');
+  await eventually(() => order.includes('2:9') && rt.server.tasks.pending(OTHER_TASK) === 0, 5_000, 'the other task done');
   assert.equal(order, ['1:1', '2:9'], 'task 1 waits for its first action; the other task did not');
   first.resolve();
   await all;

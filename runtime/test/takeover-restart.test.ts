@@ -62,7 +62,8 @@ test('takeover during an action: it finishes, nothing new is dispatched until RE
   await eventually(() => web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_click' && e.event.phase === 'success'), 5_000, 'the in-flight click finished during takeover');
   await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: 1, windowId: 1, timestamp: Date.now() }); // a round trip
   await settle();
-  assert.is(rt.server.scheduler.pending(TASK), 0, 'nothing queued during takeover');
+  // The page read the turn asks for next is held by the task actor (queued, not in flight).
+  assert.is(rt.server.tasks.get(TASK)!.actor.getSnapshot().context.inFlightActionId, null, 'nothing in flight during takeover');
   assert.is(plugin.received.length, received, 'nothing new dispatched during takeover');
   const resumed = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
   assert.is(resumed.ok, true);

@@ -10,7 +10,7 @@ import { ulid } from 'ulid';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import { createPageDriver } from '../mcp/browser/page-driver.ts';
-import type { RuntimeServices } from '../server.ts';
+import type { RuntimeServices } from '../services/runtime-services.ts';
 import { createUrlPolicy, parseUrlPolicyConfig } from '../url-policy/index.ts';
 import { okAnswer, startFakePlugin, type Answerer, type FakePlugin } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';

@@ -1,7 +1,7 @@
 // The browser action catalog (seed 000 §4.2, plus browser_switch_tab from seed 002):
 // params and result schemas per action, default exec timeouts (seed 001 §4.1), idempotency.
 import * as v from 'valibot';
-import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts, idempotentActions as specIdempotentActions } from '../../machines/spec/index.ts';
+import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts, idempotentActions as specIdempotentActions } from '../../spec/index.ts';
 import { ArtifactIdSchema, GroupIdSchema, NonNegativeIntSchema, TabIdSchema, UrlSchema, WindowIdSchema } from './ids.ts';
 
 export const actionNames = [

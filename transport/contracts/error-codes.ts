@@ -1,5 +1,5 @@
 // The valibot side of the seeds' error codes: picklists and the wire schema of the error value.
-// The lists, the retryable table and the ErrorValue type live once, in machines/spec (no
+// The lists, the retryable table and the ErrorValue type live once, in spec/ (no
 // dependencies); this file only validates against them.
 import * as v from 'valibot';
 import {
@@ -9,7 +9,7 @@ import {
   mcpToolErrorCodes,
   retryableByDefault,
   type ErrorValue,
-} from '../../machines/spec/index.ts';
+} from '../../spec/index.ts';
 
 export { actionErrorCodes, httpErrorCodes, mcpRunErrorCodes, mcpToolErrorCodes, retryableByDefault };
 

@@ -2,7 +2,7 @@
 // semantics: the answer to that one message): `{ ok: true, data? }` or `{ ok: false, error }`
 // with a seed code. `ok: false` means the server refused the message and changed nothing.
 import * as v from 'valibot';
-import type { ErrorValue } from '../../machines/spec/index.ts';
+import type { ErrorValue } from '../../spec/index.ts';
 import { FieldErrorSchema } from './envelope.ts';
 
 export const AckErrorSchema = v.object({

@@ -72,7 +72,7 @@ function allowedPages(blockedUrl: () => string, allowedUrl: () => string) {
 }
 
 async function act(ctx: Ctx, taskId: string, actionName: string, params: Record<string, unknown>) {
-  return ctx.runtime.server.scheduler.run({ taskId, clientId: ctx.clientId, actionName, params, retry: false });
+  return ctx.runtime.server.tasks.run({ taskId, clientId: ctx.clientId, actionName, params, retry: false });
 }
 
 const tabUrl = async (ctx: Ctx, tabId: number): Promise<string | undefined> =>

@@ -3,7 +3,7 @@
 // deep redacting copy gives (ids, counters, statuses, instance labels), secrets redacted.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createActor, createMachine } from 'xstate';
+import { assign, createActor, createMachine } from 'xstate';
 import { createInspectionHub } from '../inspection-hub.ts';
 import { redactedPayload, redactedScalars } from '../inspection-redact.ts';
 
@@ -94,6 +94,31 @@ test('records are kept for the most recently active `keepTasks` tasks; a watched
   assert.equal(['watched', 'a', 'b', 'c', 'd'].map(kept), [true, true, false, false, true]);
   assert.ok(hub.recent('watched').length > 0, 'the watched task, the least recently active, is never dropped');
   stop();
+});
+
+test('unwatched events stay notes until read: redact runs when recent() is asked, once per record, and the records show each state at its time', () => {
+  let now = 0;
+  let redactions = 0;
+  const hub = createInspectionHub({ clock: { now: () => now++ }, redact: (record) => (redactions++, record) });
+  const counting = createMachine({
+    id: 'counting',
+    context: { n: 0 },
+    on: { TICK: { actions: assign({ n: ({ context }) => context.n + 1 }) } },
+  });
+  const actor = createActor(counting, { inspect: hub.observerFor('T') });
+  actor.start();
+  for (let i = 0; i < 3; i++) actor.send({ type: 'TICK' });
+  assert.is(redactions, 0, 'nothing built while nobody looks');
+  const recent = hub.recent('T');
+  assert.is(redactions, recent.length, 'each record built (and redacted) once');
+  const counts = recent.filter((r) => r.type === '@xstate.snapshot').map((r) => (r.context as { n: number }).n);
+  assert.equal(counts.slice(-3), [1, 2, 3], 'each snapshot record shows the context of its time');
+  hub.recent('T');
+  assert.is(redactions, recent.length, 'read again: nothing rebuilt');
+  const live: string[] = [];
+  hub.subscribe('T', (record) => live.push(record.type));
+  actor.send({ type: 'TICK' });
+  assert.ok(live.length > 0 && redactions > recent.length, 'a watched task gets built records at once');
 });
 
 test.run();

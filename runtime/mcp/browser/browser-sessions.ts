@@ -5,7 +5,7 @@
 import { ulid } from 'ulid';
 import { errorValue, type ErrorValue } from '../../../machines/index.ts';
 import type { UrlCheck } from '../../agent/task-browser.ts';
-import type { RuntimeServices } from '../../server.ts';
+import type { RuntimeServices } from '../../services/runtime-services.ts';
 import { createPageDriver, type PageDriver } from './page-driver.ts';
 import type { TabBudget } from './tab-budget.ts';
 

@@ -1,16 +1,18 @@
-// One MCP task tab: a TaskBrowser (runtime/agent) on its own ULID task id with an open gate,
-// so its actions go through the same registry, scheduler and extension as the agent's. The tab
+// One MCP task tab: a TaskBrowser (runtime/agent) on its own ULID task id, whose actions run as
+// children of its own task actor (a tool task, runtime/agent/tool-task.ts): the takeover gate,
+// STOP, the MCP client's cancel and live inspection apply to them as to the agent's. The tab
 // itself (which one, navigation under the URL policy with the final URL re-checked, its URL,
 // closing) is the TaskBrowser's TaskTab (runtime/agent/task-tab.ts), the same as the agent's.
 // This adds what MCP callers need on top: MCP-shaped outcomes, readable text (inline or from the
 // readability artifact), the DOM index, click/type by clickId and screenshots.
 import { ulid } from 'ulid';
-import { errorValue, type ErrorValue } from '../../../machines/index.ts';
+import { errorValue, taskStatusOf, type ErrorValue } from '../../../machines/index.ts';
 import type { DomIndexElement } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
 import type { Settled } from '../../agent/task-tab.ts';
-import type { RuntimeServices } from '../../server.ts';
+import type { RuntimeServices } from '../../services/runtime-services.ts';
+import type { ToolTask } from '../../agent/tool-task.ts';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -46,11 +48,14 @@ function failure(outcome: ActionOutcome, fallback: string): { ok: false; error: 
 
 export function createPageDriver(services: RuntimeServices, options: PageDriverOptions) {
   const taskId = options.taskId ?? ulid();
+  let task!: ToolTask;
   const browser: TaskBrowser = createTaskBrowser({
     taskId,
     groupTitle: () => options.groupTitle,
-    runAction: (input, onStarted) => services.scheduler.run(input, onStarted),
+    runAction: (input, onStarted) => task.runAction(input, onStarted),
+    preparePage: (input) => task.preparePage(input),
     inputOf: (request) => services.scheduler.inputOf(request),
+    actionRegistry: services.scheduler.registry,
     registry: services.registry,
     artifacts: services.artifacts,
     snapshots: services.snapshots,
@@ -64,6 +69,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
   });
   // The tab (which one, its URL and title, navigation, closing) is the task's TaskTab.
   const tab = browser.tab;
+  task = services.tasks.toolTask(taskId, { pagePrepLogic: browser.pagePrepLogic, clientId: () => browser.clientId, tabId: () => tab.tabId });
 
   const act = (name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> => browser.action(stepOf(signal), name, params);
 
@@ -180,10 +186,20 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       return { ok: true, value: { artifactId: String(r.artifactId ?? ''), url: String(r.url ?? ''), width: Number(r.width ?? 0), height: Number(r.height ?? 0) } };
     },
 
-    /** task_stop with closeTab; forgets the task's extension binding. Idempotent. */
+    /** The MCP client canceled: the action in flight is stopped on the plugin, queued ones are not sent. */
+    cancel: () => task.cancel(),
+
+    /** task_stop with closeTab; forgets the task's extension binding; ends its task actor. Idempotent. */
     async close(): Promise<Outcome<{ closed: true }>> {
-      const closed = await tab.close(stepOf());
-      return closed.ok ? { ok: true, value: { closed: true } } : closed;
+      // Closing ends the session's use of the tab: a takeover would hold the closing task_stop
+      // forever (shutdown, idle sweep), so the task is stopped first and closes from a fresh hold.
+      if (taskStatusOf(task.actor.getSnapshot()) === 'takeover') task.cancel();
+      try {
+        const closed = await tab.close(stepOf());
+        return closed.ok ? { ok: true, value: { closed: true } } : closed;
+      } finally {
+        task.dispose();
+      }
     },
   };
 }

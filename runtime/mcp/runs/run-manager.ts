@@ -6,9 +6,9 @@
 // artifacts (24 h TTL from then) and closes the run's own session unless the template keeps it.
 import { ulid } from 'ulid';
 import { createActor, fromPromise, type Actor, type InspectionEvent } from 'xstate';
-import { isTerminalRunStatus, runMachine, runProgressOf, runStatusOf, toErrorValue, type RunOutput, type RunStatus, type RunStepInput } from '../../../machines/index.ts';
+import { isTerminalRunStatus, maxRunTimeoutMs, runMachine, runProgressOf, runStatusOf, toErrorValue, type RunOutput, type RunStatus, type RunStepInput } from '../../../machines/index.ts';
 import type { Clock } from '../../clock/index.ts';
-import type { RuntimeServices } from '../../server.ts';
+import type { RuntimeServices } from '../../services/runtime-services.ts';
 import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions.ts';
 import type { TabBudget } from '../browser/tab-budget.ts';
 import type { TemplateCatalog } from '../templates/template-catalog.ts';
@@ -19,7 +19,7 @@ import { RUN_ID_PATTERN, type RunListFilter, type RunRecord, type RunStore } fro
 import { markInterrupted, runErrorOf, stepRecord } from './run-view.ts';
 
 export const DEFAULT_MAX_CONCURRENT_RUNS = 5;
-export const DEFAULT_MAX_RUN_TIMEOUT_MS = 900_000;
+export const DEFAULT_MAX_RUN_TIMEOUT_MS = maxRunTimeoutMs;
 
 /** xstate's actor clock: the runtime's one clock (SimulatedClock in tests). */
 export type ActorClock = Pick<Clock, 'setTimeout' | 'clearTimeout'>;

@@ -2,7 +2,7 @@
 // read with readability, closed), a sliding window of tabs; items carry title and text; a run
 // where some URLs fail is partial_success at >= 50 % success. "auto" is sync up to 5 URLs.
 import { z } from 'zod';
-import { countSteps, type RunStep } from '../../../machines/index.ts';
+import { countSteps, maxRunTimeoutMs, type RunStep } from '../../../machines/index.ts';
 import { itemError, toolLayerError, httpStatusError, type TaskTemplate } from './template-types.ts';
 
 export const BATCH_AUTO_SYNC_MAX_URLS = 5;
@@ -55,7 +55,7 @@ export const batchExtractPages: TaskTemplate<Inputs> = {
     trustLevelSupport: ['local', 'remote'],
     supportsPartialSuccess: true,
     partialSuccessThreshold: 0.5,
-    limits: { maxUrls: 1000, maxConcurrency: 5, maxTimeoutMs: 900_000 },
+    limits: { maxUrls: 1000, maxConcurrency: 5, maxTimeoutMs: maxRunTimeoutMs },
     keepsSession: false,
   },
   inputs,

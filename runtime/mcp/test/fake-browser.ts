@@ -146,6 +146,8 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
       case 'browser_debugger_attach':
         return ok({ attached: true });
       case 'task_stop': {
+        // As the extension: `closeTab: false` stops the task's work and leaves its tab open.
+        if (params.closeTab === false) return ok({ stopped: true });
         for (const tab of [...browser.tabs.values()].filter((t) => t.taskId === taskId)) {
           browser.tabs.delete(tab.tabId);
           browser.closed.push(tab.tabId);

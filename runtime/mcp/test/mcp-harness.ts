@@ -53,7 +53,7 @@ export async function startMcp(
     dir?: string;
     clock?: Clock;
     /** More createServer options (recorder, secrets). */
-    server?: { recorder?: import('../../recorder/session-recorder.ts').SessionRecorder; secrets?: import('../../redaction/redact.ts').SecretRegistry; cluster?: import('../../server.ts').ServerClusterHooks };
+    server?: Pick<import('../../server.ts').CreateServerOptions, 'recorder' | 'secrets' | 'cluster' | 'control' | 'inspectFor'>;
   } = {},
 ): Promise<McpHarness> {
   const browser = createFakeBrowser(options.pages ?? {});

@@ -1,6 +1,7 @@
 // The seed 004 `browser-shell` tool: structured argv only, validated before anything runs; each
-// session_id gets its own task tab through the scheduler; commands of one session run one at a
-// time; timeout_sec bounds the wait for a reply (exit code 124). The reply is the JSON dict of
+// session_id gets its own task tab, whose actions run in the tab's task actor; commands of one
+// session run one at a time; timeout_sec bounds the wait for a reply (exit code 124); the
+// client's cancel stops the command and the action in flight. The reply is the JSON dict of
 // §3.3 in content[0].text (and as structuredContent); exit_code != 0 also sets isError.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -74,6 +75,14 @@ export function createBrowserShellTool(deps: BrowserShellDeps): McpTool {
       if (!parsed.ok) return toResult(shellReply(sessionId, 2, undefined, parsed.usage));
 
       const deadline = new AbortController();
+      // The client canceled the call (extra.signal): the command stops now, and the action its
+      // session's tab has in flight is stopped on the plugin (its task actor gets STOP).
+      const canceled = () => {
+        deadline.abort(new Error('canceled'));
+        deps.sessions.get(sessionId)?.main?.cancel();
+      };
+      if (ctx?.signal.aborted) canceled();
+      else ctx?.signal.addEventListener('abort', canceled, { once: true });
       let handle: unknown;
       const timedOut = new Promise<'timeout'>((resolve) => {
         handle = timers.setTimeout(() => {
@@ -102,6 +111,7 @@ export function createBrowserShellTool(deps: BrowserShellDeps): McpTool {
         return toResult(shellReply(sessionId, 1, undefined, `internal error: ${error instanceof Error ? error.message : String(error)}`));
       } finally {
         timers.clearTimeout(handle);
+        ctx?.signal.removeEventListener('abort', canceled);
       }
     },
   };

@@ -88,11 +88,17 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
       const { run } = created;
       if (run.mode === 'async') return { ok: true, value: { runId: run.runId, templateId: run.templateId, status: run.status, createdAt: run.createdAt, sessionId: run.sessionId, mode: run.mode } };
       let last = -1;
+      // The client canceled the call (MCP `notifications/cancelled`, extra.signal): the run is
+      // canceled as cancel_task_run would (seed 003: cooperative, between steps).
+      const cancel = () => void runs.cancel(run.runId).catch(() => {});
+      if (ctx.signal.aborted) cancel();
+      else ctx.signal.addEventListener('abort', cancel, { once: true });
       const finished = await runs.waitForEnd(run.runId, (changed) => {
         if (!ctx.progress || changed.progress.doneSteps === last) return;
         last = changed.progress.doneSteps;
         void ctx.progress(changed.progress.doneSteps, changed.progress.totalSteps, `${changed.status}: ${changed.progress.doneSteps}/${changed.progress.totalSteps} steps`).catch(() => {});
       });
+      ctx.signal.removeEventListener('abort', cancel);
       return { ok: true, value: runView(finished, deps.now()) };
     },
   });

@@ -1,9 +1,9 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
-import type { ErrorValue } from '../../machines/spec/index.ts';
+import type { ErrorValue } from '../../spec/index.ts';
 import type { FrontendEvent, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
-import type { NavigationBlockedReport } from './navigation-check.ts';
+import type { NavigationBlockedReport } from '../socket/navigation-check.ts';
 
-/** The one error value (machines/spec). */
+/** The one error value (spec/). */
 export type ControlError = ErrorValue;
 
 /** The Socket.IO ack of the contract (transport/contracts/socket-ack.ts). */

@@ -3,3 +3,4 @@
 export * from './error-codes.ts';
 export * from './error-value.ts';
 export * from './action-timeouts.ts';
+export * from './other-timeouts.ts';

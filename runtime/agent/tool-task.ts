@@ -1,0 +1,96 @@
+// A task actor for a caller that has no chat turn: an MCP session's tab (browser-shell, template
+// steps) or a direct `tasks.run`. Its actions run as children of its own taskMachine actor
+// exactly as an agent task's do: one at a time, held during a takeover until RESUME, canceled by
+// STOP (the plugin is told), inspected with the task's id. It is not a chat task: nothing is
+// stored and no task list shows it. In place of a turn it holds the task `running` while its
+// caller uses it; an action after a STOP (the MCP client's cancel, the overlay's Stop) opens a
+// new hold, as a follow-up message reopens a chat task.
+import { createActor, fromPromise, type Actor, type InspectionEvent } from 'xstate';
+import { canceledActionOutput, errorValue, ErrorCode, pagePrepMachine, taskMachine, type ActionInput, type PagePrepInput, type PagePrepOutput } from '../../machines/index.ts';
+import type { Clock } from '../clock/index.ts';
+import type { SettledOutput } from '../scheduler/action-registry.ts';
+import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
+import { createTaskChildren } from './task-children.ts';
+
+export interface ToolTaskDeps {
+  taskId: string;
+  scheduler: Pick<ActionScheduler, 'actionLogic' | 'registry'>;
+  clock: Clock;
+  inspect?: (event: InspectionEvent) => void;
+  /** The page preparation of the task's browser (TaskBrowser.pagePrepLogic), when it has one. */
+  pagePrepLogic?: typeof pagePrepMachine;
+}
+
+export interface ToolTask {
+  taskId: string;
+  actor: Actor<typeof taskMachine>;
+  runAction(input: ActionInput, onStarted: () => void): Promise<SettledOutput>;
+  preparePage(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
+  /** Cancels what runs now (the action in flight is told to stop on the plugin, queued ones settle unsent). */
+  cancel(): void;
+  /** Actions queued or in flight. */
+  pending(): number;
+  /** Ends the hold and stops the actor (the caller is done with it). */
+  dispose(): void;
+}
+
+export function createToolTask(deps: ToolTaskDeps): ToolTask {
+  const { taskId } = deps;
+  let holds = 0;
+  let disposed = false;
+  let release: (() => void) | null = null;
+  let actor!: Actor<typeof taskMachine>;
+  const children = createTaskChildren({ send: (event) => actor.send(event), registry: deps.scheduler.registry, now: () => deps.clock.now() });
+  const machine = taskMachine.provide({
+    actors: {
+      runAction: deps.scheduler.actionLogic,
+      ...(deps.pagePrepLogic ? { preparePage: deps.pagePrepLogic } : {}),
+      // The hold: ends when the task leaves `running` (STOP aborts it) or when disposed.
+      runTurn: fromPromise(
+        ({ signal }) =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+            signal.addEventListener('abort', () => resolve(), { once: true });
+          }),
+      ),
+    },
+    actions: children.provided,
+  });
+  actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, clock: deps.clock, ...(deps.inspect ? { inspect: deps.inspect } : {}) });
+  actor.start();
+
+  /** Actions only run while the task is `running`: opens a hold when there is none. */
+  function open(): void {
+    if (actor.getSnapshot().matches('running')) return;
+    holds++;
+    actor.send({ type: 'USER_MESSAGE', message: { id: `hold-${holds}`, content: '' } });
+  }
+
+  return {
+    taskId,
+    actor,
+    runAction(input, onStarted) {
+      if (disposed) return Promise.resolve({ ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`), durationMs: 0 });
+      open();
+      return children.runAction(input, onStarted);
+    },
+    preparePage(input) {
+      if (disposed) return Promise.resolve({ status: 'failed', warnings: [], missing: ['screenshot', 'readability'], error: errorValue(ErrorCode.TASK_STOPPED, 'the session\'s tab is closed', { retryable: false }) });
+      open();
+      return children.preparePage(input);
+    },
+    cancel: () => actor.send({ type: 'STOP' }),
+    pending() {
+      const { context } = actor.getSnapshot();
+      return context.pendingActions.length + (context.inFlightActionId === null ? 0 : 1);
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      // Settles what is queued or in flight (no waiter is left hanging), then ends the actor.
+      if (actor.getSnapshot().matches('running')) actor.send({ type: 'STOP' });
+      release?.();
+      actor.stop();
+    },
+  };
+}
