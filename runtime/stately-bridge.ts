@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InspectionEvent } from 'xstate';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { sameToken } from '../transport/mimo/mimo-namespace.ts';
+import { sameToken } from '../transport/mimo/access-token-check.ts';
 import { judgeNodeRequest } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { redactDeep, type SecretRegistry } from './redaction/redact.ts';
