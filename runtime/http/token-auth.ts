@@ -14,6 +14,8 @@ export type TokenRefusal = 'missing' | 'invalid';
 
 export interface TokenAuthOptions {
   token: string | undefined;
+  /** A query parameter that may carry the token too (a page opened by a one-click URL: the Stately bridge). */
+  query?: string;
   /** The refusal in the mount's own format (default: the seed 001 envelope, 401). */
   refuse?: (c: Context, reason: TokenRefusal) => Response | Promise<Response>;
 }
@@ -36,7 +38,7 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
   const refuse = options.refuse ?? envelopeRefusal;
   return async function tokenAuthMiddleware(c, next) {
     if (!tokenRequired(token)) return next();
-    const given = presentedToken(c.req.header('Authorization'), c.req.header(TOKEN_HEADER));
+    const given = presentedToken(c.req.header('Authorization'), c.req.header(TOKEN_HEADER)) ?? (options.query ? c.req.query(options.query) || undefined : undefined);
     if (sameToken(given, token)) return next();
     return refuse(c, given === undefined ? 'missing' : 'invalid');
   };
