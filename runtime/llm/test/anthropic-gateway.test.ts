@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { createAnthropicGateway } from '../anthropic-gateway.ts';
 import { anthropicAnswer, startMockAnthropicServer, type MockAnthropicResponse, type MockAnthropicServer } from '../mock-anthropic-server.ts';
 import type { LlmError, LlmEvent, LlmMessage } from '../llm-types.ts';
-import { collect, createManualClock, textOf, waitFor, type ManualClock } from './util.ts';
+import { collect, textOf, waitFor } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const messages: LlmMessage[] = [
   { role: 'system', content: 'You are Mimo.' },
@@ -16,10 +17,10 @@ const messages: LlmMessage[] = [
 ];
 const input = { taskId: 't1', messages, tools: [{ name: 'browser_open', description: 'Open a URL', schema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } }] };
 
-type Ctx = { server?: MockAnthropicServer; clock: ManualClock };
-const s = suite<Ctx>('anthropic gateway: stream, tools, usage, faults', { clock: createManualClock() });
+type Ctx = { server?: MockAnthropicServer; clock: TestClock };
+const s = suite<Ctx>('anthropic gateway: stream, tools, usage, faults', { clock: createTestClock(0) });
 s.before.each((ctx) => {
-  ctx.clock = createManualClock();
+  ctx.clock = createTestClock(0);
 });
 s.after.each(async (ctx) => {
   await ctx.server?.close();
@@ -110,7 +111,7 @@ s('429 with retry-after: 2: the single retry waits 2000 ms on the clock, then su
   const run = start(gw.streamChat(input));
   await waitFor(() => ctx.clock.pending().includes(2000), 'the retry-after wait to be scheduled');
   assert.is(ctx.server!.requests.length, 1);
-  ctx.clock.advance(2000);
+  ctx.clock.increment(2000);
   const events = await run.finished;
   assert.is(ctx.server!.requests.length, 2);
   assert.is(textOf(events), 'later');
@@ -121,7 +122,7 @@ s('429 twice: LLM_RATE_LIMITED, retryable, the message says when to retry', asyn
   const gw = await gatewayFor(ctx, [limited, limited]);
   const run = start(gw.streamChat(input));
   await waitFor(() => ctx.clock.pending().includes(1000), 'the retry wait');
-  ctx.clock.advance(1000);
+  ctx.clock.increment(1000);
   const error = errorOf(await run.finished);
   assert.is(error.code, 'LLM_RATE_LIMITED');
   assert.is(error.retryable, true);
@@ -155,7 +156,7 @@ s('529 overloaded, then an overloaded_error event in the stream: LLM_UNAVAILABLE
   ]);
   const run = start(gw.streamChat(input));
   await waitFor(() => ctx.clock.pending().includes(250), 'the retry delay');
-  ctx.clock.advance(250);
+  ctx.clock.increment(250);
   const error = errorOf(await run.finished);
   assert.is(error.code, 'LLM_UNAVAILABLE');
   assert.match(error.message, /overloaded/i);
@@ -176,11 +177,11 @@ s('no answer within timeoutMs (injected clock): LLM_TIMEOUT after the one retry'
   const gw = await gatewayFor(ctx, [stalled, stalled]);
   const run = start(gw.streamChat({ ...input, timeoutMs: 5000 }));
   await waitFor(() => ctx.server!.requests.length === 1 && ctx.clock.pending().includes(5000), 'the first request and its timeout');
-  ctx.clock.advance(5000);
+  ctx.clock.increment(5000);
   await waitFor(() => ctx.clock.pending().includes(250), 'the retry delay');
-  ctx.clock.advance(250);
+  ctx.clock.increment(250);
   await waitFor(() => ctx.server!.requests.length === 2 && ctx.clock.pending().includes(5000), 'the second timeout');
-  ctx.clock.advance(5000);
+  ctx.clock.increment(5000);
   const error = errorOf(await run.finished);
   assert.is(error.code, 'LLM_TIMEOUT');
   assert.match(error.message, /5000 ms/);
