@@ -15,7 +15,7 @@ const web = suite<{ dir: string; ui: ReturnType<typeof createWebUi> }>('web stat
 const JS = `export const answer = ${JSON.stringify('mimo '.repeat(400))};\n`;
 
 web.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'mimo-web-static-'));
+  ctx.dir = mkdtempSync(join(tmpdir(), 'mimo-web-ui-'));
   mkdirSync(join(ctx.dir, 'assets'));
   writeFileSync(join(ctx.dir, 'index.html'), '<!doctype html><title>Mimo</title>' + '<p>x</p>'.repeat(50));
   writeFileSync(join(ctx.dir, 'assets/index-abc123.js'), JS);
