@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 
 const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
@@ -40,14 +40,24 @@ export function createWebUi(dir: string): Hono {
     return c.html(NOT_BUILT, 503);
   });
 
+  // Made on the first request to a built UI (serveStatic complains at once about a missing root,
+  // and the UI may be built after the server started).
+  let files: { icon: MiddlewareHandler; any: MiddlewareHandler; index: MiddlewareHandler } | undefined;
+  const filesOf = () =>
+    (files ??= {
+      icon: serveStatic({ root, path: 'favicon.svg' }),
+      any: serveStatic({ root, precompressed: true }),
+      index: serveStatic({ root, path: 'index.html', precompressed: true }),
+    });
+
   // Browsers ask for /favicon.ico by themselves; the UI's icon is an SVG.
-  ui.get('/favicon.ico', serveStatic({ root, path: 'favicon.svg' }));
-  ui.get('*', serveStatic({ root, precompressed: true }));
+  ui.get('/favicon.ico', (c, next) => filesOf().icon(c, next));
+  ui.get('*', (c, next) => filesOf().any(c, next));
   ui.get('*', async function missingFile(c, next) {
     if (extname(c.req.path) === '' || c.req.path.endsWith('.html')) return next();
     return c.text('not found', 404);
   });
   // A client-side route (no extension) gets the app.
-  ui.get('*', serveStatic({ root, path: 'index.html', precompressed: true }));
+  ui.get('*', (c, next) => filesOf().index(c, next));
   return ui;
 }
