@@ -197,7 +197,8 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   }
 
   const app = new Hono();
-  for (const path of ['/mcp', '/mcp/*']) app.use(path, token, allowedOrigin);
+  // `/mcp/*` covers `/mcp` itself too.
+  app.use('/mcp/*', token, allowedOrigin);
   /** GET /mcp/url-policy: which URL policy is in force (for the web UI), behind the same token. */
   app.get('/mcp/url-policy', (c) => c.json({ profile, urlPolicy: describePolicy(urlPolicy) }, 200, { 'Cache-Control': 'no-store' }));
   app.all('/mcp/url-policy', () => jsonRpcError(405, 'use GET', { Allow: 'GET' }));
