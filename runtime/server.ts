@@ -4,8 +4,8 @@
 // tests build as many servers as they like, on memory or temp-dir stores.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server as HttpServer } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { ulid } from 'ulid';
 import type { Hono } from 'hono';
 import type { InspectionEvent } from 'xstate';
@@ -18,7 +18,7 @@ import type { MimoConfig } from './config.ts';
 import { createHttpApp } from './http/index.ts';
 import { engineAllowRequest } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
-import { createRootApp, gatedFetch } from './http/root-app.ts';
+import { createRootApp, unparsableRequest } from './http/root-app.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
 import { createTaskTrees } from './agent/task-trees.ts';
 import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
@@ -118,7 +118,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   // allowRequest; the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
   let app!: Hono;
   const gate = createRequestGate(gateOptionsOf(config));
-  const http = createAdaptorServer({ fetch: gatedFetch(() => app, gate, log) }) as HttpServer;
+  const listener = getRequestListener((request, env) => app.fetch(request, env), { errorHandler: unparsableRequest(log) });
+  const http = createHttpServer(listener);
   const io = createSocketServer(http, {
     ...options.transport,
     corsOrigins: [...gate.crossOrigins],

@@ -11,16 +11,16 @@
 // WebSocket upgrade is judged by the same gate and token check on the raw request.
 // The page embeds the hosted Stately Inspector (https://stately.ai/inspect) in an iframe and
 // posts it the events, addressed to that origin only.
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { InspectionEvent } from 'xstate';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { presentedToken, sameToken, TOKEN_HEADER, tokenRequired } from '../transport/mimo/access-token-check.ts';
 import { requestGateMiddleware } from './http/gate-middleware.ts';
 import { judgeNodeRequest } from './http/node-gate.ts';
-import { gatedFetch } from './http/root-app.ts';
+import { unparsableRequest } from './http/root-app.ts';
 import { BEARER_CHALLENGE, tokenAuth } from './http/token-auth.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { redactDeep, type SecretRegistry } from './redaction/redact.ts';
@@ -70,10 +70,16 @@ function bridgeApp(gate: ReturnType<typeof createRequestGate>, token: string | u
     tokenAuth({
       token,
       query: 'token',
-      refuse: (c) => c.json({ ok: false, error: { code: 'UNAUTHORIZED', message: 'open the Stately bridge with ?token=<the Mimo token>' } }, 401, BEARER_CHALLENGE),
+      refuse: (c) =>
+        c.json(
+          { ok: false, error: { code: 'UNAUTHORIZED', message: 'open the Stately bridge with ?token=<the Mimo token>' } },
+          401,
+          BEARER_CHALLENGE,
+        ),
     }),
   );
-  app.get('/', (c) => c.html(page, 200, { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' }));
+  const headers = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' };
+  app.get('/', (c) => c.html(page, 200, headers));
   return app;
 }
 
@@ -82,7 +88,7 @@ export async function startStatelyBridge(options: { port: number; host: string; 
   const gate = createRequestGate({ ...options.gate, publicBaseUrl: undefined, corsOrigins: [] });
   const authorized = (req: IncomingMessage) => !tokenRequired(options.token) || sameToken(tokenOf(req), options.token);
   const app = bridgeApp(gate, options.token, bridgePage(options.inspectorUrl ?? INSPECTOR_URL));
-  const http = createAdaptorServer({ fetch: gatedFetch(() => app, gate) }) as HttpServer;
+  const http = createServer(getRequestListener(app.fetch, { errorHandler: unparsableRequest() }));
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   const clients = new Set<WebSocket>();
   const recent: string[] = [];

@@ -19,7 +19,8 @@ const SECURITY_HEADERS = {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const NOT_BUILT =
-  '<!doctype html><title>Mimo</title><h1>Mimo server is running</h1><p>The web UI is not built yet: run <code>npm run build:web</code> (npm start does it for you).</p>';
+  '<!doctype html><title>Mimo</title><h1>Mimo server is running</h1>' +
+  '<p>The web UI is not built yet: run <code>npm run build:web</code> (npm start does it for you).</p>';
 
 export function createWebUi(dir: string): Hono {
   const root = normalize(dir);

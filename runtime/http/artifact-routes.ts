@@ -20,7 +20,7 @@ function contentLengthOf(header: string | undefined): number | undefined {
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
 }
 
-/** Any one segment but `presign` (its own route, behind the token); the service answers a malformed id with 400 invalid_id. */
+/** Any one segment but `presign` (its own route, behind the token); a malformed id is the service's 400 invalid_id. */
 const ARTIFACT_ID = ':artifactId{(?!presign$)[^/]+}';
 
 /** Upload and download: open routes, registered before the token middleware. */
@@ -32,8 +32,8 @@ export function registerOpenArtifactRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAp
     const contentType = c.req.header('Content-Type');
     if (contentLength !== undefined) options.contentLength = contentLength;
     if (contentType !== undefined) options.contentType = contentType;
-    const stored = await artifacts.acceptUpload(c.req.param('artifactId'), c.req.query('token'), c.req.raw.body ?? noBytes(), options);
-    return okResponse(c, stored);
+    const body = c.req.raw.body ?? noBytes();
+    return okResponse(c, await artifacts.acceptUpload(c.req.param('artifactId'), c.req.query('token'), body, options));
   });
 
   // HEAD reaches this handler too (Hono routes it as GET and drops the body); answer it
@@ -47,11 +47,14 @@ export function registerOpenArtifactRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAp
 }
 
 /** Presign and the 405s of every artifact path: behind the token. */
-export function registerArtifactRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, 'artifacts'>, options: { maxJsonBytes: number }): void {
+export function registerArtifactRoutes(
+  app: Hono<HttpEnv>,
+  deps: Pick<HttpAppDeps, 'artifacts'>,
+  options: { maxJsonBytes: number },
+): void {
   const { artifacts } = deps;
-  app.post('/api/artifacts/presign', jsonBody(ArtifactPresignRequestSchema, { maxBytes: options.maxJsonBytes }), async (c) => {
-    return okResponse(c, await artifacts.presign(c.get('body')));
-  });
+  const presignBody = jsonBody(ArtifactPresignRequestSchema, { maxBytes: options.maxJsonBytes });
+  app.post('/api/artifacts/presign', presignBody, async (c) => okResponse(c, await artifacts.presign(c.get('body'))));
   onlyAllow(app, '/api/artifacts/presign', ['POST']);
   onlyAllow(app, '/api/artifacts/:artifactId/upload', ['PUT', 'POST']);
   onlyAllow(app, '/api/artifacts/:artifactId', ['GET']);

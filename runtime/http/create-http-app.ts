@@ -1,6 +1,7 @@
 // The HTTP API of seed 001 §2 as a Hono app: middleware (trace id, access log, protocol header,
-// CORS, token) around the route groups; the open artifact routes come before the token, with envelope errors for everything that fails.
-// The server composition mounts it on @hono/node-server; tests call `app.request()`.
+// CORS, token) around the route groups, with envelope errors for everything that fails; the open
+// artifact routes come before the token middleware. The server's root app (root-app.ts) mounts it
+// at /api/*; tests call `app.request()`.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { accessLog } from './access-log.ts';

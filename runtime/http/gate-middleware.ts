@@ -20,13 +20,26 @@ export function judgeWebRequest(gate: RequestGate, request: Request): GateRefusa
   const verdict = gate.check(gateInputOf(request.method, headers));
   if (!verdict.ok) return { status: verdict.status, body: gateRefusalBody(verdict) };
   if (hasBrokenEscape(url.pathname)) {
-    return {
-      status: 400,
-      body: JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message: 'the request path has a malformed percent-escape', details: { reason: 'malformed_path' } } }),
-    };
+    return badRequest('the request path has a malformed percent-escape', 'malformed_path');
   }
   return null;
 }
+
+/** A 400 envelope of the gate's own (the target's syntax, not Host or Origin). */
+export function badRequest(message: string, reason: 'malformed_path' | 'malformed_target' | 'host_malformed'): GateRefusal {
+  const error = { code: 'BAD_REQUEST', message, details: { reason } };
+  return { status: 400, body: JSON.stringify({ ok: false, error }) };
+}
+
+/** The refusal as sent: never cached, and the connection closed (its body is never read). */
+export function refusalResponse(refusal: GateRefusal): Response {
+  return new Response(refusal.body, {
+    status: refusal.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' },
+  });
+}
+
+export const reasonOf = (refusal: GateRefusal): unknown => JSON.parse(refusal.body).error.details?.reason;
 
 export function requestGateMiddleware(gate: RequestGate, log?: GateLog): MiddlewareHandler {
   return async function requestGate(c, next) {
@@ -34,12 +47,9 @@ export function requestGateMiddleware(gate: RequestGate, log?: GateLog): Middlew
     const refusal = incoming ? judgeNodeRequest(gate, incoming) : judgeWebRequest(gate, c.req.raw);
     if (refusal === null) return next();
     const path = incoming ? pathOf(incoming.url) : pathOf(new URL(c.req.url).pathname);
-    log?.({ event: 'request_refused', method: c.req.method, path, status: refusal.status, reason: JSON.parse(refusal.body).error.details?.reason });
+    log?.({ event: 'request_refused', method: c.req.method, path, status: refusal.status, reason: reasonOf(refusal) });
     // The body is never read: close the connection rather than parse its rest as a next request.
     incoming?.resume();
-    return new Response(refusal.body, {
-      status: refusal.status,
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' },
-    });
+    return refusalResponse(refusal);
   };
 }

@@ -3,11 +3,12 @@
 // `/api/*` (the API app: CORS, its token middleware, envelopes), the extra routes (`/mcp`, with its
 // own token middleware), the web UI (open: it holds no data; the page asks for the token), and
 // last the API app again for everything else, so an unknown path or method gets its envelope.
-// Tests call `app.request()` on it; @hono/node-server serves it through `gatedFetch`.
-import type { IncomingMessage } from 'node:http';
+// Tests call `app.request()` on it; @hono/node-server serves it, with `unparsableRequest` for
+// what it cannot parse.
+import { RequestError } from '@hono/node-server';
 import { Hono } from 'hono';
-import { requestGateMiddleware } from './gate-middleware.ts';
-import { judgeNodeRequest, pathOf, type GateLog } from './node-gate.ts';
+import { badRequest, reasonOf, refusalResponse, requestGateMiddleware } from './gate-middleware.ts';
+import type { GateLog } from './node-gate.ts';
 import type { RequestGate } from './request-gate.ts';
 
 export interface RootAppParts {
@@ -32,23 +33,19 @@ export function createRootApp(parts: RootAppParts): Hono {
 }
 
 /**
- * The node adapter's fetch: the root app, except for a request @hono/node-server cannot turn into
- * a URL (an absolute-form target, a Host that is no host name): Hono throws on reading its path
- * before any middleware runs, so the gate's verdict on the raw request answers it here.
+ * The node adapter's `errorHandler`: a request @hono/node-server cannot turn into a URL (a Host
+ * that is no host name, a target that is no path) never reaches the app, so the gate middleware
+ * cannot answer it; it gets the gate's 400 envelope here, and the same log line.
  */
-export function gatedFetch(app: () => Hono, gate: RequestGate, log?: GateLog) {
-  return (request: Request, bindings: unknown): Response | Promise<Response> => {
-    try {
-      return app().fetch(request, bindings);
-    } catch (error) {
-      const env = bindings as { incoming: IncomingMessage };
-      const refusal = judgeNodeRequest(gate, env.incoming) ?? {
-        status: 400,
-        body: JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message: 'the request target is not a URL', details: { reason: 'malformed_target' } } }),
-      };
-      log?.({ event: 'request_refused', method: env.incoming.method, path: pathOf(env.incoming.url), status: refusal.status, error: String(error) });
-      env.incoming.resume();
-      return new Response(refusal.body, { status: refusal.status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' } });
-    }
+export function unparsableRequest(log?: GateLog): (error: unknown) => Response {
+  return function unparsable(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const refusal = !(error instanceof RequestError)
+      ? { status: 500, body: JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'internal server error' } }) }
+      : /host/i.test(message)
+        ? badRequest(`the Host header is not a host name (${message})`, 'host_malformed')
+        : badRequest(`the request target is not a path (${message})`, 'malformed_target');
+    log?.({ event: 'request_refused', status: refusal.status, reason: reasonOf(refusal), error: message });
+    return refusalResponse(refusal);
   };
 }

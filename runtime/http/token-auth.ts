@@ -27,7 +27,10 @@ const envelopeRefusal = (c: Context, reason: TokenRefusal) =>
     c,
     {
       code: 'UNAUTHORIZED',
-      message: reason === 'missing' ? `missing token: send "Authorization: Bearer <token>" or "${TOKEN_HEADER}: <token>"` : 'invalid token',
+      message:
+        reason === 'missing'
+          ? `missing token: send "Authorization: Bearer <token>" or "${TOKEN_HEADER}: <token>"`
+          : 'invalid token',
     },
     401,
     BEARER_CHALLENGE,
@@ -38,7 +41,8 @@ export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
   const refuse = options.refuse ?? envelopeRefusal;
   return async function tokenAuthMiddleware(c, next) {
     if (!tokenRequired(token)) return next();
-    const given = presentedToken(c.req.header('Authorization'), c.req.header(TOKEN_HEADER)) ?? (options.query ? c.req.query(options.query) || undefined : undefined);
+    const inQuery = options.query ? c.req.query(options.query) || undefined : undefined;
+    const given = presentedToken(c.req.header('Authorization'), c.req.header(TOKEN_HEADER)) ?? inQuery;
     if (sameToken(given, token)) return next();
     return refuse(c, given === undefined ? 'missing' : 'invalid');
   };

@@ -130,7 +130,11 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   const token = tokenAuth({
     token: services.config.token,
     refuse: (_c, reason) =>
-      jsonRpcError(401, reason === 'invalid' ? 'invalid token' : 'missing token: send "Authorization: Bearer <token>"', BEARER_CHALLENGE),
+      jsonRpcError(
+        401,
+        reason === 'invalid' ? 'invalid token' : 'missing token: send "Authorization: Bearer <token>"',
+        BEARER_CHALLENGE,
+      ),
   });
 
   // MCP sessions (issue 12): a client that sends `initialize` gets an Mcp-Session-Id and keeps
@@ -200,7 +204,9 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   // `/mcp/*` covers `/mcp` itself too.
   app.use('/mcp/*', token, allowedOrigin);
   /** GET /mcp/url-policy: which URL policy is in force (for the web UI), behind the same token. */
-  app.get('/mcp/url-policy', (c) => c.json({ profile, urlPolicy: describePolicy(urlPolicy) }, 200, { 'Cache-Control': 'no-store' }));
+  app.get('/mcp/url-policy', (c) =>
+    c.json({ profile, urlPolicy: describePolicy(urlPolicy) }, 200, { 'Cache-Control': 'no-store' }),
+  );
   app.all('/mcp/url-policy', () => jsonRpcError(405, 'use GET', { Allow: 'GET' }));
   app.all('/mcp', (c) => handle(c.req.raw));
   app.all('/mcp/', (c) => handle(c.req.raw));

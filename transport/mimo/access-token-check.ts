@@ -14,7 +14,10 @@ export function sameToken(given: unknown, expected: string): boolean {
 }
 
 /** The token a request presents: `Authorization: Bearer <token>`, else the `X-Mimo-Token` header. */
-export function presentedToken(authorization: string | null | undefined, header: string | null | undefined): string | undefined {
+export function presentedToken(
+  authorization: string | null | undefined,
+  header: string | null | undefined,
+): string | undefined {
   const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
   return bearer ?? (header === null || header === undefined || header === '' ? undefined : header);
 }
