@@ -118,8 +118,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   // allowRequest; the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
   let app!: Hono;
   const gate = createRequestGate(gateOptionsOf(config));
-  const listener = getRequestListener((request, env) => app.fetch(request, env), { errorHandler: unparsableRequest(log) });
-  const http = createHttpServer(listener);
+  const http = createHttpServer(
+    getRequestListener((request, env) => app.fetch(request, env), { errorHandler: unparsableRequest(log) }),
+  );
   const io = createSocketServer(http, {
     ...options.transport,
     corsOrigins: [...gate.crossOrigins],
