@@ -1,5 +1,5 @@
 // The real path (issue 14 item 6): the whole agent loop (orchestrator, task actor tree, store on
-// disk, frontend events, inspection) at N concurrent tasks, fake plugins in another process
+// disk, frontend events, inspection through the hub as app.ts builds it, with its redactor) at N concurrent tasks, fake plugins in another process
 // answering each action after `delayMs`. Each task's turn is a scripted LLM that clicks forever.
 // Reported side by side in the same run: the transport's own cost of one action round trip
 // (browser_action event + Socket.IO ack + result event, no runtime logic) on the same server.
@@ -16,6 +16,7 @@ import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../../runtime/agent/orchestrator.ts';
 import { createSystemClock } from '../../runtime/clock/index.ts';
 import type { LlmGateway } from '../../runtime/llm/llm-types.ts';
+import { createSecretRegistry, redactDeep } from '../../runtime/redaction/redact.ts';
 import { createServer } from '../../runtime/server.ts';
 import { testConfig } from '../../runtime/test/util.ts';
 import { browserActionFrame, rooms } from '../../transport/contracts/index.ts';
@@ -58,7 +59,9 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const seconds = options.seconds ?? 5;
   const dir = mkdtempSync(join(tmpdir(), 'mimo-agent-bench-'));
   const clock = createSystemClock();
-  const inspection = createInspectionHub({ clock });
+  // The hub as app.ts builds it: records redacted over the server's secret registry.
+  const secrets = createSecretRegistry();
+  const inspection = createInspectionHub({ clock, redact: <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T });
   // Every inspection event of every actor reaches the hub through observerFor: count them there.
   let inspectionEvents = 0;
   let measuring = false;
@@ -73,6 +76,7 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const server = await createServer({
     config: testConfig(dir),
     clock,
+    secrets,
     log: () => {},
     inspectFor: (taskId) => inspection.observerFor(taskId),
     control: (services) => createAgentOrchestrator(services, { llm: clickingLlm, inspection, stepLimit: 1_000_000 }),
