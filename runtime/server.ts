@@ -15,7 +15,7 @@ import { createSocketServer, type Namespace, type SocketServer, type SocketServe
 import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
-import { createHttpApp } from './http/index.ts';
+import { createHttpApp, type HttpEnv } from './http/index.ts';
 import { engineAllowRequest } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { createRootApp, unparsableRequest } from './http/root-app.ts';
@@ -78,7 +78,7 @@ export interface MimoServer extends RuntimeServices {
   http: HttpServer;
   io: SocketServer;
   /** The whole HTTP surface (gate, /api, /mcp, web UI): `app.request()` reaches all of it without a port. */
-  app: Hono;
+  app: Hono<HttpEnv>;
   control: TaskControl | undefined;
   /** Live view frames: plugin -> the web sockets watching a task. */
   live: LiveViewRelay;
@@ -116,7 +116,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   // The http server first (the root Hono app), then the transport attaches to it. One gate (Host,
   // Origin) in front of every way in: the root app's first middleware for HTTP, Engine.IO through
   // allowRequest; the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
-  let app!: Hono;
+  let app!: Hono<HttpEnv>;
   const gate = createRequestGate(gateOptionsOf(config));
   const http = createHttpServer(
     getRequestListener((request, env) => app.fetch(request, env), { errorHandler: unparsableRequest(log) }),

@@ -7,7 +7,9 @@
 // what it cannot parse.
 import { RequestError } from '@hono/node-server';
 import { Hono } from 'hono';
+import { errorEnvelopeHandler } from './error-envelope.ts';
 import { badRequest, reasonOf, refusalResponse, requestGateMiddleware } from './gate-middleware.ts';
+import type { HttpEnv, HttpLog } from './http-types.ts';
 import type { GateLog } from './node-gate.ts';
 import type { RequestGate } from './request-gate.ts';
 
@@ -21,14 +23,16 @@ export interface RootAppParts {
   webUi: Hono;
 }
 
-export function createRootApp(parts: RootAppParts): Hono {
-  const root = new Hono();
+export function createRootApp(parts: RootAppParts): Hono<HttpEnv> {
+  const root = new Hono<HttpEnv>();
   const toApi = (c: { req: { raw: Request }; env: unknown }) => parts.api.fetch(c.req.raw, c.env);
   root.use('*', requestGateMiddleware(parts.gate, parts.log));
   root.all('/api/*', toApi);
   if (parts.routes) root.route('/', parts.routes);
   root.route('/', parts.webUi);
   root.all('*', toApi);
+  // A route group that throws (the API app answers its own) still answers with an envelope.
+  root.onError(errorEnvelopeHandler(parts.log as HttpLog | undefined));
   return root;
 }
 
