@@ -20,7 +20,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { presentedToken, sameToken, TOKEN_HEADER, tokenRequired } from '../transport/mimo/access-token-check.ts';
 import { requestGateMiddleware } from './http/gate-middleware.ts';
 import { judgeNodeRequest } from './http/node-gate.ts';
-import { unparsableRequest } from './http/root-app.ts';
+import { unparsableRequest } from './http/unparsable-request.ts';
 import { BEARER_CHALLENGE, tokenAuth } from './http/token-auth.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { redactDeep, type SecretRegistry } from './redaction/redact.ts';

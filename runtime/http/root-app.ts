@@ -3,12 +3,11 @@
 // `/api/*` (the API app: CORS, its token middleware, envelopes), the extra routes (`/mcp`, with its
 // own token middleware), the web UI (open: it holds no data; the page asks for the token), and
 // last the API app again for everything else, so an unknown path or method gets its envelope.
-// Tests call `app.request()` on it; @hono/node-server serves it, with `unparsableRequest` for
-// what it cannot parse.
-import { RequestError } from '@hono/node-server';
+// Tests call `app.request()` on it; @hono/node-server serves it, with `unparsableRequest`
+// (unparsable-request.ts) for what it cannot parse.
 import { Hono } from 'hono';
 import { errorEnvelopeHandler } from './error-envelope.ts';
-import { badRequest, reasonOf, refusalResponse, requestGateMiddleware } from './gate-middleware.ts';
+import { requestGateMiddleware } from './gate-middleware.ts';
 import type { HttpEnv, HttpLog } from './http-types.ts';
 import type { GateLog } from './node-gate.ts';
 import type { RequestGate } from './request-gate.ts';
@@ -34,22 +33,4 @@ export function createRootApp(parts: RootAppParts): Hono<HttpEnv> {
   // A route group that throws (the API app answers its own) still answers with an envelope.
   root.onError(errorEnvelopeHandler(parts.log as HttpLog | undefined));
   return root;
-}
-
-/**
- * The node adapter's `errorHandler`: a request @hono/node-server cannot turn into a URL (a Host
- * that is no host name, a target that is no path) never reaches the app, so the gate middleware
- * cannot answer it; it gets the gate's 400 envelope here, and the same log line.
- */
-export function unparsableRequest(log?: GateLog): (error: unknown) => Response {
-  return function unparsable(error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const refusal = !(error instanceof RequestError)
-      ? { status: 500, body: JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'internal server error' } }) }
-      : /host/i.test(message)
-        ? badRequest(`the Host header is not a host name (${message})`, 'host_malformed')
-        : badRequest(`the request target is not a path (${message})`, 'malformed_target');
-    log?.({ event: 'request_refused', status: refusal.status, reason: reasonOf(refusal), error: message });
-    return refusalResponse(refusal);
-  };
 }

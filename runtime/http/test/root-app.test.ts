@@ -11,7 +11,9 @@ const test = suite('http: root app');
 function root() {
   const seen: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
-  const api = { fetch: (request: Request) => (seen.push(`api ${new URL(request.url).pathname}`), Response.json({ ok: true })) };
+  const api = {
+    fetch: (request: Request) => (seen.push(`api ${new URL(request.url).pathname}`), Response.json({ ok: true })),
+  };
   const routes = new Hono();
   routes.get('/mcp', (c) => c.text('mcp'));
   routes.get('/mcp/boom', () => {
@@ -19,7 +21,8 @@ function root() {
   });
   const webUi = new Hono();
   webUi.get('*', (c) => c.text('ui'));
-  const app = createRootApp({ gate: createRequestGate({ bindHost: '127.0.0.1' }), api, routes, webUi, log: (entry) => logs.push(entry) });
+  const gate = createRequestGate({ bindHost: '127.0.0.1' });
+  const app = createRootApp({ gate, api, routes, webUi, log: (entry) => logs.push(entry) });
   return { app, seen, logs };
 }
 
