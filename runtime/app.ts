@@ -82,9 +82,14 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   // A secret split over streamed fragments (the person's chat password, typed by the model) is redacted across them.
   const redactChunk = createChunkRedactor(secrets);
   const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock, redact }) : undefined;
-  const llm =
-    overrides.llm ??
-    llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk: redactChunk(chunk, info) }) } : {});
+  let llm: LlmGateway;
+  try {
+    llm =
+      overrides.llm ??
+      llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk: redactChunk(chunk, info) }) } : {});
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error));
+  }
   const stately =
     env.MIMO_INSPECT === 'stately'
       ? await startStatelyBridge({ port: Number(env.MIMO_INSPECT_PORT ?? 8080), host: config.host, token: config.token, gate: gateOptionsOf(config), secrets })

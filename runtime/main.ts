@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { oneClickUrl } from './access-token.ts';
 import { startMimo, StartupError, type MimoApp } from './app.ts';
+import { describeLlm } from './llm-from-env.ts';
 
 let app: MimoApp;
 try {
@@ -20,7 +21,7 @@ console.log(
     '',
     `Mimo is running: ${app.server.url === config.publicBaseUrl ? config.publicBaseUrl : `${app.server.url} (public: ${config.publicBaseUrl})`}`,
     `  web UI at /, HTTP API at /api, Socket.IO at /socket.io/ (namespace /mimo), MCP at /mcp`,
-    `LLM: ${llm.kind === 'offline' ? 'the embedded offline planner. For a real model set OPENAI_API_KEY (and OPENAI_BASE_URL for any OpenAI-compatible endpoint, MIMO_MODEL for the model).' : `${llm.model} via ${process.env.OPENAI_BASE_URL ?? 'the OpenAI API'}`}`,
+    `LLM: ${describeLlm(llm, process.env)}`,
     `Browser extension: open chrome://extensions, enable Developer mode, "Load unpacked" -> ${extensionDir}`,
     app.policy.summary,
     `Data: ${config.dataDir}   Artifacts: ${app.cluster ? 'in PostgreSQL (cluster mode)' : config.artifactDir}`,

@@ -4,9 +4,10 @@
 // tests build as many servers as they like, on memory or temp-dir stores.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server as HttpServer } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { ulid } from 'ulid';
+import type { Hono } from 'hono';
 import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
@@ -14,9 +15,11 @@ import { createSocketServer, type Namespace, type SocketServer, type SocketServe
 import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
-import { createHttpApp } from './http/index.ts';
-import { engineAllowRequest, gateHttpServer } from './http/node-gate.ts';
+import { createHttpApp, type HttpEnv } from './http/index.ts';
+import { engineAllowRequest } from './http/node-gate.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
+import { createRootApp } from './http/root-app.ts';
+import { unparsableRequest } from './http/unparsable-request.ts';
 import { createExtensionRegistry, type ExtensionRegistry } from './registry/index.ts';
 import { createTaskTrees } from './agent/task-trees.ts';
 import { createActionScheduler, type ActionScheduler, type PluginChannel } from './scheduler/action-scheduler.ts';
@@ -29,7 +32,7 @@ import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/na
 import type { TaskControl } from './services/task-control.ts';
 import type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
 import { createTaskStore, type TaskStore } from './store/index.ts';
-import { createWebStatic } from './web-static.ts';
+import { createWebUi } from './web-ui.ts';
 import type { SessionRecorder } from './recorder/session-recorder.ts';
 import { createSecretRegistry, redactingLog, type SecretRegistry } from './redaction/redact.ts';
 import { redactingTaskStore } from './redaction/redacting-task-store.ts';
@@ -60,8 +63,8 @@ export interface CreateServerOptions {
   recorder?: SessionRecorder;
   /** The registry of run-time secrets (default: a new one); startMimo shares it with inspection and the Stately bridge. */
   secrets?: SecretRegistry;
-  /** Extra HTTP handlers (e.g. MCP at /mcp) built from the services; null = not mine. */
-  routes?: (services: RuntimeServices) => (request: Request) => Response | Promise<Response> | null;
+  /** More Hono route groups (MCP at /mcp) built from the services, mounted after /api, before the web UI. */
+  routes?: (services: RuntimeServices) => Hono;
   /** Builds the agent side once the services exist (the orchestrator). */
   control?: (services: RuntimeServices) => TaskControl;
   /** The URL policy the extension enforces on every navigation of a task tab (navigation_check). */
@@ -77,7 +80,8 @@ export interface MimoServer extends RuntimeServices {
   damagedTasks: ReadonlyArray<{ taskId: string; reason: string }>;
   http: HttpServer;
   io: SocketServer;
-  app: ReturnType<typeof createHttpApp>;
+  /** The whole HTTP surface (gate, /api, /mcp, web UI): `app.request()` reaches all of it without a port. */
+  app: Hono<HttpEnv>;
   control: TaskControl | undefined;
   /** Live view frames: plugin -> the web sockets watching a task. */
   live: LiveViewRelay;
@@ -112,17 +116,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   for (const damaged of damagedTasks) log({ event: 'task_file_damaged', taskId: damaged.taskId, reason: damaged.reason });
   const registry = createExtensionRegistry({ clock });
 
-  // The http server first (Hono's request listener), then the transport attaches to it.
-  let app!: ReturnType<typeof createHttpApp>;
-  const webStatic = createWebStatic(options.webDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist'));
-  let extraRoutes: ((request: Request) => Response | Promise<Response> | null) | undefined;
-  const http = createAdaptorServer({
-    fetch: (request: Request, env: unknown) => extraRoutes?.(request) ?? webStatic(request) ?? app.fetch(request, env),
-  }) as HttpServer;
-  // One gate (Host, Origin) in front of every way in: HTTP here, Engine.IO through allowRequest;
-  // the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
+  // The http server first (the root Hono app), then the transport attaches to it. One gate (Host,
+  // Origin) in front of every way in: the root app's first middleware for HTTP, Engine.IO through
+  // allowRequest; the token then on every Socket.IO namespace (connectGuard), /api and /mcp.
+  let app!: Hono<HttpEnv>;
   const gate = createRequestGate(gateOptionsOf(config));
-  gateHttpServer(http, gate, log);
+  const http = createHttpServer(
+    getRequestListener((request, env) => app.fetch(request, env), { errorHandler: unparsableRequest(log) }),
+  );
   const io = createSocketServer(http, {
     ...options.transport,
     corsOrigins: [...gate.crossOrigins],
@@ -232,7 +233,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, tasks, events, nsp, secrets };
   const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
   const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
-  extraRoutes = options.routes?.(services);
+  const routes = options.routes?.(services);
   const live = createLiveViewRelay({
     target: (taskId) => control?.liveTarget?.(taskId) ?? null,
     sendToPlugin: (clientId, command) => nsp.to(rooms.client(clientId)).emit('plugin_message', command),
@@ -240,7 +241,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     log,
   });
 
-  app = createHttpApp({
+  const api = createHttpApp({
     taskStore,
     registry: services.registry,
     snapshots: services.snapshots,
@@ -251,6 +252,8 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     damagedTasks: () => damagedTasks,
     isConnected: (clientId: string) => channel.isConnected(clientId),
   });
+  const webUi = createWebUi(options.webDir ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'dist'));
+  app = createRootApp({ gate, log, api, webUi, ...(routes ? { routes } : {}) });
 
   const navigation = {
     ...(options.checkNavigation ? { check: options.checkNavigation } : {}),

@@ -7,14 +7,21 @@
 // - the page and its WebSocket need the token (`?token=`, as the one-click URL of the web UI);
 // - it only sends: nothing a client writes is relayed;
 // - events are redacted (runtime/redaction) before they leave the process.
+// The page is a Hono app (gate middleware, then the token middleware reading `?token=` too); the
+// WebSocket upgrade is judged by the same gate and token check on the raw request.
 // The page embeds the hosted Stately Inspector (https://stately.ai/inspect) in an iframe and
 // posts it the events, addressed to that origin only.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
 import type { InspectionEvent } from 'xstate';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { sameToken } from '../transport/mimo/mimo-namespace.ts';
+import { presentedToken, sameToken, TOKEN_HEADER, tokenRequired } from '../transport/mimo/access-token-check.ts';
+import { requestGateMiddleware } from './http/gate-middleware.ts';
 import { judgeNodeRequest } from './http/node-gate.ts';
+import { unparsableRequest } from './http/unparsable-request.ts';
+import { BEARER_CHALLENGE, tokenAuth } from './http/token-auth.ts';
 import { createRequestGate, type RequestGateOptions } from './http/request-gate.ts';
 import { redactDeep, type SecretRegistry } from './redaction/redact.ts';
 
@@ -49,31 +56,39 @@ ws.onmessage = (m) => { const d = JSON.parse(m.data); if (connected) iframe.cont
 }
 
 function tokenOf(req: IncomingMessage): string | undefined {
-  const url = new URL(req.url ?? '/', 'http://bridge');
-  const auth = req.headers.authorization;
-  return url.searchParams.get('token') ?? (auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined);
+  const header = req.headers[TOKEN_HEADER.toLowerCase()];
+  const given = presentedToken(req.headers.authorization, typeof header === 'string' ? header : undefined);
+  return given ?? (new URL(req.url ?? '/', 'http://bridge').searchParams.get('token') || undefined);
+}
+
+/** The bridge page behind the gate and the token (`?token=` accepted: the page is opened by a link). */
+function bridgeApp(gate: ReturnType<typeof createRequestGate>, token: string | undefined, page: string): Hono {
+  const app = new Hono();
+  app.use('*', requestGateMiddleware(gate));
+  app.use(
+    '*',
+    tokenAuth({
+      token,
+      query: 'token',
+      refuse: (c) =>
+        c.json(
+          { ok: false, error: { code: 'UNAUTHORIZED', message: 'open the Stately bridge with ?token=<the Mimo token>' } },
+          401,
+          BEARER_CHALLENGE,
+        ),
+    }),
+  );
+  const headers = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' };
+  app.get('/', (c) => c.html(page, 200, headers));
+  return app;
 }
 
 export async function startStatelyBridge(options: { port: number; host: string; token: string | undefined; gate: RequestGateOptions; secrets?: SecretRegistry; inspectorUrl?: string }): Promise<StatelyBridge> {
   const { createInspector } = await import('@statelyai/inspect');
   const gate = createRequestGate({ ...options.gate, publicBaseUrl: undefined, corsOrigins: [] });
-  const authorized = (req: IncomingMessage) => options.token === undefined || sameToken(tokenOf(req), options.token);
-  const page = bridgePage(options.inspectorUrl ?? INSPECTOR_URL);
-
-  const http = createServer((req, res) => {
-    const refusal = judgeNodeRequest(gate, req);
-    if (refusal) {
-      res.writeHead(refusal.status, { 'Content-Type': 'application/json', Connection: 'close' }).end(refusal.body);
-      return;
-    }
-    if (!authorized(req)) {
-      res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer realm="mimo"' });
-      res.end(JSON.stringify({ ok: false, error: { code: 'UNAUTHORIZED', message: 'open the Stately bridge with ?token=<the Mimo token>' } }));
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' });
-    res.end(page);
-  });
+  const authorized = (req: IncomingMessage) => !tokenRequired(options.token) || sameToken(tokenOf(req), options.token);
+  const app = bridgeApp(gate, options.token, bridgePage(options.inspectorUrl ?? INSPECTOR_URL));
+  const http = createServer(getRequestListener(app.fetch, { errorHandler: unparsableRequest() }));
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   const clients = new Set<WebSocket>();
   const recent: string[] = [];

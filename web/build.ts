@@ -25,7 +25,7 @@ const COMPRESSIBLE = /\.(?:js|css|html|svg|json)$/;
 
 /**
  * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) beside every text asset, so the server
- * sends them as they are (runtime/web-static.ts) instead of compressing on each request. A twin
+ * sends them as they are (runtime/web-ui.ts) instead of compressing on each request. A twin
  * that would not be smaller is not written.
  */
 export async function precompress(outDir: string, files: readonly string[]): Promise<string[]> {

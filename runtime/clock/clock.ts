@@ -2,8 +2,7 @@
 // `createActor(machine, { clock })` takes) plus `now()`, so one object times the actors, the
 // registry, snapshots, artifacts, the scheduler, MCP and the orchestrator. Production uses
 // `createSystemClock()`; tests pass XState's own `SimulatedClock` (it has `now()`, starting at 0;
-// see `createTestClock`) and move time with `clock.increment(ms)`.
-import { SimulatedClock } from 'xstate';
+// see `createTestClock` in test-clock.ts) and move time with `clock.increment(ms)`.
 
 /** Structurally XState's `Clock` (what `createActor(m, { clock })` takes) plus `now()`. */
 export interface Clock {
@@ -29,12 +28,7 @@ export function createSystemClock(): Clock {
   };
 }
 
-/** XState's SimulatedClock, started at a realistic epoch so timestamps look like real ones. */
-export function createTestClock(start = Date.UTC(2026, 10, 24, 12, 0, 0)): SimulatedClock {
-  const clock = new SimulatedClock();
-  clock.set(start);
-  return clock;
-}
+export { createTestClock, TestClock, TEST_EPOCH } from './test-clock.ts';
 
 /** `setInterval` on a clock: re-arms a timeout after each run. Returns the cancel function. */
 export function every(clock: Clock, ms: number, fn: () => void): () => void {

@@ -1,2 +1,2 @@
-export { createSystemClock, createTestClock, delayOn, every } from './clock.ts';
+export { createSystemClock, createTestClock, delayOn, every, TestClock, TEST_EPOCH } from './clock.ts';
 export type { Clock, WallClock } from './clock.ts';

@@ -1,10 +1,11 @@
 // The HTTP API of seed 001 §2 as a Hono app: middleware (trace id, access log, protocol header,
-// CORS, token) around the route groups, with envelope errors for everything that fails.
-// The server composition mounts it on @hono/node-server; tests call `app.request()`.
+// CORS, token) around the route groups, with envelope errors for everything that fails; the open
+// artifact routes come before the token middleware. The server's root app (root-app.ts) mounts it
+// at /api/*; tests call `app.request()`.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { accessLog } from './access-log.ts';
-import { registerArtifactRoutes } from './artifact-routes.ts';
+import { registerArtifactRoutes, registerOpenArtifactRoutes } from './artifact-routes.ts';
 import { corsPolicy } from './cors-policy.ts';
 import { errorEnvelopeHandler, notFoundHandler } from './error-envelope.ts';
 import { registerExtensionRoutes } from './extension-routes.ts';
@@ -32,6 +33,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono<HttpEnv> {
     if (c.res.status === 413) c.res.headers.set('Connection', 'close');
   });
   app.use('*', corsPolicy({ origins: config.corsOrigins, publicBaseUrl: config.publicBaseUrl }));
+  // Open before the token: artifact upload (signed URL) and download (capability id).
+  registerOpenArtifactRoutes(app, deps);
   app.use('/api/*', tokenAuth({ token: config.token }));
 
   registerTaskRoutes(app, deps);

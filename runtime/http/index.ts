@@ -1,7 +1,7 @@
 export { createHttpApp } from './create-http-app.ts';
 export type { Clock, HttpAppConfig, HttpAppDeps, HttpEnv, HttpLog } from './http-types.ts';
 export { corsPolicy, parseCorsOrigins, DEFAULT_CORS_ORIGINS } from './cors-policy.ts';
-export { tokenAuth, isTokenExempt, TOKEN_HEADER } from './token-auth.ts';
+export { tokenAuth, TOKEN_HEADER } from './token-auth.ts';
 export { traceId, isAcceptableTraceId, TRACE_HEADER } from './trace-id.ts';
 export { accessLog } from './access-log.ts';
 export { protocolHeader } from './protocol-header.ts';

@@ -1,50 +1,49 @@
-// Optional shared-secret auth for /api/* (seed 001 §0.3 UNAUTHORIZED). With `config.token` set,
-// a request needs `Authorization: Bearer <token>` or `X-Mimo-Token: <token>`, except:
-// - artifact uploads (`PUT|POST /api/artifacts/:id/upload?token=...`): the plugin sends them to
-//   the presigned URL it was given, which carries its own signed, expiring, single-use token;
-// - artifact downloads (`GET|HEAD /api/artifacts/:id`): the id (`art-` + 21 random chars) is the
-//   capability, and the web renders screenshots with <img src>, which cannot send a header;
-// - CORS preflights (OPTIONS), which browsers send without credentials.
-// The comparison is constant-time over SHA-256 digests, so the token's length does not leak.
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+// The token middleware (seed 001 §0.3 UNAUTHORIZED), a factory mounted by path on the route groups
+// that need it: `app.use('/api/*', tokenAuth(...))`, `mcp.use('/mcp/*', ...)`. It knows nothing of
+// routes; what is open (artifact uploads with their signed token, downloads by capability id, CORS
+// preflights answered by the CORS middleware) is registered before it. With no token configured
+// nothing is asked for. The compare is the one of transport/mimo/access-token-check.ts.
+import type { Context, MiddlewareHandler } from 'hono';
+import { presentedToken, sameToken, TOKEN_HEADER, tokenRequired } from '../../transport/mimo/access-token-check.ts';
 import { errorResponse } from './envelope-response.ts';
 
-export const TOKEN_HEADER = 'X-Mimo-Token';
+export { TOKEN_HEADER } from '../../transport/mimo/access-token-check.ts';
 
-const DOWNLOAD_PATH = /^\/api\/artifacts\/([^/]+)\/?$/;
-const UPLOAD_PATH = /^\/api\/artifacts\/[^/]+\/upload\/?$/;
+/** Why a request was refused: no token at all, or a wrong one. */
+export type TokenRefusal = 'missing' | 'invalid';
 
-export function isTokenExempt(method: string, path: string): boolean {
-  if (method === 'OPTIONS') return true;
-  if ((method === 'PUT' || method === 'POST') && UPLOAD_PATH.test(path)) return true;
-  const download = DOWNLOAD_PATH.exec(path);
-  return (method === 'GET' || method === 'HEAD') && download !== null && download[1] !== 'presign';
+export interface TokenAuthOptions {
+  token: string | undefined;
+  /** A query parameter that may carry the token too (a page opened by a one-click URL: the Stately bridge). */
+  query?: string;
+  /** The refusal in the mount's own format (default: the seed 001 envelope, 401). */
+  refuse?: (c: Context, reason: TokenRefusal) => Response | Promise<Response>;
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
+export const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="mimo"' };
 
-function presentedToken(authorization: string | undefined, header: string | undefined): string | undefined {
-  const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  return bearer ?? (header === undefined || header === '' ? undefined : header);
-}
+const envelopeRefusal = (c: Context, reason: TokenRefusal) =>
+  errorResponse(
+    c,
+    {
+      code: 'UNAUTHORIZED',
+      message:
+        reason === 'missing'
+          ? `missing token: send "Authorization: Bearer <token>" or "${TOKEN_HEADER}: <token>"`
+          : 'invalid token',
+    },
+    401,
+    BEARER_CHALLENGE,
+  );
 
-export function tokenAuth(options: { token: string | undefined }): MiddlewareHandler {
-  const expected = options.token === undefined || options.token === '' ? undefined : digest(options.token);
+export function tokenAuth(options: TokenAuthOptions): MiddlewareHandler {
+  const { token } = options;
+  const refuse = options.refuse ?? envelopeRefusal;
   return async function tokenAuthMiddleware(c, next) {
-    if (expected === undefined || isTokenExempt(c.req.method, c.req.path)) return next();
-    const given = presentedToken(c.req.header('Authorization'), c.req.header(TOKEN_HEADER));
-    if (given !== undefined && timingSafeEqual(digest(given), expected)) return next();
-    return errorResponse(
-      c,
-      {
-        code: 'UNAUTHORIZED',
-        message: given === undefined ? `missing token: send "Authorization: Bearer <token>" or "${TOKEN_HEADER}: <token>"` : 'invalid token',
-      },
-      401,
-      { 'WWW-Authenticate': 'Bearer realm="mimo"' },
-    );
+    if (!tokenRequired(token)) return next();
+    const inQuery = options.query ? c.req.query(options.query) || undefined : undefined;
+    const given = presentedToken(c.req.header('Authorization'), c.req.header(TOKEN_HEADER)) ?? inQuery;
+    if (sameToken(given, token)) return next();
+    return refuse(c, given === undefined ? 'missing' : 'invalid');
   };
 }

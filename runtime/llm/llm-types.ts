@@ -14,7 +14,15 @@ export type LlmToolCall = {
 export type LlmError = { type: 'error'; code: string; message: string; retryable?: boolean };
 export type LlmDone = {
   type: 'done';
-  usage?: { promptTokens: number; completionTokens: number; totalTokens: number };
+  usage?: {
+    promptTokens: number;
+    completionTokens: number;
+    totalTokens: number;
+    /** Prompt tokens read from the provider's prompt cache (Anthropic), part of promptTokens. */
+    cacheReadTokens?: number;
+    /** Prompt tokens written to the provider's prompt cache (Anthropic), part of promptTokens. */
+    cacheWriteTokens?: number;
+  };
   finishReason?: string;
 };
 export type LlmEvent = LlmDelta | LlmToolCall | LlmDone | LlmError;
@@ -131,7 +139,7 @@ export interface StreamChatInput {
 }
 
 export interface LlmGateway {
-  readonly kind: 'openai' | 'offline';
+  readonly kind: 'openai' | 'anthropic' | 'offline';
   readonly model: string;
   streamChat(input: StreamChatInput): AsyncIterable<LlmEvent>;
 }

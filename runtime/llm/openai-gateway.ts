@@ -10,6 +10,7 @@ import { createSystemClock, type LlmClock } from './llm-clock.ts';
 import { llmFailure, type LlmFailure } from './llm-error-codes.ts';
 import { DEFAULT_LLM_TIMEOUT_MS, type LlmDone, type LlmEvent, type LlmGateway, type StreamChatInput } from './llm-types.ts';
 import { classifyOpenAiError, type FailureContext } from './openai-error-classify.ts';
+import { waitOrAbort } from './wait-or-abort.ts';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages.ts';
 import { createToolCallAccumulator } from './tool-call-accumulator.ts';
 
@@ -28,6 +29,8 @@ export interface OpenAiGatewayOptions {
   clock?: LlmClock;
   /** Wait before the single retry of a retryable failure. Default 1000. */
   retryDelayMs?: number;
+  /** Fields added to every request body as they are (e.g. Ollama's `keep_alive`). */
+  extraBody?: Record<string, unknown>;
   /** Every raw `chat.completion.chunk` as received (for the recorder). Exceptions are ignored. */
   onChunk?(chunk: ChatCompletionChunk, info: OpenAiChunkInfo): void;
 }
@@ -72,6 +75,7 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
       const tools = toOpenAiTools(Array.isArray(input.tools) ? input.tools : []);
       const stream = await client.chat.completions.create(
         {
+          ...options.extraBody,
           model: options.model,
           messages: converted.messages,
           ...(tools.length > 0 ? { tools } : {}),
@@ -145,21 +149,4 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
   }
 
   return { kind: 'openai', model: options.model, streamChat };
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function waitOrAbort(clock: LlmClock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clock.clearTimeout(handle);
-      resolve(false);
-    };
-    const handle = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,14 +1,16 @@
-// createMcpRoutes: the `/mcp` endpoint for createServer's `routes` hook. Streamable HTTP with the
-// SDK's web-standard transport; a client that initializes gets an MCP session (so browser-shell
-// sessions are bound to it; the session keeps only its transport), a one-shot POST is answered
-// statelessly with a fresh protocol server (Request in, Response out, which is exactly the hook's
-// shape; no Hono context needed, so @hono/mcp adds nothing). Browser state lives in our own
-// sessions (browser-shell session_id, run sessionId). GET answers 405 (no server-initiated
+// createMcpRoutes: the `/mcp` route group for createServer's `routes` hook. Streamable HTTP with
+// the SDK's web-standard transport, handed `c.req.raw`; a client that initializes gets an MCP
+// session (so browser-shell sessions are bound to it; the session keeps only its transport), a
+// one-shot POST is answered statelessly with a fresh protocol server. Browser state lives in our
+// own sessions (browser-shell session_id, run sessionId). GET answers 405 (no server-initiated
 // stream); DELETE with an Mcp-Session-Id ends that session.
-// /mcp needs the same token as /api; Host and Origin are checked by the request gate first.
+// The token middleware (http/token-auth.ts, JSON-RPC refusals) is mounted on the group; Host and
+// Origin are checked by the root app's gate first, and a cross origin once more here.
 import type { McpConsequentialPolicy } from './browser/consequential-policy.ts';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { BEARER_CHALLENGE, tokenAuth } from '../http/token-auth.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
 import { describePolicy, type UrlPolicy } from '../url-policy/index.ts';
 import { createBrowserSessions, type BrowserSessions } from './browser/browser-sessions.ts';
@@ -59,7 +61,7 @@ export interface McpHandle {
   close(): Promise<void>;
 }
 
-export type McpRoutes = ((request: Request) => Response | Promise<Response> | null) & { mcp: McpHandle };
+export type McpRoutes = Hono & { mcp: McpHandle };
 
 /** An MCP session unused this long is dropped (the client initializes again). */
 const MCP_SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
@@ -69,8 +71,6 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 }
-
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOptions): McpRoutes {
   const profile = options.profile ?? 'full';
@@ -123,26 +123,28 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
           shell,
         ];
 
-  const expectedToken = services.config.token ? digest(services.config.token) : undefined;
   const loopbackServer = LOOPBACK_HOSTS.has(services.config.host);
   const trustOf = (request: Request): TrustLevel =>
     typeof options.trustLevel === 'function' ? options.trustLevel(request) : (options.trustLevel ?? (loopbackServer ? 'local' : 'remote'));
 
-  function refused(request: Request): Response | null {
-    if (expectedToken) {
-      const auth = request.headers.get('authorization');
-      const given = (auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined) ?? request.headers.get('x-mimo-token') ?? undefined;
-      if (!given || !timingSafeEqual(digest(given), expectedToken)) {
-        return jsonRpcError(401, given ? 'invalid token' : 'missing token: send "Authorization: Bearer <token>"', { 'WWW-Authenticate': 'Bearer realm="mimo"' });
-      }
-    }
-    // DNS-rebinding protection (MCP transport spec): a browser page may only call us from an allowed origin.
-    const origin = request.headers.get('origin');
-    if (origin && origin !== new URL(request.url).origin && !services.config.corsOrigins.includes(origin) && !services.config.corsOrigins.includes('*')) {
+  // DNS-rebinding protection (MCP transport spec): a browser page may only call us from an allowed origin.
+  const allowedOrigin: MiddlewareHandler = async function mcpOrigin(c, next) {
+    const origin = c.req.header('origin');
+    const { corsOrigins } = services.config;
+    if (origin && origin !== new URL(c.req.url).origin && !corsOrigins.includes(origin) && !corsOrigins.includes('*')) {
       return jsonRpcError(403, `origin ${origin} is not allowed`);
     }
-    return null;
-  }
+    return next();
+  };
+  const token = tokenAuth({
+    token: services.config.token,
+    refuse: (_c, reason) =>
+      jsonRpcError(
+        401,
+        reason === 'invalid' ? 'invalid token' : 'missing token: send "Authorization: Bearer <token>"',
+        BEARER_CHALLENGE,
+      ),
+  });
 
   // MCP sessions (issue 12): a client that sends `initialize` gets an Mcp-Session-Id and keeps
   // its transport here, so its tool calls carry that id and browser-shell sessions can be bound
@@ -167,8 +169,6 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
 
   async function handle(request: Request): Promise<Response> {
-    const denied = refused(request);
-    if (denied) return denied;
     void sessions.sweepIdle(sessionIdleMs, (id) => runs.usesSession(id)).then((closed) => {
       if (closed.length > 0) services.log({ event: 'mcp_sessions_idle_closed', sessions: closed });
     });
@@ -209,20 +209,17 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     return transport.handleRequest(request);
   }
 
+  const app = new Hono();
+  // `/mcp/*` covers `/mcp` itself too.
+  app.use('/mcp/*', token, allowedOrigin);
   /** GET /mcp/url-policy: which URL policy is in force (for the web UI), behind the same token. */
-  function policyResponse(request: Request): Response {
-    const denied = refused(request);
-    if (denied) return denied;
-    if (request.method !== 'GET' && request.method !== 'HEAD') return jsonRpcError(405, 'use GET', { Allow: 'GET' });
-    return new Response(JSON.stringify({ profile, urlPolicy: describePolicy(urlPolicy) }), { headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-  }
-
-  const route = ((request: Request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === '/mcp/url-policy') return policyResponse(request);
-    if (pathname !== '/mcp' && pathname !== '/mcp/') return null;
-    return handle(request);
-  }) as McpRoutes;
+  app.get('/mcp/url-policy', (c) =>
+    c.json({ profile, urlPolicy: describePolicy(urlPolicy) }, 200, { 'Cache-Control': 'no-store' }),
+  );
+  app.all('/mcp/url-policy', () => jsonRpcError(405, 'use GET', { Allow: 'GET' }));
+  app.all('/mcp', (c) => handle(c.req.raw));
+  app.all('/mcp/', (c) => handle(c.req.raw));
+  const route = app as McpRoutes;
 
   route.mcp = {
     profile,

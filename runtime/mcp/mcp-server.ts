@@ -1,6 +1,7 @@
 // One MCP protocol server over a tool table. We use the SDK's low-level `Server` (not McpServer)
-// on purpose: our tools carry hand-checked JSON Schemas and must answer bad input in their own
-// seed formats (003 §7.2 / 004 §3.3), while McpServer would replace that with its own
+// on purpose: our tools carry JSON Schemas generated from their zod definitions
+// (tools/tool-definition.ts, `z.toJSONSchema`) and must answer bad input in their own seed
+// formats (003 §7.2 / 004 §3.3), while McpServer would replace that with its own
 // "Input validation error" text. tools/list and tools/call are the only capabilities.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';

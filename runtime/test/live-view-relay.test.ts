@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LiveViewCommand } from '../../transport/contracts/index.ts';
 import { createLiveViewRelay, type LiveTarget, type LiveViewer } from '../socket/live-view-relay.ts';
+import { createTestClock } from '../clock/index.ts';
 
 const TASK = '01HR0000000000000000000001';
 const OTHER = '01HR0000000000000000000002';
@@ -18,18 +19,18 @@ function viewer(id: string) {
 }
 
 function setup() {
-  let time = 1_000;
+  const clock = createTestClock(1_000);
   const targets = new Map<string, LiveTarget>();
   const commands: { clientId: string; command: LiveViewCommand }[] = [];
   const relay = createLiveViewRelay({
     target: (taskId) => targets.get(taskId) ?? null,
     sendToPlugin: (clientId, command) => (commands.push({ clientId, command }), true),
-    clock: { now: () => time },
+    clock,
     log: () => {},
     viewerAckTimeoutMs: 5_000,
   });
-  const frame = (seq: number, taskId = TASK) => ({ taskId, tabId: 7, seq, timestamp: time, width: 4, height: 3, mime: 'image/jpeg', data: 'AAAA' });
-  return { relay, targets, commands, frame, advance: (ms: number) => (time += ms) };
+  const frame = (seq: number, taskId = TASK) => ({ taskId, tabId: 7, seq, timestamp: clock.now(), width: 4, height: 3, mime: 'image/jpeg', data: 'AAAA' });
+  return { relay, targets, commands, frame, clock };
 }
 
 const relay = suite('live view relay');
@@ -78,7 +79,7 @@ relay('frames reach only the viewers of their task, from the plugin serving it',
 });
 
 relay('a viewer that has not acked misses frames (dropped, not queued) until it acks or times out', () => {
-  const { relay, targets, frame, advance } = setup();
+  const { relay, targets, frame, clock } = setup();
   targets.set(TASK, { clientId: 'p1', tabId: 7 });
   const fast = viewer('fast');
   const slow = viewer('slow');
@@ -87,14 +88,14 @@ relay('a viewer that has not acked misses frames (dropped, not queued) until it 
   for (let seq = 1; seq <= 5; seq++) {
     relay.onFrame('p1', frame(seq));
     fast.got[fast.got.length - 1]!.ack();
-    advance(200);
+    clock.increment(200);
   }
   assert.equal(fast.got.map((g) => g.seq), [1, 2, 3, 4, 5]);
   assert.equal(slow.got.map((g) => g.seq), [1], 'the slow viewer got the first frame only');
   slow.got[0]!.ack();
   relay.onFrame('p1', frame(6));
   assert.equal(slow.got.map((g) => g.seq), [1, 6]);
-  advance(5_000);
+  clock.increment(5_000);
   relay.onFrame('p1', frame(7));
   assert.equal(slow.got.map((g) => g.seq), [1, 6, 7], 'an ack lost for 5 s does not block the viewer forever');
   const stats = relay.stats();

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { signUploadToken, verifyUploadToken } from '../artifacts/upload-token.ts';
-import { sameToken } from '../../transport/mimo/mimo-namespace.ts';
+import { sameToken } from '../../transport/mimo/access-token-check.ts';
 
 const test = suite('token compare');
 const secret = new Uint8Array(32).fill(7);

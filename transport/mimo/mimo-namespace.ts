@@ -1,10 +1,10 @@
 // Namespace `/mimo` (seed 001 §3.1-§3.2): connect-time auth, and the rooms every socket joins.
 // Frontends join `frontend`; plugins join `client:{clientId}`. Task rooms (`task:{taskId}`) are
 // joined later by the runtime when a frontend subscribes to a task.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_EXTENSION_ID, extensionOrigin } from '../contracts/extension-identity.ts';
 import { MIMO_NAMESPACE, rooms, SocketAuthSchema, type SocketAuth } from '../contracts/socket-auth.ts';
 import { validate } from '../contracts/validate.ts';
+import { sameToken, tokenRequired } from './access-token-check.ts';
 import type { Namespace } from '../server/namespace.ts';
 import type { ServerSocket } from '../server/server-socket.ts';
 import type { SocketServer } from '../server/socket-server.ts';
@@ -30,18 +30,10 @@ export interface MimoSocketData {
   auth: SocketAuth;
 }
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
-/** Constant-time over SHA-256 digests: neither the content nor the length of the token leaks. */
-export function sameToken(given: unknown, expected: string): boolean {
-  if (typeof given !== 'string' || given === '') return false;
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 /** A connect guard for every namespace of a server (SocketServerOptions.connectGuard): the token in the CONNECT auth payload. */
 export function tokenGuard(token: string | undefined): (socket: ServerSocket, next: (error?: Error & { data?: unknown }) => void) => void {
   return (socket, next) => {
-    if (token === undefined || token === '') return next();
+    if (!tokenRequired(token)) return next();
     const auth = socket.handshake.auth as { token?: unknown } | undefined;
     if (sameToken(auth?.token, token)) return next();
     next(refusal('UNAUTHORIZED', 'missing or wrong token (set it in the auth payload: { token })'));
@@ -63,7 +55,7 @@ export function setupMimoNamespace(io: SocketServer, options: MimoNamespaceOptio
     if (!checked.ok) {
       return next(refusal('BAD_REQUEST', `invalid auth: ${checked.error.message}`, { fieldErrors: checked.error.fieldErrors }));
     }
-    if (options.token !== undefined && options.token !== '' && !sameToken(checked.value.token, options.token)) {
+    if (tokenRequired(options.token) && !sameToken(checked.value.token, options.token)) {
       return next(refusal('UNAUTHORIZED', 'missing or wrong token (set it in the auth payload: { token })'));
     }
     if (checked.value.clientType === 'plugin') {

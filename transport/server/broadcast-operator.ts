@@ -116,13 +116,14 @@ export class BroadcastOperator {
     let expectedServerCount = -1;
     let actualServerCount = 0;
     let expectedClientCount = 0;
-    const timer = setTimeout(() => {
+    const clock = this.nsp.clock;
+    const timer = clock.setTimeout(() => {
       timedOut = true;
       ack(new Error('operation has timed out'), responses);
     }, this.flags.timeout);
     const checkCompleteness = () => {
       if (!timedOut && expectedServerCount === actualServerCount && responses.length === expectedClientCount) {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         ack(null, responses);
       }
     };

@@ -1,6 +1,7 @@
 // Engine.IO v4 server attached to a Node `http.Server` at one path: answers long-polling
 // requests and WebSocket upgrades, verifies them as the reference engine.io server does,
 // and hands each new session to `onSession`.
+import { systemTransportClock } from './transport-clock.ts';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -51,6 +52,7 @@ export function attachEngineServer(
     pingTimeout: userOptions.pingTimeout ?? 20_000,
     maxPayload: userOptions.maxPayload ?? 1_000_000,
     upgradeTimeout: userOptions.upgradeTimeout ?? 10_000,
+    clock: userOptions.clock ?? systemTransportClock,
   };
   const sessions = new Map<string, EngineSession>();
   const wss = new WebSocketServer({
@@ -148,6 +150,7 @@ export function attachEngineServer(
       maxPayload: options.maxPayload,
       headersFor: corsHeaders,
       closeTimeoutMs: Math.max(1_000, options.pingTimeout),
+      clock: options.clock,
     });
     openSession(transport, req);
     transport.handleRequest(req, res);

@@ -1,10 +1,13 @@
 // One Engine.IO v4 session: the open handshake, server-driven heartbeat, the write buffer,
 // and the polling -> WebSocket upgrade. Transport-agnostic; the server feeds it transports.
+import type { TransportClock } from './transport-clock.ts';
 import type { EnginePacket } from '../codec/index.ts';
 import type { EngineTransport, TransportOwner } from './engine-transport.ts';
 import { WebSocketTransport } from './websocket-transport.ts';
 
 export interface EngineSessionOptions {
+  /** Times the heartbeat and the upgrade (default: Node's timers). */
+  clock: TransportClock;
   pingInterval: number;
   pingTimeout: number;
   maxPayload: number;
@@ -34,10 +37,10 @@ export class EngineSession implements TransportOwner {
   handlers: EngineSessionHandlers = noHandlers;
   /** Packets waiting for a writable transport (null when empty: most sessions never need one). */
   private buffer: EnginePacket[] | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private heartbeat: unknown = null;
   private awaitingPong = false;
   private upgrading: WebSocketTransport | null = null;
-  private upgradeTimer: NodeJS.Timeout | null = null;
+  private upgradeTimer: unknown = null;
   private noopOnNextPoll = false;
   private closeReason: EngineCloseReason | null = null;
   /**
@@ -154,15 +157,15 @@ export class EngineSession implements TransportOwner {
 
   private schedulePing(): void {
     this.awaitingPong = false;
-    if (this.heartbeat) clearTimeout(this.heartbeat);
-    this.heartbeat = setTimeout(onPingDue, this.options.pingInterval, this);
+    if (this.heartbeat) this.options.clock.clearTimeout(this.heartbeat);
+    this.heartbeat = this.options.clock.setTimeout(() => onPingDue(this), this.options.pingInterval);
   }
 
   /** @internal */
   ping(): void {
     this.sendPacket({ type: 'ping' });
     this.awaitingPong = true;
-    this.heartbeat = setTimeout(onPongMissed, this.options.pingTimeout, this);
+    this.heartbeat = this.options.clock.setTimeout(() => onPongMissed(this), this.options.pingTimeout);
   }
 
   // --- Upgrade: probe `2probe` -> `3probe`, noop the pending poll, then `5` switches.
@@ -175,7 +178,7 @@ export class EngineSession implements TransportOwner {
     }
     this.upgrading = candidate;
     candidate.owner = this;
-    this.upgradeTimer = setTimeout(onUpgradeTimeout, this.options.upgradeTimeout, this);
+    this.upgradeTimer = this.options.clock.setTimeout(() => onUpgradeTimeout(this), this.options.upgradeTimeout);
   }
 
   private onProbePacket(candidate: WebSocketTransport, packet: EnginePacket): void {
@@ -192,7 +195,7 @@ export class EngineSession implements TransportOwner {
   }
 
   private completeUpgrade(next: WebSocketTransport): void {
-    if (this.upgradeTimer) clearTimeout(this.upgradeTimer);
+    if (this.upgradeTimer) this.options.clock.clearTimeout(this.upgradeTimer);
     this.upgradeTimer = null;
     this.upgrading = null;
     this.noopOnNextPoll = false;
@@ -204,7 +207,7 @@ export class EngineSession implements TransportOwner {
 
   /** @internal */
   cancelUpgrade(): void {
-    if (this.upgradeTimer) clearTimeout(this.upgradeTimer);
+    if (this.upgradeTimer) this.options.clock.clearTimeout(this.upgradeTimer);
     this.upgradeTimer = null;
     const candidate = this.upgrading;
     this.upgrading = null;
@@ -219,7 +222,7 @@ export class EngineSession implements TransportOwner {
     if (this.readyState !== 'open') return;
     this.readyState = 'closing';
     this.closeReason = reason;
-    if (this.heartbeat) clearTimeout(this.heartbeat);
+    if (this.heartbeat) this.options.clock.clearTimeout(this.heartbeat);
     this.heartbeat = null;
     this.cancelUpgrade();
     this.flush();
@@ -239,7 +242,7 @@ export class EngineSession implements TransportOwner {
     const peerSide = this.readyState === 'open';
     this.readyState = 'closed';
     if (this.closeReason && reason === 'transport close') reason = this.closeReason;
-    if (this.heartbeat) clearTimeout(this.heartbeat);
+    if (this.heartbeat) this.options.clock.clearTimeout(this.heartbeat);
     this.heartbeat = null;
     this.cancelUpgrade();
     this.buffer = null;

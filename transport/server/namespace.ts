@@ -1,4 +1,5 @@
 // A Socket.IO namespace: connect-time middleware, the connected sockets, and its rooms.
+import { systemTransportClock, type TransportClock } from './transport-clock.ts';
 import { randomBytes } from 'node:crypto';
 import { encodeSocketPacket, type SocketPacket } from '../codec/index.ts';
 import type { AdapterFactory, NamespaceAdapter } from './adapter-surface.ts';
@@ -26,6 +27,8 @@ export class Namespace {
   constructor(
     readonly name: string,
     private readonly onListenerError: ListenerErrorHandler,
+    /** Times acks (a socket's `timeout(ms)` emits, broadcast acks). */
+    readonly clock: TransportClock = systemTransportClock,
   ) {}
 
   use(middleware: Middleware): this {

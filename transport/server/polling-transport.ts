@@ -1,5 +1,6 @@
 // Engine.IO over HTTP long-polling: GET waits for packets, POST carries the client's packets.
 // One GET and one POST at a time; an overlapping request is an error that ends the session.
+import type { TransportClock } from './transport-clock.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeEnginePayload, encodeEnginePayload, type EnginePacket } from '../codec/index.ts';
 import { EngineErrorCode, respondEngineError } from './engine-errors.ts';
@@ -11,6 +12,7 @@ export interface PollingOptions {
   headersFor(req: IncomingMessage): Record<string, string>;
   /** How long a close waits for the client's next GET to deliver the close packet. */
   closeTimeoutMs: number;
+  clock: TransportClock;
 }
 
 export class PollingTransport implements EngineTransport {
@@ -20,7 +22,7 @@ export class PollingTransport implements EngineTransport {
   private postInProgress = false;
   private closing = false;
   private closed = false;
-  private closeTimer: NodeJS.Timeout | null = null;
+  private closeTimer: unknown = null;
 
   constructor(private readonly options: PollingOptions) {}
 
@@ -137,14 +139,13 @@ export class PollingTransport implements EngineTransport {
       this.finishClose();
       return;
     }
-    this.closeTimer = setTimeout(() => this.finishClose(), this.options.closeTimeoutMs);
-    this.closeTimer.unref();
+    this.closeTimer = this.options.clock.setTimeout(() => this.finishClose(), this.options.closeTimeoutMs);
   }
 
   private finishClose(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.closeTimer) clearTimeout(this.closeTimer);
+    if (this.closeTimer) this.options.clock.clearTimeout(this.closeTimer);
     this.owner?.onTransportClose(this);
   }
 
@@ -153,6 +154,6 @@ export class PollingTransport implements EngineTransport {
     if (this.pendingGet) this.respond([{ type: 'noop' }]);
     this.closed = true;
     this.owner = null;
-    if (this.closeTimer) clearTimeout(this.closeTimer);
+    if (this.closeTimer) this.options.clock.clearTimeout(this.closeTimer);
   }
 }

@@ -14,7 +14,7 @@ const NO_ROOMS: ReadonlySet<string> = new Set();
 
 interface TimedAck {
   callback: AckCallback;
-  timer: NodeJS.Timeout;
+  timer: unknown;
 }
 
 export class ServerSocket {
@@ -22,7 +22,7 @@ export class ServerSocket {
   private joined: Set<string> | null = null;
   private userData: Record<string, unknown> | null = null;
   private readonly auth: Record<string, unknown>;
-  private readonly issued = Date.now();
+  private readonly issued: number;
   private listeners: Map<string, Listener[]> | null = null;
   /**
    * Acks awaited for this socket's own emits: the bare callback when the caller handles time
@@ -39,6 +39,7 @@ export class ServerSocket {
     auth: unknown,
   ) {
     this.auth = auth && typeof auth === 'object' && !Array.isArray(auth) ? (auth as Record<string, unknown>) : {};
+    this.issued = nsp.clock.now();
   }
 
   /** Rooms this socket is in (its own id is an implicit room, as in socket.io). */
@@ -146,7 +147,7 @@ export class ServerSocket {
     }
     this.pending ??= new Map();
     if (timed) {
-      const timer = setTimeout(() => {
+      const timer = this.nsp.clock.setTimeout(() => {
         this.pending?.delete(id);
         callback(new AckTimeoutError());
       }, timeoutMs);
@@ -232,7 +233,7 @@ export class ServerSocket {
           this.call(pending, response, 'ack');
           return;
         }
-        clearTimeout(pending.timer);
+        this.nsp.clock.clearTimeout(pending.timer);
         this.call(pending.callback, [null, ...response], 'ack');
         return;
       }
@@ -283,7 +284,7 @@ export class ServerSocket {
       this.pending.clear();
       for (const ack of pending) {
         if (typeof ack === 'function') continue; // untimed: the caller's own timeout settles it
-        clearTimeout(ack.timer);
+        this.nsp.clock.clearTimeout(ack.timer);
         this.call(ack.callback, [new Error('socket has been disconnected')], 'ack');
       }
     }

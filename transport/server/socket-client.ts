@@ -1,6 +1,7 @@
 // The Socket.IO layer of one Engine.IO connection: decodes frames (text packets followed by
 // their binary attachments), routes them to this connection's namespaces, and closes the
 // connection on the first invalid packet.
+import type { TransportClock } from './transport-clock.ts';
 import type { IncomingMessage } from 'node:http';
 import {
   decodeSocketPacket,
@@ -19,6 +20,7 @@ const MAX_EARLY_PACKETS = 100;
 
 export interface SocketClientHost {
   namespaces: ReadonlyMap<string, Namespace>;
+  clock: TransportClock;
   connectTimeout: number;
   maxAttachments: number;
 }
@@ -52,7 +54,7 @@ export class SocketClient implements EngineSessionHandlers {
   /** Namespaces whose middleware is still running, with packets that arrived meanwhile. */
   private connecting: Map<string, SocketPacket[]> | null = null;
   private pendingBinary: { packet: SocketPacket; buffers: Uint8Array[] } | null = null;
-  private connectTimer: NodeJS.Timeout | null;
+  private connectTimer: unknown;
   private closed = false;
   readonly info: ConnectionInfo;
 
@@ -62,7 +64,7 @@ export class SocketClient implements EngineSessionHandlers {
     request: IncomingMessage,
   ) {
     this.info = connectionInfoOf(request);
-    this.connectTimer = setTimeout(onConnectTimeout, host.connectTimeout, this);
+    this.connectTimer = host.clock.setTimeout(() => onConnectTimeout(this), host.connectTimeout);
   }
 
   get id(): string {
@@ -134,7 +136,7 @@ export class SocketClient implements EngineSessionHandlers {
       return;
     }
     if (this.connectTimer) {
-      clearTimeout(this.connectTimer);
+      this.host.clock.clearTimeout(this.connectTimer);
       this.connectTimer = null;
     }
     if (!this.first) this.first = outcome;
@@ -192,7 +194,7 @@ export class SocketClient implements EngineSessionHandlers {
   onClose(reason: EngineCloseReason, description?: unknown): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.connectTimer) clearTimeout(this.connectTimer);
+    if (this.connectTimer) this.host.clock.clearTimeout(this.connectTimer);
     this.pendingBinary = null;
     const sockets = [...(this.first ? [this.first] : []), ...(this.more?.values() ?? [])];
     this.first = null;

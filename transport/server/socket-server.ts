@@ -1,5 +1,6 @@
 // A Socket.IO v5 server on our Engine.IO v4 server, shaped like socket.io's own API:
 // `of(nsp)`, `use`, `on('connection')`, `to(room).emit`, `close()`.
+import { systemTransportClock } from './transport-clock.ts';
 import type { Server as HttpServer } from 'node:http';
 import { attachEngineServer, type EngineServer, type EngineServerOptions } from './engine-server.ts';
 import { Namespace, type Middleware } from './namespace.ts';
@@ -40,8 +41,10 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   const onListenerError: ListenerErrorHandler =
     options.onListenerError ??
     ((error, context) => console.error(`[socket] listener for "${context.event}" on ${context.namespace} failed:`, error));
+  const clock = options.clock ?? systemTransportClock;
   const host = {
     namespaces,
+    clock,
     connectTimeout: options.connectTimeout ?? 45_000,
     maxAttachments: options.maxAttachments ?? 10,
   };
@@ -53,7 +56,7 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     const key = name.startsWith('/') ? name : `/${name}`;
     let nsp = namespaces.get(key);
     if (!nsp) {
-      nsp = new Namespace(key, onListenerError);
+      nsp = new Namespace(key, onListenerError, clock);
       if (options.connectGuard) nsp.use(options.connectGuard);
       namespaces.set(key, nsp);
     }

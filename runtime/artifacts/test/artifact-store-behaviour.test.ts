@@ -16,14 +16,15 @@ import { createFolderArtifactStore } from '../artifact-folder-store.ts';
 import { createArtifactService } from '../artifact-service.ts';
 import type { ArtifactStore } from '../artifact-store.ts';
 import type { ArtifactMeta, ArtifactService } from '../artifact-types.ts';
-import { BASE, chunks, createFakeClock, createFakeScheduler, manualBody, readAll, rejection, SECRET, T0, tokenOf, type FakeClock } from './util.ts';
+import { BASE, chunks, createFakeScheduler, manualBody, readAll, rejection, SECRET, T0, tokenOf } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const MAX = 1024 * 1024;
 const HOUR = 3_600_000;
 const bytes = (n: number, seed = 7) => Uint8Array.from({ length: n }, (_, i) => (i * seed + 3) % 251);
 
 interface Ctx {
-  clock: FakeClock;
+  clock: TestClock;
   store: ArtifactStore;
   service: ArtifactService;
   /** Another service on the same store (another node in cluster mode), same clock and secret. */
@@ -33,7 +34,7 @@ interface Ctx {
 
 type Factory = () => Promise<{ store: () => ArtifactStore; done(): Promise<void> }>;
 
-function serviceOn(store: ArtifactStore, clock: FakeClock): ArtifactService {
+function serviceOn(store: ArtifactStore, clock: TestClock): ArtifactService {
   return createArtifactService({ dir: '/nonexistent-unused', store, secret: SECRET, clock, publicBaseUrl: BASE, scheduler: createFakeScheduler(), maxUploadBytes: MAX });
 }
 
@@ -41,7 +42,7 @@ function defineBehaviour(name: string, factory: Factory) {
   const s = suite<{ c: Ctx }>(`artifact service behaviour: ${name} store`);
   s.before.each(async (ctx) => {
     const made = await factory();
-    const clock = createFakeClock();
+    const clock = createTestClock(T0);
     const store = made.store();
     ctx.c = { clock, store, service: serviceOn(store, clock), another: () => serviceOn(made.store(), clock), done: made.done };
   });
@@ -98,7 +99,7 @@ function defineBehaviour(name: string, factory: Factory) {
     assert.is((await rejection(c.service.acceptUpload(p.artifactId, 'nope', chunks(bytes(3))))).reason, 'invalid_token');
     assert.is((await rejection(c.service.open('art-aaaaaaaaaaaaaaaaaaaaa'))).reason, 'not_found');
     assert.is((await rejection(c.service.open('../etc/passwd'))).reason, 'invalid_id');
-    c.clock.advance(15 * 60_000);
+    c.clock.increment(15 * 60_000);
     assert.is((await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(3))))).reason, 'token_expired');
   });
 
@@ -108,10 +109,10 @@ function defineBehaviour(name: string, factory: Factory) {
     assert.equal([opened.size, Buffer.from(await opened.read(299_998, 5)).toString()], [300_000, 'xx']);
     const abandoned = await presign(c.service);
     assert.equal((await c.service.sweep()).removed, [], 'nothing is due yet');
-    c.clock.advance(15 * 60_000);
+    c.clock.increment(15 * 60_000);
     assert.equal((await c.service.sweep()).removed, [], 'a presign never uploaded recorded nothing');
     assert.is((await rejection(c.service.open(abandoned.artifactId))).reason, 'not_found');
-    c.clock.advance(24 * HOUR);
+    c.clock.increment(24 * HOUR);
     const expired = await rejection(c.service.open(put.artifactId));
     assert.equal([expired.reason, expired.status], ['expired', 410]);
     assert.equal((await c.service.sweep()).removed, [put.artifactId]);
@@ -191,7 +192,7 @@ pgSuite('postgres: one token, three nodes racing: exactly one upload lands, the 
 pgSuite('postgres: sweeps on several nodes at once remove each expired artifact exactly once', async ({ c }) => {
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) ids.push((await c.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: `log ${i}` })).artifactId);
-  c.clock.advance(24 * HOUR);
+  c.clock.increment(24 * HOUR);
   const results = await Promise.all([c.another(), c.another(), c.another()].map((n) => n.sweep()));
   const all = results.flatMap((r) => r.removed);
   assert.equal([...all].sort(), [...ids].sort(), 'every one removed, none twice');
@@ -208,7 +209,7 @@ pgSuite('postgres: an upload claim left by a dead node is taken over once stale;
   await claim.sink.write(bytes(300_000, 5)); // one chunk written, then the node "dies"
   const early = await rejection(c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(10))));
   assert.is(early.reason, 'upload_in_progress');
-  c.clock.advance(5 * 60_000); // the claim is stale (the upload URL itself is valid for 15 min)
+  c.clock.increment(5 * 60_000); // the claim is stale (the upload URL itself is valid for 15 min)
   await c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(400_000, 9)));
   const meta = await deadStore.readMeta(p.artifactId);
   await claim.sink.commit({ ...(meta as ArtifactMeta), size: 300_000 }).then(
@@ -224,7 +225,7 @@ pgSuite('postgres: an upload that failed leaves a pending row (its URL still wor
   assert.is(failed.reason, 'length_mismatch');
   assert.is(((await c.store.readMeta(p.artifactId)) as ArtifactMeta).state, 'pending');
   assert.is((await rejection(c.another().open(p.artifactId))).reason, 'pending', 'every node sees the pending row');
-  c.clock.advance(15 * 60_000);
+  c.clock.increment(15 * 60_000);
   assert.equal((await c.service.sweep()).removed, [p.artifactId]);
   assert.is(await c.store.readMeta(p.artifactId), null);
 });

@@ -27,14 +27,14 @@ s('a presign never uploaded leaves nothing to sweep; uploads go when their downl
 
   assert.equal(await h.service.sweep(), { removed: [], tempFilesRemoved: 0, errors: [] });
   assert.equal(await names(h), [uploaded.artifactId, `${uploaded.artifactId}.json`, put.artifactId, `${put.artifactId}.json`].sort(), 'no file for the abandoned presign');
-  h.clock.advance(15 * MIN);
+  h.clock.increment(15 * MIN);
   assert.equal((await h.service.sweep()).removed, []);
   assert.is((await rejection(h.service.open(abandoned.artifactId))).status, 404);
   assert.is((await rejection(h.service.acceptUpload(abandoned.artifactId, tokenOf(abandoned.uploadUrl), chunks(new Uint8Array(1))))).reason, 'token_expired');
 
-  h.clock.advance(24 * HOUR - 15 * MIN - 1);
+  h.clock.increment(24 * HOUR - 15 * MIN - 1);
   assert.equal((await h.service.sweep()).removed, []);
-  h.clock.advance(1);
+  h.clock.increment(1);
   assert.equal((await h.service.sweep()).removed.sort(), [uploaded.artifactId, put.artifactId].sort());
   assert.equal(await names(h), []);
 });
@@ -61,7 +61,7 @@ s('an upload in flight is never swept, even past its upload expiry', async ({ h 
   const upload = h.service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), body);
   body.push(new Uint8Array(100));
   await body.reads(2);
-  h.clock.advance(16 * MIN);
+  h.clock.increment(16 * MIN);
   const result = await h.service.sweep();
   assert.equal(result, { removed: [], tempFilesRemoved: 0, errors: [] });
   assert.equal((await names(h)).length, 1, 'the temp file of the upload (a presign writes no metadata)');
@@ -80,7 +80,7 @@ s('startSweeper sweeps at once and then every 6 hours until stopped', async ({ h
   let notify: (() => void) | undefined;
   const nextResult = () => new Promise<void>((resolve) => (notify = resolve));
   await h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 'x' });
-  h.clock.advance(24 * HOUR);
+  h.clock.increment(24 * HOUR);
   let pending = nextResult();
   const stop = h.service.startSweeper({ onResult: (r) => (results.push(r), notify?.()) });
   const [interval] = [...h.scheduler.intervals.values()];
@@ -89,7 +89,7 @@ s('startSweeper sweeps at once and then every 6 hours until stopped', async ({ h
   assert.is(results[0]!.removed.length, 1, 'the startup sweep removed the expired artifact');
 
   await h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 'x' });
-  h.clock.advance(24 * HOUR);
+  h.clock.increment(24 * HOUR);
   pending = nextResult();
   h.scheduler.tickIntervals();
   await pending;

@@ -133,21 +133,21 @@ s('a ready artifact outlives a still valid upload token (uploadTtlMs > downloadT
   const service = h.make({ uploadTtlMs: 48 * 3_600_000, downloadTtlMs: 3_600_000 });
   const p = await service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
   await service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(png));
-  h.clock.advance(2 * 3_600_000);
+  h.clock.increment(2 * 3_600_000);
   assert.is((await rejection(service.open(p.artifactId))).reason, 'expired');
   assert.equal((await service.sweep()).removed, [], 'kept while its upload token is valid');
   assert.is((await rejection(service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(png)))).reason, 'already_uploaded');
-  h.clock.advance(46 * 3_600_000);
+  h.clock.increment(46 * 3_600_000);
   assert.equal((await service.sweep()).removed, [p.artifactId]);
   assert.is((await rejection(service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(png)))).reason, 'token_expired');
 });
 
 s('an expired token is refused (FORBIDDEN token_expired), exactly at the expiry', async ({ h }) => {
   const p = await h.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
-  h.clock.advance(15 * 60_000 - 1);
+  h.clock.increment(15 * 60_000 - 1);
   const early = await h.service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
   assert.ok(early); // (unrelated artifact, keeps the clock story honest)
-  h.clock.advance(1);
+  h.clock.increment(1);
   const error = await rejection(h.service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(png)));
   assert.is(error.code, 'FORBIDDEN');
   assert.is(error.reason, 'token_expired');
@@ -158,10 +158,10 @@ s('uploadTtlMs is configurable and still enforced', async ({ h }) => {
   const service = h.make({ uploadTtlMs: 1000 });
   const p = await service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
   assert.is(p.expiresAt, T0 + 1000);
-  h.clock.advance(999);
+  h.clock.increment(999);
   assert.is((await service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(png))).size, png.length);
   const q = await service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
-  h.clock.advance(1000);
+  h.clock.increment(1000);
   assert.is((await rejection(service.acceptUpload(q.artifactId, tokenOf(q.uploadUrl), chunks(png)))).reason, 'token_expired');
 });
 

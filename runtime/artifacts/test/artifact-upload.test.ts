@@ -23,7 +23,7 @@ async function presignPng(h: Harness) {
 s('an AsyncIterable upload lands in dir/<artifactId> with its metadata beside it', async ({ h }) => {
   const data = bytes(10_000);
   const p = await presignPng(h);
-  h.clock.advance(2000);
+  h.clock.increment(2000);
   const stored = await h.service.acceptUpload(p.artifactId, p.token, chunks(data, 777), { contentLength: data.length, contentType: 'image/png' });
   assert.is(stored.size, data.length);
   assert.is(stored.expiresAt, T0 + 2000 + 24 * 3_600_000);
@@ -178,9 +178,9 @@ s('open: unknown is 404, not yet uploaded is 404 pending, past the download TTL 
   const pending = await rejection(h.service.open(p.artifactId));
   assert.equal([pending.code, pending.status, pending.reason], ['NOT_FOUND', 404, 'pending']);
   await h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(8)));
-  h.clock.advance(24 * 3_600_000 - 1);
+  h.clock.increment(24 * 3_600_000 - 1);
   assert.is((await h.service.open(p.artifactId)).size, 8);
-  h.clock.advance(1);
+  h.clock.increment(1);
   const expired = await rejection(h.service.open(p.artifactId));
   assert.equal([expired.code, expired.status, expired.reason], ['NOT_FOUND', 410, 'expired']);
   assert.equal(expired.toJSON(), { code: 'NOT_FOUND', message: expired.message, details: { reason: 'expired', context: { artifactId: p.artifactId } } });

@@ -5,20 +5,11 @@ import { join } from 'node:path';
 import { ArtifactError } from '../artifact-error.ts';
 import { createArtifactService } from '../artifact-service.ts';
 import type { ArtifactService, ArtifactServiceOptions, Scheduler } from '../artifact-types.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 export const SECRET = 'test-secret-0123456789abcdef';
 export const BASE = 'http://localhost:6006';
 export const T0 = 1_730_000_000_000;
-
-export interface FakeClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function createFakeClock(start = T0): FakeClock {
-  let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
-}
 
 export interface FakeScheduler extends Scheduler {
   timeouts: Map<number, { fn: () => void; ms: number }>;
@@ -53,7 +44,7 @@ export function createFakeScheduler(): FakeScheduler {
 
 export interface Harness {
   dir: string;
-  clock: FakeClock;
+  clock: TestClock;
   scheduler: FakeScheduler;
   service: ArtifactService;
   make(overrides?: Partial<ArtifactServiceOptions>): ArtifactService;
@@ -63,7 +54,7 @@ export interface Harness {
 export async function makeHarness(overrides: Partial<ArtifactServiceOptions> = {}): Promise<Harness> {
   const root = await mkdtemp(join(tmpdir(), 'mimo-artifacts-'));
   const dir = join(root, 'artifacts');
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const scheduler = createFakeScheduler();
   const make = (more: Partial<ArtifactServiceOptions> = {}) =>
     createArtifactService({ dir, secret: SECRET, clock, publicBaseUrl: BASE, scheduler, ...overrides, ...more });

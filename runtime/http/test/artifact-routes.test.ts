@@ -41,7 +41,7 @@ s('presign validates taskId, kind and contentType with field errors', async ({ h
 s('presign -> PUT upload -> GET download round trip, with the serving headers', async ({ h }) => {
   const data = bytes(20_000);
   const p = await presign(h);
-  h.clock.advance(1000);
+  h.clock.increment(1000);
   const up = await call(h.app, p.uploadPath, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: data });
   assert.is(up.status, 200, JSON.stringify(up.body));
   assert.equal(up.body.data, { artifactId: p.artifactId, downloadUrl: p.downloadUrl, contentType: 'image/png', size: data.length, expiresAt: T0 + 1000 + 24 * 3_600_000 });
@@ -115,7 +115,7 @@ s('a forged, missing or other artifact\'s token is 403 FORBIDDEN', async ({ h })
 
 s('an expired upload token is 403 token_expired', async ({ h }) => {
   const p = await presign(h);
-  h.clock.advance(15 * 60_000 + 1);
+  h.clock.increment(15 * 60_000 + 1);
   const res = await call(h.app, p.uploadPath, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes(10) });
   assert.is(res.status, 403);
   assert.is(res.body.error.details.reason, 'token_expired');
@@ -150,7 +150,7 @@ s('an upload that does not finish in time is 408', async ({ h }) => {
 s('an expired artifact is 410 with details.reason "expired"', async ({ h }) => {
   const p = await presign(h);
   await call(h.app, p.uploadPath, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: bytes(10) });
-  h.clock.advance(24 * 3_600_000 + 1);
+  h.clock.increment(24 * 3_600_000 + 1);
   const res = await call(h.app, p.downloadPath);
   assert.is(res.status, 410);
   assert.is(res.body.ok, false);

@@ -31,14 +31,14 @@ snap('an extension online but not synced yet: connected, still stale', async ({ 
 snap('the latest synced client is served with its freshness; offline makes it stale', async ({ h }) => {
   h.registry.socketConnected('p');
   h.snapshots.applyFullSync('p', sync([tab(1, 1, 0, true), tab(2, 1, 1)]));
-  h.clock.advance(1200);
+  h.clock.increment(1200);
   let res = await call(h.app, '/api/snapshot');
   assert.equal(
     [res.body.data.clientId, res.body.data.tabs.length, res.body.data.activeTabId, res.body.data.connected, res.body.data.ageMs, res.body.data.stale, res.body.data.seq],
     ['p', 2, 1, true, 1200, false, 1],
   );
   assert.ok(validate(SnapshotResponseSchema, res.body.data).ok);
-  h.clock.advance(30_000);
+  h.clock.increment(30_000);
   res = await call(h.app, '/api/snapshot');
   assert.equal([res.body.data.stale, res.body.data.tabs.length], [true, 2], 'older than 30 s: stale, still returned');
   h.snapshots.applyTabEvent('p', { v: 1, type: 'tab_event', eventType: 'tab_removed', tabId: 2, timestamp: T0 });

@@ -24,7 +24,7 @@ s('GET /api/task/id returns a fresh id from newTaskId each time, not cached', as
 s('GET /api/task/list: empty, then summaries most recent first, matching the contract', async ({ h }) => {
   assert.equal((await call(h.app, '/api/task/list')).body, { ok: true, data: [] });
   await h.taskStore.createTaskIfAbsent({ taskId: TASK_ID, title: 'Find flights' });
-  h.clock.advance(1000);
+  h.clock.increment(1000);
   await h.taskStore.createTaskIfAbsent({ taskId: TASK_UUID, title: 'Read news', selectedClientId: 'plugin-abc' });
   await h.taskStore.updateTask(TASK_UUID, { machineSnapshot: { big: 'internal' }, status: 'ongoing' });
   const res = await call(h.app, '/api/task/list');
@@ -40,7 +40,7 @@ s('GET /api/task/list?limit=&cursor=: pages of { tasks, nextCursor } covering th
   const ids = [TASK_ID, TASK_UUID, '01HRZ8Y2J4K6M8N0P2Q4R6S8T0'];
   for (const taskId of ids) {
     await h.taskStore.createTaskIfAbsent({ taskId, title: taskId });
-    h.clock.advance(1000);
+    h.clock.increment(1000);
   }
   const first = await call(h.app, '/api/task/list?limit=2');
   assert.is(first.status, 200);

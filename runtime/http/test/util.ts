@@ -14,22 +14,13 @@ import { createMemoryTaskStore } from '../../store/index.ts';
 import type { TaskStore } from '../../store/index.ts';
 import { createHttpApp } from '../create-http-app.ts';
 import type { HttpAppConfig, HttpAppDeps, HttpEnv } from '../http-types.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 export const T0 = 1_730_000_000_000;
 export const BASE = 'http://localhost:6006';
 export const WEB = 'http://localhost:3000';
 export const TASK_ID = '01HRZ8YV8Q6P1Q2W3E4R5T6Y7V';
 export const TASK_UUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
-
-export interface FakeClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function createFakeClock(start = T0): FakeClock {
-  let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
-}
 
 export interface FakeScheduler extends Scheduler {
   fireTimeouts(): void;
@@ -53,7 +44,7 @@ export function createFakeScheduler(): FakeScheduler {
 
 export interface Harness {
   app: Hono<HttpEnv>;
-  clock: FakeClock;
+  clock: TestClock;
   scheduler: FakeScheduler;
   taskStore: TaskStore;
   registry: ExtensionRegistry;
@@ -72,7 +63,7 @@ export interface HarnessOptions {
 
 export async function makeHarness(options: HarnessOptions = {}): Promise<Harness> {
   const root = await mkdtemp(join(tmpdir(), 'mimo-http-'));
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const scheduler = createFakeScheduler();
   const taskStore = createMemoryTaskStore({ clock });
   const registry = createExtensionRegistry({ clock });

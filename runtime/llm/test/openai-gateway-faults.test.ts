@@ -5,21 +5,22 @@ import { createOpenAiGateway } from '../openai-gateway.ts';
 import { startMockOpenAiServer, type MockOpenAiServer, type MockScript } from '../mock-openai-server.ts';
 import { completionChunks, textChunks } from '../mock-openai-chunks.ts';
 import type { LlmError, LlmEvent, LlmMessage } from '../llm-types.ts';
-import { collect, createManualClock, textOf, typesOf, waitFor, type ManualClock } from './util.ts';
+import { collect, textOf, typesOf, waitFor } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const messages: LlmMessage[] = [{ role: 'user', content: 'hi' }];
 const input = { taskId: 't1', messages, tools: [] };
 
-const s = suite<{ server?: MockOpenAiServer; clock: ManualClock }>('openai gateway: faults, retry, timeout, abort', { clock: createManualClock() });
+const s = suite<{ server?: MockOpenAiServer; clock: TestClock }>('openai gateway: faults, retry, timeout, abort', { clock: createTestClock(0) });
 s.before.each((ctx) => {
-  ctx.clock = createManualClock();
+  ctx.clock = createTestClock(0);
 });
 s.after.each(async (ctx) => {
   await ctx.server?.close();
   ctx.server = undefined;
 });
 
-async function gatewayFor(ctx: { server?: MockOpenAiServer; clock: ManualClock }, script: MockScript, retryDelayMs = 250) {
+async function gatewayFor(ctx: { server?: MockOpenAiServer; clock: TestClock }, script: MockScript, retryDelayMs = 250) {
   ctx.server = await startMockOpenAiServer({ script });
   return createOpenAiGateway({ apiKey: 'sk-test', baseURL: ctx.server.url, model: 'mock-model', clock: ctx.clock, retryDelayMs });
 }
@@ -46,10 +47,10 @@ s('429 then success: exactly one retry, only after the injected delay', async (c
   await waitFor(() => ctx.clock.pending().includes(250), 'the retry delay to be scheduled');
   assert.is(ctx.server!.requests.length, 1, 'no second request before the delay elapsed');
   assert.equal(run.seen, [], 'nothing reported while waiting to retry');
-  ctx.clock.advance(249);
+  ctx.clock.increment(249);
   await new Promise((r) => setImmediate(r));
   assert.is(ctx.server!.requests.length, 1);
-  ctx.clock.advance(1);
+  ctx.clock.increment(1);
   const events = await run.finished;
   assert.is(ctx.server!.requests.length, 2);
   assert.is(textOf(events), 'second time lucky');
@@ -121,12 +122,12 @@ s('no response within timeoutMs: LLM_TIMEOUT after one retry that also times out
   const run = start(gw.streamChat({ ...input, timeoutMs: 5_000 }));
   await waitFor(() => ctx.server!.requests.length === 1, 'the first request');
   assert.equal(ctx.clock.pending(), [5_000]);
-  ctx.clock.advance(5_000);
+  ctx.clock.increment(5_000);
   await waitFor(() => ctx.clock.pending().includes(100), 'the retry delay');
-  ctx.clock.advance(100);
+  ctx.clock.increment(100);
   await waitFor(() => ctx.server!.requests.length === 2, 'the retry request');
   await waitFor(() => ctx.clock.pending().includes(5_000), 'the second timeout timer');
-  ctx.clock.advance(5_000);
+  ctx.clock.increment(5_000);
   const events = await run.finished;
   assert.equal(typesOf(events), ['error']);
   assert.is(errorOf(events).code, 'LLM_TIMEOUT');
@@ -138,7 +139,7 @@ s('a stream that stalls after deltas: the deltas, then LLM_TIMEOUT, no retry', a
   const gw = await gatewayFor(ctx, [{ chunks: textChunks('slow start'), stallAfterChunks: 3 }, completionChunks({ text: 'never' })], 0);
   const run = start(gw.streamChat({ ...input, timeoutMs: 2_000 }));
   await waitFor(() => textOf(run.seen) === 'slow start', 'the first deltas');
-  ctx.clock.advance(2_000);
+  ctx.clock.increment(2_000);
   const events = await run.finished;
   assert.equal(typesOf(events), ['delta', 'delta', 'error']);
   assert.is(errorOf(events).code, 'LLM_TIMEOUT');
@@ -198,7 +199,7 @@ s('an unreachable endpoint: LLM_UNAVAILABLE naming the endpoint, after one retry
   });
   const run = start(gw.streamChat(input));
   await waitFor(() => ctx.clock.pending().includes(10), 'the retry delay');
-  ctx.clock.advance(10);
+  ctx.clock.increment(10);
   const events = await run.finished;
   assert.is(calls, 2);
   assert.is(errorOf(events).code, 'LLM_UNAVAILABLE');

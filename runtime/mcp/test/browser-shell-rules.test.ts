@@ -84,8 +84,8 @@ rules('accepted: numbers and booleans become strings; timeout_sec up to 120; a b
   const waiting = h.shell('acc', ['open', 'about:blank'], { timeout_sec: 120 });
   assert.is((await waiting).exit_code, 0);
   const w = h.shell('acc', ['wait', 0]);
-  await eventually(() => timers.pending >= 1, 2000, 'timers');
-  timers.advance(0);
+  await eventually(() => timers.pending().length >= 1, 2000, 'timers');
+  timers.increment(0);
   assert.equal((await w).data, { waited: 0 });
   const bare = await h.shell('acc', ['open', 'example.test']);
   assert.equal(bare.data, { url: 'https://example.test/', title: '' }, 'the URL was completed and allowed');

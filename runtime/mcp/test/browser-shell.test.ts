@@ -129,13 +129,13 @@ flow('a ref from the latest snapshot on a page that changed underneath gets the 
 flow('wait <ms> and timeout_sec on injected timers: done in time, or exit 124', async ({ h, site, timers }) => {
   await h.shell('s-wait', ['open', `${site.url}/index.html`]);
   const quick = h.shell('s-wait', ['wait', 50]);
-  await eventually(() => timers.pending >= 2, 2000, 'wait + deadline timers');
-  timers.advance(50);
+  await eventually(() => timers.pending().length >= 2, 2000, 'wait + deadline timers');
+  timers.increment(50);
   const done = await quick;
   assert.equal([done.exit_code, done.data], [0, { waited: 50 }]);
   const slow = h.shell('s-wait', ['wait', '5000'], { timeout_sec: 1 });
-  await eventually(() => timers.pending >= 2, 2000, 'wait + deadline timers');
-  timers.advance(1000);
+  await eventually(() => timers.pending().length >= 2, 2000, 'wait + deadline timers');
+  timers.increment(1000);
   const timedOut = await slow;
   assert.equal([timedOut.exit_code, timedOut.isError, timedOut.stdout], [124, true, '']);
   assert.match(timedOut.stderr, /timed out after 1 s/);

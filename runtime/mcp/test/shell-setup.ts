@@ -1,15 +1,16 @@
 // Shared setup of the browser-shell tests: fixtures/site's form (its submit navigates to the
-// result page with the typed values), manual timers, and the MCP harness.
+// result page with the typed values), a test clock for browser-shell's timers, and the MCP harness.
 import { serveFixtureSite, type FixtureSite } from '../../../fixtures/site/serve.ts';
 import type { FakePage } from './fake-browser.ts';
-import { createManualTimers, type ManualTimers } from './manual-timers.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 import { startMcp, testPolicy, type McpHarness } from './mcp-harness.ts';
 import { loadSitePages } from './site-pages.ts';
 
 export interface Ctx {
   site: FixtureSite;
   pages: Record<string, FakePage>;
-  timers: ManualTimers;
+  /** browser-shell's timers (timeout_sec, wait), moved by hand with `increment(ms)`. */
+  timers: TestClock;
   h: McpHarness;
 }
 
@@ -23,7 +24,7 @@ export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {},
     if (e.tag === 'button') e.navigatesTo = result;
     if (e.name === 'email') e.submitsTo = result;
   }
-  ctx.timers = createManualTimers();
+  ctx.timers = createTestClock();
   ctx.h = await startMcp({ pages: { ...ctx.pages, ...extraPages }, policy, routes: { shellTimers: ctx.timers, consequentialSteps } });
 }
 

@@ -19,7 +19,9 @@ const seedErrorShape = z.object({ error: z.string(), errorCode: z.string(), reco
 const runViewShape = z
   .object({
     runId: z.string(),
-    templateId: z.string(),
+    // Seed 003 §4.1: the async reply is { runId, status, createdAt } and the sync one has no
+    // createdAt, so both are optional here although Mimo always sends them.
+    templateId: z.string().optional(),
     templateVersion: z.string().optional(),
     status: runStatus,
     sessionId: z.string().optional(),
@@ -27,14 +29,14 @@ const runViewShape = z
     trustLevel: z.enum(['local', 'remote']).optional(),
     timeoutMs: z.number().int().optional(),
     concurrency: z.number().int().optional(),
-    createdAt: z.number(),
+    createdAt: z.number().optional(),
     updatedAt: z.number().optional(),
     cancelRequested: z.boolean().optional(),
     progress: z.object({ totalSteps: z.number().int(), doneSteps: z.number().int() }).optional(),
     metrics: z.object({ elapsedMs: z.number() }).optional(),
     steps: z.array(z.object({ stepId: z.string(), status: z.string(), error: z.object({ code: z.string(), message: z.string() }).optional() })).optional(),
     result: z.record(z.string(), z.unknown()).optional(),
-    artifacts: z.array(z.object({ artifactId: z.string(), type: z.string(), mimeType: z.string(), size: z.number().int(), expiresAt: z.number() })).optional(),
+    artifacts: z.array(z.object({ artifactId: z.string(), type: z.string(), mimeType: z.string().optional(), size: z.number().int(), expiresAt: z.number().optional() })).optional(),
     error: seedErrorShape.optional(),
   })
   .passthrough();
@@ -129,9 +131,10 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
       .strict(),
     output: z.object({
       runs: z.array(z.object({ runId: z.string(), templateId: z.string(), status: runStatus, createdAt: z.number(), updatedAt: z.number() })),
-      total: z.number().int(),
-      limit: z.number().int(),
-      offset: z.number().int(),
+      // Mimo's paging fields, beyond seed 003 §4.3: optional in the schema.
+      total: z.number().int().optional(),
+      limit: z.number().int().optional(),
+      offset: z.number().int().optional(),
     }),
     annotations: { readOnlyHint: true },
     async handle(args) {
@@ -147,7 +150,7 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     title: 'Cancel a task run',
     description: 'Cooperative cancel: the step running now finishes, pending steps are skipped, then the run becomes canceled. cancelRequested says whether the request was taken; currentStatus is the status right now (poll get_task_run for canceled).',
     input: z.object({ runId }).strict(),
-    output: z.object({ runId: z.string(), cancelRequested: z.boolean(), currentStatus: runStatus }),
+    output: z.object({ runId: z.string().optional(), cancelRequested: z.boolean(), currentStatus: runStatus }),
     annotations: { destructiveHint: true, idempotentHint: true },
     async handle({ runId: id }) {
       const out = await runs.cancel(id);
@@ -172,8 +175,9 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
       mimeType: z.string(),
       size: z.number().int(),
       data: z.string(),
-      offset: z.number().int(),
-      bytesReturned: z.number().int(),
+      // Seed 003 §5: a small artifact's reply has neither.
+      offset: z.number().int().optional(),
+      bytesReturned: z.number().int().optional(),
       complete: z.boolean(),
     }),
     annotations: { readOnlyHint: true },

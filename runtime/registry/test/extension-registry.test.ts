@@ -13,7 +13,7 @@ reg.before.each((ctx) => {
 reg('register upserts by clientId and keeps metadata a later registration leaves out', ({ h }) => {
   const first = h.registry.register({ clientId: 'plugin-a', extensionId: 'abc', extensionName: 'mimo-agent', ua: 'UA/1', version: '0.1.0', browserName: 'chrome' });
   assert.ok(first.ok);
-  h.clock.advance(500);
+  h.clock.increment(500);
   h.registry.register({ clientId: 'plugin-a', version: '0.2.0' });
   assert.equal(h.registry.list(), [
     { clientId: 'plugin-a', extensionId: 'abc', extensionName: 'mimo-agent', ua: 'UA/1', version: '0.2.0', browserName: 'chrome', socketConnected: false, lastSeenAt: T0 + 500, health: 'healthy' },
@@ -36,12 +36,12 @@ reg('a socket connecting before any registration creates the entry', ({ h }) => 
 
 reg('list puts online clients first, then the most recently seen', ({ h }) => {
   h.registry.register({ clientId: 'old', version: '1' });
-  h.clock.advance(10);
+  h.clock.increment(10);
   h.registry.register({ clientId: 'new', version: '1' });
-  h.clock.advance(10);
+  h.clock.increment(10);
   h.registry.register({ clientId: 'live', version: '1' });
   h.registry.socketConnected('live');
-  h.clock.advance(10);
+  h.clock.increment(10);
   h.registry.touch('old');
   assert.equal(h.registry.list().map((e) => e.clientId), ['live', 'old', 'new']);
 });
@@ -59,7 +59,7 @@ presence('online while at least one of its sockets is connected', ({ h }) => {
   h.registry.socketDisconnected('p');
   assert.ok(h.registry.isOnline('p'), 'second socket still connected');
   assert.ok(h.registry.get('p')!.socketConnected);
-  h.clock.advance(2000);
+  h.clock.increment(2000);
   h.registry.socketDisconnected('p');
   assert.not.ok(h.registry.isOnline('p'));
   assert.is(h.registry.get('p')!.lastSeenAt, T0 + 2000, 'disconnect updates lastSeenAt');
@@ -78,7 +78,7 @@ presence('an extra disconnect cannot drive the count below zero', ({ h }) => {
 presence('touch moves lastSeenAt without notifying listeners', ({ h }) => {
   h.registry.socketConnected('p');
   const before = h.changes.length;
-  h.clock.advance(42);
+  h.clock.increment(42);
   h.registry.touch('p');
   assert.is(h.registry.get('p')!.lastSeenAt, T0 + 42);
   assert.is(h.changes.length, before);
@@ -86,7 +86,7 @@ presence('touch moves lastSeenAt without notifying listeners', ({ h }) => {
 
 presence('markUsed sets lastUsedAt', ({ h }) => {
   h.registry.socketConnected('p');
-  h.clock.advance(7);
+  h.clock.increment(7);
   h.registry.markUsed('p');
   assert.is(h.registry.get('p')!.lastUsedAt, T0 + 7);
 });

@@ -69,10 +69,10 @@ select('the task binding wins over recency while it is online', ({ h }) => {
 select('of several online clients the most recently used one is chosen', ({ h }) => {
   online(h, 'a', 'b', 'c');
   h.registry.markUsed('b');
-  h.clock.advance(5);
+  h.clock.increment(5);
   h.registry.markUsed('a');
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'a', reason: 'recent' });
-  h.clock.advance(5);
+  h.clock.increment(5);
   h.registry.markUsed('c');
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'c', reason: 'recent' });
 });
@@ -80,7 +80,7 @@ select('of several online clients the most recently used one is chosen', ({ h })
 select('never-used clients fall back to the most recently seen', ({ h }) => {
   online(h, 'a', 'b');
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'b', reason: 'recent' });
-  h.clock.advance(10);
+  h.clock.increment(10);
   h.registry.touch('a');
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'a', reason: 'recent' });
   h.registry.markUsed('b');

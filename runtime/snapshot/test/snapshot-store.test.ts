@@ -12,7 +12,7 @@ sync.before.each((ctx) => {
 
 sync('a full sync replaces the client snapshot and stamps lastUpdated with the server clock', ({ h }) => {
   h.store.applyFullSync('p', twoWindows());
-  h.clock.advance(100);
+  h.clock.increment(100);
   const result = h.store.applyFullSync('p', fullSync({ windows: [win(3, true)], tabs: [tab(30, 3, 0, { active: true })], activeWindowId: 3, activeTabId: 30 }));
   assert.ok(result.ok);
   const state = h.store.state('p')!;
@@ -126,12 +126,12 @@ current('nothing synced: an empty, stale snapshot', ({ h }) => {
 
 current('fresh while connected and at most 30 s old; stale after 30 s', ({ h }) => {
   h.store.applyFullSync('p', twoWindows());
-  h.clock.advance(1200);
+  h.clock.increment(1200);
   let snap = h.store.current('p', { connected: true });
   assert.equal([snap.connected, snap.ageMs, snap.stale, snap.lastUpdated, snap.seq, snap.clientId], [true, 1200, false, T0, 1, 'p']);
-  h.clock.advance(30_000 - 1200);
+  h.clock.increment(30_000 - 1200);
   assert.is(h.store.current('p', { connected: true }).stale, false, 'exactly 30 s is not yet stale');
-  h.clock.advance(1);
+  h.clock.increment(1);
   snap = h.store.current('p', { connected: true });
   assert.equal([snap.ageMs, snap.stale], [30_001, true]);
   assert.is(snap.tabs.length, 5, 'the last snapshot is still returned');
@@ -145,7 +145,7 @@ current('offline is stale even when fresh', ({ h }) => {
 
 current('a tab_event refreshes the age', ({ h }) => {
   h.store.applyFullSync('p', twoWindows());
-  h.clock.advance(40_000);
+  h.clock.increment(40_000);
   h.store.applyTabEvent('p', tabEvent('tab_activated', { tabId: 11, windowId: 1 }));
   assert.is(h.store.current('p', { connected: true }).stale, false);
 });

@@ -2,18 +2,9 @@
 import type { BrowserWindow, Tab, TabGroup } from '../../../transport/contracts/index.ts';
 import { createSnapshotStore } from '../snapshot-store.ts';
 import type { SnapshotChange, SnapshotStore } from '../snapshot-types.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 export const T0 = 1_730_000_000_000;
-
-export interface FakeClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function createFakeClock(start = T0): FakeClock {
-  let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
-}
 
 export function tab(tabId: number, windowId: number, index: number, extra: Partial<Tab> = {}): Tab {
   return { tabId, windowId, index, active: false, pinned: false, hidden: false, url: `https://example.test/${tabId}`, title: `Tab ${tabId}`, ...extra };
@@ -45,14 +36,14 @@ export function tabEvent(eventType: string, fields: Record<string, unknown>) {
 }
 
 export interface SnapshotHarness {
-  clock: FakeClock;
+  clock: TestClock;
   store: SnapshotStore;
   changes: SnapshotChange[];
   lines: string[];
 }
 
 export function makeStore(): SnapshotHarness {
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const changes: SnapshotChange[] = [];
   const lines: string[] = [];
   const store = createSnapshotStore({ clock, onChange: (c) => changes.push(c), debugLog: (l) => lines.push(l) });

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { createAppendFiles } from '../append-files.ts';
 import { parseIndex } from '../task-index.ts';
 import { createTaskStore } from '../task-store.ts';
-import { createFakeClock, makeTempDir } from './util.ts';
+import { makeTempDir, T0 } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const s = suite<{ dir: string; remove(): Promise<void> }>('append files: held-open append handles');
 
@@ -153,7 +154,7 @@ s('trimOnOpen false (the task store: it reads, and trims, a log before appending
 });
 
 s('the task store closes its log handles on close() and when a task finishes', async ({ dir }) => {
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const store = createTaskStore({ dataDir: dir, clock });
   const log = (taskId: string) => join(dir, 'tasks', taskId, 'messages.jsonl');
   for (const taskId of ['a', 'b']) {
@@ -178,7 +179,7 @@ s('the task store closes its log handles on close() and when a task finishes', a
 });
 
 s('the store index: a torn last line (a kill mid-append) is trimmed before the next append, so the log stays parseable', async ({ dir }) => {
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const first = createTaskStore({ dataDir: dir, clock });
   await first.createTaskIfAbsent({ taskId: 'a', title: 'A' });
   await first.close();

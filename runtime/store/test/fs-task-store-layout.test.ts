@@ -8,17 +8,17 @@ import { createFsTaskFiles } from '../task-files.ts';
 import { createTaskStore } from '../task-store.ts';
 import { createTaskStoreCore } from '../task-store-core.ts';
 import type { Message } from '../task-types.ts';
-import { createFakeClock, listJsonFiles, makeTempDir, rejection } from './util.ts';
-import type { FakeClock } from './util.ts';
+import { listJsonFiles, makeTempDir, rejection, T0 } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
-const s = suite<{ dir: string; remove(): Promise<void>; clock: FakeClock }>('file task store: layout and recovery');
+const s = suite<{ dir: string; remove(): Promise<void>; clock: TestClock }>('file task store: layout and recovery');
 const msg = (id: string): Message => ({ id, role: 'assistant', content: `body ${id}`, timestamp: 1 });
 
 s.before.each(async (ctx) => {
   const temp = await makeTempDir('layout');
   ctx.dir = temp.dir;
   ctx.remove = temp.remove;
-  ctx.clock = createFakeClock();
+  ctx.clock = createTestClock(T0);
 });
 s.after.each(async (ctx) => ctx.remove());
 
@@ -60,7 +60,7 @@ s('an append writes only the files of its own task', async ({ dir, clock }) => {
   for (const id of ['a', 'b', 'c']) await store.createTaskIfAbsent({ taskId: id, title: id });
   const before = new Map<string, string>();
   for (const file of await listJsonFiles(dir)) before.set(file, await readFile(file, 'utf8'));
-  clock.advance(1);
+  clock.increment(1);
   await store.appendMessage('b', msg('m1'));
   // An append does not rewrite meta.json (its updatedAt goes to the index)...
   assert.is(await readFile(join(dir, 'tasks', 'b', 'meta.json'), 'utf8'), before.get(join(dir, 'tasks', 'b', 'meta.json')));
@@ -110,7 +110,7 @@ s('messages write failing after the meta write: rejected, memory unchanged, only
   const log = join(dir, 'tasks', 't', 'messages.jsonl');
   await rename(log, `${log}.aside`);
   await mkdir(log); // the log cannot be appended to
-  clock.advance(50);
+  clock.increment(50);
   const error = await rejection(store.appendMessage('t', msg('m2')));
   assert.is(error.code, 'INTERNAL');
   assert.is(error.details?.context?.errno, 'EISDIR');
@@ -142,7 +142,7 @@ s('a cache smaller than the task count still reads and writes every task correct
   for (const id of ids) await store.createTaskIfAbsent({ taskId: id, title: id });
   for (let round = 0; round < 3; round++) {
     for (const id of ids) {
-      clock.advance(1);
+      clock.increment(1);
       await store.appendMessage(id, msg(`${id}${round}`));
       await store.updateTask(id, { usage: { promptTokens: round, completionTokens: 0, totalTokens: round } });
     }

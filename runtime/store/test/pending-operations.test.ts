@@ -3,14 +3,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTaskStore } from '../index.ts';
-import { createFakeClock, makeTempDir } from './util.ts';
+import { makeTempDir, T0 } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const test = suite('task store: pending operations');
 
 test('counts operations from the call until they settle, across tasks; 0 when idle', async () => {
   const { dir, remove } = await makeTempDir('pending');
   try {
-    const store = createTaskStore({ dataDir: dir, clock: createFakeClock() });
+    const store = createTaskStore({ dataDir: dir, clock: createTestClock(T0) });
     await store.init();
     assert.is(store.pendingOperations!(), 0);
     const taskIds = ['01JD0000000000000000000001', '01JD0000000000000000000002'];

@@ -8,7 +8,8 @@ import { startPostgres } from '../../test-util/postgres-server.ts';
 import { migrate, MIGRATIONS } from '../postgres-migrations.ts';
 import { createPostgresTaskStore } from '../postgres-task-store.ts';
 import { defineTaskStoreBehaviour } from './task-store-behaviour.ts';
-import { createFakeClock } from './util.ts';
+import { T0 } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const server = await startPostgres();
 const databaseUrl = await server.createDatabase();
@@ -71,7 +72,7 @@ cluster('migrations run once even when nodes start together', async () => {
 
 cluster('two stores on one database see each other: any node serves any history', async () => {
   const { pool } = await freshSchema();
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const a = createPostgresTaskStore({ pool: pool(), clock, ownsPool: true });
   const b = createPostgresTaskStore({ pool: pool(), clock, ownsPool: true });
   await a.createTaskIfAbsent({ taskId: 'shared', title: 'on node A' });
@@ -93,7 +94,7 @@ cluster('two stores on one database see each other: any node serves any history'
 });
 
 cluster('a database that is down: INTERNAL, retryable, and no crash', async () => {
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const store = createPostgresTaskStore({ pool: new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', connectionTimeoutMillis: 2000 }), clock, ownsPool: true });
   const error = await store.getTask('t1').catch((e) => e);
   assert.is(error.code, 'INTERNAL');

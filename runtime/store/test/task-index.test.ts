@@ -6,7 +6,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryTaskFiles, createTaskStore, createTaskStoreCore, type TaskFiles } from '../index.ts';
 import { parseIndex } from '../task-index.ts';
-import { createFakeClock, makeTempDir } from './util.ts';
+import { makeTempDir, T0 } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const test = suite('task store: summary index');
 
@@ -33,11 +34,11 @@ function counting() {
   return { files: counted, raw: files, metaReads: () => metaReads, reset: () => void (metaReads = 0) };
 }
 
-async function seed(files: TaskFiles, clock = createFakeClock()) {
+async function seed(files: TaskFiles, clock = createTestClock(T0)) {
   const store = createTaskStoreCore({ files, clock });
   for (const id of ['a', 'b', 'c']) {
     await store.createTaskIfAbsent({ taskId: id, title: id });
-    clock.advance(5);
+    clock.increment(5);
   }
   await store.updateTask('a', { status: 'running' });
   const list = await store.listTasks();
@@ -49,7 +50,7 @@ test('a restart reads the index and no meta file, and lists the same tasks', asy
   const c = counting();
   const before = await seed(c.files);
   c.reset();
-  const reopened = createTaskStoreCore({ files: c.files, clock: createFakeClock() });
+  const reopened = createTaskStoreCore({ files: c.files, clock: createTestClock(T0) });
   assert.equal((await reopened.init()).taskCount, 3);
   assert.is(c.metaReads(), 0);
   assert.equal(await reopened.listTasks(), before);
@@ -61,7 +62,7 @@ test('no index (a store from before it): every meta file is read once, then an i
   const before = await seed(c.files);
   await c.files.index.replace('');
   c.reset();
-  const reopened = createTaskStoreCore({ files: c.files, clock: createFakeClock() });
+  const reopened = createTaskStoreCore({ files: c.files, clock: createTestClock(T0) });
   assert.equal(await reopened.listTasks(), before);
   assert.is(c.metaReads(), 3);
   await reopened.close();
@@ -69,7 +70,7 @@ test('no index (a store from before it): every meta file is read once, then an i
   assert.ok(!('damaged' in parsed));
   if (!('damaged' in parsed)) assert.equal([...parsed.summaries.keys()].sort(), ['a', 'b', 'c']);
   c.reset();
-  const third = createTaskStoreCore({ files: c.files, clock: createFakeClock() });
+  const third = createTaskStoreCore({ files: c.files, clock: createTestClock(T0) });
   assert.equal(await third.listTasks(), before);
   assert.is(c.metaReads(), 0);
   await third.close();
@@ -83,14 +84,14 @@ test('a damaged line in the middle: rebuilt from the meta files; a torn last lin
   lines.splice(2, 0, '{"s":{"taskId":"a","title":');
   await c.files.index.replace(lines.join('\n'));
   c.reset();
-  const rebuilt = createTaskStoreCore({ files: c.files, clock: createFakeClock() });
+  const rebuilt = createTaskStoreCore({ files: c.files, clock: createTestClock(T0) });
   assert.equal(await rebuilt.listTasks(), before);
   assert.is(c.metaReads(), 3);
   await rebuilt.close();
 
   await c.files.index.append('{"s":{"taskId":"b","ti');
   c.reset();
-  const torn = createTaskStoreCore({ files: c.files, clock: createFakeClock() });
+  const torn = createTaskStoreCore({ files: c.files, clock: createTestClock(T0) });
   assert.equal(await torn.listTasks(), before);
   assert.is(c.metaReads(), 0);
   await torn.close();
@@ -98,7 +99,7 @@ test('a damaged line in the middle: rebuilt from the meta files; a torn last lin
 
 test('killed between the intent and the summary: that task is read from its meta file', async () => {
   const dir = await makeTempDir('index');
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const store = createTaskStore({ dataDir: dir.dir, clock });
   await store.createTaskIfAbsent({ taskId: 'a', title: 'A' });
   await store.createTaskIfAbsent({ taskId: 'b', title: 'B' });
@@ -123,7 +124,7 @@ test('folders the index does not know are read; entries whose folder is gone are
   await c.raw.prepareTask('d');
   await c.raw.meta('d').write({ version: 1, task: { taskId: 'd', title: 'd', status: 'created', createdAt: 1, updatedAt: 1, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } } });
   c.reset();
-  const reopened = createTaskStoreCore({ files: { ...c.files, listTaskIds: async () => ['a', 'c', 'd'] }, clock: createFakeClock() });
+  const reopened = createTaskStoreCore({ files: { ...c.files, listTaskIds: async () => ['a', 'c', 'd'] }, clock: createTestClock(T0) });
   assert.equal((await reopened.listTasks()).map((t) => t.taskId), ['a', 'c', 'd']);
   assert.is(c.metaReads(), 1);
   await reopened.close();
@@ -131,11 +132,11 @@ test('folders the index does not know are read; entries whose folder is gone are
 
 test('the log is compacted: many writes to few tasks keep it near one line per task', async () => {
   const c = counting();
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const store = createTaskStoreCore({ files: c.files, clock });
   await store.createTaskIfAbsent({ taskId: 'a', title: 'a' });
   for (let i = 0; i < 1_500; i++) {
-    clock.advance(1);
+    clock.increment(1);
     await store.appendMessage('a', { id: `m${i}`, role: 'user', content: 'x', timestamp: 1 });
   }
   await store.close();
@@ -149,17 +150,17 @@ test('the log is compacted: many writes to few tasks keep it near one line per t
 
 test('an append leaves meta.json as it was; its updatedAt survives a kill (no close) through the index', async () => {
   const c = counting();
-  const clock = createFakeClock();
+  const clock = createTestClock(T0);
   const store = createTaskStoreCore({ files: c.files, clock });
   await store.createTaskIfAbsent({ taskId: 'a', title: 'a' });
   await store.createTaskIfAbsent({ taskId: 'b', title: 'b' });
   const created = clock.now();
-  clock.advance(100);
+  clock.increment(100);
   await store.appendMessage('a', { id: 'm1', role: 'user', content: 'x', timestamp: 1 });
   assert.is((await c.raw.meta('a').read())!.task.updatedAt, created, 'meta.json not rewritten by the append');
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r)); // the batched index line lands
   // Killed here: no close(). The next process lists and opens the task with the append's time.
-  const next = createTaskStoreCore({ files: c.files, clock: createFakeClock(), cacheSize: 1 });
+  const next = createTaskStoreCore({ files: c.files, clock: createTestClock(T0), cacheSize: 1 });
   assert.equal((await next.listTasks()).map((t) => [t.taskId, t.updatedAt]), [['a', created + 100], ['b', created]]);
   assert.is((await next.getTask('a'))!.updatedAt, created + 100);
   await next.getTask('b'); // evicts a from the one-entry cache: read again from meta.json + index

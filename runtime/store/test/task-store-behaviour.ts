@@ -3,11 +3,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Message, TaskStore } from '../task-types.ts';
-import { createFakeClock, rejection } from './util.ts';
-import type { FakeClock } from './util.ts';
+import { rejection, T0 } from './util.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 export interface StoreHarness {
-  clock: FakeClock;
+  clock: TestClock;
   store: TaskStore;
   /** A fresh store over the same data (a restart). */
   reopen(): TaskStore;
@@ -19,11 +19,11 @@ export interface StoreHarness {
 
 const msg = (id: string, extra: Partial<Message> = {}): Message => ({ id, role: 'user', content: `text of ${id}`, timestamp: 1_730_000_000_000, ...extra });
 
-export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: FakeClock) => Promise<StoreHarness>): void {
+export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: TestClock) => Promise<StoreHarness>): void {
   const s = suite<{ h: StoreHarness }>(`${name}: behaviour`);
 
   s.before.each(async (ctx) => {
-    ctx.h = await makeHarness(createFakeClock());
+    ctx.h = await makeHarness(createTestClock(T0));
   });
   s.after.each(async (ctx) => {
     await ctx.h.store.close();
@@ -42,7 +42,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
 
   s('createTaskIfAbsent is idempotent: an existing task is returned unchanged', async ({ h }) => {
     const first = await h.store.createTaskIfAbsent({ taskId: 't1', title: 'first' });
-    h.clock.advance(1000);
+    h.clock.increment(1000);
     const second = await h.store.createTaskIfAbsent({ taskId: 't1', title: 'second', selectedClientId: 'x' });
     assert.is(second.created, false);
     assert.equal(second.task, first.task);
@@ -68,14 +68,14 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
   s('listTasks returns summaries, most recently updated first', async ({ h }) => {
     for (const id of ['a', 'b', 'c']) {
       await h.store.createTaskIfAbsent({ taskId: id, title: id });
-      h.clock.advance(10);
+      h.clock.increment(10);
     }
     assert.equal((await h.store.listTasks()).map((t) => t.taskId), ['c', 'b', 'a']);
     await h.store.updateTask('a', { status: 'running', machineSnapshot: { value: 'x' } });
     const list = await h.store.listTasks();
     assert.equal(list.map((t) => t.taskId), ['a', 'c', 'b']);
     assert.equal(list[0], { taskId: 'a', title: 'a', status: 'running', createdAt: 1_730_000_000_000, updatedAt: h.clock.now() });
-    h.clock.advance(10);
+    h.clock.increment(10);
     await h.store.appendMessage('b', msg('m1'));
     assert.equal((await h.store.listTasks()).map((t) => t.taskId), ['b', 'a', 'c']);
   });
@@ -84,7 +84,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     // Equal timestamps in pairs, so the tie-breaks (createdAt, then taskId) are crossed by pages.
     for (let i = 0; i < 11; i++) {
       await h.store.createTaskIfAbsent({ taskId: `t${String(i).padStart(2, '0')}`, title: `task ${i}` });
-      if (i % 2 === 1) h.clock.advance(10);
+      if (i % 2 === 1) h.clock.increment(10);
     }
     await h.store.updateTask('t03', { status: 'running' });
     const all = (await h.store.listTasks()).map((t) => t.taskId);
@@ -97,7 +97,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
       seen.push(...page.tasks.map((t) => t.taskId));
       if (pages === 0) {
         // Updated between pages: moves to the front, not repeated further down.
-        h.clock.advance(10);
+        h.clock.increment(10);
         await h.store.updateTask(all[5]!, { title: 'renamed' });
       }
       cursor = page.nextCursor ?? undefined;
@@ -116,7 +116,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
 
   s('updateTask sets and clears fields and stamps updatedAt', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'old', selectedClientId: 'p1' });
-    h.clock.advance(500);
+    h.clock.increment(500);
     const snapshot = { status: 'active', value: { running: 'llm' }, context: { n: 1 } };
     const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
     const updated = await h.store.updateTask('t1', { status: 'ongoing', title: 'new', machineSnapshot: snapshot, usage });
@@ -142,7 +142,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
       { machineSnapshot: cyclic }, { machineSnapshot: 10n }, { selectedClientId: '' }, null, 'status',
     ];
     for (const patch of bad) {
-      h.clock.advance(1);
+      h.clock.increment(1);
       const error = await rejection(h.store.updateTask('t1', patch as never));
       assert.is(error.code, 'BAD_REQUEST', JSON.stringify(String(patch)));
     }
@@ -166,7 +166,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     await h.store.updateTask('t1', { usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 }, machineSnapshot: { v: 1 } });
     const roles = ['user', 'assistant', 'tool', 'system'] as const;
     for (const [i, role] of roles.entries()) {
-      h.clock.advance(100);
+      h.clock.increment(100);
       const result = await h.store.appendMessage('t1', msg(`m${i}`, { role, meta: i === 2 ? { toolCallId: 'c1', ok: true } : undefined }));
       assert.is(result.appended, true);
     }
@@ -242,7 +242,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
 
   s('a restart sees every committed change', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 'a', title: 'A', selectedClientId: 'p' });
-    h.clock.advance(5);
+    h.clock.increment(5);
     await h.store.createTaskIfAbsent({ taskId: 'b', title: 'B' });
     await h.store.appendMessage('a', msg('m1'));
     await h.store.updateTask('b', { status: 'completed', machineSnapshot: { value: 'done' } });
@@ -265,7 +265,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Fake
     const listBefore = await h.store.listTasks();
     await h.breakWrites('t1');
     await h.breakWrites('t2');
-    h.clock.advance(1000);
+    h.clock.increment(1000);
     const calls = [
       () => h.store.appendMessage('t1', msg('m2')),
       () => h.store.updateTask('t1', { status: 'error' }),

@@ -3,21 +3,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TaskStoreError } from '../task-store-error.ts';
+import { createTestClock, type TestClock } from '../../clock/index.ts';
 
-export interface FakeClock {
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function createFakeClock(start = 1_730_000_000_000): FakeClock {
-  let t = start;
-  return {
-    now: () => t,
-    advance: (ms) => {
-      t += ms;
-    },
-  };
-}
+export const T0 = 1_730_000_000_000;
 
 export async function makeTempDir(label: string): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `mimo-${label}-`));
