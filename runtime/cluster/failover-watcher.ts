@@ -36,6 +36,10 @@ export function startFailoverWatcher(deps: {
   let busy: Promise<string[]> | null = null;
 
   async function look(): Promise<string[]> {
+    // While this node cannot prove its own locks, or just after it got them back, the live set is
+    // not to be trusted (the other nodes may be re-connecting too): no node is declared gone, no
+    // task adopted, no run marked. A node truly lost meanwhile is seen at the first look after.
+    if (ownership.fenced() || ownership.inGrace()) return [];
     const live = new Set(await ownership.liveNodes());
     if (known) for (const node of known) if (!live.has(node)) {
       log({ event: 'node_gone', node });
@@ -43,9 +47,7 @@ export function startFailoverWatcher(deps: {
     }
     known = live;
     const adopted: string[] = [];
-    // Not while this node cannot prove its own locks, is leaving, or just came back from an
-    // outage (the other nodes re-claim their tasks first).
-    if (ownership.fenced() || ownership.inGrace() || deps.leaving?.()) return adopted;
+    if (deps.leaving?.()) return adopted; // a leaving node adopts nothing more
     for (const taskId of await ownership.orphans()) {
       if (await control.takeOver(taskId)) adopted.push(taskId);
     }
