@@ -195,7 +195,8 @@ export function createAgentOrchestrator(
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
       if (note) await noteToTask(taskId, note);
       const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
-      const toRun = task.status !== 'running' ? [] : (replay ?? (unanswered ? [{ id: messages[lastUser]!.id, content: messages[lastUser]!.content }] : []));
+      const fallback: ReplayMessage[] = task.status === 'running' && unanswered ? [{ id: messages[lastUser]!.id, content: messages[lastUser]!.content }] : [];
+      const toRun = task.status === 'takeover' ? [] : (replay ?? fallback);
       for (const message of toRun) session.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, ...(message.traceId ? { traceId: message.traceId } : {}) } });
       return ok({ taskId, rerun: toRun.length > 0, replayed: toRun.length });
     },

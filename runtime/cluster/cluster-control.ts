@@ -56,9 +56,13 @@ export function createClusterControl(deps: {
 
   async function adopt(taskId: string, previous: string | null): Promise<void> {
     const task = await taskStore.getTask(taskId);
-    if (!task || (task.status !== 'running' && task.status !== 'takeover')) return;
+    if (!task || task.status === 'completed' || task.status === 'error') return;
     const handedOver = previous?.startsWith(HANDOFF_PREFIX) ?? false;
-    const replay = task.status === 'running' ? replayOf(await taskStore.listMessages(taskId)) : [];
+    // In takeover the user has the tab: nothing runs until they resume. Otherwise every message
+    // not answered yet runs again (also when the owner died between acknowledging a message and
+    // storing `running`: the task is then still created or ongoing).
+    const replay = task.status === 'takeover' ? [] : replayOf(await taskStore.listMessages(taskId));
+    if (task.status !== 'running' && task.status !== 'takeover' && replay.length === 0) return;
     const note = handedOver ? null : takeoverNote(ownership.nodeId, task.status);
     const result = local?.resumeInterrupted ? await local.resumeInterrupted(taskId, note, replay) : undefined;
     log({ event: handedOver ? 'task_handed_over' : 'task_adopted', taskId, node: ownership.nodeId, previous, previousStatus: task.status, replayed: replay.map((m) => m.id), result });

@@ -48,7 +48,10 @@ export interface TaskOwnership {
   recordedOwner(taskId: string): Promise<string | null>;
   /** Node ids whose node lock is held right now. */
   liveNodes(): Promise<string[]>;
-  /** Tasks in running or takeover whose owner is not alive (or handed them over): failover candidates. */
+  /**
+   * Failover candidates: tasks whose owner is not alive (or handed them over) that were running,
+   * in takeover, just created, or ongoing with a message stored after the last answer.
+   */
   orphans(): Promise<string[]>;
   onChange(listener: (change: OwnershipChange) => void): void;
   /** Ends the lock connection: every lock is released. */
@@ -73,6 +76,11 @@ export interface TaskOwnershipOptions {
 export const LIVE_NODES_SQL = `
   SELECT n.node_id FROM mimo_nodes n
   JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.classid = ${NODE_LOCK_SPACE}::oid AND l.objid = n.lock_key::oid AND l.objsubid = 2`;
+
+/** A user message stored after the task's last answer (its owner died before the turn started). */
+const UNANSWERED_SQL = `
+  SELECT 1 FROM mimo_messages u WHERE u.task_id = t.task_id AND u.role = 'user'
+    AND u.seq > COALESCE((SELECT max(a.seq) FROM mimo_messages a WHERE a.task_id = t.task_id AND a.role = 'assistant'), 0)`;
 
 export async function createTaskOwnership(options: TaskOwnershipOptions): Promise<TaskOwnership> {
   const { pool, nodeId, clock } = options;
@@ -181,7 +189,8 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     async orphans() {
       const result = await pool.query<{ task_id: string }>(
         `SELECT t.task_id FROM mimo_tasks t LEFT JOIN mimo_task_owners o ON o.task_id = t.task_id
-         WHERE t.status IN ('running', 'takeover') AND (o.node_id IS NULL OR o.node_id = $1 OR o.node_id NOT IN (${LIVE_NODES_SQL}))
+         WHERE (o.node_id IS NULL OR o.node_id = $1 OR o.node_id NOT IN (${LIVE_NODES_SQL}))
+           AND (t.status IN ('running', 'takeover', 'created') OR (t.status = 'ongoing' AND EXISTS (${UNANSWERED_SQL})))
          ORDER BY t.updated_at`,
         [nodeId],
       );

@@ -71,10 +71,11 @@ export function startChaosClient(options: {
 
   async function sendOne(message: { id: string; content: string }): Promise<boolean> {
     const started = Date.now();
+    const timestamp = started; // a retry is the same message, byte for byte
     while (!closed && Date.now() - started < (options.ackBoundMs ?? 40_000)) {
       const s = await connected();
       try {
-        const ack = await s.timeout(15_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: message.id, timestamp: Date.now(), taskId, content: message.content });
+        const ack = await s.timeout(15_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: message.id, timestamp, taskId, content: message.content });
         if (ack?.ok) return true;
       } catch {
         // no answer in time (its node died?): the same message again, maybe through another node
