@@ -52,7 +52,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const started = Date.now();
   const random = rng(options.seed);
-  const log = options.log ?? (() => undefined);
+  const say = options.log ?? (() => undefined);
+  const log = (line: string) => say(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`);
   const llm = await startMockOpenAiServer({ script: model });
   const h = await startClusterHarness({ OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'test-key', MIMO_MODEL: 'mock', MIMO_FAILOVER_CHECK_MS: '250' });
   const names = ['node-a', 'node-b', 'node-c'];
@@ -82,6 +83,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   };
   const plugins: RoamingPlugin[] = [1, 2, 3].map((n) => startRoamingPlugin({ clientId: `chaos-plugin-${n}`, token: CLUSTER_TOKEN, pickUrl, workMs: () => Math.floor(Math.random() * 120) }));
   await sleep(1_500);
+  log('nodes and extensions up');
 
   const clients: ChaosClient[] = [];
   for (let i = 0; i < options.tasks; i++) {
@@ -102,11 +104,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
 
   const faults = { kill9: 0, sigterm: 0, pgRestart: 0 };
   const sigtermExits: Array<number | null> = [];
+  // A killed or stopped node comes back in the background (a supervisor's restart); the next fault
+  // waits only until two nodes are up, so a fault may land while a node is still starting.
+  const restarts: Promise<void>[] = [];
   for (let k = 0; k < options.faults; k++) {
     await sleep(options.faultEveryMs * (0.5 + random()));
-    while (up.size < names.length) await sleep(100); // one fault at a time
+    while (up.size < names.length - 1) await sleep(100);
     const roll = random();
-    const name = names[Math.floor(random() * names.length)]!;
+    const pickFrom = [...up.keys()];
+    const name = pickFrom[Math.floor(random() * pickFrom.length)]!;
     const node = up.get(name)!;
     if (roll < 0.4) {
       faults.kill9++;
@@ -114,9 +120,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
       intended.add(name);
       const exited = new Promise((r) => node.child.once('exit', r));
       node.kill9();
-      await exited;
-      await sleep(300 + random() * 1_200);
-      await start(name);
+      restarts.push(exited.then(() => sleep(300 + Math.random() * 1_200)).then(() => start(name)));
     } else if (roll < 0.75) {
       faults.sigterm++;
       log(`fault ${k + 1}: SIGTERM ${name}`);
@@ -124,8 +128,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
       up.delete(name); // the load balancer stops sending it new connections
       const exited = new Promise<number | null>((r) => node.child.once('exit', (code) => r(code)));
       node.child.kill('SIGTERM');
-      sigtermExits.push(await exited);
-      await start(name);
+      restarts.push(exited.then((code) => void sigtermExits.push(code)).then(() => start(name)));
     } else {
       faults.pgRestart++;
       const downMs = 1_000 + Math.floor(random() * 2_000);
@@ -133,8 +136,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
       await h.pg.restart!(downMs);
     }
   }
-
+  await Promise.all(restarts);
+  log('faults done');
   await Promise.race([Promise.all(clients.map((c) => c.done)), sleep(60_000)]);
+  log('clients done');
   const db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
   const read = async () => {
@@ -155,6 +160,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
     await sleep(500);
     report = checkHistory(await historyNow());
   }
+  log('settled');
   await sleep(500); // a late duplicate answer would show now
   report = checkHistory(await historyNow());
   await db.end();
