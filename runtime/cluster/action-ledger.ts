@@ -44,8 +44,10 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
   const turns = new Map<string, Map<string, { counts: Map<string, number>; keys: Map<string, string> }>>();
   /** first actionId (what the plugin answers to) -> the live action's id on this node */
   const aliases = new Map<string, string>();
-  /** wire actionId -> taskId, sent by this node and not answered yet */
-  const pending = new Map<string, string>();
+  /** wire actionId -> its task and when it left, sent by this node and not answered yet */
+  const pending = new Map<string, { taskId: string; at: number }>();
+  /** An action unanswered this long has failed by its own timeouts: no longer in flight. */
+  const IN_FLIGHT_MAX_MS = 120_000;
 
   function keyOf(frame: Frame): string {
     let byTrace = turns.get(frame.taskId!);
@@ -68,11 +70,14 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
   return {
     endTask(taskId) {
       turns.delete(taskId);
+      for (const [id, entry] of pending) if (entry.taskId === taskId) pending.delete(id);
     },
     inFlight(taskId) {
-      if (!taskId) return pending.size;
       let n = 0;
-      for (const t of pending.values()) if (t === taskId) n++;
+      for (const [id, entry] of pending) {
+        if (clock.now() - entry.at > IN_FLIGHT_MAX_MS) pending.delete(id);
+        else if (!taskId || entry.taskId === taskId) n++;
+      }
       return n;
     },
 
@@ -97,7 +102,7 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
           const actionId = frame.id!;
           const send = (out: Frame) => {
             if (fence && fence.state(taskId) !== 'open') return log({ event: 'action_fenced', taskId, actionId: out.id });
-            pending.set(out.id!, taskId);
+            pending.set(out.id!, { taskId, at: clock.now() });
             if (!inner.emitWithAck(clientId, out, onAck)) log({ event: 'action_ledger_send_failed', actionId, clientId });
           };
           void (async () => {

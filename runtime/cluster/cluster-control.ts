@@ -46,6 +46,8 @@ export function createClusterControl(deps: {
   /** How long a command may look for its task's owner in all; default 20 s. */
   routeTimeoutMs?: number;
   forwardTimeoutMs?: number;
+  /** How often a waiting forward checks that the owner still holds the task; default 200 ms. */
+  forwardPollMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }): ClusterControl {
   const { nsp, ownership, fence, taskStore, log } = deps;
@@ -96,7 +98,7 @@ export function createClusterControl(deps: {
 
   let forwarder: Forwarder | undefined;
   const forwarderOf = () =>
-    (forwarder ??= createForwarder({ nsp, nodeId: () => ownership.nodeId, ownerOf: (id) => ownership.ownerOf(id), handle, log, ...(deps.forwardTimeoutMs ? { timeoutMs: deps.forwardTimeoutMs } : {}) }));
+    (forwarder ??= createForwarder({ nsp, nodeId: () => ownership.nodeId, ownerOf: (id) => ownership.ownerOf(id), handle, log, ...(deps.forwardTimeoutMs ? { timeoutMs: deps.forwardTimeoutMs } : {}), ...(deps.forwardPollMs ? { pollMs: deps.forwardPollMs } : {}) }));
 
   /** In the grace after an outage, a task recorded as another node's waits for that node to re-claim it. */
   async function mayClaim(taskId: string): Promise<boolean> {
