@@ -118,6 +118,29 @@ test('a cut lock connection fences the node, which reconnects and keeps the task
   assert.ok((await b.liveNodes()).includes('node-cut'), 'A is alive again');
 });
 
+test('a database that stays away past maxOutageMs: the node gives up, saying why (it can no longer fence)', async () => {
+  const url = await server.createDatabase();
+  const own = new pg.Pool({ connectionString: url, max: 2 });
+  own.on('error', () => undefined);
+  await migrate(own);
+  const dbName = new URL(url).pathname.slice(1);
+  let lost: (Error & { code?: string }) | undefined;
+  const a = await createTaskOwnership({ connectionString: url, pool: own, nodeId: 'node-stranded', url: 'http://x', clock, maxOutageMs: 1_000, onLost: (e) => (lost = e as Error) });
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
+  await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-stranded'`);
+  const deadline = Date.now() + 8_000;
+  while (!lost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
+  await admin.end();
+  assert.is(lost?.code, 'CLUSTER_DATABASE_UNREACHABLE');
+  assert.match(String(lost?.message), /can no longer prove which tasks it owns/);
+  assert.ok(a.fenced());
+  await a.close();
+  await own.end();
+});
+
 test('handoff: every task released with a handoff record; a running one is an orphan at once', async (ctx) => {
   const a = await node('node-leaving');
   const b = await node('node-staying');
