@@ -118,6 +118,10 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize });
   // An idle client's error (the server restarted, a network cut) must not kill the node.
   pool.on('error', (error) => deps.log({ event: 'database_pool_error', error: String(error) }));
+  // A pooled connection the server drops while checked out (a restart) may emit 'error' twice,
+  // or between two statements, where the pool listens to it no more: without a listener of its
+  // own that would end the process. The query in progress fails and is retried (db-retry.ts).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const { applied } = await migrate(pool);
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
   const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });

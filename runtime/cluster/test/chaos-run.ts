@@ -60,13 +60,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const up = new Map<string, NodeProcess>();
   const intended = new Set<string>();
   const unexpectedExits: string[] = [];
+  const restarts: Promise<void>[] = [];
+  let closing = false;
   async function start(name: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         const node = await h.startNode(name);
         node.child.once('exit', (code, signal) => {
           up.delete(name);
-          if (!intended.delete(name)) unexpectedExits.push(`${name} (${code ?? signal})`);
+          if (intended.delete(name) || closing) return;
+          unexpectedExits.push(`${name} (${code ?? signal})`);
+          restarts.push(sleep(500).then(() => start(name))); // the supervisor restarts it too
         });
         up.set(name, node);
         return;
@@ -81,11 +85,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
     const live = [...up.values()];
     return live.length ? live[Math.floor(Math.random() * live.length)]!.url : undefined;
   };
-  const plugins: RoamingPlugin[] = [1, 2, 3].map((n) => startRoamingPlugin({ clientId: `chaos-plugin-${n}`, token: CLUSTER_TOKEN, pickUrl, workMs: () => Math.floor(Math.random() * 120) }));
+  const plugins: RoamingPlugin[] = [1, 2, 3].map((n) => startRoamingPlugin({ clientId: `chaos-plugin-${n}`, token: CLUSTER_TOKEN, pickUrl, workMs: () => Math.floor(Math.random() * 250) }));
   await sleep(1_500);
   log('nodes and extensions up');
 
   const clients: ChaosClient[] = [];
+  const span = options.faults * options.faultEveryMs;
   for (let i = 0; i < options.tasks; i++) {
     const taskId = `01JDCA000000000000000${String(i).padStart(5, '0')}`;
     const pick = () => CONTENTS[Math.floor(random() * CONTENTS.length)]!;
@@ -94,9 +99,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
         taskId,
         token: CLUSTER_TOKEN,
         pickUrl,
+        // The first at once (staggered), the others spread over the fault window: some land
+        // during a turn (queued), some while a node is down or the database restarts.
         messages: [
           { id: `m-${i}-1`, content: pick(), delayMs: i * 40 },
           { id: `m-${i}-2`, content: pick(), delayMs: Math.floor(random() * 2_500) },
+          { id: `m-${i}-3`, content: pick(), delayMs: Math.floor(random() * span) },
         ],
       }),
     );
@@ -106,7 +114,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const sigtermExits: Array<number | null> = [];
   // A killed or stopped node comes back in the background (a supervisor's restart); the next fault
   // waits only until two nodes are up, so a fault may land while a node is still starting.
-  const restarts: Promise<void>[] = [];
   for (let k = 0; k < options.faults; k++) {
     await sleep(options.faultEveryMs * (0.5 + random()));
     while (up.size < names.length - 1) await sleep(100);
@@ -167,7 +174,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
 
   for (const c of clients) c.close();
   for (const p of plugins) p.close();
-  for (const name of names) intended.add(name);
+  closing = true;
   await h.close();
   await llm.close();
   return {

@@ -28,7 +28,7 @@ chaos('kill -9, SIGTERM and a PostgreSQL restart while 50 tasks run: every invar
   assert.equal(report.stranded, []);
   assert.equal(report.executedTwice, []);
   assert.equal(report.eventsOutOfOrder, []);
-  assert.ok(report.acknowledged >= 90, `${report.acknowledged} of 100 messages acknowledged`);
+  assert.ok(report.acknowledged >= 140, `${report.acknowledged} of 150 messages acknowledged`);
 });
 
 chaos.run();
