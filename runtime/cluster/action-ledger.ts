@@ -33,6 +33,7 @@ interface Frame {
   id?: string;
   taskId?: string;
   traceId?: string;
+  timeoutMs?: number;
   action?: Record<string, unknown>;
 }
 
@@ -44,10 +45,10 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
   const turns = new Map<string, Map<string, { counts: Map<string, number>; keys: Map<string, string> }>>();
   /** first actionId (what the plugin answers to) -> the live action's id on this node */
   const aliases = new Map<string, string>();
-  /** wire actionId -> its task and when it left, sent by this node and not answered yet */
-  const pending = new Map<string, { taskId: string; at: number }>();
-  /** An action unanswered this long has failed by its own timeouts: no longer in flight. */
-  const IN_FLIGHT_MAX_MS = 120_000;
+  /** wire actionId -> its task and until when it can be answered, sent by this node and not answered yet */
+  const pending = new Map<string, { taskId: string; until: number }>();
+  /** Past its own execution timeout (the frame's timeoutMs, else 2 min) and a margin an action has failed. */
+  const untilOf = (frame: Frame) => clock.now() + (typeof frame.timeoutMs === 'number' ? frame.timeoutMs : 120_000) + 5_000;
 
   function keyOf(frame: Frame): string {
     let byTrace = turns.get(frame.taskId!);
@@ -75,7 +76,7 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
     inFlight(taskId) {
       let n = 0;
       for (const [id, entry] of pending) {
-        if (clock.now() - entry.at > IN_FLIGHT_MAX_MS) pending.delete(id);
+        if (clock.now() > entry.until) pending.delete(id);
         else if (!taskId || entry.taskId === taskId) n++;
       }
       return n;
@@ -102,7 +103,7 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
           const actionId = frame.id!;
           const send = (out: Frame) => {
             if (fence && fence.state(taskId) !== 'open') return log({ event: 'action_fenced', taskId, actionId: out.id });
-            pending.set(out.id!, { taskId, at: clock.now() });
+            pending.set(out.id!, { taskId, until: untilOf(out) });
             if (!inner.emitWithAck(clientId, out, onAck)) log({ event: 'action_ledger_send_failed', actionId, clientId });
           };
           void (async () => {

@@ -37,6 +37,7 @@ export function startChaosClient(options: {
 
   async function connect(): Promise<Socket> {
     for (;;) {
+      if (closed) throw new Error('closed');
       if (socket?.connected) return socket;
       const url = options.pickUrl();
       if (!url) {
@@ -60,7 +61,7 @@ export function startChaosClient(options: {
       next.on('disconnect', () => {
         if (closed) return;
         client.reconnects++;
-        setTimeout(() => void connected(), 200); // keep watching its task from another node
+        setTimeout(() => void connected().catch(() => undefined), 200); // keep watching its task from another node
       });
       await next.timeout(3_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `sub-${taskId}-${Date.now()}`, timestamp: Date.now(), taskId }).catch(() => undefined);
       socket?.close();
@@ -73,7 +74,8 @@ export function startChaosClient(options: {
     const started = Date.now();
     const timestamp = started; // a retry is the same message, byte for byte
     while (!closed && Date.now() - started < (options.ackBoundMs ?? 40_000)) {
-      const s = await connected();
+      const s = await connected().catch(() => undefined);
+      if (!s) return false;
       try {
         const ack = await s.timeout(15_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: message.id, timestamp, taskId, content: message.content });
         if (ack?.ok) return true;

@@ -51,7 +51,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const started = Date.now();
-  const random = rng(options.seed);
+  // Two streams from the seed: the faults' schedule does not change with the workload.
+  const random = rng(options.seed ^ 0x5bd1e995);
+  const faultRandom = rng(options.seed);
   const say = options.log ?? (() => undefined);
   const log = (line: string) => say(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`);
   const llm = await startMockOpenAiServer({ script: model });
@@ -115,11 +117,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   // A killed or stopped node comes back in the background (a supervisor's restart); the next fault
   // waits only until two nodes are up, so a fault may land while a node is still starting.
   for (let k = 0; k < options.faults; k++) {
-    await sleep(options.faultEveryMs * (0.5 + random()));
+    await sleep(options.faultEveryMs * (0.5 + faultRandom()));
     while (up.size < names.length - 1) await sleep(100);
-    const roll = random();
+    const roll = faultRandom();
     const pickFrom = [...up.keys()];
-    const name = pickFrom[Math.floor(random() * pickFrom.length)]!;
+    const name = pickFrom[Math.floor(faultRandom() * pickFrom.length)]!;
     const node = up.get(name)!;
     if (roll < 0.4) {
       faults.kill9++;
@@ -138,14 +140,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
       restarts.push(exited.then((code) => void sigtermExits.push(code)).then(() => start(name)));
     } else {
       faults.pgRestart++;
-      const downMs = 1_000 + Math.floor(random() * 2_000);
+      const downMs = 1_000 + Math.floor(faultRandom() * 2_000);
       log(`fault ${k + 1}: PostgreSQL restart, down ${downMs} ms`);
       await h.pg.restart!(downMs);
     }
   }
   await Promise.all(restarts);
   log('faults done');
-  await Promise.race([Promise.all(clients.map((c) => c.done)), sleep(60_000)]);
+  let guard: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(clients.map((c) => c.done)), new Promise((r) => (guard = setTimeout(r, 60_000)))]);
+  clearTimeout(guard);
   log('clients done');
   const db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
