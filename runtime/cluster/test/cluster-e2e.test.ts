@@ -105,9 +105,10 @@ e2e('a task started on A runs through the extension on B; A and C see every even
   await eventually(() => ofTask(webC.events, TASK_ONE).length === ofTask(webA.events, TASK_ONE).length, 5_000, 'C to see as many events');
   const onA = ofTask(webA.events, TASK_ONE);
   assert.equal(ofTask(webC.events, TASK_ONE).map((e) => e.id), onA.map((e) => e.id));
-  // In order: running first, the browser step (start before end) through the plugin on B, then the answer.
+  // In order: the user's message (h22b's userMessage event), running, the browser step (start
+  // before end) through the plugin on B, then the answer.
   const kinds = onA.map((e) => (e.event.type === 'toolUsed' ? `tool:${e.event.actionName}:${e.event.phase}` : e.event.type === 'taskStatus' ? `status:${e.event.status}` : e.event.type));
-  assert.equal(kinds.slice(0, 2), ['status:created', 'status:running']);
+  assert.equal(kinds.slice(0, 3), ['userMessage', 'status:created', 'status:running']);
   for (const step of ['task_start', 'browser_screenshot', 'browser_readability_extract']) {
     assert.ok(kinds.indexOf(`tool:${step}:start`) < kinds.indexOf(`tool:${step}:success`), kinds.join(' '));
     assert.ok(kinds.indexOf(`tool:${step}:success`) < kinds.indexOf('chatDelta'), kinds.join(' '));
