@@ -94,17 +94,19 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
     wrapChannel(inner, deliver) {
       return {
         isConnected: (clientId) => inner.isConnected(clientId),
-        emitWithAck(clientId, rawFrame, onAck) {
+        emitWithAck(clientId, rawFrame, onAck, onHeldFrameSent) {
           const frame = rawFrame as Frame;
           const keyed = frame.type === 'browser_action' && !!frame.taskId && !!frame.id && !!frame.traceId;
-          if (!keyed) return inner.emitWithAck(clientId, rawFrame, onAck);
+          if (!keyed) return inner.emitWithAck(clientId, rawFrame, onAck, onHeldFrameSent);
           if (!inner.isConnected(clientId)) return false;
           const taskId = frame.taskId!;
           const actionId = frame.id!;
           const send = (out: Frame) => {
             if (fence && fence.state(taskId) !== 'open') return log({ event: 'action_fenced', taskId, actionId: out.id });
             pending.set(out.id!, { taskId, until: untilOf(out) });
-            if (!inner.emitWithAck(clientId, out, onAck)) log({ event: 'action_ledger_send_failed', actionId, clientId });
+            if (!inner.emitWithAck(clientId, out, onAck, onHeldFrameSent)) log({ event: 'action_ledger_send_failed', actionId, clientId });
+            // Held behind the fence and the ledger write: T_ack starts now (h22a: a missed ack is not resent).
+            else onHeldFrameSent?.();
           };
           void (async () => {
             await fence?.gate(taskId);
