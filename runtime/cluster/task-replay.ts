@@ -2,7 +2,10 @@
 // one that has an answer, in order (the interrupted turn first, then those queued behind it).
 // A user message is answered when an assistant message carries its traceId (turn-runner stores
 // it with the answer); a message stored without a traceId counts as answered when an assistant
-// message follows it. Pure: the stored messages in, the replay list out.
+// message follows it. A turn that failed (h22a honest outcomes: the task went to `error` with an
+// outcome note carrying the message's traceId) has ended too: it is not run again by a takeover
+// (resume_task is how the user runs it again). Pure: the stored messages in, the replay list out.
+import { turnOutcomeNoteOf } from '../../transport/contracts/index.ts';
 import type { ReplayMessage } from '../agent/orchestrator.ts';
 
 interface StoredMessage {
@@ -19,12 +22,13 @@ const traceOf = (m: StoredMessage): string | undefined => {
 
 export function replayOf(messages: StoredMessage[]): ReplayMessage[] {
   const answeredTraces = new Set<string>();
-  for (const m of messages) if (m.role === 'assistant' && traceOf(m)) answeredTraces.add(traceOf(m)!);
+  const ended = (m: StoredMessage) => m.role === 'assistant' || (m.role === 'system' && turnOutcomeNoteOf(m.meta) !== null);
+  for (const m of messages) if (ended(m) && traceOf(m)) answeredTraces.add(traceOf(m)!);
   let lastAnswered = -1;
   let assistantAfter = false;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'assistant') assistantAfter = true;
+    if (ended(m)) assistantAfter = true;
     if (m.role !== 'user') continue;
     const trace = traceOf(m);
     if ((trace && answeredTraces.has(trace)) || (!trace && assistantAfter)) {

@@ -33,4 +33,12 @@ replay('nothing to run: no messages, or every message answered', () => {
   assert.equal(replayOf([user('u1'), answer('a1', 'trace-u1'), note('n')]), []);
 });
 
+replay('a turn that failed (h22a outcome note with its traceId) has ended: not run again, the messages behind it are', () => {
+  const failed = (id: string, trace: string) => ({ id, role: 'system', content: 'The task failed: the browser extension went offline', meta: { outcome: 'error', error: { code: 'PLUGIN_OFFLINE', message: 'offline' }, traceId: trace } });
+  assert.equal(ids(replayOf([user('u1'), user('u2'), failed('f1', 'trace-u1')])), ['u2']);
+  assert.equal(ids(replayOf([user('u1'), failed('f1', 'trace-u1')])), []);
+  // A plain system note (a takeover note) ends nothing.
+  assert.equal(ids(replayOf([user('u1'), note('n')])), ['u1']);
+});
+
 replay.run();
