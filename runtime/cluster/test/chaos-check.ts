@@ -1,8 +1,10 @@
 // The chaos run's invariants, checked on the history (Jepsen-style: what the clients were told,
 // what the store holds, what the extensions ran), not on any node's own account:
 // - lost: an acknowledged user message that is not in the store;
-// - unanswered / answered twice: an acknowledged message with no / several assistant answers
-//   (an answer carries the traceId of its user message: `trace-<id>`);
+// - unanswered / answered twice: an acknowledged message with no / several outcomes: an assistant
+//   answer, or (h22a honest outcomes) a failure outcome note, e.g. its extension went offline
+//   with the node it was connected to; both carry the traceId of the user message (`trace-<id>`).
+//   Failed turns are counted apart (failed); a message never run at all stays unanswered;
 // - out of order: the answers of a task not in the order of its messages;
 // - stranded: a task still running (or in takeover) at the end, or with an unanswered message;
 // - executed twice: a click or a page open of one turn run by an extension under two actionIds
@@ -16,6 +18,8 @@ export interface StoredRow {
   role: string;
   content: string;
   trace: string | null;
+  /** meta.outcome of a turn's failure note (system), else null. */
+  outcome?: string | null;
 }
 
 export interface ChaosHistory {
@@ -31,6 +35,8 @@ export interface ChaosReport {
   tasks: number;
   acknowledged: number;
   answered: number;
+  /** Messages whose turn ended with a failure outcome note instead of an answer. */
+  failed: number;
   lost: string[];
   unanswered: string[];
   answeredTwice: string[];
@@ -45,20 +51,26 @@ export interface ChaosReport {
 export function checkHistory(history: ChaosHistory): ChaosReport {
   const byTask = new Map<string, StoredRow[]>();
   for (const row of history.messages) byTask.set(row.task_id, [...(byTask.get(row.task_id) ?? []), row]);
-  const report: ChaosReport = { tasks: history.acknowledged.size, acknowledged: 0, answered: 0, lost: [], unanswered: [], answeredTwice: [], outOfOrder: [], stranded: [], executedTwice: [], resentSameId: 0, eventsOutOfOrder: [], ok: false };
+  const report: ChaosReport = { tasks: history.acknowledged.size, acknowledged: 0, answered: 0, failed: 0, lost: [], unanswered: [], answeredTwice: [], outOfOrder: [], stranded: [], executedTwice: [], resentSameId: 0, eventsOutOfOrder: [], ok: false };
 
   for (const [taskId, ids] of history.acknowledged) {
     const rows = byTask.get(taskId) ?? [];
     report.acknowledged += ids.length;
-    const answerTraces = rows.filter((r) => r.role === 'assistant' && r.trace).map((r) => r.trace!);
+    const ends = (r: StoredRow) => r.role === 'assistant' || (r.role === 'system' && !!r.outcome);
+    const answerTraces = rows.filter((r) => ends(r) && r.trace).map((r) => r.trace!);
+    const failedTraces = new Set(rows.filter((r) => r.role === 'system' && r.outcome && r.trace).map((r) => r.trace!));
     let stranded = false;
     for (const id of ids) {
       if (!rows.some((r) => r.role === 'user' && r.id === id)) report.lost.push(`${taskId}/${id}`);
-      const n = answerTraces.filter((t) => t === `trace-${id}`).length;
+      // A failed last step leaves both the model's text and the failure note: one outcome.
+      const answers = rows.filter((r) => r.role === 'assistant' && r.trace === `trace-${id}`).length;
+      const failures = rows.filter((r) => r.role === 'system' && r.outcome && r.trace === `trace-${id}`).length;
+      const n = Math.max(answers, failures);
       if (n === 0) {
         report.unanswered.push(`${taskId}/${id}`);
         stranded = true;
       } else report.answered++;
+      if (failedTraces.has(`trace-${id}`)) report.failed++;
       if (n > 1) report.answeredTwice.push(`${taskId}/${id} x${n}`);
     }
     const userOrder = rows.filter((r) => r.role === 'user').map((r) => `trace-${r.id}`);

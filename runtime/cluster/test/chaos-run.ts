@@ -154,7 +154,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
   const read = async () => {
-    const messages = (await db.query<StoredRow>(`SELECT task_id, id, role, content, meta->>'traceId' AS trace FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`)).rows;
+    const messages = (await db.query<StoredRow>(`SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`)).rows;
     const statuses = new Map((await db.query<{ task_id: string; status: string }>(`SELECT task_id, status FROM mimo_tasks WHERE task_id LIKE '01JDCA%'`)).rows.map((r) => [r.task_id, r.status]));
     return { messages, statuses };
   };
