@@ -23,6 +23,8 @@ import { replayOf, takeoverNote } from './task-replay.ts';
 export interface ResumableControl extends TaskControl {
   resumeInterrupted?(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult>;
   drop?(taskId: string): void;
+  /** The live session of a task on this node, if any. */
+  sessionOf?(taskId: string): unknown;
 }
 
 type Method = 'userMessage' | 'resume' | 'stop' | 'takeover' | 'takeoverReport' | 'overlayCommand';
@@ -57,6 +59,10 @@ export function createClusterControl(deps: {
   const claiming = new Map<string, Promise<boolean>>();
 
   async function adopt(taskId: string, previous: string | null): Promise<void> {
+    // This node released the lock itself (a task that reached error or completed is released) and
+    // its actor lives on: a message queued behind a failed turn, or a follow-up, runs here already.
+    // Replaying it would run it twice.
+    if (previous === ownership.nodeId && local?.sessionOf?.(taskId)) return void log({ event: 'task_reclaimed', taskId, node: ownership.nodeId });
     const task = await taskStore.getTask(taskId);
     if (!task || task.status === 'completed' || task.status === 'error') return;
     const handedOver = previous?.startsWith(HANDOFF_PREFIX) ?? false;

@@ -23,7 +23,9 @@ import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { Namespace } from '../../transport/server/index.ts';
 import type { ListeningServer, ServerClusterHooks } from '../services/runtime-services.ts';
 import { createActionLedger } from './action-ledger.ts';
-import { createClusterControl, type ClusterControl } from './cluster-control.ts';
+import { taskStatusOf } from '../../machines/index.ts';
+import type { TaskSession } from '../agent/task-session.ts';
+import { createClusterControl, type ClusterControl, type ResumableControl } from './cluster-control.ts';
 import { createClusterPlugins } from './cluster-plugins.ts';
 import { startFailoverWatcher, type FailoverWatcher } from './failover-watcher.ts';
 import { createOrderedPostgresPubSub, type OrderedPubSub } from './ordered-postgres-adapter.ts';
@@ -136,9 +138,15 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const fence = createTaskFence(() => ownership);
   const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log, fence });
 
+  let localControl: ResumableControl | undefined;
   const taskStore = createFencedTaskStore(baseStore, {
     fence,
     onEnded(taskId) {
+      // A message queued behind a failed turn starts at once (task machine): the task is running
+      // again on this node by the time `error` is stored, so it keeps its lock.
+      const session = localControl?.sessionOf?.(taskId) as TaskSession | undefined;
+      const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
+      if (now && now !== 'completed' && now !== 'error') return;
       ledger.endTask(taskId);
       void ownership?.release(taskId).catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
     },
@@ -171,6 +179,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         },
       });
       control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, fence, taskStore, log: deps.log });
+      localControl = local;
       return control.wrap(local);
     },
   };
