@@ -265,6 +265,9 @@ export const taskMachine = setup({
     },
     error: {
       entry: [report('error'), { type: 'cancelWork', params: { closeTab: false } }],
+      // A message acknowledged while the failed turn ran was queued behind it: it still runs (the
+      // failed turn's outcome is stored and reported first), as after a turn that succeeded.
+      always: { guard: 'hasQueuedMessage', target: 'running', actions: ['clearError', 'startTurnWithQueued'] },
       on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
   },

@@ -53,11 +53,15 @@ function accessLines(access: MimoApp['access']): string[] {
   ];
 }
 
+// A cluster node leaves gracefully (runtime/cluster/graceful-leave.ts): it takes no new task,
+// lets the actions at the extensions settle (at most 10 s), hands its tasks to the other nodes,
+// then closes. A second signal ends it at once.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
+    if (app.cluster) await app.cluster.leave().catch((error: unknown) => console.error(`Mimo could not hand its tasks over: ${String(error)}`));
     await app.close();
     process.exit(0);
   });

@@ -98,6 +98,20 @@ turns('a failing turn puts the task in error with the seed code it carried', asy
   });
 });
 
+turns('a message queued behind a failing turn still runs: error is reported, then its turn starts', async () => {
+  const t = start();
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
+  t.deferred.reject('turn', { code: 'PLUGIN_OFFLINE', message: 'the extension went offline', retryable: true });
+  await settle();
+  assert.is(t.status(), 'running');
+  assert.equal(t.turns(), ['m1', 'm2']);
+  assert.equal(t.statuses, ['created', 'running', 'error', 'running']);
+  assert.is(t.actor.getSnapshot().context.error, null);
+  await t.finishTurn();
+  assert.is(t.status(), 'ongoing');
+});
+
 turns('a turn that throws a plain Error becomes INTERNAL; FAIL carries its own code', async () => {
   const t = start();
   t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });

@@ -18,6 +18,13 @@ import { createTaskSession, type OrchestratorOptions, type TaskSession, type Tas
 
 export type { OrchestratorOptions } from './task-session.ts';
 
+/** A user message to run again after a failover, with the traceId its turn first ran under. */
+export interface ReplayMessage {
+  id: string;
+  content: string;
+  traceId?: string;
+}
+
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
 const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
 
@@ -26,7 +33,7 @@ export { basicUrlCheck } from './task-history.ts';
 export function createAgentOrchestrator(
   services: RuntimeServices,
   options: OrchestratorOptions,
-): TaskControl & { restore(): Promise<number>; resumeInterrupted(taskId: string, note: string): Promise<ControlResult>; sessionOf(taskId: string): TaskSession | undefined } {
+): TaskControl & { restore(): Promise<number>; resumeInterrupted(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult>; drop(taskId: string): void; sessionOf(taskId: string): TaskSession | undefined } {
   const { taskStore, events, scheduler, registry, clock, log, tasks } = services;
   /** A tool task (an MCP session's tab) by id: not a chat task, but takeover, Resume and Stop reach it too. */
   const toolTree = (taskId: string) => {
@@ -245,10 +252,12 @@ export function createAgentOrchestrator(
     },
     /**
      * Failover (cluster mode, runtime/cluster/): this node now owns a task another node was
-     * running. It is restored from the store as ongoing, the user is told, and a turn that had
-     * not been answered is run again from its user message (its actions are idempotent there).
+     * running. It is restored from the store as ongoing, the user is told (no note after a
+     * handoff), and a turn that had not been answered is run again from its user message (its
+     * actions are idempotent there). With `replay` (the cluster's list of unanswered messages, in
+     * order) every one of them runs again, under its first traceId: the first now, the rest queued.
      */
-    async resumeInterrupted(taskId: string, note: string): Promise<ControlResult> {
+    async resumeInterrupted(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult> {
       const task = await taskStore.getTask(taskId);
       if (!task) return notFound(taskId);
       const messages = await taskStore.listMessages(taskId);
@@ -260,14 +269,25 @@ export function createAgentOrchestrator(
       // ledger): it does not pass through `error` (which would end its ledger turn and lock).
       const restored: RestoredTask = task.status === 'running' ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null } : restoredTaskOf(task);
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
-      await noteToTask(taskId, note);
+      if (note) await noteToTask(taskId, note);
       const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
       // The scope is the person's words, on this node too.
       session.title ??= task.title;
       for (const m of messages) if (m.role === 'user') session.guard?.noteRequest(m.content);
-      const rerun = task.status === 'running' && unanswered;
-      if (rerun) session.actor.send({ type: 'USER_MESSAGE', message: { id: messages[lastUser]!.id, content: messages[lastUser]!.content } });
-      return ok({ taskId, rerun });
+      const fallback: ReplayMessage[] = task.status === 'running' && unanswered ? [{ id: messages[lastUser]!.id, content: messages[lastUser]!.content }] : [];
+      const toRun = task.status === 'takeover' ? [] : (replay ?? fallback);
+      for (const message of toRun) session.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, ...(message.traceId ? { traceId: message.traceId } : {}) } });
+      return ok({ taskId, rerun: toRun.length > 0, replayed: toRun.length });
+    },
+    /** Cluster mode: another node runs the task now; its actor here stops, nothing is persisted. */
+    drop(taskId: string): void {
+      const session = sessions.get(taskId);
+      if (!session) return;
+      sessions.delete(taskId);
+      // Its tree too (task-trees.ts): takeover, STOP and tasks.run must not find a stopped actor here.
+      const tree = tasks.get(taskId);
+      if (tree?.kind === 'chat' && tree.actor === session.actor) tasks.remove(tree);
+      session.actor.stop();
     },
     sessionOf: (taskId: string) => sessions.get(taskId),
     lateResult(result: NormalizedActionResult) {

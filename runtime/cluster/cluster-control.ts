@@ -1,21 +1,32 @@
 // Routes every task command to the one node that runs the task (the holder of its advisory
-// lock). A node that gets a command for a task nobody owns claims it and runs it itself; one
-// that somebody else owns is forwarded over the adapter (`serverSideEmit` with an ack: every
-// node answers, the owner with the result, the others with null). A task found running with a
-// dead owner is adopted first (failover): restored from the store, the user told in the chat,
-// its interrupted turn run again through the action ledger.
+// lock). A command for a task this node holds runs here, on the live actor (a message during a
+// turn queues behind it, as on one node). Otherwise the node tries to claim the task: the claim
+// succeeds only when no live node holds the lock (its owner died, handed it over, or finished
+// with it). A FRESH claim of a task found running (or in takeover) is a takeover: the task is
+// restored from the store, the user told once (not after a handoff), and the interrupted turn and
+// every message queued behind it run again in order (task-replay.ts), answered actions coming
+// from the ledger. A claim that fails means a live owner: the command is forwarded to it
+// (control-forward.ts); if that owner's lock goes while we wait, we claim at once.
+// Shortly after a database outage (ownership.inGrace) a node does not take over tasks whose
+// recorded owner has not come back yet: that owner is re-claiming them.
+// The person's controls (issue 23: a held step's answer, the scope, a secret, showing the tab, the
+// overlay's answer) are routed the same way: they live in the owner's task session.
 import type { ConfirmationDecision, OverlayCommand, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
+import type { ReplayMessage } from '../agent/orchestrator.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import type { TaskStore } from '../store/task-types.ts';
-import type { ActionLedger } from './action-ledger.ts';
-import type { TaskOwnership } from './task-ownership.ts';
-
-const CONTROL = 'mimo:control';
+import { createForwarder, type ControlRequest, type Forwarder } from './control-forward.ts';
+import type { TaskFence } from './task-fence.ts';
+import { HANDOFF_PREFIX, type TaskOwnership } from './task-ownership.ts';
+import { replayOf, takeoverNote } from './task-replay.ts';
 
 /** What failover needs from the orchestrator beyond TaskControl (see orchestrator.ts). */
 export interface ResumableControl extends TaskControl {
-  resumeInterrupted?(taskId: string, note: string): Promise<ControlResult>;
+  resumeInterrupted?(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult>;
+  drop?(taskId: string): void;
+  /** The live session of a task on this node, if any. */
+  sessionOf?(taskId: string): unknown;
 }
 
 type Method =
@@ -33,107 +44,123 @@ type Method =
   | 'showTaskTab'
   | 'overlayConfirmation';
 
-interface ControlRequest {
-  from: string;
-  taskId: string;
-  method: Method;
-  args: unknown[];
-}
-
 export interface ClusterControl {
   wrap(local: ResumableControl | undefined): TaskControl | undefined;
-  /** Failover: this node has just claimed a task whose owner died; restore it and carry on. */
-  adopt(taskId: string): Promise<void>;
+  /** Claims the task if no live node holds it; a fresh claim of a running task adopts it. True: this node owns it. */
+  takeOver(taskId: string): Promise<boolean>;
+  /** Another node runs these tasks now: their actors here stop. */
+  dropTasks(taskIds: string[]): void;
 }
+
+const unavailable = (message: string): ControlResult => ({ ok: false, error: { code: 'UNAVAILABLE', message, retryable: true } });
 
 export function createClusterControl(deps: {
   nsp: Namespace;
   ownership: TaskOwnership;
-  ledger: ActionLedger;
+  fence: TaskFence;
   taskStore: TaskStore;
   log: (entry: object) => void;
-  /** How long a forwarded command waits for the owner's answer; default 10 s. */
+  /** How long a command may look for its task's owner in all; default 20 s. */
+  routeTimeoutMs?: number;
   forwardTimeoutMs?: number;
+  /** How often a waiting forward checks that the owner still holds the task; default 200 ms. */
+  forwardPollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
 }): ClusterControl {
-  const { nsp, ownership, ledger, taskStore, log } = deps;
+  const { nsp, ownership, fence, taskStore, log } = deps;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let local: ResumableControl | undefined;
-  const adopting = new Map<string, Promise<void>>();
+  /** Claims (and their adoption) under way on this node: commands for the task wait for them. */
+  const claiming = new Map<string, Promise<boolean>>();
 
-  async function adopt(taskId: string): Promise<void> {
-    const running = adopting.get(taskId);
+  async function adopt(taskId: string, previous: string | null): Promise<void> {
+    // This node released the lock itself (a task that reached error or completed is released) and
+    // its actor lives on: a message queued behind a failed turn, or a follow-up, runs here already.
+    // Replaying it would run it twice.
+    if (previous === ownership.nodeId && local?.sessionOf?.(taskId)) return void log({ event: 'task_reclaimed', taskId, node: ownership.nodeId });
+    const task = await taskStore.getTask(taskId);
+    if (!task || task.status === 'completed' || task.status === 'error') return;
+    const handedOver = previous?.startsWith(HANDOFF_PREFIX) ?? false;
+    // In takeover the user has the tab: nothing runs until they resume. Otherwise every message
+    // not answered yet runs again (also when the owner died between acknowledging a message and
+    // storing `running`: the task is then still created or ongoing).
+    const replay = task.status === 'takeover' ? [] : replayOf(await taskStore.listMessages(taskId));
+    if (task.status !== 'running' && task.status !== 'takeover' && replay.length === 0) return;
+    const note = handedOver ? null : takeoverNote(ownership.nodeId, task.status);
+    const result = local?.resumeInterrupted ? await local.resumeInterrupted(taskId, note, replay) : undefined;
+    log({ event: handedOver ? 'task_handed_over' : 'task_adopted', taskId, node: ownership.nodeId, previous, previousStatus: task.status, replayed: replay.map((m) => m.id), result });
+  }
+
+  function takeOver(taskId: string): Promise<boolean> {
+    const running = claiming.get(taskId);
     if (running) return running;
     const job = (async () => {
-      const task = await taskStore.getTask(taskId);
-      if (!task || (task.status !== 'running' && task.status !== 'takeover')) return;
-      const messages = await taskStore.listMessages(taskId);
-      const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-      if (lastUser) ledger.startTurn(taskId, lastUser.id);
-      const note = `The server node that was running this task stopped; node ${ownership.nodeId} took it over${task.status === 'running' ? ' and carries on where it was' : ''}.`;
-      const result = local?.resumeInterrupted ? await local.resumeInterrupted(taskId, note) : undefined;
-      log({ event: 'task_adopted', taskId, node: ownership.nodeId, previousStatus: task.status, result });
-    })().finally(() => adopting.delete(taskId));
-    adopting.set(taskId, job);
+      const claim = await ownership.claimTask(taskId);
+      if (!claim.ok) return false;
+      if (claim.fresh) {
+        fence.regained(taskId);
+        await adopt(taskId, claim.previous).catch((error: unknown) => log({ event: 'task_adopt_failed', taskId, error: String(error) }));
+      }
+      return true;
+    })().finally(() => claiming.delete(taskId));
+    claiming.set(taskId, job);
     return job;
   }
 
-  /**
-   * A user message starts a turn now unless one is running (then it queues behind it, and that
-   * turn keeps its count). A message queued during a turn is replayed after a failover without
-   * the ledger's matching (its actions are sent again): a known limit.
-   */
-  async function startTurnIfIdle(taskId: string, messageId: string): Promise<void> {
-    const task = await taskStore.getTask(taskId);
-    if (task?.status !== 'running') ledger.startTurn(taskId, messageId);
+  async function runLocal(method: Method, args: unknown[]): Promise<ControlResult> {
+    return (local![method] as (...a: unknown[]) => Promise<ControlResult>)(...args);
   }
 
-  function forward(request: ControlRequest): Promise<ControlResult | null> {
-    const adapter = nsp.adapter;
-    if (!adapter) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(null), deps.forwardTimeoutMs ?? 10_000);
-      void adapter.serverSideEmit([
-        CONTROL,
-        request,
-        (_error: Error | null, responses: Array<ControlResult | null>) => {
-          clearTimeout(timer);
-          // On a timeout the adapter still hands over the answers it got (a dead node's is missing).
-          resolve(responses?.find((r) => r !== null && r !== undefined) ?? null);
-        },
-      ]);
-    });
+  async function handle(request: ControlRequest): Promise<ControlResult | null> {
+    await claiming.get(request.taskId);
+    if (!local || !ownership.owns(request.taskId) || fence.state(request.taskId) === 'lost') return null;
+    return runLocal(request.method as Method, request.args);
+  }
+
+  let forwarder: Forwarder | undefined;
+  const forwarderOf = () =>
+    (forwarder ??= createForwarder({ nsp, nodeId: () => ownership.nodeId, ownerOf: (id) => ownership.ownerOf(id), handle, log, ...(deps.forwardTimeoutMs ? { timeoutMs: deps.forwardTimeoutMs } : {}), ...(deps.forwardPollMs ? { pollMs: deps.forwardPollMs } : {}) }));
+
+  /** In the grace after an outage, a task recorded as another node's waits for that node to re-claim it. */
+  async function mayClaim(taskId: string): Promise<boolean> {
+    if (!ownership.inGrace()) return true;
+    const recorded = await ownership.recordedOwner(taskId).catch(() => 'unknown');
+    return recorded === null || recorded === ownership.nodeId || recorded.startsWith(HANDOFF_PREFIX);
   }
 
   async function call(method: Method, taskId: string, args: unknown[]): Promise<ControlResult> {
     if (!local) return { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (ownership.owns(taskId) || (await ownership.claim(taskId))) {
-        await adopt(taskId); // no-op unless it was running under a dead owner
-        if (method === 'userMessage') await startTurnIfIdle(taskId, (args[0] as UserMessage).id);
-        return (local[method] as (...a: unknown[]) => Promise<ControlResult>)(...args);
+    const deadline = Date.now() + (deps.routeTimeoutMs ?? 20_000);
+    for (let attempt = 0; Date.now() < deadline; attempt++) {
+      if (attempt > 0) await sleep(Math.min(500, 50 * attempt));
+      await claiming.get(taskId);
+      if (ownership.owns(taskId)) return runLocal(method, args);
+      if (!fence.draining() && !ownership.fenced() && (await mayClaim(taskId)) && (await takeOver(taskId))) return runLocal(method, args);
+      const owner = await ownership.ownerOf(taskId).catch(() => null);
+      if (owner === null) {
+        if (fence.draining()) return unavailable(`this node is leaving; task ${taskId} has no owner yet, try again`);
+        continue; // no live owner yet (the database is away, or in the grace after it came back)
       }
-      const answer = await forward({ from: ownership.nodeId, taskId, method, args });
-      if (answer) return answer;
-      // The owner did not answer (it may have died just now): try to take the task over once.
+      const outcome = await forwarderOf().forward(owner, taskId, method, args);
+      if (outcome.kind === 'answer') return outcome.result;
+      log({ event: 'control_forward_retry', taskId, to: owner, outcome: outcome.kind });
     }
-    return { ok: false, error: { code: 'UNAVAILABLE', message: `the node running task ${taskId} did not answer; try again`, retryable: true } };
+    return unavailable(`no node could run task ${taskId} in time; try again`);
   }
 
-  nsp.on(CONTROL, (request: ControlRequest, ack: (result: ControlResult | null) => void) => {
-    if (!local || !ownership.owns(request.taskId)) return ack(null);
-    const run = async () => {
-      if (request.method === 'userMessage') await startTurnIfIdle(request.taskId, (request.args[0] as UserMessage).id);
-      return (local![request.method] as (...a: unknown[]) => Promise<ControlResult>)(...request.args);
-    };
-    void run().then(ack, (error: unknown) => ack({ ok: false, error: { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }));
-  });
-
   return {
-    adopt,
+    takeOver,
+    dropTasks(taskIds) {
+      fence.markLost(taskIds);
+      for (const taskId of taskIds) local?.drop?.(taskId);
+      if (taskIds.length > 0) log({ event: 'tasks_dropped', node: ownership.nodeId, tasks: taskIds });
+    },
     wrap(inner) {
       local = inner;
       if (!inner) return undefined;
+      forwarderOf();
       const wrapped: TaskControl = {
-        userMessage: (message: UserMessage, _context) => call('userMessage', message.taskId, [message, _context]),
+        userMessage: (message: UserMessage, context) => call('userMessage', message.taskId, [message, context]),
         resume: (taskId, source) => call('resume', taskId, [taskId, source]),
         stop: (taskId, source, reason) => call('stop', taskId, [taskId, source, reason]),
         takeover: (taskId, source, reason) => call('takeover', taskId, [taskId, source, reason]),

@@ -23,11 +23,18 @@ import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import type { Namespace } from '../../transport/server/index.ts';
 import type { ListeningServer, ServerClusterHooks } from '../services/runtime-services.ts';
 import { createActionLedger } from './action-ledger.ts';
-import { createClusterControl, type ClusterControl } from './cluster-control.ts';
+import { taskStatusOf } from '../../machines/index.ts';
+import type { TaskSession } from '../agent/task-session.ts';
+import { createClusterControl, type ClusterControl, type ResumableControl } from './cluster-control.ts';
 import { createClusterPlugins } from './cluster-plugins.ts';
 import { startFailoverWatcher, type FailoverWatcher } from './failover-watcher.ts';
 import { createOrderedPostgresPubSub, type OrderedPubSub } from './ordered-postgres-adapter.ts';
 import { createTaskOwnership, type TaskOwnership } from './task-ownership.ts';
+import { createFencedTaskStore } from './fenced-task-store.ts';
+import { createTaskFence } from './task-fence.ts';
+import { leaveCluster } from './graceful-leave.ts';
+
+const HANDOFF = 'mimo:handoff';
 
 export interface ClusterConfig {
   databaseUrl: string;
@@ -35,6 +42,8 @@ export interface ClusterConfig {
   poolSize: number;
   /** How often a node looks for tasks whose owner died (MIMO_FAILOVER_CHECK_MS, default 1000). */
   failoverCheckMs: number;
+  /** How long the database may stay away before the node exits (MIMO_DATABASE_OUTAGE_MAX_MS, default 60000). */
+  maxOutageMs: number;
 }
 
 export type ClusterConfigResult = { ok: true; config: ClusterConfig | null } | { ok: false; errors: string[] };
@@ -58,8 +67,11 @@ export function readClusterConfig(env: Record<string, string | undefined>): Clus
   const checkText = env.MIMO_FAILOVER_CHECK_MS ?? '1000';
   const failoverCheckMs = Number(checkText);
   if (!/^\d+$/.test(checkText) || failoverCheckMs < 100 || failoverCheckMs > 60_000) errors.push(`MIMO_FAILOVER_CHECK_MS must be 100-60000, got "${checkText}"`);
+  const outageText = env.MIMO_DATABASE_OUTAGE_MAX_MS ?? '60000';
+  const maxOutageMs = Number(outageText);
+  if (!/^\d+$/.test(outageText) || maxOutageMs < 1_000 || maxOutageMs > 600_000) errors.push(`MIMO_DATABASE_OUTAGE_MAX_MS must be 1000-600000, got "${outageText}"`);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, config: { databaseUrl, nodeId, poolSize, failoverCheckMs } };
+  return { ok: true, config: { databaseUrl, nodeId, poolSize, failoverCheckMs, maxOutageMs } };
 }
 
 /**
@@ -87,6 +99,8 @@ export interface ClusterNode {
   join(server: ListeningServer): Promise<void>;
   ownership(): TaskOwnership | undefined;
   failover(): FailoverWatcher | undefined;
+  /** Graceful leave (SIGTERM): no new tasks, in-flight actions settle, tasks handed over. */
+  leave(options?: { settleMs?: number }): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -94,9 +108,10 @@ export interface ClusterNodeDeps {
   clock: { now(): number };
   log: (entry: object) => void;
   /**
-   * The lock connection died: this node can no longer prove it owns its tasks, and the others
-   * will adopt them. It must stop running them; the default ends the process (fail fast, a
-   * supervisor restarts it).
+   * Fencing is impossible (the database stayed away past MIMO_DATABASE_OUTAGE_MAX_MS, or this
+   * node's id was taken meanwhile): the node can no longer prove which tasks it owns, and must stop
+   * running them; the default ends the process (a supervisor restarts it). A shorter outage is
+   * ridden out (task-ownership.ts).
    */
   onFatal?: (error: unknown) => void;
 }
@@ -105,31 +120,37 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize });
   // An idle client's error (the server restarted, a network cut) must not kill the node.
   pool.on('error', (error) => deps.log({ event: 'database_pool_error', error: String(error) }));
+  // A pooled connection the server drops while checked out (a restart) may emit 'error' twice,
+  // or between two statements, where the pool listens to it no more: without a listener of its
+  // own that would end the process. The query in progress fails and is retried (db-retry.ts).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const { applied } = await migrate(pool);
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
   const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
   const runStore = createPostgresRunStore({ pool, nodeId: config.nodeId, clock: deps.clock });
   const plugins = createClusterPlugins({ nodeId: config.nodeId, pool, clock: deps.clock, log: deps.log });
-  const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log });
   let pubsub: OrderedPubSub | undefined;
   let ownership: TaskOwnership | undefined;
   let control: ClusterControl | undefined;
   let watcher: FailoverWatcher | undefined;
   let nsp: Namespace | undefined;
   let scheduler: ActionScheduler | undefined;
+  const fence = createTaskFence(() => ownership);
+  const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log, fence });
 
-  // A task that ends hands its lock back (the lock table is finite); the next message claims it again.
-  const taskStore: TaskStore = {
-    ...baseStore,
-    async updateTask(taskId, patch) {
-      const task = await baseStore.updateTask(taskId, patch);
-      if (task.status === 'completed' || task.status === 'error') {
-        ledger.endTask(taskId);
-        void ownership?.release(taskId).catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
-      }
-      return task;
+  let localControl: ResumableControl | undefined;
+  const taskStore = createFencedTaskStore(baseStore, {
+    fence,
+    onEnded(taskId) {
+      // A message queued behind a failed turn starts at once (task machine): the task is running
+      // again on this node by the time `error` is stored, so it keeps its lock.
+      const session = localControl?.sessionOf?.(taskId) as TaskSession | undefined;
+      const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
+      if (now && now !== 'completed' && now !== 'error') return;
+      ledger.endTask(taskId);
+      void ownership?.release(taskId).catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
     },
-  };
+  });
 
   const hooks: ServerClusterHooks = {
     // Artifacts (metadata and bytes) in PostgreSQL: any node presigns, accepts, serves and sweeps any.
@@ -144,6 +165,8 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         ...services,
         registry: plugins.wrapRegistry(services.registry),
         snapshots: plugins.wrapSnapshots(services.snapshots),
+        // Nothing of a task another node runs now leaves this node (its actor is being stopped).
+        events: { ...services.events, toTask: (taskId, event, traceId) => (fence.state(taskId) === 'lost' ? services.events.envelope(event, taskId) : services.events.toTask(taskId, event, traceId)) },
         scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
       };
     },
@@ -155,7 +178,8 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
           return typeof value === 'function' ? value.bind(ownership) : value;
         },
       });
-      control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, ledger, taskStore, log: deps.log });
+      control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, fence, taskStore, log: deps.log });
+      localControl = local;
       return control.wrap(local);
     },
   };
@@ -178,13 +202,30 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         nodeId: config.nodeId,
         url: server.url,
         clock: deps.clock,
+        maxOutageMs: config.maxOutageMs,
         onLost: (error) => {
-          deps.log({ event: 'cluster_lock_connection_lost', node: config.nodeId, error: String(error) });
+          deps.log({ event: 'cluster_fencing_impossible', node: config.nodeId, code: (error as { code?: string }).code, error: String((error as Error).message ?? error) });
           (deps.onFatal ?? (() => process.exit(1)))(error);
         },
       });
+      ownership.onChange((change) => {
+        if (change.type === 'fenced') deps.log({ event: 'cluster_fenced', node: config.nodeId, tasks: ownership!.owned().length });
+        else {
+          deps.log({ event: 'cluster_reconnected', node: config.nodeId, kept: change.kept.length, lost: change.lost });
+          control?.dropTasks(change.lost);
+        }
+        fence.changed();
+      });
       await plugins.loadRemote(await ownership.liveNodes());
-      if (control) watcher = startFailoverWatcher({ ownership, plugins, control, runs: runStore, intervalMs: config.failoverCheckMs, log: deps.log });
+      if (control) {
+        watcher = startFailoverWatcher({ ownership, plugins, control, runs: runStore, intervalMs: config.failoverCheckMs, leaving: () => fence.draining(), log: deps.log });
+        server.nsp.on(HANDOFF, () => void watcher?.tick());
+      }
+    },
+    async leave(options = {}) {
+      if (!ownership || !control) return [];
+      watcher?.stop();
+      return leaveCluster({ ownership, control, fence, ledger, taskStore, log: deps.log, announce: () => nsp?.serverSideEmit(HANDOFF, { node: config.nodeId }), ...options });
     },
     ownership: () => ownership,
     failover: () => watcher,

@@ -34,6 +34,16 @@ export interface ClusterPluginsOptions {
   log: (entry: object) => void;
   /** How long a cross-node action ack is awaited at most (the scheduler's T_ack decides earlier). */
   remoteAckWaitMs?: number;
+  /**
+   * A frame for a plugin on another node crosses the adapter (PostgreSQL NOTIFY): while the
+   * database is away the frame or its ack is lost on that hop, not by the extension. Until an ack
+   * comes the frame is delivered again under the same actionId (the extension runs an actionId
+   * once and acks it again, seed 001 §4.2) every `remoteRedeliverMs` (default 1 s), for at most
+   * `remoteRedeliverForMs` (default 10 s), while the action still awaits the ack; each delivery
+   * restarts T_ack (the machine itself never resends after a missed ack, seed 001 §4.1).
+   */
+  remoteRedeliverMs?: number;
+  remoteRedeliverForMs?: number;
 }
 
 export interface ClusterPlugins {
@@ -111,8 +121,8 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       const waitMs = options.remoteAckWaitMs ?? 120_000;
       return {
         isConnected: (clientId) => local.isConnected(clientId) || deps.registry.isOnline(clientId),
-        emitWithAck(clientId, frame, onAck) {
-          if (local.isConnected(clientId)) return local.emitWithAck(clientId, frame, onAck);
+        emitWithAck(clientId, frame, onAck, onHeldFrameSent) {
+          if (local.isConnected(clientId)) return local.emitWithAck(clientId, frame, onAck, onHeldFrameSent);
           if (!deps.registry.isOnline(clientId)) return false;
           const adapter = deps.nsp.adapter;
           if (!adapter) return false;
@@ -120,16 +130,28 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
           // that one answers once every node has counted its clients, which a node that just died
           // never does; here the plugin's ack is handed on the moment it arrives.
           let answered = false;
-          adapter.broadcastWithAck(
-            { type: SocketPacketType.EVENT, nsp: deps.nsp.name, data: ['plugin_message', frame] },
-            { rooms: new Set([rooms.client(clientId)]), except: new Set(), flags: { timeout: waitMs } },
-            () => undefined,
-            (response) => {
-              if (answered) return;
-              answered = true;
-              onAck(response);
-            },
-          );
+          const deliver = () =>
+            adapter.broadcastWithAck(
+              { type: SocketPacketType.EVENT, nsp: deps.nsp.name, data: ['plugin_message', frame] },
+              { rooms: new Set([rooms.client(clientId)]), except: new Set(), flags: { timeout: waitMs } },
+              () => undefined,
+              (response) => {
+                if (answered) return;
+                answered = true;
+                onAck(response);
+              },
+            );
+          deliver();
+          const every = options.remoteRedeliverMs ?? 1_000;
+          const until = Date.now() + (options.remoteRedeliverForMs ?? 10_000);
+          const again = () => {
+            if (answered || Date.now() > until || !deps.registry.isOnline(clientId)) return;
+            // Only while the action still awaits this ack (not after a result, a Stop or its T_ack).
+            if (!onHeldFrameSent?.()) return;
+            deliver();
+            setTimeout(again, every).unref?.();
+          };
+          setTimeout(again, every).unref?.();
           return true;
         },
       };

@@ -1,7 +1,8 @@
 // Failover: every `intervalMs` a node asks the database which nodes are alive (their node locks)
 // and which running tasks have no live owner, claims those it can (one node wins each lock) and
-// adopts them. Nodes that vanished since the last look have their plugins dropped here, and
-// their unfinished MCP template runs marked interrupted (once, by whichever node gets there first).
+// adopts them (cluster-control.ts takeOver). A handed-over task is found the same way, at once:
+// the leaving node tells the others (`tick` on its handoff event). Nodes that vanished since the
+// last look have their plugins dropped here, and their unfinished MCP template runs marked interrupted (once, by whichever node gets there first).
 import type { ClusterPlugins } from './cluster-plugins.ts';
 import type { ClusterControl } from './cluster-control.ts';
 import { LIVE_NODES_SQL, type TaskOwnership } from './task-ownership.ts';
@@ -24,6 +25,8 @@ export function startFailoverWatcher(deps: {
   /** Template runs: those of nodes not alive become canceled (RUN_CANCELED, node_lost). */
   runs?: { interruptOrphans(liveNodesSql: string): Promise<string[]> };
   intervalMs: number;
+  /** This node is leaving (graceful stop): it adopts nothing more. */
+  leaving?: () => boolean;
   log: (entry: object) => void;
   timers?: Timers;
 }): FailoverWatcher {
@@ -33,6 +36,10 @@ export function startFailoverWatcher(deps: {
   let busy: Promise<string[]> | null = null;
 
   async function look(): Promise<string[]> {
+    // While this node cannot prove its own locks, or just after it got them back, the live set is
+    // not to be trusted (the other nodes may be re-connecting too): no node is declared gone, no
+    // task adopted, no run marked. A node truly lost meanwhile is seen at the first look after.
+    if (ownership.fenced() || ownership.inGrace()) return [];
     const live = new Set(await ownership.liveNodes());
     if (known) for (const node of known) if (!live.has(node)) {
       log({ event: 'node_gone', node });
@@ -40,10 +47,9 @@ export function startFailoverWatcher(deps: {
     }
     known = live;
     const adopted: string[] = [];
+    if (deps.leaving?.()) return adopted; // a leaving node adopts nothing more
     for (const taskId of await ownership.orphans()) {
-      if (!(await ownership.claim(taskId))) continue;
-      await control.adopt(taskId);
-      adopted.push(taskId);
+      if (await control.takeOver(taskId)) adopted.push(taskId);
     }
     const interrupted = (await deps.runs?.interruptOrphans(LIVE_NODES_SQL)) ?? [];
     if (interrupted.length > 0) log({ event: 'mcp_runs_interrupted', reason: 'node_lost', runs: interrupted });

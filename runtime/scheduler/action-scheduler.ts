@@ -14,6 +14,7 @@ import {
   errorValue,
   ErrorCode,
   execTimeoutFor,
+  restoredEvent,
   type ActionContext,
   type ActionInput,
   type ActionOutput,
@@ -29,8 +30,15 @@ import { createActionRegistry, type ActionRegistry } from './action-registry.ts'
 export interface PluginChannel {
   /** True when at least one socket of this plugin is connected. */
   isConnected(clientId: string): boolean;
-  /** Emits `frame` to the plugin with an ack callback; returns false when nobody received it. */
-  emitWithAck(clientId: string, frame: unknown, onAck: (response: unknown) => void): boolean;
+  /**
+   * Emits `frame` to the plugin with an ack callback; returns false when nobody received it.
+   * A channel that holds a frame before it leaves (the cluster's action ledger, across a database
+   * outage) calls `onHeldFrameSent` once it has really gone out (again): T_ack counts from then,
+   * so a wait on the database is not taken for the extension missing its ack (no resend after a
+   * missed ack, seed 001 §4.1). It returns false when the action no longer awaits this ack (then
+   * the frame must not go out again).
+   */
+  emitWithAck(clientId: string, frame: unknown, onAck: (response: unknown) => void, onHeldFrameSent?: () => boolean): boolean;
 }
 
 export interface ActionRequest {
@@ -171,7 +179,19 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           ...(input.traceId ? { traceId: input.traceId } : {}),
           ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
         });
-        const sent = deps.channel.emitWithAck(input.clientId, frame, () => registry.get(input.actionId)?.actor?.send({ type: 'ACK' }));
+        const actorOf = () => registry.get(input.actionId)?.actor;
+        const sent = deps.channel.emitWithAck(
+          input.clientId,
+          frame,
+          () => actorOf()?.send({ type: 'ACK' }),
+          () => {
+            // Still waiting for this frame's ack: the wait starts again now (RESTORED restarts a live actor's wait).
+            const actor = actorOf();
+            if (!actor?.getSnapshot().matches({ attempt: 'awaitingAck' })) return false;
+            actor.send(restoredEvent);
+            return true;
+          },
+        );
         if (!sent) self.send({ type: 'DISPATCH_FAILED', error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true }) });
       },
       announce: ({ self, context }) => track(self, context),

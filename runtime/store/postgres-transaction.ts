@@ -4,6 +4,11 @@ import type pg from 'pg';
 
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection that drops between two statements emits 'error' on the checked-out client; the
+  // pool listens only to idle ones, so without this a database restart would end the process.
+  // The next statement fails with the same cause and is rethrown below.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     const out = await work(client);
@@ -13,6 +18,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release();
   }
 }

@@ -21,6 +21,8 @@ export interface PostgresServer {
   /** A fresh, empty database on this server; returns its URL. */
   createDatabase(name?: string): Promise<string>;
   stop(): Promise<void>;
+  /** Fast shutdown, `downMs` with no server, the same server again on the same port (cluster fault tests). */
+  restart?(downMs?: number): Promise<void>;
 }
 
 const INSTALL_HINT = 'PostgreSQL binaries (initdb, postgres) not found: install Debian\'s package with `apt-get install -y postgresql`, or set MIMO_TEST_DATABASE_URL to a server to use.';
@@ -114,21 +116,34 @@ export async function startPostgres(): Promise<PostgresServer> {
   let output = '';
   // fsync off: a throwaway server; durability against a killed *node* is what the tests check,
   // and PostgreSQL itself keeps running.
-  const child = spawn(
-    join(bin, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...spawnAs },
-  );
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  const launch = () => {
+    const next = spawn(
+      join(bin, 'postgres'),
+      ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...spawnAs },
+    );
+    next.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    next.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+    return next;
+  };
+  let child = launch();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const stop = async () => {
-    if (child.exitCode === null) {
+  const halt = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT'); // fast shutdown
       await exited;
     }
+  };
+  const stop = async () => {
+    await halt();
     rmSync(dir, { recursive: true, force: true });
+  };
+  const restart = async (downMs = 0) => {
+    await halt();
+    await new Promise((r) => setTimeout(r, downMs));
+    child = launch();
+    await waitForServer(url, child, () => output);
   };
   try {
     await waitForServer(url, child, () => output);
@@ -136,5 +151,5 @@ export async function startPostgres(): Promise<PostgresServer> {
     await stop();
     throw error;
   }
-  return { url, createDatabase: databaseMaker(url), stop };
+  return { url, createDatabase: databaseMaker(url), stop, restart };
 }

@@ -105,7 +105,7 @@ e2e('a task started on A runs through the extension on B; A and C see every even
   await eventually(() => ofTask(webC.events, TASK_ONE).length === ofTask(webA.events, TASK_ONE).length, 5_000, 'C to see as many events');
   const onA = ofTask(webA.events, TASK_ONE);
   assert.equal(ofTask(webC.events, TASK_ONE).map((e) => e.id), onA.map((e) => e.id));
-  // In order: running first, the browser step (start before end) through the plugin on B, then the answer.
+  // In order: the browser steps (start before end) through the plugin on B, then the answer.
   const kinds = onA.map((e) => (e.event.type === 'toolUsed' ? `tool:${e.event.actionName}:${e.event.phase}` : e.event.type === 'taskStatus' ? `status:${e.event.status}` : e.event.type));
   // The person's message first (h22b's userMessage event), then created and running (the task's
   // scope, issue 23, may be told between them) before any step.

@@ -78,7 +78,7 @@ export async function startClusterHarness(baseEnv: Record<string, string> = {}):
       async stop() {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
-          const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
           await exited;
           clearTimeout(timer);
         }

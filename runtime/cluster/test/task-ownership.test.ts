@@ -95,19 +95,65 @@ test('orphans: running tasks whose owner is gone or never was, not those a live 
   assert.not.ok(orphans.includes('o-held'));
 });
 
-test('a node whose lock connection is cut is told at once (it must stop: the others will adopt its tasks)', async (ctx) => {
-  let lost: unknown;
-  const a = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: 'node-cut', url: 'http://cut', clock, onLost: (error) => (lost = error) });
+test('a cut lock connection fences the node, which reconnects and keeps the tasks nobody took', async (ctx) => {
+  const changes: string[] = [];
+  const a = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: 'node-cut', url: 'http://cut', clock, graceMs: 50 });
+  a.onChange((c) => changes.push(c.type === 'fenced' ? 'fenced' : `restored kept=${c.kept.join(',')} lost=${c.lost.join(',')}`));
   const b = await node('node-watching');
-  ctx.nodes.push(b);
-  assert.is(await a.claim('task-cut'), true);
+  ctx.nodes.push(a, b);
+  assert.is(await a.claim('task-keep'), true);
+  assert.is(await a.claim('task-taken'), true);
   await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-cut'`);
   const deadline = Date.now() + 5_000;
-  while (!lost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(lost, 'onLost was called');
-  assert.is(await b.claim('task-cut'), true, 'its task lock is free');
-  assert.not.ok((await b.liveNodes()).includes('node-cut'));
+  while (!a.fenced() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(a.fenced(), 'fenced at once');
+  assert.is(a.owns('task-keep'), true, 'still its own while fenced (commands queue here)');
+  // While A is away, B takes one of its tasks (A's locks went with the connection).
+  assert.is(await b.claim('task-taken'), true);
+  while (changes.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(changes, ['fenced', 'restored kept=task-keep lost=task-taken']);
+  assert.not.ok(a.fenced());
+  assert.is(a.owns('task-taken'), false);
+  assert.is(await b.claim('task-keep'), false, 'A holds task-keep again');
+  assert.ok((await b.liveNodes()).includes('node-cut'), 'A is alive again');
+});
+
+test('a database that stays away past maxOutageMs: the node gives up, saying why (it can no longer fence)', async () => {
+  const url = await server.createDatabase();
+  const own = new pg.Pool({ connectionString: url, max: 2 });
+  own.on('error', () => undefined);
+  await migrate(own);
+  const dbName = new URL(url).pathname.slice(1);
+  let lost: (Error & { code?: string }) | undefined;
+  const a = await createTaskOwnership({ connectionString: url, pool: own, nodeId: 'node-stranded', url: 'http://x', clock, maxOutageMs: 1_000, onLost: (e) => (lost = e as Error) });
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
+  await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-stranded'`);
+  const deadline = Date.now() + 8_000;
+  while (!lost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
+  await admin.end();
+  assert.is(lost?.code, 'CLUSTER_DATABASE_UNREACHABLE');
+  assert.match(String(lost?.message), /can no longer prove which tasks it owns/);
+  assert.ok(a.fenced());
   await a.close();
+  await own.end();
+});
+
+test('handoff: every task released with a handoff record; a running one is an orphan at once', async (ctx) => {
+  const a = await node('node-leaving');
+  const b = await node('node-staying');
+  ctx.nodes.push(a, b);
+  await pool.query(`INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('h-run', 'x', 'running', 1, 5, '{}')`);
+  assert.is(await a.claim('h-run'), true);
+  assert.not.ok((await b.orphans()).includes('h-run'));
+  assert.equal(await a.handOffAll(), ['h-run']);
+  assert.is(await a.recordedOwner('h-run'), 'handoff:node-leaving');
+  assert.ok((await b.orphans()).includes('h-run'), 'A is still alive, yet its handed-over task is free');
+  const claim = await b.claimTask('h-run');
+  assert.equal(claim, { ok: true, fresh: true, previous: 'handoff:node-leaving' });
+  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: false, previous: 'node-staying' });
 });
 
 test.run();
