@@ -294,7 +294,9 @@ export function createAgentOrchestrator(
       const session = result.taskId ? sessions.get(result.taskId) : undefined;
       if (session?.browser.lateResult(result.actionId, result)) log({ event: 'stopped_step_answered', taskId: result.taskId, actionId: result.actionId, status: result.status });
     },
-    stepsInFlight: (taskId: string) => [...scheduler.registry.startedOf(taskId), ...person.personReplay(taskId, sessions.get(taskId))],
+    // Replayed to a (re)subscribing client in the order they were told: the steps started, the
+    // held steps waiting, and the scope (a fresh envelope, so last); a client checks order by time.
+    stepsInFlight: (taskId: string) => [...scheduler.registry.startedOf(taskId), ...person.personReplay(taskId, sessions.get(taskId))].sort((a, b) => a.timestamp - b.timestamp),
     confirmationAnswer: person.confirmationAnswer,
     setTaskScope: person.setTaskScope,
     setTaskSecret: person.setTaskSecret,

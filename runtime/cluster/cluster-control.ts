@@ -79,11 +79,13 @@ export function createClusterControl(deps: {
     // Replaying it would run it twice.
     if (previous === ownership.nodeId && local?.sessionOf?.(taskId)) return void log({ event: 'task_reclaimed', taskId, node: ownership.nodeId });
     const task = await taskStore.getTask(taskId);
-    if (!task || task.status === 'completed' || task.status === 'error') return;
+    // A task in error is not over (h22a: a follow-up message runs a new turn): one acknowledged
+    // after the failed turn and not answered is replayed as for an ongoing task.
+    if (!task || task.status === 'completed') return;
     const handedOver = previous?.startsWith(HANDOFF_PREFIX) ?? false;
     // In takeover the user has the tab: nothing runs until they resume. Otherwise every message
     // not answered yet runs again (also when the owner died between acknowledging a message and
-    // storing `running`: the task is then still created or ongoing).
+    // storing `running`: the task is then still created, ongoing or in error).
     const replay = task.status === 'takeover' ? [] : replayOf(await taskStore.listMessages(taskId));
     if (task.status !== 'running' && task.status !== 'takeover' && replay.length === 0) return;
     const note = handedOver ? null : takeoverNote(ownership.nodeId, task.status);

@@ -50,7 +50,7 @@ export interface TaskOwnership {
   liveNodes(): Promise<string[]>;
   /**
    * Failover candidates: tasks whose owner is not alive (or handed them over) that were running,
-   * in takeover, just created, or ongoing with a message stored after the last answer.
+   * in takeover, just created, or ongoing or in error with a message stored after the last answer.
    */
   orphans(): Promise<string[]>;
   onChange(listener: (change: OwnershipChange) => void): void;
@@ -190,7 +190,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
       const result = await pool.query<{ task_id: string }>(
         `SELECT t.task_id FROM mimo_tasks t LEFT JOIN mimo_task_owners o ON o.task_id = t.task_id
          WHERE (o.node_id IS NULL OR o.node_id = $1 OR o.node_id NOT IN (${LIVE_NODES_SQL}))
-           AND (t.status IN ('running', 'takeover', 'created') OR (t.status = 'ongoing' AND EXISTS (${UNANSWERED_SQL})))
+           AND (t.status IN ('running', 'takeover', 'created') OR (t.status IN ('ongoing', 'error') AND EXISTS (${UNANSWERED_SQL})))
          ORDER BY t.updated_at`,
         [nodeId],
       );

@@ -3,6 +3,9 @@
 // ACKNOWLEDGED only when a node answered its user_message with ok; until then it is sent again,
 // same id (the store is idempotent by message id), through whatever node is up, bounded. When
 // its node goes away it reconnects elsewhere and subscribes again. It keeps every event it saw.
+// It is the task's person too (issue 23): a step held for them (a click on an element the last
+// page read does not show, e.g. after a dom index lost to a fault) is allowed once, the answer
+// sent again through whatever node is up until one takes it (routed to the task's owner).
 import { io, type Socket } from 'socket.io-client';
 
 export interface ChaosClient {
@@ -11,6 +14,8 @@ export interface ChaosClient {
   acknowledged: string[];
   /** Messages that could not be acknowledged within the bound (not counted as lost). */
   unacknowledged: string[];
+  /** Held steps (confirmationRequested) it allowed. */
+  confirmed: number;
   /** Events of its task, as received (one list per connection: order is checked within each). */
   events: Array<Array<{ id: string; timestamp: number; type: string }>>;
   reconnects: number;
@@ -27,7 +32,7 @@ export function startChaosClient(options: {
   ackBoundMs?: number;
 }): ChaosClient {
   const { taskId } = options;
-  const client: ChaosClient = { taskId, acknowledged: [], unacknowledged: [], events: [], reconnects: 0, done: Promise.resolve(), close };
+  const client: ChaosClient = { taskId, acknowledged: [], unacknowledged: [], confirmed: 0, events: [], reconnects: 0, done: Promise.resolve(), close };
   let socket: Socket | undefined;
   let closed = false;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,7 +62,11 @@ export function startChaosClient(options: {
       }
       const seen: ChaosClient['events'][number] = [];
       client.events.push(seen);
-      next.on('frontend_event', (e: any) => e?.taskId === taskId && seen.push({ id: e.id, timestamp: e.timestamp, type: e.event?.type }));
+      next.on('frontend_event', (e: any) => {
+        if (e?.taskId !== taskId) return;
+        seen.push({ id: e.id, timestamp: e.timestamp, type: e.event?.type });
+        if (e.event?.type === 'confirmationRequested') void confirm(String(e.event.requestId));
+      });
       next.on('disconnect', () => {
         if (closed) return;
         client.reconnects++;
@@ -85,6 +94,27 @@ export function startChaosClient(options: {
       await sleep(300);
     }
     return false;
+  }
+
+  /** Requests being answered or answered (a replay to a new subscription shows them again). */
+  const answering = new Set<string>();
+  async function confirm(requestId: string): Promise<void> {
+    if (answering.has(requestId)) return;
+    answering.add(requestId);
+    for (let attempt = 0; attempt < 20 && !closed; attempt++) {
+      const s = await connected().catch(() => undefined);
+      if (!s) break;
+      try {
+        const ack = await s.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'confirmation_answer', id: `confirm-${requestId}-${attempt}`, timestamp: Date.now(), taskId, requestId, decision: 'allow_once' });
+        if (ack?.ok) return void client.confirmed++;
+        // Not waiting any more (answered, or its owner died and the replayed turn holds the step anew).
+        if (ack?.error?.code !== 'UNAVAILABLE') return;
+      } catch {
+        // no answer in time: again, maybe through another node
+      }
+      await sleep(300);
+    }
+    answering.delete(requestId); // seen again (a new subscription's replay): answered again
   }
 
   client.done = (async () => {
