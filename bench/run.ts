@@ -60,7 +60,7 @@ const sections: Section[] = [
   },
   // Cluster mode (PostgreSQL, node processes) beside the embedded single node, in one section.
   { name: 'cluster', run: async () => printCluster(await benchCluster()) },
-  // Issue 21: the page-model snapshot (Chrome's accessibility tree through the extension) beside Playwright's ariaSnapshot() of the same tab.
+  // The page-model snapshot (Chrome's accessibility tree through the extension) beside Playwright's ariaSnapshot() of the same tab.
   { name: 'snapshot', run: async () => printSnapshotCost(await benchSnapshotCost(Math.max(5, Math.min(20, seconds * 2)))) },
   // Artifacts in PostgreSQL (cluster mode) beside the folder store.
   { name: 'artifacts', run: async () => printArtifactStores(await benchArtifactStores()) },

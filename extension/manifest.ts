@@ -1,7 +1,7 @@
 // manifest.json of the extension (MV3).
 import { EXTENSION_PUBLIC_KEY } from '../transport/contracts/extension-identity.ts';
 // The server's own web UI only. Not :3000 (Vite's dev port, and any other dev app's): a page there
-// could ask to pair; add it on the options page when you run `npm run dev:web` (issue 23). Every
+// could ask to pair; add it on the options page when you run `npm run dev:web`. Every
 // pairing with a new server asks the person anyway (background/pairing-consent.ts).
 export const DEFAULT_WEB_UI_MATCHES = [
   'http://localhost:6006/*',
@@ -24,7 +24,7 @@ export function createManifest(options: ManifestOptions): Record<string, unknown
     key: EXTENSION_PUBLIC_KEY,
     description: 'Lets the Mimo agent work in a background tab of your browser; you can watch, take over and hand back.',
     minimum_chrome_version: '116',
-    // downloads: a task tab's downloads are filed into Downloads/Mimo/<taskId>/ (issue 16).
+    // downloads: a task tab's downloads are filed into Downloads/Mimo/<taskId>/.
     // declarativeNetRequest: the new-tab gate of the URL policy (background/new-tab-gate.ts).
     permissions: ['tabs', 'tabGroups', 'debugger', 'storage', 'alarms', 'scripting', 'downloads', 'declarativeNetRequest'],
     host_permissions: ['<all_urls>'],

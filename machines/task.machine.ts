@@ -23,6 +23,7 @@ import { actionMachine } from './action.machine.ts';
 import type { ActionInput, ActionOutput } from './action-types.ts';
 import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
 import { ACTION_CHILD_ID, freePrepSlot } from './task-child-slots.ts';
+import { canceledActionOutput, canceledPrep } from './task-outputs.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
@@ -31,28 +32,9 @@ export type { ActionSettledParams, PagePrepChild, PagePrepSettledParams, StatusP
 
 export const taskMachineId = 'task';
 export { ACTION_CHILD_ID } from './task-child-slots.ts';
+export { canceledActionOutput, taskOutputOf } from './task-outputs.ts';
 
 const report = (status: TaskStatus) => ({ type: 'reportStatus', params: { status } }) as const;
-
-/** The output of an action that was never sent: the task ended (or was not running) first. */
-export function canceledActionOutput(action: ActionInput, message: string): ActionOutput {
-  return {
-    actionId: action.actionId,
-    actionName: action.actionName,
-    status: 'canceled',
-    attempts: 0,
-    execTimeoutStreak: 0,
-    answered: false,
-    error: errorValue(ErrorCode.TASK_STOPPED, message, { retryable: false }),
-  };
-}
-
-const canceledPrep = (message: string): PagePrepOutput => ({
-  status: 'failed',
-  warnings: [],
-  missing: ['screenshot', 'readability'],
-  error: errorValue(ErrorCode.TASK_STOPPED, message, { retryable: false }),
-});
 
 /** Actions of the same setup() are not in enqueue's type yet; they resolve by name. */
 const named = (enqueue: (action: never) => void, type: string, params: object) => enqueue({ type, params } as never);
@@ -274,18 +256,3 @@ export const taskMachine = setup({
 });
 
 export type TaskActionRef = ActorRefFrom<typeof actionMachine>;
-
-/** What an ended task leaves: its status, the error of a failed one, messages never processed. */
-export function taskOutputOf(snapshot: { value: unknown; context: TaskContext }): TaskOutput | null {
-  const { context } = snapshot;
-  if (snapshot.value === 'completed') return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
-  if (snapshot.value === 'error') {
-    return {
-      taskId: context.taskId,
-      status: 'error',
-      error: context.error ?? errorValue(ErrorCode.INTERNAL, 'unknown task error'),
-      unprocessed: context.queue,
-    };
-  }
-  return null;
-}

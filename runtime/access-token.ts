@@ -1,4 +1,4 @@
-// The access token made on first start (issue 12, Jupyter-style): when MIMO_TOKEN is unset the
+// The access token made on first start (Jupyter-style): when MIMO_TOKEN is unset the
 // server keeps a random token in `<dataDir>/access-token` (mode 0600, folder 0700 when we create
 // it) and reuses it on every later start, so the extension and saved UI tabs keep working.
 import { randomBytes } from 'node:crypto';

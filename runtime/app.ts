@@ -130,7 +130,7 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
         inspection,
         checkUrl: (url) => urlPolicy.check(url),
         checkFinalUrl: (url) => urlPolicy.checkFinal(url),
-        // Issue 23: scope, steps held for the person's yes, secret placeholders, untrusted page data.
+        // Scope, steps held for the person's yes, secret placeholders, untrusted page data.
         confirmSteps: 'ask',
         ...(config.contextTokens ? { contextTokens: config.contextTokens } : {}),
       }),

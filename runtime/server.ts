@@ -160,7 +160,7 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     },
   });
   const recorder = options.recorder;
-  // Secrets (issue 23): every event is redacted before it leaves, the chatDelta stream included.
+  // Secrets: every event is redacted before it leaves, the chatDelta stream included.
   const events = redactingEventSink(
     createFrontendEventSink({
       nsp,

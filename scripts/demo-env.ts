@@ -115,7 +115,7 @@ export async function startDemoEnv(
           } else if (e.type === 'taskStatus') {
             run.status = e.status;
           } else if (e.type === 'confirmationRequested') {
-            // Issue 23: a held step waits for the person. The demo's requests are the person's own,
+            // A held step waits for the person. The demo's requests are the person's own,
             // so it says yes once, out loud.
             runOptions.onText?.(`\n[Needs you: confirm ${e.step.toolName} ${e.step.element ?? e.step.url ?? ''} on ${e.step.site} (${e.step.reason}): allowed once by the demo]\n`);
             void web.emitWithAck('frontend_message', { v: 1, type: 'confirmation_answer', id: `ans-${e.requestId}`, timestamp: Date.now(), taskId, requestId: e.requestId, decision: 'allow_once' });

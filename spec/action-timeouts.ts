@@ -19,7 +19,7 @@ export const defaultExecTimeoutMs: Readonly<Record<string, number>> = Object.fre
   browser_get_html: 10_000,
   task_stop: 5_000,
   browser_switch_tab: 5_000,
-  // Issue 13: the new input primitives, by kin: pointer actions as browser_click (5 s), form
+  // The new input primitives, by kin: pointer actions as browser_click (5 s), form
   // input that may wait for a submit's navigation to commit as browser_type (10 s).
   browser_check: 5_000,
   browser_hover: 5_000,

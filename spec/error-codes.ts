@@ -64,12 +64,12 @@ export const actionErrorCodes = [
   'TASK_TAB_CLOSED',
   'SCHEMA_VALIDATION_FAILED',
   'PLUGIN_ERROR',
-  // Issue 13: the page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
+  // The page could not be loaded at all (refused, DNS, TLS...); details.netError names it.
   'NAVIGATION_FAILED',
-  // Issue 21: the navigation an action caused was refused by the URL policy (seed 004 §4); the tab
+  // The navigation an action caused was refused by the URL policy (seed 004 §4); the tab
   // was sent to about:blank. The server's policy code, carried by the action that caused it.
   'URL_BLOCKED',
-  // Issue 21: a modal dialog is open and the target is behind it (a person could not reach it).
+  // A modal dialog is open and the target is behind it (a person could not reach it).
   'ELEMENT_OUTSIDE_MODAL',
 ] as const;
 export type ActionErrorCodeName = (typeof actionErrorCodes)[number];

@@ -1,4 +1,4 @@
-// The cost of a page-model snapshot (issue 21): browser_dom_index (scope "document": Chrome's
+// The cost of a page-model snapshot: browser_dom_index (scope "document": Chrome's
 // accessibility tree over CDP, through the real extension, measured from the server side of the
 // socket) beside Playwright's own `locator('body').ariaSnapshot()` of the same tab in the same
 // Chromium, alternating, on SQLite's 1.58 MB lang_select.html and on a generated page of a few

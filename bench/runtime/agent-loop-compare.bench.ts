@@ -1,4 +1,4 @@
-// The real path side by side in one run (issue 22 item 5): the agent loop (agent-loop.bench.ts)
+// The real path side by side in one run: the agent loop (agent-loop.bench.ts)
 // of this checkout and of another one (MIMO_BENCH_COMPARE_TREE, e.g. the issue's starting commit
 // in a second worktree: `git worktree add --detach ../base f6706f5` + a node_modules link), each
 // in its own process, rounds interleaved (base, ours, base, ours, ...). The same bench file runs

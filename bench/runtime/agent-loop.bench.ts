@@ -1,4 +1,4 @@
-// The real path (issue 14 item 6): the whole agent loop (orchestrator, task actor tree, store on
+// The real path: the whole agent loop (orchestrator, task actor tree, store on
 // disk, frontend events, inspection through the hub as app.ts builds it, with its redactor) at N concurrent tasks, fake plugins in another process
 // answering each action after `delayMs`. Each task's turn is a scripted LLM that clicks forever.
 // Reported side by side in the same run: the transport's own cost of one action round trip

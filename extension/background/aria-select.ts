@@ -1,4 +1,4 @@
-// browser_select on ARIA widgets (issue 21): a listbox, or a combobox that is not a native
+// browser_select on ARIA widgets: a listbox, or a combobox that is not a native
 // <select>. As a person would: open the combobox (a click), type into an editable one to bring up
 // its suggestions when the option is not shown yet, click the option whose accessible name (or
 // value / data-value / id) matches, then read the widget back from the accessibility tree to

@@ -1,4 +1,4 @@
-// browser_dom_index from the accessibility tree (issue 21): the model of ax-model.ts, numbered
+// browser_dom_index from the accessibility tree: the model of ax-model.ts, numbered
 // with stable clickIds (element-refs.ts recordAx: a node keeps its id while it lives in the same
 // document), scoped by an open modal dialog. Throws CdpError when the debugger cannot be used:
 // the handler then falls back to the DOM heuristic and says so.

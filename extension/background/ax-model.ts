@@ -1,4 +1,4 @@
-// The page model from Chrome's accessibility tree (issue 21): every node a person could operate
+// The page model from Chrome's accessibility tree: every node a person could operate
 // or read as a control, in document order, with its role, own accessible name, value and ARIA
 // states. Child frames are inlined where their <iframe> sits; open shadow roots are already part
 // of the tree Chrome builds. A modal dialog scopes the model to itself. Pure: the trees come from
@@ -196,7 +196,7 @@ function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxN
     element.tag = 'select';
     element.options = optionsOf(node, map);
   }
-  // min / max as the DOM index gave them (strings), for clients of issue 13.
+  // min / max as the DOM index gave them (strings).
   if ((role === 'slider' || role === 'spinbutton') && element.valueMin !== undefined) element.min = String(element.valueMin);
   if ((role === 'slider' || role === 'spinbutton') && element.valueMax !== undefined) element.max = String(element.valueMax);
   if (popup) element.options = optionsOf(popup, map);

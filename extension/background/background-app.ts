@@ -115,7 +115,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     now: deps.now,
     ...(deps.log ? { log: deps.log } : {}),
   });
-  // Pop-ups, dialogs and other page interruptions in task tabs (issue 16).
+  // Pop-ups, dialogs and other page interruptions in task tabs.
   const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
   let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
   const popups = createPopupGuard({ browser, taskTabs, reports, navigationGuard: () => guard, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
@@ -132,7 +132,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     ...(deps.log ? { log: deps.log } : {}),
   });
   services.navigationGuard = guard;
-  // Issue 23: an idle task lets go of the debugger (Chrome's bar goes) and, later, collapses its group.
+  // An idle task lets go of the debugger (Chrome's bar goes) and, later, collapses its group.
   const idle = createTaskIdle({
     browser,
     cdp: services.cdp,
@@ -173,7 +173,7 @@ export function createBackground(deps: BackgroundDeps): Background {
         if (checked.ok) void overlay.applyUiState(checked.value);
         if (checked.ok && checked.value.state === 'idle') idle.taskEnded(checked.value.taskId);
       },
-      // "Show the tab" from the web UI (issue 23): the only time Mimo brings a tab forward.
+      // "Show the tab" from the web UI: the only time Mimo brings a tab forward.
       confirmation_state: (message, ack) => void confirmations.fromServer(message).then((result) => ack?.(result as never)),
       show_tab: (message, ack) => void showTaskTab(browser, taskTabs, message).then((result) => ack?.(result as never)),
       live_view: (message, ack) => {

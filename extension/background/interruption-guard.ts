@@ -1,4 +1,4 @@
-// Nothing a page does in a task tab reaches the person's screen (issue 16). On every task tab the
+// Nothing a page does in a task tab reaches the person's screen. On every task tab the
 // guard attaches CDP (which also turns on focus emulation) and:
 // - answers JavaScript dialogs by the dialog policy (`Page.javascriptDialogOpening` ->
 //   `Page.handleJavaScriptDialog`), so a dialog never blocks a turn nor shows in a tab;

@@ -1,4 +1,4 @@
-// The navigations the guard refused, per tab, so the action that caused one can say so (issue 21):
+// The navigations the guard refused, per tab, so the action that caused one can say so:
 // a click on a link to a refused host, a submit, a task_start whose redirect was refused. The
 // guard wraps each of its decisions (a paused request, a backstop check, the swap to
 // about:blank) in `track`; an action marks the count before its input and, once the tab's

@@ -1,4 +1,4 @@
-// The browser enforces the URL policy on task tabs (issue 12). Every tab the extension attaches
+// The browser enforces the URL policy on task tabs. Every tab the extension attaches
 // chrome.debugger to (task tabs only) gets CDP `Fetch.enable` for Document requests at the
 // Request stage, so every navigation of the tab (script, link, form, meta refresh, history
 // navigations that reach the network) and every redirect hop pauses in the browser before it is

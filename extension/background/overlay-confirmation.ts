@@ -1,4 +1,4 @@
-// The page overlay's "Needs you: confirm" (issue 23), background side: the server's
+// The page overlay's "Needs you: confirm", background side: the server's
 // confirmation_state goes to the task tab's content script; the person's answer there goes back
 // to the server as confirmation_answer, only from the task's own tab.
 import { ConfirmationStateSchema, PROTOCOL_VERSION, validate, type ConfirmationDecision } from '../../transport/contracts/index.ts';

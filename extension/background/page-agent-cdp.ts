@@ -2,7 +2,7 @@
 // task tab is parked on. Any about:blank the extension navigates to (tabs.update, and CDP
 // Page.navigate from the extension's debugger alike: measured in Chromium 156) inherits the
 // extension's origin, and executeScript then refuses it ("Cannot access contents of url
-// chrome-extension://<id>/"), so after a refused navigation no read worked (issue 21). The
+// chrome-extension://<id>/"), so after a refused navigation no read worked. The
 // debugger can still run the same page agent there, in an isolated world of the main frame.
 // Only about:blank in an attached tab is served this way; everything else stays with
 // executeScript (null = not served).

@@ -1,4 +1,4 @@
-// The person's yes before this browser is paired with a server (issue 23 item 3). A page on a
+// The person's yes before this browser is paired with a server. A page on a
 // web UI origin can ask to pair ("Connect this browser"), but only the person can say yes: the
 // background opens the extension's own options page on `options.html#pair=<id>`, which asks
 // "Connect this browser to <origin>?" with Connect / Don't connect. No web page can reach that

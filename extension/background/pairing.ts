@@ -1,4 +1,4 @@
-// Pairing ("Connect this browser" in the web UI, issue 12): a web UI page hands the server's
+// Pairing ("Connect this browser" in the web UI): a web UI page hands the server's
 // token to the extension through the page bridge. The server URL is the sending page's own
 // origin, never a value from the message: a web UI page can only pair the extension with the
 // server that served it. The page must match the web UI patterns (checked by the content script
@@ -6,7 +6,7 @@
 // reconnects on the change), then the outcome is read from the socket: connected, wrong token,
 // refused (Origin), or unreachable. When the socket only says "failed", one HTTP probe tells a
 // wrong token (401) from a refused extension (403) from no server at all.
-// Issue 23: pairing with a server other than the one this browser already holds a token for
+// Pairing with a server other than the one this browser already holds a token for
 // (and the first pairing) waits for the person's yes in the extension (pairing-consent.ts);
 // without it nothing is changed and the page hears `declined`. Refreshing the token of the
 // server already configured, from that server's own web UI, needs no question.

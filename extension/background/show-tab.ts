@@ -1,4 +1,4 @@
-// "Show the tab" (issue 23): the person asked, in the web UI, to see the agent's tab. The one
+// "Show the tab": the person asked, in the web UI, to see the agent's tab. The one
 // time Mimo brings a tab forward: the tab is activated, its window focused and its group
 // expanded. Only a tab of the named task is shown; anything else is refused with a code.
 import { ShowTabCommandSchema, validate } from '../../transport/contracts/index.ts';

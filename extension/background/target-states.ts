@@ -1,4 +1,4 @@
-// What an input action reports of its target after it ran (issue 21): role, name, value and
+// What an input action reports of its target after it ran: role, name, value and
 // states from Chrome's accessibility tree (Accessibility.getPartialAXTree of that one node), so a
 // client sees whether its click opened the menu, checked the box or sorted the column. The node
 // is the accessibility-tree ref's own, or the element a DOM-index clickId / XPath names, found in

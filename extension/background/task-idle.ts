@@ -1,4 +1,4 @@
-// A tidy browser (issue 23 item 5): when a task stops acting, Mimo lets go of the person's browser.
+// A tidy browser: when a task stops acting, Mimo lets go of the person's browser.
 //  - The debugger detaches from the task's tabs DEBUGGER_IDLE_MS after its last action settled, so
 //    Chrome's "Mimo started debugging this browser" bar goes away while Mimo is not acting. The
 //    next action attaches again (cdp-sessions.ts attaches on first use; the navigation guard's

@@ -1,4 +1,4 @@
-// How browser_type enters a text (issue 22): short texts key by key, as a person would (pages
+// How browser_type enters a text: short texts key by key, as a person would (pages
 // with autocomplete or per-key validation listen to keydown/keyup); long texts with CDP
 // Input.insertText in chunks (one renderer round trip per chunk instead of two per character,
 // which in a background tab took over 10 s for 220 characters), with key events only where the

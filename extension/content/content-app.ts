@@ -52,7 +52,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       if (ui) void send({ kind: 'confirmation_answer', taskId: ui.taskId, requestId, decision });
     },
   });
-  /** Only the overlay's Take over button takes over (issue 23). */
+  /** Only the overlay's Take over button takes over. */
   function takeOver(): void {
     if (!ui) return;
     if (ui.state() === 'ongoing') ui.userInput(TAKE_OVER_BUTTON);
@@ -110,7 +110,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       window,
       isOverlayEvent: (event) => overlay.owns(event),
       ownInputActive: () => ownInputActive(guardHost, Date.now()),
-      // A stray key or click on the page does not take over (issue 23): the overlay points at its button.
+      // A stray key or click on the page does not take over: the overlay points at its button.
       onUserInput: () => overlay.hint(),
     });
   }
@@ -132,7 +132,7 @@ export function startContentApp(deps: ContentDeps): ContentApp {
       return;
     }
     if (message.kind === 'confirmation') {
-      // The server's list of steps waiting for the person's yes (issue 23): the overlay asks too.
+      // The server's list of steps waiting for the person's yes: the overlay asks too.
       if (!ui || message.taskId === ui.taskId) overlay.confirmation(message.waiting[0] ?? null);
       return;
     }

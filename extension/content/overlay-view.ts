@@ -2,7 +2,7 @@
 // element: `ongoing` = a mask that lets clicks through (the AI's CDP input must reach the
 // page) with the current step and a Take over button; `hidden` (between steps of a task) = the
 // Take over button alone; `takeover` = a panel with Resume and Stop; idle = nothing. Taking over
-// is deliberate (issue 23): only this button does it, never a stray key or click on the page,
+// is deliberate: only this button does it, never a stray key or click on the page,
 // which only gets a hint. Buttons only react to trusted clicks, so a page script cannot press them.
 import type { PluginUiState } from '../../machines/plugin-ui.machine.ts';
 import type { ConfirmationDecision, HeldStep } from '../../transport/contracts/index.ts';
@@ -14,7 +14,7 @@ export interface OverlayView {
   render(state: PluginUiState, step: string, options?: { capturing?: boolean; turnRunning?: boolean }): void;
   /** A stray key or click on the page while the agent works: point at the Take over button. */
   hint(): void;
-  /** The first step waiting for the person's yes (issue 23), or null: "Needs you: confirm" with its three answers. */
+  /** The first step waiting for the person's yes, or null: "Needs you: confirm" with its three answers. */
   confirmation(waiting: { requestId: string; step: HeldStep } | null): void;
   /** Whether the mask or the takeover panel is on the page right now. */
   isShowing(): boolean;

@@ -2,7 +2,7 @@
 // legacy `mimoim/get_bion_client_info`) with window.postMessage and gets the plugin's client
 // info back. Only allowlisted origins get an answer, and the bridge can do nothing else: it
 // never triggers an action.
-// Pairing (issue 12): `mimo/connect_browser` with the web UI's token; the background stores it
+// Pairing: `mimo/connect_browser` with the web UI's token; the background stores it
 // with the page's own origin as the server URL and answers with the outcome. Same allowlist; the
 // bridge never hands a token out.
 import * as v from 'valibot';

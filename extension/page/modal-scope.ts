@@ -1,4 +1,4 @@
-// A modal dialog scopes the page (issue 21): with a <dialog> shown modally or a visible
+// A modal dialog scopes the page: with a <dialog> shown modally or a visible
 // aria-modal="true" element open, a person can only reach what is inside it. An element behind
 // it (before it in document order) is refused as `outside_modal`; content after it is allowed,
 // since libraries render a dialog's own pop-ups (listboxes, menus) in portals appended after it.

@@ -1,4 +1,4 @@
-// Whether a form's submit event really happened (issue 22): browser_type with submit presses
+// Whether a form's submit event really happened: browser_type with submit presses
 // Enter, which in a textarea is a line break, and a page may handle a submit without navigating.
 // The page agent arms a capture listener before Enter and reads it after, so the result can say
 // `submitted` only when the page saw a submit.

@@ -27,7 +27,7 @@ export const ContentToBackgroundMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('user_takeover'), taskId: v.string(), reason: v.pipe(v.string(), v.nonEmpty()) }),
   /** The user pressed Resume or Stop on the overlay. */
   v.object({ kind: v.literal('overlay_command'), taskId: v.string(), command: OverlayCommandNameSchema }),
-  /** The person answered a held step on the overlay (issue 23). */
+  /** The person answered a held step on the overlay. */
   v.object({ kind: v.literal('confirmation_answer'), taskId: v.string(), requestId: v.string(), decision: ConfirmationDecisionSchema }),
   /** The page bridge asks on behalf of an allowlisted page: answered with PluginClientInfo. */
   v.object({ kind: v.literal('client_info') }),
@@ -76,12 +76,12 @@ export const BackgroundToContentMessageSchema = v.variant('kind', [
   /** `sentAt`: the background's clock when sent (own-input-guard.ts: a late settle must not end a later action's guard). */
   v.object({ kind: v.literal('action_settled'), taskId: v.string(), actionId: v.string(), sentAt: v.optional(v.number()) }),
   v.object({ kind: v.literal('task_ended'), taskId: v.string() }),
-  /** The steps of the task waiting for the person's yes (issue 23; empty: none). */
+  /** The steps of the task waiting for the person's yes (empty: none). */
   v.object({ kind: v.literal('confirmation'), taskId: v.string(), waiting: v.array(WaitingStepSchema) }),
 ]);
 export type BackgroundToContentMessage = v.InferOutput<typeof BackgroundToContentMessageSchema>;
 
 export { PluginClientInfoSchema };
 
-/** The takeover reason of the overlay's Take over button: the one deliberate way to take over (issue 23). */
+/** The takeover reason of the overlay's Take over button: the one deliberate way to take over. */
 export const TAKE_OVER_BUTTON = 'take_over_button';

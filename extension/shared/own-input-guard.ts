@@ -27,7 +27,7 @@ export function armOwnInput(host: GuardHost, now: number, ms = OWN_INPUT_ARM_MS)
  * sent the settle): a guard armed after it belongs to a later action and is left alone. Without
  * this, the late settle of a click cut the guard of the typing that followed to 150 ms, and the
  * Enter of `browser_type submit` arrived as the user's key: the spontaneous `user_key` takeover
- * (issue 23; settles are posted off the critical path, so they can land after the next arm).
+ * (settles are posted off the critical path, so they can land after the next arm).
  */
 export function settleOwnInput(host: GuardHost, now: number, sentAt?: number): void {
   if (sentAt !== undefined && (Number(host[OWN_INPUT_ARMED_AT]) || 0) > sentAt) return;

@@ -1,5 +1,5 @@
 // The form and keyboard tools of the LLM (select, check, press, double-click, hover) and how each
-// maps onto the extension's action catalog. The catalog grows (issue 13 adds browser_select,
+// maps onto the extension's action catalog. The catalog grows (adds browser_select,
 // browser_check, browser_press, browser_dblclick, browser_hover): a tool whose action the catalog
 // lacks is either served by the older primitive (select -> browser_type of the option, check ->
 // browser_click) or not offered at all, so the model never sees a tool that cannot run.

@@ -1,4 +1,4 @@
-// The person's yes for one task (issue 23). A held step (consequential-step.ts) becomes a
+// The person's yes for one task. A held step (consequential-step.ts) becomes a
 // `confirmationRequested` frontend event; the turn waits, inside the task actor tree (the turn is
 // the task actor's child and its AbortSignal ends the wait on STOP), for `confirmation_answer`
 // from the web UI, the page overlay, a test or a script. No timer: a held step waits until the

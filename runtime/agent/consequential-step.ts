@@ -1,4 +1,4 @@
-// Which tool calls wait for the person's yes (issue 23), decided from the call, the last page read
+// Which tool calls wait for the person's yes, decided from the call, the last page read
 // and the task's scope only: never from what a page says. Pure; the gate (confirmation-gate.ts)
 // asks, the hook in browser-tools.ts applies it before any browser action is sent.
 //   off scope:      browser_open, a link click (a new tab for target=_blank), a form submit on a
@@ -115,7 +115,7 @@ export function heldStepOf(facts: StepFacts): HeldStep | null {
     }
     if (el.type === 'file') return held('file_transfer', `"${name}" uploads a file`, { element: name! });
     if (downloadsFile({ href: el.href, words })) return held('file_transfer', `"${name}" downloads a file`, { element: name!, ...(el.href ? { url: absolute(el.href, pageUrl) ?? el.href } : {}) });
-    // A link by its role (the accessibility-tree page model, issue 21) or its tag (the DOM fallback).
+    // A link by its role (the accessibility-tree page model) or its tag (the DOM fallback).
     const word = consequentialWordIn(words.join(' '), { link: (el.role === 'link' || el.tag === 'a') && el.role !== 'button' && el.role !== 'menuitem' });
     if (word && toolName !== 'browser_check') return held('consequential_button', `"${name}" reads as "${word}"`, { element: name! });
     if (pageOffScope && isSubmitControl(el)) return held('off_scope_submit', `"${name}" submits a form on ${siteLabel(pageUrl)}, outside this task's scope`, { element: name! });

@@ -1,4 +1,4 @@
-// The words that make a button, link or form action consequential (issue 23): pressing it may
+// The words that make a button, link or form action consequential: pressing it may
 // spend money, move money, send something on the person's behalf or destroy data, so the step
 // waits for the person's yes. English, French, German and Spanish; matched as whole words on the
 // element's accessible name (text, label, value) and on a form's action URL, case- and

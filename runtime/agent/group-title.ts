@@ -1,4 +1,4 @@
-// The name of a task's tab group (issue 23): the task's own title, as the task list shows it, so
+// The name of a task's tab group: the task's own title, as the task list shows it, so
 // the person finds the agent's tab among their groups ("Mimo: book a table at Chez Paul"), never
 // an id suffix that appears nowhere in the UI. Chrome shows a short title best: 40 characters.
 const MAX = 40;

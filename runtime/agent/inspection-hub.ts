@@ -6,7 +6,7 @@
 // Records are built lazily: an event nobody watches is kept as a light note (the ids read off
 // its actor, a reference to its snapshot and event, the time) in the task's bounded ring, and
 // only becomes a record (context summary, bounded redacted copy of the event) when a subscriber
-// asks for the recent ones. Most events of most tasks are never looked at (issue 22 item 5).
+// asks for the recent ones. Most events of most tasks are never looked at.
 import type { InspectionEvent } from 'xstate';
 import { redactedPayload, redactedScalars } from './inspection-redact.ts';
 

@@ -2,6 +2,7 @@
 // keeps (all the text, every indexed element with its box). What the LLM sees of it in one step
 // is cut to the context budget by context-budget.ts; the rest is read with the paging tools.
 import type { ErrorValue } from '../../machines/index.ts';
+import type { DomIndexElement } from '../../transport/contracts/actions.ts';
 import type { PageElement } from '../llm/llm-types.ts';
 
 export const ELEMENT_TEXT_MAX_CHARS = 80;
@@ -15,42 +16,8 @@ export interface BBox {
   h: number;
 }
 
-export interface IndexedElement {
-  clickId: number;
-  tag: string;
-  text?: string | undefined;
-  role?: string | undefined;
-  type?: string | undefined;
-  name?: string | undefined;
-  label?: string | undefined;
-  placeholder?: string | undefined;
-  href?: string | undefined;
-  target?: string | undefined;
-  value?: string | undefined;
-  bbox?: BBox | undefined;
-  checked?: boolean | 'mixed' | undefined;
-  disabled?: boolean | undefined;
-  // ARIA states of the accessibility-tree page model (issue 21).
-  pressed?: boolean | 'mixed' | undefined;
-  selected?: boolean | undefined;
-  expanded?: boolean | undefined;
-  invalid?: boolean | undefined;
-  level?: number | undefined;
-  valueNow?: number | undefined;
-  valueMin?: number | undefined;
-  valueMax?: number | undefined;
-  sort?: string | undefined;
-  current?: string | undefined;
-  hasPopup?: string | undefined;
-  frame?: string | undefined;
-  required?: boolean | undefined;
-  multiple?: boolean | undefined;
-  options?: Array<{ value: string; label: string; selected?: boolean | undefined; disabled?: boolean | undefined }> | undefined;
-  min?: string | undefined;
-  max?: string | undefined;
-  step?: string | undefined;
-  hiddenControl?: boolean | undefined;
-}
+/** One element of a DOM index result as the extension reports it (the contract's own type). */
+export type IndexedElement = Omit<DomIndexElement, 'generation'>;
 
 /** A page as read, before any budget: the agent's own copy, never sent whole. */
 export interface FullPage {
@@ -90,7 +57,8 @@ export function pageElementOf(e: IndexedElement): PageElement {
   for (const key of ['checked', 'pressed'] as const) if (e[key] !== undefined) out[key] = e[key];
   for (const key of ['expanded', 'selected'] as const) if (e[key] !== undefined) out[key] = e[key];
   for (const key of ['level', 'valueNow', 'valueMin', 'valueMax'] as const) if (e[key] !== undefined) out[key] = e[key];
-  for (const key of ['sort', 'current', 'hasPopup'] as const) if (e[key]) out[key] = clip(e[key], ELEMENT_TEXT_MAX_CHARS);
+  if (e.sort) out.sort = e.sort;
+  for (const key of ['current', 'hasPopup'] as const) if (e[key]) out[key] = clip(e[key], ELEMENT_TEXT_MAX_CHARS);
   if (e.frame) out.frame = clip(e.frame, ELEMENT_TEXT_MAX_CHARS);
   for (const key of ['min', 'max', 'step'] as const) if (e[key]) out[key] = e[key];
   if (e.options?.length) {

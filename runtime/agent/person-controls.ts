@@ -1,4 +1,4 @@
-// The person's controls of a task beyond takeover/resume/stop (issue 23): answering a held step,
+// The person's controls of a task beyond takeover/resume/stop: answering a held step,
 // editing the task's scope, giving the task a secret, and "Show the tab". The orchestrator
 // spreads these into its TaskControl; the frontend gateway dispatches the messages to them.
 import type { ConfirmationDecision, FrontendEvent } from '../../transport/contracts/index.ts';

@@ -1,4 +1,4 @@
-// One task's person guard (issue 23): its scope, its confirmation gate and its secrets, and the
+// One task's person guard: its scope, its confirmation gate and its secrets, and the
 // one check every tool call of the model goes through before a browser action is sent
 // (browser-tools.ts calls `check`). Control flow comes from the person only: the scope grows from
 // their messages and answers, never from a page; a held step goes ahead only with their yes.

@@ -1,4 +1,4 @@
-// Secret placeholders (issue 23): the person gives a task a credential as `{{secret:name}}`
+// Secret placeholders: the person gives a task a credential as `{{secret:name}}`
 // (frontend_message set_task_secret). The model only ever sees and writes the placeholder; the
 // value is put in by the runtime when the browser_type action is sent, registered with the
 // redaction registry so that no step, record or log shows it. Values live in memory only.

@@ -1,4 +1,4 @@
-// Steps a Stop cut short after their frame was sent (issue 22): the action settles `canceled` at
+// Steps a Stop cut short after their frame was sent: the action settles `canceled` at
 // once (the turn must not wait), but the browser may have done it anyway (the text was typed,
 // then the task stopped). The extension still answers such an action; that answer arrives as a
 // late result. Until it does (or a grace period on the runtime's clock passes), the step is held

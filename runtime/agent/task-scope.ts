@@ -1,4 +1,4 @@
-// A task's scope (issue 23): the sites the person named in their own messages, each widened to
+// A task's scope: the sites the person named in their own messages, each widened to
 // its registrable domain (tldts, on the Public Suffix List), so that following links from
 // mail.example.co.uk to login.example.co.uk stays in scope while example.com does not. Hosts
 // without a registrable domain (localhost, IP addresses) are kept as they are, port included.

@@ -37,7 +37,7 @@ export interface OrchestratorOptions {
   /** Tokens of one step's page context (page + browser state); default 4000 (MIMO_CONTEXT_TOKENS). */
   contextTokens?: number;
   /**
-   * The person's guard (issue 23, person-guard.ts): task scope, steps held for a yes, secret
+   * The person's guard (person-guard.ts): task scope, steps held for a yes, secret
    * placeholders, page data marked untrusted. startMimo turns it on (`ask`); test harnesses that
    * build an orchestrator without it keep the old unguarded loop.
    */
@@ -77,7 +77,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     const clientId = session.browser.clientId;
     if (!clientId) return;
     // A finished turn (ongoing) leaves the tab to the person: no overlay at all. `hidden` is kept for
-    // between steps of a running turn, where the overlay shows only its Take over button (issue 23).
+    // between steps of a running turn, where the overlay shows only its Take over button.
     const state = status === 'ongoing' ? 'idle' : uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
     services.nsp.to(rooms.client(clientId)).emit(
       'plugin_message',

@@ -7,7 +7,7 @@ import { countTokens as countO200k, setMergeCacheSize } from 'gpt-tokenizer/enco
 // (string -> token array). Page text and tool results keep bringing new chunks (ids, URLs, numbers),
 // so under load the map keeps filling for minutes: in the soak the heap at rest rose ~2.4 MB per
 // 15 s load cycle and two heap snapshots showed only strings and arrays growing (what this map
-// holds). 20,000 entries bound it sooner (issue 14b: 60 s soak rest slope 14 MB/min before, 4 after,
+// holds). 20,000 entries bound it sooner (60 s soak rest slope 14 MB/min before, 4 after,
 // one run each on a shared machine under different load: indicative, not proven).
 setMergeCacheSize(20_000);
 

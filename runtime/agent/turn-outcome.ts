@@ -12,7 +12,7 @@ const READ_ONLY_TOOLS = new Set(['browser_read_page_text', 'browser_list_element
 /**
  * Not failures of the work: the person stopped it, the call was never run, the model's own
  * call was malformed (it is told, and answers for itself; nothing was tried in the browser), or
- * the person said no to a held step (issue 23: CONFIRMATION_DENIED is their decision, not a
+ * the person said no to a held step (CONFIRMATION_DENIED is their decision, not a
  * failure; the model is told to ask them what to do instead). Like a stop, a denial neither fails
  * the turn nor clears an earlier failure it did not recover from. CONFIRMATION_REQUIRED (no one
  * could say yes) stays a failure: the step was needed and not done.

@@ -31,7 +31,7 @@ export interface TurnDeps {
   hideTab?(tab: { tabId: number; groupId?: number | undefined }): boolean;
   /** Called with each LLM event and tool result (the recorder). */
   onTrace?(entry: Record<string, unknown>): void;
-  /** The person's guard (issue 23): every acting tool call goes through it; page data is marked untrusted. */
+  /** The person's guard: every acting tool call goes through it; page data is marked untrusted. */
   guard?: { check(call: GuardedCall): Promise<ErrorValue | null> };
 }
 

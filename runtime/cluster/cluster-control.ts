@@ -9,7 +9,7 @@
 // (control-forward.ts); if that owner's lock goes while we wait, we claim at once.
 // Shortly after a database outage (ownership.inGrace) a node does not take over tasks whose
 // recorded owner has not come back yet: that owner is re-claiming them.
-// The person's controls (issue 23: a held step's answer, the scope, a secret, showing the tab, the
+// The person's controls (a held step's answer, the scope, a secret, showing the tab, the
 // overlay's answer) are routed the same way: they live in the owner's task session.
 import type { ConfirmationDecision, OverlayCommand, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
@@ -36,7 +36,7 @@ type Method =
   | 'takeover'
   | 'takeoverReport'
   | 'overlayCommand'
-  // The person's controls (issue 23): the held step, the scope and the secrets live in the owner's
+  // The person's controls: the held step, the scope and the secrets live in the owner's
   // task session, so they are answered there too.
   | 'confirmationAnswer'
   | 'setTaskScope'

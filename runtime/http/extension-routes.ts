@@ -8,7 +8,7 @@ import { jsonBody } from './json-body.ts';
 import { onlyAllow } from './method-not-allowed.ts';
 
 export function registerExtensionRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAppDeps, 'registry'>, options: { maxJsonBytes: number }): void {
-  // Registration is the extension's (issue 23): a web page, the web UI's own origin included,
+  // Registration is the extension's: a web page, the web UI's own origin included,
   // cannot register a client (transport/mimo/plugin-caller.ts). Checked before the body is read;
   // any chrome-extension:// Origin that reached here passed the gate's list.
   const extensionOnly: MiddlewareHandler<HttpEnv> = async (c, next) => {

@@ -2,6 +2,7 @@
 // LLM step, yielding text deltas, parsed tool calls, then `done` or `error`. Two implementations:
 // the `openai` SDK against any OpenAI-compatible endpoint, and the embedded offline planner.
 
+import type { DomIndexElement } from '../../transport/contracts/actions.ts';
 export type LlmDelta = { type: 'delta'; content: string };
 export type LlmToolCall = {
   type: 'tool_call';
@@ -44,45 +45,12 @@ export interface LlmTool {
   schema: unknown;
 }
 
-export interface PageElement {
-  clickId: number;
-  tag: string;
-  text?: string;
-  /** The control's label (label[for], a wrapping label, aria-label) when it differs from `text` (e.g. a field's value). */
-  label?: string;
-  role?: string;
-  type?: string;
-  name?: string;
-  placeholder?: string;
-  href?: string;
-  target?: string;
-  value?: string;
-  /** Control state, when the extension reports it: what a planner needs to check, select or slide. */
-  checked?: boolean | 'mixed';
-  disabled?: boolean;
-  /** ARIA states from the accessibility-tree page model (issue 21). */
-  pressed?: boolean | 'mixed';
-  selected?: boolean;
-  expanded?: boolean;
-  invalid?: boolean;
-  level?: number;
-  valueNow?: number;
-  valueMin?: number;
-  valueMax?: number;
-  sort?: string;
-  current?: string;
-  hasPopup?: string;
-  /** Inside an iframe: the frame's name or URL. */
-  frame?: string;
-  required?: boolean;
-  multiple?: boolean;
-  options?: Array<{ value: string; label: string; selected?: boolean; disabled?: boolean }>;
-  min?: string;
-  max?: string;
-  step?: string;
-  /** Visually hidden but operable (through its label or its own box). */
-  hiddenControl?: boolean;
-}
+/**
+ * One element of the page model as the model and the planner see it: the contract's
+ * DomIndexElement (transport/contracts/actions.ts) without what only the extension needs
+ * (its XPath, its box, the index generation).
+ */
+export type PageElement = Omit<DomIndexElement, 'xpath' | 'bbox' | 'generation'>;
 
 export interface PageContext {
   tabId: number;

@@ -1,4 +1,4 @@
-// Page text reaches the model marked as untrusted data (issue 23): every tool result that carries
+// Page text reaches the model marked as untrusted data: every tool result that carries
 // a page (text, elements, alt texts, titles) and the browser state (tab titles) is delimited by a
 // tag with a nonce the page cannot know, and the system prompt holds a standing instruction that
 // nothing inside it is an instruction. A page that writes the tag itself has it defused. The

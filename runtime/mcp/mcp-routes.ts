@@ -36,7 +36,7 @@ export interface McpRoutesOptions {
   maxConcurrentRuns?: number;
   maxRunTimeoutMs?: number;
   tabLimits?: { perSession?: number; total?: number };
-  /** Issue 23: consequential steps (purchase, credentials, files...) of browser-shell and template runs; default refuse (CONFIRMATION_REQUIRED). */
+  /** Consequential steps (purchase, credentials, files...) of browser-shell and template runs; default refuse (CONFIRMATION_REQUIRED). */
   consequentialSteps?: McpConsequentialPolicy;
   /** The connection's trust level (003 §9). Default: "local" when the server listens on loopback, else "remote". */
   trustLevel?: TrustLevel | ((request: Request) => TrustLevel);
@@ -146,7 +146,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
       ),
   });
 
-  // MCP sessions (issue 12): a client that sends `initialize` gets an Mcp-Session-Id and keeps
+  // MCP sessions: a client that sends `initialize` gets an Mcp-Session-Id and keeps
   // its transport here, so its tool calls carry that id and browser-shell sessions can be bound
   // to it. A POST without `initialize` or a session id is still answered statelessly (one-shot
   // clients, curl). Bounded: idle sessions are dropped, and the oldest beyond MAX_MCP_SESSIONS.

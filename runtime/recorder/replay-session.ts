@@ -60,7 +60,7 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   if (!options.llm) mock = await startMockOpenAiServer({ script: llmScriptOf(lines) });
   const model = lines.find((l) => l.kind === 'llm_chunk' && typeof (l.chunk as { model?: unknown }).model === 'string');
   const llm = options.llm ?? openAiGatewayFor({ baseURL: mock!.url, ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}) });
-  // A session recorded with the person guard on (startMimo turns it on, issue 23) told the task's
+  // A session recorded with the person guard on (startMimo turns it on) told the task's
   // scope or held steps: it is replayed with the guard too, or those events never come.
   const guarded = expectedEnvelopes.some((e) => GUARD_EVENTS.has(String((e.event as { type?: unknown } | undefined)?.type)));
   const orchestrator = { ...(guarded ? { confirmSteps: 'ask' as const } : {}), ...options.orchestrator };

@@ -1,4 +1,4 @@
-// Password-like values in what the person writes in the chat (issue 23): "type hunter2 into the
+// Password-like values in what the person writes in the chat: "type hunter2 into the
 // password field", "my password is hunter2", "PIN: 4711", "Passwort ist geheim". The values found
 // are registered as run-time secrets before the message is stored, recorded or relayed, so the
 // message, the task title, index.jsonl, the recording, the Stately bridge and the live chatDelta

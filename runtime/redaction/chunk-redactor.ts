@@ -1,5 +1,5 @@
 // Raw LLM stream chunks as the recorder keeps them (MIMO_RECORD_DIR, `llm_chunk` entries), with
-// the registered secrets taken out (issue 23). The model streams text and tool-call arguments in
+// the registered secrets taken out. The model streams text and tool-call arguments in
 // fragments, so a secret ("hunter2-Xq" from the person's chat, typed by the model) reaches the
 // recording split over several chunks, where replacing whole values (redact.ts) cannot see it.
 // Each stream (task, attempt, choice, and the content or one tool call's arguments) goes through

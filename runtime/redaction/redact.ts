@@ -28,7 +28,7 @@ function escapeRegExp(text: string): string {
 export interface SecretRegistry {
   /**
    * Remembers a secret value. From 4 characters on it is replaced wherever it appears, inside
-   * longer strings too; a shorter one (a PIN like "42", issue 23) only where it stands alone: the
+   * longer strings too; a shorter one (a PIN like "42") only where it stands alone: the
    * whole string, or a run not touching a letter, digit or one of `_-/:@`, nor a dot between it
    * and a letter or digit (so "42" goes in "the pin is 42." but ids, URLs, "v4.2" and "420" keep
    * theirs). Empty values are ignored.

@@ -1,4 +1,4 @@
-// The frontend events as the runtime relays them (issue 23): every registered secret is replaced
+// The frontend events as the runtime relays them: every registered secret is replaced
 // before an event leaves (task titles in taskListChanged, step summaries, notes), and the live
 // chatDelta stream too. A secret can arrive split over two deltas ("hun" + "ter2"), so the
 // stream of each message (targetEventId) holds back a tail that could still become a secret and

@@ -32,7 +32,7 @@ export interface TaskControl {
   lateResult?(result: NormalizedActionResult): void;
   /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */
   liveTarget?(taskId: string): { clientId: string; tabId: number } | null;
-  /** The person's answer to a held step (issue 23). */
+  /** The person's answer to a held step. */
   confirmationAnswer?(taskId: string, requestId: string, decision: ConfirmationDecision, by?: 'web' | 'overlay'): Promise<ControlResult>;
   /** The person's edit of the task's scope. */
   setTaskScope?(taskId: string, sites: readonly string[]): Promise<ControlResult>;

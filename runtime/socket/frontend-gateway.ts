@@ -23,7 +23,7 @@ export interface FrontendGatewayDeps {
   log(entry: Record<string, unknown>): void;
   /** Every valid message (the recorder). */
   onMessage?(taskId: string, message: unknown): void;
-  /** Called with a user message's text before anything stores, records or relays it (chat secrets, issue 23). */
+  /** Called with a user message's text before anything stores, records or relays it (chat secrets). */
   noteUserText?(text: string): void;
 }
 

@@ -1,4 +1,4 @@
-// navigation_check (issue 12): the extension asks, before a task tab's document request leaves the
+// navigation_check: the extension asks, before a task tab's document request leaves the
 // browser, whether the URL policy allows it. The policy lives here (runtime/url-policy, which
 // resolves DNS); the answer goes back as the `data` of the Socket.IO ack. A blocked navigation is also told to
 // the task: a `structuredOutput` URL_BLOCKED event to the task's room, the log, and the agent side

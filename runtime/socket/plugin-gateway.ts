@@ -52,7 +52,7 @@ export interface PluginGatewayDeps {
   navigation?: NavigationCheckDeps;
   /**
    * True while the server itself shuts down: its own closing of the sockets is not the extension
-   * going offline (issue 22); the turns in flight stay `running` in the store and a restart
+   * going offline; the turns in flight stay `running` in the store and a restart
    * restores them as interrupted.
    */
   closing?(): boolean;
@@ -98,7 +98,7 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     browser_action_result: (id, m) => handleResult(id, normalizeActionResult(m)),
     takeover_report: (_id, m) => deps.control?.takeoverReport?.(m),
     overlay_command: (_id, m) => deps.control?.overlayCommand?.(m),
-    // The person answered a held step on the page overlay (issue 23).
+    // The person answered a held step on the page overlay.
     confirmation_answer: (_id, m) => deps.control?.overlayConfirmation?.(m),
     page_interruption: (_id, m) => deps.control?.pageInterruption?.(m),
     // Answered in its own ack (see onMessage): the verdict is the reply.

@@ -1,4 +1,4 @@
-// Every read of a task tab re-checks the URL policy (issue 12): a page opened under the policy
+// Every read of a task tab re-checks the URL policy: a page opened under the policy
 // can navigate itself (script, click, form, meta refresh, redirect) to a blocked host, and its
 // snapshot, screenshot, text, DOM index or HTML must then not reach any client (MCP or the LLM,
 // nor the web UI's tool steps). One guard, called by TaskBrowser.action for the read actions

@@ -1,4 +1,4 @@
-// Eval tasks on widgets nobody here wrote (issue 21): Shoelace's web components (shadow DOM) and
+// Eval tasks on widgets nobody here wrote: Shoelace's web components (shadow DOM) and
 // Duet's date picker, vendored in fixtures/corpus, plus same-origin iframes. Each verdict reads
 // the component's own state from the page (a tree item's `expanded`, a select's `value`, the
 // date input's value, the page's own status line), never the agent's words.

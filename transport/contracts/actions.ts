@@ -18,7 +18,7 @@ export const actionNames = [
   'browser_type',
   'browser_get_html',
   'browser_switch_tab',
-  // Issue 13 (real pages): input primitives beyond click and type.
+  // Real pages: input primitives beyond click and type.
   'browser_select',
   'browser_check',
   'browser_hover',
@@ -57,12 +57,12 @@ export const NavigationSchema = v.object({
   httpStatus: v.optional(NonNegativeIntSchema),
 });
 export type Navigation = v.InferOutput<typeof NavigationSchema>;
-/** Input actions say whether they navigated (issue 13). */
+/** Input actions say whether they navigated. */
 const navigated = { navigated: v.optional(v.boolean()), navigation: v.optional(NavigationSchema) };
 /** Form fields the page refused when the action tried to submit (constraint validation). */
 export const InvalidFieldSchema = v.object({ field: v.string(), message: v.string(), clickId: v.optional(NonNegativeIntSchema) });
 export type InvalidField = v.InferOutput<typeof InvalidFieldSchema>;
-/** The target's role, name, value and states after the action (issue 21), when they could be read. */
+/** The target's role, name, value and states after the action, when they could be read. */
 const after = { target: v.optional(ElementStatesSchema) };
 const validation = { invalidFields: v.optional(v.array(InvalidFieldSchema)) };
 const target = { clickId: v.optional(NonNegativeIntSchema), xpath: v.optional(v.pipe(v.string(), v.nonEmpty('xpath must not be empty'))) };
@@ -88,7 +88,7 @@ export const actionParamsSchemas = {
     scope: v.optional(ScopeSchema),
     assignAttr: v.optional(AssignAttrSchema),
     /**
-     * Issue 21: `ax` (default for scope "document" when CDP is on) reads Chrome's accessibility
+     * `ax` (default for scope "document" when CDP is on) reads Chrome's accessibility
      * tree; `dom` forces the DOM heuristic (always used for scope "viewport" and with assignAttr).
      */
     source: v.optional(PageModelSourceSchema),
@@ -146,7 +146,7 @@ export const DomIndexElementSchema = v.object({
   value: v.optional(v.string()),
   /** The dom_index generation this clickId belongs to (stale refs get INVALID_TARGET). */
   generation: v.optional(NonNegativeIntSchema),
-  // Control state (issue 13; issue 21 adds the ARIA states of element-states.ts).
+  // Control state, with the ARIA states of element-states.ts.
   ...elementStateFields,
   multiple: v.optional(v.boolean()),
   options: v.optional(v.array(OptionSchema)),
@@ -182,7 +182,7 @@ export const actionResultSchemas = {
   task_stop: v.object({ stopped: v.literal(true), ...warnings }),
   browser_wait_for_loaded: v.object({
     status: v.literal('complete'),
-    // Issue 13: the document that finished loading, and its HTTP status when known.
+    // The document that finished loading, and its HTTP status when known.
     url: v.optional(v.string()),
     title: v.optional(v.string()),
     httpStatus: v.optional(NonNegativeIntSchema),
@@ -209,7 +209,7 @@ export const actionResultSchemas = {
   browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), source: v.optional(PageModelSourceSchema), modal: v.optional(ModalScopeSchema), ...warnings }),
   browser_xpath_scan: v.object({ elements: v.array(XPathScanElementSchema), ...warnings }),
   browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...after, ...validation, ...warnings }),
-  /** submitted (issue 22): with submit, whether the page saw a form submit (or navigated); Enter in a textarea is not one. */
+  /** submitted: with submit, whether the page saw a form submit (or navigated); Enter in a textarea is not one. */
   browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, submitted: v.optional(v.boolean()), ...navigated, ...after,
     /** Typing into a combobox: the options its suggestion list shows afterwards (at most 50). */
     suggestions: v.optional(v.array(v.string())),

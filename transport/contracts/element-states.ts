@@ -1,4 +1,4 @@
-// The states of one element as a person's screen reader would hear them (issue 21): the fields
+// The states of one element as a person's screen reader would hear them: the fields
 // the page model gives each entry of browser_dom_index, and what input actions report of their
 // target after they ran (`target` in their results), so a client sees the effect of its click.
 // All optional: a state the element does not have is absent, never `false` by default.

@@ -127,7 +127,7 @@ export const UsageEventSchema = frontendEvent('usage', {
 export type UsageEvent = v.InferOutput<typeof UsageEventSchema>;
 
 /**
- * A step held for the person's yes (issue 23): navigating, opening a tab or submitting a form
+ * A step held for the person's yes: navigating, opening a tab or submitting a form
  * outside the task's scope, a purchase/transfer/send/delete button, typing into a password,
  * payment or one-time-code field, a file upload or download. Answered by `confirmation_answer`;
  * the exact step is shown, the value with secrets masked.

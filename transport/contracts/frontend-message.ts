@@ -60,7 +60,7 @@ export type SubscribeLive = v.InferOutput<typeof SubscribeLiveSchema>;
 export const UnsubscribeLiveSchema = frontendMessage('unsubscribe_live', {});
 export type UnsubscribeLive = v.InferOutput<typeof UnsubscribeLiveSchema>;
 
-/** The person's answer to a `confirmationRequested` event (issue 23). */
+/** The person's answer to a `confirmationRequested` event. */
 export const ConfirmationAnswerSchema = frontendMessage('confirmation_answer', {
   requestId: IdSchema,
   decision: v.picklist(['allow_once', 'allow_site', 'deny']),

@@ -1,4 +1,4 @@
-// The page overlay's side of a held step (issue 23). Server -> plugin `confirmation_state`: the
+// The page overlay's side of a held step. Server -> plugin `confirmation_state`: the
 // steps of a task that wait for the person's yes (empty when none), so the overlay on the task's
 // tab shows "Needs you: confirm" too. Plugin -> server `confirmation_answer`: the person pressed
 // Allow once / Always for this site / Deny there (trusted clicks only).

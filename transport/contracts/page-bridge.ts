@@ -32,7 +32,7 @@ export const PluginClientInfoResultSchema = v.object({
 });
 export type PluginClientInfoResult = v.InferOutput<typeof PluginClientInfoResultSchema>;
 
-// --- Pairing: "Connect this browser" in the web UI (issue 12) -----------------------------
+// --- Pairing: "Connect this browser" in the web UI -----------------------------
 // The web UI hands its token to the extension; the extension takes the server URL from the
 // page's own origin (never from the message), stores both and reconnects. Only web UI origins
 // get an answer; the bridge never hands a token out.
@@ -60,7 +60,7 @@ export type ConnectBrowserRequest = v.InferOutput<typeof ConnectBrowserRequestSc
  * token; forbidden: the server refused this extension (its Origin); unreachable: no server
  * answered at serverUrl; invalid: the request itself was bad (nothing was changed); declined: the
  * person said no (or did not answer) when the extension asked "Connect this browser to <origin>?"
- * (issue 23: pairing with a new server needs the person's yes in the extension; nothing changed).
+ * (pairing with a new server needs the person's yes in the extension; nothing changed).
  */
 export const PairingStatusSchema = v.picklist(['connected', 'wrong_token', 'forbidden', 'unreachable', 'invalid', 'declined']);
 export type PairingStatus = v.InferOutput<typeof PairingStatusSchema>;

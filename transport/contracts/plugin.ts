@@ -81,7 +81,7 @@ export const OverlayCommandSchema = v.object({
 export type OverlayCommand = v.InferOutput<typeof OverlayCommandSchema>;
 
 /**
- * The browser enforces the URL policy (issue 12): before a document request of a task tab leaves
+ * The browser enforces the URL policy: before a document request of a task tab leaves
  * the browser (a navigation, a redirect hop, a popup's first load), the plugin asks the server,
  * which holds the policy (and resolves DNS). Sent with a Socket.IO ack whose `data` is a
  * NavigationVerdict; no answer in time = blocked (the plugin fails closed).

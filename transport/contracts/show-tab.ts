@@ -1,4 +1,4 @@
-// Server -> plugin `show_tab` (issue 23): the person pressed "Show the tab" in the web UI, so the
+// Server -> plugin `show_tab`: the person pressed "Show the tab" in the web UI, so the
 // extension brings the task's tab forward (its window focused, its group expanded). The only
 // time Mimo focuses a tab, and only on the person's request; the plugin checks that the tab is
 // one of the task's own before it does.

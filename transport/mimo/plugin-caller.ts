@@ -1,4 +1,4 @@
-// Who may act as the extension (issue 23 item 3): a plugin registration must come from the
+// Who may act as the extension: a plugin registration must come from the
 // extension itself or from a program outside any browser. The proof is what a web page cannot
 // forge: the Origin of the request, which the browser sets (`chrome-extension://<pinned id>` for
 // the extension's WebSocket and fetches), and the Fetch Metadata headers (`Sec-Fetch-*`), which

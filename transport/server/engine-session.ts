@@ -46,7 +46,7 @@ export class EngineSession implements TransportOwner {
   /**
    * The Origins of this session's later requests (polling GETs and POSTs, the upgrade), at most
    * MAX_SEEN_ORIGINS: a browser page's polling handshake GET carries no Origin, but its POSTs (the
-   * one with the CONNECT packet included) always do. Read by connect guards (issue 23).
+   * one with the CONNECT packet included) always do. Read by connect guards.
    */
   readonly laterOrigins = new Set<string>();
 

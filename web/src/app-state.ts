@@ -46,7 +46,7 @@ export interface AppState {
   status: TaskStatusModel;
   /** How the open task's last turn ended when it failed or was interrupted (its cause). */
   outcome: TurnOutcomeModel;
-  /** Steps waiting for the person's yes, the task's scope, Show the tab (issue 23). */
+  /** Steps waiting for the person's yes, the task's scope, Show the tab. */
   person: PersonGuardModel;
   snapshot: SnapshotModel;
   extensions: ExtensionModel;

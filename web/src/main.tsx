@@ -27,7 +27,7 @@ function storage(): KeyValueStorage | undefined {
 
 const { token, cleanedHref, offered } = resolveToken(location.href, storage());
 if (cleanedHref) history.replaceState(history.state, '', cleanedHref);
-// A link offered another token (issue 23): the stored one stays unless the server refuses it and
+// A link offered another token: the stored one stays unless the server refuses it and
 // takes the offered one; then the page starts again with it.
 if (offered !== undefined && token !== undefined) {
   void settleOfferedToken(token, offered, fetchTokenCheck(window.fetch.bind(window), location.origin), storage()).then((outcome) => {

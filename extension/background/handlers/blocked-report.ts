@@ -1,4 +1,4 @@
-// The action that caused a refused navigation says so (issue 21): its result is URL_BLOCKED with
+// The action that caused a refused navigation says so: its result is URL_BLOCKED with
 // the policy's reason (the server's verdict, details included) and the URL that was refused,
 // once the guard's decisions in flight for the tab are done (so the tab is on about:blank by
 // the time the caller reads it again), waiting at most a bound that fits the action's T_exec. A

@@ -1,7 +1,7 @@
 // browser_select: choose options of a <select> by value or visible label (several on a
 // multiple select), firing input and change as a user's choice does. Reads back what is
 // selected; an unknown or disabled option is INVALID_TARGET listing the options there are.
-// An ARIA combobox or listbox (issue 21) is operated like a person would (aria-select.ts).
+// An ARIA combobox or listbox is operated like a person would (aria-select.ts).
 import type { ActionHandler } from '../action-context.ts';
 import { ariaSelect, ariaWidgetOf } from '../aria-select.ts';
 import { requireTaskTab } from '../tab-guard.ts';

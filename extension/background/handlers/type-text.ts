@@ -61,7 +61,7 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
     const submitted = submit ? nav.navigated === true || (sawSubmit ? await sawSubmit() : false) : undefined;
     if (submit && !submitted && strategy === 'cdp_key') warnings.push('Enter was pressed but the page saw no form submit and did not navigate: nothing was submitted');
     const result = await reportAfterInput(ctx, params.tabId, { typed: true as const, strategy, ...(submitted !== undefined ? { submitted } : {}) }, nav, submit ? { target } : null, warnings);
-    // Into a combobox: the suggestions its list now shows (issue 21).
+    // Into a combobox: the suggestions its list now shows.
     const suggestions = target && !submit && result.navigated !== true ? await comboboxSuggestions(ctx, params.tabId, target) : undefined;
     return suggestions ? { ...result, suggestions } : result;
   };

@@ -1,4 +1,4 @@
-// ARIA widgets by role (issue 21): choosing an item of a menu, a listbox, a tree, a tab list or a
+// ARIA widgets by role: choosing an item of a menu, a listbox, a tree, a tab list or a
 // calendar grid, opening the popup that holds it first when it is not shown yet, and expanding or
 // collapsing a tree node or a disclosure. Read from the page model's roles, names and states
 // (`expanded`, `selected`, `hasPopup`): the accessibility-tree model gives them; with the DOM

@@ -53,7 +53,7 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
 }
 
 /**
- * What pressing Enter to submit did, as the page showed it (issue 22): "submitted" only when the
+ * What pressing Enter to submit did, as the page showed it: "submitted" only when the
  * page saw a form submit or navigated; Enter in a textarea is a line break, not a submit.
  */
 function submitClaim(result: Record<string, unknown>): string {

@@ -37,7 +37,7 @@ export interface BrowserSessionsDeps {
   budget: TabBudget;
   checkUrl: UrlCheck;
   checkFinalUrl: UrlCheck;
-  /** Issue 23: consequential steps of MCP runs (default refuse: CONFIRMATION_REQUIRED). */
+  /** Consequential steps of MCP runs (default refuse: CONFIRMATION_REQUIRED). */
   consequentialSteps?: McpConsequentialPolicy;
 }
 

@@ -1,4 +1,4 @@
-// MCP's side of issue 23: browser-shell and template runs have no person in the loop to say yes,
+// MCP's side of the person's guard: browser-shell and template runs have no person in the loop to say yes,
 // so a consequential step (a purchase/pay/transfer/send/delete button, typing into a password,
 // payment or one-time-code field, a file upload or download; runtime/agent/consequential-step.ts)
 // is refused with CONFIRMATION_REQUIRED, unless the server's operator opted its MCP clients in

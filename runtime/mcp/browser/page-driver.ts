@@ -43,7 +43,7 @@ export interface PageDriverOptions {
   /** Final URL after redirects; the same policy, phrased for a landing page. */
   checkFinalUrl: UrlCheck;
   taskId?: string;
-  /** Consequential steps (issue 23): refused with CONFIRMATION_REQUIRED (default) or allowed. */
+  /** Consequential steps: refused with CONFIRMATION_REQUIRED (default) or allowed. */
   consequentialSteps?: McpConsequentialPolicy;
 }
 
@@ -131,7 +131,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     currentUrl: () => tab.currentUrl(),
 
     /**
-     * The tab's current URL as a read sees it (issue 23, `wait --url`): re-checked with the
+     * The tab's current URL as a read sees it (`wait --url`): re-checked with the
      * policy's final-URL rules first; a page that moved to a blocked URL answers URL_BLOCKED (its
      * host at most, never its path or query) and the tab is parked on about:blank, like every read.
      */
@@ -190,7 +190,7 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       if (!indexed.ok) return failure(indexed, 'dom index failed');
       const elements = Array.isArray(indexed.result?.elements) ? (indexed.result.elements as DomIndexElement[]) : [];
       const value: { elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope } = { elements, warnings: indexed.warnings ?? [] };
-      // Issue 21: which page model this is (the accessibility tree or the DOM fallback) and the modal that scopes it.
+      // Which page model this is (the accessibility tree or the DOM fallback) and the modal that scopes it.
       if (indexed.result?.source === 'ax' || indexed.result?.source === 'dom') value.source = indexed.result.source;
       if (indexed.result?.modal && typeof indexed.result.modal === 'object') value.modal = indexed.result.modal as ModalScope;
       lastElements = elements.map((e) => pageElementOf(e as IndexedElement));

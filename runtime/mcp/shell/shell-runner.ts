@@ -63,7 +63,7 @@ function afterInput(state: ShellState, result: Record<string, unknown>, warnings
     }
   }
   if (Array.isArray(result.invalidFields) && result.invalidFields.length > 0) out.invalidFields = result.invalidFields;
-  // Issue 21: the target's role, name and states after the action, and a combobox's suggestions.
+  // The target's role, name and states after the action, and a combobox's suggestions.
   if (result.target && typeof result.target === 'object') out.target = result.target;
   if (Array.isArray(result.suggestions)) out.suggestions = result.suggestions;
   if (warnings.length > 0) out.warnings = warnings;
@@ -127,7 +127,7 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
       const e = target.element;
-      // A <select>, or an ARIA combobox / listbox (issue 21: the extension opens it and clicks the option).
+      // A <select>, or an ARIA combobox / listbox (the extension opens it and clicks the option).
       if (e.tag !== 'select' && e.role !== 'combobox' && e.role !== 'listbox') return fail(`select works on <select> elements, comboboxes and listboxes; @${command.ref} is ${e.role ? `a ${e.role}` : `<${e.tag}>`}`);
       const chosen = await page.perform('browser_select', { clickId: e.clickId, values: command.values }, signal);
       if (!chosen.ok) return fail(describe(chosen.error));

@@ -86,7 +86,7 @@ export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; l
 
 const STATE_KEYS = ['checked', 'pressed', 'selected', 'expanded', 'disabled', 'required', 'readonly', 'invalid', 'focused', 'level', 'valueNow', 'valueMin', 'valueMax', 'valueText', 'sort', 'current', 'hasPopup', 'frame'] as const;
 
-/** The element's ARIA states (issue 21) as they go into the refs map. */
+/** The element's ARIA states as they go into the refs map. */
 function statesOf(e: DomIndexElement): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of STATE_KEYS) if (e[key] !== undefined && e[key] !== false) out[key] = e[key];

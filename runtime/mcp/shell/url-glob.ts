@@ -3,7 +3,7 @@
 // its stars, the first piece must be a prefix, the last a suffix, and the pieces between are
 // found leftmost in order (greedy leftmost is exact for star-only globs), each with KMP, so the
 // text is scanned once. A 2,000-character pattern of stars against an 8 KiB URL costs a few
-// thousand steps, where `*` -> `.*` in a backtracking regex costs exponential time (issue 12).
+// thousand steps, where `*` -> `.*` in a backtracking regex costs exponential time.
 
 export interface GlobCounter {
   steps: number;

@@ -1,6 +1,6 @@
 // Benchmark: does appendMessage cost grow with the task's own history? One file store, two tasks:
 // one with 1 message, one with 3,000 (chat-sized, ~300 B each); appends alternate between them
-// sample by sample, so machine load hits both equally. Goal (issue 14): ratio <= 1.5.
+// sample by sample, so machine load hits both equally. Goal: ratio <= 1.5.
 // Second section: appends per second through the held-open handle (append-files.ts: a synchronous
 // write(2), the default without fsync) against the old path (open + write + close per append),
 // and the held handle with thread-pool writes (what fsync mode uses) as a middle reference; the

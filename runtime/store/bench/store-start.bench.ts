@@ -1,4 +1,4 @@
-// Benchmark (issue 14 item 6): how long the server takes to start with 100,000 stored tasks, and
+// Benchmark: how long the server takes to start with 100,000 stored tasks, and
 // what one page of the task list costs against the whole list, with references in the same run:
 //
 //   empty      createServer + the orchestrator's restore over an empty data folder (the floor)

@@ -28,7 +28,7 @@ export function AppView({
   app: AppState;
   machines: LazyResource<MachinesChunk>;
   conversation: LazyResource<ConversationChunk>;
-  /** Explains Chrome's debugging bar the first time a task acts in the browser (issue 23). */
+  /** Explains Chrome's debugging bar the first time a task acts in the browser. */
   debugBarNote?: DebugBarNoteModel;
 }) {
   const pane = app.pane.value;

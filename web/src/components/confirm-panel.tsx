@@ -1,4 +1,4 @@
-// "Needs you: confirm" (issue 23): the step the agent wants to take, exactly (site, element,
+// "Needs you: confirm": the step the agent wants to take, exactly (site, element,
 // value with secrets masked, why it waits), with Allow once / Always for this site / Deny.
 import type { PersonGuardModel } from '../models/person-guard-model.ts';
 import { stepWords } from '../models/person-guard-model.ts';

@@ -1,4 +1,4 @@
-// The task's scope (issue 23), shown under the task header and editable: the sites the agent may
+// The task's scope, shown under the task header and editable: the sites the agent may
 // act on without asking (links within their registrable domain included). Also "Show the tab",
 // the one way Mimo brings the agent's tab forward.
 import { useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// "Add a secret" (issue 23): the person gives the task a credential under a name, and writes
+// "Add a secret": the person gives the task a credential under a name, and writes
 // `{{secret:name}}` in their message. The value goes to the server once (kept in memory for this
 // task), is typed by the runtime, and is never shown to the model, the steps or the history.
 import { useState } from 'preact/hooks';

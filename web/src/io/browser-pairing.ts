@@ -1,4 +1,4 @@
-// "Connect this browser" (issue 12): hands this web UI's token to the Mimo extension through the
+// "Connect this browser": hands this web UI's token to the Mimo extension through the
 // page bridge (window.postMessage to the extension's content script in this same tab). The
 // extension answers only pages whose origin it trusts as the web UI, takes the server URL from
 // this page's origin, reconnects, and says how that went. First a short probe (the client-info
@@ -15,7 +15,7 @@ import {
 export const PROBE_TIMEOUT_MS = 1_500;
 /**
  * The extension first asks the person "Connect this browser to <origin>?" in a tab of its own (up
- * to 120 s, issue 23), then waits up to 8 s for its socket; a little more here.
+ * to 120 s), then waits up to 8 s for its socket; a little more here.
  */
 export const PAIRING_TIMEOUT_MS = 135_000;
 

@@ -1,5 +1,5 @@
 // The access token: taken from `?token=` once, kept in localStorage, removed from the address bar.
-// Issue 23: a link's `?token=` never silently replaces a stored token that works. A cross-site
+// A link's `?token=` never silently replaces a stored token that works. A cross-site
 // link to `/?token=<garbage>` used to overwrite it (denial of service). Now an offered token that
 // differs from the stored one is only held aside (`offered`); settleOfferedToken asks the server
 // whether the stored one still works and adopts the offered one only when it does not and the

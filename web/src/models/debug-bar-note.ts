@@ -1,4 +1,4 @@
-// The note that explains Chrome's "Mimo started debugging this browser" bar (issue 23 item 5).
+// The note that explains Chrome's "Mimo started debugging this browser" bar.
 // Chrome shows that bar while the extension holds the debugger of a tab: from a task's first
 // browser step until it has been idle for a while (extension/background/task-idle.ts). The first
 // time a task acts in the browser the web UI says what the bar is; once dismissed it stays

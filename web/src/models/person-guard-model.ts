@@ -1,4 +1,4 @@
-// The person's side of a task's guard (issue 23): the steps that wait for their yes ("Needs you:
+// The person's side of a task's guard: the steps that wait for their yes ("Needs you:
 // confirm", with Allow once / Always for this site / Deny), the task's scope (shown and editable)
 // and "Show the tab". Plain signals over the socket link; the server stays authoritative: a
 // request disappears when its confirmationResolved event arrives, the scope when taskScope says.

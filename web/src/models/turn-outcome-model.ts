@@ -1,4 +1,4 @@
-// How the open task's last turn ended when it did not end well (seed 000 §2.1, issue 22): a
+// How the open task's last turn ended when it did not end well (seed 000 §2.1): a
 // failed turn ("Failed", its cause, Retry) or a turn cut short by a server restart
 // ("Interrupted", Resume). Live, the cause is the error notice that comes right before the
 // task's `error` status; after a reload it is the outcome note the server stored
