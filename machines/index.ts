@@ -7,6 +7,8 @@ export * from './action.machine.ts';
 export * from './action-result.ts';
 export * from './plugin-health.ts';
 export * from './task.machine.ts';
+export * from './task-types.ts';
+export * from './task-outputs.ts';
 export * from './task-queries.ts';
 export * from './plugin-ui.machine.ts';
 export * from './page-prep.machine.ts';

@@ -16,7 +16,7 @@
 // The report* actions are the side effects: the content script sends them to the
 // server; the server mirror provides them as no-ops or forwards them to the task actor.
 import { assign, setup } from 'xstate';
-import type { TaskStatus } from './task.machine.ts';
+import type { TaskStatus } from './task-types.ts';
 
 export const pluginUiMachineId = 'pluginUi';
 

@@ -1,6 +1,7 @@
 // Pure reads of a task actor's snapshot, for the runtime, the HTTP API and the UI mirror.
 import type { SnapshotFrom } from 'xstate';
-import type { TaskStatus, taskMachine } from './task.machine.ts';
+import type { taskMachine } from './task.machine.ts';
+import type { TaskStatus } from './task-types.ts';
 
 export type TaskSnapshot = SnapshotFrom<typeof taskMachine>;
 

@@ -24,22 +24,15 @@ import type { ActionInput, ActionOutput } from './action-types.ts';
 import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
 import { ACTION_CHILD_ID, freePrepSlot } from './task-child-slots.ts';
 import { canceledActionOutput, canceledPrep } from './task-outputs.ts';
+import { isIn, named, report } from './task-machine-helpers.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
 
-export type { ActionSettledParams, PagePrepChild, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskMessage, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
 
 export const taskMachineId = 'task';
 export { ACTION_CHILD_ID } from './task-child-slots.ts';
-export { canceledActionOutput, taskOutputOf } from './task-outputs.ts';
 
-const report = (status: TaskStatus) => ({ type: 'reportStatus', params: { status } }) as const;
-
-/** Actions of the same setup() are not in enqueue's type yet; they resolve by name. */
-const named = (enqueue: (action: never) => void, type: string, params: object) => enqueue({ type, params } as never);
-/** `check(stateIn(id))` inside enqueueActions (the guard's types do not line up there). */
-const isIn = (check: (guard: never) => boolean, id: string) => check(stateIn(id) as never);
 
 export const taskMachine = setup({
   types: {} as {

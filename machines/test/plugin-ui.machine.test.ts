@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, initialTransition, SimulatedClock, transition, type AnyEventObject } from 'xstate';
 import { pluginUiMachine, uiStateForTask, type PluginUiEvent } from '../plugin-ui.machine.ts';
-import type { TaskStatus } from '../task.machine.ts';
+import type { TaskStatus } from '../task-types.ts';
 import { exploreGraph } from './graph-explorer.ts';
 import { createCoverage, createDeferredActors } from './util.ts';
 

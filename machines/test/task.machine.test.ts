@@ -4,7 +4,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type InspectionEvent, createActor, initialTransition, SimulatedClock, transition } from 'xstate';
-import { taskMachine, taskOutputOf, type TaskMessage, type TurnInput } from '../task.machine.ts';
+import { taskMachine } from '../task.machine.ts';
+import { taskOutputOf } from '../task-outputs.ts';
+import type { TaskMessage, TurnInput } from '../task-types.ts';
 import { actionInFlightOf, canDispatchAction, taskStatusOf } from '../task-queries.ts';
 import { actionMachine, type ActionOutput } from '../action.machine.ts';
 import { createDeferredActors, settle } from './util.ts';
