@@ -4,7 +4,11 @@
 import { benchTransport, printTransport } from './transport/transport.bench.ts';
 import { benchActionRoundTrip, printActionRoundTrip } from './transport/action-round-trip.bench.ts';
 import { benchTaskStoreAppend, printTaskStoreAppend } from '../runtime/store/bench/task-store.bench.ts';
-import { benchHeldHandles, benchMessageAppend, printMessageAppend } from '../runtime/store/bench/message-append.bench.ts';
+import {
+  benchHeldHandles,
+  benchMessageAppend,
+  printMessageAppend,
+} from '../runtime/store/bench/message-append.bench.ts';
 import { benchStoreStart, printStoreStart } from '../runtime/store/bench/store-start.bench.ts';
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
@@ -47,7 +51,10 @@ const sections: Section[] = [
     run: async () => {
       for (const viewers of [1, 5]) {
         const options = { viewers, seconds: Math.min(seconds, 5) };
-        printLiveView(await benchLiveView({ kind: 'ours', ...options }), await benchLiveView({ kind: 'socketio', ...options }));
+        printLiveView(
+          await benchLiveView({ kind: 'ours', ...options }),
+          await benchLiveView({ kind: 'socketio', ...options }),
+        );
       }
     },
   },
@@ -55,13 +62,19 @@ const sections: Section[] = [
     name: 'action-overhead',
     run: async () => {
       // The load (200 concurrent tasks) and two lighter ones for comparison.
-      for (const tasks of [200, 20, 1]) printActionOverhead(await benchActionOverhead({ tasks, plugins: Math.min(tasks, 20), seconds: Math.min(seconds, 5) }));
+      for (const tasks of [200, 20, 1])
+        printActionOverhead(
+          await benchActionOverhead({ tasks, plugins: Math.min(tasks, 20), seconds: Math.min(seconds, 5) }),
+        );
     },
   },
   // Cluster mode (PostgreSQL, node processes) beside the embedded single node, in one section.
   { name: 'cluster', run: async () => printCluster(await benchCluster()) },
   // The page-model snapshot (Chrome's accessibility tree through the extension) beside Playwright's ariaSnapshot() of the same tab.
-  { name: 'snapshot', run: async () => printSnapshotCost(await benchSnapshotCost(Math.max(5, Math.min(20, seconds * 2)))) },
+  {
+    name: 'snapshot',
+    run: async () => printSnapshotCost(await benchSnapshotCost(Math.max(5, Math.min(20, seconds * 2)))),
+  },
   // Artifacts in PostgreSQL (cluster mode) beside the folder store.
   { name: 'artifacts', run: async () => printArtifactStores(await benchArtifactStores()) },
 ];

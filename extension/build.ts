@@ -41,17 +41,31 @@ export async function buildExtension(options: BuildExtensionOptions = {}): Promi
   await Promise.all([
     build({ ...common, entryPoints: { background: join(here, 'background/main.ts') }, format: 'esm', outdir: outDir }),
     build({ ...common, entryPoints: { content: join(here, 'content/main.ts') }, format: 'iife', outdir: outDir }),
-    build({ ...common, entryPoints: { 'page-agent': join(here, 'page/page-agent.ts') }, format: 'iife', outdir: outDir }),
+    build({
+      ...common,
+      entryPoints: { 'page-agent': join(here, 'page/page-agent.ts') },
+      format: 'iife',
+      outdir: outDir,
+    }),
     build({ ...common, entryPoints: { options: join(here, 'options/main.ts') }, format: 'esm', outdir: outDir }),
   ]);
   await copyFile(join(here, 'options/options.html'), join(outDir, 'options.html'));
   const pkg = JSON.parse(await readFile(join(here, '../package.json'), 'utf8')) as { version: string };
-  const manifest = createManifest({ version: pkg.version, ...(options.webUiMatches ? { webUiMatches: options.webUiMatches } : {}) });
+  const manifest = createManifest({
+    version: pkg.version,
+    ...(options.webUiMatches ? { webUiMatches: options.webUiMatches } : {}),
+  });
   await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  return { outDir, files: ['manifest.json', 'background.js', 'content.js', 'page-agent.js', 'options.html', 'options.js'] };
+  return {
+    outDir,
+    files: ['manifest.json', 'background.js', 'content.js', 'page-agent.js', 'options.html', 'options.js'],
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const built = await buildExtension({ minify: !process.argv.includes('--no-minify'), sourcemap: process.argv.includes('--sourcemap') });
+  const built = await buildExtension({
+    minify: !process.argv.includes('--no-minify'),
+    sourcemap: process.argv.includes('--sourcemap'),
+  });
   console.log(`extension built in ${built.outDir}`);
 }

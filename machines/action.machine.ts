@@ -25,12 +25,7 @@
 // with their own policy, e.g. page preparation).
 // Results that arrive once the action has settled: ask `resultDisposition`.
 import { assign, setup } from 'xstate';
-import {
-  ackTimeoutFor,
-  defaultRetryBackoffMs,
-  execTimeoutFor,
-  isIdempotentAction,
-} from '../spec/action-timeouts.ts';
+import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
 import { ErrorCode, retryableErrorCodes } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
@@ -78,7 +73,10 @@ export const actionMachine = setup({
   actions: {
     /** Writes the browser_action frame; a frame that cannot be written answers DISPATCH_FAILED. */
     sendFrame: ({ self }, _params: SendActionInput) => {
-      self.send({ type: 'DISPATCH_FAILED', error: errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendFrame is not provided', { retryable: true }) });
+      self.send({
+        type: 'DISPATCH_FAILED',
+        error: errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendFrame is not provided', { retryable: true }),
+      });
     },
     reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
     /** Entry of the machine: the runtime learns the live actor of this actionId. */
@@ -87,7 +85,11 @@ export const actionMachine = setup({
     cancelOnPlugin: (_, _params: CancelActionInput) => {},
     recordCancel: assign(({ context, event }) => ({
       timedOut: undefined,
-      error: errorValue(ErrorCode.TASK_STOPPED, (event as { reason?: string }).reason ?? `${context.actionName} was canceled: the task was stopped`, { retryable: false }),
+      error: errorValue(
+        ErrorCode.TASK_STOPPED,
+        (event as { reason?: string }).reason ?? `${context.actionName} was canceled: the task was stopped`,
+        { retryable: false },
+      ),
     })),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
     /** The retry after an answer goes out under a new id: a repeated one gets the cached answer. */
@@ -231,7 +233,9 @@ export const actionMachine = setup({
               attempt: context.attempts,
               execTimeoutMs: context.execTimeoutMs,
               ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
-              ...(context.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: context.screenshotPresignedUrl } : {}),
+              ...(context.screenshotPresignedUrl !== undefined
+                ? { screenshotPresignedUrl: context.screenshotPresignedUrl }
+                : {}),
             }),
           },
           always: { target: 'awaitingAck' },

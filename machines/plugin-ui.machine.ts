@@ -74,10 +74,8 @@ export const pluginUiMachine = setup({
     markActionSettled: assign({ actionInFlight: null }),
   },
   guards: {
-    taskIsOver: ({ event }) =>
-      event.type === 'TASK_STATUS' && uiStateForTask(event.status, false) === 'idle',
-    taskIsTakenOver: ({ event }) =>
-      event.type === 'TASK_STATUS' && uiStateForTask(event.status, false) === 'takeover',
+    taskIsOver: ({ event }) => event.type === 'TASK_STATUS' && uiStateForTask(event.status, false) === 'idle',
+    taskIsTakenOver: ({ event }) => event.type === 'TASK_STATUS' && uiStateForTask(event.status, false) === 'takeover',
     actionIsInFlight: ({ context }) => context.actionInFlight !== null,
     settlesActionInFlight: ({ context, event }) =>
       event.type === 'ACTION_SETTLED' && event.actionId === context.actionInFlight,

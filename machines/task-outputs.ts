@@ -30,7 +30,8 @@ export const canceledPrep = (message: string): PagePrepOutput => ({
 /** What an ended task leaves: its status, the error of a failed one, messages never processed. */
 export function taskOutputOf(snapshot: { value: unknown; context: TaskContext }): TaskOutput | null {
   const { context } = snapshot;
-  if (snapshot.value === 'completed') return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
+  if (snapshot.value === 'completed')
+    return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
   if (snapshot.value === 'error') {
     return {
       taskId: context.taskId,

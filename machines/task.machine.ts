@@ -27,12 +27,20 @@ import { canceledActionOutput, canceledPrep } from './task-outputs.ts';
 import { isIn, named, report } from './task-machine-helpers.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
-import type { ActionSettledParams, PagePrepSettledParams, StatusParams, TaskContext, TaskEvent, TaskInput, TaskOutput, TaskStatus, TurnInput } from './task-types.ts';
-
+import type {
+  ActionSettledParams,
+  PagePrepSettledParams,
+  StatusParams,
+  TaskContext,
+  TaskEvent,
+  TaskInput,
+  TaskOutput,
+  TaskStatus,
+  TurnInput,
+} from './task-types.ts';
 
 export const taskMachineId = 'task';
 export { ACTION_CHILD_ID } from './task-child-slots.ts';
-
 
 export const taskMachine = setup({
   types: {} as {
@@ -72,14 +80,24 @@ export const taskMachine = setup({
       turns: context.turns + 1,
     })),
     enqueueMessage: assign({
-      queue: ({ context, event }) => [...context.queue, (event as Extract<TaskEvent, { type: 'USER_MESSAGE' }>).message],
+      queue: ({ context, event }) => [
+        ...context.queue,
+        (event as Extract<TaskEvent, { type: 'USER_MESSAGE' }>).message,
+      ],
     }),
     /** Starts the requested action now, or queues it until the task may act. */
     requestAction: enqueueActions(({ context, event, enqueue, check }) => {
       const action = (event as Extract<TaskEvent, { type: 'ACTION_REQUESTED' }>).action;
       if (!isIn(check, '#task.running')) {
-        named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: no turn is running`) });
-      } else if (context.inFlightActionId === null && context.pendingActions.length === 0 && isIn(check, '#task.running.active')) {
+        named(enqueue, 'actionSettled', {
+          actionId: action.actionId,
+          output: canceledActionOutput(action, `${action.actionName} was not sent: no turn is running`),
+        });
+      } else if (
+        context.inFlightActionId === null &&
+        context.pendingActions.length === 0 &&
+        isIn(check, '#task.running.active')
+      ) {
         enqueue.assign({ inFlightActionId: action.actionId });
         enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: action });
         named(enqueue, 'actionStarted', { actionId: action.actionId });
@@ -115,7 +133,10 @@ export const taskMachine = setup({
           named(enqueue, 'actionStarted', { actionId: next.actionId });
         }
       } else if (prep) {
-        const output = (done.output as PagePrepOutput | undefined) ?? { ...canceledPrep('the page preparation failed'), error: toErrorValue(done.error, ErrorCode.INTERNAL) };
+        const output = (done.output as PagePrepOutput | undefined) ?? {
+          ...canceledPrep('the page preparation failed'),
+          error: toErrorValue(done.error, ErrorCode.INTERNAL),
+        };
         enqueue.stopChild(prep.child);
         enqueue.assign({ pagePreps: context.pagePreps.filter((p) => p !== prep) });
         named(enqueue, 'pagePrepSettled', { prepId: prep.prepId, output });
@@ -124,7 +145,10 @@ export const taskMachine = setup({
     startPagePrep: enqueueActions(({ context, event, enqueue, check }) => {
       const { prepId, input } = event as Extract<TaskEvent, { type: 'PAGE_PREP_REQUESTED' }>;
       if (!isIn(check, '#task.running')) {
-        named(enqueue, 'pagePrepSettled', { prepId, output: canceledPrep('the page was not prepared: no turn is running') });
+        named(enqueue, 'pagePrepSettled', {
+          prepId,
+          output: canceledPrep('the page was not prepared: no turn is running'),
+        });
         return;
       }
       const child = freePrepSlot(context.pagePreps);
@@ -134,13 +158,20 @@ export const taskMachine = setup({
     /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
     cancelWork: enqueueActions(({ context, enqueue }, params: { closeTab: boolean }) => {
       const reason = params.closeTab ? 'the task was stopped' : 'the task failed';
-      if (context.inFlightActionId !== null) enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason, closeTab: params.closeTab });
+      if (context.inFlightActionId !== null)
+        enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason, closeTab: params.closeTab });
       for (const action of context.pendingActions) {
-        named(enqueue, 'actionSettled', { actionId: action.actionId, output: canceledActionOutput(action, `${action.actionName} was not sent: ${reason}`) });
+        named(enqueue, 'actionSettled', {
+          actionId: action.actionId,
+          output: canceledActionOutput(action, `${action.actionName} was not sent: ${reason}`),
+        });
       }
       for (const { prepId, child } of context.pagePreps) {
         enqueue.stopChild(child);
-        named(enqueue, 'pagePrepSettled', { prepId, output: canceledPrep(`the page preparation was canceled: ${reason}`) });
+        named(enqueue, 'pagePrepSettled', {
+          prepId,
+          output: canceledPrep(`the page preparation was canceled: ${reason}`),
+        });
       }
       enqueue.assign({ pendingActions: [], pagePreps: [] });
     }),
@@ -235,7 +266,13 @@ export const taskMachine = setup({
     completed: {
       // Stopped: the tab closes with the canceled action (README: a stopped task's tab closes),
       // unless the STOP says it stays (an MCP client's cancel: its session keeps the tab).
-      entry: [report('completed'), { type: 'cancelWork', params: ({ event }) => ({ closeTab: !(event.type === 'STOP' && event.closeTab === false) }) }],
+      entry: [
+        report('completed'),
+        {
+          type: 'cancelWork',
+          params: ({ event }) => ({ closeTab: !(event.type === 'STOP' && event.closeTab === false) }),
+        },
+      ],
       on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
     },
     error: {

@@ -34,7 +34,9 @@ export async function loadOrCreateAccessToken(dataDir: string): Promise<StoredTo
   }
   const text = (await readFile(path, 'utf8')).trim();
   if (!TOKEN_SYNTAX.test(text)) {
-    throw new Error(`${path} does not hold a token (16+ characters of A-Z a-z 0-9 _ -): fix or delete it, or set MIMO_TOKEN`);
+    throw new Error(
+      `${path} does not hold a token (16+ characters of A-Z a-z 0-9 _ -): fix or delete it, or set MIMO_TOKEN`,
+    );
   }
   const mode = (await stat(path)).mode & 0o777;
   if ((mode & 0o077) !== 0) {

@@ -18,7 +18,13 @@ import { createServer, gateOptionsOf, type Log, type MimoServer } from './server
 import { startStatelyBridge } from './stately-bridge.ts';
 import { createSecretRegistry, redactDeep } from './redaction/redact.ts';
 import { createChunkRedactor } from './redaction/chunk-redactor.ts';
-import { createSystemResolver, createUrlPolicy, describePolicy, loadUrlPolicyConfig, type PolicyDescription } from './url-policy/index.ts';
+import {
+  createSystemResolver,
+  createUrlPolicy,
+  describePolicy,
+  loadUrlPolicyConfig,
+  type PolicyDescription,
+} from './url-policy/index.ts';
 
 export interface MimoApp {
   server: MimoServer;
@@ -44,15 +50,21 @@ export type AccessInfo =
 
 export class StartupError extends Error {}
 
-export async function startMimo(env: Record<string, string | undefined>, overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig>; webDir?: string } = {}): Promise<MimoApp> {
+export async function startMimo(
+  env: Record<string, string | undefined>,
+  overrides: { log?: Log; llm?: LlmGateway; config?: Partial<MimoConfig>; webDir?: string } = {},
+): Promise<MimoApp> {
   const parsed = readConfig(env);
   if (!parsed.ok) throw new StartupError(parsed.errors.join('\n'));
   let config = { ...parsed.config, ...overrides.config };
   const clusterConfig = readClusterConfig(env);
   if (!clusterConfig.ok) throw new StartupError(clusterConfig.errors.join('\n'));
   const clock = createSystemClock();
-  const clusterLog = overrides.log ?? ((entry: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })));
-  const cluster = clusterConfig.config ? await startClusterNode(clusterConfig.config, { clock, log: clusterLog }) : undefined;
+  const clusterLog =
+    overrides.log ?? ((entry: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...entry })));
+  const cluster = clusterConfig.config
+    ? await startClusterNode(clusterConfig.config, { clock, log: clusterLog })
+    : undefined;
   let stored: Awaited<ReturnType<typeof loadOrCreateAccessToken>> | undefined;
   if (config.token === undefined && config.tokenSource === 'unset') {
     if (cluster) {
@@ -81,18 +93,38 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const redact = <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T;
   // A secret split over streamed fragments (the person's chat password, typed by the model) is redacted across them.
   const redactChunk = createChunkRedactor(secrets);
-  const recorder = env.MIMO_RECORD_DIR ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock, redact }) : undefined;
+  const recorder = env.MIMO_RECORD_DIR
+    ? createSessionRecorder({ dir: resolve(env.MIMO_RECORD_DIR), clock, redact })
+    : undefined;
   let llm: LlmGateway;
   try {
     llm =
       overrides.llm ??
-      llmFromEnv(env, recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk: redactChunk(chunk, info) }) } : {});
+      llmFromEnv(
+        env,
+        recorder
+          ? {
+              onChunk: (chunk, info) =>
+                recorder.record(info.taskId, {
+                  kind: 'llm_chunk',
+                  attempt: info.attempt,
+                  chunk: redactChunk(chunk, info),
+                }),
+            }
+          : {},
+      );
   } catch (error) {
     throw new StartupError(error instanceof Error ? error.message : String(error));
   }
   const stately =
     env.MIMO_INSPECT === 'stately'
-      ? await startStatelyBridge({ port: Number(env.MIMO_INSPECT_PORT ?? 8080), host: config.host, token: config.token, gate: gateOptionsOf(config), secrets })
+      ? await startStatelyBridge({
+          port: Number(env.MIMO_INSPECT_PORT ?? 8080),
+          host: config.host,
+          token: config.token,
+          gate: gateOptionsOf(config),
+          secrets,
+        })
       : null;
   const recordToFile = recorder ? recordInspection(recorder, clock) : undefined;
   const inspection = createInspectionHub({
@@ -139,15 +171,27 @@ export async function startMimo(env: Record<string, string | undefined>, overrid
   const base = server.url === config.publicBaseUrl || config.port === 0 ? server.url : config.publicBaseUrl;
   const access: AccessInfo =
     config.token === undefined
-      ? { mode: 'off', warning: 'MIMO_TOKEN=off: no token is required. Any program on this machine (and on the network, if MIMO_HOST is not loopback) can drive your browser.' }
+      ? {
+          mode: 'off',
+          warning:
+            'MIMO_TOKEN=off: no token is required. Any program on this machine (and on the network, if MIMO_HOST is not loopback) can drive your browser.',
+        }
       : stored
-        ? { mode: 'file', path: stored.path, created: stored.created, oneClickUrl: oneClickUrl(base, config.token), ...(stored.fixedMode ? { fixedMode: stored.fixedMode } : {}) }
+        ? {
+            mode: 'file',
+            path: stored.path,
+            created: stored.created,
+            oneClickUrl: oneClickUrl(base, config.token),
+            ...(stored.fixedMode ? { fixedMode: stored.fixedMode } : {}),
+          }
         : cluster && config.tokenSource === 'unset'
           ? { mode: 'cluster', oneClickUrl: oneClickUrl(base, config.token) }
           : { mode: 'env', oneClickUrl: oneClickUrl(base, config.token) };
   // In cluster mode a task found running may be running on another live node: failover, not a
   // restart sweep, decides (runtime/cluster/task-ownership.ts).
-  const restored = cluster ? 0 : ((await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0);
+  const restored = cluster
+    ? 0
+    : ((await (server.control as { restore?: () => Promise<number> } | undefined)?.restore?.()) ?? 0);
   return {
     server,
     config,

@@ -38,7 +38,8 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
   const errors: string[] = [];
   const portText = env.MIMO_PORT ?? '6006';
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65_535) errors.push(`MIMO_PORT must be a port number (0-65535), got "${portText}"`);
+  if (!/^\d+$/.test(portText) || port > 65_535)
+    errors.push(`MIMO_PORT must be a port number (0-65535), got "${portText}"`);
   const host = env.MIMO_HOST ?? '127.0.0.1';
   const corsOrigins = (env.MIMO_CORS_ORIGIN ?? 'http://localhost:3000,http://127.0.0.1:3000')
     .split(',')
@@ -46,22 +47,40 @@ export function readConfig(env: Record<string, string | undefined>, cwd = proces
     .filter(Boolean);
   for (const origin of corsOrigins) {
     if (origin === '*') {
-      errors.push('MIMO_CORS_ORIGIN "*" is not supported: any web page could then drive your browser. List the origins of your web UI instead.');
+      errors.push(
+        'MIMO_CORS_ORIGIN "*" is not supported: any web page could then drive your browser. List the origins of your web UI instead.',
+      );
       continue;
     }
     try {
       const url = new URL(origin);
-      if (url.origin !== origin) errors.push(`MIMO_CORS_ORIGIN entry "${origin}" is not an origin (expected e.g. ${url.origin})`);
+      if (url.origin !== origin)
+        errors.push(`MIMO_CORS_ORIGIN entry "${origin}" is not an origin (expected e.g. ${url.origin})`);
     } catch {
       errors.push(`MIMO_CORS_ORIGIN entry "${origin}" is not a URL origin`);
     }
   }
   const publicBaseUrl = (env.MIMO_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(publicBaseUrl)) errors.push(`MIMO_PUBLIC_URL must be an http(s) URL, got "${publicBaseUrl}"`);
-  const allowedHosts = (env.MIMO_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
-  for (const host of allowedHosts) if (!canonicalHost(host)) errors.push(`MIMO_ALLOWED_HOSTS entry "${host}" is not a host name or address (e.g. mimo.lan, 192.168.1.20, [fe80::1])`);
-  const extensionIds = (env.MIMO_EXTENSION_IDS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
-  for (const id of extensionIds) if (!/^[a-p]{32}$/.test(id)) errors.push(`MIMO_EXTENSION_IDS entry "${id}" is not an extension id (32 letters a-p, as chrome://extensions shows it)`);
+  if (!/^https?:\/\//.test(publicBaseUrl))
+    errors.push(`MIMO_PUBLIC_URL must be an http(s) URL, got "${publicBaseUrl}"`);
+  const allowedHosts = (env.MIMO_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const host of allowedHosts)
+    if (!canonicalHost(host))
+      errors.push(
+        `MIMO_ALLOWED_HOSTS entry "${host}" is not a host name or address (e.g. mimo.lan, 192.168.1.20, [fe80::1])`,
+      );
+  const extensionIds = (env.MIMO_EXTENSION_IDS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  for (const id of extensionIds)
+    if (!/^[a-p]{32}$/.test(id))
+      errors.push(
+        `MIMO_EXTENSION_IDS entry "${id}" is not an extension id (32 letters a-p, as chrome://extensions shows it)`,
+      );
   const tokenText = env.MIMO_TOKEN ?? '';
   const tokenSource = tokenText === '' ? 'unset' : tokenText.toLowerCase() === 'off' ? 'off' : 'env';
   if (tokenSource === 'env' && !/^[\x21-\x7e]{8,512}$/.test(tokenText)) {

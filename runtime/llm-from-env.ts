@@ -42,7 +42,8 @@ export function llmFromEnv(env: Record<string, string | undefined>, hooks: LlmHo
     case 'offline':
       return createOfflinePlanner({});
     case 'anthropic': {
-      if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_BASE_URL) throw new Error('MIMO_PROVIDER=anthropic needs ANTHROPIC_API_KEY');
+      if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_BASE_URL)
+        throw new Error('MIMO_PROVIDER=anthropic needs ANTHROPIC_API_KEY');
       return createAnthropicGateway({
         apiKey: env.ANTHROPIC_API_KEY || 'not-needed',
         ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
@@ -75,5 +76,5 @@ export function describeLlm(llm: LlmGateway, env: Record<string, string | undefi
   }
   if (llm.kind === 'anthropic') return `${llm.model} via ${env.ANTHROPIC_BASE_URL ?? 'the Anthropic API'}`;
   const provider = llmProviderOf(env);
-  return `${llm.model} via ${provider === 'ollama' ? env.OLLAMA_BASE_URL || DEFAULT_OLLAMA_BASE_URL : env.OPENAI_BASE_URL ?? 'the OpenAI API'}`;
+  return `${llm.model} via ${provider === 'ollama' ? env.OLLAMA_BASE_URL || DEFAULT_OLLAMA_BASE_URL : (env.OPENAI_BASE_URL ?? 'the OpenAI API')}`;
 }

@@ -10,8 +10,17 @@ try {
 } catch (error) {
   const code = (error as { code?: string }).code;
   const message =
-    error instanceof StartupError ? error.message : code === 'EADDRINUSE' ? `port ${process.env.MIMO_PORT ?? 6006} is in use (set MIMO_PORT)` : String(error);
-  console.error(`Mimo cannot start:\n${message.split('\n').map((line) => `  - ${line}`).join('\n')}`);
+    error instanceof StartupError
+      ? error.message
+      : code === 'EADDRINUSE'
+        ? `port ${process.env.MIMO_PORT ?? 6006} is in use (set MIMO_PORT)`
+        : String(error);
+  console.error(
+    `Mimo cannot start:\n${message
+      .split('\n')
+      .map((line) => `  - ${line}`)
+      .join('\n')}`,
+  );
   process.exit(1);
 }
 const { config, llm } = app;
@@ -25,13 +34,24 @@ console.log(
     `Browser extension: open chrome://extensions, enable Developer mode, "Load unpacked" -> ${extensionDir}`,
     app.policy.summary,
     `Data: ${config.dataDir}   Artifacts: ${app.cluster ? 'in PostgreSQL (cluster mode)' : config.artifactDir}`,
-    ...(app.cluster ? [`Cluster mode: node ${app.cluster.config.nodeId}; tasks, runs, artifacts and the token are shared through PostgreSQL.`] : []),
+    ...(app.cluster
+      ? [
+          `Cluster mode: node ${app.cluster.config.nodeId}; tasks, runs, artifacts and the token are shared through PostgreSQL.`,
+        ]
+      : []),
     ...accessLines(app.access),
     ...(app.server.damagedTasks.length
-      ? [`WARNING: ${app.server.damagedTasks.length} task file(s) in ${config.dataDir} could not be read and are left untouched (GET /api/task/list?damaged=1 lists them): ${app.server.damagedTasks.slice(0, 3).map((d) => `${d.taskId} (${d.reason})`).join(', ')}`]
+      ? [
+          `WARNING: ${app.server.damagedTasks.length} task file(s) in ${config.dataDir} could not be read and are left untouched (GET /api/task/list?damaged=1 lists them): ${app.server.damagedTasks
+            .slice(0, 3)
+            .map((d) => `${d.taskId} (${d.reason})`)
+            .join(', ')}`,
+        ]
       : []),
     ...(app.restored ? [`Restored ${app.restored} interrupted task(s) to "ongoing".`] : []),
-    ...(app.statelyUrl ? [`Stately Inspector bridge: ${config.token ? oneClickUrl(app.statelyUrl, config.token) : app.statelyUrl}`] : []),
+    ...(app.statelyUrl
+      ? [`Stately Inspector bridge: ${config.token ? oneClickUrl(app.statelyUrl, config.token) : app.statelyUrl}`]
+      : []),
     ...(app.recorder ? [`Recording sessions to ${app.recorder.dir}`] : []),
     '',
   ].join('\n'),
@@ -43,7 +63,7 @@ function accessLines(access: MimoApp['access']): string[] {
     access.mode === 'env'
       ? 'Token: from MIMO_TOKEN.'
       : access.mode === 'cluster'
-        ? 'Token: the cluster\'s shared token, kept in PostgreSQL (table mimo_settings, key access_token; made by the first node, used by every node). Set MIMO_TOKEN on every node to choose it yourself.'
+        ? "Token: the cluster's shared token, kept in PostgreSQL (table mimo_settings, key access_token; made by the first node, used by every node). Set MIMO_TOKEN on every node to choose it yourself."
         : `Token: ${access.created ? 'created in' : 'kept in'} ${access.path} (mode 0600)${access.fixedMode ? ` (its mode was ${access.fixedMode}; narrowed to 0600)` : ''}.`;
   return [
     where,
@@ -61,7 +81,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1);
     stopping = true;
-    if (app.cluster) await app.cluster.leave().catch((error: unknown) => console.error(`Mimo could not hand its tasks over: ${String(error)}`));
+    if (app.cluster)
+      await app.cluster
+        .leave()
+        .catch((error: unknown) => console.error(`Mimo could not hand its tasks over: ${String(error)}`));
     await app.close();
     process.exit(0);
   });

@@ -11,7 +11,12 @@ import type { Hono } from 'hono';
 import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
-import { createSocketServer, type Namespace, type SocketServer, type SocketServerOptions } from '../transport/server/index.ts';
+import {
+  createSocketServer,
+  type Namespace,
+  type SocketServer,
+  type SocketServerOptions,
+} from '../transport/server/index.ts';
 import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
@@ -110,10 +115,14 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const log = redactingLog(options.log ?? consoleLog, secrets);
 
   // What the runtime persists goes through the secret registry (text typed into password fields).
-  const taskStore = redactingTaskStore(options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock }), secrets);
+  const taskStore = redactingTaskStore(
+    options.taskStore ?? createTaskStore({ dataDir: config.dataDir, clock }),
+    secrets,
+  );
   // A damaged task file is reported (log + GET /api/task/list?damaged=1), never silently dropped.
   const { skipped: damagedTasks } = await taskStore.init();
-  for (const damaged of damagedTasks) log({ event: 'task_file_damaged', taskId: damaged.taskId, reason: damaged.reason });
+  for (const damaged of damagedTasks)
+    log({ event: 'task_file_damaged', taskId: damaged.taskId, reason: damaged.reason });
   const registry = createExtensionRegistry({ clock });
 
   // The http server first (the root Hono app), then the transport attaches to it. One gate (Host,
@@ -129,9 +138,13 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     corsOrigins: [...gate.crossOrigins],
     allowRequest: engineAllowRequest(gate, log),
     connectGuard: tokenGuard(config.token),
-    onListenerError: (error, context) => log({ ...context, event: 'socket_listener_failed', listener: context.event, error: String(error) }),
+    onListenerError: (error, context) =>
+      log({ ...context, event: 'socket_listener_failed', listener: context.event, error: String(error) }),
   });
-  const nsp = setupMimoNamespace(io, { token: config.token, isPluginOrigin: (origin) => origin === undefined || gate.isExtensionOrigin(origin) });
+  const nsp = setupMimoNamespace(io, {
+    token: config.token,
+    isPluginOrigin: (origin) => origin === undefined || gate.isExtensionOrigin(origin),
+  });
 
   // Listen before building the rest so that port 0 (tests) is known for the artifact URLs;
   // requests reach `app` only after this function has returned to the event loop.
@@ -166,7 +179,16 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       nsp,
       clock,
       ...(recorder
-        ? { onEmit: (envelope) => envelope.taskId && recorder.record(envelope.taskId, { kind: 'frame', direction: 'out', channel: 'frontend_event', payload: envelope }) }
+        ? {
+            onEmit: (envelope) =>
+              envelope.taskId &&
+              recorder.record(envelope.taskId, {
+                kind: 'frame',
+                direction: 'out',
+                channel: 'frontend_event',
+                payload: envelope,
+              }),
+          }
         : {}),
     }),
     secrets,
@@ -179,7 +201,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     // tells its own frontends only.
     onChange: ({ seq, state }) =>
       options.cluster
-        ? nsp.to(rooms.frontend).local.emit('frontend_event', events.envelope({ type: 'snapshotSync', mode: 'full', seq, state }))
+        ? nsp
+            .to(rooms.frontend)
+            .local.emit('frontend_event', events.envelope({ type: 'snapshotSync', mode: 'full', seq, state }))
         : events.toAllFrontends({ type: 'snapshotSync', mode: 'full', seq, state }),
     ...(config.snapshotDebug ? { debugLog: (line: string) => log({ event: 'snapshot', line }) } : {}),
   });
@@ -195,7 +219,12 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
         recorder.record(taskId, { kind: 'frame', direction: 'out', channel: 'plugin_message', payload: frame });
         const inner = onAck;
         onAck = (response) => {
-          recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_ack', payload: { actionId: (frame as { id?: string }).id, response } });
+          recorder.record(taskId, {
+            kind: 'frame',
+            direction: 'in',
+            channel: 'plugin_ack',
+            payload: { actionId: (frame as { id?: string }).id, response },
+          });
           inner(response);
         };
       }
@@ -215,7 +244,10 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
         // it still had in flight is failed now; queued actions are refused below.
         if (registry.recordExecTimeout(request.clientId).becameUnhealthy) {
           log({ event: 'plugin_unhealthy', clientId: request.clientId });
-          scheduler.pluginGone(request.clientId, `the browser extension ${request.clientId} was marked unhealthy after two action timeouts in a row; reconnect it`);
+          scheduler.pluginGone(
+            request.clientId,
+            `the browser extension ${request.clientId} was marked unhealthy after two action timeouts in a row; reconnect it`,
+          );
         }
       } else if (output.answered) registry.recordActionSettled(request.clientId);
     },
@@ -223,16 +255,40 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       const block = registry.turnBlockOf(taskId);
       if (block && block.clientId === clientId) return block.error;
       return registry.get(clientId) && !registry.isHealthy(clientId)
-        ? { code: 'PLUGIN_OFFLINE', message: `the browser extension ${clientId} stopped answering (two action timeouts in a row): reconnect it (reload the extension) or select another one`, retryable: true, details: { clientId, unhealthy: true } }
+        ? {
+            code: 'PLUGIN_OFFLINE',
+            message: `the browser extension ${clientId} stopped answering (two action timeouts in a row): reconnect it (reload the extension) or select another one`,
+            retryable: true,
+            details: { clientId, unhealthy: true },
+          }
         : null;
     },
     onIgnoredResult: (actionId, disposition) => log({ event: 'action_result_ignored', actionId, disposition }),
   });
 
-  const tasks = createTaskTrees({ scheduler, clock, ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}) });
-  const baseServices: RuntimeServices = { config, clock, log, taskStore, registry, snapshots, artifacts, scheduler, tasks, events, nsp, secrets };
+  const tasks = createTaskTrees({
+    scheduler,
+    clock,
+    ...(options.inspectFor ? { inspectFor: options.inspectFor } : {}),
+  });
+  const baseServices: RuntimeServices = {
+    config,
+    clock,
+    log,
+    taskStore,
+    registry,
+    snapshots,
+    artifacts,
+    scheduler,
+    tasks,
+    events,
+    nsp,
+    secrets,
+  };
   const services = options.cluster ? options.cluster.services(baseServices) : baseServices;
-  const control = options.cluster ? options.cluster.control(options.control?.(services), services) : options.control?.(services);
+  const control = options.cluster
+    ? options.cluster.control(options.control?.(services), services)
+    : options.control?.(services);
   const routes = options.routes?.(services);
   const live = createLiveViewRelay({
     target: (taskId) => control?.liveTarget?.(taskId) ?? null,
@@ -258,8 +314,20 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
   const navigation = {
     ...(options.checkNavigation ? { check: options.checkNavigation } : {}),
     onBlocked: (report: NavigationBlockedReport) => {
-      log({ event: 'navigation_blocked', taskId: report.taskId, tabId: report.tabId, frame: report.frame, stage: report.stage, reason: report.error.details?.reason });
-      events.toTask(report.taskId, { type: 'structuredOutput', status: 'error', error: report.error, message: `The browser did not load ${report.url.slice(0, 200)}: ${report.error.message}` });
+      log({
+        event: 'navigation_blocked',
+        taskId: report.taskId,
+        tabId: report.tabId,
+        frame: report.frame,
+        stage: report.stage,
+        reason: report.error.details?.reason,
+      });
+      events.toTask(report.taskId, {
+        type: 'structuredOutput',
+        status: 'error',
+        error: report.error,
+        message: `The browser did not load ${report.url.slice(0, 200)}: ${report.error.message}`,
+      });
       control?.navigationBlocked?.(report);
       options.onNavigationBlocked?.(report);
     },
@@ -277,15 +345,32 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
       live,
       log,
       closing: () => closing,
-      ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }) } : {}),
+      ...(recorder
+        ? {
+            onMessage: (taskId: string, payload: unknown) =>
+              recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'plugin_message', payload }),
+          }
+        : {}),
     });
     attachFrontendSocket(socket, {
       control,
       noteUserText: (text) => void noteChatSecrets(secrets, text),
-      ...(recorder ? { onMessage: (taskId: string, payload: unknown) => recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }) } : {}),
+      ...(recorder
+        ? {
+            onMessage: (taskId: string, payload: unknown) =>
+              recorder.record(taskId, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload }),
+          }
+        : {}),
       live,
       bindExtension: (taskId, clientId) => {
-        if (!services.registry.get(clientId)) return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+        if (!services.registry.get(clientId))
+          return {
+            ok: false,
+            error: {
+              code: 'NOT_FOUND',
+              message: `no browser extension with clientId ${clientId} has connected to this server`,
+            },
+          };
         services.registry.select(taskId, clientId);
         return { ok: true };
       },
@@ -293,7 +378,9 @@ export async function createServer(options: CreateServerOptions): Promise<MimoSe
     });
   });
 
-  const stopSweeper = artifacts.startSweeper({ onError: (error) => log({ event: 'artifact_sweep_failed', error: String(error) }) });
+  const stopSweeper = artifacts.startSweeper({
+    onError: (error) => log({ event: 'artifact_sweep_failed', error: String(error) }),
+  });
 
   return {
     ...services,

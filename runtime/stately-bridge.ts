@@ -72,7 +72,10 @@ function bridgeApp(gate: ReturnType<typeof createRequestGate>, token: string | u
       query: 'token',
       refuse: (c) =>
         c.json(
-          { ok: false, error: { code: 'UNAUTHORIZED', message: 'open the Stately bridge with ?token=<the Mimo token>' } },
+          {
+            ok: false,
+            error: { code: 'UNAUTHORIZED', message: 'open the Stately bridge with ?token=<the Mimo token>' },
+          },
           401,
           BEARER_CHALLENGE,
         ),
@@ -83,7 +86,14 @@ function bridgeApp(gate: ReturnType<typeof createRequestGate>, token: string | u
   return app;
 }
 
-export async function startStatelyBridge(options: { port: number; host: string; token: string | undefined; gate: RequestGateOptions; secrets?: SecretRegistry; inspectorUrl?: string }): Promise<StatelyBridge> {
+export async function startStatelyBridge(options: {
+  port: number;
+  host: string;
+  token: string | undefined;
+  gate: RequestGateOptions;
+  secrets?: SecretRegistry;
+  inspectorUrl?: string;
+}): Promise<StatelyBridge> {
   const { createInspector } = await import('@statelyai/inspect');
   const gate = createRequestGate({ ...options.gate, publicBaseUrl: undefined, corsOrigins: [] });
   const authorized = (req: IncomingMessage) => !tokenRequired(options.token) || sameToken(tokenOf(req), options.token);
@@ -96,7 +106,9 @@ export async function startStatelyBridge(options: { port: number; host: string; 
     const refusal = judgeNodeRequest(gate, req);
     if (refusal || !authorized(req)) {
       socket.on('error', () => {});
-      socket.end(`HTTP/1.1 ${refusal ? refusal.status : 401} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${refusal ? refusal.status : 401} Refused\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -116,7 +128,9 @@ export async function startStatelyBridge(options: { port: number; host: string; 
       // The actor's definition travels as a JSON string (context defaults included): redact inside it too.
       if (typeof redacted.definition === 'string') {
         try {
-          redacted.definition = JSON.stringify(redactDeep(JSON.parse(redacted.definition), { secrets: options.secrets, maxDepth: 64 }));
+          redacted.definition = JSON.stringify(
+            redactDeep(JSON.parse(redacted.definition), { secrets: options.secrets, maxDepth: 64 }),
+          );
         } catch {
           redacted.definition = undefined;
         }
@@ -130,7 +144,12 @@ export async function startStatelyBridge(options: { port: number; host: string; 
     stop() {},
   } as never);
   const port = (http.address() as AddressInfo).port;
-  const shownHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host.includes(':') ? `[${options.host}]` : options.host;
+  const shownHost =
+    options.host === '0.0.0.0' || options.host === '::'
+      ? 'localhost'
+      : options.host.includes(':')
+        ? `[${options.host}]`
+        : options.host;
   return {
     url: `http://${shownHost}:${port}/`,
     forward(event) {

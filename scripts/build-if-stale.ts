@@ -16,7 +16,12 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-async function buildIfStale(name: string, sourceDirs: string[], output: string, build: () => Promise<unknown>): Promise<void> {
+async function buildIfStale(
+  name: string,
+  sourceDirs: string[],
+  output: string,
+  build: () => Promise<unknown>,
+): Promise<void> {
   const outputTime = existsSync(output) ? statSync(output).mtimeMs : 0;
   const sourceTime = Math.max(...sourceDirs.map((d) => newestMtime(join(root, d))));
   if (outputTime >= sourceTime) return;
@@ -25,13 +30,23 @@ async function buildIfStale(name: string, sourceDirs: string[], output: string, 
 }
 
 export async function buildWebAndExtensionIfStale(): Promise<{ extensionDir: string; webDir: string }> {
-  await buildIfStale('the web UI', ['web', 'transport/contracts', 'machines'], join(root, 'web/dist/index.html'), async () => {
-    const { buildWeb } = await import('../web/build.ts');
-    await buildWeb();
-  });
-  await buildIfStale('the browser extension', ['extension', 'transport/contracts', 'machines'], join(root, 'extension/dist/manifest.json'), async () => {
-    const { buildExtension } = await import('../extension/build.ts');
-    await buildExtension();
-  });
+  await buildIfStale(
+    'the web UI',
+    ['web', 'transport/contracts', 'machines'],
+    join(root, 'web/dist/index.html'),
+    async () => {
+      const { buildWeb } = await import('../web/build.ts');
+      await buildWeb();
+    },
+  );
+  await buildIfStale(
+    'the browser extension',
+    ['extension', 'transport/contracts', 'machines'],
+    join(root, 'extension/dist/manifest.json'),
+    async () => {
+      const { buildExtension } = await import('../extension/build.ts');
+      await buildExtension();
+    },
+  );
   return { extensionDir: join(root, 'extension/dist'), webDir: join(root, 'web/dist') };
 }

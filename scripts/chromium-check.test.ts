@@ -11,7 +11,11 @@ check('the browser suites are recognised as needing Chromium, the unit suites ar
   assert.ok(needsChromium(`${root}web/test/e2e/web-ui.test.ts`));
   assert.ok(needsChromium(`${root}extension/test/e2e/takeover.test.ts`));
   assert.not.ok(needsChromium(`${root}web/test/task-list-states.test.ts`));
-  assert.is(chromiumMissing([`${root}web/test/task-list-states.test.ts`], '/nonexistent/chromium'), null, 'unit suites alone run without Chromium');
+  assert.is(
+    chromiumMissing([`${root}web/test/task-list-states.test.ts`], '/nonexistent/chromium'),
+    null,
+    'unit suites alone run without Chromium',
+  );
 });
 
 check('run-tests.ts stops at once with one line when Chromium is missing', () => {
@@ -23,7 +27,10 @@ check('run-tests.ts stops at once with one line when Chromium is missing', () =>
     timeout: 60_000,
   });
   assert.is(run.status, 1);
-  const lines = `${run.stdout}${run.stderr}`.trim().split('\n').filter((l) => !/^\(node:\d+\)|--trace-warnings/.test(l));
+  const lines = `${run.stdout}${run.stderr}`
+    .trim()
+    .split('\n')
+    .filter((l) => !/^\(node:\d+\)|--trace-warnings/.test(l));
   assert.is(lines.length, 1, lines.join('\n'));
   assert.match(lines[0]!, /apt-get install -y chromium/);
   assert.not.match(run.stdout, /passed|failed/, 'no test file ran');

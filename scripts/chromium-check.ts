@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 export const CHROMIUM_PATH = process.env.MIMO_CHROMIUM ?? '/usr/bin/chromium';
 
 /** What a test file uses when it starts Chromium (directly or through the shared e2e helpers). */
-const USES_CHROMIUM = /from 'playwright-core'|launchChromium|launchWithExtension|launchRealistic|startE2eEnv|chromium-path/;
+const USES_CHROMIUM =
+  /from 'playwright-core'|launchChromium|launchWithExtension|launchRealistic|startE2eEnv|chromium-path/;
 
 export function needsChromium(file: string): boolean {
   try {

@@ -15,7 +15,13 @@ export interface TaskRun {
   taskId: string;
   status: string;
   text: string;
-  steps: Array<{ actionName: string; paramsSummary: string; phase: string; durationMs?: number; error?: { code: string; message: string } }>;
+  steps: Array<{
+    actionName: string;
+    paramsSummary: string;
+    phase: string;
+    durationMs?: number;
+    error?: { code: string; message: string };
+  }>;
   screenshots: string[];
   error: string | null;
 }
@@ -27,7 +33,10 @@ export interface DemoEnv {
   token: string;
   browser: Awaited<ReturnType<typeof import('../extension/test/harness/chromium.ts').launchRealistic>>;
   /** Sends a user message on a task (new one unless given) and resolves when its turn ended. */
-  runTask(request: string, options?: { taskId?: string; onText?: (chunk: string) => void; timeoutMs?: number }): Promise<TaskRun>;
+  runTask(
+    request: string,
+    options?: { taskId?: string; onText?: (chunk: string) => void; timeoutMs?: number },
+  ): Promise<TaskRun>;
   close(): Promise<void>;
 }
 
@@ -90,7 +99,11 @@ export async function startDemoEnv(
     const runTask: DemoEnv['runTask'] = async (request, runOptions = {}) => {
       const taskId =
         runOptions.taskId ??
-        ((await (await fetch(`${baseUrl}/api/task/id`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { taskId: string } }).data.taskId;
+        (
+          (await (await fetch(`${baseUrl}/api/task/id`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+            data: { taskId: string };
+          }
+        ).data.taskId;
       const messageId = `evt-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
       const run: TaskRun = { taskId, status: 'created', text: '', steps: [], screenshots: [], error: null };
       const finished = new Promise<void>((resolve) => {
@@ -108,8 +121,15 @@ export async function startDemoEnv(
             runOptions.onText?.(e.delta.content);
             if (e.finished) chatDone = true;
           } else if (e.type === 'toolUsed' && e.phase !== 'start') {
-            run.steps.push({ actionName: e.actionName, paramsSummary: e.paramsSummary, phase: e.phase, durationMs: e.durationMs, ...(e.error ? { error: e.error } : {}) });
-            for (const artifact of e.artifacts ?? []) if (artifact.kind === 'screenshot') run.screenshots.push(artifact.artifactId);
+            run.steps.push({
+              actionName: e.actionName,
+              paramsSummary: e.paramsSummary,
+              phase: e.phase,
+              durationMs: e.durationMs,
+              ...(e.error ? { error: e.error } : {}),
+            });
+            for (const artifact of e.artifacts ?? [])
+              if (artifact.kind === 'screenshot') run.screenshots.push(artifact.artifactId);
           } else if (e.type === 'structuredOutput' && e.status === 'error') {
             run.error = `${e.error.code}: ${e.error.message}`;
           } else if (e.type === 'taskStatus') {
@@ -117,8 +137,18 @@ export async function startDemoEnv(
           } else if (e.type === 'confirmationRequested') {
             // A held step waits for the person. The demo's requests are the person's own,
             // so it says yes once, out loud.
-            runOptions.onText?.(`\n[Needs you: confirm ${e.step.toolName} ${e.step.element ?? e.step.url ?? ''} on ${e.step.site} (${e.step.reason}): allowed once by the demo]\n`);
-            void web.emitWithAck('frontend_message', { v: 1, type: 'confirmation_answer', id: `ans-${e.requestId}`, timestamp: Date.now(), taskId, requestId: e.requestId, decision: 'allow_once' });
+            runOptions.onText?.(
+              `\n[Needs you: confirm ${e.step.toolName} ${e.step.element ?? e.step.url ?? ''} on ${e.step.site} (${e.step.reason}): allowed once by the demo]\n`,
+            );
+            void web.emitWithAck('frontend_message', {
+              v: 1,
+              type: 'confirmation_answer',
+              id: `ans-${e.requestId}`,
+              timestamp: Date.now(),
+              taskId,
+              requestId: e.requestId,
+              decision: 'allow_once',
+            });
           }
           if (chatDone && ['ongoing', 'error', 'completed'].includes(run.status)) {
             clearTimeout(timer);
@@ -128,7 +158,14 @@ export async function startDemoEnv(
         };
         web.on('frontend_event', onEvent);
       });
-      const ack = await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: messageId, timestamp: Date.now(), taskId, content: request });
+      const ack = await web.timeout(10_000).emitWithAck('frontend_message', {
+        v: 1,
+        type: 'user_message',
+        id: messageId,
+        timestamp: Date.now(),
+        taskId,
+        content: request,
+      });
       if (!ack.ok) run.error = `${ack.error.code}: ${ack.error.message}`;
       else await finished;
       return run;

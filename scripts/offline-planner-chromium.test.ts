@@ -27,16 +27,22 @@ test('open a URL and summarise the page', async ({ env }) => {
 });
 
 test('extract a list as a table', async ({ env }) => {
-  const run = await env.runTask(`Go to ${env.site.url}/products.html and list the products with their prices in a table`);
+  const run = await env.runTask(
+    `Go to ${env.site.url}/products.html and list the products with their prices in a table`,
+  );
   assert.is(run.error, null);
   assert.match(run.text, /\| *Name *\| *Price *\|/);
-  for (const row of ['Yixing Clay Teapot', '$48.00', 'Bamboo Tea Whisk', '$9.95']) assert.ok(run.text.includes(row), `missing ${row}`);
+  for (const row of ['Yixing Clay Teapot', '$48.00', 'Bamboo Tea Whisk', '$9.95'])
+    assert.ok(run.text.includes(row), `missing ${row}`);
 });
 
 test('click a button by its visible text; the DOM change is read back', async ({ env }) => {
   const run = await env.runTask(`Open ${env.site.url}/dynamic.html and click the "Load more" button`);
   assert.is(run.error, null);
-  assert.ok(run.steps.some((s) => s.actionName === 'browser_click' && s.phase === 'success'), JSON.stringify(run.steps));
+  assert.ok(
+    run.steps.some((s) => s.actionName === 'browser_click' && s.phase === 'success'),
+    JSON.stringify(run.steps),
+  );
   assert.match(run.text, /Clicked "Load more"/, run.text);
   // The click reached the page in the background tab: the list grew from 2 to 4 items.
   const page = env.browser.context.pages().find((p) => p.url().includes('/dynamic.html'));
@@ -60,7 +66,10 @@ test('type into a field and submit', async ({ env }) => {
 test('open a second tab and switch to it', async ({ env }) => {
   const run = await env.runTask(`Open ${env.site.url}/new-tab.html, open the article in a new tab and switch to it`);
   assert.is(run.error, null, run.text);
-  assert.ok(run.steps.some((s) => s.actionName === 'browser_switch_tab' && s.phase === 'success'), JSON.stringify(run.steps));
+  assert.ok(
+    run.steps.some((s) => s.actionName === 'browser_switch_tab' && s.phase === 'success'),
+    JSON.stringify(run.steps),
+  );
   assert.match(run.text, /History of the Teapot/i);
 });
 

@@ -92,14 +92,17 @@ export function boundedActionTimeoutMs(requested: unknown): number | undefined {
  * else the action's own `params.timeoutMs` within the bound (plus the grace for handlers that
  * wait that long themselves), else browser_type's length rule, else the table, else the fallback.
  */
-export function execTimeoutFor(actionName: string, overrideMs?: number, params?: Readonly<Record<string, unknown>>): number {
+export function execTimeoutFor(
+  actionName: string,
+  overrideMs?: number,
+  params?: Readonly<Record<string, unknown>>,
+): number {
   if (isPositiveFinite(overrideMs)) return overrideMs;
   const requested = boundedActionTimeoutMs(params?.timeoutMs);
-  if (requested !== undefined) return handlerTimedActions.has(actionName) ? requested + handlerTimeoutGraceMs : requested;
+  if (requested !== undefined)
+    return handlerTimedActions.has(actionName) ? requested + handlerTimeoutGraceMs : requested;
   if (actionName === 'browser_type' && typeof params?.text === 'string') return typingExecTimeoutMs(params.text.length);
-  return Object.hasOwn(defaultExecTimeoutMs, actionName)
-    ? defaultExecTimeoutMs[actionName]!
-    : fallbackExecTimeoutMs;
+  return Object.hasOwn(defaultExecTimeoutMs, actionName) ? defaultExecTimeoutMs[actionName]! : fallbackExecTimeoutMs;
 }
 
 export function ackTimeoutFor(overrideMs?: number): number {

@@ -31,7 +31,9 @@ export interface WebBundleSize {
 export async function measureWebBundle(options: { outDir?: string } = {}): Promise<WebBundleSize> {
   const temp = options.outDir ? null : await mkdtemp(join(tmpdir(), 'mimo-web-size-'));
   try {
-    const { outDir, files } = options.outDir ? { outDir: options.outDir, files: null } : await buildWeb({ outDir: temp!, logLevel: 'silent' });
+    const { outDir, files } = options.outDir
+      ? { outDir: options.outDir, files: null }
+      : await buildWeb({ outDir: temp!, logLevel: 'silent' });
     const html = await readFile(join(outDir, 'index.html'), 'utf8');
     const referenced = new Set([...html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]!));
     const list = files ?? [...referenced];
@@ -61,7 +63,10 @@ export async function measureWebBundle(options: { outDir?: string } = {}): Promi
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 export function printWebBundle(size: WebBundleSize): void {
-  for (const f of size.files) console.log(`  ${f.initial ? 'initial  ' : 'on demand'}  ${kb(f.gzipBytes).padStart(9)} gzip  ${kb(f.bytes).padStart(9)} raw  ${f.file}`);
+  for (const f of size.files)
+    console.log(
+      `  ${f.initial ? 'initial  ' : 'on demand'}  ${kb(f.gzipBytes).padStart(9)} gzip  ${kb(f.bytes).padStart(9)} raw  ${f.file}`,
+    );
   console.log(
     `  web JS gzip: ${kb(size.initialGzipBytes)} on first load (target < ${kb(size.targetBytes)}: ${size.withinTarget ? 'ok' : 'OVER'}), ` +
       `${kb(size.totalGzipBytes)} with on-demand chunks; CSS ${kb(size.cssGzipBytes)}`,

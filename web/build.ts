@@ -33,7 +33,9 @@ export async function precompress(outDir: string, files: readonly string[]): Pro
   for (const file of files) {
     if (!COMPRESSIBLE.test(file)) continue;
     const raw = await readFile(join(outDir, file));
-    const br = await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+    const br = await brotli(raw, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    });
     const gz = await gzipAsync(raw, { level: 9 });
     if (br.length < raw.length) {
       await writeFile(join(outDir, `${file}.br`), br);

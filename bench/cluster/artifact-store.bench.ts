@@ -59,10 +59,13 @@ function sampler() {
       looking = false;
     });
   }, 10);
-  return { ready, async stop() {
-    clearInterval(timer);
-    return Math.max(0, (peak - base) / 1024 / 1024);
-  } };
+  return {
+    ready,
+    async stop() {
+      clearInterval(timer);
+      return Math.max(0, (peak - base) / 1024 / 1024);
+    },
+  };
 }
 
 async function* body(): AsyncGenerator<Uint8Array> {
@@ -71,7 +74,14 @@ async function* body(): AsyncGenerator<Uint8Array> {
 }
 
 async function measure(name: string, store: ArtifactStore, reps: number): Promise<Row> {
-  const service = createArtifactService({ dir: '/nonexistent', store, secret: 'bench-secret-0123456789abcdef', clock: { now: () => Date.now() } as never, publicBaseUrl: 'http://localhost:1', scheduler: createNodeScheduler() });
+  const service = createArtifactService({
+    dir: '/nonexistent',
+    store,
+    secret: 'bench-secret-0123456789abcdef',
+    clock: { now: () => Date.now() } as never,
+    publicBaseUrl: 'http://localhost:1',
+    scheduler: createNodeScheduler(),
+  });
   const row: Row = { name, uploadMs: [], downloadMs: [], uploadPeakMb: 0, downloadPeakMb: 0 };
   const once = async (watch: boolean) => {
     const p = await service.presign({ taskId: 'bench', kind: 'screenshot', contentType: 'image/png' });
@@ -85,7 +95,8 @@ async function measure(name: string, store: ArtifactStore, reps: number): Promis
     await watcher?.ready;
     t = performance.now();
     let got = 0;
-    for await (const part of (await service.open(p.artifactId)).stream() as unknown as AsyncIterable<Uint8Array>) got += part.byteLength;
+    for await (const part of (await service.open(p.artifactId)).stream() as unknown as AsyncIterable<Uint8Array>)
+      got += part.byteLength;
     if (!watch) row.downloadMs.push(performance.now() - t);
     if (watcher) row.downloadPeakMb = Math.max(row.downloadPeakMb, await watcher.stop());
     if (got !== SIZE) throw new Error(`${name}: read ${got} bytes of ${SIZE}`);
@@ -116,7 +127,9 @@ export function printArtifactStores(rows: Row[]): void {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const mbps = (ms: number) => SIZE / 1024 / 1024 / (ms / 1000);
   const ref = rows[0]!;
-  console.log(`one ${SIZE / 1024 / 1024} MB artifact uploaded in ${PIECE / 1024} KiB pieces and streamed back, ${ref.uploadMs.length} times each (median); memory: peak growth of live heap + array buffers in a separate pass (GC every 10 ms)`);
+  console.log(
+    `one ${SIZE / 1024 / 1024} MB artifact uploaded in ${PIECE / 1024} KiB pieces and streamed back, ${ref.uploadMs.length} times each (median); memory: peak growth of live heap + array buffers in a separate pass (GC every 10 ms)`,
+  );
   for (const r of rows) {
     console.log(
       `  ${r.name.padEnd(28)} upload ${mbps(median(r.uploadMs)).toFixed(0).padStart(4)} MB/s (x${(median(r.uploadMs) / median(ref.uploadMs)).toFixed(2)} time)  download ${mbps(median(r.downloadMs)).toFixed(0).padStart(4)} MB/s (x${(median(r.downloadMs) / median(ref.downloadMs)).toFixed(2)} time)  peak memory +${r.uploadPeakMb.toFixed(1)} MB up, +${r.downloadPeakMb.toFixed(1)} MB down`,

@@ -10,7 +10,13 @@ import { completionChunks } from '../../runtime/llm/mock-openai-chunks.ts';
 import { startMockOpenAiServer, type MockRequestInfo } from '../../runtime/llm/mock-openai-server.ts';
 import { okAnswer, startFakePlugin, type FakePlugin } from '../../runtime/test-util/fake-plugin.ts';
 import { connectWeb, eventually } from '../../runtime/test/util.ts';
-import { authHeaders, CLUSTER_TOKEN, startClusterHarness, type ClusterHarness, type NodeProcess } from '../../runtime/cluster/test/cluster-harness.ts';
+import {
+  authHeaders,
+  CLUSTER_TOKEN,
+  startClusterHarness,
+  type ClusterHarness,
+  type NodeProcess,
+} from '../../runtime/cluster/test/cluster-harness.ts';
 
 const CLICKS = 15;
 const WORDS = 150;
@@ -20,8 +26,16 @@ function model({ body }: MockRequestInfo) {
   let lastUser = messages.length - 1;
   while (lastUser >= 0 && messages[lastUser]!.role !== 'user') lastUser--;
   const done = messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
-  if (done === 0) return completionChunks({ toolCalls: [{ id: 'call-open', name: 'browser_open', arguments: JSON.stringify({ url: 'http://127.0.0.1:9/bench' }) }] });
-  if (done <= CLICKS) return completionChunks({ toolCalls: [{ id: `call-${done}`, name: 'browser_click', arguments: JSON.stringify({ clickId: 1 }) }] });
+  if (done === 0)
+    return completionChunks({
+      toolCalls: [
+        { id: 'call-open', name: 'browser_open', arguments: JSON.stringify({ url: 'http://127.0.0.1:9/bench' }) },
+      ],
+    });
+  if (done <= CLICKS)
+    return completionChunks({
+      toolCalls: [{ id: `call-${done}`, name: 'browser_click', arguments: JSON.stringify({ clickId: 1 }) }],
+    });
   return completionChunks({ text: Array.from({ length: WORDS }, (_, i) => `w${i}`).join(' ') });
 }
 
@@ -46,7 +60,13 @@ interface TurnResult {
   eventDelays: number[];
 }
 
-async function runTurns(opts: { nodes: NodeProcess[]; webNode: NodeProcess; observerNode?: NodeProcess; plugin: FakePlugin; turns: number }): Promise<TurnResult> {
+async function runTurns(opts: {
+  nodes: NodeProcess[];
+  webNode: NodeProcess;
+  observerNode?: NodeProcess;
+  plugin: FakePlugin;
+  turns: number;
+}): Promise<TurnResult> {
   const web = await connectWeb(opts.webNode.url, { token: CLUSTER_TOKEN });
   const observer = opts.observerNode ? await connectWeb(opts.observerNode.url, { token: CLUSTER_TOKEN }) : undefined;
   const arrivals = new Map<string, number>();
@@ -61,12 +81,31 @@ async function runTurns(opts: { nodes: NodeProcess[]; webNode: NodeProcess; obse
   let cpu = 0;
   for (let turn = 0; turn < opts.turns + 1; turn++) {
     const taskId = newTaskId();
-    if (observer) await observer.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `evt-s${taskId}`, timestamp: Date.now(), taskId });
+    if (observer)
+      await observer.timeout(5000).emitWithAck('frontend_message', {
+        v: 1,
+        type: 'subscribe_task',
+        id: `evt-s${taskId}`,
+        timestamp: Date.now(),
+        taskId,
+      });
     const before = opts.plugin.received.length;
     const cpuBefore = opts.nodes.map((n) => cpuMs(n.child.pid!));
     const started = performance.now();
-    await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${taskId}`, timestamp: Date.now(), taskId, content: 'bench' });
-    await eventually(() => web.events.some((e) => e.taskId === taskId && e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 60_000, 'turn end');
+    await web.timeout(10_000).emitWithAck('frontend_message', {
+      v: 1,
+      type: 'user_message',
+      id: `evt-${taskId}`,
+      timestamp: Date.now(),
+      taskId,
+      content: 'bench',
+    });
+    await eventually(
+      () =>
+        web.events.some((e) => e.taskId === taskId && e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+      60_000,
+      'turn end',
+    );
     if (turn === 0) continue; // warm-up
     ms += performance.now() - started;
     actions += opts.plugin.received.length - before;
@@ -102,21 +141,43 @@ export async function benchCluster(options: { turns?: number; failovers?: number
     h = await startClusterHarness(llmEnv);
     const single = await h.startNode('single', { MIMO_DATABASE_URL: '' });
     const p0 = await plugin(single.url, 'bench-single');
-    rows.push({ name: '1 node, embedded (reference)', ...(await runTurns({ nodes: [single], webNode: single, plugin: p0, turns })) });
+    rows.push({
+      name: '1 node, embedded (reference)',
+      ...(await runTurns({ nodes: [single], webNode: single, plugin: p0, turns })),
+    });
     p0.close();
     await single.stop();
 
     // 2. Three cluster nodes.
-    const [a, b, c] = (await Promise.all(['bench-a', 'bench-b', 'bench-c'].map((n) => h!.startNode(n)))) as [NodeProcess, NodeProcess, NodeProcess];
+    const [a, b, c] = (await Promise.all(['bench-a', 'bench-b', 'bench-c'].map((n) => h!.startNode(n)))) as [
+      NodeProcess,
+      NodeProcess,
+      NodeProcess,
+    ];
     const onA = await plugin(a.url, 'bench-on-a');
-    rows.push({ name: '3 nodes, plugin on the owner', ...(await runTurns({ nodes: [a, b, c], webNode: a, observerNode: c, plugin: onA, turns })) });
+    rows.push({
+      name: '3 nodes, plugin on the owner',
+      ...(await runTurns({ nodes: [a, b, c], webNode: a, observerNode: c, plugin: onA, turns })),
+    });
     onA.close();
     const onB = await plugin(b.url, 'bench-on-b');
-    await eventually(async () => {
-      const body = (await (await fetch(`${a.url}/api/extension/extension-list`, { headers: authHeaders })).json()) as { data: Array<{ clientId: string; socketConnected: boolean }> };
-      return body.data.some((e) => e.clientId === 'bench-on-b' && e.socketConnected) && !body.data.some((e) => e.clientId === 'bench-on-a' && e.socketConnected);
-    }, 10_000, 'A to see only the plugin on B');
-    rows.push({ name: '3 nodes, plugin on another node', ...(await runTurns({ nodes: [a, b, c], webNode: a, observerNode: c, plugin: onB, turns })) });
+    await eventually(
+      async () => {
+        const body = (await (
+          await fetch(`${a.url}/api/extension/extension-list`, { headers: authHeaders })
+        ).json()) as { data: Array<{ clientId: string; socketConnected: boolean }> };
+        return (
+          body.data.some((e) => e.clientId === 'bench-on-b' && e.socketConnected) &&
+          !body.data.some((e) => e.clientId === 'bench-on-a' && e.socketConnected)
+        );
+      },
+      10_000,
+      'A to see only the plugin on B',
+    );
+    rows.push({
+      name: '3 nodes, plugin on another node',
+      ...(await runTurns({ nodes: [a, b, c], webNode: a, observerNode: c, plugin: onB, turns })),
+    });
 
     // 3. Failover: the owner is killed while an action waits at the plugin.
     failovers = [];
@@ -125,17 +186,55 @@ export async function benchCluster(options: { turns?: number; failovers?: number
       const taskId = newTaskId();
       const web = await connectWeb(owner.url, { token: CLUSTER_TOKEN });
       const observer = await connectWeb(c.url, { token: CLUSTER_TOKEN });
-      await observer.timeout(5000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `evt-s${taskId}`, timestamp: Date.now(), taskId });
-      await web.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${taskId}`, timestamp: Date.now(), taskId, content: 'bench' });
-      await eventually(() => onB.received.filter((f) => f.taskId === taskId).length >= 8, 20_000, `the turn under way (round ${round}, owner ${owner.name})`).catch((error) => {
-        throw new Error(`${(error as Error).message}: ${JSON.stringify(web.events.filter((e) => e.taskId === taskId).map((e) => e.event)).slice(0, 1500)}`);
+      await observer.timeout(5000).emitWithAck('frontend_message', {
+        v: 1,
+        type: 'subscribe_task',
+        id: `evt-s${taskId}`,
+        timestamp: Date.now(),
+        taskId,
+      });
+      await web.timeout(10_000).emitWithAck('frontend_message', {
+        v: 1,
+        type: 'user_message',
+        id: `evt-${taskId}`,
+        timestamp: Date.now(),
+        taskId,
+        content: 'bench',
+      });
+      await eventually(
+        () => onB.received.filter((f) => f.taskId === taskId).length >= 8,
+        20_000,
+        `the turn under way (round ${round}, owner ${owner.name})`,
+      ).catch((error) => {
+        throw new Error(
+          `${(error as Error).message}: ${JSON.stringify(web.events.filter((e) => e.taskId === taskId).map((e) => e.event)).slice(0, 1500)}`,
+        );
       });
       const killedAt = performance.now();
       owner.kill9();
       await new Promise((r) => owner.child.once('exit', r));
-      await eventually(() => observer.events.some((e) => e.taskId === taskId && e.event.type === 'structuredOutput' && /took it over/.test(e.event.message ?? '')), 15_000, 'takeover note');
+      await eventually(
+        () =>
+          observer.events.some(
+            (e) =>
+              e.taskId === taskId && e.event.type === 'structuredOutput' && /took it over/.test(e.event.message ?? ''),
+          ),
+        15_000,
+        'takeover note',
+      );
       const noteMs = performance.now() - killedAt;
-      await eventually(() => observer.events.some((e) => e.taskId === taskId && e.event.type === 'taskStatus' && e.event.status === 'ongoing' && e.event.previous === 'running'), 30_000, 'done');
+      await eventually(
+        () =>
+          observer.events.some(
+            (e) =>
+              e.taskId === taskId &&
+              e.event.type === 'taskStatus' &&
+              e.event.status === 'ongoing' &&
+              e.event.previous === 'running',
+          ),
+        30_000,
+        'done',
+      );
       failovers.push({ noteMs, doneMs: performance.now() - killedAt });
       web.close();
       observer.close();
@@ -151,19 +250,27 @@ export async function benchCluster(options: { turns?: number; failovers?: number
 
 export function printCluster(result: Awaited<ReturnType<typeof benchCluster>>): void {
   const ref = result.rows[0]!;
-  if (result.rows.some((r) => r.actions === 0)) throw new Error('a scenario dispatched no browser action: the bench is broken');
+  if (result.rows.some((r) => r.actions === 0))
+    throw new Error('a scenario dispatched no browser action: the bench is broken');
   const perAction = (r: TurnResult) => r.ms / r.actions;
   const cpuPerAction = (r: TurnResult) => r.cpuMs / r.actions;
-  console.log(`turns of ${result.clicks} clicks (+ page preparation) and a ${result.words}-word answer; ${result.turns} measured turns each; mock LLM; fake plugin answering at once`);
+  console.log(
+    `turns of ${result.clicks} clicks (+ page preparation) and a ${result.words}-word answer; ${result.turns} measured turns each; mock LLM; fake plugin answering at once`,
+  );
   for (const r of result.rows) {
     console.log(
       `  ${r.name.padEnd(34)} ${perAction(r).toFixed(2).padStart(6)} ms/action (x${(perAction(r) / perAction(ref)).toFixed(2)})   CPU ${cpuPerAction(r).toFixed(2).padStart(5)} ms/action over all nodes (x${(cpuPerAction(r) / cpuPerAction(ref)).toFixed(2)})   ${r.actions} actions`,
     );
   }
   for (const r of result.rows.slice(1)) {
-    if (r.eventDelays.length) console.log(`  event latency owner node -> web on another node (${r.name}): p50 ${percentile(r.eventDelays, 50).toFixed(2)} ms, p99 ${percentile(r.eventDelays, 99).toFixed(2)} ms over ${r.eventDelays.length} events`);
+    if (r.eventDelays.length)
+      console.log(
+        `  event latency owner node -> web on another node (${r.name}): p50 ${percentile(r.eventDelays, 50).toFixed(2)} ms, p99 ${percentile(r.eventDelays, 99).toFixed(2)} ms over ${r.eventDelays.length} events`,
+      );
   }
   const notes = result.failovers.map((f) => f.noteMs);
   const dones = result.failovers.map((f) => f.doneMs);
-  console.log(`  failover (kill -9 of the owner mid-turn, check every 250 ms): takeover note after ${notes.map((n) => n.toFixed(0)).join(', ')} ms; turn done after ${dones.map((n) => n.toFixed(0)).join(', ')} ms`);
+  console.log(
+    `  failover (kill -9 of the owner mid-turn, check every 250 ms): takeover note after ${notes.map((n) => n.toFixed(0)).join(', ')} ms; turn done after ${dones.map((n) => n.toFixed(0)).join(', ')} ms`,
+  );
 }

@@ -14,7 +14,9 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
 }
 
-export async function benchActionLatency(rounds = ROUNDS): Promise<Record<string, { p50: number; p90: number; n: number }>> {
+export async function benchActionLatency(
+  rounds = ROUNDS,
+): Promise<Record<string, { p50: number; p90: number; n: number }>> {
   const env = await startE2eEnv('realistic');
   const corpus = await serveCorpus();
   try {
@@ -43,13 +45,23 @@ export async function benchActionLatency(rounds = ROUNDS): Promise<Record<string
     }
     tabId = await open('/mdn-forms/select-example/select-multiple.html');
     for (let i = 0; i <= rounds; i++) {
-      await timed('select', () => driver.send('browser_select', { tabId, xpath: '//*[@id="pet-select"]', values: i % 2 ? ['Dog', 'parrot'] : ['Cat'] }));
+      await timed('select', () =>
+        driver.send('browser_select', {
+          tabId,
+          xpath: '//*[@id="pet-select"]',
+          values: i % 2 ? ['Dog', 'parrot'] : ['Cat'],
+        }),
+      );
     }
     const out: Record<string, { p50: number; p90: number; n: number }> = {};
     // The first round warms up (page agent injection, CDP attach): left out.
     for (const [name, values] of Object.entries(times)) {
       const warm = values.slice(1);
-      out[name] = { p50: Math.round(p50(warm) * 10) / 10, p90: Math.round(percentile(warm, 0.9) * 10) / 10, n: warm.length };
+      out[name] = {
+        p50: Math.round(p50(warm) * 10) / 10,
+        p90: Math.round(percentile(warm, 0.9) * 10) / 10,
+        n: warm.length,
+      };
     }
     return out;
   } finally {
@@ -61,6 +73,7 @@ export async function benchActionLatency(rounds = ROUNDS): Promise<Record<string
 if (import.meta.url === `file://${process.argv[1]}`) {
   const results = await benchActionLatency();
   console.log('action latency in a background tab (realistic Chromium, corpus pages), ms:');
-  for (const [name, r] of Object.entries(results)) console.log(`  ${name.padEnd(10)} p50 ${String(r.p50).padStart(6)}  p90 ${String(r.p90).padStart(6)}  (n=${r.n})`);
+  for (const [name, r] of Object.entries(results))
+    console.log(`  ${name.padEnd(10)} p50 ${String(r.p50).padStart(6)}  p90 ${String(r.p90).padStart(6)}  (n=${r.n})`);
   process.exit(0);
 }

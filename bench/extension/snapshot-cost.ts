@@ -24,7 +24,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
 }
 
-const stats = (values: number[]) => ({ p50: Math.round(percentile(values, 0.5) * 10) / 10, p90: Math.round(percentile(values, 0.9) * 10) / 10 });
+const stats = (values: number[]) => ({
+  p50: Math.round(percentile(values, 0.5) * 10) / 10,
+  p90: Math.round(percentile(values, 0.9) * 10) / 10,
+});
 
 export async function benchSnapshotCost(rounds = ROUNDS): Promise<SnapshotCost[]> {
   const env = await startE2eEnv('playwright');
@@ -47,7 +50,10 @@ export async function benchSnapshotCost(rounds = ROUNDS): Promise<SnapshotCost[]
       let elements = 0;
       for (let i = 0; i < rounds + WARMUP; i++) {
         const indexed = await env.driver.send('browser_dom_index', { tabId, scope: 'document' });
-        if (indexed.result.status !== 'success' || indexed.result.result?.source !== 'ax') throw new Error(`dom_index: ${JSON.stringify((indexed.result.result as { warnings?: unknown } | undefined)?.warnings ?? indexed.result.error)}`);
+        if (indexed.result.status !== 'success' || indexed.result.result?.source !== 'ax')
+          throw new Error(
+            `dom_index: ${JSON.stringify((indexed.result.result as { warnings?: unknown } | undefined)?.warnings ?? indexed.result.error)}`,
+          );
         elements = (indexed.result.result!.elements as unknown[]).length;
         const started = performance.now();
         await page.locator('body').ariaSnapshot();
@@ -60,7 +66,14 @@ export async function benchSnapshotCost(rounds = ROUNDS): Promise<SnapshotCost[]
       }
       const o = stats(ours);
       const p = stats(playwright);
-      out.push({ page: name, elements, ours: o, playwright: p, dom: stats(dom), ratio: { p50: Math.round((o.p50 / p.p50) * 100) / 100, p90: Math.round((o.p90 / p.p90) * 100) / 100 } });
+      out.push({
+        page: name,
+        elements,
+        ours: o,
+        playwright: p,
+        dom: stats(dom),
+        ratio: { p50: Math.round((o.p50 / p.p50) * 100) / 100, p90: Math.round((o.p90 / p.p90) * 100) / 100 },
+      });
       await env.driver.send('task_stop', { closeTab: true });
     }
     return out;
@@ -71,12 +84,18 @@ export async function benchSnapshotCost(rounds = ROUNDS): Promise<SnapshotCost[]
 }
 
 export function printSnapshotCost(results: SnapshotCost[]): void {
-  console.log('page-model snapshot (browser_dom_index, accessibility tree, through the extension) vs Playwright ariaSnapshot() of the same tab, ms:');
+  console.log(
+    'page-model snapshot (browser_dom_index, accessibility tree, through the extension) vs Playwright ariaSnapshot() of the same tab, ms:',
+  );
   for (const r of results) {
     console.log(`  ${r.page}: ${r.elements} elements`);
     console.log(`    ours       p50 ${String(r.ours.p50).padStart(7)}  p90 ${String(r.ours.p90).padStart(7)}`);
-    console.log(`    playwright p50 ${String(r.playwright.p50).padStart(7)}  p90 ${String(r.playwright.p90).padStart(7)}`);
-    console.log(`    ratio      p50 ${String(r.ratio.p50).padStart(7)}  p90 ${String(r.ratio.p90).padStart(7)}   (goal <= 1.5)`);
+    console.log(
+      `    playwright p50 ${String(r.playwright.p50).padStart(7)}  p90 ${String(r.playwright.p90).padStart(7)}`,
+    );
+    console.log(
+      `    ratio      p50 ${String(r.ratio.p50).padStart(7)}  p90 ${String(r.ratio.p90).padStart(7)}   (goal <= 1.5)`,
+    );
     console.log(`    dom fallback p50 ${r.dom.p50}  p90 ${r.dom.p90}`);
   }
 }

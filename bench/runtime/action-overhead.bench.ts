@@ -20,8 +20,16 @@ export async function benchActionOverhead(options: { tasks?: number; plugins?: n
   const pluginCount = options.plugins ?? 20;
   const seconds = options.seconds ?? 5;
   const dir = mkdtempSync(join(tmpdir(), 'mimo-bench-'));
-  const server = await createServer({ config: testConfig(dir), log: () => {}, taskStore: createMemoryTaskStore({ clock: { now: () => Date.now() } }) });
-  const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('./plugin-swarm.ts', import.meta.url).pathname, server.url, String(pluginCount)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await createServer({
+    config: testConfig(dir),
+    log: () => {},
+    taskStore: createMemoryTaskStore({ clock: { now: () => Date.now() } }),
+  });
+  const swarm = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./plugin-swarm.ts', import.meta.url).pathname, server.url, String(pluginCount)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve) => swarm.stdout.once('data', () => resolve()));
 
   // Timestamps: when a task's frame is emitted, when its result arrives.
@@ -47,7 +55,13 @@ export async function benchActionOverhead(options: { tasks?: number; plugins?: n
       while (performance.now() < end) {
         const actionId = `act-${i}-${count++}`;
         const frameSeen = new Promise<number>((resolve) => emittedAt.set(actionId, -1) && watch.set(actionId, resolve));
-        const done = server.tasks.run({ taskId, clientId, actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, actionId });
+        const done = server.tasks.run({
+          taskId,
+          clientId,
+          actionName: 'browser_click',
+          params: { tabId: 1, clickId: 1 },
+          actionId,
+        });
         const sentAt = await frameSeen;
         overheads.push(sentAt - (previous ? resultAt.get(previous)! : runCalledAt));
         await done;
@@ -90,8 +104,12 @@ ServerSocket.prototype.emit = function (this: InstanceType<typeof ServerSocket>,
 };
 
 export function printActionOverhead(r: Awaited<ReturnType<typeof benchActionOverhead>>): void {
-  console.log(`runtime: server overhead per action, ${r.tasks} concurrent tasks, fake plugins answering at once (${r.actions} actions)`);
-  console.log(`  result -> next dispatch: p50 ${r.p50Ms.toFixed(3)} ms (target < 0.5)  p99 ${r.p99Ms.toFixed(3)} ms (target < 2)`);
+  console.log(
+    `runtime: server overhead per action, ${r.tasks} concurrent tasks, fake plugins answering at once (${r.actions} actions)`,
+  );
+  console.log(
+    `  result -> next dispatch: p50 ${r.p50Ms.toFixed(3)} ms (target < 0.5)  p99 ${r.p99Ms.toFixed(3)} ms (target < 2)`,
+  );
   console.log(`  server CPU per action (whole process, incl. the driver loop): ${r.cpuMicrosPerAction.toFixed(0)} µs`);
 }
 

@@ -14,7 +14,15 @@
 //
 //   node --import tsx bench/runtime/actor-floor.bench.ts        (MIMO_BENCH_ROUNDS, default 5)
 import { createActor, fromPromise, type InspectionEvent } from 'xstate';
-import { actionMachine, defaultAckTimeoutMs, execTimeoutFor, taskMachine, type ActionInput, type ActionOutput, type TurnInput } from '../../machines/index.ts';
+import {
+  actionMachine,
+  defaultAckTimeoutMs,
+  execTimeoutFor,
+  taskMachine,
+  type ActionInput,
+  type ActionOutput,
+  type TurnInput,
+} from '../../machines/index.ts';
 import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
 import { createPluginUiMirror } from '../../runtime/agent/plugin-ui-mirror.ts';
 import { createSystemClock } from '../../runtime/clock/index.ts';
@@ -34,7 +42,13 @@ export interface ActorFloorFigures {
 }
 
 const clock = createSystemClock();
-const inputOf = (i: number): ActionInput => ({ actionId: `act-${i}`, actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, taskId: 'task-1', clientId: 'plugin-1' });
+const inputOf = (i: number): ActionInput => ({
+  actionId: `act-${i}`,
+  actionName: 'browser_click',
+  params: { tabId: 1, clickId: 1 },
+  taskId: 'task-1',
+  clientId: 'plugin-1',
+});
 
 function cpuMicrosPer(n: number, run: () => void): number {
   const before = process.cpuUsage();
@@ -58,7 +72,10 @@ function bare(n: number): number {
 /** The real hub as app.ts builds it (a redactor over a secret registry), counting what its observers receive. */
 function realHub() {
   const secrets = createSecretRegistry();
-  const hub = createInspectionHub({ clock, redact: <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T });
+  const hub = createInspectionHub({
+    clock,
+    redact: <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T,
+  });
   let events = 0;
   const observe = hub.observerFor('task-1');
   return {
@@ -78,7 +95,9 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; 
   const logic = taskMachine.provide({
     actors: {
       runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
-      runAction: actionMachine.provide({ actions: { announce: ({ self }) => void (live = self), sendFrame: () => {} } }),
+      runAction: actionMachine.provide({
+        actions: { announce: ({ self }) => void (live = self), sendFrame: () => {} },
+      }),
     },
     actions: {
       actionStarted: (_, params: { actionId: string }) => mirror?.actionStarted(params.actionId),
@@ -88,7 +107,11 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; 
       },
     },
   });
-  const task = createActor(logic, { input: { taskId: 'task-1' }, clock, ...(options.inspect ? { inspect: options.inspect } : {}) }).start();
+  const task = createActor(logic, {
+    input: { taskId: 'task-1' },
+    clock,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  }).start();
   task.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'go' } } as never);
   const micros = cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
@@ -112,7 +135,12 @@ function reference(n: number): number {
   return cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
       const input = inputOf(i);
-      inFlight.set(input.actionId, { input, acked: false, attempts: 1, timer: clock.setTimeout(never, defaultAckTimeoutMs) });
+      inFlight.set(input.actionId, {
+        input,
+        acked: false,
+        attempts: 1,
+        timer: clock.setTimeout(never, defaultAckTimeoutMs),
+      });
       const acked = inFlight.get(input.actionId)!;
       acked.acked = true;
       clock.clearTimeout(acked.timer);
@@ -120,7 +148,15 @@ function reference(n: number): number {
       const entry = inFlight.get(input.actionId)!;
       clock.clearTimeout(entry.timer);
       inFlight.delete(input.actionId);
-      const output: ActionOutput = { actionId: input.actionId, actionName: input.actionName, status: 'succeeded', result: { clicked: true }, attempts: entry.attempts, execTimeoutStreak: 0, answered: true };
+      const output: ActionOutput = {
+        actionId: input.actionId,
+        actionName: input.actionName,
+        status: 'succeeded',
+        result: { clicked: true },
+        attempts: entry.attempts,
+        execTimeoutStreak: 0,
+        answered: true,
+      };
       if (output.status === 'succeeded') settled++;
     }
     if (settled !== n) throw new Error('reference lost an action');
@@ -129,7 +165,10 @@ function reference(n: number): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export function benchActorFloor(actions = 10_000, rounds = Number(process.env.MIMO_BENCH_ROUNDS ?? 5)): ActorFloorFigures {
+export function benchActorFloor(
+  actions = 10_000,
+  rounds = Number(process.env.MIMO_BENCH_ROUNDS ?? 5),
+): ActorFloorFigures {
   let inspectedEvents = 0;
   let runtimeEvents = 0;
   const variants: Array<[string, (n: number) => number]> = [
@@ -178,10 +217,16 @@ export function benchActorFloor(actions = 10_000, rounds = Number(process.env.MI
 }
 
 export function printActorFloor(r: ActorFloorFigures): void {
-  console.log(`actor floor: CPU per action of XState alone (${r.actions} actions x ${r.rounds} interleaved rounds, medians; no transport, store or runtime)`);
+  console.log(
+    `actor floor: CPU per action of XState alone (${r.actions} actions x ${r.rounds} interleaved rounds, medians; no transport, store or runtime)`,
+  );
   console.log(`  reference (plain bookkeeping, two timers armed and cleared): ${r.referenceMicros.toFixed(2)} µs`);
-  console.log(`  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as a child of the task actor: ${r.treeMicros.toFixed(1)} µs`);
-  console.log(`  inspected by the real hub: ${r.inspectedMicros.toFixed(1)} µs (${r.inspectedEvents.toFixed(1)} inspection events per action); with the plugin-UI mirror, as the runtime runs it: ${r.runtimeMicros.toFixed(1)} µs (${r.runtimeEvents.toFixed(1)} events)`);
+  console.log(
+    `  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as a child of the task actor: ${r.treeMicros.toFixed(1)} µs`,
+  );
+  console.log(
+    `  inspected by the real hub: ${r.inspectedMicros.toFixed(1)} µs (${r.inspectedEvents.toFixed(1)} inspection events per action); with the plugin-UI mirror, as the runtime runs it: ${r.runtimeMicros.toFixed(1)} µs (${r.runtimeEvents.toFixed(1)} events)`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) printActorFloor(benchActorFloor());

@@ -19,9 +19,17 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 function runOnce(benchFile: string, cwd: string, label: string, round: number): Promise<AgentLoopFigures> {
   const prof = process.env.MIMO_BENCH_CPU_PROF;
-  const env = { ...process.env, MIMO_BENCH_JSON: '1', ...(prof ? { MIMO_BENCH_CPU_PROF_FILE: join(prof, `${label}-${round}.cpuprofile`) } : {}) };
+  const env = {
+    ...process.env,
+    MIMO_BENCH_JSON: '1',
+    ...(prof ? { MIMO_BENCH_CPU_PROF_FILE: join(prof, `${label}-${round}.cpuprofile`) } : {}),
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', benchFile], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', benchFile], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => {

@@ -21,7 +21,8 @@ import { createServer } from '../../runtime/server.ts';
 import { testConfig } from '../../runtime/test/util.ts';
 import { browserActionFrame, rooms } from '../../transport/contracts/index.ts';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** An LLM that opens a page, then clicks on every step (the turn never ends by itself). Like a
  * real endpoint it answers on a later turn of the event loop. */
@@ -32,7 +33,9 @@ const clickingLlm: LlmGateway = {
     await new Promise((r) => setImmediate(r));
     const opened = input.messages.some((m) => m.role === 'tool');
     const id = `call-${Math.random().toString(36).slice(2)}`;
-    yield opened ? { type: 'tool_call', toolCallId: id, name: 'browser_click', arguments: { clickId: 1 } } : { type: 'tool_call', toolCallId: id, name: 'browser_open', arguments: { url: 'http://127.0.0.1:9/' } };
+    yield opened
+      ? { type: 'tool_call', toolCallId: id, name: 'browser_click', arguments: { clickId: 1 } }
+      : { type: 'tool_call', toolCallId: id, name: 'browser_open', arguments: { url: 'http://127.0.0.1:9/' } };
     yield { type: 'done' };
   },
 };
@@ -52,7 +55,9 @@ export interface AgentLoopFigures {
   gapsByPair: Array<{ pair: string; count: number; p50Ms: number; p99Ms: number }>;
 }
 
-export async function benchAgentLoop(options: { tasks?: number; plugins?: number; delayMs?: number; seconds?: number } = {}): Promise<AgentLoopFigures> {
+export async function benchAgentLoop(
+  options: { tasks?: number; plugins?: number; delayMs?: number; seconds?: number } = {},
+): Promise<AgentLoopFigures> {
   const tasks = options.tasks ?? 200;
   const pluginCount = options.plugins ?? 20;
   const delayMs = options.delayMs ?? Number(process.env.MIMO_BENCH_PLUGIN_DELAY_MS ?? 20);
@@ -61,7 +66,10 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
   const clock = createSystemClock();
   // The hub as app.ts builds it: records redacted over the server's secret registry.
   const secrets = createSecretRegistry();
-  const inspection = createInspectionHub({ clock, redact: <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T });
+  const inspection = createInspectionHub({
+    clock,
+    redact: <T>(value: T) => redactDeep(value, { secrets, maxDepth: 64 }) as T,
+  });
   // Every inspection event of every actor reaches the hub through observerFor: count them there.
   let inspectionEvents = 0;
   let measuring = false;
@@ -81,7 +89,18 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
     inspectFor: (taskId) => inspection.observerFor(taskId),
     control: (services) => createAgentOrchestrator(services, { llm: clickingLlm, inspection, stepLimit: 1_000_000 }),
   });
-  const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('./plugin-swarm.ts', import.meta.url).pathname, server.url, String(pluginCount), String(delayMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const swarm = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      new URL('./plugin-swarm.ts', import.meta.url).pathname,
+      server.url,
+      String(pluginCount),
+      String(delayMs),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve) => swarm.stdout.once('data', () => resolve()));
 
   // Gap = a task's next browser_action frame leaving - its previous result arriving.
@@ -122,7 +141,17 @@ export async function benchAgentLoop(options: { tasks?: number; plugins?: number
     Array.from({ length: tasks }, (_, i) => {
       const taskId = `01JD${String(i).padStart(22, '0')}`;
       server.registry.select(taskId, `bench-plugin-${i % pluginCount}`);
-      return control.userMessage({ v: 1, type: 'user_message', id: `evt-bench-${i}`, timestamp: Date.now(), taskId, content: 'keep clicking' } as never, {});
+      return control.userMessage(
+        {
+          v: 1,
+          type: 'user_message',
+          id: `evt-bench-${i}`,
+          timestamp: Date.now(),
+          taskId,
+          content: 'keep clicking',
+        } as never,
+        {},
+      );
     }),
   );
   await new Promise((r) => setTimeout(r, 2_000)); // warm-up (the JIT: a cold first window costs about twice a warm one)
@@ -167,7 +196,9 @@ async function startProfile(): Promise<{ stop(): Promise<unknown> }> {
   const session = new Session();
   session.connect();
   const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+    );
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 500 });
   await post('Profiler.start');
@@ -192,7 +223,15 @@ async function transportRoundTrips(server: Awaited<ReturnType<typeof createServe
         const sockets = server.nsp.to(rooms.client(clientId)).sockets();
         const socket = sockets[sockets.length - 1]!;
         const actionId = `act-transport-${i}-${roundTrips}`;
-        const frame = browserActionFrame({ actionId, taskId: '01JD0000000000000000000000', clientId, timestamp: Date.now(), actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, timeoutMs: 5_000 });
+        const frame = browserActionFrame({
+          actionId,
+          taskId: '01JD0000000000000000000000',
+          clientId,
+          timestamp: Date.now(),
+          actionName: 'browser_click',
+          params: { tabId: 1, clickId: 1 },
+          timeoutMs: 5_000,
+        });
         // The result comes back as a plugin_message the gateway routes (an unknown action: dropped).
         const resulted = new Promise<void>((resolve) => {
           const onMessage = (message: { actionId?: string }) => {
@@ -213,15 +252,27 @@ async function transportRoundTrips(server: Awaited<ReturnType<typeof createServe
 }
 
 export function printAgentLoop(r: AgentLoopFigures): void {
-  console.log(`agent loop: ${r.tasks} concurrent tasks, plugins (another process) answer after ${r.delayMs} ms, ${r.actions} browser actions`);
-  console.log(`  server CPU per browser action: ${r.cpuMicrosPerAction.toFixed(0)} µs (goal <= 150 beside transport); transport alone, event + ack + result on the same server: ${r.transportCpuMicrosPerRoundTrip.toFixed(0)} µs (${r.transportRoundTrips} round trips)`);
+  console.log(
+    `agent loop: ${r.tasks} concurrent tasks, plugins (another process) answer after ${r.delayMs} ms, ${r.actions} browser actions`,
+  );
+  console.log(
+    `  server CPU per browser action: ${r.cpuMicrosPerAction.toFixed(0)} µs (goal <= 150 beside transport); transport alone, event + ack + result on the same server: ${r.transportCpuMicrosPerRoundTrip.toFixed(0)} µs (${r.transportRoundTrips} round trips)`,
+  );
   console.log(`  inspection events per browser action: ${r.inspectionEventsPerAction.toFixed(1)} (goal <= 15)`);
-  console.log(`  result -> next dispatch of the task: p50 ${r.gapP50Ms.toFixed(2)} ms (goal < 1), p99 ${r.gapP99Ms.toFixed(2)} ms (goal < 5)`);
-  for (const g of r.gapsByPair) console.log(`    ${g.pair.padEnd(58)} n ${String(g.count).padStart(5)}  p50 ${g.p50Ms.toFixed(2).padStart(7)} ms  p99 ${g.p99Ms.toFixed(2).padStart(7)} ms`);
+  console.log(
+    `  result -> next dispatch of the task: p50 ${r.gapP50Ms.toFixed(2)} ms (goal < 1), p99 ${r.gapP99Ms.toFixed(2)} ms (goal < 5)`,
+  );
+  for (const g of r.gapsByPair)
+    console.log(
+      `    ${g.pair.padEnd(58)} n ${String(g.count).padStart(5)}  p50 ${g.p50Ms.toFixed(2).padStart(7)} ms  p99 ${g.p99Ms.toFixed(2).padStart(7)} ms`,
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const figures = await benchAgentLoop({ tasks: Number(process.env.MIMO_BENCH_TASKS ?? 200), seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5) });
+  const figures = await benchAgentLoop({
+    tasks: Number(process.env.MIMO_BENCH_TASKS ?? 200),
+    seconds: Number(process.env.MIMO_BENCH_SECONDS ?? 5),
+  });
   // MIMO_BENCH_JSON=1: one JSON line (agent-loop-compare.bench.ts runs this file in two checkouts).
   if (process.env.MIMO_BENCH_JSON === '1') console.log(JSON.stringify(figures));
   else printAgentLoop(figures);

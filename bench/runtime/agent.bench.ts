@@ -27,7 +27,8 @@ import { createMemoryTaskStore } from '../../runtime/store/index.ts';
 import { testConfig } from '../../runtime/test/util.ts';
 import { toolResultOk } from '../../transport/contracts/index.ts';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export async function benchDeltaLatency(options: { deltas?: number } = {}) {
   const deltas = options.deltas ?? 5_000;
@@ -68,16 +69,40 @@ export async function benchDeltaLatency(options: { deltas?: number } = {}) {
     },
     control: (services) => createAgentOrchestrator(services, { llm, inspection }),
   });
-  const web = io(`${server.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
+  const web = io(`${server.url}/mimo`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { clientType: 'frontend' },
+  });
   await new Promise<void>((resolve) => web.once('connect', () => resolve()));
   const taskId = '01JD0000000000000000000BEN';
-  const done = new Promise<void>((resolve) => web.on('frontend_event', (e: { event: { type: string; finished?: boolean } }) => e.event.type === 'chatDelta' && e.event.finished && resolve()));
-  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-bench', timestamp: Date.now(), taskId, content: 'stream' });
+  const done = new Promise<void>((resolve) =>
+    web.on(
+      'frontend_event',
+      (e: { event: { type: string; finished?: boolean } }) =>
+        e.event.type === 'chatDelta' && e.event.finished && resolve(),
+    ),
+  );
+  await web.timeout(5_000).emitWithAck('frontend_message', {
+    v: 1,
+    type: 'user_message',
+    id: 'evt-bench',
+    timestamp: Date.now(),
+    taskId,
+    content: 'stream',
+  });
   await done;
   // Reference: the same envelope shape emitted straight to the room, timed the same way.
   for (let i = 0; i < deltas; i++) {
     const started = performance.now();
-    server.events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: 'evt-bench', finished: false, delta: { content: `r${i}` } });
+    server.events.toTask(taskId, {
+      type: 'chatDelta',
+      sender: 'assistant',
+      targetEventId: 'evt-bench',
+      finished: false,
+      delta: { content: `r${i}` },
+    });
     reference.push(performance.now() - started);
     if (i % 50 === 0) await new Promise((r) => setImmediate(r));
   }
@@ -104,20 +129,52 @@ interface ContextRow {
   steps: number[];
 }
 
-const percentileOf = (values: number[], p: number) => percentile([...values].sort((a, b) => a - b), p);
+const percentileOf = (values: number[], p: number) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 
 function capturedPage(name: string): FullPage {
-  const raw = JSON.parse(readFileSync(new URL(`./captured/${name}.page.json`, import.meta.url), 'utf8')) as FullPage & { boxes: Array<[number, BBox]> };
+  const raw = JSON.parse(readFileSync(new URL(`./captured/${name}.page.json`, import.meta.url), 'utf8')) as FullPage & {
+    boxes: Array<[number, BBox]>;
+  };
   return { ...raw, boxes: new Map(raw.boxes) };
 }
 
 function contextRow(page: FullPage, budget: number): ContextRow {
   const tabs = [
-    { tabId: 1, windowId: 1, url: 'http://localhost:3000/', title: 'Mimo', active: true, pinned: false, hidden: false, index: 0 },
-    { tabId: page.tabId, windowId: 1, url: page.url, title: page.title, active: false, pinned: false, hidden: false, index: 1, groupId: 7 },
+    {
+      tabId: 1,
+      windowId: 1,
+      url: 'http://localhost:3000/',
+      title: 'Mimo',
+      active: true,
+      pinned: false,
+      hidden: false,
+      index: 0,
+    },
+    {
+      tabId: page.tabId,
+      windowId: 1,
+      url: page.url,
+      title: page.title,
+      active: false,
+      pinned: false,
+      hidden: false,
+      index: 1,
+      groupId: 7,
+    },
   ];
   const state = `Current browser state: ${JSON.stringify(browserContextOf({ tabs, activeTabId: 1 }, page.tabId))}`;
-  const oldPage = { tabId: page.tabId, url: page.url, title: page.title, text: page.text.slice(0, 6_000), truncated: page.text.length > 6_000, elements: page.elements.slice(0, 120) };
+  const oldPage = {
+    tabId: page.tabId,
+    url: page.url,
+    title: page.title,
+    text: page.text.slice(0, 6_000),
+    truncated: page.text.length > 6_000,
+    elements: page.elements.slice(0, 120),
+  };
   const oldResult = toolResultOk('call-1', 'browser_open', { page: oldPage });
   const steps: number[] = [];
   const measure = (result: unknown) => steps.push(countTokens(result) + countTokens(state));
@@ -127,16 +184,36 @@ function contextRow(page: FullPage, budget: number): ContextRow {
   const middle = page.elements[Math.floor(page.elements.length / 2)];
   if (middle) {
     step.noteAction('browser_click', { clickId: middle.clickId }, page);
-    measure(toolResultOk('call_0000000000000000000000000000', 'browser_click', { clicked: true, strategy: 'cdp_mouse', page: step.fitPage(page, state, 'browser_click', { clicked: true, strategy: 'cdp_mouse' }) }));
+    measure(
+      toolResultOk('call_0000000000000000000000000000', 'browser_click', {
+        clicked: true,
+        strategy: 'cdp_mouse',
+        page: step.fitPage(page, state, 'browser_click', { clicked: true, strategy: 'cdp_mouse' }),
+      }),
+    );
   }
   if (opened.paging && opened.paging.textEnd < opened.paging.textTotal) {
-    measure(toolResultOk('call_0000000000000000000000000000', 'browser_read_page_text', { pageText: readTextWindow(page, opened.paging.textEnd, step.pagingTokens(state)) }));
+    measure(
+      toolResultOk('call_0000000000000000000000000000', 'browser_read_page_text', {
+        pageText: readTextWindow(page, opened.paging.textEnd, step.pagingTokens(state)),
+      }),
+    );
   }
   if (opened.paging && opened.paging.elementsShown < opened.paging.elementsTotal) {
     const pages = listElements(page, {}, step.pagingTokens(state)).pages;
-    for (let n = 1; n <= pages; n++) measure(toolResultOk('call_0000000000000000000000000000', 'browser_list_elements', { elementsPage: listElements(page, { page: n }, step.pagingTokens(state)) }));
+    for (let n = 1; n <= pages; n++)
+      measure(
+        toolResultOk('call_0000000000000000000000000000', 'browser_list_elements', {
+          elementsPage: listElements(page, { page: n }, step.pagingTokens(state)),
+        }),
+      );
   }
-  return { url: page.url.replace(/^https?:\/\/[^/]+/, ''), oldEstimate: estimateTokens(oldResult) + estimateTokens(state), oldTokens: countTokens(oldResult) + countTokens(state), steps };
+  return {
+    url: page.url.replace(/^https?:\/\/[^/]+/, ''),
+    oldEstimate: estimateTokens(oldResult) + estimateTokens(state),
+    oldTokens: countTokens(oldResult) + countTokens(state),
+    steps,
+  };
 }
 
 export function pageContextTokens(budget = DEFAULT_CONTEXT_TOKENS) {
@@ -154,17 +231,28 @@ export function pageContextTokens(budget = DEFAULT_CONTEXT_TOKENS) {
   return { budget, rows, max: Math.max(...all), p50: percentileOf(all, 50) };
 }
 
-export function printAgent(latency: Awaited<ReturnType<typeof benchDeltaLatency>>, context: ReturnType<typeof pageContextTokens>): void {
+export function printAgent(
+  latency: Awaited<ReturnType<typeof benchDeltaLatency>>,
+  context: ReturnType<typeof pageContextTokens>,
+): void {
   console.log(`agent: LLM delta -> chatDelta leaving the server (${latency.deltas} deltas through the orchestrator)`);
   console.log(
     `  p50 ${latency.p50Ms.toFixed(3)} ms  p99 ${latency.p99Ms.toFixed(3)} ms (target p99 < 1 ms); reference (the same envelope emitted directly): p50 ${latency.referenceP50Ms.toFixed(3)} ms  p99 ${latency.referenceP99Ms.toFixed(3)} ms; ratio p99 ${(latency.p99Ms / latency.referenceP99Ms).toFixed(2)}x`,
   );
-  console.log(`agent: page context per LLM step (tool result with the page + browser state), o200k tokens, budget ${context.budget}`);
-  console.log(`  ${'page'.padEnd(32)} ${'old chars/4'.padStart(11)} ${'old o200k'.padStart(9)}   with the budget: steps, max, p50`);
+  console.log(
+    `agent: page context per LLM step (tool result with the page + browser state), o200k tokens, budget ${context.budget}`,
+  );
+  console.log(
+    `  ${'page'.padEnd(32)} ${'old chars/4'.padStart(11)} ${'old o200k'.padStart(9)}   with the budget: steps, max, p50`,
+  );
   for (const row of context.rows) {
-    console.log(`  ${row.url.slice(-32).padEnd(32)} ${String(row.oldEstimate).padStart(11)} ${String(row.oldTokens).padStart(9)}   ${row.steps.length} steps, max ${Math.max(...row.steps)}, p50 ${percentileOf(row.steps, 50)}`);
+    console.log(
+      `  ${row.url.slice(-32).padEnd(32)} ${String(row.oldEstimate).padStart(11)} ${String(row.oldTokens).padStart(9)}   ${row.steps.length} steps, max ${Math.max(...row.steps)}, p50 ${percentileOf(row.steps, 50)}`,
+    );
   }
-  console.log(`  all steps: max ${context.max}, p50 ${context.p50} tokens (target <= ${context.budget}); the old cut was ${Math.max(...context.rows.map((r) => r.oldTokens))} real tokens at most where chars/4 said ${Math.max(...context.rows.map((r) => r.oldEstimate))}`);
+  console.log(
+    `  all steps: max ${context.max}, p50 ${context.p50} tokens (target <= ${context.budget}); the old cut was ${Math.max(...context.rows.map((r) => r.oldTokens))} real tokens at most where chars/4 said ${Math.max(...context.rows.map((r) => r.oldEstimate))}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

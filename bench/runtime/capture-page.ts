@@ -12,7 +12,11 @@ const ev = await startEvalEnv({ env: {} });
 try {
   const run = await ev.env.runTask(`Open ${ev.corpus.url}/${path}`, { timeoutMs: 60_000 });
   if (run.error) throw new Error(run.error);
-  const control = ev.env.app.server.control as unknown as { sessionOf(id: string): { browser: { fullPage: import('../../runtime/agent/page-context.ts').FullPage | null } } | undefined };
+  const control = ev.env.app.server.control as unknown as {
+    sessionOf(
+      id: string,
+    ): { browser: { fullPage: import('../../runtime/agent/page-context.ts').FullPage | null } } | undefined;
+  };
   const page = control.sessionOf(run.taskId)?.browser.fullPage;
   if (!page) throw new Error('no page was read');
   const out = { ...page, url: `http://corpus.test/${path}`, boxes: [...page.boxes.entries()] };

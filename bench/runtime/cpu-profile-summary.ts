@@ -23,7 +23,8 @@ export function areaOf(url: string, name: string): string {
   if (url.includes('/node_modules/xstate/')) return 'xstate';
   if (url.includes('/node_modules/')) return `node_modules/${url.split('/node_modules/')[1]!.split('/')[0]}`;
   const ours = url.match(/\/(runtime|machines|transport|spec|bench)\/([^/]+)/);
-  if (ours) return ours[1] === 'runtime' || ours[1] === 'transport' ? `${ours[1]}/${ours[2]!.replace(/\.ts$/, '')}` : ours[1]!;
+  if (ours)
+    return ours[1] === 'runtime' || ours[1] === 'transport' ? `${ours[1]}/${ours[2]!.replace(/\.ts$/, '')}` : ours[1]!;
   if (url.startsWith('node:') || url === '') return 'node internals';
   return 'other';
 }
@@ -31,7 +32,8 @@ export function areaOf(url: string, name: string): string {
 export function summarize(profile: Profile, top = 25) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;
@@ -47,8 +49,14 @@ export function summarize(profile: Profile, top = 25) {
   const share = (m: number) => ((100 * m) / Math.max(1, busy)).toFixed(1).padStart(5);
   return {
     busyMs: busy / 1000,
-    areas: [...areas].filter(([a]) => a !== '(idle)').sort((a, b) => b[1] - a[1]).map(([area, m]) => `${share(m)} %  ${area}`),
-    functions: [...functions].sort((a, b) => b[1] - a[1]).slice(0, top).map(([f, m]) => `${share(m)} %  ${f}`),
+    areas: [...areas]
+      .filter(([a]) => a !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .map(([area, m]) => `${share(m)} %  ${area}`),
+    functions: [...functions]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([f, m]) => `${share(m)} %  ${f}`),
   };
 }
 

@@ -19,9 +19,25 @@ if (kind === 'ours') {
   const dir = mkdtempSync(join(tmpdir(), 'mimo-bench-live-'));
   const notUsed = async () => ({ ok: false as const, error: { code: 'UNAVAILABLE', message: 'bench' } });
   const server = await createServer({
-    config: { port: 0, host: '127.0.0.1', dataDir: join(dir, 'data'), artifactDir: join(dir, 'artifacts'), token: BENCH_TOKEN, corsOrigins: [], snapshotDebug: false, publicBaseUrl: 'http://127.0.0.1', artifactSecret: 'bench-secret-bench-secret-bench-secret' },
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: join(dir, 'data'),
+      artifactDir: join(dir, 'artifacts'),
+      token: BENCH_TOKEN,
+      corsOrigins: [],
+      snapshotDebug: false,
+      publicBaseUrl: 'http://127.0.0.1',
+      artifactSecret: 'bench-secret-bench-secret-bench-secret',
+    },
     log: () => {},
-    control: () => ({ userMessage: notUsed, resume: notUsed, stop: notUsed, takeover: notUsed, liveTarget: () => ({ clientId: 'bench-plugin', tabId: 1 }) }),
+    control: () => ({
+      userMessage: notUsed,
+      resume: notUsed,
+      stop: notUsed,
+      takeover: notUsed,
+      liveTarget: () => ({ clientId: 'bench-plugin', tabId: 1 }),
+    }),
   });
   port = Number(new URL(server.url).port);
 } else if (kind === 'socketio') {

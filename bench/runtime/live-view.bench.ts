@@ -26,7 +26,10 @@ export interface LiveViewFigures {
 }
 
 function startServer(kind: 'ours' | 'socketio'): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(new URL('./live-view-server.ts', import.meta.url).pathname, [kind], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./live-view-server.ts', import.meta.url).pathname, [kind], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.on('message', (m: { type: string; port: number }) => m.type === 'ready' && resolve({ child, port: m.port }));
@@ -34,14 +37,23 @@ function startServer(kind: 'ours' | 'socketio'): Promise<{ child: ChildProcess; 
 }
 
 function connect(port: number, auth: Record<string, string>): Promise<Socket> {
-  const socket = connectIo(`http://127.0.0.1:${port}/mimo`, { auth, transports: ['websocket'], forceNew: true, reconnection: false });
+  const socket = connectIo(`http://127.0.0.1:${port}/mimo`, {
+    auth,
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
   });
 }
 
-export async function benchLiveView(options: { kind: 'ours' | 'socketio'; viewers: number; seconds: number }): Promise<LiveViewFigures> {
+export async function benchLiveView(options: {
+  kind: 'ours' | 'socketio';
+  viewers: number;
+  seconds: number;
+}): Promise<LiveViewFigures> {
   const { child, port } = await startServer(options.kind);
   const sockets: Socket[] = [];
   try {
@@ -60,7 +72,13 @@ export async function benchLiveView(options: { kind: 'ours' | 'socketio'; viewer
     const plugin = await connect(port, { clientType: 'plugin', clientId: 'bench-plugin', token: TOKEN });
     sockets.push(plugin);
     for (const { socket } of viewers) {
-      await socket.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_live', id: `evt-${Math.random()}`, timestamp: Date.now(), taskId: TASK });
+      await socket.timeout(5_000).emitWithAck('frontend_message', {
+        v: 1,
+        type: 'subscribe_live',
+        id: `evt-${Math.random()}`,
+        timestamp: Date.now(),
+        taskId: TASK,
+      });
     }
     const data = randomBytes(FRAME_BYTES).toString('base64');
     const before = await requestStats<{ cpu: NodeJS.CpuUsage }>(child);
@@ -68,7 +86,16 @@ export async function benchLiveView(options: { kind: 'ours' | 'socketio'; viewer
     let seq = 0;
     const interval = 1000 / LIVE_VIEW_MAX_FPS;
     while (performance.now() - started < options.seconds * 1000) {
-      const frame = { taskId: TASK, tabId: 1, seq: ++seq, timestamp: Date.now(), width: 1280, height: 800, mime: 'image/jpeg', data };
+      const frame = {
+        taskId: TASK,
+        tabId: 1,
+        seq: ++seq,
+        timestamp: Date.now(),
+        width: 1280,
+        height: 800,
+        mime: 'image/jpeg',
+        data,
+      };
       await plugin.timeout(5_000).emitWithAck('live_frame', frame);
       const next = started + seq * interval;
       await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
@@ -99,5 +126,7 @@ export function printLiveView(ours: LiveViewFigures, reference: LiveViewFigures)
     `  ${f.server.padEnd(8)} ${String(f.viewers).padStart(2)} viewers  ${f.framesPerViewer.toFixed(0).padStart(4)}/${f.framesSent} frames each  ${f.kbPerSecondPerViewer.toFixed(0).padStart(5)} KB/s per viewer  server CPU ${f.cpuMsPerSecond.toFixed(1).padStart(6)} ms/s  ${f.cpuMicrosPerFrameDelivered.toFixed(0).padStart(5)} µs per frame delivered`;
   console.log(row(ours));
   console.log(row(reference));
-  console.log(`  ratio ours/socket.io: server CPU ×${(ours.cpuMsPerSecond / reference.cpuMsPerSecond).toFixed(2)}, bandwidth ×${(ours.kbPerSecondPerViewer / reference.kbPerSecondPerViewer).toFixed(2)} (frame ${(FRAME_BYTES / 1024).toFixed(0)} KB JPEG as base64, ${LIVE_VIEW_MAX_FPS} fps)`);
+  console.log(
+    `  ratio ours/socket.io: server CPU ×${(ours.cpuMsPerSecond / reference.cpuMsPerSecond).toFixed(2)}, bandwidth ×${(ours.kbPerSecondPerViewer / reference.kbPerSecondPerViewer).toFixed(2)} (frame ${(FRAME_BYTES / 1024).toFixed(0)} KB JPEG as base64, ${LIVE_VIEW_MAX_FPS} fps)`,
+  );
 }

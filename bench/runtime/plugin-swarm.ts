@@ -8,7 +8,11 @@ const [url, countText, delayText] = process.argv.slice(2);
 const delayMs = Number(delayText ?? 0);
 const plugins = await Promise.all(
   Array.from({ length: Number(countText) }, (_, i) =>
-    startFakePlugin({ url: url!, clientId: `bench-plugin-${i}`, answer: (name, params) => ({ ...okAnswer(name, params), ...(delayMs > 0 ? { delayMs } : {}) }) }),
+    startFakePlugin({
+      url: url!,
+      clientId: `bench-plugin-${i}`,
+      answer: (name, params) => ({ ...okAnswer(name, params), ...(delayMs > 0 ? { delayMs } : {}) }),
+    }),
   ),
 );
 process.on('SIGTERM', () => {

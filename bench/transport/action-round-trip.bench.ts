@@ -60,10 +60,18 @@ interface Started {
 
 async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number, tree?: string): Promise<Started> {
   // Another tree's server (its transport and gateway) is driven by this tree's server process file.
-  const script = tree ? `${tree}/bench/transport/action-server-process.ts` : new URL('./action-server-process.ts', import.meta.url).pathname;
+  const script = tree
+    ? `${tree}/bench/transport/action-server-process.ts`
+    : new URL('./action-server-process.ts', import.meta.url).pathname;
   if (tree) copyFileSync(new URL('./action-server-process.ts', import.meta.url).pathname, script);
   const server = fork(script, [kind, mode], {
-    execArgv: ['--import', 'tsx', ...(process.env.MIMO_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MIMO_BENCH_PROFILE_DIR}`] : [])],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.MIMO_BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.MIMO_BENCH_PROFILE_DIR}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -74,7 +82,14 @@ async function start(kind: Kind, mode: Mode, plugins: number, delayMs: number, t
   });
   const swarm = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('../runtime/plugin-swarm.ts', import.meta.url).pathname, `http://127.0.0.1:${port}`, String(plugins), String(delayMs)],
+    [
+      '--import',
+      'tsx',
+      new URL('../runtime/plugin-swarm.ts', import.meta.url).pathname,
+      `http://127.0.0.1:${port}`,
+      String(plugins),
+      String(delayMs),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -99,10 +114,20 @@ function run(started: Started, ms: number, burst: number): Promise<Ran> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export async function benchActionRoundTrip(
-  options: { seconds?: number; rounds?: number; plugins?: number; delayMs?: number; burst?: number; warmupMs?: number; modes?: Mode[]; compareTree?: string } = {},
+  options: {
+    seconds?: number;
+    rounds?: number;
+    plugins?: number;
+    delayMs?: number;
+    burst?: number;
+    warmupMs?: number;
+    modes?: Mode[];
+    compareTree?: string;
+  } = {},
 ) {
   const seconds = options.seconds ?? 10;
   const rounds = options.rounds ?? 5;
@@ -167,7 +192,10 @@ export function printActionRoundTrip(result: Awaited<ReturnType<typeof benchActi
   for (const mode of ['bare', 'gateway'] as const) {
     const ref = result.figures.find((f) => f.label === 'socketio' && f.mode === mode);
     for (const ours of result.figures.filter((f) => f.kind === 'ours' && f.mode === mode)) {
-      if (ref) console.log(`  ratio ${ours.label}/socket.io (${mode}): CPU per round trip ${(ours.cpuMicrosPerRoundTrip / ref.cpuMicrosPerRoundTrip).toFixed(2)}x`);
+      if (ref)
+        console.log(
+          `  ratio ${ours.label}/socket.io (${mode}): CPU per round trip ${(ours.cpuMicrosPerRoundTrip / ref.cpuMicrosPerRoundTrip).toFixed(2)}x`,
+        );
     }
   }
 }

@@ -43,7 +43,8 @@ let socketOf: (clientId: string) => BenchSocket | undefined;
 
 const auth = (socket: BenchSocket, next: (error?: Error) => void) => {
   const { clientType, clientId } = socket.handshake.auth as { clientType?: unknown; clientId?: unknown };
-  if (clientType !== 'plugin' || typeof clientId !== 'string' || clientId === '') return next(new Error('plugins only'));
+  if (clientType !== 'plugin' || typeof clientId !== 'string' || clientId === '')
+    return next(new Error('plugins only'));
   socket.data.auth = { clientType, clientId };
   socket.join(`client:${clientId}`);
   next();
@@ -116,7 +117,15 @@ function roundTrip(clientId: string): Promise<unknown> | null {
   const socket = socketOf(clientId);
   if (!socket) return null;
   const actionId = `act-${clientId}-${sequence++}`;
-  const frame = browserActionFrame({ actionId, taskId: TASK_ID, clientId, timestamp: Date.now(), actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, timeoutMs: 5_000 });
+  const frame = browserActionFrame({
+    actionId,
+    taskId: TASK_ID,
+    clientId,
+    timestamp: Date.now(),
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+    timeoutMs: 5_000,
+  });
   const resulted = new Promise<void>((resolve) => waiting.set(actionId, resolve));
   const acked = new Promise<void>((resolve) => socket.emit('plugin_message', frame, () => resolve()));
   return Promise.all([acked, resulted]);
@@ -147,6 +156,12 @@ process.on('message', async (message: { type: string; ms?: number; burst?: numbe
   const before = process.cpuUsage();
   const counts = await Promise.all([...clients].map((clientId) => drive(clientId, message.burst ?? 1, end, latencies)));
   const cpu = process.cpuUsage(before);
-  process.send!({ type: 'ran', count: counts.reduce((a, b) => a + b, 0), userMicros: cpu.user, systemMicros: cpu.system, latencies });
+  process.send!({
+    type: 'ran',
+    count: counts.reduce((a, b) => a + b, 0),
+    userMicros: cpu.user,
+    systemMicros: cpu.system,
+    latencies,
+  });
 });
 process.send!({ type: 'ready', port: (http.address() as AddressInfo).port });

@@ -22,7 +22,9 @@ interface Stats {
   memory: NodeJS.MemoryUsage;
 }
 
-function startServer(kind: 'ours' | 'socketio'): Promise<{ child: ChildProcess; port: number; stats(): Promise<Stats> }> {
+function startServer(
+  kind: 'ours' | 'socketio',
+): Promise<{ child: ChildProcess; port: number; stats(): Promise<Stats> }> {
   const child = fork(new URL('./server-process.ts', import.meta.url).pathname, [kind], {
     execArgv: ['--expose-gc', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -37,7 +39,11 @@ function startServer(kind: 'ours' | 'socketio'): Promise<{ child: ChildProcess; 
 }
 
 function connect(port: number): Promise<Socket> {
-  const socket = connectIo(`http://127.0.0.1:${port}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false });
+  const socket = connectIo(`http://127.0.0.1:${port}/mimo`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
@@ -81,17 +87,25 @@ async function window(server: StartedServer, sockets: Socket[], ms: number): Pro
   return { count, seconds, cpuMicros, samples };
 }
 
-async function idleBytesPerConnection(server: StartedServer, connections: number): Promise<{ js: number; rss: number }> {
+async function idleBytesPerConnection(
+  server: StartedServer,
+  connections: number,
+): Promise<{ js: number; rss: number }> {
   const before = await server.stats();
   const idle: Socket[] = [];
   for (let i = 0; i < connections; i += 100) {
-    idle.push(...(await Promise.all(Array.from({ length: Math.min(100, connections - i) }, () => connect(server.port)))));
+    idle.push(
+      ...(await Promise.all(Array.from({ length: Math.min(100, connections - i) }, () => connect(server.port)))),
+    );
   }
   await new Promise((r) => setTimeout(r, 500));
   const after = await server.stats();
   for (const socket of idle) socket.close();
   const js = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
-  return { js: (js(after.memory) - js(before.memory)) / connections, rss: (after.memory.rss - before.memory.rss) / connections };
+  return {
+    js: (js(after.memory) - js(before.memory)) / connections,
+    rss: (after.memory.rss - before.memory.rss) / connections,
+  };
 }
 
 type StartedServer = Awaited<ReturnType<typeof startServer>>;
@@ -102,7 +116,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * short rounds so that whatever else the machine does falls on both alike. Figures are the
  * medians over rounds (CPU per message) and the pooled samples (round trips).
  */
-export async function benchTransport(options: { clients?: number; seconds?: number; idleConnections?: number; rounds?: number } = {}) {
+export async function benchTransport(
+  options: { clients?: number; seconds?: number; idleConnections?: number; rounds?: number } = {},
+) {
   const clients = options.clients ?? 50;
   const seconds = options.seconds ?? 10;
   const rounds = options.rounds ?? 5;

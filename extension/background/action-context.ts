@@ -36,6 +36,9 @@ export interface ActionContext extends BackgroundServices {
   actionId: string;
 }
 
-export type ActionHandler<K extends ActionName> = (params: ActionParamsMap[K], ctx: ActionContext) => Promise<ActionResultMap[K]>;
+export type ActionHandler<K extends ActionName> = (
+  params: ActionParamsMap[K],
+  ctx: ActionContext,
+) => Promise<ActionResultMap[K]>;
 
 export type ActionHandlers = { [K in ActionName]: ActionHandler<K> };

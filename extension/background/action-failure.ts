@@ -23,6 +23,7 @@ export function fail(code: ActionErrorCode, message: string, details?: Record<st
 /** The message of anything thrown (extension API errors are plain Errors or strings). */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
+  if (typeof error === 'object' && error !== null && 'message' in error)
+    return String((error as { message: unknown }).message);
   return String(error);
 }

@@ -67,4 +67,11 @@ export const actionLabels: Record<ActionName, string> = {
 };
 
 /** Actions whose CDP input the content script must not mistake for the user's. */
-export const inputActions: ReadonlySet<ActionName> = new Set<ActionName>(['browser_click', 'browser_type', 'browser_check', 'browser_hover', 'browser_dblclick', 'browser_press']);
+export const inputActions: ReadonlySet<ActionName> = new Set<ActionName>([
+  'browser_click',
+  'browser_type',
+  'browser_check',
+  'browser_hover',
+  'browser_dblclick',
+  'browser_press',
+]);

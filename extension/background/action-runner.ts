@@ -11,7 +11,12 @@ import {
   unpackActionCall,
   validate,
 } from '../../transport/contracts/index.ts';
-import type { BrowserActionAck, BrowserActionResultMessage, NamedActionCall, ProtocolError } from '../../transport/contracts/index.ts';
+import type {
+  BrowserActionAck,
+  BrowserActionResultMessage,
+  NamedActionCall,
+  ProtocolError,
+} from '../../transport/contracts/index.ts';
 import type { ActionContext, ActionHandlers, BackgroundServices } from './action-context.ts';
 import { ActionFailure, messageOf } from './action-failure.ts';
 import { actionLabels, inputActions } from './action-handlers.ts';
@@ -51,8 +56,17 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
   }
 
   function message(actionId: string, taskId: string, clientId: string, outcome: Outcome): BrowserActionResultMessage {
-    const base = { v: PROTOCOL_VERSION, type: 'browser_action_result' as const, actionId, taskId, clientId, timestamp: deps.services.now() };
-    return outcome.status === 'success' ? { ...base, status: 'success', result: outcome.result } : { ...base, status: 'error', error: outcome.error };
+    const base = {
+      v: PROTOCOL_VERSION,
+      type: 'browser_action_result' as const,
+      actionId,
+      taskId,
+      clientId,
+      timestamp: deps.services.now(),
+    };
+    return outcome.status === 'success'
+      ? { ...base, status: 'success', result: outcome.result }
+      : { ...base, status: 'error', error: outcome.error };
   }
 
   async function execute(call: NamedActionCall, ctx: ActionContext): Promise<Outcome> {
@@ -64,13 +78,27 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
         const strategy = field(call.params, 'strategy');
         const dispatchesInput = inputActions.has(call.name) && strategy !== 'dom_click' && strategy !== 'dom_input';
         const capturesPage = call.name === 'browser_screenshot';
-        await ctx.overlay.actionStarted(ctx.taskId, tabId, { actionId: ctx.actionId, label: actionLabels[call.name], dispatchesInput, capturesPage });
+        await ctx.overlay.actionStarted(ctx.taskId, tabId, {
+          actionId: ctx.actionId,
+          label: actionLabels[call.name],
+          dispatchesInput,
+          capturesPage,
+        });
       }
-      const handler = deps.handlers[call.name] as (params: unknown, ctx: ActionContext) => Promise<Record<string, unknown>>;
+      const handler = deps.handlers[call.name] as (
+        params: unknown,
+        ctx: ActionContext,
+      ) => Promise<Record<string, unknown>>;
       const result = await handler(call.params, ctx);
       const checked = validate(actionResultSchemas[call.name], result);
       if (!checked.ok) {
-        return { status: 'error', error: protocolError('PLUGIN_ERROR', `internal: the ${call.name} result broke the contract: ${checked.error.message}`) };
+        return {
+          status: 'error',
+          error: protocolError(
+            'PLUGIN_ERROR',
+            `internal: the ${call.name} result broke the contract: ${checked.error.message}`,
+          ),
+        };
       }
       return { status: 'success', result: checked.value as Record<string, unknown> };
     } catch (error) {
@@ -86,7 +114,9 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       const clientId = deps.clientId();
       const checked = validate(BrowserActionSchema, raw, 'SCHEMA_VALIDATION_FAILED');
       if (!checked.ok) {
-        const error = protocolError('SCHEMA_VALIDATION_FAILED', checked.error.message, { details: { fieldErrors: checked.error.fieldErrors } });
+        const error = protocolError('SCHEMA_VALIDATION_FAILED', checked.error.message, {
+          details: { fieldErrors: checked.error.fieldErrors },
+        });
         const actionId = field(raw, 'id');
         const taskId = field(raw, 'taskId');
         // Identifiable: acknowledge and answer with an error result; otherwise refuse in the ack.
@@ -100,7 +130,13 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       }
       const action = checked.value;
       if (!clientId || action.clientId !== clientId) {
-        ack({ ok: false, error: protocolError('SCHEMA_VALIDATION_FAILED', `action for client ${action.clientId} reached client ${clientId ?? '(none)'}`) });
+        ack({
+          ok: false,
+          error: protocolError(
+            'SCHEMA_VALIDATION_FAILED',
+            `action for client ${action.clientId} reached client ${clientId ?? '(none)'}`,
+          ),
+        });
         return;
       }
       const earlier = results.get(action.id);
@@ -111,7 +147,9 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       }
       ack({ ok: true });
       const ctx: ActionContext = { ...deps.services, action, taskId: action.taskId, actionId: action.id };
-      const pending = execute(unpackActionCall(action.action), ctx).then((outcome) => message(action.id, action.taskId, clientId, outcome));
+      const pending = execute(unpackActionCall(action.action), ctx).then((outcome) =>
+        message(action.id, action.taskId, clientId, outcome),
+      );
       remember(action.id, pending);
       deps.send(await pending);
     },

@@ -24,7 +24,10 @@ const ESCAPE_UP = { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtual
 const POLL_MS = 50;
 
 async function partial(ctx: ActionContext, tabId: number, backendNodeId: number): Promise<AxNode | undefined> {
-  const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false });
+  const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.getPartialAXTree', {
+    backendNodeId,
+    fetchRelatives: false,
+  });
   return nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0];
 }
 
@@ -34,15 +37,24 @@ export async function ariaWidgetOf(ctx: ActionContext, tabId: number, target: Ta
   try {
     let backendId = target.node?.backendId;
     if (backendId === undefined) {
-      const expression = target.xpath !== undefined
-        ? `document.evaluate(${JSON.stringify(target.xpath)}, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue`
-        : target.ref && target.clickId !== undefined ? `document.querySelector(${JSON.stringify(`[${target.ref.attr}="${target.clickId}"]`)})` : null;
+      const expression =
+        target.xpath !== undefined
+          ? `document.evaluate(${JSON.stringify(target.xpath)}, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue`
+          : target.ref && target.clickId !== undefined
+            ? `document.querySelector(${JSON.stringify(`[${target.ref.attr}="${target.clickId}"]`)})`
+            : null;
       if (!expression) return null;
       const found = await ctx.cdp.send<{ result: { objectId?: string } }>(tabId, 'Runtime.evaluate', { expression });
       if (!found.result.objectId) return null;
-      backendId = (await ctx.cdp.send<{ node: { backendNodeId: number } }>(tabId, 'DOM.describeNode', { objectId: found.result.objectId })).node.backendNodeId;
+      backendId = (
+        await ctx.cdp.send<{ node: { backendNodeId: number } }>(tabId, 'DOM.describeNode', {
+          objectId: found.result.objectId,
+        })
+      ).node.backendNodeId;
     }
-    const described = await ctx.cdp.send<{ node: { nodeName: string } }>(tabId, 'DOM.describeNode', { backendNodeId: backendId });
+    const described = await ctx.cdp.send<{ node: { nodeName: string } }>(tabId, 'DOM.describeNode', {
+      backendNodeId: backendId,
+    });
     if (described.node.nodeName === 'SELECT') return null;
     const node = await partial(ctx, tabId, backendId);
     const role = node ? roleOfNode(node) : '';
@@ -61,11 +73,24 @@ interface OptionNode {
 async function visibleOptions(ctx: ActionContext, tabId: number, widget: AriaWidget): Promise<OptionNode[]> {
   const fresh = (await partial(ctx, tabId, widget.backendId)) ?? widget.node;
   const controls = propertiesOf(fresh).get('controls');
-  const roots = widget.role === 'listbox' ? [widget.backendId] : Array.isArray(controls) ? (controls as Array<{ backendDOMNodeId?: number }>).map((r) => r.backendDOMNodeId).filter((id): id is number => id !== undefined) : [];
-  if (roots.length === 0) roots.push((await ctx.cdp.send<{ root: { backendNodeId: number } }>(tabId, 'DOM.getDocument', { depth: 0 })).root.backendNodeId);
+  const roots =
+    widget.role === 'listbox'
+      ? [widget.backendId]
+      : Array.isArray(controls)
+        ? (controls as Array<{ backendDOMNodeId?: number }>)
+            .map((r) => r.backendDOMNodeId)
+            .filter((id): id is number => id !== undefined)
+        : [];
+  if (roots.length === 0)
+    roots.push(
+      (await ctx.cdp.send<{ root: { backendNodeId: number } }>(tabId, 'DOM.getDocument', { depth: 0 })).root
+        .backendNodeId,
+    );
   const out: OptionNode[] = [];
   for (const root of roots) {
-    const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.queryAXTree', { backendNodeId: root, role: 'option' }).catch(() => ({ nodes: [] as AxNode[] }));
+    const { nodes } = await ctx.cdp
+      .send<{ nodes: AxNode[] }>(tabId, 'Accessibility.queryAXTree', { backendNodeId: root, role: 'option' })
+      .catch(() => ({ nodes: [] as AxNode[] }));
     for (const node of nodes) {
       if (node.ignored || node.backendDOMNodeId === undefined) continue;
       const option: OptionNode = { backendId: node.backendDOMNodeId, name: textOfValue(node.name) };
@@ -78,14 +103,22 @@ async function visibleOptions(ctx: ActionContext, tabId: number, widget: AriaWid
 }
 
 /** The option a wanted string names: its accessible name, else its value, data-value or id attribute. */
-async function matchOption(ctx: ActionContext, tabId: number, options: OptionNode[], wanted: string): Promise<OptionNode | undefined> {
+async function matchOption(
+  ctx: ActionContext,
+  tabId: number,
+  options: OptionNode[],
+  wanted: string,
+): Promise<OptionNode | undefined> {
   const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
   const exact = options.find((o) => norm(o.name) === norm(wanted));
   if (exact) return exact;
   for (const option of options) {
-    const { node } = await ctx.cdp.send<{ node: { attributes?: string[] } }>(tabId, 'DOM.describeNode', { backendNodeId: option.backendId }).catch(() => ({ node: {} as { attributes?: string[] } }));
+    const { node } = await ctx.cdp
+      .send<{ node: { attributes?: string[] } }>(tabId, 'DOM.describeNode', { backendNodeId: option.backendId })
+      .catch(() => ({ node: {} as { attributes?: string[] } }));
     const attrs = node.attributes ?? [];
-    for (let i = 0; i + 1 < attrs.length; i += 2) if (['value', 'data-value', 'id'].includes(attrs[i]!) && attrs[i + 1] === wanted) return option;
+    for (let i = 0; i + 1 < attrs.length; i += 2)
+      if (['value', 'data-value', 'id'].includes(attrs[i]!) && attrs[i + 1] === wanted) return option;
   }
   return undefined;
 }
@@ -99,7 +132,12 @@ async function clickNode(ctx: ActionContext, tabId: number, backendId: number): 
 
 const pause = (ctx: ActionContext, ms: number) => new Promise<void>((resolve) => ctx.timers.setTimeout(resolve, ms));
 
-async function waitForOption(ctx: ActionContext, tabId: number, widget: AriaWidget, wanted: string): Promise<{ option?: OptionNode; options: OptionNode[] }> {
+async function waitForOption(
+  ctx: ActionContext,
+  tabId: number,
+  widget: AriaWidget,
+  wanted: string,
+): Promise<{ option?: OptionNode; options: OptionNode[] }> {
   let options: OptionNode[] = [];
   for (let waited = 0; ; waited += POLL_MS) {
     options = await visibleOptions(ctx, tabId, widget);
@@ -109,17 +147,29 @@ async function waitForOption(ctx: ActionContext, tabId: number, widget: AriaWidg
   }
 }
 
-export async function ariaSelect(ctx: ActionContext, tabId: number, widget: AriaWidget, values: string[], warnings: string[]): Promise<{ selected: string[]; labels: string[] }> {
-  if (widget.role === 'combobox' && values.length !== 1) fail('INVALID_TARGET', `a combobox takes exactly one option; got ${values.length}`, { reason: 'not_editable' });
+export async function ariaSelect(
+  ctx: ActionContext,
+  tabId: number,
+  widget: AriaWidget,
+  values: string[],
+  warnings: string[],
+): Promise<{ selected: string[]; labels: string[] }> {
+  if (widget.role === 'combobox' && values.length !== 1)
+    fail('INVALID_TARGET', `a combobox takes exactly one option; got ${values.length}`, { reason: 'not_editable' });
   const labels: string[] = [];
   for (const wanted of values) {
-    const opened = widget.role === 'combobox' && propertiesOf((await partial(ctx, tabId, widget.backendId)) ?? widget.node).get('expanded') !== true;
+    const opened =
+      widget.role === 'combobox' &&
+      propertiesOf((await partial(ctx, tabId, widget.backendId)) ?? widget.node).get('expanded') !== true;
     if (opened) await clickNode(ctx, tabId, widget.backendId);
     let found = await waitForOption(ctx, tabId, widget, wanted);
     const editable = propertiesOf(widget.node).get('editable') !== undefined;
     if (!found.option && widget.role === 'combobox' && editable) {
       // An autocomplete: its suggestions come from what is typed.
-      const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target: await markNode(ctx, tabId, widget.backendId, `select-${widget.backendId}`), guardMs: 2_000 });
+      const focused = await runPageOp(ctx, tabId, 'focusForTyping', {
+        target: await markNode(ctx, tabId, widget.backendId, `select-${widget.backendId}`),
+        guardMs: 2_000,
+      });
       if (!focused.ok) failTarget(focused);
       await ctx.cdp.send(tabId, 'Input.insertText', { text: wanted });
       found = await waitForOption(ctx, tabId, widget, wanted);
@@ -135,9 +185,20 @@ export async function ariaSelect(ctx: ActionContext, tabId: number, widget: Aria
     }
     if (!found.option) {
       // Leave the page as it was: a person would close the list they opened.
-      if (opened) await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ESCAPE_DOWN), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ESCAPE_UP)]).catch(() => {});
-      const shown = found.options.map((o) => JSON.stringify(o.name)).slice(0, 30).join(', ');
-      fail('INVALID_TARGET', `no option ${JSON.stringify(wanted)} in the ${widget.role}${shown ? `; options: ${shown}` : ' (it showed no options)'}`, { reason: 'not_found' });
+      if (opened)
+        await Promise.all([
+          ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ESCAPE_DOWN),
+          ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ESCAPE_UP),
+        ]).catch(() => {});
+      const shown = found.options
+        .map((o) => JSON.stringify(o.name))
+        .slice(0, 30)
+        .join(', ');
+      fail(
+        'INVALID_TARGET',
+        `no option ${JSON.stringify(wanted)} in the ${widget.role}${shown ? `; options: ${shown}` : ' (it showed no options)'}`,
+        { reason: 'not_found' },
+      );
     }
     await clickNode(ctx, tabId, found.option.backendId);
     labels.push(found.option.name);
@@ -147,7 +208,13 @@ export async function ariaSelect(ctx: ActionContext, tabId: number, widget: Aria
 }
 
 /** The widget's value (a combobox) or its options' selected states (a listbox) must show the choice. */
-async function verify(ctx: ActionContext, tabId: number, widget: AriaWidget, labels: string[], warnings: string[]): Promise<void> {
+async function verify(
+  ctx: ActionContext,
+  tabId: number,
+  widget: AriaWidget,
+  labels: string[],
+  warnings: string[],
+): Promise<void> {
   const norm = (text: string) => text.toLowerCase();
   for (let waited = 0; ; waited += POLL_MS) {
     const fresh = await partial(ctx, tabId, widget.backendId);
@@ -158,12 +225,17 @@ async function verify(ctx: ActionContext, tabId: number, widget: AriaWidget, lab
       const options = await visibleOptions(ctx, tabId, widget);
       const states = labels.map((l) => options.find((o) => norm(o.name) === norm(l))?.selected);
       if (states.every((s) => s === true)) return;
-      if (states.every((s) => s === undefined)) return void warnings.push('the options do not expose aria-selected: the choice could not be verified');
+      if (states.every((s) => s === undefined))
+        return void warnings.push('the options do not expose aria-selected: the choice could not be verified');
     }
     if (waited >= OPTIONS_WAIT_MS) break;
     await pause(ctx, POLL_MS);
   }
-  fail('INVALID_TARGET', `the ${widget.role} does not show ${labels.map((l) => JSON.stringify(l)).join(', ')} after the click: the page did not take the choice`, { reason: 'not_editable' });
+  fail(
+    'INVALID_TARGET',
+    `the ${widget.role} does not show ${labels.map((l) => JSON.stringify(l)).join(', ')} after the click: the page did not take the choice`,
+    { reason: 'not_editable' },
+  );
 }
 
 /** How long a combobox's suggestions may take to appear after typing (pages debounce their lookups). */
@@ -171,13 +243,18 @@ const SUGGESTIONS_WAIT_MS = 600;
 const MAX_SUGGESTIONS = 50;
 
 /** After typing into a combobox: the names of the options it shows (undefined for anything else). */
-export async function comboboxSuggestions(ctx: ActionContext, tabId: number, target: TargetSpec): Promise<string[] | undefined> {
+export async function comboboxSuggestions(
+  ctx: ActionContext,
+  tabId: number,
+  target: TargetSpec,
+): Promise<string[] | undefined> {
   const widget = await ariaWidgetOf(ctx, tabId, target);
   if (!widget || widget.role !== 'combobox') return undefined;
   try {
     for (let waited = 0; ; waited += POLL_MS) {
       const options = await visibleOptions(ctx, tabId, widget);
-      if (options.length > 0 || waited >= SUGGESTIONS_WAIT_MS) return options.slice(0, MAX_SUGGESTIONS).map((o) => o.name);
+      if (options.length > 0 || waited >= SUGGESTIONS_WAIT_MS)
+        return options.slice(0, MAX_SUGGESTIONS).map((o) => o.name);
       await pause(ctx, POLL_MS);
     }
   } catch {

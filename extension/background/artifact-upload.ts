@@ -64,7 +64,11 @@ async function readEnvelope(response: Response, what: string): Promise<Record<st
   if (response.status >= 500 || response.status === 408 || response.status === 429) {
     throw new TransientHttpError(`${what}: HTTP ${response.status}`);
   }
-  const body = (await response.json().catch(() => null)) as { ok?: boolean; data?: unknown; error?: { code?: string; message?: string } } | null;
+  const body = (await response.json().catch(() => null)) as {
+    ok?: boolean;
+    data?: unknown;
+    error?: { code?: string; message?: string };
+  } | null;
   if (!response.ok || !body || body.ok !== true) {
     const reason = body?.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${response.status}`;
     fail('ARTIFACT_UPLOAD_FAILED', `${what} failed (${reason})`, { status: response.status });
@@ -100,13 +104,23 @@ export function createArtifactUploader(deps: ArtifactUploaderDeps): ArtifactUplo
     if (typeof data.artifactId !== 'string' || typeof data.uploadUrl !== 'string') {
       fail('ARTIFACT_UPLOAD_FAILED', 'artifact presign answered without artifactId/uploadUrl');
     }
-    return { artifactId: data.artifactId, uploadUrl: data.uploadUrl, downloadUrl: typeof data.downloadUrl === 'string' ? data.downloadUrl : '' };
+    return {
+      artifactId: data.artifactId,
+      uploadUrl: data.uploadUrl,
+      downloadUrl: typeof data.downloadUrl === 'string' ? data.downloadUrl : '',
+    };
   }
 
-  async function reserve(input: Pick<UploadInput, 'taskId' | 'kind' | 'contentType' | 'uploadUrl'>): Promise<UploadTarget> {
+  async function reserve(
+    input: Pick<UploadInput, 'taskId' | 'kind' | 'contentType' | 'uploadUrl'>,
+  ): Promise<UploadTarget> {
     if (input.uploadUrl) {
       const parsed = parseUploadUrl(input.uploadUrl);
-      return { artifactId: parsed?.artifactId ?? '', uploadUrl: input.uploadUrl, downloadUrl: parsed?.downloadUrl ?? '' };
+      return {
+        artifactId: parsed?.artifactId ?? '',
+        uploadUrl: input.uploadUrl,
+        downloadUrl: parsed?.downloadUrl ?? '',
+      };
     }
     try {
       return await presign(input);
@@ -131,7 +145,8 @@ export function createArtifactUploader(deps: ArtifactUploaderDeps): ArtifactUplo
         });
         const artifactId = typeof stored.artifactId === 'string' ? stored.artifactId : target.artifactId;
         const url = typeof stored.downloadUrl === 'string' ? stored.downloadUrl : target.downloadUrl;
-        if (!artifactId || !url) fail('ARTIFACT_UPLOAD_FAILED', 'the upload answer names no artifactId or download URL');
+        if (!artifactId || !url)
+          fail('ARTIFACT_UPLOAD_FAILED', 'the upload answer names no artifactId or download URL');
         return { artifactId, url };
       } catch (error) {
         if (error instanceof ActionFailure) throw error;

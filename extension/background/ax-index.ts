@@ -23,7 +23,11 @@ async function pixelWide(ctx: ActionContext, tabId: number, entries: AxEntry[]):
   const tiny = new Set<number>();
   await Promise.all(
     entries.map(async (entry) => {
-      const box = await ctx.cdp.send<{ model: { width: number; height: number } }>(tabId, 'DOM.getBoxModel', { backendNodeId: entry.backendId }).catch(() => null);
+      const box = await ctx.cdp
+        .send<{ model: { width: number; height: number } }>(tabId, 'DOM.getBoxModel', {
+          backendNodeId: entry.backendId,
+        })
+        .catch(() => null);
       if (box && (box.model.width <= 2 || box.model.height <= 2)) tiny.add(entry.backendId);
     }),
   );
@@ -37,11 +41,21 @@ export async function axIndex(ctx: ActionContext, tabId: number): Promise<Action
   const tiny = await pixelWide(ctx, tabId, model.entries.filter((e) => e.unnamedToggle).slice(0, MAX_BOX_CHECKS));
   // Nodes behind an open modal keep their refs (acting on one says why it cannot) but are not listed.
   const kept = model.entries.slice(0, MAX_AX_ELEMENTS);
-  const ids = await ctx.refs.recordAx(tabId, snapshot.loaderId, kept.map((e) => ({ b: e.backendId, f: e.frameId })));
-  const elements = kept.flatMap((entry, i) => (entry.behindModal || tiny.has(entry.backendId) ? [] : [{ clickId: ids[i]!, ...entry.element }]));
+  const ids = await ctx.refs.recordAx(
+    tabId,
+    snapshot.loaderId,
+    kept.map((e) => ({ b: e.backendId, f: e.frameId })),
+  );
+  const elements = kept.flatMap((entry, i) =>
+    entry.behindModal || tiny.has(entry.backendId) ? [] : [{ clickId: ids[i]!, ...entry.element }],
+  );
   const warnings = [...snapshot.warnings];
-  if (model.entries.length > kept.length) warnings.push(`only the first ${kept.length} of ${model.entries.length} elements were indexed`);
-  if (model.modal) warnings.push(`a modal ${model.modal.role}${model.modal.name ? ` "${model.modal.name}"` : ''} is open: only its content is listed, and the page behind it cannot be used until it closes`);
+  if (model.entries.length > kept.length)
+    warnings.push(`only the first ${kept.length} of ${model.entries.length} elements were indexed`);
+  if (model.modal)
+    warnings.push(
+      `a modal ${model.modal.role}${model.modal.name ? ` "${model.modal.name}"` : ''} is open: only its content is listed, and the page behind it cannot be used until it closes`,
+    );
   const result: ActionResultMap['browser_dom_index'] = { elements, source: 'ax' };
   if (model.modal) result.modal = model.modal;
   if (warnings.length > 0) result.warnings = warnings;

@@ -9,18 +9,59 @@ import { statesOf } from './ax-states.ts';
 
 /** Roles listed whether or not they are tab stops (menu items, tree items, grid cells, options...). */
 const LISTED_ROLES = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'listbox', 'option',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem', 'gridcell', 'slider', 'spinbutton',
-  'DisclosureTriangle', 'ColorWell', 'Date', 'DateTime', 'InputTime', 'PopUpButton', 'ToggleButton',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'treeitem',
+  'gridcell',
+  'slider',
+  'spinbutton',
+  'DisclosureTriangle',
+  'ColorWell',
+  'Date',
+  'DateTime',
+  'InputTime',
+  'PopUpButton',
+  'ToggleButton',
 ]);
 /** Listed only when sortable or focusable. */
 const HEADER_ROLES = new Set(['columnheader', 'rowheader']);
 /** Focusable but never entries themselves: the document and frames. */
-const NEVER_LISTED = new Set(['RootWebArea', 'WebArea', 'Iframe', 'IframePresentational', 'MenuListPopup', 'LabelText', 'StaticText', 'InlineTextBox']);
+const NEVER_LISTED = new Set([
+  'RootWebArea',
+  'WebArea',
+  'Iframe',
+  'IframePresentational',
+  'MenuListPopup',
+  'LabelText',
+  'StaticText',
+  'InlineTextBox',
+]);
 /** Never entries and too many to look at (text runs): skipped before their properties are read. */
 const SKIPPED = new Set(['StaticText', 'InlineTextBox', 'LineBreak', 'ListMarker']);
 /** Roles whose name is what a form control is labelled with (`label`), not what it says (`text`). */
-const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+const FIELD_ROLES = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'checkbox',
+  'radio',
+  'switch',
+  'slider',
+  'spinbutton',
+]);
 const NAME_MAX_CHARS = 160;
 
 /** DOM attributes the accessibility tree does not carry, by backend node id (ax-snapshot.ts reads them). */
@@ -71,7 +112,9 @@ function byId(nodes: AxNode[]): { map: Map<string, AxNode>; root: AxNode | undef
 
 /** The top-most open modal dialog of the main frame (the last one in document order), if any. */
 function findModal(tree: AxFrameTree): AxNode | undefined {
-  const candidates = tree.nodes.filter((n) => !n.ignored && n.properties?.some((p) => p.name === 'modal' && p.value.value === true));
+  const candidates = tree.nodes.filter(
+    (n) => !n.ignored && n.properties?.some((p) => p.name === 'modal' && p.value.value === true),
+  );
   if (candidates.length <= 1) return candidates[0];
   // Several: the last in document order (nodes come breadth-first, so walk the tree).
   const wanted = new Set(candidates);
@@ -121,7 +164,8 @@ function labellingIds(nodes: AxNode[]): Set<number> {
   for (const node of nodes) {
     for (const property of node.properties ?? []) {
       if (property.name !== 'labelledby') continue;
-      for (const related of property.value.relatedNodes ?? []) if (related.backendDOMNodeId !== undefined) ids.add(related.backendDOMNodeId);
+      for (const related of property.value.relatedNodes ?? [])
+        if (related.backendDOMNodeId !== undefined) ids.add(related.backendDOMNodeId);
     }
   }
   return ids;
@@ -142,7 +186,11 @@ function textBelow(node: AxNode, map: Map<string, AxNode>, depth = 0): string {
 /** The text of the nearest ancestor (up to 3 levels) that has some. */
 function rowText(node: AxNode, map: Map<string, AxNode>): string {
   let parent = node.parentId !== undefined ? map.get(node.parentId) : undefined;
-  for (let depth = 0; parent && depth < 3; depth++, parent = parent.parentId !== undefined ? map.get(parent.parentId) : undefined) {
+  for (
+    let depth = 0;
+    parent && depth < 3;
+    depth++, parent = parent.parentId !== undefined ? map.get(parent.parentId) : undefined
+  ) {
     const text = clip(textBelow(parent, map), 100);
     if (text) return text;
   }
@@ -154,7 +202,11 @@ function rowText(node: AxNode, map: Map<string, AxNode>): string {
  * checkboxes do) or that has no control (TodoMVC's titles, double-clicked to edit): the label is
  * what a person operates, so it is listed (tag "label", no role), as the DOM index did.
  */
-function orphanLabel(node: AxNode, map: Map<string, AxNode>, labelling: Set<number>): Omit<IndexedElement, 'clickId'> | null {
+function orphanLabel(
+  node: AxNode,
+  map: Map<string, AxNode>,
+  labelling: Set<number>,
+): Omit<IndexedElement, 'clickId'> | null {
   if (node.backendDOMNodeId === undefined || labelling.has(node.backendDOMNodeId)) return null;
   const text = clip(textBelow(node, map));
   return text ? { tag: 'label', text } : null;
@@ -170,14 +222,31 @@ function tagOf(role: string, props: Map<string, unknown>, nativeSelect: boolean)
   return role;
 }
 
-function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxNode>, extras: DomExtras | undefined, frameLabel: string | undefined): Omit<IndexedElement, 'clickId'> {
+function entryOf(
+  node: AxNode,
+  props: Map<string, unknown>,
+  map: Map<string, AxNode>,
+  extras: DomExtras | undefined,
+  frameLabel: string | undefined,
+): Omit<IndexedElement, 'clickId'> {
   const rawRole = roleOfNode(node);
   const popup = (node.childIds ?? []).map((id) => map.get(id)).find((c) => c && roleOfNode(c) === 'MenuListPopup');
   const richText = (rawRole === 'generic' || rawRole === 'none') && props.get('editable') === 'richtext';
-  const role = rawRole === 'DisclosureTriangle' ? 'button' : rawRole === 'PopUpButton' ? 'combobox' : rawRole === 'ToggleButton' ? 'button' : richText ? 'textbox' : rawRole;
+  const role =
+    rawRole === 'DisclosureTriangle'
+      ? 'button'
+      : rawRole === 'PopUpButton'
+        ? 'combobox'
+        : rawRole === 'ToggleButton'
+          ? 'button'
+          : richText
+            ? 'textbox'
+            : rawRole;
   const element: Omit<IndexedElement, 'clickId'> = { tag: tagOf(rawRole, props, popup !== undefined), role };
   // A checkbox or radio with no name of its own (TodoMVC's toggles) is named by its row, as the DOM index did.
-  const name = clip(textOfValue(node.name)) || (role === 'checkbox' || role === 'radio' || role === 'switch' ? rowText(node, map) : '');
+  const name =
+    clip(textOfValue(node.name)) ||
+    (role === 'checkbox' || role === 'radio' || role === 'switch' ? rowText(node, map) : '');
   if (name) {
     if (FIELD_ROLES.has(role)) element.label = name;
     else element.text = name;
@@ -197,8 +266,10 @@ function entryOf(node: AxNode, props: Map<string, unknown>, map: Map<string, AxN
     element.options = optionsOf(node, map);
   }
   // min / max as the DOM index gave them (strings).
-  if ((role === 'slider' || role === 'spinbutton') && element.valueMin !== undefined) element.min = String(element.valueMin);
-  if ((role === 'slider' || role === 'spinbutton') && element.valueMax !== undefined) element.max = String(element.valueMax);
+  if ((role === 'slider' || role === 'spinbutton') && element.valueMin !== undefined)
+    element.min = String(element.valueMin);
+  if ((role === 'slider' || role === 'spinbutton') && element.valueMax !== undefined)
+    element.max = String(element.valueMax);
   if (popup) element.options = optionsOf(popup, map);
   if (props.get('multiselectable') === true) element.multiple = true;
   if (extras?.target) element.target = extras.target;
@@ -214,7 +285,8 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
   const main = frames[0];
   if (!main) return { entries: [] };
   const childByOwner = new Map<number, AxFrameTree>();
-  for (const frame of frames.slice(1)) if (frame.ownerBackendId !== undefined) childByOwner.set(frame.ownerBackendId, frame);
+  for (const frame of frames.slice(1))
+    if (frame.ownerBackendId !== undefined) childByOwner.set(frame.ownerBackendId, frame);
   const modalNode = findModal(main);
   const entries: AxEntry[] = [];
   const seen = new Set<string>();
@@ -229,9 +301,16 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       seen.add(key);
       const inside = scoped || node === modalNode || passedModal;
       const role = roleOfNode(node);
-      const props = node.ignored || node.backendDOMNodeId === undefined || SKIPPED.has(role) ? null : propertiesOf(node);
+      const props =
+        node.ignored || node.backendDOMNodeId === undefined || SKIPPED.has(role) ? null : propertiesOf(node);
       const extra = props ? extras.get(node.backendDOMNodeId!) : undefined;
-      const element = !props ? null : role === 'LabelText' ? orphanLabel(node, map, labelling) : isListed(node, props, extra) ? entryOf(node, props, map, extra, frameLabel) : null;
+      const element = !props
+        ? null
+        : role === 'LabelText'
+          ? orphanLabel(node, map, labelling)
+          : isListed(node, props, extra)
+            ? entryOf(node, props, map, extra, frameLabel)
+            : null;
       if (element) {
         if (frameLabel && !element.frame) element.frame = frameLabel;
         const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element };

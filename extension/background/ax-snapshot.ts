@@ -6,7 +6,11 @@
 import type { AxNode } from './ax-tree.ts';
 import type { AxFrameTree, DomExtras } from './ax-model.ts';
 
-export type CdpSend = <T = unknown>(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }) => Promise<T>;
+export type CdpSend = <T = unknown>(
+  method: string,
+  params?: Record<string, unknown>,
+  options?: { timeoutMs?: number },
+) => Promise<T>;
 
 /** Chrome builds the tree of a page of thousands of controls in seconds on a loaded machine: beyond the usual 5 s command bound. */
 export const AX_TREE_TIMEOUT_MS = 20_000;
@@ -28,9 +32,29 @@ export interface AxSnapshot {
 const EXTRAS_SELECTOR = '[aria-sort],[aria-current]:not([aria-current="false"]),a[target]:not([target="_self"])';
 const MAX_EXTRAS = 200;
 /** Input types the tree does not tell apart from a text field (a checkbox, a range or a number it does). */
-const TYPED_INPUTS = ['password', 'email', 'url', 'tel', 'date', 'time', 'datetime-local', 'month', 'week', 'color', 'file', 'range', 'number'];
+const TYPED_INPUTS = [
+  'password',
+  'email',
+  'url',
+  'tel',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+  'color',
+  'file',
+  'range',
+  'number',
+];
 /** Also form fields' `name` attributes (planners match them) and native multiple selects. */
-const TYPED_SELECTOR = [...TYPED_INPUTS.map((t) => `input[type="${t}" i]`), 'input[name]', 'select[name]', 'textarea[name]', 'select[multiple]'].join(',');
+const TYPED_SELECTOR = [
+  ...TYPED_INPUTS.map((t) => `input[type="${t}" i]`),
+  'input[name]',
+  'select[name]',
+  'textarea[name]',
+  'select[multiple]',
+].join(',');
 const MAX_TYPED = 500;
 const SORTS = new Set(['ascending', 'descending', 'other']);
 
@@ -48,11 +72,17 @@ async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
   // Typed inputs first (password fields above all: the tree cannot tell an empty one from a text
   // field, and the runtime must know them to keep what is typed there secret).
   const [typed, others] = await Promise.all(
-    [TYPED_SELECTOR, EXTRAS_SELECTOR].map((selector) => send<{ nodeIds: number[] }>('DOM.querySelectorAll', { nodeId: root.nodeId, selector })),
+    [TYPED_SELECTOR, EXTRAS_SELECTOR].map((selector) =>
+      send<{ nodeIds: number[] }>('DOM.querySelectorAll', { nodeId: root.nodeId, selector }),
+    ),
   );
   const nodeIds = [...typed!.nodeIds.slice(0, MAX_TYPED), ...others!.nodeIds.slice(0, MAX_EXTRAS)];
   const described = await Promise.all(
-    nodeIds.map((nodeId) => send<{ node: { backendNodeId: number; nodeName: string; attributes?: string[] } }>('DOM.describeNode', { nodeId }).catch(() => null)),
+    nodeIds.map((nodeId) =>
+      send<{ node: { backendNodeId: number; nodeName: string; attributes?: string[] } }>('DOM.describeNode', {
+        nodeId,
+      }).catch(() => null),
+    ),
   );
   for (const result of described) {
     if (!result) continue;
@@ -77,17 +107,32 @@ export async function takeAxSnapshot(send: CdpSend): Promise<AxSnapshot> {
   const warnings: string[] = [];
   const children = flatten(frameTree);
   const [main, extras, ...childTrees] = await Promise.all([
-    send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: frameTree.frame.id }, { timeoutMs: AX_TREE_TIMEOUT_MS }),
+    send<{ nodes: AxNode[] }>(
+      'Accessibility.getFullAXTree',
+      { frameId: frameTree.frame.id },
+      { timeoutMs: AX_TREE_TIMEOUT_MS },
+    ),
     domExtras(send).catch(() => new Map<number, DomExtras>()),
     ...children.map(async (child): Promise<AxFrameTree | null> => {
       try {
         const [tree, owner] = await Promise.all([
-          send<{ nodes: AxNode[] }>('Accessibility.getFullAXTree', { frameId: child.frame.id }, { timeoutMs: AX_TREE_TIMEOUT_MS }),
+          send<{ nodes: AxNode[] }>(
+            'Accessibility.getFullAXTree',
+            { frameId: child.frame.id },
+            { timeoutMs: AX_TREE_TIMEOUT_MS },
+          ),
           send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: child.frame.id }),
         ]);
-        return { frameId: child.frame.id, nodes: tree.nodes, ownerBackendId: owner.backendNodeId, url: child.frame.url };
+        return {
+          frameId: child.frame.id,
+          nodes: tree.nodes,
+          ownerBackendId: owner.backendNodeId,
+          url: child.frame.url,
+        };
       } catch {
-        warnings.push(`the frame ${child.frame.url.slice(0, 200)} runs in another process (cross-origin): its content is not in the page model`);
+        warnings.push(
+          `the frame ${child.frame.url.slice(0, 200)} runs in another process (cross-origin): its content is not in the page model`,
+        );
         return null;
       }
     }),

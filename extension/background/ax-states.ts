@@ -20,7 +20,11 @@ const finite = (raw: unknown): number | undefined => {
 };
 
 /** Value and states (everything of ElementStates but role and name). */
-export function statesOf(node: AxNode, props: Map<string, unknown> = propertiesOf(node), extras?: DomExtras): Omit<ElementStates, 'role' | 'name'> {
+export function statesOf(
+  node: AxNode,
+  props: Map<string, unknown> = propertiesOf(node),
+  extras?: DomExtras,
+): Omit<ElementStates, 'role' | 'name'> {
   const role = roleOfNode(node);
   const out: Omit<ElementStates, 'role' | 'name'> = {};
   const checked = tristate(props.get('checked'));
@@ -31,7 +35,8 @@ export function statesOf(node: AxNode, props: Map<string, unknown> = propertiesO
     const raw = props.get(key);
     if (typeof raw === 'boolean') out[key] = raw;
   }
-  for (const key of ['disabled', 'required', 'readonly', 'focused'] as const) if (props.get(key) === true) out[key] = true;
+  for (const key of ['disabled', 'required', 'readonly', 'focused'] as const)
+    if (props.get(key) === true) out[key] = true;
   const invalid = props.get('invalid');
   if (invalid !== undefined && invalid !== 'false' && invalid !== false) out.invalid = true;
   const level = finite(props.get('level'));

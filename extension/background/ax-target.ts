@@ -20,20 +20,31 @@ async function cdp<T>(ctx: ActionContext, tabId: number, method: string, params:
   try {
     return await ctx.cdp.send<T>(tabId, method, params);
   } catch (error) {
-    if (error instanceof CdpError && error.kind === 'unavailable') fail('CDP_UNAVAILABLE', `this ref comes from the accessibility tree, which needs CDP: ${error.message}`, { reason: error.kind });
+    if (error instanceof CdpError && error.kind === 'unavailable')
+      fail('CDP_UNAVAILABLE', `this ref comes from the accessibility tree, which needs CDP: ${error.message}`, {
+        reason: error.kind,
+      });
     throw error;
   }
 }
 
 /** Marks the node `backendNodeId` with data-mimo_ax_target=`value`; INVALID_TARGET (stale) when it has left the page. */
-export async function markNode(ctx: ActionContext, tabId: number, backendNodeId: number, value: string): Promise<TargetSpec> {
+export async function markNode(
+  ctx: ActionContext,
+  tabId: number,
+  backendNodeId: number,
+  value: string,
+): Promise<TargetSpec> {
   let objectId: string | undefined;
   try {
-    ({ object: { objectId } } = await ctx.cdp.send<{ object: { objectId?: string } }>(tabId, 'DOM.resolveNode', { backendNodeId }));
+    ({
+      object: { objectId },
+    } = await ctx.cdp.send<{ object: { objectId?: string } }>(tabId, 'DOM.resolveNode', { backendNodeId }));
   } catch (error) {
     if (error instanceof CdpError && error.kind !== 'command') throw error;
   }
-  if (!objectId) fail('INVALID_TARGET', `element ${value} left the page after it was indexed; index again`, { reason: 'stale' });
+  if (!objectId)
+    fail('INVALID_TARGET', `element ${value} left the page after it was indexed; index again`, { reason: 'stale' });
   const marked = await cdp<{ result: { value?: unknown } }>(ctx, tabId, 'Runtime.callFunctionOn', {
     objectId,
     functionDeclaration: MARK_FUNCTION,
@@ -41,16 +52,29 @@ export async function markNode(ctx: ActionContext, tabId: number, backendNodeId:
     returnByValue: true,
   });
   void ctx.cdp.send(tabId, 'Runtime.releaseObject', { objectId }).catch(() => {});
-  if (marked.result.value !== true) fail('INVALID_TARGET', `element ${value} left the page after it was indexed; index again`, { reason: 'stale' });
+  if (marked.result.value !== true)
+    fail('INVALID_TARGET', `element ${value} left the page after it was indexed; index again`, { reason: 'stale' });
   return { mark: { attr: AX_MARK_ATTR, value } };
 }
 
 export async function axTarget(ctx: ActionContext, tabId: number, clickId: number, refs: AxRefs): Promise<TargetSpec> {
   const node = refs.nodes[clickId]!;
-  const { frameTree } = await cdp<{ frameTree: { frame: { id: string; loaderId: string } } }>(ctx, tabId, 'Page.getFrameTree', {});
+  const { frameTree } = await cdp<{ frameTree: { frame: { id: string; loaderId: string } } }>(
+    ctx,
+    tabId,
+    'Page.getFrameTree',
+    {},
+  );
   if (frameTree.frame.loaderId !== refs.loaderId) {
-    fail('INVALID_TARGET', `clickId ${clickId} belongs to a page that is gone (the tab navigated); index again`, { reason: 'stale', clickId });
+    fail('INVALID_TARGET', `clickId ${clickId} belongs to a page that is gone (the tab navigated); index again`, {
+      reason: 'stale',
+      clickId,
+    });
   }
   await markNode(ctx, tabId, node.b, String(clickId));
-  return { clickId, mark: { attr: AX_MARK_ATTR, value: String(clickId) }, node: { backendId: node.b, frameId: node.f, mainFrame: node.f === frameTree.frame.id } };
+  return {
+    clickId,
+    mark: { attr: AX_MARK_ATTR, value: String(clickId) },
+    node: { backendId: node.b, frameId: node.f, mainFrame: node.f === frameTree.frame.id },
+  };
 }

@@ -40,7 +40,8 @@ export function textOfValue(value: AxValue | undefined): string {
 /** The node's properties by name (focusable, checked, expanded, level, url, modal...); relations as their related nodes. */
 export function propertiesOf(node: AxNode): Map<string, unknown> {
   const map = new Map<string, unknown>();
-  for (const property of node.properties ?? []) map.set(property.name, property.value.relatedNodes ?? property.value.value);
+  for (const property of node.properties ?? [])
+    map.set(property.name, property.value.relatedNodes ?? property.value.value);
   return map;
 }
 

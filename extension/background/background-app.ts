@@ -3,7 +3,13 @@
 // the settings are read.
 import { createOverlayConfirmation } from './overlay-confirmation.ts';
 import { showTaskTab } from './show-tab.ts';
-import { LIVE_FRAME_EVENT, LiveViewCommandSchema, PluginUiStateMessageSchema, PROTOCOL_VERSION, validate } from '../../transport/contracts/index.ts';
+import {
+  LIVE_FRAME_EVENT,
+  LiveViewCommandSchema,
+  PluginUiStateMessageSchema,
+  PROTOCOL_VERSION,
+  validate,
+} from '../../transport/contracts/index.ts';
 import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
@@ -69,11 +75,20 @@ export function createBackground(deps: BackgroundDeps): Background {
   const identity = createClientIdentity(browser.storage.local, () => `plugin-${deps.newId()}`);
   const taskTabs = createTaskTabs(browser.storage.local);
   const isWebUiUrl = (url: string | undefined) =>
-    matchesAnyPattern(url, webUiPatterns(manifest.externally_connectable?.matches, settings.serverUrl, settings.webUiPatterns));
+    matchesAnyPattern(
+      url,
+      webUiPatterns(manifest.externally_connectable?.matches, settings.serverUrl, settings.webUiPatterns),
+    );
 
   let link: ServerLink;
   const emit = (message: unknown) => link.send(message);
-  const confirmations = createOverlayConfirmation({ browser, taskTabs, clientId: identity.current, emit, now: deps.now });
+  const confirmations = createOverlayConfirmation({
+    browser,
+    taskTabs,
+    clientId: identity.current,
+    emit,
+    now: deps.now,
+  });
   const overlay = createOverlayRelay({
     browser,
     taskTabs,
@@ -98,9 +113,17 @@ export function createBackground(deps: BackgroundDeps): Background {
     cdp,
     nav,
     // The parked about:blank is read over CDP (executeScript may not touch it: page-agent-cdp.ts).
-    page: createPageAgentClient(browser, createCdpPageAgent({ browser, cdp, fetchText: (url) => deps.fetch(url).then((r) => r.text()) })),
+    page: createPageAgentClient(
+      browser,
+      createCdpPageAgent({ browser, cdp, fetchText: (url) => deps.fetch(url).then((r) => r.text()) }),
+    ),
     refs: createElementRefs(browser.storage.session),
-    artifacts: createArtifactUploader({ fetch: deps.fetch, serverUrl: () => settings.serverUrl, token: () => settings.token, sleep: deps.sleep }),
+    artifacts: createArtifactUploader({
+      fetch: deps.fetch,
+      serverUrl: () => settings.serverUrl,
+      token: () => settings.token,
+      sleep: deps.sleep,
+    }),
     overlay,
     isWebUiUrl,
     timers: deps.timers,
@@ -116,19 +139,55 @@ export function createBackground(deps: BackgroundDeps): Background {
     ...(deps.log ? { log: deps.log } : {}),
   });
   // Pop-ups, dialogs and other page interruptions in task tabs.
-  const reports = createInterruptionReports({ clientId: identity.current, send: (message) => void emit(message), now: deps.now, newId: deps.newId, sleep: deps.sleep, log: deps.log });
+  const reports = createInterruptionReports({
+    clientId: identity.current,
+    send: (message) => void emit(message),
+    now: deps.now,
+    newId: deps.newId,
+    sleep: deps.sleep,
+    log: deps.log,
+  });
   let ownTab: (taskId: string, tabId: number, openerTabId: number) => Promise<void> = async () => {};
-  const popups = createPopupGuard({ browser, taskTabs, reports, navigationGuard: () => guard, adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId) });
-  const downloads = installDownloadGuard({ browser, now: deps.now, sleep: deps.sleep, tasksGuarded: () => interruptions.anyGuarded() });
-  const interruptions = createInterruptionGuard({ browser, cdp: services.cdp, taskTabs, reports, popups, downloads, newId: deps.newId, now: deps.now, log: deps.log });
-  const newTabGate = createNewTabGate({ browser, rules: browser.declarativeNetRequest, ...(deps.log ? { log: deps.log } : {}) });
+  const popups = createPopupGuard({
+    browser,
+    taskTabs,
+    reports,
+    navigationGuard: () => guard,
+    adopted: (taskId, tabId, openerTabId) => ownTab(taskId, tabId, openerTabId),
+  });
+  const downloads = installDownloadGuard({
+    browser,
+    now: deps.now,
+    sleep: deps.sleep,
+    tasksGuarded: () => interruptions.anyGuarded(),
+  });
+  const interruptions = createInterruptionGuard({
+    browser,
+    cdp: services.cdp,
+    taskTabs,
+    reports,
+    popups,
+    downloads,
+    newId: deps.newId,
+    now: deps.now,
+    log: deps.log,
+  });
+  const newTabGate = createNewTabGate({
+    browser,
+    rules: browser.declarativeNetRequest,
+    ...(deps.log ? { log: deps.log } : {}),
+  });
   const guard: NavigationGuard = createNavigationGuard({
     browser,
     cdp: services.cdp,
     taskTabs,
     gate: newTabGate,
     expectNavigation: (tabId, url) => services.nav.expect(tabId, url),
-    ask: async (question) => link.request(navigationCheckMessage(question, await identity.get(), `nav-${deps.newId()}`, deps.now()), NAVIGATION_CHECK_TIMEOUT_MS),
+    ask: async (question) =>
+      link.request(
+        navigationCheckMessage(question, await identity.get(), `nav-${deps.newId()}`, deps.now()),
+        NAVIGATION_CHECK_TIMEOUT_MS,
+      ),
     ...(deps.log ? { log: deps.log } : {}),
   });
   services.navigationGuard = guard;
@@ -142,19 +201,44 @@ export function createBackground(deps: BackgroundDeps): Background {
     forceDetach: async (tabId) => void (await browser.debugger?.detach({ tabId })),
     ...(deps.log ? { log: deps.log } : {}),
   });
-  const runner = createActionRunner({ handlers: withTaskIdle(withInterruptions(actionHandlers, interruptions, reports), idle), services, clientId: identity.current, send: (message) => emit(message) });
+  const runner = createActionRunner({
+    handlers: withTaskIdle(withInterruptions(actionHandlers, interruptions, reports), idle),
+    services,
+    clientId: identity.current,
+    send: (message) => emit(message),
+  });
 
   async function onConnected(): Promise<void> {
     const clientId = await identity.get();
-    const common = { extensionId: browser.runtime.id, extensionName: manifest.name, ua: deps.userAgent, version: manifest.version, browserName: 'chrome' };
-    emit({ v: PROTOCOL_VERSION, type: 'activate_extension', id: `act-${deps.newId()}`, clientId, ...common, allowOtherClient: false, skipAuthorization: true, timestamp: deps.now() });
+    const common = {
+      extensionId: browser.runtime.id,
+      extensionName: manifest.name,
+      ua: deps.userAgent,
+      version: manifest.version,
+      browserName: 'chrome',
+    };
+    emit({
+      v: PROTOCOL_VERSION,
+      type: 'activate_extension',
+      id: `act-${deps.newId()}`,
+      clientId,
+      ...common,
+      allowOtherClient: false,
+      skipAuthorization: true,
+      timestamp: deps.now(),
+    });
     try {
       const snapshot = await readSnapshot(browser);
       emit({ v: PROTOCOL_VERSION, type: 'full_state_sync', clientId, ...snapshot, timestamp: deps.now() });
     } catch (error) {
       deps.log?.(`full_state_sync failed: ${String(error)}`);
     }
-    const registered = await registerExtension(deps, settings.serverUrl, settings.token, { ...common, clientId, allowOtherClient: false, timestamp: deps.now() });
+    const registered = await registerExtension(deps, settings.serverUrl, settings.token, {
+      ...common,
+      clientId,
+      allowOtherClient: false,
+      timestamp: deps.now(),
+    });
     if (!registered.ok) deps.log?.(registered.error.message);
   }
 
@@ -169,16 +253,22 @@ export function createBackground(deps: BackgroundDeps): Background {
       browser_action: (message, ack) => void runner.receive(message, ack),
       plugin_ui_state: (message, ack) => {
         const checked = validate(PluginUiStateMessageSchema, message, 'SCHEMA_VALIDATION_FAILED');
-        ack?.(checked.ok ? { ok: true } : { ok: false, error: { code: checked.error.code, message: checked.error.message } });
+        ack?.(
+          checked.ok
+            ? { ok: true }
+            : { ok: false, error: { code: checked.error.code, message: checked.error.message } },
+        );
         if (checked.ok) void overlay.applyUiState(checked.value);
         if (checked.ok && checked.value.state === 'idle') idle.taskEnded(checked.value.taskId);
       },
       // "Show the tab" from the web UI: the only time Mimo brings a tab forward.
-      confirmation_state: (message, ack) => void confirmations.fromServer(message).then((result) => ack?.(result as never)),
+      confirmation_state: (message, ack) =>
+        void confirmations.fromServer(message).then((result) => ack?.(result as never)),
       show_tab: (message, ack) => void showTaskTab(browser, taskTabs, message).then((result) => ack?.(result as never)),
       live_view: (message, ack) => {
         const checked = validate(LiveViewCommandSchema, message, 'SCHEMA_VALIDATION_FAILED');
-        if (!checked.ok) return ack?.({ ok: false, error: { code: checked.error.code, message: checked.error.message } });
+        if (!checked.ok)
+          return ack?.({ ok: false, error: { code: checked.error.code, message: checked.error.message } });
         void live.command(checked.value).then((result) => ack?.(result as never));
       },
     },
@@ -205,8 +295,12 @@ export function createBackground(deps: BackgroundDeps): Background {
         if (!record) return;
         focusGuard.taskTabOpened(tabId);
         // A tab the task opened joins the task's group, so the user sees it belongs to the task.
-        if (record.groupId !== undefined && tab.groupId !== record.groupId) void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
-        if (settings.useCdp) void interruptions.guard(record.taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
+        if (record.groupId !== undefined && tab.groupId !== record.groupId)
+          void browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+        if (settings.useCdp)
+          void interruptions
+            .guard(record.taskId, tabId)
+            .catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
       });
     },
   });
@@ -216,15 +310,25 @@ export function createBackground(deps: BackgroundDeps): Background {
   ownTab = async (taskId, tabId, openerTabId) => {
     const record = (await taskTabs.adoptOpenedTab({ id: tabId, openerTabId })) ?? (await taskTabs.taskOfTab(tabId));
     if (!record || record.taskId !== taskId) return;
-    if (record.groupId !== undefined) await browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
-    if (settings.useCdp) await interruptions.guard(taskId, tabId).catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
+    if (record.groupId !== undefined)
+      await browser.tabs.group({ tabIds: [tabId], groupId: record.groupId }).catch(() => {});
+    if (settings.useCdp)
+      await interruptions
+        .guard(taskId, tabId)
+        .catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
   };
 
   const consent = createPairingConsent({ browser, timers: deps.timers, newId: deps.newId });
 
   const clientInfo = async (): Promise<PluginClientInfo> => {
     const status = link.status();
-    const info: PluginClientInfo = { ok: true, extensionId: browser.runtime.id, extensionName: manifest.name, version: manifest.version, socketConnected: status.connected };
+    const info: PluginClientInfo = {
+      ok: true,
+      extensionId: browser.runtime.id,
+      extensionName: manifest.name,
+      version: manifest.version,
+      socketConnected: status.connected,
+    };
     const clientId = identity.current() ?? (await identity.get().catch(() => null));
     if (clientId) info.clientId = clientId;
     return info;
@@ -248,11 +352,13 @@ export function createBackground(deps: BackgroundDeps): Background {
           return { ok: overlay.overlayCommand(message.taskId, message.command) };
         },
         // Only web UI pages may ask (the content script checks event.origin too).
-        client_info: async (_message, sender) => (isWebUiUrl(sender.tab.url ?? sender.url) ? clientInfo() : { ok: false }),
+        client_info: async (_message, sender) =>
+          isWebUiUrl(sender.tab.url ?? sender.url) ? clientInfo() : { ok: false },
         // "Connect this browser": only a web UI page, and the server URL is that page's origin.
         connect_browser: async (message, sender) => {
           const pageUrl = sender.url ?? sender.tab.url;
-          if (!isWebUiUrl(pageUrl) || !pageOrigin(pageUrl)) return { ok: false, status: 'invalid', message: 'this page may not connect the browser' };
+          if (!isWebUiUrl(pageUrl) || !pageOrigin(pageUrl))
+            return { ok: false, status: 'invalid', message: 'this page may not connect the browser' };
           return pairBrowser(
             {
               storage: browser.storage.local,

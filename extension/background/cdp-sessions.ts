@@ -24,7 +24,12 @@ export interface CdpSessions {
   /** Attaches (once) and enables focus emulation; rejects with CdpError('unavailable'). */
   attach(tabId: number): Promise<void>;
   /** `timeoutMs` overrides the command timeout for one slow read (the accessibility tree of a big page). */
-  send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<T>;
+  send<T = unknown>(
+    tabId: number,
+    method: string,
+    params?: Record<string, unknown>,
+    options?: { timeoutMs?: number },
+  ): Promise<T>;
   detach(tabId: number): Promise<void>;
   isAttached(tabId: number): boolean;
 }
@@ -38,7 +43,10 @@ export interface CdpSessionsDeps {
   /** Right after attaching, before anything else is sent (navigation-guard.ts turns on Fetch here). */
   onAttached?(tabId: number): Promise<void>;
   /** Runs after every fresh attach (navigation tracking); a failure there does not fail the attach. */
-  afterAttach?(tabId: number, send: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>): Promise<void>;
+  afterAttach?(
+    tabId: number,
+    send: <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>,
+  ): Promise<void>;
   /** Runs when this side detaches a tab. */
   afterDetach?(tabId: number): void;
 }
@@ -55,7 +63,10 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
 
   function bounded<T>(work: Promise<T>, what: string, limitMs = timeoutMs): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = deps.timers.setTimeout(() => reject(new CdpError(`${what} timed out after ${limitMs} ms`, 'timeout')), limitMs);
+      const timer = deps.timers.setTimeout(
+        () => reject(new CdpError(`${what} timed out after ${limitMs} ms`, 'timeout')),
+        limitMs,
+      );
       work.then(
         (value) => (deps.timers.clearTimeout(timer), resolve(value)),
         (error) => (deps.timers.clearTimeout(timer), reject(error)),
@@ -63,7 +74,12 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     });
   }
 
-  async function rawSend<T>(tabId: number, method: string, params?: Record<string, unknown>, limitMs?: number): Promise<T> {
+  async function rawSend<T>(
+    tabId: number,
+    method: string,
+    params?: Record<string, unknown>,
+    limitMs?: number,
+  ): Promise<T> {
     if (!api) throw new CdpError('chrome.debugger is not available in this browser', 'unavailable');
     try {
       return (await bounded(api.sendCommand({ tabId }, method, params ?? {}), `CDP ${method}`, limitMs)) as T;
@@ -82,7 +98,12 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     } catch (error) {
       const message = messageOf(error);
       // Ours from a previous service-worker life: the session is still there and usable.
-      const ours = /already attached/i.test(message) && (await rawSend(tabId, 'Runtime.evaluate', { expression: '1' }).then(() => true, () => false));
+      const ours =
+        /already attached/i.test(message) &&
+        (await rawSend(tabId, 'Runtime.evaluate', { expression: '1' }).then(
+          () => true,
+          () => false,
+        ));
       if (!ours) throw new CdpError(`chrome.debugger.attach refused: ${message}`, 'unavailable');
     }
     attached.add(tabId);

@@ -15,8 +15,7 @@ interface TabRefs {
 }
 
 export type RefCheck =
-  | { ok: true; ref: RefGeneration }
-  | { ok: false; reason: 'no_index' | 'stale' | 'not_found'; message: string };
+  { ok: true; ref: RefGeneration } | { ok: false; reason: 'no_index' | 'stale' | 'not_found'; message: string };
 
 export interface ElementRefs {
   /** First clickId of the next generation for this tab. */
@@ -85,7 +84,13 @@ export function createElementRefs(storage: StorageArea | undefined): ElementRefs
         table[id] = node;
       }
       const firstId = ids.length > 0 ? Math.min(...ids) : refs.nextId;
-      refs.current = { docToken: `ax:${loaderId}`, attr: AX_MARK_ATTR, firstId, lastId: Math.max(firstId, refs.nextId - 1), ax: { loaderId, nodes: table } };
+      refs.current = {
+        docToken: `ax:${loaderId}`,
+        attr: AX_MARK_ATTR,
+        firstId,
+        lastId: Math.max(firstId, refs.nextId - 1),
+        ax: { loaderId, nodes: table },
+      };
       // Not awaited: the table is in memory now; the copy for a restarted worker may land a moment later.
       void persist(map);
       return ids;
@@ -93,17 +98,35 @@ export function createElementRefs(storage: StorageArea | undefined): ElementRefs
     async check(tabId, clickId) {
       const refs = (await load()).get(tabId);
       const current = refs?.current ?? null;
-      if (!current) return { ok: false, reason: 'no_index', message: `tab ${tabId} has not been indexed; call browser_dom_index first` };
+      if (!current)
+        return {
+          ok: false,
+          reason: 'no_index',
+          message: `tab ${tabId} has not been indexed; call browser_dom_index first`,
+        };
       if (current.ax) {
         if (current.ax.nodes[clickId]) return { ok: true, ref: current };
-        if (clickId < refs!.nextId) return { ok: false, reason: 'stale', message: `clickId ${clickId} is not in the latest browser_dom_index (its element left the page or the view); index again` };
+        if (clickId < refs!.nextId)
+          return {
+            ok: false,
+            reason: 'stale',
+            message: `clickId ${clickId} is not in the latest browser_dom_index (its element left the page or the view); index again`,
+          };
         return { ok: false, reason: 'not_found', message: `clickId ${clickId} was never assigned on this tab` };
       }
       if (clickId < current.firstId) {
-        return { ok: false, reason: 'stale', message: `clickId ${clickId} is from an older browser_dom_index (current ids are ${current.firstId}-${current.lastId}); index again` };
+        return {
+          ok: false,
+          reason: 'stale',
+          message: `clickId ${clickId} is from an older browser_dom_index (current ids are ${current.firstId}-${current.lastId}); index again`,
+        };
       }
       if (clickId > current.lastId) {
-        return { ok: false, reason: 'not_found', message: `clickId ${clickId} was never assigned (current ids are ${current.firstId}-${current.lastId})` };
+        return {
+          ok: false,
+          reason: 'not_found',
+          message: `clickId ${clickId} was never assigned (current ids are ${current.firstId}-${current.lastId})`,
+        };
       }
       return { ok: true, ref: current };
     },

@@ -35,7 +35,10 @@ export interface GuardedTab {
   warnings: string[];
 }
 
-export async function openGuardedTab(deps: GuardedTabDeps, request: GuardedTabRequest): Promise<GuardedTab | undefined> {
+export async function openGuardedTab(
+  deps: GuardedTabDeps,
+  request: GuardedTabRequest,
+): Promise<GuardedTab | undefined> {
   const { browser } = deps;
   // Armed even when it stays blank for now: a pop-up opened on about:blank is navigated right
   // after (window.open('') then w.location = ...), and that must meet the guard, not race its attach.
@@ -59,7 +62,10 @@ export async function openGuardedTab(deps: GuardedTabDeps, request: GuardedTabRe
   const warnings: string[] = [];
   if (guarded) {
     const armed = await deps.navigationGuard!.arm(tabId, request.taskId);
-    if (!armed.guarded) warnings.push(`navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`);
+    if (!armed.guarded)
+      warnings.push(
+        `navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`,
+      );
   }
   await request.beforeNavigate?.(tabId, navigates);
   if (navigates) tab = await browser.tabs.update(tabId, { url: request.url });

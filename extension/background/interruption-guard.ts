@@ -70,7 +70,9 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
   const guarding = new Map<number, Promise<void>>();
   const acting = new Map<string, number>();
   const lastActionEnded = new Map<string, number>();
-  const agentActing = (taskId: string) => (acting.get(taskId) ?? 0) > 0 || deps.now() - (lastActionEnded.get(taskId) ?? -Infinity) <= AGENT_NAVIGATION_GRACE_MS;
+  const agentActing = (taskId: string) =>
+    (acting.get(taskId) ?? 0) > 0 ||
+    deps.now() - (lastActionEnded.get(taskId) ?? -Infinity) <= AGENT_NAVIGATION_GRACE_MS;
 
   const taskOf = async (tabId: number) => (await deps.taskTabs.taskOfTab(tabId))?.taskId;
 
@@ -78,11 +80,22 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     const taskId = await taskOf(tabId);
     const type = params.type;
     if (!taskId || !isDialogType(type)) return;
-    const dialog = { type, message: String(params.message ?? ''), url: String(params.url ?? ''), defaultPrompt: String(params.defaultPrompt ?? '') };
+    const dialog = {
+      type,
+      message: String(params.message ?? ''),
+      url: String(params.url ?? ''),
+      defaultPrompt: String(params.defaultPrompt ?? ''),
+    };
     const answer = answerDialog(dialog, { agentActing: agentActing(taskId) });
     let message = describeDialog(dialog, answer);
     try {
-      await deps.cdp.send(tabId, 'Page.handleJavaScriptDialog', answer.promptText === undefined ? { accept: answer.accept } : { accept: answer.accept, promptText: answer.promptText });
+      await deps.cdp.send(
+        tabId,
+        'Page.handleJavaScriptDialog',
+        answer.promptText === undefined
+          ? { accept: answer.accept }
+          : { accept: answer.accept, promptText: answer.promptText },
+      );
     } catch (error) {
       // Chrome may have closed it first (it dismisses dialogs of background tabs on its own).
       message += ` [answer not delivered: ${messageOf(error)}]`;
@@ -169,12 +182,24 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     let done = false;
     let why = 'the form is gone';
     try {
-      const { frameTree } = await deps.cdp.send<{ frameTree: { frame: { id: string }; childFrames?: unknown[] } }>(tabId, 'Page.getFrameTree');
+      const { frameTree } = await deps.cdp.send<{ frameTree: { frame: { id: string }; childFrames?: unknown[] } }>(
+        tabId,
+        'Page.getFrameTree',
+      );
       for (const frameId of framesOf(frameTree)) {
         // Frames of another process (cross-site iframes) refuse: skip them.
-        const world = await deps.cdp.send<{ executionContextId: number }>(tabId, 'Page.createIsolatedWorld', { frameId, worldName: 'mimo-resubmit' }).catch(() => undefined);
+        const world = await deps.cdp
+          .send<{ executionContextId: number }>(tabId, 'Page.createIsolatedWorld', {
+            frameId,
+            worldName: 'mimo-resubmit',
+          })
+          .catch(() => undefined);
         if (!world) continue;
-        const run = await deps.cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', { expression, contextId: world.executionContextId, returnByValue: true });
+        const run = await deps.cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', {
+          expression,
+          contextId: world.executionContextId,
+          returnByValue: true,
+        });
         if (run.result?.value === true) {
           done = true;
           break;
@@ -198,7 +223,11 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     const taskId = await taskOf(tabId);
     if (!taskId) return;
     const mode = params.mode === 'selectMultiple' ? 'several files' : 'a file';
-    deps.reports.report(taskId, { tabId, kind: 'file_chooser', message: `the page opened a file chooser for ${mode}; Mimo intercepted it (no dialog shown, no file chosen)` });
+    deps.reports.report(taskId, {
+      tabId,
+      kind: 'file_chooser',
+      message: `the page opened a file chooser for ${mode}; Mimo intercepted it (no dialog shown, no file chosen)`,
+    });
   }
 
   async function onDownload(tabId: number, params: Record<string, unknown>): Promise<void> {
@@ -207,8 +236,16 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     const url = String(params.url ?? '');
     const name = String(params.suggestedFilename ?? '') || url.slice(0, 200);
     const filed = deps.downloads.expect(taskId, url).then((path) => {
-      const where = path === undefined ? 'Mimo could not file it into the task folder (it went where Chrome puts downloads)' : `saved as Downloads/${path}`;
-      deps.reports.report(taskId, { tabId, kind: 'download', url: url.slice(0, 4_096), message: `the page downloaded ${JSON.stringify(name)}; ${where}` });
+      const where =
+        path === undefined
+          ? 'Mimo could not file it into the task folder (it went where Chrome puts downloads)'
+          : `saved as Downloads/${path}`;
+      deps.reports.report(taskId, {
+        tabId,
+        kind: 'download',
+        url: url.slice(0, 4_096),
+        message: `the page downloaded ${JSON.stringify(name)}; ${where}`,
+      });
     });
     deps.reports.track(taskId, filed);
     await filed;
@@ -218,9 +255,11 @@ export function createInterruptionGuard(deps: InterruptionGuardDeps): Interrupti
     const tabId = source.tabId;
     if (tabId === undefined || !guarded.has(tabId)) return;
     const p = (params ?? {}) as Record<string, unknown>;
-    const run = (work: Promise<void>) => void work.catch((error) => deps.log?.(`interruption guard (${method}) failed: ${messageOf(error)}`));
+    const run = (work: Promise<void>) =>
+      void work.catch((error) => deps.log?.(`interruption guard (${method}) failed: ${messageOf(error)}`));
     if (method === 'Page.javascriptDialogOpening') run(onDialog(tabId, p));
-    else if (method === 'Runtime.bindingCalled' && typeof p.name === 'string' && p.name.startsWith(BINDING_PREFIX)) run(onPageMessage(tabId, String(p.payload ?? '')));
+    else if (method === 'Runtime.bindingCalled' && typeof p.name === 'string' && p.name.startsWith(BINDING_PREFIX))
+      run(onPageMessage(tabId, String(p.payload ?? '')));
     else if (method === 'Page.fileChooserOpened') run(onFileChooser(tabId, p));
     else if (method === 'Page.downloadWillBegin') run(onDownload(tabId, p));
   });

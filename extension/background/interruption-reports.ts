@@ -4,7 +4,10 @@
 import { PROTOCOL_VERSION } from '../../transport/contracts/index.ts';
 import type { PageInterruption } from '../../transport/contracts/index.ts';
 
-export type InterruptionBody = Omit<PageInterruption, 'v' | 'type' | 'id' | 'taskId' | 'clientId' | 'timestamp' | 'traceId'>;
+export type InterruptionBody = Omit<
+  PageInterruption,
+  'v' | 'type' | 'id' | 'taskId' | 'clientId' | 'timestamp' | 'traceId'
+>;
 
 /** At most this many warnings wait for the agent per task; older ones are summarised. */
 export const MAX_PENDING_PER_TASK = 20;
@@ -46,7 +49,15 @@ export function createInterruptionReports(deps: InterruptionReportsDeps): Interr
         deps.log?.(`page_interruption not sent (no client id yet): ${body.message}`);
         return;
       }
-      deps.send({ v: PROTOCOL_VERSION, type: 'page_interruption', id: `int-${deps.newId()}`, taskId, clientId, timestamp: deps.now(), ...body });
+      deps.send({
+        v: PROTOCOL_VERSION,
+        type: 'page_interruption',
+        id: `int-${deps.newId()}`,
+        taskId,
+        clientId,
+        timestamp: deps.now(),
+        ...body,
+      });
     },
     track(taskId, promise) {
       const set = work.get(taskId) ?? new Set();

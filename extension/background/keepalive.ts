@@ -14,5 +14,7 @@ export function installKeepalive(browser: BrowserApi, ensureConnected: () => voi
   });
   browser.runtime.onStartup.addListener(() => ensureConnected());
   browser.runtime.onInstalled.addListener(() => ensureConnected());
-  void Promise.resolve(browser.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: KEEPALIVE_PERIOD_MINUTES })).catch(() => {});
+  void Promise.resolve(browser.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: KEEPALIVE_PERIOD_MINUTES })).catch(
+    () => {},
+  );
 }

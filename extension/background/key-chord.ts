@@ -73,8 +73,17 @@ const NAMED_ALIASES: Record<string, string> = {
 };
 
 const PUNCTUATION: Record<string, [string, number]> = {
-  '-': ['Minus', 189], '=': ['Equal', 187], '[': ['BracketLeft', 219], ']': ['BracketRight', 221], '\\': ['Backslash', 220],
-  ';': ['Semicolon', 186], "'": ['Quote', 222], ',': ['Comma', 188], '.': ['Period', 190], '/': ['Slash', 191], '`': ['Backquote', 192],
+  '-': ['Minus', 189],
+  '=': ['Equal', 187],
+  '[': ['BracketLeft', 219],
+  ']': ['BracketRight', 221],
+  '\\': ['Backslash', 220],
+  ';': ['Semicolon', 186],
+  "'": ['Quote', 222],
+  ',': ['Comma', 188],
+  '.': ['Period', 190],
+  '/': ['Slash', 191],
+  '`': ['Backquote', 192],
 };
 
 function charKey(ch: string, shift: boolean): KeyDef | null {
@@ -94,13 +103,16 @@ function charKey(ch: string, shift: boolean): KeyDef | null {
 
 export type ChordResult = { ok: true; chord: Chord } | { ok: false; message: string };
 
-const KNOWN = 'Enter, Tab, Backspace, Delete, Escape, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, Space, F1-F12 or one character, with Control/Alt/Shift/Meta+';
+const KNOWN =
+  'Enter, Tab, Backspace, Delete, Escape, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown, Space, F1-F12 or one character, with Control/Alt/Shift/Meta+';
 
 /** Parses "Control+Shift+ArrowLeft"; "ControlOrMeta" is Meta on macOS and Control elsewhere. A lone "+" is the plus key. */
 export function parseChord(input: string, mac: boolean): ChordResult {
   const trimmed = input.trim();
-  const parts = trimmed === '+' ? ['+'] : trimmed.endsWith('++') ? [...trimmed.slice(0, -2).split('+'), '+'] : trimmed.split('+');
-  if (parts.some((p) => p === '')) return { ok: false, message: `"${input}" is not a key chord (use e.g. Control+A); keys: ${KNOWN}` };
+  const parts =
+    trimmed === '+' ? ['+'] : trimmed.endsWith('++') ? [...trimmed.slice(0, -2).split('+'), '+'] : trimmed.split('+');
+  if (parts.some((p) => p === ''))
+    return { ok: false, message: `"${input}" is not a key chord (use e.g. Control+A); keys: ${KNOWN}` };
   const last = parts.pop()!;
   const modifiers: KeyDef[] = [];
   let mask = 0;
@@ -113,10 +125,21 @@ export function parseChord(input: string, mac: boolean): ChordResult {
     mask |= mod.bit;
     modifiers.push({ key: mod.key, code: mod.code, keyCode: mod.keyCode });
   }
-  const named = NAMED[last] ?? NAMED[Object.keys(NAMED).find((k) => k.toLowerCase() === last.toLowerCase()) ?? ''] ?? NAMED[NAMED_ALIASES[last.toLowerCase()] ?? ''];
+  const named =
+    NAMED[last] ??
+    NAMED[Object.keys(NAMED).find((k) => k.toLowerCase() === last.toLowerCase()) ?? ''] ??
+    NAMED[NAMED_ALIASES[last.toLowerCase()] ?? ''];
   const key = named ?? ([...last].length === 1 ? charKey(last, (mask & 8) !== 0) : null);
   if (!key) return { ok: false, message: `unknown key "${last}" in "${input}"; keys: ${KNOWN}` };
-  return { ok: true, chord: { name: [...modifiers.map((m) => m.key), key.key === ' ' ? 'Space' : key.key].join('+'), modifiers, key, mask } };
+  return {
+    ok: true,
+    chord: {
+      name: [...modifiers.map((m) => m.key), key.key === ' ' ? 'Space' : key.key].join('+'),
+      modifiers,
+      key,
+      mask,
+    },
+  };
 }
 
 /** macOS has no native Ctrl/Meta editing shortcuts in CDP key events: name the editing command. */
@@ -129,21 +152,37 @@ export function chordEvents(chord: Chord, mac: boolean): Array<Record<string, un
   const bitOf = (key: string) => MODIFIERS[key]?.bit ?? 0;
   for (const mod of chord.modifiers) {
     mask |= bitOf(mod.key);
-    events.push({ type: 'rawKeyDown', key: mod.key, code: mod.code, windowsVirtualKeyCode: mod.keyCode, modifiers: mask });
+    events.push({
+      type: 'rawKeyDown',
+      key: mod.key,
+      code: mod.code,
+      windowsVirtualKeyCode: mod.keyCode,
+      modifiers: mask,
+    });
   }
   const { key } = chord;
   // Control / Alt / Meta turn a typing key into a shortcut: no text.
   const types = key.text !== undefined && (mask & (1 | 2 | 4)) === 0;
-  const down: Record<string, unknown> = { type: types ? 'keyDown' : 'rawKeyDown', key: key.key, windowsVirtualKeyCode: key.keyCode, modifiers: mask };
+  const down: Record<string, unknown> = {
+    type: types ? 'keyDown' : 'rawKeyDown',
+    key: key.key,
+    windowsVirtualKeyCode: key.keyCode,
+    modifiers: mask,
+  };
   if (key.code) down.code = key.code;
   if (types) {
     down.text = key.text;
     down.unmodifiedText = key.text;
   }
   const command = mac && mask & 4 ? MAC_COMMANDS[key.key.toLowerCase()] : undefined;
-  if (command) down.commands = [(mask & 8) && command === 'undo' ? 'redo' : command];
+  if (command) down.commands = [mask & 8 && command === 'undo' ? 'redo' : command];
   events.push(down);
-  const up: Record<string, unknown> = { type: 'keyUp', key: key.key, windowsVirtualKeyCode: key.keyCode, modifiers: mask };
+  const up: Record<string, unknown> = {
+    type: 'keyUp',
+    key: key.key,
+    windowsVirtualKeyCode: key.keyCode,
+    modifiers: mask,
+  };
   if (key.code) up.code = key.code;
   events.push(up);
   for (const mod of [...chord.modifiers].reverse()) {

@@ -2,11 +2,24 @@
 // keyDown (with text) + keyUp, newline as Enter; anything else goes through Input.insertText.
 
 export type KeyStroke =
-  | { kind: 'key'; down: Record<string, unknown>; up: Record<string, unknown> }
-  | { kind: 'insert'; text: string };
+  { kind: 'key'; down: Record<string, unknown>; up: Record<string, unknown> } | { kind: 'insert'; text: string };
 
-export const ENTER_DOWN = { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, nativeVirtualKeyCode: 13, text: '\r', unmodifiedText: '\r' };
-export const ENTER_UP = { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, nativeVirtualKeyCode: 13 };
+export const ENTER_DOWN = {
+  type: 'keyDown',
+  key: 'Enter',
+  code: 'Enter',
+  windowsVirtualKeyCode: 13,
+  nativeVirtualKeyCode: 13,
+  text: '\r',
+  unmodifiedText: '\r',
+};
+export const ENTER_UP = {
+  type: 'keyUp',
+  key: 'Enter',
+  code: 'Enter',
+  windowsVirtualKeyCode: 13,
+  nativeVirtualKeyCode: 13,
+};
 
 function codeOf(ch: string): { code: string; keyCode: number } {
   if (/^[a-z]$/i.test(ch)) return { code: `Key${ch.toUpperCase()}`, keyCode: ch.toUpperCase().charCodeAt(0) };
@@ -24,7 +37,13 @@ export function keyStrokes(text: string): KeyStroke[] {
     } else if (ch >= ' ' && ch <= '~') {
       const { code, keyCode } = codeOf(ch);
       const shift = /^[A-Z]$/.test(ch);
-      const down: Record<string, unknown> = { type: 'keyDown', key: ch, text: ch, unmodifiedText: ch, windowsVirtualKeyCode: keyCode };
+      const down: Record<string, unknown> = {
+        type: 'keyDown',
+        key: ch,
+        text: ch,
+        unmodifiedText: ch,
+        windowsVirtualKeyCode: keyCode,
+      };
       if (code) down.code = code;
       if (shift) down.modifiers = 8;
       const up: Record<string, unknown> = { type: 'keyUp', key: ch, windowsVirtualKeyCode: keyCode };

@@ -10,7 +10,13 @@ import type { ApiEvent, DebuggeeTarget, Timers } from '../shared/browser-api.ts'
 import { messageOf } from './action-failure.ts';
 import { SCREENCAST_KEEPALIVE, type CdpSessions } from './cdp-sessions.ts';
 
-export const LIVE_SCREENCAST = { format: 'jpeg', quality: 60, maxWidth: 1280, maxHeight: 800, everyNthFrame: 1 } as const;
+export const LIVE_SCREENCAST = {
+  format: 'jpeg',
+  quality: 60,
+  maxWidth: 1280,
+  maxHeight: 800,
+  everyNthFrame: 1,
+} as const;
 /** A server ack older than this no longer holds frames back (a lost ack must not freeze the view). */
 export const LIVE_ACK_TIMEOUT_MS = 5_000;
 
@@ -83,9 +89,11 @@ export function createLiveView(deps: LiveViewDeps) {
         data: frame.data,
       };
       const sentAt = now;
-      if (deps.sendFrame(out, () => {
-        if (stream.awaitingSince === sentAt) stream.awaitingSince = null;
-      })) {
+      if (
+        deps.sendFrame(out, () => {
+          if (stream.awaitingSince === sentAt) stream.awaitingSince = null;
+        })
+      ) {
         stream.awaitingSince = sentAt;
         stream.lastSentAt = now;
         stats.sent += 1;
@@ -115,21 +123,36 @@ export function createLiveView(deps: LiveViewDeps) {
     stats: () => ({ ...stats }),
     streaming: (tabId: number) => streams.has(tabId),
     /** Applies a server `live_view` command; resolves with the ack to send back. */
-    async command(command: LiveViewCommand): Promise<{ ok: true } | { ok: false; error: { code: string; message: string } }> {
+    async command(
+      command: LiveViewCommand,
+    ): Promise<{ ok: true } | { ok: false; error: { code: string; message: string } }> {
       if (!command.on) {
         for (const stream of [...streams.values()]) {
-          if (stream.taskId === command.taskId && (command.tabId === undefined || stream.tabId === command.tabId)) await stop(stream.tabId);
+          if (stream.taskId === command.taskId && (command.tabId === undefined || stream.tabId === command.tabId))
+            await stop(stream.tabId);
         }
         return { ok: true };
       }
       const tabId = command.tabId;
-      if (tabId === undefined) return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: 'live_view on needs a tabId' } };
+      if (tabId === undefined)
+        return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: 'live_view on needs a tabId' } };
       if (!(await deps.isTaskTab(command.taskId, tabId))) {
-        return { ok: false, error: { code: 'INVALID_TASK_TAB', message: `tab ${tabId} is not the tab of task ${command.taskId}` } };
+        return {
+          ok: false,
+          error: { code: 'INVALID_TASK_TAB', message: `tab ${tabId} is not the tab of task ${command.taskId}` },
+        };
       }
       // Another task's stream on this tab, or a restart: one stream per tab.
       await stop(tabId);
-      const stream: Stream = { taskId: command.taskId, tabId, intervalMs: 1000 / Math.min(command.maxFps ?? LIVE_VIEW_MAX_FPS, LIVE_VIEW_MAX_FPS), seq: 0, lastSentAt: -Infinity, awaitingSince: null, ackTimer: undefined };
+      const stream: Stream = {
+        taskId: command.taskId,
+        tabId,
+        intervalMs: 1000 / Math.min(command.maxFps ?? LIVE_VIEW_MAX_FPS, LIVE_VIEW_MAX_FPS),
+        seq: 0,
+        lastSentAt: -Infinity,
+        awaitingSince: null,
+        ackTimer: undefined,
+      };
       streams.set(tabId, stream);
       try {
         await deps.cdp.attach(tabId);
@@ -139,7 +162,10 @@ export function createLiveView(deps: LiveViewDeps) {
         return { ok: true };
       } catch (error) {
         streams.delete(tabId);
-        return { ok: false, error: { code: 'CDP_UNAVAILABLE', message: `the live view could not start: ${messageOf(error)}` } };
+        return {
+          ok: false,
+          error: { code: 'CDP_UNAVAILABLE', message: `the live view could not start: ${messageOf(error)}` },
+        };
       }
     },
     /** The tab went away or the debugger detached. */

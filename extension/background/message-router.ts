@@ -21,20 +21,28 @@ export interface MessageRouterDeps {
   options: Handlers<OptionsToBackgroundMessage, MessageSender>;
 }
 
-export function createMessageRouter(deps: MessageRouterDeps): (message: unknown, sender: MessageSender) => Promise<unknown> | undefined {
+export function createMessageRouter(
+  deps: MessageRouterDeps,
+): (message: unknown, sender: MessageSender) => Promise<unknown> | undefined {
   return (message, sender) => {
     if (sender.id !== deps.extensionId) return undefined;
     const fromExtensionPage = typeof sender.url === 'string' && sender.url.startsWith(deps.extensionOrigin);
     if (fromExtensionPage) {
       const parsed = v.safeParse(OptionsToBackgroundMessageSchema, message);
       if (!parsed.success) return undefined;
-      const handler = deps.options[parsed.output.kind] as (m: OptionsToBackgroundMessage, s: MessageSender) => Promise<unknown>;
+      const handler = deps.options[parsed.output.kind] as (
+        m: OptionsToBackgroundMessage,
+        s: MessageSender,
+      ) => Promise<unknown>;
       return handler(parsed.output, sender);
     }
     if (typeof sender.tab?.id !== 'number' || (sender.frameId !== undefined && sender.frameId !== 0)) return undefined;
     const parsed = v.safeParse(ContentToBackgroundMessageSchema, message);
     if (!parsed.success) return undefined;
-    const handler = deps.content[parsed.output.kind] as (m: ContentToBackgroundMessage, s: ContentSender) => Promise<unknown>;
+    const handler = deps.content[parsed.output.kind] as (
+      m: ContentToBackgroundMessage,
+      s: ContentSender,
+    ) => Promise<unknown>;
     return handler(parsed.output, sender as ContentSender);
   };
 }

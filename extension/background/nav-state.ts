@@ -56,13 +56,15 @@ export function applyNavEvent(state: NavState, method: string, params: Params = 
       return true;
     }
     case 'Network.requestWillBeSent': {
-      if (params.type !== 'Document' || !isMain(state, params.frameId) || params.requestId !== params.loaderId) return false;
+      if (params.type !== 'Document' || !isMain(state, params.frameId) || params.requestId !== params.loaderId)
+        return false;
       state.pending = { ...(state.pending ?? {}), url: params.request?.url, requestId: params.requestId };
       delete state.pending.netError;
       return true;
     }
     case 'Network.responseReceived': {
-      if (params.type !== 'Document' || !isMain(state, params.frameId) || typeof params.response?.status !== 'number') return false;
+      if (params.type !== 'Document' || !isMain(state, params.frameId) || typeof params.response?.status !== 'number')
+        return false;
       const loaderId = String(params.loaderId ?? '');
       state.statusByLoader[loaderId] = params.response.status;
       const keys = Object.keys(state.statusByLoader);
@@ -80,7 +82,11 @@ export function applyNavEvent(state: NavState, method: string, params: Params = 
       if (!frame || frame.parentId) return false;
       state.frameId = frame.id;
       const failed = typeof frame.unreachableUrl === 'string' && frame.unreachableUrl !== '';
-      const doc: NavDocument = { loaderId: frame.loaderId, url: failed ? frame.unreachableUrl : frame.url, loaded: params.type === 'BackForwardCacheRestore' };
+      const doc: NavDocument = {
+        loaderId: frame.loaderId,
+        url: failed ? frame.unreachableUrl : frame.url,
+        loaded: params.type === 'BackForwardCacheRestore',
+      };
       const status = frame.loaderId ? state.statusByLoader[frame.loaderId] : undefined;
       if (status !== undefined) doc.httpStatus = status;
       if (failed) doc.netError = state.pending?.netError ?? 'net::ERR_FAILED';
@@ -125,10 +131,17 @@ export function seedNavState(state: NavState, frame: Params, loaded: boolean, pe
 }
 
 /** The navigation since `seq`, or the one still pending. */
-export function navigationSince(state: NavState, seq: number): { url: string; sameDocument: boolean; committed: boolean; httpStatus?: number } | null {
+export function navigationSince(
+  state: NavState,
+  seq: number,
+): { url: string; sameDocument: boolean; committed: boolean; httpStatus?: number } | null {
   if (state.pending) return { url: state.pending.url ?? state.doc?.url ?? '', sameDocument: false, committed: false };
   if (state.seq === seq || !state.last) return null;
-  const out: { url: string; sameDocument: boolean; committed: boolean; httpStatus?: number } = { url: state.last.url, sameDocument: state.last.sameDocument, committed: true };
+  const out: { url: string; sameDocument: boolean; committed: boolean; httpStatus?: number } = {
+    url: state.last.url,
+    sameDocument: state.last.sameDocument,
+    committed: true,
+  };
   if (!state.last.sameDocument && state.doc?.httpStatus !== undefined) out.httpStatus = state.doc.httpStatus;
   return out;
 }

@@ -5,7 +5,14 @@
 // chrome.tabs).
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { messageOf } from './action-failure.ts';
-import { applyNavEvent, emptyNavState, navigationSince, seedNavState, type NavDocument, type NavState } from './nav-state.ts';
+import {
+  applyNavEvent,
+  emptyNavState,
+  navigationSince,
+  seedNavState,
+  type NavDocument,
+  type NavState,
+} from './nav-state.ts';
 
 export type Navigation = NonNullable<ReturnType<typeof navigationSince>>;
 export type CdpSend = <T = unknown>(method: string, params?: Record<string, unknown>) => Promise<T>;
@@ -57,7 +64,8 @@ export function createNavTracker(deps: NavTrackerDeps): NavTracker {
     if (tabId === undefined) return;
     const state = states.get(tabId);
     if (state && applyNavEvent(state, method, (params ?? {}) as Record<string, unknown>)) {
-      if (method === 'Page.frameNavigated' && state.doc?.netError === 'net::ERR_FAILED') void nameNetError(tabId, state.doc);
+      if (method === 'Page.frameNavigated' && state.doc?.netError === 'net::ERR_FAILED')
+        void nameNetError(tabId, state.doc);
       notify(tabId);
     }
   });
@@ -68,7 +76,10 @@ export function createNavTracker(deps: NavTrackerDeps): NavTracker {
   async function nameNetError(tabId: number, doc: NavDocument): Promise<void> {
     const send = sends.get(tabId);
     if (!send) return;
-    const read = await send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: ERROR_PAGE_CODE, returnByValue: true }).catch(() => null);
+    const read = await send<{ result?: { value?: unknown } }>('Runtime.evaluate', {
+      expression: ERROR_PAGE_CODE,
+      returnByValue: true,
+    }).catch(() => null);
     const code = typeof read?.result?.value === 'string' ? read.result.value.trim() : '';
     if (code && doc.netError === 'net::ERR_FAILED') {
       doc.netError = code.startsWith('net::') ? code : `net::${code}`;
@@ -117,15 +128,24 @@ export function createNavTracker(deps: NavTrackerDeps): NavTracker {
         await send('Page.setLifecycleEventsEnabled', { enabled: true });
         await send('Network.enable', { maxTotalBufferSize: 1_000_000, maxResourceBufferSize: 100_000 }).catch(() => {});
         const tree = await send<{ frameTree: { frame: Record<string, unknown> } }>('Page.getFrameTree');
-        const ready = await send<{ result?: { value?: unknown } }>('Runtime.evaluate', { expression: 'document.readyState', returnByValue: true }).catch(() => null);
+        const ready = await send<{ result?: { value?: unknown } }>('Runtime.evaluate', {
+          expression: 'document.readyState',
+          returnByValue: true,
+        }).catch(() => null);
         const tab = await deps.browser.tabs.get(tabId).catch(() => null);
         // Events that arrived while seeding already describe a newer document: keep them.
         if (state.doc === null) {
-          const pendingUrl = tab && (tab.pendingUrl || tab.status === 'loading') ? (tab.pendingUrl ?? tab.url) : undefined;
+          const pendingUrl =
+            tab && (tab.pendingUrl || tab.status === 'loading') ? (tab.pendingUrl ?? tab.url) : undefined;
           const frameUrl = String(tree.frameTree.frame.url ?? '');
           // A tab created with a URL is about:blank until that navigation commits.
           const stillPending = pendingUrl !== undefined && pendingUrl !== frameUrl ? pendingUrl : undefined;
-          seedNavState(state, tree.frameTree.frame, ready?.result?.value === 'complete', state.pending ? undefined : stillPending);
+          seedNavState(
+            state,
+            tree.frameTree.frame,
+            ready?.result?.value === 'complete',
+            state.pending ? undefined : stillPending,
+          );
           if (state.doc!.netError) await nameNetError(tabId, state.doc!);
         }
         notify(tabId);
@@ -164,11 +184,19 @@ export function createNavTracker(deps: NavTrackerDeps): NavTracker {
       if (!now || now.committed || mark.pending) return now;
       // Requested by the action: wait (bounded) for the new document to commit.
       // A navigation that stops without committing (204, download) is no navigation.
-      const settled = await until(tabId, (s) => (s.pending ? null : { nav: navigationSince(s, mark.seq) }), commitWaitMs).catch(() => null);
+      const settled = await until(
+        tabId,
+        (s) => (s.pending ? null : { nav: navigationSince(s, mark.seq) }),
+        commitWaitMs,
+      ).catch(() => null);
       return settled ? settled.nav : navigationSince(states.get(tabId) ?? state, mark.seq);
     },
     loaded(tabId, timeoutMs) {
-      return until(tabId, (s) => (s.pending || !s.doc || !(s.doc.loaded || s.doc.netError) ? null : { ...s.doc }), timeoutMs);
+      return until(
+        tabId,
+        (s) => (s.pending || !s.doc || !(s.doc.loaded || s.doc.netError) ? null : { ...s.doc }),
+        timeoutMs,
+      );
     },
     state: (tabId) => states.get(tabId),
   };

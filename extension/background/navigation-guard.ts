@@ -18,7 +18,14 @@
 import type { BrowserApi, BrowserTab, DebuggeeTarget } from '../shared/browser-api.ts';
 import { messageOf } from './action-failure.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
-import { askVerdict, createDecisionMemory, hostOf, httpUrl, withoutFragment, type NavigationQuestion } from './navigation-verdict.ts';
+import {
+  askVerdict,
+  createDecisionMemory,
+  hostOf,
+  httpUrl,
+  withoutFragment,
+  type NavigationQuestion,
+} from './navigation-verdict.ts';
 import { createNavigationBlocks, type NavigationBlocks } from './navigation-blocks.ts';
 import type { NewTabGate } from './new-tab-gate.ts';
 import type { TaskTabs } from './task-tabs.ts';
@@ -90,7 +97,9 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   async function mainFrameOf(tabId: number): Promise<string | undefined> {
     const known = mainFrames.get(tabId);
     if (known) return known;
-    const tree = await cdp.send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree').catch(() => undefined);
+    const tree = await cdp
+      .send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree')
+      .catch(() => undefined);
     const id = tree?.frameTree?.frame?.id;
     if (id) mainFrames.set(tabId, id);
     return id;
@@ -104,7 +113,10 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
    */
   async function blank(tabId: number): Promise<void> {
     if (intercepting.has(tabId)) {
-      const done = await cdp.send(tabId, 'Page.navigate', { url: 'about:blank' }).then(() => true, () => false);
+      const done = await cdp.send(tabId, 'Page.navigate', { url: 'about:blank' }).then(
+        () => true,
+        () => false,
+      );
       if (done) return;
     }
     await browser.tabs.update(tabId, { url: 'about:blank' }).catch(() => {});
@@ -187,7 +199,12 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     if (decided.lookup(tabId, url) === false) return void blank(tabId);
     if (options.onlyIfStopped && intercepting.has(tabId)) {
       // It went through the guard and loaded: nothing was stopped (a stopped one shows Chrome's error page).
-      const shown = await cdp.send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', { expression: 'location.href', returnByValue: true }).catch(() => undefined);
+      const shown = await cdp
+        .send<{ result?: { value?: unknown } }>(tabId, 'Runtime.evaluate', {
+          expression: 'location.href',
+          returnByValue: true,
+        })
+        .catch(() => undefined);
       const href = shown?.result?.value;
       if (typeof href === 'string' && !href.startsWith('chrome-error:')) return;
     }
@@ -204,12 +221,14 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   }
 
   browser.debugger?.onEvent.addListener((source: DebuggeeTarget, method: string, params?: unknown) => {
-    if (method !== 'Fetch.requestPaused' || source.tabId === undefined || (source as { sessionId?: string }).sessionId) return;
+    if (method !== 'Fetch.requestPaused' || source.tabId === undefined || (source as { sessionId?: string }).sessionId)
+      return;
     const paused = params as PausedRequest;
     const work = onPaused(source.tabId, paused);
     // An iframe's document is no navigation of the page: actions do not wait for its verdict.
     const main = mainFrames.get(source.tabId);
-    if (main === undefined || paused.frameId === undefined || paused.frameId === main) void blocks.track(source.tabId, work);
+    if (main === undefined || paused.frameId === undefined || paused.frameId === main)
+      void blocks.track(source.tabId, work);
   });
   browser.debugger?.onDetach.addListener((source) => {
     if (source.tabId === undefined) return;
@@ -226,7 +245,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     classifying.set(tabId, undefined);
     const classifyingDone = (async () => {
       const records = await deps.taskTabs.all().catch(() => []);
-      const record = records.find((r) => (tab.openerTabId !== undefined && r.tabs.includes(tab.openerTabId)) || (tab.groupId !== undefined && tab.groupId >= 0 && r.groupId === tab.groupId));
+      const record = records.find(
+        (r) =>
+          (tab.openerTabId !== undefined && r.tabs.includes(tab.openerTabId)) ||
+          (tab.groupId !== undefined && tab.groupId >= 0 && r.groupId === tab.groupId),
+      );
       let gated = false;
       if (record) {
         const armed = await arm(tabId, record.taskId);
@@ -237,7 +260,8 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
         gated = deps.gate?.available ?? false;
       } else {
         await deps.gate?.allowTab(tabId);
-        const opener = tab.openerTabId === undefined ? undefined : await browser.tabs.get(tab.openerTabId).catch(() => undefined);
+        const opener =
+          tab.openerTabId === undefined ? undefined : await browser.tabs.get(tab.openerTabId).catch(() => undefined);
         const openerHost = hostOf(opener?.url);
         gated = openerHost !== undefined && (deps.gate?.isTaskHost(openerHost) ?? false);
       }
@@ -256,9 +280,11 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
         if (loading) await urlChanged(tabId, loading);
       }
     })();
-    const entry = classifyingDone.catch(() => {}).finally(() => {
-      if (classified.get(tabId) === entry) classified.delete(tabId);
-    });
+    const entry = classifyingDone
+      .catch(() => {})
+      .finally(() => {
+        if (classified.get(tabId) === entry) classified.delete(tabId);
+      });
     classified.set(tabId, entry);
   });
   browser.tabs.onUpdated.addListener((tabId, changeInfo) => {
@@ -267,8 +293,12 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
   /** The gate keeps only the hosts task tabs show now (a task's tab closed or the task ended). */
   async function pruneTaskHosts(): Promise<void> {
     const records = await deps.taskTabs.all().catch(() => []);
-    const tabs = await Promise.all(records.flatMap((r) => r.tabs).map((id) => browser.tabs.get(id).catch(() => undefined)));
-    const hosts = tabs.flatMap((tab) => [hostOf(tab?.pendingUrl), hostOf(tab?.url)]).filter((host): host is string => host !== undefined);
+    const tabs = await Promise.all(
+      records.flatMap((r) => r.tabs).map((id) => browser.tabs.get(id).catch(() => undefined)),
+    );
+    const hosts = tabs
+      .flatMap((tab) => [hostOf(tab?.pendingUrl), hostOf(tab?.url)])
+      .filter((host): host is string => host !== undefined);
     await deps.gate?.keepTaskHosts(hosts);
   }
 
@@ -289,7 +319,9 @@ export function createNavigationGuard(deps: NavigationGuardDeps): NavigationGuar
     arm,
     async attached(tabId) {
       intercepting.delete(tabId);
-      await enableInterception(tabId).catch((error) => deps.log?.(`Fetch.enable failed in tab ${tabId}: ${messageOf(error)}`));
+      await enableInterception(tabId).catch((error) =>
+        deps.log?.(`Fetch.enable failed in tab ${tabId}: ${messageOf(error)}`),
+      );
     },
     isGuarded: (tabId) => intercepting.has(tabId),
     settled: (tabId) => classified.get(tabId) ?? Promise.resolve(),

@@ -13,23 +13,45 @@ export type NavigationQuestion = Pick<NavigationCheck, 'taskId' | 'tabId' | 'url
 export type Decision = { allowed: true } | { allowed: false; error: ProtocolError };
 
 /** navigation_check as sent on the wire. */
-export function navigationCheckMessage(question: NavigationQuestion, clientId: string, id: string, now: number): NavigationCheck {
+export function navigationCheckMessage(
+  question: NavigationQuestion,
+  clientId: string,
+  id: string,
+  now: number,
+): NavigationCheck {
   return { v: PROTOCOL_VERSION, type: 'navigation_check', id, clientId, timestamp: now, ...question };
 }
 
 /** The server's verdict; no answer, an error or anything but an explicit "allowed" is a block. */
-export async function askVerdict(ask: (question: NavigationQuestion) => Promise<unknown>, question: NavigationQuestion): Promise<Decision> {
+export async function askVerdict(
+  ask: (question: NavigationQuestion) => Promise<unknown>,
+  question: NavigationQuestion,
+): Promise<Decision> {
   let answer: unknown;
   try {
     answer = await ask(question);
   } catch (error) {
-    return { allowed: false, error: protocolError('URL_BLOCKED', `the Mimo server could not check this navigation (${messageOf(error)}); it is blocked`, { retryable: false }) };
+    return {
+      allowed: false,
+      error: protocolError(
+        'URL_BLOCKED',
+        `the Mimo server could not check this navigation (${messageOf(error)}); it is blocked`,
+        { retryable: false },
+      ),
+    };
   }
   // The ack is { ok: true, data: NavigationVerdict } or { ok: false, error }.
-  const ack = (answer && typeof answer === 'object' ? answer : {}) as { ok?: unknown; data?: Partial<NavigationVerdict> & { error?: ProtocolError }; error?: ProtocolError };
+  const ack = (answer && typeof answer === 'object' ? answer : {}) as {
+    ok?: unknown;
+    data?: Partial<NavigationVerdict> & { error?: ProtocolError };
+    error?: ProtocolError;
+  };
   if (ack.ok === true && ack.data?.allowed === true) return { allowed: true };
   const error = ack.ok === true ? ack.data?.error : ack.error;
-  return { allowed: false, error: error ?? protocolError('URL_BLOCKED', 'the Mimo server did not allow this navigation', { retryable: false }) };
+  return {
+    allowed: false,
+    error: error ?? protocolError('URL_BLOCKED', 'the Mimo server did not allow this navigation', { retryable: false }),
+  };
 }
 
 /** The URL without its fragment (a same-document move needs no new decision). */

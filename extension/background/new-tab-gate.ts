@@ -31,7 +31,11 @@ export interface NewTabGate {
   readonly available: boolean;
 }
 
-export function createNewTabGate(deps: { browser: BrowserApi; rules: SessionRulesApi | undefined; log?(message: string): void }): NewTabGate {
+export function createNewTabGate(deps: {
+  browser: BrowserApi;
+  rules: SessionRulesApi | undefined;
+  log?(message: string): void;
+}): NewTabGate {
   const known = new Set<number>();
   const hosts = new Set<string>();
   let writing = Promise.resolve();
@@ -52,7 +56,9 @@ export function createNewTabGate(deps: { browser: BrowserApi; rules: SessionRule
                 condition: { resourceTypes: ['main_frame'], initiatorDomains: [...hosts], excludedTabIds: [...known] },
               },
             ];
-      await rules.updateSessionRules({ removeRuleIds: [NEW_TAB_RULE_ID], addRules }).catch((error) => deps.log?.(`new-tab rule not updated: ${messageOf(error)}`));
+      await rules
+        .updateSessionRules({ removeRuleIds: [NEW_TAB_RULE_ID], addRules })
+        .catch((error) => deps.log?.(`new-tab rule not updated: ${messageOf(error)}`));
     });
     return writing;
   }

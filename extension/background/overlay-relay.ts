@@ -4,7 +4,13 @@
 // content script that (re)loads after a navigation gets the current picture.
 import { TAKE_OVER_BUTTON } from '../shared/internal-messages.ts';
 import { PROTOCOL_VERSION } from '../../transport/contracts/index.ts';
-import type { OverlayCommand, OverlayCommandName, PluginUiState, PluginUiStateMessage, TakeoverReport } from '../../transport/contracts/index.ts';
+import type {
+  OverlayCommand,
+  OverlayCommandName,
+  PluginUiState,
+  PluginUiStateMessage,
+  TakeoverReport,
+} from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import type { BackgroundToContentMessage, TabSession } from '../shared/internal-messages.ts';
 import type { TaskTabs } from './task-tabs.ts';
@@ -60,7 +66,9 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
   // The server's state per task survives a service-worker restart (storage.session), so a
   // content script asking after the restart still gets the truth.
   const stored = deps.browser.storage.session;
-  const restored: Promise<void> = (stored ? stored.get(OVERLAY_UI_KEY) : Promise.resolve({} as Record<string, unknown>)).then(
+  const restored: Promise<void> = (
+    stored ? stored.get(OVERLAY_UI_KEY) : Promise.resolve({} as Record<string, unknown>)
+  ).then(
     (items) => {
       const saved = items[OVERLAY_UI_KEY] as Record<string, { uiState?: PluginUiState; message?: string }> | undefined;
       for (const [taskId, value] of Object.entries(saved ?? {})) {
@@ -75,7 +83,8 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
   );
   const persist = () => {
     const out: Record<string, { uiState?: PluginUiState; message?: string }> = {};
-    for (const [taskId, entry] of tasks) if (entry.uiState) out[taskId] = { uiState: entry.uiState, ...(entry.message ? { message: entry.message } : {}) };
+    for (const [taskId, entry] of tasks)
+      if (entry.uiState) out[taskId] = { uiState: entry.uiState, ...(entry.message ? { message: entry.message } : {}) };
     void stored?.set({ [OVERLAY_UI_KEY]: out }).catch(() => {});
   };
   const ui = (taskId: string): TaskUi => {
@@ -173,9 +182,16 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
       const clientId = deps.clientId();
       if (!clientId) return false;
       const entry = tasks.get(taskId);
-      const aiAtWork = entry !== undefined && (entry.uiState === 'ongoing' || [...entry.actions.values()].some((a) => a.tabId === tabId));
+      const aiAtWork =
+        entry !== undefined &&
+        (entry.uiState === 'ongoing' || [...entry.actions.values()].some((a) => a.tabId === tabId));
       // The Take over button also works between steps (the task runs, no action in flight).
-      const deliberate = reason === TAKE_OVER_BUTTON && entry !== undefined && entry.uiState !== undefined && entry.uiState !== 'idle' && entry.uiState !== 'takeover';
+      const deliberate =
+        reason === TAKE_OVER_BUTTON &&
+        entry !== undefined &&
+        entry.uiState !== undefined &&
+        entry.uiState !== 'idle' &&
+        entry.uiState !== 'takeover';
       if (!aiAtWork && !deliberate) {
         // The overlay showed a state the task is not in (a late message): no takeover, and the
         // content script is told the truth.
@@ -183,13 +199,28 @@ export function createOverlayRelay(deps: OverlayRelayDeps): OverlayRelay {
         return false;
       }
       ui(taskId).takeoverPending = true;
-      return deps.emit({ v: PROTOCOL_VERSION, type: 'takeover_report', taskId, clientId, tabId, reason, timestamp: deps.now() });
+      return deps.emit({
+        v: PROTOCOL_VERSION,
+        type: 'takeover_report',
+        taskId,
+        clientId,
+        tabId,
+        reason,
+        timestamp: deps.now(),
+      });
     },
     overlayCommand(taskId, command) {
       const clientId = deps.clientId();
       if (!clientId) return false;
       ui(taskId).takeoverPending = false;
-      return deps.emit({ v: PROTOCOL_VERSION, type: 'overlay_command', taskId, clientId, command, timestamp: deps.now() });
+      return deps.emit({
+        v: PROTOCOL_VERSION,
+        type: 'overlay_command',
+        taskId,
+        clientId,
+        command,
+        timestamp: deps.now(),
+      });
     },
   };
   return relay;

@@ -6,7 +6,8 @@ export const PAGE_AGENT_FILE = 'page-agent.js';
 export type CallOutcome = { missing: true } | { error: string } | { value: unknown };
 
 export function callAgent(op: string, args: unknown): CallOutcome {
-  const agent = (globalThis as unknown as { __mimoPageAgent?: { run(op: string, args: unknown): unknown } }).__mimoPageAgent;
+  const agent = (globalThis as unknown as { __mimoPageAgent?: { run(op: string, args: unknown): unknown } })
+    .__mimoPageAgent;
   if (!agent) return { missing: true };
   try {
     return { value: agent.run(op, args) };

@@ -40,16 +40,32 @@ export function createCdpPageAgent(deps: CdpPageAgentDeps): PageAgentFallback {
     if (!deps.cdp.isAttached(tabId)) return null;
     const tab = await deps.browser.tabs.get(tabId).catch(() => undefined);
     if (!tab || !/^about:blank(#.*)?$/i.test(tab.url ?? '')) return null;
-    const tree = await deps.cdp.send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree').catch(() => undefined);
+    const tree = await deps.cdp
+      .send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree')
+      .catch(() => undefined);
     const frameId = tree?.frameTree?.frame?.id;
     if (!frameId) return null;
-    const world = await deps.cdp.send<{ executionContextId?: number }>(tabId, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME }).catch(() => undefined);
+    const world = await deps.cdp
+      .send<{ executionContextId?: number }>(tabId, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME })
+      .catch(() => undefined);
     if (world?.executionContextId === undefined) return null;
     // A fresh world each time: the blank page is tiny, and no state can leak between reads.
     const expression = `${await agentSource()}\n;(${callAgent.toString()})(${JSON.stringify(op)}, ${JSON.stringify(args ?? null)})`;
-    const evaluated = await deps.cdp.send<Evaluated>(tabId, 'Runtime.evaluate', { expression, contextId: world.executionContextId, returnByValue: true }).catch(() => undefined);
+    const evaluated = await deps.cdp
+      .send<Evaluated>(tabId, 'Runtime.evaluate', {
+        expression,
+        contextId: world.executionContextId,
+        returnByValue: true,
+      })
+      .catch(() => undefined);
     if (!evaluated) return null;
-    if (evaluated.exceptionDetails) return { error: evaluated.exceptionDetails.exception?.description ?? evaluated.exceptionDetails.text ?? 'the page agent threw' };
+    if (evaluated.exceptionDetails)
+      return {
+        error:
+          evaluated.exceptionDetails.exception?.description ??
+          evaluated.exceptionDetails.text ??
+          'the page agent threw',
+      };
     const outcome = evaluated.result?.value as CallOutcome | undefined;
     return outcome && typeof outcome === 'object' ? outcome : null;
   };

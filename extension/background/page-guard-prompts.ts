@@ -16,10 +16,19 @@ export function promptGuardMain(post: PagePost): void {
   const refuse = (kind: string, permission?: string) => {
     post(permission === undefined ? { kind } : { kind, permission });
   };
-  const notAllowed = (what: string) => new DOMException(`${what} is not available in a Mimo task tab`, 'NotAllowedError');
+  const notAllowed = (what: string) =>
+    new DOMException(`${what} is not available in a Mimo task tab`, 'NotAllowedError');
 
-  for (const proto of [Element.prototype, (w.HTMLVideoElement as typeof HTMLVideoElement | undefined)?.prototype].filter(Boolean) as any[]) {
-    for (const method of ['requestFullscreen', 'webkitRequestFullscreen', 'webkitRequestFullScreen', 'webkitEnterFullscreen']) {
+  for (const proto of [
+    Element.prototype,
+    (w.HTMLVideoElement as typeof HTMLVideoElement | undefined)?.prototype,
+  ].filter(Boolean) as any[]) {
+    for (const method of [
+      'requestFullscreen',
+      'webkitRequestFullscreen',
+      'webkitRequestFullScreen',
+      'webkitEnterFullscreen',
+    ]) {
       if (typeof proto[method] !== 'function') continue;
       proto[method] = function requestFullscreen() {
         refuse('fullscreen');
@@ -35,7 +44,11 @@ export function promptGuardMain(post: PagePost): void {
       return Promise.resolve('denied');
     };
     try {
-      Object.defineProperty(w.Notification, 'requestPermission', { value: requestPermission, configurable: true, writable: true });
+      Object.defineProperty(w.Notification, 'requestPermission', {
+        value: requestPermission,
+        configurable: true,
+        writable: true,
+      });
     } catch {
       // leave it
     }
@@ -45,7 +58,17 @@ export function promptGuardMain(post: PagePost): void {
     const denied = (error?: (e: unknown) => void) => {
       refuse('permission', 'geolocation');
       if (typeof error === 'function') {
-        setTimeout(() => error({ code: 1, message: 'User denied Geolocation', PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 }), 0);
+        setTimeout(
+          () =>
+            error({
+              code: 1,
+              message: 'User denied Geolocation',
+              PERMISSION_DENIED: 1,
+              POSITION_UNAVAILABLE: 2,
+              TIMEOUT: 3,
+            }),
+          0,
+        );
       }
     };
     geo.getCurrentPosition = (_ok: unknown, error?: (e: unknown) => void) => denied(error);

@@ -49,7 +49,9 @@ export function pageGuardMain(bindingName: string): ((message: Record<string, un
   const namedFrame = (target: string) => {
     if (target === '' || target.toLowerCase() === '_blank') return false;
     try {
-      return Array.from(document.querySelectorAll('iframe[name],frame[name]')).some((f) => f.getAttribute('name') === target);
+      return Array.from(document.querySelectorAll('iframe[name],frame[name]')).some(
+        (f) => f.getAttribute('name') === target,
+      );
     } catch {
       return false;
     }
@@ -138,7 +140,13 @@ export function pageGuardMain(bindingName: string): ((message: Record<string, un
         (late: MouseEvent) => {
           if (late !== event || late.defaultPrevented) return;
           late.preventDefault();
-          post({ kind: 'open', openId: `open-${Date.now().toString(36)}-${++counter}`, url: link.href, target: link.target, via: 'link' });
+          post({
+            kind: 'open',
+            openId: `open-${Date.now().toString(36)}-${++counter}`,
+            url: link.href,
+            target: link.target,
+            via: 'link',
+          });
         },
         { once: true },
       );
@@ -180,8 +188,16 @@ export function pageGuardMain(bindingName: string): ((message: Record<string, un
     const method = (submitter?.getAttribute('formmethod') || form.method || 'get').toLowerCase();
     const action = new URL(submitter?.getAttribute('formaction') || form.action, document.baseURI);
     if (method === 'get') {
-      action.search = new URLSearchParams(new FormData(form, submitter ?? undefined) as unknown as Record<string, string>).toString();
-      post({ kind: 'open', openId: `open-${Date.now().toString(36)}-${++counter}`, url: action.href, target, via: 'form' });
+      action.search = new URLSearchParams(
+        new FormData(form, submitter ?? undefined) as unknown as Record<string, string>,
+      ).toString();
+      post({
+        kind: 'open',
+        openId: `open-${Date.now().toString(36)}-${++counter}`,
+        url: action.href,
+        target,
+        via: 'form',
+      });
       return true;
     }
     if (method !== 'post') return false;

@@ -31,7 +31,9 @@ export function unloadGuardMain(post: PagePost): void {
   }
   // `onbeforeunload = fn` (on window or body) keeps running fn, without its answer.
   const guardHandlerSlot = (owner: any, proto: any) => {
-    const slot = Object.getOwnPropertyDescriptor(owner, 'onbeforeunload') ?? (proto && Object.getOwnPropertyDescriptor(proto, 'onbeforeunload'));
+    const slot =
+      Object.getOwnPropertyDescriptor(owner, 'onbeforeunload') ??
+      (proto && Object.getOwnPropertyDescriptor(proto, 'onbeforeunload'));
     if (!slot?.set || !slot.get) return;
     let pageHandler: unknown = null;
     Object.defineProperty(owner, 'onbeforeunload', {

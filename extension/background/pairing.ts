@@ -73,14 +73,22 @@ function outcome(status: PairingOutcome['status'], serverUrl: string, clientId?:
   return result;
 }
 
-export async function pairBrowser(deps: PairingDeps, request: { token: string; pageUrl: string | undefined }): Promise<PairingOutcome> {
+export async function pairBrowser(
+  deps: PairingDeps,
+  request: { token: string; pageUrl: string | undefined },
+): Promise<PairingOutcome> {
   const serverUrl = pageOrigin(request.pageUrl);
-  if (!serverUrl) return { ...outcome('invalid', ''), message: 'Only an http(s) web UI page can connect this browser; nothing was changed.' };
+  if (!serverUrl)
+    return {
+      ...outcome('invalid', ''),
+      message: 'Only an http(s) web UI page can connect this browser; nothing was changed.',
+    };
   const current = deps.settings();
   const known = current.serverUrl === serverUrl && current.token !== '';
   if (!known && !(await deps.confirm(serverUrl).catch(() => false))) return outcome('declined', serverUrl);
   const written = await writeSettings(deps.storage, { ...current, serverUrl, token: request.token });
-  if (!written.ok) return { ...outcome('invalid', serverUrl), message: `${written.error.message}; nothing was changed.` };
+  if (!written.ok)
+    return { ...outcome('invalid', serverUrl), message: `${written.error.message}; nothing was changed.` };
   await deps.apply(written.settings);
 
   const deadline = deps.now() + (deps.settleMs ?? PAIRING_SETTLE_MS);
@@ -90,7 +98,8 @@ export async function pairBrowser(deps: PairingDeps, request: { token: string; p
       if (status.connected) return outcome('connected', serverUrl, status.clientId);
       if (status.errorKind === 'unauthorized') return outcome('wrong_token', serverUrl);
       if (status.errorKind === 'forbidden') return outcome('forbidden', serverUrl);
-      if (status.errorKind === 'unreachable' || status.errorKind === 'disconnected') return outcome(await probe(deps, serverUrl, request.token), serverUrl);
+      if (status.errorKind === 'unreachable' || status.errorKind === 'disconnected')
+        return outcome(await probe(deps, serverUrl, request.token), serverUrl);
     }
     if (deps.now() >= deadline) return outcome(await probe(deps, serverUrl, request.token), serverUrl);
     await deps.sleep(POLL_MS);

@@ -25,7 +25,11 @@ export function openableUrl(url: string): boolean {
 const MAX_REMEMBERED = 200;
 
 export interface PopupGuard {
-  open(taskId: string, openerTabId: number, request: { openId: string; url: string; via: string }): Promise<number | undefined>;
+  open(
+    taskId: string,
+    openerTabId: number,
+    request: { openId: string; url: string; via: string },
+  ): Promise<number | undefined>;
   navigate(taskId: string, openId: string, url: string): Promise<void>;
   close(taskId: string, openId: string): Promise<void>;
 }
@@ -48,7 +52,9 @@ export function resubmitInBackground(formId: string): boolean {
   button.formNoValidate = true;
   form.appendChild(button);
   try {
-    button.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true, ctrlKey: !mac, metaKey: mac }));
+    button.dispatchEvent(
+      new MouseEvent('click', { bubbles: true, cancelable: true, composed: true, ctrlKey: !mac, metaKey: mac }),
+    );
   } finally {
     button.remove();
     form.removeAttribute('data-mimo-resubmitting');
@@ -80,7 +86,11 @@ export function createPopupGuard(deps: PopupGuardDeps): PopupGuard {
     return record?.taskId === taskId ? tabId : undefined;
   };
 
-  async function openInBackground(taskId: string, openerTabId: number, request: { openId: string; url: string; via: string }): Promise<number | undefined> {
+  async function openInBackground(
+    taskId: string,
+    openerTabId: number,
+    request: { openId: string; url: string; via: string },
+  ): Promise<number | undefined> {
     if (!openableUrl(request.url)) {
       deps.reports.report(taskId, {
         tabId: openerTabId,

@@ -3,7 +3,12 @@
 // `ensureConnected` (called by the alarms backstop and on browser start) revives a socket the
 // server refused or a worker restart left without one. Incoming plugin_message frames are
 // dispatched by `type` through a handler map.
-import { LEGACY_PLUGIN_MESSAGE_EVENT, MIMO_NAMESPACE, PLUGIN_MESSAGE_EVENT, protocolError } from '../../transport/contracts/index.ts';
+import {
+  LEGACY_PLUGIN_MESSAGE_EVENT,
+  MIMO_NAMESPACE,
+  PLUGIN_MESSAGE_EVENT,
+  protocolError,
+} from '../../transport/contracts/index.ts';
 import type { BrowserActionAck } from '../../transport/contracts/index.ts';
 import type { Settings } from '../shared/settings.ts';
 import type { ConnectionErrorKind, ConnectionStatus } from '../shared/internal-messages.ts';
@@ -74,7 +79,10 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
     const handler = typeof type === 'string' && Object.hasOwn(deps.handlers, type) ? deps.handlers[type] : undefined;
     if (!handler) {
-      reply?.({ ok: false, error: protocolError('SCHEMA_VALIDATION_FAILED', `unknown plugin_message type ${JSON.stringify(type)}`) });
+      reply?.({
+        ok: false,
+        error: protocolError('SCHEMA_VALIDATION_FAILED', `unknown plugin_message type ${JSON.stringify(type)}`),
+      });
       return;
     }
     handler(message, reply);
@@ -154,16 +162,28 @@ export function createServerLink(deps: ServerLinkDeps): ServerLink {
     request(message, timeoutMs) {
       const current = socket;
       if (!current?.connected) return Promise.reject(new Error('not connected to the Mimo server'));
-      const timers = deps.timers ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as number) };
+      const timers = deps.timers ?? {
+        setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+        clearTimeout: (h: unknown) => clearTimeout(h as number),
+      };
       return new Promise((resolve, reject) => {
-        const timer = timers.setTimeout(() => reject(new Error(`no answer from the server within ${timeoutMs} ms`)), timeoutMs);
+        const timer = timers.setTimeout(
+          () => reject(new Error(`no answer from the server within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         current.emit(PLUGIN_MESSAGE_EVENT, message, (response: unknown) => {
           timers.clearTimeout(timer);
           resolve(response);
         });
       });
     },
-    status: () => ({ clientId, serverUrl: socketUrl || deps.settings().serverUrl, connected: socket?.connected ?? false, lastError, errorKind }),
+    status: () => ({
+      clientId,
+      serverUrl: socketUrl || deps.settings().serverUrl,
+      connected: socket?.connected ?? false,
+      lastError,
+      errorKind,
+    }),
   };
   return link;
 }

@@ -5,7 +5,13 @@ import type { BrowserApi, BrowserTab, BrowserTabGroup, BrowserWindowInfo } from 
 
 const loadStatuses: ReadonlySet<string> = new Set(['unloaded', 'loading', 'complete']);
 const windowTypes: ReadonlySet<string> = new Set(['normal', 'popup', 'panel', 'app', 'devtools']);
-const windowStates: ReadonlySet<string> = new Set(['normal', 'minimized', 'maximized', 'fullscreen', 'locked-fullscreen']);
+const windowStates: ReadonlySet<string> = new Set([
+  'normal',
+  'minimized',
+  'maximized',
+  'fullscreen',
+  'locked-fullscreen',
+]);
 
 function isId(n: number | undefined): n is number {
   return typeof n === 'number' && Number.isInteger(n) && n >= 0;
@@ -40,8 +46,10 @@ export function toWireTab(tab: BrowserTab): Tab | null {
 export function toWireWindow(window: BrowserWindowInfo): BrowserWindow | null {
   if (!isId(window.id)) return null;
   const out: BrowserWindow = { windowId: window.id, focused: window.focused, incognito: window.incognito };
-  if (window.type !== undefined && windowTypes.has(window.type)) out.type = window.type as NonNullable<BrowserWindow['type']>;
-  if (window.state !== undefined && windowStates.has(window.state)) out.state = window.state as NonNullable<BrowserWindow['state']>;
+  if (window.type !== undefined && windowTypes.has(window.type))
+    out.type = window.type as NonNullable<BrowserWindow['type']>;
+  if (window.state !== undefined && windowStates.has(window.state))
+    out.state = window.state as NonNullable<BrowserWindow['state']>;
   if (isId(window.width)) out.width = window.width;
   if (isId(window.height)) out.height = window.height;
   return out;
@@ -59,7 +67,9 @@ export type SnapshotContent = Pick<FullStateSync, 'windows' | 'tabs' | 'tabGroup
 export async function readSnapshot(browser: BrowserApi): Promise<SnapshotContent> {
   const [windowInfos, groups] = await Promise.all([
     browser.windows.getAll({ populate: true }),
-    browser.tabGroups ? browser.tabGroups.query({}).catch(() => [] as BrowserTabGroup[]) : Promise.resolve([] as BrowserTabGroup[]),
+    browser.tabGroups
+      ? browser.tabGroups.query({}).catch(() => [] as BrowserTabGroup[])
+      : Promise.resolve([] as BrowserTabGroup[]),
   ]);
   const windows: BrowserWindow[] = [];
   const tabs: Tab[] = [];

@@ -43,20 +43,32 @@ export function forwardTabEvents(deps: TabEventForwarderDeps): () => void {
       deps.onTabRemoved?.(tabId);
       emit({ eventType: 'tab_removed', tabId, windowId: info.windowId, isWindowClosing: info.isWindowClosing });
     },
-    tabActivated: (info: { tabId: number; windowId: number }) => emit({ eventType: 'tab_activated', tabId: info.tabId, windowId: info.windowId }),
+    tabActivated: (info: { tabId: number; windowId: number }) =>
+      emit({ eventType: 'tab_activated', tabId: info.tabId, windowId: info.windowId }),
     tabMoved: (tabId: number, info: { windowId: number; fromIndex: number; toIndex: number }) =>
-      emit({ eventType: 'tab_moved', tabId, windowId: info.windowId, fromIndex: info.fromIndex, toIndex: info.toIndex }),
+      emit({
+        eventType: 'tab_moved',
+        tabId,
+        windowId: info.windowId,
+        fromIndex: info.fromIndex,
+        toIndex: info.toIndex,
+      }),
     tabAttached: (tabId: number) => fetchTab(tabId, (tab) => withTab('tab_attached', tab)),
-    tabDetached: (tabId: number, info: { oldWindowId: number }) => emit({ eventType: 'tab_detached', tabId, windowId: info.oldWindowId }),
+    tabDetached: (tabId: number, info: { oldWindowId: number }) =>
+      emit({ eventType: 'tab_detached', tabId, windowId: info.oldWindowId }),
     windowCreated: (window: Parameters<typeof toWireWindow>[0]) => {
       const wire = toWireWindow(window);
       if (wire) emit({ eventType: 'window_created', window: wire });
     },
     windowRemoved: (windowId: number) => emit({ eventType: 'window_removed', windowId }),
-    windowFocusChanged: (windowId: number) => emit({ eventType: 'window_focus_changed', windowId: Math.max(-1, windowId) }),
-    groupCreated: (group: Parameters<typeof toWireGroup>[0]) => emit({ eventType: 'group_created', group: toWireGroup(group) }),
-    groupUpdated: (group: Parameters<typeof toWireGroup>[0]) => emit({ eventType: 'group_updated', group: toWireGroup(group) }),
-    groupRemoved: (group: Parameters<typeof toWireGroup>[0]) => emit({ eventType: 'group_removed', groupId: group.id, windowId: group.windowId }),
+    windowFocusChanged: (windowId: number) =>
+      emit({ eventType: 'window_focus_changed', windowId: Math.max(-1, windowId) }),
+    groupCreated: (group: Parameters<typeof toWireGroup>[0]) =>
+      emit({ eventType: 'group_created', group: toWireGroup(group) }),
+    groupUpdated: (group: Parameters<typeof toWireGroup>[0]) =>
+      emit({ eventType: 'group_updated', group: toWireGroup(group) }),
+    groupRemoved: (group: Parameters<typeof toWireGroup>[0]) =>
+      emit({ eventType: 'group_removed', groupId: group.id, windowId: group.windowId }),
   };
 
   browser.tabs.onCreated.addListener(listeners.tabCreated);

@@ -38,7 +38,10 @@ export function refuseWebUiTab(deps: Pick<TabGuardDeps, 'isWebUiUrl'>, tab: Brow
 /** The task record, or INVALID_TASK_TAB when the task has none. */
 export async function requireTaskRecord(deps: TabGuardDeps, taskId: string): Promise<TaskTabRecord> {
   const record = await deps.taskTabs.get(taskId);
-  if (!record) fail('INVALID_TASK_TAB', `task ${taskId} has no task tab on this plugin; start one with task_start`, { reason: 'no_task_tab' });
+  if (!record)
+    fail('INVALID_TASK_TAB', `task ${taskId} has no task tab on this plugin; start one with task_start`, {
+      reason: 'no_task_tab',
+    });
   return record;
 }
 
@@ -58,7 +61,9 @@ export async function requireTaskTab(deps: TabGuardDeps, taskId: string, tabId: 
   const tab = await liveTab(deps.browser, tabId);
   if (!tab || record.closedTabs.includes(tabId)) {
     if (!record.closedTabs.includes(tabId)) await deps.taskTabs.tabRemoved(tabId);
-    fail('TASK_TAB_CLOSED', `the task tab ${tabId} of task ${taskId} was closed; start a new one with task_start`, { tabId });
+    fail('TASK_TAB_CLOSED', `the task tab ${tabId} of task ${taskId} was closed; start a new one with task_start`, {
+      tabId,
+    });
   }
   refuseWebUiTab(deps, tab);
   return { record, tab };

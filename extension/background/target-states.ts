@@ -15,12 +15,18 @@ const SETTLE_EXPRESSION = 'new Promise((resolve) => setTimeout(resolve, 16))';
 
 function lookupExpression(target: TargetSpec): string | null {
   if (target.clickId === undefined && target.xpath === undefined) return 'document.activeElement';
-  if (target.ref && target.clickId !== undefined) return `document.querySelector(${JSON.stringify(`[${target.ref.attr}="${target.clickId}"]`)})`;
-  if (target.xpath !== undefined) return `document.evaluate(${JSON.stringify(target.xpath)}, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue`;
+  if (target.ref && target.clickId !== undefined)
+    return `document.querySelector(${JSON.stringify(`[${target.ref.attr}="${target.clickId}"]`)})`;
+  if (target.xpath !== undefined)
+    return `document.evaluate(${JSON.stringify(target.xpath)}, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue`;
   return null;
 }
 
-export async function targetStates(ctx: ActionContext, tabId: number, target: TargetSpec | null): Promise<ElementStates | undefined> {
+export async function targetStates(
+  ctx: ActionContext,
+  tabId: number,
+  target: TargetSpec | null,
+): Promise<ElementStates | undefined> {
   if (!target || !ctx.cdp.isAttached(tabId)) return undefined;
   try {
     await ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: SETTLE_EXPRESSION, awaitPromise: true });
@@ -34,7 +40,8 @@ export async function targetStates(ctx: ActionContext, tabId: number, target: Ta
       params = { objectId: found.result.objectId, fetchRelatives: false };
     }
     const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.getPartialAXTree', params);
-    if (typeof params.objectId === 'string') void ctx.cdp.send(tabId, 'Runtime.releaseObject', { objectId: params.objectId }).catch(() => {});
+    if (typeof params.objectId === 'string')
+      void ctx.cdp.send(tabId, 'Runtime.releaseObject', { objectId: params.objectId }).catch(() => {});
     const node = nodes.find((n) => n.backendDOMNodeId !== undefined) ?? nodes[0];
     return node ? elementStatesOf(node) : undefined;
   } catch {
@@ -55,17 +62,31 @@ export async function withTargetStates<T extends { navigated?: boolean; navigati
 }
 
 /** The node the action's params name, looked up again after the action (no target: the focused element). */
-async function paramsTarget(ctx: ActionContext, tabId: number, params: { clickId?: number; xpath?: string }): Promise<TargetSpec | null> {
+async function paramsTarget(
+  ctx: ActionContext,
+  tabId: number,
+  params: { clickId?: number; xpath?: string },
+): Promise<TargetSpec | null> {
   if (params.clickId !== undefined) {
     const check = await ctx.refs.check(tabId, params.clickId);
     if (!check.ok) return null;
     const node = check.ref.ax?.nodes[params.clickId];
-    return node ? { clickId: params.clickId, node: { backendId: node.b, frameId: node.f, mainFrame: true } } : { clickId: params.clickId, ref: check.ref };
+    return node
+      ? { clickId: params.clickId, node: { backendId: node.b, frameId: node.f, mainFrame: true } }
+      : { clickId: params.clickId, ref: check.ref };
   }
   return params.xpath !== undefined ? { xpath: params.xpath } : {};
 }
 
-type InputAction = 'browser_click' | 'browser_dblclick' | 'browser_check' | 'browser_select' | 'browser_type' | 'browser_press' | 'browser_focus' | 'browser_hover';
+type InputAction =
+  | 'browser_click'
+  | 'browser_dblclick'
+  | 'browser_check'
+  | 'browser_select'
+  | 'browser_type'
+  | 'browser_press'
+  | 'browser_focus'
+  | 'browser_hover';
 
 /** Wraps an input action's handler so its result carries the target's states after it ran. */
 export function reportingTargetStates<K extends InputAction & ActionName>(handler: ActionHandler<K>): ActionHandler<K> {

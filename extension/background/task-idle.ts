@@ -88,7 +88,8 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
       await deps.cdp.detach(tabId);
     }
     // The live view still streams: look again after another idle period.
-    if (kept && timers.running === 0 && timers.detach === undefined) timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
+    if (kept && timers.running === 0 && timers.detach === undefined)
+      timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
     forgetIfDone(taskId);
   }
 
@@ -113,7 +114,8 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
 
   function forgetIfDone(taskId: string): void {
     const timers = tasks.get(taskId);
-    if (timers && timers.running === 0 && timers.detach === undefined && timers.collapse === undefined) tasks.delete(taskId);
+    if (timers && timers.running === 0 && timers.detach === undefined && timers.collapse === undefined)
+      tasks.delete(taskId);
   }
 
   async function expand(taskId: string): Promise<void> {
@@ -160,7 +162,8 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
 
 /** Every action of a task counts as activity (wraps the handler map like with-interruptions.ts). */
 export function withTaskIdle(handlers: ActionHandlers, idle: TaskIdle): ActionHandlers {
-  const wrap = <K extends ActionName>(handler: ActionHandler<K>): ActionHandler<K> =>
+  const wrap =
+    <K extends ActionName>(handler: ActionHandler<K>): ActionHandler<K> =>
     async (params, ctx: ActionContext) => {
       idle.actionStarted(ctx.taskId);
       try {
@@ -169,5 +172,7 @@ export function withTaskIdle(handlers: ActionHandlers, idle: TaskIdle): ActionHa
         idle.actionEnded(ctx.taskId);
       }
     };
-  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, wrap(handler as ActionHandler<ActionName>)])) as unknown as ActionHandlers;
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, wrap(handler as ActionHandler<ActionName>)]),
+  ) as unknown as ActionHandlers;
 }

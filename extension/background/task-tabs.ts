@@ -59,7 +59,8 @@ export function createTaskTabs(storage: StorageArea): TaskTabs {
     writing = writing.then(() => storage.set({ [TASK_TABS_KEY]: snapshot })).catch(() => {});
     await writing;
   };
-  const find = (map: Map<string, TaskTabRecord>, tabId: number) => [...map.values()].find((record) => record.tabs.includes(tabId));
+  const find = (map: Map<string, TaskTabRecord>, tabId: number) =>
+    [...map.values()].find((record) => record.tabs.includes(tabId));
 
   return {
     async get(taskId) {
@@ -89,7 +90,10 @@ export function createTaskTabs(storage: StorageArea): TaskTabs {
     async adoptOpenedTab(tab) {
       const map = await load();
       const byOpener = tab.openerTabId === undefined ? undefined : find(map, tab.openerTabId);
-      const inGroup = tab.groupId === undefined || tab.groupId < 0 ? undefined : [...map.values()].find((r) => r.groupId === tab.groupId);
+      const inGroup =
+        tab.groupId === undefined || tab.groupId < 0
+          ? undefined
+          : [...map.values()].find((r) => r.groupId === tab.groupId);
       const record = byOpener ?? inGroup;
       if (!record || record.tabs.includes(tab.id)) return undefined;
       record.tabs.push(tab.id);

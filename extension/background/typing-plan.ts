@@ -18,7 +18,8 @@ const INSERT_CHUNK_MS = 1_000;
 
 function chunked(text: string, strokes: KeyStroke[]): void {
   const chars = [...text];
-  for (let i = 0; i < chars.length; i += INSERT_CHUNK_CHARS) strokes.push({ kind: 'insert', text: chars.slice(i, i + INSERT_CHUNK_CHARS).join('') });
+  for (let i = 0; i < chars.length; i += INSERT_CHUNK_CHARS)
+    strokes.push({ kind: 'insert', text: chars.slice(i, i + INSERT_CHUNK_CHARS).join('') });
 }
 
 /** The strokes that enter `text`: key by key when short, else insert chunks with keys only at newlines and at the end. */

@@ -13,8 +13,13 @@ function tabIdOf(value: unknown): number | undefined {
   return typeof tabId === 'number' ? tabId : undefined;
 }
 
-export function withInterruptions(handlers: ActionHandlers, guard: InterruptionGuard, reports: InterruptionReports): ActionHandlers {
-  const wrap = <K extends ActionName>(handler: ActionHandler<K>): ActionHandler<K> =>
+export function withInterruptions(
+  handlers: ActionHandlers,
+  guard: InterruptionGuard,
+  reports: InterruptionReports,
+): ActionHandlers {
+  const wrap =
+    <K extends ActionName>(handler: ActionHandler<K>): ActionHandler<K> =>
     async (params, ctx: ActionContext) => {
       const warnings: string[] = [];
       const ensure = async (tabId: number | undefined) => {
@@ -38,5 +43,7 @@ export function withInterruptions(handlers: ActionHandlers, guard: InterruptionG
         guard.actionEnded(ctx.taskId);
       }
     };
-  return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, wrap(handler as ActionHandler<ActionName>)])) as unknown as ActionHandlers;
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, wrap(handler as ActionHandler<ActionName>)]),
+  ) as unknown as ActionHandlers;
 }

@@ -47,7 +47,10 @@ export function startContentApp(deps: ContentDeps): ContentApp {
   let ui: UiController | null = null;
   let stopInput: (() => void) | null = null;
   const guardHost = globalThis as unknown as Record<string, unknown>;
-  const overlay = createOverlayView(deps.document, { onResume: () => ui?.resume(), onStop: () => ui?.stop(), onTakeOver: () => takeOver(),
+  const overlay = createOverlayView(deps.document, {
+    onResume: () => ui?.resume(),
+    onStop: () => ui?.stop(),
+    onTakeOver: () => takeOver(),
     onConfirm: (requestId, decision) => {
       if (ui) void send({ kind: 'confirmation_answer', taskId: ui.taskId, requestId, decision });
     },
@@ -56,7 +59,8 @@ export function startContentApp(deps: ContentDeps): ContentApp {
   function takeOver(): void {
     if (!ui) return;
     if (ui.state() === 'ongoing') ui.userInput(TAKE_OVER_BUTTON);
-    else if (ui.state() === 'hidden' && ui.taskId) void send({ kind: 'user_takeover', taskId: ui.taskId, reason: TAKE_OVER_BUTTON });
+    else if (ui.state() === 'hidden' && ui.taskId)
+      void send({ kind: 'user_takeover', taskId: ui.taskId, reason: TAKE_OVER_BUTTON });
   }
   /** Screenshots in flight: the overlay stays out of the picture until they settle. */
   const capturing = new Set<string>();
@@ -77,13 +81,19 @@ export function startContentApp(deps: ContentDeps): ContentApp {
     window,
     isAllowedOrigin: async (origin) => {
       const loaded = await settings;
-      const patterns = webUiPatterns(browser.runtime.getManifest().externally_connectable?.matches, loaded.serverUrl, loaded.webUiPatterns);
+      const patterns = webUiPatterns(
+        browser.runtime.getManifest().externally_connectable?.matches,
+        loaded.serverUrl,
+        loaded.webUiPatterns,
+      );
       return matchesAnyPattern(`${origin}/`, patterns);
     },
     clientInfo: async () => ((await send({ kind: 'client_info' })) as PluginClientInfo | undefined) ?? { ok: false },
     connectBrowser: async (token) => {
       const answer = v.safeParse(PairingOutcomeSchema, await send({ kind: 'connect_browser', token }));
-      return answer.success ? answer.output : { ok: false, status: 'unreachable', message: 'the extension did not answer' };
+      return answer.success
+        ? answer.output
+        : { ok: false, status: 'unreachable', message: 'the extension did not answer' };
     },
   });
 

@@ -27,7 +27,8 @@ export function watchUserInput(deps: InputWatchDeps): () => void {
     const kind = EVENTS[event.type];
     if (kind) deps.onUserInput(kind);
   };
-  for (const type of Object.keys(EVENTS)) deps.window.addEventListener(type, listener, { capture: true, passive: true });
+  for (const type of Object.keys(EVENTS))
+    deps.window.addEventListener(type, listener, { capture: true, passive: true });
   return () => {
     for (const type of Object.keys(EVENTS)) deps.window.removeEventListener(type, listener, { capture: true });
   };

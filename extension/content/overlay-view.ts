@@ -34,8 +34,16 @@ export interface OverlayCallbacks {
 
 /** A held step in the person's words (as the web UI says it). */
 export function heldStepWords(step: HeldStep): string {
-  const verb: Record<string, string> = { browser_open: 'Open', browser_click: 'Click', browser_type: 'Type into', browser_press: 'Press Enter on', browser_dblclick: 'Double-click', browser_check: 'Tick' };
-  const what = step.toolName === 'browser_open' ? (step.url ?? step.site) : step.element ? `"${step.element}"` : 'this page';
+  const verb: Record<string, string> = {
+    browser_open: 'Open',
+    browser_click: 'Click',
+    browser_type: 'Type into',
+    browser_press: 'Press Enter on',
+    browser_dblclick: 'Double-click',
+    browser_check: 'Tick',
+  };
+  const what =
+    step.toolName === 'browser_open' ? (step.url ?? step.site) : step.element ? `"${step.element}"` : 'this page';
   return `${verb[step.toolName] ?? step.toolName} ${what}${step.value ? ` with the value "${step.value}"` : ''} on ${step.site}`;
 }
 
@@ -99,7 +107,11 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
 
   let hinted = false;
   let waiting: { requestId: string; step: HeldStep } | null = null;
-  let last: { state: PluginUiState; step: string; options: { capturing?: boolean; turnRunning?: boolean } } = { state: 'idle', step: '', options: {} };
+  let last: { state: PluginUiState; step: string; options: { capturing?: boolean; turnRunning?: boolean } } = {
+    state: 'idle',
+    step: '',
+    options: {},
+  };
   function confirmPanel(item: { requestId: string; step: HeldStep }): HTMLElement {
     const box = document.createElement('div');
     box.className = 'confirm';
@@ -128,7 +140,10 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
     const text = document.createElement('span');
     text.id = 'mimo-hint';
     text.textContent = hinted ? HINT_TEXT : 'Mimo is working here';
-    box.append(text, button('mimo-take-over', 'Take over', () => callbacks.onTakeOver?.()));
+    box.append(
+      text,
+      button('mimo-take-over', 'Take over', () => callbacks.onTakeOver?.()),
+    );
     return box;
   }
 
@@ -176,7 +191,11 @@ export function createOverlayView(document: Document, callbacks: OverlayCallback
         panel.id = 'mimo-takeover';
         const text = document.createElement('span');
         text.textContent = 'You have control of this tab.';
-        panel.append(text, button('mimo-resume', 'Resume', callbacks.onResume), button('mimo-stop', 'Stop', callbacks.onStop));
+        panel.append(
+          text,
+          button('mimo-resume', 'Resume', callbacks.onResume),
+          button('mimo-stop', 'Stop', callbacks.onStop),
+        );
         shadow.appendChild(panel);
       }
       shown = key;

@@ -14,7 +14,12 @@ import {
   PLUGIN_INFO_RESULT_TYPE,
   PluginClientInfoRequestSchema,
 } from '../../transport/contracts/index.ts';
-import type { ConnectBrowserResult, PairingOutcome, PluginClientInfo, PluginClientInfoResult } from '../../transport/contracts/index.ts';
+import type {
+  ConnectBrowserResult,
+  PairingOutcome,
+  PluginClientInfo,
+  PluginClientInfoResult,
+} from '../../transport/contracts/index.ts';
 
 export interface PageBridgeDeps {
   window: Window;
@@ -35,9 +40,11 @@ export function installPageBridge(deps: PageBridgeDeps): () => void {
       const connectBrowser = deps.connectBrowser;
       void (async () => {
         if (!(await deps.isAllowedOrigin(origin))) return;
-        const payload = await connectBrowser(token).catch(
-          (error): PairingOutcome => ({ ok: false, status: 'unreachable', message: `the extension could not connect: ${String(error)}` }),
-        );
+        const payload = await connectBrowser(token).catch((error): PairingOutcome => ({
+          ok: false,
+          status: 'unreachable',
+          message: `the extension could not connect: ${String(error)}`,
+        }));
         const reply: ConnectBrowserResult = { type: CONNECT_BROWSER_RESULT_TYPE, requestId, payload };
         deps.window.postMessage(reply, origin);
       })();

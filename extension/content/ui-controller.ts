@@ -119,7 +119,8 @@ export function createUiController(deps: UiControllerDeps): UiController {
           return;
         case 'action_settled':
           actor.send({ type: 'ACTION_SETTLED', actionId: message.actionId });
-          if (serverOngoing && state() === 'hidden') actor.send({ type: 'ACTION_STARTED', actionId: SERVER_ONGOING_ACTION });
+          if (serverOngoing && state() === 'hidden')
+            actor.send({ type: 'ACTION_STARTED', actionId: SERVER_ONGOING_ACTION });
           return;
         case 'task_ended':
           serverOngoing = false;
@@ -136,7 +137,8 @@ export function createUiController(deps: UiControllerDeps): UiController {
         return;
       }
       const inFlight = actor.getSnapshot().context.actionInFlight;
-      if (inFlight && inFlight !== SERVER_ONGOING_ACTION && inFlight !== session.action?.actionId) actor.send({ type: 'ACTION_SETTLED', actionId: inFlight });
+      if (inFlight && inFlight !== SERVER_ONGOING_ACTION && inFlight !== session.action?.actionId)
+        actor.send({ type: 'ACTION_SETTLED', actionId: inFlight });
       if (session.takeoverPending) return; // the server has not answered the user's takeover yet
       if (session.uiState !== undefined && session.uiState !== appliedUiState) applyUiState(session.uiState);
       else if (session.uiState === undefined && serverOngoing) {

@@ -17,7 +17,9 @@ export async function startOptionsPage(browser: BrowserApi, document: Document):
   field<HTMLInputElement>('useCdp').checked = settings.useCdp;
 
   async function showStatus(): Promise<void> {
-    const status = (await browser.runtime.sendMessage({ kind: 'get_status' }).catch(() => null)) as ConnectionStatus | null;
+    const status = (await browser.runtime
+      .sendMessage({ kind: 'get_status' })
+      .catch(() => null)) as ConnectionStatus | null;
     const described = describeConnection(status);
     field('status').textContent = described.text;
     field('status').dataset.state = described.state;
@@ -30,7 +32,10 @@ export async function startOptionsPage(browser: BrowserApi, document: Document):
     void writeSettings(browser.storage.local, {
       serverUrl: field<HTMLInputElement>('serverUrl').value.trim(),
       token: field<HTMLInputElement>('token').value,
-      webUiPatterns: field<HTMLTextAreaElement>('webUiPatterns').value.split('\n').map((line) => line.trim()).filter(Boolean),
+      webUiPatterns: field<HTMLTextAreaElement>('webUiPatterns')
+        .value.split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
       useCdp: field<HTMLInputElement>('useCdp').checked,
     }).then((outcome) => {
       if (outcome.ok) field('saved').textContent = 'Saved.';

@@ -2,7 +2,8 @@
 // what to do next (connected / wrong token / extension refused / server unreachable).
 import type { ConnectionStatus } from '../shared/internal-messages.ts';
 
-export type ConnectionState = 'connected' | 'wrong_token' | 'forbidden' | 'unreachable' | 'connecting' | 'no_background';
+export type ConnectionState =
+  'connected' | 'wrong_token' | 'forbidden' | 'unreachable' | 'connecting' | 'no_background';
 
 export function connectionState(status: ConnectionStatus | null): ConnectionState {
   if (!status) return 'no_background';

@@ -38,24 +38,50 @@ function selectOf(element: Element): HTMLSelectElement | null {
   return null;
 }
 
-export function selectOptions(args: PageOps['selectOptions']['args'], state: RefState): PageOps['selectOptions']['result'] {
+export function selectOptions(
+  args: PageOps['selectOptions']['args'],
+  state: RefState,
+): PageOps['selectOptions']['result'] {
   const element = resolveTarget(args.target, state);
   if (isFailure(element)) return element;
   const select = selectOf(element);
-  if (!select) return { ok: false, reason: 'not_editable', message: `${describe(element)} is not a <select>; select chooses options of a <select> element` };
+  if (!select)
+    return {
+      ok: false,
+      reason: 'not_editable',
+      message: `${describe(element)} is not a <select>; select chooses options of a <select> element`,
+    };
   if (select.disabled) return { ok: false, reason: 'not_editable', message: `${describe(select)} is disabled` };
   if (!select.multiple && args.values.length !== 1) {
-    return { ok: false, reason: 'not_editable', message: `${describe(select)} takes exactly one option (it is not a multiple select); got ${args.values.length}` };
+    return {
+      ok: false,
+      reason: 'not_editable',
+      message: `${describe(select)} takes exactly one option (it is not a multiple select); got ${args.values.length}`,
+    };
   }
   const options = Array.from(select.options);
   const chosen: HTMLOptionElement[] = [];
   for (const wanted of args.values) {
     const option = findOption(options, wanted);
     if (!option) {
-      const available = options.map((o) => `${JSON.stringify(collapse(o.label || o.text, 60))}${o.value !== (o.label || o.text) ? ` (value ${JSON.stringify(o.value)})` : ''}`).slice(0, 30);
-      return { ok: false, reason: 'not_found', message: `no option ${JSON.stringify(wanted)} in ${describe(select)}; options: ${available.join(', ')}` };
+      const available = options
+        .map(
+          (o) =>
+            `${JSON.stringify(collapse(o.label || o.text, 60))}${o.value !== (o.label || o.text) ? ` (value ${JSON.stringify(o.value)})` : ''}`,
+        )
+        .slice(0, 30);
+      return {
+        ok: false,
+        reason: 'not_found',
+        message: `no option ${JSON.stringify(wanted)} in ${describe(select)}; options: ${available.join(', ')}`,
+      };
     }
-    if (optionDisabled(option)) return { ok: false, reason: 'not_editable', message: `option ${JSON.stringify(collapse(option.label || option.text, 60))} of ${describe(select)} is disabled` };
+    if (optionDisabled(option))
+      return {
+        ok: false,
+        reason: 'not_editable',
+        message: `option ${JSON.stringify(collapse(option.label || option.text, 60))} of ${describe(select)} is disabled`,
+      };
     chosen.push(option);
   }
   const before = options.map((o) => o.selected).join();
@@ -66,7 +92,12 @@ export function selectOptions(args: PageOps['selectOptions']['args'], state: Ref
   select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   select.dispatchEvent(new Event('change', { bubbles: true }));
   const selected = Array.from(select.selectedOptions);
-  return { ok: true, selected: selected.map((o) => o.value), labels: selected.map((o) => collapse(o.label || o.text)), changed };
+  return {
+    ok: true,
+    selected: selected.map((o) => o.value),
+    labels: selected.map((o) => collapse(o.label || o.text)),
+    changed,
+  };
 }
 
 export function checkState(args: PageOps['checkState']['args'], state: RefState): PageOps['checkState']['result'] {
@@ -78,17 +109,24 @@ export function checkState(args: PageOps['checkState']['args'], state: RefState)
   }
   const aria = control.getAttribute('aria-checked') ?? control.getAttribute('aria-pressed');
   const role = control.getAttribute('role') ?? '';
-  if (aria === 'true' || aria === 'false' || aria === 'mixed') return { ok: true, checked: aria === 'true', kind: 'aria' };
-  if (['checkbox', 'switch', 'radio', 'menuitemcheckbox'].includes(role)) return { ok: true, checked: false, kind: 'aria' };
+  if (aria === 'true' || aria === 'false' || aria === 'mixed')
+    return { ok: true, checked: aria === 'true', kind: 'aria' };
+  if (['checkbox', 'switch', 'radio', 'menuitemcheckbox'].includes(role))
+    return { ok: true, checked: false, kind: 'aria' };
   return { ok: false, reason: 'not_editable', message: `${describe(control)} is not a checkbox, radio or switch` };
 }
 
 export function focus(args: PageOps['focus']['args'], state: RefState): PageOps['focus']['result'] {
   const element = resolveTarget(args.target, state);
   if (isFailure(element)) return element;
-  if (!(element instanceof HTMLElement || element instanceof SVGElement)) return { ok: false, reason: 'not_editable', message: `${describe(element)} cannot take the focus` };
+  if (!(element instanceof HTMLElement || element instanceof SVGElement))
+    return { ok: false, reason: 'not_editable', message: `${describe(element)} cannot take the focus` };
   element.focus({ preventScroll: false });
-  return { ok: true, focused: document.activeElement === element || element.contains(document.activeElement), tag: element.localName };
+  return {
+    ok: true,
+    focused: document.activeElement === element || element.contains(document.activeElement),
+    tag: element.localName,
+  };
 }
 
 export function domPointer(args: PageOps['domPointer']['args'], state: RefState): PageOps['domPointer']['result'] {
@@ -96,7 +134,14 @@ export function domPointer(args: PageOps['domPointer']['args'], state: RefState)
   if (isFailure(element)) return element;
   element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const r = element.getBoundingClientRect();
-  const init = { bubbles: true, cancelable: true, composed: true, view: window, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  const init = {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    clientX: r.left + r.width / 2,
+    clientY: r.top + r.height / 2,
+  };
   if (args.kind === 'hover') {
     element.dispatchEvent(new PointerEvent('pointerover', { ...init, pointerType: 'mouse' }));
     element.dispatchEvent(new PointerEvent('pointerenter', { ...init, bubbles: false, pointerType: 'mouse' }));
@@ -125,7 +170,10 @@ function focusTarget(target: TargetSpec | null, state: RefState): Element | Page
   return document.activeElement ?? document.body ?? document.documentElement;
 }
 
-export function focusForKeys(args: PageOps['focusForKeys']['args'], state: RefState): PageOps['focusForKeys']['result'] {
+export function focusForKeys(
+  args: PageOps['focusForKeys']['args'],
+  state: RefState,
+): PageOps['focusForKeys']['result'] {
   const element = focusTarget(args.target, state);
   if (isFailure(element)) return element;
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now(), args.guardMs);
@@ -136,7 +184,17 @@ export function domKey(args: PageOps['domKey']['args'], state: RefState): PageOp
   const element = focusTarget(args.target, state);
   if (isFailure(element)) return element;
   const { alt, ctrl, meta, shift } = args.modifiers;
-  const init = { key: args.key, code: args.code, bubbles: true, cancelable: true, composed: true, altKey: alt, ctrlKey: ctrl, metaKey: meta, shiftKey: shift };
+  const init = {
+    key: args.key,
+    code: args.code,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    altKey: alt,
+    ctrlKey: ctrl,
+    metaKey: meta,
+    shiftKey: shift,
+  };
   const proceed = element.dispatchEvent(new KeyboardEvent('keydown', init));
   if (proceed && args.text && !ctrl && !meta && !alt) {
     element.dispatchEvent(new KeyboardEvent('keypress', init));
@@ -144,8 +202,15 @@ export function domKey(args: PageOps['domKey']['args'], state: RefState): PageOp
       const form = (element as HTMLInputElement).form ?? element.closest('form');
       if (form && element instanceof HTMLInputElement) form.requestSubmit();
     } else if ((element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && !element.readOnly) {
-      element.setRangeText(args.text, element.selectionStart ?? element.value.length, element.selectionEnd ?? element.value.length, 'end');
-      element.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }));
+      element.setRangeText(
+        args.text,
+        element.selectionStart ?? element.value.length,
+        element.selectionEnd ?? element.value.length,
+        'end',
+      );
+      element.dispatchEvent(
+        new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }),
+      );
     }
   }
   element.dispatchEvent(new KeyboardEvent('keyup', init));
@@ -156,10 +221,20 @@ export function domKey(args: PageOps['domKey']['args'], state: RefState): PageOp
 function fieldName(element: Element): string {
   const labels = (element as HTMLInputElement).labels;
   const label = labels && labels.length > 0 ? collapse(labels[0]!.textContent, 80) : '';
-  return label || element.getAttribute('aria-label') || element.getAttribute('name') || element.id || textOf(element) || element.localName;
+  return (
+    label ||
+    element.getAttribute('aria-label') ||
+    element.getAttribute('name') ||
+    element.id ||
+    textOf(element) ||
+    element.localName
+  );
 }
 
-export function formValidity(args: PageOps['formValidity']['args'], state: RefState): PageOps['formValidity']['result'] {
+export function formValidity(
+  args: PageOps['formValidity']['args'],
+  state: RefState,
+): PageOps['formValidity']['result'] {
   let element: Element | null = null;
   if (args.target) {
     const found = resolveTarget(args.target, state);
@@ -171,8 +246,12 @@ export function formValidity(args: PageOps['formValidity']['args'], state: RefSt
   const invalid: InvalidFieldInfo[] = [];
   for (const field of Array.from(form.elements)) {
     const control = field as HTMLInputElement;
-    if (typeof control.checkValidity !== 'function' || control.willValidate === false || control.validity.valid) continue;
-    const entry: InvalidFieldInfo = { field: fieldName(control), message: control.validationMessage || 'invalid value' };
+    if (typeof control.checkValidity !== 'function' || control.willValidate === false || control.validity.valid)
+      continue;
+    const entry: InvalidFieldInfo = {
+      field: fieldName(control),
+      message: control.validationMessage || 'invalid value',
+    };
     const id = args.attr ? Number(control.getAttribute(args.attr)) : NaN;
     if (Number.isInteger(id) && control.hasAttribute(args.attr!)) entry.clickId = id;
     invalid.push(entry);
@@ -182,8 +261,16 @@ export function formValidity(args: PageOps['formValidity']['args'], state: RefSt
 }
 
 export function documentState(state: RefState): PageOps['documentState']['result'] {
-  const entry = performance.getEntriesByType('navigation')[0] as (PerformanceNavigationTiming & { responseStatus?: number }) | undefined;
-  const result: PageOps['documentState']['result'] = { ok: true, url: location.href, title: document.title, readyState: document.readyState, docToken: state.docToken };
-  if (entry && typeof entry.responseStatus === 'number' && entry.responseStatus > 0) result.httpStatus = entry.responseStatus;
+  const entry = performance.getEntriesByType('navigation')[0] as
+    (PerformanceNavigationTiming & { responseStatus?: number }) | undefined;
+  const result: PageOps['documentState']['result'] = {
+    ok: true,
+    url: location.href,
+    title: document.title,
+    readyState: document.readyState,
+    docToken: state.docToken,
+  };
+  if (entry && typeof entry.responseStatus === 'number' && entry.responseStatus > 0)
+    result.httpStatus = entry.responseStatus;
   return result;
 }

@@ -40,7 +40,10 @@ function centreOf(element: Element): Point | null {
   if (boxes.length <= 1 || hitsTarget(element, centre.x, centre.y)) return centre;
   for (const box of boxes) {
     if (box.width < 1 || box.height < 1 || box.bottom <= 0 || box.top >= window.innerHeight) continue;
-    const point = { x: Math.round(box.left + Math.min(box.width / 2, Math.max(1, box.width - 2))), y: Math.round((box.top + box.bottom) / 2) };
+    const point = {
+      x: Math.round(box.left + Math.min(box.width / 2, Math.max(1, box.width - 2))),
+      y: Math.round((box.top + box.bottom) / 2),
+    };
     if (hitsTarget(element, point.x, point.y)) return point;
   }
   return centre;
@@ -62,12 +65,18 @@ function clickPoint(element: Element): (Point & { via?: 'label' }) | PageOpFailu
   const onLabel = label ? centreOf(label) : null;
   if (onLabel && hitsTarget(element, onLabel.x, onLabel.y)) return { ...onLabel, via: 'label' };
   if (own && isVisible(element)) return own; // covered: clicked anyway, reported as obscured
-  return { ok: false, reason: 'not_visible', message: `${describe(element)} is hidden and has no visible label to click`, operableByDom: true };
+  return {
+    ok: false,
+    reason: 'not_visible',
+    message: `${describe(element)} is hidden and has no visible label to click`,
+    operableByDom: true,
+  };
 }
 
 function submitsForm(element: Element): boolean {
   if (element instanceof HTMLButtonElement) return element.type === 'submit' && element.form !== null;
-  if (element instanceof HTMLInputElement) return (element.type === 'submit' || element.type === 'image') && element.form !== null;
+  if (element instanceof HTMLInputElement)
+    return (element.type === 'submit' || element.type === 'image') && element.form !== null;
   return false;
 }
 
@@ -84,13 +93,23 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
   const link = element.closest('a[href]');
   const newContext = (target: string) => target !== '' && !['_self', '_parent', '_top'].includes(target.toLowerCase());
   // A submit button of a form that targets a new tab opens one too (formtarget wins over target).
-  const submitter = element.closest('button, input[type=submit], input[type=image]') as HTMLButtonElement | HTMLInputElement | null;
-  const submits = submitter !== null && submitter.form !== null && submitter.type !== 'button' && submitter.type !== 'reset';
+  const submitter = element.closest('button, input[type=submit], input[type=image]') as
+    HTMLButtonElement | HTMLInputElement | null;
+  const submits =
+    submitter !== null && submitter.form !== null && submitter.type !== 'button' && submitter.type !== 'reset';
   const opensNewTab =
     (link !== null && newContext(link.getAttribute('target') ?? '') && !link.hasAttribute('download')) ||
     (submits && newContext(submitter!.getAttribute('formtarget') ?? submitter!.form!.getAttribute('target') ?? ''));
   const mac = /Mac/i.test(navigator.platform);
-  const result: PageOps['locate']['result'] = { ok: true, x, y, tag: element.localName, opensNewTab, mac, submitsForm: submitsForm(element) };
+  const result: PageOps['locate']['result'] = {
+    ok: true,
+    x,
+    y,
+    tag: element.localName,
+    opensNewTab,
+    mac,
+    submitsForm: submitsForm(element),
+  };
   if (point.via) result.via = point.via;
   if (hit && !hitsTarget(element, x, y) && !hit.contains(element)) result.obscuredBy = describe(hit);
   return result;
@@ -101,7 +120,15 @@ export function domClick(args: PageOps['domClick']['args'], state: RefState): Pa
   if (isFailure(element)) return element;
   if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const r = element.getBoundingClientRect();
-  const init = { bubbles: true, cancelable: true, composed: true, view: window, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, button: 0 };
+  const init = {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view: window,
+    clientX: r.left + r.width / 2,
+    clientY: r.top + r.height / 2,
+    button: 0,
+  };
   element.dispatchEvent(new PointerEvent('pointerdown', { ...init, pointerType: 'mouse', isPrimary: true }));
   element.dispatchEvent(new MouseEvent('mousedown', { ...init, buttons: 1 }));
   if (element instanceof HTMLElement) element.focus({ preventScroll: true });
@@ -132,9 +159,14 @@ function editableTarget(target: TargetSpec | null, state: RefState): Editable | 
     }
   }
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-    if (element.disabled || element.readOnly) return { ok: false, reason: 'not_editable', message: `${describe(element)} is disabled or read-only` };
+    if (element.disabled || element.readOnly)
+      return { ok: false, reason: 'not_editable', message: `${describe(element)} is disabled or read-only` };
     if (element instanceof HTMLInputElement && NOT_TYPED.has(element.type)) {
-      return { ok: false, reason: 'not_editable', message: `${describe(element)} is a ${element.type}: use check / uncheck (or click) instead of typing` };
+      return {
+        ok: false,
+        reason: 'not_editable',
+        message: `${describe(element)} is a ${element.type}: use check / uncheck (or click) instead of typing`,
+      };
     }
     return element;
   }
@@ -142,11 +174,15 @@ function editableTarget(target: TargetSpec | null, state: RefState): Editable | 
   return { ok: false, reason: 'not_editable', message: `${describe(element)} does not accept text` };
 }
 
-export function focusForTyping(args: PageOps['focusForTyping']['args'], state: RefState): PageOps['focusForTyping']['result'] {
+export function focusForTyping(
+  args: PageOps['focusForTyping']['args'],
+  state: RefState,
+): PageOps['focusForTyping']['result'] {
   const element = editableTarget(args.target, state);
   if (isFailure(element)) return element;
   if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', behavior: 'instant' });
-  if (element instanceof HTMLInputElement && SET_DIRECTLY.has(element.type)) return { ok: true, tag: element.localName, direct: true };
+  if (element instanceof HTMLInputElement && SET_DIRECTLY.has(element.type))
+    return { ok: true, tag: element.localName, direct: true };
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now(), args.guardMs);
   element.focus({ preventScroll: true });
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
@@ -191,11 +227,15 @@ export function domInput(args: PageOps['domInput']['args'], state: RefState): Pa
   element.focus({ preventScroll: true });
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
     setNativeValue(element, args.text);
-    element.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }));
+    element.dispatchEvent(
+      new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }),
+    );
     element.dispatchEvent(new Event('change', { bubbles: true }));
   } else {
     element.textContent = args.text;
-    element.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }));
+    element.dispatchEvent(
+      new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }),
+    );
   }
   const submitted = args.submit ? pressEnter(element) : false;
   return { ok: true, tag: element.localName, submitted };

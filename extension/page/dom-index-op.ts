@@ -58,7 +58,17 @@ export function domIndex(
 const MAX_ATTRIBUTE_CHARS = 200;
 const clip = (value: string) => (value.length > MAX_ATTRIBUTE_CHARS ? value.slice(0, MAX_ATTRIBUTE_CHARS) : value);
 /** Input types whose value is a setting, not something a person typed (never a secret). */
-const SETTING_TYPES = new Set(['range', 'color', 'date', 'time', 'datetime-local', 'month', 'week', 'checkbox', 'radio']);
+const SETTING_TYPES = new Set([
+  'range',
+  'color',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+  'checkbox',
+  'radio',
+]);
 
 /**
  * What a planner needs to choose a target without seeing the page: role, input type, name,
@@ -86,13 +96,19 @@ function describe(element: Element, entry: IndexedElement): void {
 }
 
 function controlState(element: Element, entry: IndexedElement): void {
-  if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement || element instanceof HTMLButtonElement) {
+  if (
+    element instanceof HTMLInputElement ||
+    element instanceof HTMLSelectElement ||
+    element instanceof HTMLTextAreaElement ||
+    element instanceof HTMLButtonElement
+  ) {
     if (element.disabled) entry.disabled = true;
     if (!(element instanceof HTMLButtonElement) && element.required) entry.required = true;
   }
   if (element instanceof HTMLInputElement) {
     if (element.type === 'checkbox' || element.type === 'radio') entry.checked = element.checked;
-    if (SETTING_TYPES.has(element.type) && element.type !== 'checkbox' && element.type !== 'radio') entry.value = clip(element.value);
+    if (SETTING_TYPES.has(element.type) && element.type !== 'checkbox' && element.type !== 'radio')
+      entry.value = clip(element.value);
     if (element.type === 'range' || element.type === 'number') {
       if (element.min) entry.min = element.min;
       if (element.max) entry.max = element.max;
@@ -103,9 +119,13 @@ function controlState(element: Element, entry: IndexedElement): void {
     entry.options = Array.from(element.options)
       .slice(0, MAX_OPTIONS)
       .map((option) => {
-        const info: NonNullable<IndexedElement['options']>[number] = { value: clip(option.value), label: clip(collapse(option.label || option.text)) };
+        const info: NonNullable<IndexedElement['options']>[number] = {
+          value: clip(option.value),
+          label: clip(collapse(option.label || option.text)),
+        };
         if (option.selected) info.selected = true;
-        if (option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled)) info.disabled = true;
+        if (option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled))
+          info.disabled = true;
         return info;
       });
     const selected = Array.from(element.selectedOptions, (o) => o.value);
@@ -129,10 +149,16 @@ function labelOf(element: Element): string | undefined {
     if (text) return collapse(text);
   }
   const labels = (element as HTMLInputElement).labels;
-  const text = labels && labels.length > 0 ? Array.from(labels, (l) => collapse(l.textContent)).join(' ').trim() : '';
+  const text =
+    labels && labels.length > 0
+      ? Array.from(labels, (l) => collapse(l.textContent))
+          .join(' ')
+          .trim()
+      : '';
   if (text) return text;
   // A checkbox or radio with no label of its own (TodoMVC's toggles) is named by its row.
-  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) return rowText(element);
+  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio'))
+    return rowText(element);
   return undefined;
 }
 

@@ -44,7 +44,12 @@ export function isVisible(element: Element): boolean {
   // Inside a closed <details> (content-visibility: hidden) an element can keep a box but is not shown.
   if (typeof element.checkVisibility === 'function' && !element.checkVisibility()) return false;
   const style = getComputedStyle(element);
-  return style.visibility !== 'hidden' && style.visibility !== 'collapse' && style.display !== 'none' && Number(style.opacity) !== 0;
+  return (
+    style.visibility !== 'hidden' &&
+    style.visibility !== 'collapse' &&
+    style.display !== 'none' &&
+    Number(style.opacity) !== 0
+  );
 }
 
 export function inViewport(element: Element): boolean {
@@ -87,7 +92,11 @@ export function visuallyHidden(element: Element): boolean {
   const r = element.getBoundingClientRect();
   if (r.width <= 2 || r.height <= 2) return true;
   const style = getComputedStyle(element);
-  return Number(style.opacity) === 0 || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(style.clip) || style.clipPath === 'inset(50%)';
+  return (
+    Number(style.opacity) === 0 ||
+    /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(style.clip) ||
+    style.clipPath === 'inset(50%)'
+  );
 }
 
 export function listedAs(element: Element, scope: Scope): 'visible' | 'hidden' | null {
@@ -114,9 +123,11 @@ export function textOf(element: Element): string {
   const aria = element.getAttribute('aria-label');
   if (aria) return collapse(aria);
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-    if (element instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(element.type)) return collapse(element.value);
+    if (element instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(element.type))
+      return collapse(element.value);
     // A password never leaves the page: its field is described by placeholder or name only.
-    if (element instanceof HTMLInputElement && element.type === 'password') return collapse(element.placeholder || element.name);
+    if (element instanceof HTMLInputElement && element.type === 'password')
+      return collapse(element.placeholder || element.name);
     return collapse(element.value || element.placeholder || element.name);
   }
   if (element instanceof HTMLSelectElement) return collapse(element.selectedOptions[0]?.textContent ?? '');
@@ -153,9 +164,14 @@ export function elementByXpath(xpath: string): Element | PageOpFailure {
   try {
     node = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
   } catch (error) {
-    return { ok: false, reason: 'bad_xpath', message: `invalid XPath ${JSON.stringify(xpath)}: ${(error as Error).message}` };
+    return {
+      ok: false,
+      reason: 'bad_xpath',
+      message: `invalid XPath ${JSON.stringify(xpath)}: ${(error as Error).message}`,
+    };
   }
-  if (!(node instanceof Element)) return { ok: false, reason: 'not_found', message: `no element matches XPath ${xpath}` };
+  if (!(node instanceof Element))
+    return { ok: false, reason: 'not_found', message: `no element matches XPath ${xpath}` };
   return node;
 }
 
@@ -164,12 +180,20 @@ export function elementByXpath(xpath: string): Element | PageOpFailure {
  * very document: an id from an older index, or after a navigation, is `stale` and never
  * resolves to whatever element carries that number now.
  */
-export function resolveTarget(target: TargetSpec, state: { docToken: string; current: RefGeneration | null }): Element | PageOpFailure {
+export function resolveTarget(
+  target: TargetSpec,
+  state: { docToken: string; current: RefGeneration | null },
+): Element | PageOpFailure {
   const element = targetElement(target, state);
   // Not `instanceof Element`: an element of a same-origin frame belongs to another realm.
   if ((element as PageOpFailure).ok === false) return element as PageOpFailure;
   const modal = behindModal(element as Element);
-  if (modal) return { ok: false, reason: 'outside_modal', message: `the element is behind the open modal ${modal}: close the dialog or act inside it` };
+  if (modal)
+    return {
+      ok: false,
+      reason: 'outside_modal',
+      message: `the element is behind the open modal ${modal}: close the dialog or act inside it`,
+    };
   return element;
 }
 
@@ -196,24 +220,50 @@ function deepQuery(root: Document | ShadowRoot, selector: string): Element | nul
   return null;
 }
 
-function targetElement(target: TargetSpec, state: { docToken: string; current: RefGeneration | null }): Element | PageOpFailure {
+function targetElement(
+  target: TargetSpec,
+  state: { docToken: string; current: RefGeneration | null },
+): Element | PageOpFailure {
   if (target.mark) {
     // An accessibility-tree ref the background has just marked through CDP (background/ax-target.ts).
     const element = deepQuery(document, `[${CSS.escape(target.mark.attr)}="${CSS.escape(target.mark.value)}"]`);
-    return element ?? { ok: false, reason: 'stale', message: `element ${target.clickId ?? ''} is no longer in the page; index again` };
+    return (
+      element ?? {
+        ok: false,
+        reason: 'stale',
+        message: `element ${target.clickId ?? ''} is no longer in the page; index again`,
+      }
+    );
   }
   if (target.clickId !== undefined) {
     const ref = target.ref;
-    if (!ref) return { ok: false, reason: 'no_index', message: 'clickId given but this tab was never indexed; call browser_dom_index first' };
+    if (!ref)
+      return {
+        ok: false,
+        reason: 'no_index',
+        message: 'clickId given but this tab was never indexed; call browser_dom_index first',
+      };
     if (ref.docToken !== state.docToken) {
-      return { ok: false, reason: 'stale', message: `clickId ${target.clickId} belongs to a page that is gone (the tab navigated); index again` };
+      return {
+        ok: false,
+        reason: 'stale',
+        message: `clickId ${target.clickId} belongs to a page that is gone (the tab navigated); index again`,
+      };
     }
     if (!state.current || state.current.firstId !== ref.firstId) {
-      return { ok: false, reason: 'stale', message: `clickId ${target.clickId} is from an older index of this page; index again` };
+      return {
+        ok: false,
+        reason: 'stale',
+        message: `clickId ${target.clickId} is from an older index of this page; index again`,
+      };
     }
     const element = document.querySelector(`[${CSS.escape(ref.attr)}="${target.clickId}"]`);
     if (!element || !element.isConnected) {
-      return { ok: false, reason: 'stale', message: `element ${target.clickId} left the page after it was indexed; index again` };
+      return {
+        ok: false,
+        reason: 'stale',
+        message: `element ${target.clickId} left the page after it was indexed; index again`,
+      };
     }
     return element;
   }

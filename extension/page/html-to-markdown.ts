@@ -3,7 +3,26 @@
 // read structure. `skip` leaves elements out (hidden ones, when converting the live page); the
 // plain-text twin keeps block boundaries as line breaks.
 
-const BLOCK = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'figure', 'figcaption', 'nav', 'form', 'fieldset', 'details', 'summary', 'dl', 'dt', 'dd']);
+const BLOCK = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'aside',
+  'figure',
+  'figcaption',
+  'nav',
+  'form',
+  'fieldset',
+  'details',
+  'summary',
+  'dl',
+  'dt',
+  'dd',
+]);
 
 /** Elements to leave out (with their subtree). */
 let skip: (element: Element) => boolean = () => false;
@@ -30,7 +49,10 @@ function list(element: Element, depth: number, ordered: boolean): string {
     .map((li) => {
       n += 1;
       const marker = ordered ? `${n}.` : '-';
-      const body = children(li, depth + 1).trim().replace(/\n{2,}/g, '\n').replace(/\n/g, `\n${'  '.repeat(depth + 1)}`);
+      const body = children(li, depth + 1)
+        .trim()
+        .replace(/\n{2,}/g, '\n')
+        .replace(/\n/g, `\n${'  '.repeat(depth + 1)}`);
       return `${'  '.repeat(depth)}${marker} ${body}`;
     });
   return depth === 0 ? block(items.join('\n')) : `\n${items.join('\n')}`;
@@ -38,7 +60,11 @@ function list(element: Element, depth: number, ordered: boolean): string {
 
 function table(element: Element): string {
   const rows = Array.from(element.querySelectorAll('tr')).map((tr) =>
-    Array.from(tr.children).map((cell) => inline(cell.textContent ?? '').trim().replace(/\|/g, '\\|')),
+    Array.from(tr.children).map((cell) =>
+      inline(cell.textContent ?? '')
+        .trim()
+        .replace(/\|/g, '\\|'),
+    ),
   );
   if (rows.length === 0) return '';
   const width = Math.max(...rows.map((row) => row.length));
@@ -85,13 +111,17 @@ function convert(node: Node, depth: number): string {
       return text ? `*${text}*` : '';
     }
     case 'code':
-      return element.parentElement?.localName === 'pre' ? element.textContent ?? '' : `\`${element.textContent ?? ''}\``;
+      return element.parentElement?.localName === 'pre'
+        ? (element.textContent ?? '')
+        : `\`${element.textContent ?? ''}\``;
     case 'pre':
       return block(`\`\`\`\n${(element.textContent ?? '').replace(/\n$/, '')}\n\`\`\``);
     case 'a': {
       const text = children(element, depth).trim();
       const href = element.getAttribute('href');
-      return href && text && !href.startsWith('javascript:') ? `[${text}](${(element as HTMLAnchorElement).href || href})` : text;
+      return href && text && !href.startsWith('javascript:')
+        ? `[${text}](${(element as HTMLAnchorElement).href || href})`
+        : text;
     }
     case 'img': {
       const alt = element.getAttribute('alt') ?? '';
@@ -103,7 +133,13 @@ function convert(node: Node, depth: number): string {
     case 'ol':
       return list(element, depth, true);
     case 'blockquote':
-      return block(children(element, depth).trim().split('\n').map((line) => `> ${line}`).join('\n'));
+      return block(
+        children(element, depth)
+          .trim()
+          .split('\n')
+          .map((line) => `> ${line}`)
+          .join('\n'),
+      );
     case 'table':
       return table(element);
     default:
@@ -123,7 +159,27 @@ export function htmlToMarkdown(root: Node, options: { skip?: (element: Element) 
   }
 }
 
-const TEXT_BLOCK = new Set([...BLOCK, 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'table', 'tr', 'pre', 'blockquote', 'hr', 'label', 'legend', 'option', 'caption']);
+const TEXT_BLOCK = new Set([
+  ...BLOCK,
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'tr',
+  'pre',
+  'blockquote',
+  'hr',
+  'label',
+  'legend',
+  'option',
+  'caption',
+]);
 const NO_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'head']);
 
 function textOf(node: Node, out: string[], omit: (element: Element) => boolean): void {
@@ -131,7 +187,12 @@ function textOf(node: Node, out: string[], omit: (element: Element) => boolean):
     out.push((node.textContent ?? '').replace(/\s+/g, ' '));
     return;
   }
-  if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+  if (
+    node.nodeType !== Node.ELEMENT_NODE &&
+    node.nodeType !== Node.DOCUMENT_NODE &&
+    node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE
+  )
+    return;
   const element = node as Element;
   const tag = element.localName;
   if (tag && (NO_TEXT.has(tag) || omit(element))) return;

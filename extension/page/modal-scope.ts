@@ -46,6 +46,8 @@ export function behindModal(element: Element): string | null {
   if (!(modal.compareDocumentPosition(placed) & Node.DOCUMENT_POSITION_PRECEDING)) return null;
   const role = modal.getAttribute('role') ?? (modal.localName === 'dialog' ? 'dialog' : modal.localName);
   const labelledBy = modal.getAttribute('aria-labelledby');
-  const name = modal.getAttribute('aria-label') ?? (labelledBy ? document.getElementById(labelledBy.split(/\s+/)[0]!)?.textContent?.trim() : undefined);
+  const name =
+    modal.getAttribute('aria-label') ??
+    (labelledBy ? document.getElementById(labelledBy.split(/\s+/)[0]!)?.textContent?.trim() : undefined);
   return name ? `${role} "${name.slice(0, 80)}"` : role;
 }

@@ -3,7 +3,16 @@
 // background calls with one operation at a time. Its state (the document token and the current
 // dom_index generation) lives as long as the document, so a navigation resets it.
 import { domClick, domInput, focusForTyping, locate } from './dom-actions-op.ts';
-import { checkState, documentState, domKey, domPointer, focus, focusForKeys, formValidity, selectOptions } from './control-ops.ts';
+import {
+  checkState,
+  documentState,
+  domKey,
+  domPointer,
+  focus,
+  focusForKeys,
+  formValidity,
+  selectOptions,
+} from './control-ops.ts';
 import { domIndex } from './dom-index-op.ts';
 import { elementByXpath } from './element-lookup.ts';
 import type { PageOpName, PageOps, RefGeneration } from './page-ops.ts';

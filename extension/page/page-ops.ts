@@ -34,7 +34,8 @@ export interface TargetSpec {
 }
 
 /** Why a target could not be used: `stale` = from an older index or a previous document. */
-export type TargetFailureReason = 'outside_modal' | 'stale' | 'not_found' | 'not_visible' | 'no_index' | 'no_target' | 'not_editable' | 'bad_xpath';
+export type TargetFailureReason =
+  'outside_modal' | 'stale' | 'not_found' | 'not_visible' | 'no_index' | 'no_target' | 'not_editable' | 'bad_xpath';
 
 export type PageOpFailure = {
   ok: false;
@@ -82,7 +83,17 @@ export interface PageOps {
   locate: {
     args: { target: TargetSpec; focus: boolean };
     result:
-      | { ok: true; x: number; y: number; tag: string; obscuredBy?: string; opensNewTab: boolean; mac: boolean; via?: 'label'; submitsForm: boolean }
+      | {
+          ok: true;
+          x: number;
+          y: number;
+          tag: string;
+          obscuredBy?: string;
+          opensNewTab: boolean;
+          mac: boolean;
+          via?: 'label';
+          submitsForm: boolean;
+        }
       | PageOpFailure;
   };
   /** Chooses options of a <select> by value or label and fires input + change. */
@@ -107,7 +118,13 @@ export interface PageOps {
   };
   /** DOM fallback of a key press on the focused element (or the target, focused first). */
   domKey: {
-    args: { target: TargetSpec | null; key: string; code: string; text: string; modifiers: { alt: boolean; ctrl: boolean; meta: boolean; shift: boolean } };
+    args: {
+      target: TargetSpec | null;
+      key: string;
+      code: string;
+      text: string;
+      modifiers: { alt: boolean; ctrl: boolean; meta: boolean; shift: boolean };
+    };
     result: { ok: true; tag: string } | PageOpFailure;
   };
   /** Focuses the target (when given) before CDP key events; arms the own-input guard. */

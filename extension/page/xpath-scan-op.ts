@@ -8,7 +8,8 @@ const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta',
 
 function ownText(element: Element): string {
   let text = '';
-  for (const node of Array.from(element.childNodes)) if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
+  for (const node of Array.from(element.childNodes))
+    if (node.nodeType === Node.TEXT_NODE) text += node.textContent ?? '';
   return collapse(text);
 }
 

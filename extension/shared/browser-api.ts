@@ -97,15 +97,27 @@ export interface BrowserApi {
     local: StorageArea;
     /** Survives service-worker restarts, not browser restarts (Chrome 102+). */
     session?: StorageArea;
-    onChanged: ApiEvent<(changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, areaName: string) => void>;
+    onChanged: ApiEvent<
+      (changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, areaName: string) => void
+    >;
   };
   tabs: {
     get(tabId: number): Promise<BrowserTab>;
     query(query: Record<string, unknown>): Promise<BrowserTab[]>;
-    create(props: { url?: string; active?: boolean; windowId?: number; openerTabId?: number; index?: number }): Promise<BrowserTab>;
+    create(props: {
+      url?: string;
+      active?: boolean;
+      windowId?: number;
+      openerTabId?: number;
+      index?: number;
+    }): Promise<BrowserTab>;
     update(tabId: number, props: { url?: string; muted?: boolean; active?: boolean }): Promise<BrowserTab>;
     remove(tabIds: number | number[]): Promise<void>;
-    group(options: { tabIds: number | number[]; groupId?: number; createProperties?: { windowId?: number } }): Promise<number>;
+    group(options: {
+      tabIds: number | number[];
+      groupId?: number;
+      createProperties?: { windowId?: number };
+    }): Promise<number>;
     sendMessage(tabId: number, message: unknown, options?: { frameId?: number }): Promise<unknown>;
     captureVisibleTab?(windowId: number, options: { format: 'png' | 'jpeg' }): Promise<string>;
     onCreated: ApiEvent<(tab: BrowserTab) => void>;
@@ -155,14 +167,22 @@ export interface BrowserApi {
   };
   /** With the "downloads" permission: task downloads are filed into a task folder (download-guard.ts). */
   downloads?: {
-    onDeterminingFilename: ApiEvent<(item: DownloadItemInfo, suggest: (suggestion?: { filename: string; conflictAction?: 'uniquify' | 'overwrite' | 'prompt' }) => void) => boolean | void>;
+    onDeterminingFilename: ApiEvent<
+      (
+        item: DownloadItemInfo,
+        suggest: (suggestion?: { filename: string; conflictAction?: 'uniquify' | 'overwrite' | 'prompt' }) => void,
+      ) => boolean | void
+    >;
   };
   /** Session rules only (background/new-tab-gate.ts). */
   declarativeNetRequest?: {
     updateSessionRules(options: { removeRuleIds?: number[]; addRules?: unknown[] }): Promise<void>;
   };
   alarms: {
-    create(name: string, info: { periodInMinutes?: number; delayInMinutes?: number; when?: number }): Promise<void> | void;
+    create(
+      name: string,
+      info: { periodInMinutes?: number; delayInMinutes?: number; when?: number },
+    ): Promise<void> | void;
     get?(name: string): Promise<unknown>;
     onAlarm: ApiEvent<(alarm: { name: string }) => void>;
   };

@@ -2,7 +2,14 @@
 // sender against its allowlist first, then validates with these schemas; nothing here crosses
 // the network (wire shapes live in transport/contracts).
 import * as v from 'valibot';
-import { ConfirmationDecisionSchema, OverlayCommandNameSchema, PairingTokenSchema, PluginClientInfoSchema, PluginUiStateSchema, WaitingStepSchema } from '../../transport/contracts/index.ts';
+import {
+  ConfirmationDecisionSchema,
+  OverlayCommandNameSchema,
+  PairingTokenSchema,
+  PluginClientInfoSchema,
+  PluginUiStateSchema,
+  WaitingStepSchema,
+} from '../../transport/contracts/index.ts';
 
 /** What the background tells a content script about the task running in its tab. */
 export const TabSessionSchema = v.object({
@@ -14,7 +21,9 @@ export const TabSessionSchema = v.object({
   /** The content script of this tab reported a takeover the server has not answered yet. */
   takeoverPending: v.boolean(),
   /** The action executing on this tab right now. */
-  action: v.optional(v.object({ actionId: v.string(), label: v.string(), dispatchesInput: v.boolean(), capturesPage: v.boolean() })),
+  action: v.optional(
+    v.object({ actionId: v.string(), label: v.string(), dispatchesInput: v.boolean(), capturesPage: v.boolean() }),
+  ),
 });
 export type TabSession = v.InferOutput<typeof TabSessionSchema>;
 
@@ -28,7 +37,12 @@ export const ContentToBackgroundMessageSchema = v.variant('kind', [
   /** The user pressed Resume or Stop on the overlay. */
   v.object({ kind: v.literal('overlay_command'), taskId: v.string(), command: OverlayCommandNameSchema }),
   /** The person answered a held step on the overlay. */
-  v.object({ kind: v.literal('confirmation_answer'), taskId: v.string(), requestId: v.string(), decision: ConfirmationDecisionSchema }),
+  v.object({
+    kind: v.literal('confirmation_answer'),
+    taskId: v.string(),
+    requestId: v.string(),
+    decision: ConfirmationDecisionSchema,
+  }),
   /** The page bridge asks on behalf of an allowlisted page: answered with PluginClientInfo. */
   v.object({ kind: v.literal('client_info') }),
   /** "Connect this browser" on an allowlisted web UI page: answered with a PairingOutcome. */
@@ -62,7 +76,12 @@ export type ConnectionErrorKind = 'unauthorized' | 'forbidden' | 'unreachable' |
 
 export const BackgroundToContentMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('session'), session: v.nullable(TabSessionSchema) }),
-  v.object({ kind: v.literal('ui_state'), taskId: v.string(), state: PluginUiStateSchema, message: v.optional(v.string()) }),
+  v.object({
+    kind: v.literal('ui_state'),
+    taskId: v.string(),
+    state: PluginUiStateSchema,
+    message: v.optional(v.string()),
+  }),
   v.object({
     kind: v.literal('action_started'),
     taskId: v.string(),
@@ -74,7 +93,12 @@ export const BackgroundToContentMessageSchema = v.variant('kind', [
     capturesPage: v.boolean(),
   }),
   /** `sentAt`: the background's clock when sent (own-input-guard.ts: a late settle must not end a later action's guard). */
-  v.object({ kind: v.literal('action_settled'), taskId: v.string(), actionId: v.string(), sentAt: v.optional(v.number()) }),
+  v.object({
+    kind: v.literal('action_settled'),
+    taskId: v.string(),
+    actionId: v.string(),
+    sentAt: v.optional(v.number()),
+  }),
   v.object({ kind: v.literal('task_ended'), taskId: v.string() }),
   /** The steps of the task waiting for the person's yes (empty: none). */
   v.object({ kind: v.literal('confirmation'), taskId: v.string(), waiting: v.array(WaitingStepSchema) }),

@@ -77,7 +77,11 @@ export function originPattern(url: string): string | null {
  * (it serves the web UI at `/`) and the user's extra patterns. Actions refuse such tabs and
  * only these origins get an answer on the page bridge.
  */
-export function webUiPatterns(manifestMatches: readonly string[] | undefined, serverUrl: string, extra: readonly string[]): string[] {
+export function webUiPatterns(
+  manifestMatches: readonly string[] | undefined,
+  serverUrl: string,
+  extra: readonly string[],
+): string[] {
   const server = originPattern(serverUrl);
   return [...(manifestMatches ?? []), ...(server ? [server] : []), ...extra];
 }

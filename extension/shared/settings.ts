@@ -18,7 +18,10 @@ export const SettingsSchema = v.object({
   webUiPatterns: v.array(
     v.pipe(
       v.string(),
-      v.check((pattern) => parseMatchPattern(pattern) !== null, (issue) => `${JSON.stringify(issue.input)} is not a match pattern like https://example.com/*`),
+      v.check(
+        (pattern) => parseMatchPattern(pattern) !== null,
+        (issue) => `${JSON.stringify(issue.input)} is not a match pattern like https://example.com/*`,
+      ),
     ),
   ),
   /** false: never attach chrome.debugger; input and screenshots use DOM strategies only. */
@@ -52,10 +55,16 @@ export async function readSettings(storage: StorageArea): Promise<Settings> {
 export type SettingsInputError = { code: 'BAD_REQUEST'; message: string };
 
 /** Validates and stores; bad input comes back as an error value and changes nothing. */
-export async function writeSettings(storage: StorageArea, input: unknown): Promise<{ ok: true; settings: Settings } | { ok: false; error: SettingsInputError }> {
+export async function writeSettings(
+  storage: StorageArea,
+  input: unknown,
+): Promise<{ ok: true; settings: Settings } | { ok: false; error: SettingsInputError }> {
   const parsed = v.safeParse(SettingsSchema, input);
   if (!parsed.success) {
-    return { ok: false, error: { code: 'BAD_REQUEST', message: parsed.issues.map((issue) => issue.message).join('; ') } };
+    return {
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: parsed.issues.map((issue) => issue.message).join('; ') },
+    };
   }
   const settings = { ...parsed.output, serverUrl: parsed.output.serverUrl.replace(/\/+$/, '') };
   await storage.set({ [SETTINGS_KEY]: settings });

@@ -50,18 +50,38 @@ s('acks at once (before the handler finishes), then sends a result that fits the
   await done;
   assert.equal(log, ['ack', 'handler', 'result act-1']);
   assert.ok(validate(BrowserActionResultMessageSchema, sent[0]).ok);
-  assert.equal({ ...sent[0], timestamp: 0 }, { v: 1, type: 'browser_action_result', actionId: 'act-1', taskId: TASK_ID, clientId: CLIENT_ID, timestamp: 0, status: 'success', result: { stopped: true } });
+  assert.equal(
+    { ...sent[0], timestamp: 0 },
+    {
+      v: 1,
+      type: 'browser_action_result',
+      actionId: 'act-1',
+      taskId: TASK_ID,
+      clientId: CLIENT_ID,
+      timestamp: 0,
+      status: 'success',
+      result: { stopped: true },
+    },
+  );
 });
 
 s('bad params: acked, then an error result SCHEMA_VALIDATION_FAILED naming the field', async () => {
   const { runner, sent, acks, ack } = setup();
-  await runner.receive({ ...browserAction('browser_click', { tabId: 1, xpath: '//a' }, 'act-2'), action: { browser_click: { tabId: -1 } } }, ack);
+  await runner.receive(
+    {
+      ...browserAction('browser_click', { tabId: 1, xpath: '//a' }, 'act-2'),
+      action: { browser_click: { tabId: -1 } },
+    },
+    ack,
+  );
   assert.equal(acks, [{ ok: true }]);
   assert.is(sent[0]!.status, 'error');
   const error = (sent[0] as Extract<BrowserActionResultMessage, { status: 'error' }>).error;
   assert.is(error.code, 'SCHEMA_VALIDATION_FAILED');
   assert.is(error.retryable, false);
-  assert.ok((error.details!.fieldErrors as Array<{ field: string }>).some((f) => f.field === 'action.browser_click.tabId'));
+  assert.ok(
+    (error.details!.fieldErrors as Array<{ field: string }>).some((f) => f.field === 'action.browser_click.tabId'),
+  );
 });
 
 s('a message without an id or a valid taskId is refused in the ack, with no result', async () => {
@@ -109,7 +129,9 @@ s('handler failures become error results: ActionFailure keeps its code, anything
   await runner.receive(browserAction('browser_get_html', { tabId: 1 }), ack);
   await runner.receive(browserAction('task_stop', {}), ack);
   await runner.receive(browserAction('browser_dom_index', { tabId: 1 }), ack);
-  const codes = sent.map((m) => (m.status === 'error' ? [m.error.code, m.error.details?.reason ?? m.error.message] : m.status));
+  const codes = sent.map((m) =>
+    m.status === 'error' ? [m.error.code, m.error.details?.reason ?? m.error.message] : m.status,
+  );
   assert.equal(codes[0], ['INVALID_TARGET', 'stale']);
   assert.equal(codes[1], ['PLUGIN_ERROR', 'task_stop failed: boom']);
   assert.is(codes[2]![0], 'PLUGIN_ERROR');
@@ -120,7 +142,9 @@ s('a slow action on the task tab is announced to its content script and settled;
   let release!: () => void;
   const { runner, services, ack } = setup({
     browser_click: (params) =>
-      params.tabId === 99 ? Promise.resolve({ clicked: true, strategy: 'cdp_mouse' }) : new Promise((resolve) => (release = () => resolve({ clicked: true, strategy: 'cdp_mouse' }))),
+      params.tabId === 99
+        ? Promise.resolve({ clicked: true, strategy: 'cdp_mouse' })
+        : new Promise((resolve) => (release = () => resolve({ clicked: true, strategy: 'cdp_mouse' }))),
   });
   const tabId = await withTaskTab(services, 7);
   const done = runner.receive(browserAction('browser_click', { tabId, xpath: '//a' }, 'act-c'), ack);
@@ -130,10 +154,13 @@ s('a slow action on the task tab is announced to its content script and settled;
   await done;
   await runner.receive(browserAction('browser_click', { tabId: 99, xpath: '//a' }, 'act-other'), ack);
   services.timers.advance(1_000);
-  assert.equal(services.browser.sentToTabs.map((m) => [m.tabId, (m.message as any).kind, (m.message as any).label]), [
-    [7, 'action_started', 'Clicking'],
-    [7, 'action_settled', undefined],
-  ]);
+  assert.equal(
+    services.browser.sentToTabs.map((m) => [m.tabId, (m.message as any).kind, (m.message as any).label]),
+    [
+      [7, 'action_started', 'Clicking'],
+      [7, 'action_settled', undefined],
+    ],
+  );
 });
 
 s.run();

@@ -20,7 +20,10 @@ const frames = (main: AxNode[]): AxFrameTree[] => [
   { frameId: recorded.mainFrameId, nodes: main },
   { frameId: recorded.childFrameId, nodes: recorded.child, ownerBackendId: iframeOwner, url: 'about:srcdoc' },
 ];
-const summary = (model: ReturnType<typeof axModel>) => model.entries.filter((e) => !e.behindModal).map((e) => `${e.element.role}:${e.element.text ?? e.element.label ?? ''}`);
+const summary = (model: ReturnType<typeof axModel>) =>
+  model.entries
+    .filter((e) => !e.behindModal)
+    .map((e) => `${e.element.role}:${e.element.text ?? e.element.label ?? ''}`);
 
 const model = suite('axModel');
 
@@ -28,7 +31,16 @@ model('lists items that are not tab stops, in document order, with their own nam
   const { entries, modal } = axModel(frames(recorded.main));
   assert.is(modal, undefined);
   const byName = (name: string) => entries.find((e) => (e.element.text ?? e.element.label) === name)!.element;
-  assert.equal(summary(axModel(frames(recorded.main))).slice(0, 8), ['button:Text size', 'treeitem:src', 'treeitem:index.ts', 'treeitem:lib', 'checkbox:All toppings', 'button:Bold', 'gridcell:2', 'gridcell:3']);
+  assert.equal(summary(axModel(frames(recorded.main))).slice(0, 8), [
+    'button:Text size',
+    'treeitem:src',
+    'treeitem:index.ts',
+    'treeitem:lib',
+    'checkbox:All toppings',
+    'button:Bold',
+    'gridcell:2',
+    'gridcell:3',
+  ]);
   assert.is(byName('src').expanded, true, 'a tree item is named by its own text, not its subtree');
   assert.is(byName('lib').level, 2);
   assert.is(byName('All toppings').checked, 'mixed');
@@ -49,7 +61,10 @@ model('a same-origin frame is inlined where its <iframe> sits and its entries na
   const inner = axModel(frames(recorded.main)).entries.find((e) => e.element.text === 'Inner button')!;
   assert.is(inner.frameId, recorded.childFrameId);
   assert.is(inner.element.frame, 'Inner frame');
-  assert.ok(!summary(axModel(frames(recorded.main).slice(0, 1))).includes('button:Inner button'), 'without the frame tree nothing is made up');
+  assert.ok(
+    !summary(axModel(frames(recorded.main).slice(0, 1))).includes('button:Inner button'),
+    'without the frame tree nothing is made up',
+  );
 });
 
 model('an open modal scopes the listing; what is behind it keeps a flagged entry', () => {
@@ -60,43 +75,98 @@ model('an open modal scopes the listing; what is behind it keeps a flagged entry
 });
 
 model('DOM attributes the tree lacks (aria-sort, aria-current, target) come from extras', () => {
-  const header = recorded.main.find((n) => n.role?.value === 'columnheader' && n.name?.value === 'Mo')!.backendDOMNodeId!;
+  const header = recorded.main.find(
+    (n) => n.role?.value === 'columnheader' && n.name?.value === 'Mo',
+  )!.backendDOMNodeId!;
   const link = recorded.main.find((n) => n.role?.value === 'link')!.backendDOMNodeId!;
   const plain = axModel(frames(recorded.main));
-  assert.ok(!plain.entries.some((e) => e.backendId === header), 'a header that is neither sortable nor focusable is not listed');
-  const { entries } = axModel(frames(recorded.main), new Map([[header, { sort: 'ascending' as const }], [link, { current: 'page', target: '_blank' }]]));
+  assert.ok(
+    !plain.entries.some((e) => e.backendId === header),
+    'a header that is neither sortable nor focusable is not listed',
+  );
+  const { entries } = axModel(
+    frames(recorded.main),
+    new Map([
+      [header, { sort: 'ascending' as const }],
+      [link, { current: 'page', target: '_blank' }],
+    ]),
+  );
   assert.is(entries.find((e) => e.backendId === header)?.element.sort, 'ascending');
   const home = entries.find((e) => e.backendId === link)!.element;
   assert.equal([home.current, home.target, home.tag], ['page', '_blank', 'a']);
   const city = recorded.main.find((n) => n.name?.value === 'City')!.backendDOMNodeId!;
-  const asPassword = axModel(frames(recorded.main), new Map([[city, { type: 'password' }]])).entries.find((e) => e.backendId === city)!.element;
-  assert.equal([asPassword.tag, asPassword.type], ['input', 'password'], 'a password field is typed as one, so the runtime keeps what is typed secret');
+  const asPassword = axModel(frames(recorded.main), new Map([[city, { type: 'password' }]])).entries.find(
+    (e) => e.backendId === city,
+  )!.element;
+  assert.equal(
+    [asPassword.tag, asPassword.type],
+    ['input', 'password'],
+    'a password field is typed as one, so the runtime keeps what is typed secret',
+  );
 });
 
 model('a label whose control is not in the tree (display:none behind it) is listed as the thing to operate', () => {
-  const hidden = JSON.parse(readFileSync(new URL('./ax/hidden-controls.ax.json', import.meta.url), 'utf8')) as { frameId: string; nodes: AxNode[] };
+  const hidden = JSON.parse(readFileSync(new URL('./ax/hidden-controls.ax.json', import.meta.url), 'utf8')) as {
+    frameId: string;
+    nodes: AxNode[];
+  };
   const { entries } = axModel([{ frameId: hidden.frameId, nodes: hidden.nodes }]);
   const labels = entries.filter((e) => e.element.tag === 'label').map((e) => e.element.text);
   assert.ok(labels.includes('I accept the terms'), JSON.stringify(labels));
   assert.not.ok(labels.includes('Send me the newsletter'), 'a label of a listed checkbox is not listed again');
-  assert.ok(entries.some((e) => e.element.role === 'checkbox' && e.element.label === 'Send me the newsletter' && e.element.checked === false), 'a clipped (sr-only) checkbox is in the tree');
+  assert.ok(
+    entries.some(
+      (e) =>
+        e.element.role === 'checkbox' && e.element.label === 'Send me the newsletter' && e.element.checked === false,
+    ),
+    'a clipped (sr-only) checkbox is in the tree',
+  );
 });
 
-model('a native <select multiple> (a listbox in the tree) is one select entry with its options; names and types come from extras', () => {
-  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({ nodeId, ignored: false, role: { type: 'role', value: role }, name: { type: 'computedString', value: name }, backendDOMNodeId: Number(nodeId), ...extra });
-  const nodes = [
-    node('1', 'RootWebArea', 'Pets', { childIds: ['2', '5'] }),
-    node('2', 'listbox', 'Pets', { parentId: '1', childIds: ['3', '4'], properties: [{ name: 'multiselectable', value: { type: 'boolean', value: true } }] }),
-    node('3', 'option', 'Dog', { parentId: '2', properties: [{ name: 'selected', value: { type: 'boolean', value: true } }] }),
-    node('4', 'option', 'Cat', { parentId: '2' }),
-    node('5', 'slider', 'Price', { parentId: '1', value: { type: 'number', value: 5 } }),
-  ];
-  const { entries } = axModel([{ frameId: 'F', nodes }], new Map([[2, { multipleSelect: true as const, name: 'pets' }], [5, { type: 'range' }]]));
-  assert.equal(entries.map((e) => e.element.tag), ['select', 'input']);
-  assert.equal(entries[0]!.element.options, [{ value: 'Dog', label: 'Dog', selected: true }, { value: 'Cat', label: 'Cat' }]);
-  assert.equal([entries[0]!.element.multiple, entries[0]!.element.name], [true, 'pets']);
-  assert.equal([entries[1]!.element.type, entries[1]!.element.valueNow], ['range', 5]);
-});
+model(
+  'a native <select multiple> (a listbox in the tree) is one select entry with its options; names and types come from extras',
+  () => {
+    const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
+      nodeId,
+      ignored: false,
+      role: { type: 'role', value: role },
+      name: { type: 'computedString', value: name },
+      backendDOMNodeId: Number(nodeId),
+      ...extra,
+    });
+    const nodes = [
+      node('1', 'RootWebArea', 'Pets', { childIds: ['2', '5'] }),
+      node('2', 'listbox', 'Pets', {
+        parentId: '1',
+        childIds: ['3', '4'],
+        properties: [{ name: 'multiselectable', value: { type: 'boolean', value: true } }],
+      }),
+      node('3', 'option', 'Dog', {
+        parentId: '2',
+        properties: [{ name: 'selected', value: { type: 'boolean', value: true } }],
+      }),
+      node('4', 'option', 'Cat', { parentId: '2' }),
+      node('5', 'slider', 'Price', { parentId: '1', value: { type: 'number', value: 5 } }),
+    ];
+    const { entries } = axModel(
+      [{ frameId: 'F', nodes }],
+      new Map([
+        [2, { multipleSelect: true as const, name: 'pets' }],
+        [5, { type: 'range' }],
+      ]),
+    );
+    assert.equal(
+      entries.map((e) => e.element.tag),
+      ['select', 'input'],
+    );
+    assert.equal(entries[0]!.element.options, [
+      { value: 'Dog', label: 'Dog', selected: true },
+      { value: 'Cat', label: 'Cat' },
+    ]);
+    assert.equal([entries[0]!.element.multiple, entries[0]!.element.name], [true, 'pets']);
+    assert.equal([entries[1]!.element.type, entries[1]!.element.valueNow], ['range', 5]);
+  },
+);
 
 model('no tree, no entries', () => {
   assert.equal(axModel([]), { entries: [] });
@@ -108,8 +178,14 @@ const refs = suite('element refs of the accessibility-tree index');
 
 refs('a node keeps its clickId across indexes of the same document; a new document gets new ids', async () => {
   const table = createElementRefs(undefined);
-  const first = await table.recordAx(7, 'loader-1', [{ b: 10, f: 'F' }, { b: 11, f: 'F' }]);
-  const second = await table.recordAx(7, 'loader-1', [{ b: 11, f: 'F' }, { b: 12, f: 'F' }]);
+  const first = await table.recordAx(7, 'loader-1', [
+    { b: 10, f: 'F' },
+    { b: 11, f: 'F' },
+  ]);
+  const second = await table.recordAx(7, 'loader-1', [
+    { b: 11, f: 'F' },
+    { b: 12, f: 'F' },
+  ]);
   assert.is(second[0], first[1], 'node 11 lived: same id');
   assert.ok(second[1]! > first[1]!, 'node 12 is new: a new id');
   const gone = await table.check(7, first[0]!);

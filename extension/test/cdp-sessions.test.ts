@@ -9,8 +9,14 @@ s('attaches once, then enables focus emulation and the screencast keepalive, in 
   const browser = fakeBrowser();
   const cdp = createCdpSessions({ browser, timers: manualTimers(), enabled: () => true });
   await Promise.all([cdp.attach(3), cdp.attach(3), cdp.send(3, 'Page.getLayoutMetrics')]);
-  assert.equal(browser.calls.filter(([name]) => name === 'debugger.attach'), [['debugger.attach', 3]]);
-  assert.equal(browser.cdpCommands.map((c) => c.method), ['Emulation.setFocusEmulationEnabled', 'Page.startScreencast', 'Page.getLayoutMetrics']);
+  assert.equal(
+    browser.calls.filter(([name]) => name === 'debugger.attach'),
+    [['debugger.attach', 3]],
+  );
+  assert.equal(
+    browser.cdpCommands.map((c) => c.method),
+    ['Emulation.setFocusEmulationEnabled', 'Page.startScreencast', 'Page.getLayoutMetrics'],
+  );
   assert.equal(browser.cdpCommands[0]!.params, { enabled: true });
   assert.equal(browser.cdpCommands[1]!.params, SCREENCAST_KEEPALIVE);
   assert.ok(cdp.isAttached(3));

@@ -1,6 +1,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ActivateExtensionSchema, FullStateSyncSchema, TabEventSchema, validate } from '../../transport/contracts/index.ts';
+import {
+  ActivateExtensionSchema,
+  FullStateSyncSchema,
+  TabEventSchema,
+  validate,
+} from '../../transport/contracts/index.ts';
 import { createArtifactUploader, parseUploadUrl } from '../background/artifact-upload.ts';
 import { createBackground } from '../background/background-app.ts';
 import { KEEPALIVE_ALARM } from '../background/keepalive.ts';
@@ -21,14 +26,21 @@ function fakeFetch(answers: Array<(call: FetchCall) => Response | Promise<Respon
   }) as unknown as typeof globalThis.fetch;
   return { fetch, calls };
 }
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 const link = suite('server link');
 
 link('connects over websocket to /mimo with plugin auth and the token', async () => {
   const { connect, sockets } = fakeSocketFactory();
-  const server = createServerLink({ connect, settings: () => ({ ...defaultSettings, serverUrl: 'http://srv:6006', token: 'tok' }), clientId: async () => 'plugin-1', handlers: {}, onConnected: () => {} });
+  const server = createServerLink({
+    connect,
+    settings: () => ({ ...defaultSettings, serverUrl: 'http://srv:6006', token: 'tok' }),
+    clientId: async () => 'plugin-1',
+    handlers: {},
+    onConnected: () => {},
+  });
   await server.start();
   await server.start();
   assert.is(sockets.length, 1);
@@ -40,7 +52,13 @@ link('connects over websocket to /mimo with plugin auth and the token', async ()
 link('every (re)connect calls onConnected; send only while connected', async () => {
   const { connect, sockets } = fakeSocketFactory();
   let connects = 0;
-  const server = createServerLink({ connect, settings: () => defaultSettings, clientId: async () => 'p', handlers: {}, onConnected: () => void (connects += 1) });
+  const server = createServerLink({
+    connect,
+    settings: () => defaultSettings,
+    clientId: async () => 'p',
+    handlers: {},
+    onConnected: () => void (connects += 1),
+  });
   await server.start();
   assert.is(server.send({ type: 'x' }), false);
   sockets[0]!.fire('connect');
@@ -50,12 +68,24 @@ link('every (re)connect calls onConnected; send only while connected', async () 
   assert.is(connects, 2);
   assert.is(server.send({ type: 'x' }), true);
   assert.equal(sockets[0]!.emitted, [['plugin_message', { type: 'x' }]]);
-  assert.equal(server.status(), { clientId: 'p', serverUrl: defaultSettings.serverUrl, connected: true, lastError: null, errorKind: null });
+  assert.equal(server.status(), {
+    clientId: 'p',
+    serverUrl: defaultSettings.serverUrl,
+    connected: true,
+    lastError: null,
+    errorKind: null,
+  });
 });
 
 link('connect errors are classified (wrong token / refused / unreachable); a restart starts clean', async () => {
   const { connect, sockets } = fakeSocketFactory();
-  const server = createServerLink({ connect, settings: () => defaultSettings, clientId: async () => 'p', handlers: {}, onConnected: () => {} });
+  const server = createServerLink({
+    connect,
+    settings: () => defaultSettings,
+    clientId: async () => 'p',
+    handlers: {},
+    onConnected: () => {},
+  });
   await server.start();
   sockets[0]!.fire('connect_error', { message: 'x', data: { code: 'UNAUTHORIZED', message: 'wrong token' } });
   assert.is(server.status().errorKind, 'unauthorized');
@@ -64,7 +94,11 @@ link('connect errors are classified (wrong token / refused / unreachable); a res
   sockets[0]!.fire('connect_error', new Error('websocket error'));
   assert.is(server.status().errorKind, 'unreachable');
   await server.restart();
-  assert.equal([server.status().lastError, server.status().errorKind], [null, null], 'the old socket says nothing about the new one');
+  assert.equal(
+    [server.status().lastError, server.status().errorKind],
+    [null, null],
+    'the old socket says nothing about the new one',
+  );
   sockets[0]!.fire('connect_error', { message: 'late', data: { code: 'UNAUTHORIZED', message: 'late' } });
   assert.is(server.status().errorKind, null, 'events of the replaced socket are ignored');
 });
@@ -72,7 +106,14 @@ link('connect errors are classified (wrong token / refused / unreachable); a res
 link('request: resolves with the ack; rejects when not connected or when no ack comes in time', async () => {
   const { connect, sockets } = fakeSocketFactory();
   const timers = manualTimers();
-  const server = createServerLink({ connect, settings: () => defaultSettings, clientId: async () => 'p', handlers: {}, onConnected: () => {}, timers });
+  const server = createServerLink({
+    connect,
+    settings: () => defaultSettings,
+    clientId: async () => 'p',
+    handlers: {},
+    onConnected: () => {},
+    timers,
+  });
   await server.start();
   await server.request({ type: 'navigation_check' }, 100).then(
     () => assert.unreachable('not connected'),
@@ -97,21 +138,39 @@ link('request: resolves with the ack; rejects when not connected or when no ack 
 link('plugin_message is dispatched by type; unknown types are refused in the ack', async () => {
   const { connect, sockets } = fakeSocketFactory();
   const seen: unknown[] = [];
-  const server = createServerLink({ connect, settings: () => defaultSettings, clientId: async () => 'p', onConnected: () => {}, handlers: { browser_action: (m, ack) => (seen.push(m), ack?.({ ok: true })) } });
+  const server = createServerLink({
+    connect,
+    settings: () => defaultSettings,
+    clientId: async () => 'p',
+    onConnected: () => {},
+    handlers: { browser_action: (m, ack) => (seen.push(m), ack?.({ ok: true })) },
+  });
   await server.start();
   const acks: unknown[] = [];
   sockets[0]!.fire('plugin_message', { type: 'browser_action', id: 1 }, (a: unknown) => acks.push(a));
   sockets[0]!.fire('my_browser_extension_message', { type: 'browser_action', id: 2 }, (a: unknown) => acks.push(a));
   sockets[0]!.fire('plugin_message', { type: 'toString' }, (a: unknown) => acks.push(a));
   sockets[0]!.fire('plugin_message', null);
-  assert.equal(seen, [{ type: 'browser_action', id: 1 }, { type: 'browser_action', id: 2 }]);
-  assert.equal((acks as any[]).map((a) => a.ok), [true, true, false]);
+  assert.equal(seen, [
+    { type: 'browser_action', id: 1 },
+    { type: 'browser_action', id: 2 },
+  ]);
+  assert.equal(
+    (acks as any[]).map((a) => a.ok),
+    [true, true, false],
+  );
 });
 
 link('ensureConnected revives a socket the server refused; restart uses new settings', async () => {
   const { connect, sockets } = fakeSocketFactory();
   let settings = { ...defaultSettings, token: 'old' };
-  const server = createServerLink({ connect, settings: () => settings, clientId: async () => 'p', handlers: {}, onConnected: () => {} });
+  const server = createServerLink({
+    connect,
+    settings: () => settings,
+    clientId: async () => 'p',
+    handlers: {},
+    onConnected: () => {},
+  });
   await server.start();
   sockets[0]!.fire('connect_error', { message: 'x', data: { code: 'UNAUTHORIZED', message: 'wrong token' } });
   assert.is(server.status().lastError, 'wrong token');
@@ -130,8 +189,15 @@ const http = suite('registration and artifact upload over HTTP');
 
 http('registration: POST with the protocol header and token; transient failures retried with a cap', async () => {
   const slept: number[] = [];
-  const { fetch, calls } = fakeFetch([() => json(503, { ok: false }), () => json(200, { ok: true, data: { registered: true } })]);
-  const result = await registerExtension({ fetch, sleep: async (ms) => void slept.push(ms) }, 'http://srv', 'tok', { extensionId: 'e', clientId: 'p', version: '1' });
+  const { fetch, calls } = fakeFetch([
+    () => json(503, { ok: false }),
+    () => json(200, { ok: true, data: { registered: true } }),
+  ]);
+  const result = await registerExtension({ fetch, sleep: async (ms) => void slept.push(ms) }, 'http://srv', 'tok', {
+    extensionId: 'e',
+    clientId: 'p',
+    version: '1',
+  });
   assert.equal(result, { ok: true });
   assert.is(calls.length, 2);
   assert.equal(slept, [500]);
@@ -141,22 +207,46 @@ http('registration: POST with the protocol header and token; transient failures 
 });
 
 http('registration: a refusal is not retried; an unreachable server ends as PLUGIN_OFFLINE', async () => {
-  const refused = fakeFetch([() => json(400, { ok: false, error: { code: 'BAD_REQUEST', message: 'version missing' } })]);
-  const r1 = await registerExtension({ fetch: refused.fetch, sleep: async () => {} }, 'http://srv', '', { extensionId: 'e', clientId: 'p', version: '1' });
+  const refused = fakeFetch([
+    () => json(400, { ok: false, error: { code: 'BAD_REQUEST', message: 'version missing' } }),
+  ]);
+  const r1 = await registerExtension({ fetch: refused.fetch, sleep: async () => {} }, 'http://srv', '', {
+    extensionId: 'e',
+    clientId: 'p',
+    version: '1',
+  });
   assert.is(refused.calls.length, 1);
   assert.is(r1.ok ? '' : r1.error.message, 'registration refused (BAD_REQUEST: version missing)');
   const down = fakeFetch([() => Promise.reject(new TypeError('fetch failed'))]);
-  const r2 = await registerExtension({ fetch: down.fetch, sleep: async () => {} }, 'http://srv', '', { extensionId: 'e', clientId: 'p', version: '1' });
+  const r2 = await registerExtension({ fetch: down.fetch, sleep: async () => {} }, 'http://srv', '', {
+    extensionId: 'e',
+    clientId: 'p',
+    version: '1',
+  });
   assert.is(down.calls.length, 3);
   assert.is(r2.ok ? '' : r2.error.code, 'PLUGIN_OFFLINE');
 });
 
 http('upload: presign then PUT the bytes; the answer names the artifact', async () => {
   const { fetch, calls } = fakeFetch([
-    () => json(200, { ok: true, data: { artifactId: 'art-1', uploadUrl: 'http://srv/api/artifacts/art-1/upload?token=t', downloadUrl: 'http://srv/api/artifacts/art-1', expiresAt: 1 } }),
+    () =>
+      json(200, {
+        ok: true,
+        data: {
+          artifactId: 'art-1',
+          uploadUrl: 'http://srv/api/artifacts/art-1/upload?token=t',
+          downloadUrl: 'http://srv/api/artifacts/art-1',
+          expiresAt: 1,
+        },
+      }),
     () => json(200, { ok: true, data: { artifactId: 'art-1', downloadUrl: 'http://srv/api/artifacts/art-1' } }),
   ]);
-  const uploader = createArtifactUploader({ fetch, serverUrl: () => 'http://srv', token: () => '', sleep: async () => {} });
+  const uploader = createArtifactUploader({
+    fetch,
+    serverUrl: () => 'http://srv',
+    token: () => '',
+    sleep: async () => {},
+  });
   const result = await uploader.upload({ taskId: 'T', kind: 'html', contentType: 'text/html', bytes: '<p>' });
   assert.equal(result, { artifactId: 'art-1', url: 'http://srv/api/artifacts/art-1' });
   assert.equal(JSON.parse(String(calls[0]!.init.body)), { taskId: 'T', kind: 'html', contentType: 'text/html' });
@@ -166,12 +256,36 @@ http('upload: presign then PUT the bytes; the answer names the artifact', async 
 
 http('upload: a presigned URL skips presign; 5xx is retried; 403 is ARTIFACT_UPLOAD_FAILED', async () => {
   const { fetch, calls } = fakeFetch([() => json(502, {}), () => json(200, { ok: true, data: {} })]);
-  const uploader = createArtifactUploader({ fetch, serverUrl: () => 'http://srv', token: () => '', sleep: async () => {} });
-  const result = await uploader.upload({ taskId: 'T', kind: 'screenshot', contentType: 'image/png', bytes: new Uint8Array(1), uploadUrl: 'http://srv/api/artifacts/art-9/upload?token=t' });
+  const uploader = createArtifactUploader({
+    fetch,
+    serverUrl: () => 'http://srv',
+    token: () => '',
+    sleep: async () => {},
+  });
+  const result = await uploader.upload({
+    taskId: 'T',
+    kind: 'screenshot',
+    contentType: 'image/png',
+    bytes: new Uint8Array(1),
+    uploadUrl: 'http://srv/api/artifacts/art-9/upload?token=t',
+  });
   assert.equal(result, { artifactId: 'art-9', url: 'http://srv/api/artifacts/art-9' });
   assert.is(calls.length, 2);
-  const denied = createArtifactUploader({ fetch: fakeFetch([() => json(403, { ok: false, error: { code: 'FORBIDDEN', message: 'token_expired' } })]).fetch, serverUrl: () => 'http://srv', token: () => '', sleep: async () => {} });
-  const error = await denied.upload({ taskId: 'T', kind: 'html', contentType: 'text/html', bytes: 'x', uploadUrl: 'http://srv/api/artifacts/a/upload?token=t' }).catch((e: any) => e.error);
+  const denied = createArtifactUploader({
+    fetch: fakeFetch([() => json(403, { ok: false, error: { code: 'FORBIDDEN', message: 'token_expired' } })]).fetch,
+    serverUrl: () => 'http://srv',
+    token: () => '',
+    sleep: async () => {},
+  });
+  const error = await denied
+    .upload({
+      taskId: 'T',
+      kind: 'html',
+      contentType: 'text/html',
+      bytes: 'x',
+      uploadUrl: 'http://srv/api/artifacts/a/upload?token=t',
+    })
+    .catch((e: any) => e.error);
   assert.is(error.code, 'ARTIFACT_UPLOAD_FAILED');
   assert.match(error.message, 'FORBIDDEN');
   assert.is(parseUploadUrl('http://srv/elsewhere'), null);
@@ -186,7 +300,16 @@ app('on connect: activate_extension, full_state_sync and registration; tab chang
   const { connect, sockets } = fakeSocketFactory();
   const { fetch, calls } = fakeFetch([() => json(200, { ok: true, data: { registered: true } })]);
   let id = 0;
-  const background = createBackground({ browser, connect, fetch, timers: manualTimers(), now: () => 5, sleep: async () => {}, newId: () => `n${++id}`, userAgent: 'UA' });
+  const background = createBackground({
+    browser,
+    connect,
+    fetch,
+    timers: manualTimers(),
+    now: () => 5,
+    sleep: async () => {},
+    newId: () => `n${++id}`,
+    userAgent: 'UA',
+  });
   await background.ready;
   assert.is(sockets[0]!.url, 'http://srv:1/mimo');
   assert.is(sockets[0]!.options.auth.clientId, 'plugin-n1', 'clientId created once and stored');
@@ -204,7 +327,10 @@ app('on connect: activate_extension, full_state_sync and registration; tab chang
   browser.events.tabActivated.fire({ tabId: 1, windowId: 1 });
   browser.events.tabRemoved.fire(1, { windowId: 1, isWindowClosing: false });
   const events = sockets[0]!.emitted.slice(2).map((e) => e[1] as Record<string, unknown>);
-  assert.equal(events.map((e) => e.eventType), ['tab_activated', 'tab_removed']);
+  assert.equal(
+    events.map((e) => e.eventType),
+    ['tab_activated', 'tab_removed'],
+  );
   assert.ok(events.every((e) => validate(TabEventSchema, e).ok));
   assert.ok(browser.calls.some(([name, alarm]) => name === 'alarms.create' && alarm === KEEPALIVE_ALARM));
 });
@@ -212,13 +338,25 @@ app('on connect: activate_extension, full_state_sync and registration; tab chang
 app('the keepalive alarm and new settings reconnect', async () => {
   const browser = fakeBrowser();
   const { connect, sockets } = fakeSocketFactory();
-  const background = createBackground({ browser, connect, fetch: fakeFetch([() => json(200, { ok: true })]).fetch, timers: manualTimers(), now: () => 5, sleep: async () => {}, newId: () => 'x', userAgent: 'UA' });
+  const background = createBackground({
+    browser,
+    connect,
+    fetch: fakeFetch([() => json(200, { ok: true })]).fetch,
+    timers: manualTimers(),
+    now: () => 5,
+    sleep: async () => {},
+    newId: () => 'x',
+    userAgent: 'UA',
+  });
   await background.ready;
   sockets[0]!.active = false;
   browser.events.alarm.fire({ name: KEEPALIVE_ALARM });
   await flush();
   assert.is(sockets[0]!.connectCalls, 1);
-  browser.events.storageChanged.fire({ [SETTINGS_KEY]: { newValue: { serverUrl: 'http://other:2', token: '', webUiPatterns: [], useCdp: true } } }, 'local');
+  browser.events.storageChanged.fire(
+    { [SETTINGS_KEY]: { newValue: { serverUrl: 'http://other:2', token: '', webUiPatterns: [], useCdp: true } } },
+    'local',
+  );
   await flush();
   assert.is(sockets.length, 2);
   assert.is(sockets[1]!.url, 'http://other:2/mimo');

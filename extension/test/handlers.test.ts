@@ -5,7 +5,15 @@ import type { ActionName, ActionParamsMap } from '../../transport/contracts/inde
 import { ActionFailure } from '../background/action-failure.ts';
 import { actionHandlers } from '../background/action-handlers.ts';
 import { defaultGroupTitle } from '../background/handlers/task-start.ts';
-import { answerPageOps, browserAction, contextFor, TASK_ID, testServices, withTaskTab, type TestServices } from './fakes/fake-services.ts';
+import {
+  answerPageOps,
+  browserAction,
+  contextFor,
+  TASK_ID,
+  testServices,
+  withTaskTab,
+  type TestServices,
+} from './fakes/fake-services.ts';
 
 // A 2x1 PNG (signature + IHDR), enough for pngSize.
 const PNG_2x1 = Buffer.from('89504e470d0a1a0a0000000d4948445200000002000000010806000000', 'hex').toString('base64');
@@ -16,7 +24,10 @@ function run<K extends ActionName>(services: TestServices, name: K, params: Acti
 }
 
 async function failure(promise: Promise<unknown>): Promise<ActionFailure['error']> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(error, ActionFailure, `expected an ActionFailure, got ${String(error)}`);
   return (error as ActionFailure).error;
 }
@@ -28,10 +39,16 @@ start('opens an inactive tab in a titled group and records it as the task tab', 
   const result = await run(services, 'task_start', { url: 'https://shop.example/' });
   const created = services.browser.calls.find(([name]) => name === 'tabs.create');
   assert.equal(created, ['tabs.create', { url: 'https://shop.example/', active: false }]);
-  assert.equal(services.browser.calls.find(([name]) => name === 'tabGroups.update')?.[2], { title: defaultGroupTitle(TASK_ID), color: 'blue' });
+  assert.equal(services.browser.calls.find(([name]) => name === 'tabGroups.update')?.[2], {
+    title: defaultGroupTitle(TASK_ID),
+    color: 'blue',
+  });
   assert.equal(result, { tabId: 100, windowId: 1, groupId: 500, url: 'https://shop.example/' });
   assert.is((await services.taskTabs.get(TASK_ID))?.tabId, 100);
-  assert.not.ok(services.browser.calls.some(([name, , props]) => name === 'tabs.update' && (props as any)?.active), 'never activates');
+  assert.not.ok(
+    services.browser.calls.some(([name, , props]) => name === 'tabs.update' && (props as any)?.active),
+    'never activates',
+  );
 });
 
 start('reuseExistingTab navigates the live task tab; otherwise a new tab joins the same group', async () => {
@@ -58,7 +75,11 @@ start('switch_tab rebinds within the task, never activating; unknown tabs get a 
   await withTaskTab(services, 7);
   services.browser.addTab({ id: 8, url: 'https://shop.example/item', title: 'Item' });
   await services.taskTabs.adoptOpenedTab({ id: 8, openerTabId: 7 });
-  assert.equal(await run(services, 'browser_switch_tab', { tabId: 8 }), { tabId: 8, url: 'https://shop.example/item', title: 'Item' });
+  assert.equal(await run(services, 'browser_switch_tab', { tabId: 8 }), {
+    tabId: 8,
+    url: 'https://shop.example/item',
+    title: 'Item',
+  });
   assert.is((await services.taskTabs.get(TASK_ID))?.tabId, 8);
   const unknown = await failure(run(services, 'browser_switch_tab', { tabId: 42 }));
   assert.is(unknown.code, 'INVALID_TASK_TAB');
@@ -86,7 +107,11 @@ load('resolves on status complete, NAVIGATION_TIMEOUT after timeoutMs, TASK_TAB_
   services.browser.tabsById.get(7)!.status = 'loading';
   const done = run(services, 'browser_wait_for_loaded', { tabId: 7 });
   await new Promise((resolve) => setImmediate(resolve));
-  services.browser.events.tabUpdated.fire(7, { status: 'complete' }, { ...services.browser.tabsById.get(7)!, status: 'complete' });
+  services.browser.events.tabUpdated.fire(
+    7,
+    { status: 'complete' },
+    { ...services.browser.tabsById.get(7)!, status: 'complete' },
+  );
   assert.equal(await done, { status: 'complete' });
 
   const slow = run(services, 'browser_wait_for_loaded', { tabId: 7, timeoutMs: 300 });
@@ -123,8 +148,14 @@ input('CDP click: pressed + released at the centre the page reported', async () 
   await withTaskTab(services, 7);
   pageWithButton(services);
   // The fake tab keeps its URL: the click reports that it did not navigate.
-  assert.equal(await run(services, 'browser_click', { tabId: 7, xpath: '//button' }), { clicked: true, strategy: 'cdp_mouse', navigated: false });
-  const mouse = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
+  assert.equal(await run(services, 'browser_click', { tabId: 7, xpath: '//button' }), {
+    clicked: true,
+    strategy: 'cdp_mouse',
+    navigated: false,
+  });
+  const mouse = services.browser.cdpCommands
+    .filter((c) => c.method === 'Input.dispatchMouseEvent')
+    .map((c) => c.params);
   assert.equal(mouse, [
     { type: 'mousePressed', buttons: 1, x: 40, y: 20, button: 'left', clickCount: 1, modifiers: 0 },
     { type: 'mouseReleased', buttons: 0, x: 40, y: 20, button: 'left', clickCount: 1, modifiers: 0 },
@@ -140,7 +171,9 @@ input('CDP refused: dom_click with a warning; explicit cdp_mouse is CDP_UNAVAILA
   assert.is(result.strategy, 'dom_click');
   assert.match(result.warnings[0], 'cdp_mouse unavailable');
   assert.ok(ops.includes('domClick'));
-  const explicit = await failure(run(services, 'browser_click', { tabId: 7, xpath: '//button', strategy: 'cdp_mouse' }));
+  const explicit = await failure(
+    run(services, 'browser_click', { tabId: 7, xpath: '//button', strategy: 'cdp_mouse' }),
+  );
   assert.is(explicit.code, 'CDP_UNAVAILABLE');
   assert.is(explicit.retryable, true);
 });
@@ -169,8 +202,15 @@ input('typing sends one keyDown/keyUp pair per character and Enter to submit; do
   const services = testServices();
   await withTaskTab(services, 7);
   pageWithButton(services);
-  assert.equal(await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'Hi', submit: true }), { typed: true, strategy: 'cdp_key', submitted: true, navigated: false });
-  const keys = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchKeyEvent').map((c) => `${c.params.type}:${c.params.key}`);
+  assert.equal(await run(services, 'browser_type', { tabId: 7, xpath: '//input', text: 'Hi', submit: true }), {
+    typed: true,
+    strategy: 'cdp_key',
+    submitted: true,
+    navigated: false,
+  });
+  const keys = services.browser.cdpCommands
+    .filter((c) => c.method === 'Input.dispatchKeyEvent')
+    .map((c) => `${c.params.type}:${c.params.key}`);
   assert.equal(keys, ['keyDown:H', 'keyUp:H', 'keyDown:i', 'keyUp:i', 'keyDown:Enter', 'keyUp:Enter']);
   services.settingsValue = { ...services.settingsValue, useCdp: false };
   await services.cdp.detach(7);
@@ -179,14 +219,20 @@ input('typing sends one keyDown/keyUp pair per character and Enter to submit; do
   assert.match(fallback.warnings[0], 'turned off');
 });
 
-input('Enter that the page did not take as a submit (a textarea\'s line break): submitted false, said in a warning', async () => {
-  const services = testServices();
-  await withTaskTab(services, 7);
-  pageWithButton(services, { submits: false });
-  const result = await run(services, 'browser_type', { tabId: 7, xpath: '//textarea', text: 'Hi', submit: true });
-  assert.equal([result.submitted, result.navigated], [false, false]);
-  assert.ok(result.warnings.some((w: string) => /nothing was submitted/.test(w)), JSON.stringify(result.warnings));
-});
+input(
+  "Enter that the page did not take as a submit (a textarea's line break): submitted false, said in a warning",
+  async () => {
+    const services = testServices();
+    await withTaskTab(services, 7);
+    pageWithButton(services, { submits: false });
+    const result = await run(services, 'browser_type', { tabId: 7, xpath: '//textarea', text: 'Hi', submit: true });
+    assert.equal([result.submitted, result.navigated], [false, false]);
+    assert.ok(
+      result.warnings.some((w: string) => /nothing was submitted/.test(w)),
+      JSON.stringify(result.warnings),
+    );
+  },
+);
 
 const capture = suite('browser_screenshot / readability / get_html');
 
@@ -194,7 +240,12 @@ capture('screenshot: CDP capture of the background tab, uploaded as PNG to the p
   const services = testServices();
   await withTaskTab(services, 7);
   services.browser.onCommand = (_tab, method) => (method === 'Page.captureScreenshot' ? { data: PNG_2x1 } : {});
-  const result = await run(services, 'browser_screenshot', { tabId: 7 }, { screenshotPresignedUrl: 'http://server/api/artifacts/art-1/upload?token=t' });
+  const result = await run(
+    services,
+    'browser_screenshot',
+    { tabId: 7 },
+    { screenshotPresignedUrl: 'http://server/api/artifacts/art-1/upload?token=t' },
+  );
   assert.equal({ width: result.width, height: result.height }, { width: 2, height: 1 });
   assert.is(services.artifacts.uploads[0]!.contentType, 'image/png');
   assert.is(services.artifacts.uploads[0]!.kind, 'screenshot');
@@ -209,23 +260,41 @@ capture('screenshot without CDP of a background tab is CDP_UNAVAILABLE', async (
   assert.is((await failure(run(services, 'browser_screenshot', { tabId: 7 }))).code, 'CDP_UNAVAILABLE');
 });
 
-capture('readability: inline below 256 KB, artifact + truncated at or above, READABILITY_TOO_LARGE above 2 MB', async () => {
-  const services = testServices();
-  await withTaskTab(services, 7);
-  let markdown = '# Title\n\nBody';
-  answerPageOps(services.browser, () => ({ ok: true, title: 'T', text: markdown.replace('# ', ''), markdown, fallback: false }));
-  const small = await run(services, 'browser_readability_extract', { tabId: 7 });
-  assert.equal(small, { title: 'T', contentLengthBytes: 13, text: 'Title\n\nBody', markdown: '# Title\n\nBody', truncated: false });
-  markdown = 'é'.repeat(READABILITY_INLINE_MAX_BYTES / 2);
-  const large = await run(services, 'browser_readability_extract', { tabId: 7 });
-  assert.is(large.truncated, true);
-  assert.is(large.contentLengthBytes, READABILITY_INLINE_MAX_BYTES);
-  assert.type(large.artifactId, 'string');
-  assert.is(large.text, undefined);
-  assert.is(services.artifacts.uploads[0]!.kind, 'readability');
-  markdown = 'x'.repeat(READABILITY_MAX_BYTES + 1);
-  assert.is((await failure(run(services, 'browser_readability_extract', { tabId: 7 }))).code, 'READABILITY_TOO_LARGE');
-});
+capture(
+  'readability: inline below 256 KB, artifact + truncated at or above, READABILITY_TOO_LARGE above 2 MB',
+  async () => {
+    const services = testServices();
+    await withTaskTab(services, 7);
+    let markdown = '# Title\n\nBody';
+    answerPageOps(services.browser, () => ({
+      ok: true,
+      title: 'T',
+      text: markdown.replace('# ', ''),
+      markdown,
+      fallback: false,
+    }));
+    const small = await run(services, 'browser_readability_extract', { tabId: 7 });
+    assert.equal(small, {
+      title: 'T',
+      contentLengthBytes: 13,
+      text: 'Title\n\nBody',
+      markdown: '# Title\n\nBody',
+      truncated: false,
+    });
+    markdown = 'é'.repeat(READABILITY_INLINE_MAX_BYTES / 2);
+    const large = await run(services, 'browser_readability_extract', { tabId: 7 });
+    assert.is(large.truncated, true);
+    assert.is(large.contentLengthBytes, READABILITY_INLINE_MAX_BYTES);
+    assert.type(large.artifactId, 'string');
+    assert.is(large.text, undefined);
+    assert.is(services.artifacts.uploads[0]!.kind, 'readability');
+    markdown = 'x'.repeat(READABILITY_MAX_BYTES + 1);
+    assert.is(
+      (await failure(run(services, 'browser_readability_extract', { tabId: 7 }))).code,
+      'READABILITY_TOO_LARGE',
+    );
+  },
+);
 
 capture('get_html uploads what the page returned; a failed upload is ARTIFACT_UPLOAD_FAILED', async () => {
   const services = testServices();
@@ -244,11 +313,23 @@ capture('dom_index hands out ids after the previous generation and records the n
   const seen: any[] = [];
   answerPageOps(services.browser, (_op, args) => {
     seen.push(args);
-    return { ok: true, elements: [{ clickId: args.firstId, tag: 'a' }], docToken: 'doc', lastId: args.firstId, truncated: false };
+    return {
+      ok: true,
+      elements: [{ clickId: args.firstId, tag: 'a' }],
+      docToken: 'doc',
+      lastId: args.firstId,
+      truncated: false,
+    };
   });
   await run(services, 'browser_dom_index', { tabId: 7 });
   await run(services, 'browser_dom_index', { tabId: 7, scope: 'document', assignAttr: 'data-x' });
-  assert.equal(seen.map((a) => [a.firstId, a.scope, a.attr]), [[1, 'viewport', 'data-mimo_click_id'], [2, 'document', 'data-x']]);
+  assert.equal(
+    seen.map((a) => [a.firstId, a.scope, a.attr]),
+    [
+      [1, 'viewport', 'data-mimo_click_id'],
+      [2, 'document', 'data-x'],
+    ],
+  );
   assert.equal(await services.refs.current(7), { docToken: 'doc', attr: 'data-x', firstId: 2, lastId: 2 });
 });
 
@@ -256,4 +337,3 @@ start.run();
 load.run();
 input.run();
 capture.run();
-

@@ -6,7 +6,14 @@ import * as assert from 'uvu/assert';
 import type { ActionName, ActionParamsMap } from '../../transport/contracts/index.ts';
 import { ActionFailure } from '../background/action-failure.ts';
 import { actionHandlers } from '../background/action-handlers.ts';
-import { answerPageOps, browserAction, contextFor, testServices, withTaskTab, type TestServices } from './fakes/fake-services.ts';
+import {
+  answerPageOps,
+  browserAction,
+  contextFor,
+  testServices,
+  withTaskTab,
+  type TestServices,
+} from './fakes/fake-services.ts';
 
 function run<K extends ActionName>(services: TestServices, name: K, params: ActionParamsMap[K]) {
   const handler = actionHandlers[name] as (p: unknown, c: unknown) => Promise<Record<string, any>>;
@@ -14,19 +21,29 @@ function run<K extends ActionName>(services: TestServices, name: K, params: Acti
 }
 
 async function failure(promise: Promise<unknown>): Promise<ActionFailure['error']> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(error, ActionFailure, `expected an ActionFailure, got ${String(error)}`);
   return (error as ActionFailure).error;
 }
 
 function pageWithButton(services: TestServices) {
-  answerPageOps(services.browser, (op) => (op === 'locate' ? { ok: true, x: 40, y: 20, tag: 'label', opensNewTab: false, mac: false, submitsForm: false } : undefined));
+  answerPageOps(services.browser, (op) =>
+    op === 'locate'
+      ? { ok: true, x: 40, y: 20, tag: 'label', opensNewTab: false, mac: false, submitsForm: false }
+      : undefined,
+  );
 }
 
 const more = suite('browser_check / browser_select / browser_press / browser_dblclick');
 
 /** A page with one checkbox whose click toggles it unless `refuses`. */
-function pageWithCheckbox(services: TestServices, options: { checked?: boolean; refuses?: boolean; radio?: boolean } = {}) {
+function pageWithCheckbox(
+  services: TestServices,
+  options: { checked?: boolean; refuses?: boolean; radio?: boolean } = {},
+) {
   let checked = options.checked ?? false;
   const ops: string[] = [];
   answerPageOps(services.browser, (op) => {
@@ -51,7 +68,11 @@ more('check clicks only when needed and reads the state back; a refused click is
   assert.is(services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchMouseEvent').length, 2);
   const again = await run(services, 'browser_check', { tabId: 7, xpath: '//input' });
   assert.equal([again.checked, again.changed], [true, false]);
-  assert.is(services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchMouseEvent').length, 2, 'nothing clicked the second time');
+  assert.is(
+    services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchMouseEvent').length,
+    2,
+    'nothing clicked the second time',
+  );
   assert.is(box.checked(), true);
 
   const refusing = testServices();
@@ -75,9 +96,15 @@ more('select passes the values to the page and reports what the page selected', 
   answerPageOps(services.browser, (op, args) => {
     if (op !== 'selectOptions') return undefined;
     seen.push(args.values);
-    return args.values[0] === 'Zebra' ? { ok: false, reason: 'not_found', message: 'no option "Zebra"' } : { ok: true, selected: ['dog'], labels: ['Dog'], changed: true };
+    return args.values[0] === 'Zebra'
+      ? { ok: false, reason: 'not_found', message: 'no option "Zebra"' }
+      : { ok: true, selected: ['dog'], labels: ['Dog'], changed: true };
   });
-  assert.equal(await run(services, 'browser_select', { tabId: 7, xpath: '//select', values: ['Dog'] }), { selected: ['dog'], labels: ['Dog'], navigated: false });
+  assert.equal(await run(services, 'browser_select', { tabId: 7, xpath: '//select', values: ['Dog'] }), {
+    selected: ['dog'],
+    labels: ['Dog'],
+    navigated: false,
+  });
   const missing = await failure(run(services, 'browser_select', { tabId: 7, xpath: '//select', values: ['Zebra'] }));
   assert.equal([missing.code, missing.details?.reason], ['INVALID_TARGET', 'not_found']);
   assert.equal(seen, [['Dog'], ['Zebra']]);
@@ -86,10 +113,18 @@ more('select passes the values to the page and reports what the page selected', 
 more('press sends the chord as key events; an unknown key is refused before anything is sent', async () => {
   const services = testServices();
   await withTaskTab(services, 7);
-  answerPageOps(services.browser, (op) => (op === 'focusForKeys' ? { ok: true, tag: 'input', mac: false } : op === 'formValidity' ? { ok: true, invalid: [] } : undefined));
+  answerPageOps(services.browser, (op) =>
+    op === 'focusForKeys'
+      ? { ok: true, tag: 'input', mac: false }
+      : op === 'formValidity'
+        ? { ok: true, invalid: [] }
+        : undefined,
+  );
   const pressed = await run(services, 'browser_press', { tabId: 7, key: 'Control+A' });
   assert.equal([pressed.pressed, pressed.strategy], ['Control+A', 'cdp_key']);
-  const keys = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchKeyEvent').map((c) => `${c.params.type}:${c.params.key}:${c.params.modifiers}`);
+  const keys = services.browser.cdpCommands
+    .filter((c) => c.method === 'Input.dispatchKeyEvent')
+    .map((c) => `${c.params.type}:${c.params.key}:${c.params.modifiers}`);
   assert.equal(keys, ['rawKeyDown:Control:2', 'rawKeyDown:A:2', 'keyUp:A:2', 'keyUp:Control:0']);
   const before = services.browser.cdpCommands.length;
   const bad = await failure(run(services, 'browser_press', { tabId: 7, key: 'Hyper+Q' }));
@@ -103,7 +138,9 @@ more('dblclick presses twice at the point, clickCount 1 then 2', async () => {
   pageWithButton(services);
   const done = await run(services, 'browser_dblclick', { tabId: 7, xpath: '//label' });
   assert.equal([done.dblclicked, done.strategy], [true, 'cdp_mouse']);
-  const mouse = services.browser.cdpCommands.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => `${c.params.type}:${c.params.clickCount}`);
+  const mouse = services.browser.cdpCommands
+    .filter((c) => c.method === 'Input.dispatchMouseEvent')
+    .map((c) => `${c.params.type}:${c.params.clickCount}`);
   assert.equal(mouse, ['mousePressed:1', 'mouseReleased:1', 'mousePressed:2', 'mouseReleased:2']);
 });
 

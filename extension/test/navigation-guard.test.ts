@@ -4,7 +4,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCdpSessions } from '../background/cdp-sessions.ts';
-import { createNavigationGuard, type NavigationGuard, type NavigationQuestion } from '../background/navigation-guard.ts';
+import {
+  createNavigationGuard,
+  type NavigationGuard,
+  type NavigationQuestion,
+} from '../background/navigation-guard.ts';
 import { createNewTabGate, NEW_TAB_RULE_ID } from '../background/new-tab-gate.ts';
 import { createTaskTabs } from '../background/task-tabs.ts';
 import { fakeBrowser, manualTimers, type FakeBrowser, type FakeEvent } from './fakes/fake-browser.ts';
@@ -27,19 +31,40 @@ interface World {
 async function world(): Promise<World> {
   const browser = fakeBrowser();
   const taskTabs = createTaskTabs(browser.storage.local);
-  const w = { browser, asked: [] as NavigationQuestion[], answer: async (_q: NavigationQuestion): Promise<unknown> => ({ ok: true, data: { allowed: true } }), cdpEnabled: true, rules: [] } as unknown as World;
-  const gate = createNewTabGate({ browser, rules: { updateSessionRules: async (update) => void w.rules.push(update) } });
+  const w = {
+    browser,
+    asked: [] as NavigationQuestion[],
+    answer: async (_q: NavigationQuestion): Promise<unknown> => ({ ok: true, data: { allowed: true } }),
+    cdpEnabled: true,
+    rules: [],
+  } as unknown as World;
+  const gate = createNewTabGate({
+    browser,
+    rules: { updateSessionRules: async (update) => void w.rules.push(update) },
+  });
   let guard!: NavigationGuard;
-  const cdp = createCdpSessions({ browser, timers: manualTimers(), enabled: () => w.cdpEnabled, onAttached: (tabId) => guard.attached(tabId) });
+  const cdp = createCdpSessions({
+    browser,
+    timers: manualTimers(),
+    enabled: () => w.cdpEnabled,
+    onAttached: (tabId) => guard.attached(tabId),
+  });
   guard = createNavigationGuard({ browser, cdp, taskTabs, gate, ask: (q) => (w.asked.push(q), w.answer(q)) });
-  browser.onCommand = (_tabId, method) => (method === 'Page.getFrameTree' ? { frameTree: { frame: { id: 'MAIN' } } } : {});
+  browser.onCommand = (_tabId, method) =>
+    method === 'Page.getFrameTree' ? { frameTree: { frame: { id: 'MAIN' } } } : {};
   browser.addTab({ id: 7, url: 'https://allowed.example/', groupId: 50 });
   browser.addTab({ id: 9, url: 'https://user.example/' });
   await taskTabs.put({ taskId: 'task-1', tabId: 7, windowId: 1, groupId: 50, tabs: [7], closedTabs: [] });
   await gate.start();
   w.guard = guard;
-  w.pause = (tabId, params) => void (browser.debugger!.onEvent as FakeEvent<any>).fire({ tabId }, 'Fetch.requestPaused', { frameId: 'MAIN', resourceType: 'Document', ...params });
-  w.commands = (tabId, method) => browser.cdpCommands.filter((c) => c.tabId === tabId && c.method === method).map((c) => c.params);
+  w.pause = (tabId, params) =>
+    void (browser.debugger!.onEvent as FakeEvent<any>).fire({ tabId }, 'Fetch.requestPaused', {
+      frameId: 'MAIN',
+      resourceType: 'Document',
+      ...params,
+    });
+  w.commands = (tabId, method) =>
+    browser.cdpCommands.filter((c) => c.tabId === tabId && c.method === method).map((c) => c.params);
   return w;
 }
 
@@ -60,7 +85,9 @@ s('an allowed navigation is asked about once and continued', async () => {
   await w.guard.arm(7);
   w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/next' } });
   await flush();
-  assert.equal(w.asked, [{ taskId: 'task-1', tabId: 7, url: 'https://allowed.example/next', frame: 'main', stage: 'request' }]);
+  assert.equal(w.asked, [
+    { taskId: 'task-1', tabId: 7, url: 'https://allowed.example/next', frame: 'main', stage: 'request' },
+  ]);
   assert.equal(w.commands(7, 'Fetch.continueRequest'), [{ requestId: 'r1' }]);
   assert.equal(w.commands(7, 'Fetch.failRequest'), []);
 });
@@ -68,7 +95,10 @@ s('an allowed navigation is asked about once and continued', async () => {
 s('a blocked navigation fails with BlockedByClient and the tab goes to about:blank', async () => {
   const w = await world();
   await w.guard.arm(7);
-  w.answer = async () => ({ ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'not on the allowlist' } } });
+  w.answer = async () => ({
+    ok: true,
+    data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'not on the allowlist' } },
+  });
   w.pause(7, { requestId: 'r2', request: { url: 'http://blocked.example/' } });
   await flush();
   assert.equal(w.commands(7, 'Fetch.failRequest'), [{ requestId: 'r2', errorReason: 'BlockedByClient' }]);
@@ -91,7 +121,11 @@ s('fail closed: no answer, an error, or an answer that is not an explicit "allow
     w.answer = answer;
     w.pause(7, { requestId: 'r', request: { url: 'https://allowed.example/' } });
     await flush();
-    assert.equal(w.commands(7, 'Fetch.failRequest'), [{ requestId: 'r', errorReason: 'BlockedByClient' }], String(answer));
+    assert.equal(
+      w.commands(7, 'Fetch.failRequest'),
+      [{ requestId: 'r', errorReason: 'BlockedByClient' }],
+      String(answer),
+    );
     assert.equal(w.commands(7, 'Fetch.continueRequest'), []);
   }
 });
@@ -103,12 +137,18 @@ s('redirect hops are asked as stage "redirect"; an iframe is "sub" and blocking 
   w.pause(7, { requestId: 'r3', redirectedRequestId: 'r0', request: { url: 'http://10.0.0.1/' } });
   w.pause(7, { requestId: 'r4', frameId: 'CHILD', request: { url: 'http://10.0.0.2/' } });
   await flush();
-  assert.equal(w.asked.map((q) => [q.stage, q.frame]), [['redirect', 'main'], ['request', 'sub']]);
+  assert.equal(
+    w.asked.map((q) => [q.stage, q.frame]),
+    [
+      ['redirect', 'main'],
+      ['request', 'sub'],
+    ],
+  );
   assert.is(w.commands(7, 'Fetch.failRequest').length, 2);
   assert.is(w.commands(7, 'Page.navigate').length, 1, 'only the main frame is replaced');
 });
 
-s("a tab that is not a task tab is continued without asking", async () => {
+s('a tab that is not a task tab is continued without asking', async () => {
   const w = await world();
   w.pause(9, { requestId: 'r5', request: { url: 'http://anything/' } });
   await flush();
@@ -124,7 +164,13 @@ s("a tab opened from a task tab (in the task's group) is attached and intercepte
   assert.ok(w.guard.isGuarded(11));
   w.pause(11, { requestId: 'r6', request: { url: 'http://blocked.example/' } });
   await flush();
-  assert.equal(w.asked.at(-1), { taskId: 'task-1', tabId: 11, url: 'http://blocked.example/', frame: 'main', stage: 'request' });
+  assert.equal(w.asked.at(-1), {
+    taskId: 'task-1',
+    tabId: 11,
+    url: 'http://blocked.example/',
+    frame: 'main',
+    stage: 'request',
+  });
   const user = w.browser.addTab({ id: 12, openerTabId: 9 });
   w.browser.events.tabCreated.fire(user);
   await flush();
@@ -136,12 +182,24 @@ s('without CDP the guard says so, and a blocked page that loads anyway is replac
   w.cdpEnabled = false;
   const armed = await w.guard.arm(7, 'task-1');
   assert.is(armed.guarded, false);
-  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } } : { ok: true, data: { allowed: true } });
+  w.answer = async (q) =>
+    q.url.includes('blocked')
+      ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } }
+      : { ok: true, data: { allowed: true } };
   w.browser.events.tabUpdated.fire(7, { url: 'https://allowed.example/a' }, w.browser.tabsById.get(7)!);
   w.browser.events.tabUpdated.fire(7, { url: 'http://blocked.example/' }, w.browser.tabsById.get(7)!);
   await flush();
-  assert.equal(w.asked.map((q) => [q.url, q.stage]), [['https://allowed.example/a', 'committed'], ['http://blocked.example/', 'committed']]);
-  assert.equal(w.browser.calls.filter((c) => c[0] === 'tabs.update'), [['tabs.update', 7, { url: 'about:blank' }]]);
+  assert.equal(
+    w.asked.map((q) => [q.url, q.stage]),
+    [
+      ['https://allowed.example/a', 'committed'],
+      ['http://blocked.example/', 'committed'],
+    ],
+  );
+  assert.equal(
+    w.browser.calls.filter((c) => c[0] === 'tabs.update'),
+    [['tabs.update', 7, { url: 'about:blank' }]],
+  );
   // A URL it already decided (here: allowed) is not asked again; about:blank never is.
   w.browser.events.tabUpdated.fire(7, { url: 'https://allowed.example/a#part' }, w.browser.tabsById.get(7)!);
   w.browser.events.tabUpdated.fire(7, { url: 'about:blank' }, w.browser.tabsById.get(7)!);
@@ -149,87 +207,133 @@ s('without CDP the guard says so, and a blocked page that loads anyway is replac
   assert.is(w.asked.length, 2);
 });
 
-s('new-tab gate: once a task page is allowed, tabs opened from its host are stopped until classified, then sent again through the guard', async () => {
-  const w = await world();
-  await w.guard.arm(7, 'task-1');
-  w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/list' } });
-  await flush();
-  const rule = w.rules.at(-1)!.addRules![0];
-  assert.is(rule.id, NEW_TAB_RULE_ID);
-  assert.equal(rule.action, { type: 'block' });
-  assert.equal(rule.condition.resourceTypes, ['main_frame']);
-  assert.equal(rule.condition.initiatorDomains, ['allowed.example']);
-  assert.equal([...rule.condition.excludedTabIds].sort(), [7, 9], 'every tab that exists is let through');
-  // A target=_blank tab of the task: its first request started with the tab (pendingUrl).
-  const opened = w.browser.addTab({ id: 13, groupId: 50, pendingUrl: 'https://allowed.example/item/1' });
-  w.browser.events.tabCreated.fire(opened);
-  await flush();
-  assert.ok(w.guard.isGuarded(13));
-  assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(13));
-  assert.equal(w.browser.calls.filter((c) => c[0] === 'tabs.update'), [['tabs.update', 13, { url: 'https://allowed.example/item/1' }]]);
-  // The user's tab opened from the same site: let through and sent again, without the guard.
-  w.browser.addTab({ id: 20, url: 'https://allowed.example/mine' });
-  const mine = w.browser.addTab({ id: 21, openerTabId: 20, pendingUrl: 'https://allowed.example/other' });
-  w.browser.events.tabCreated.fire(mine);
-  await flush();
-  assert.not.ok(w.guard.isGuarded(21));
-  assert.equal(w.browser.calls.filter((c) => c[0] === 'tabs.update').at(-1), ['tabs.update', 21, { url: 'https://allowed.example/other' }]);
-  // A tab from elsewhere: let through, not touched.
-  const other = w.browser.addTab({ id: 22, openerTabId: 9, pendingUrl: 'https://user.example/x' });
-  w.browser.events.tabCreated.fire(other);
-  await flush();
-  assert.is(w.browser.calls.filter((c) => c[0] === 'tabs.update' && c[1] === 22).length, 0);
-  assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(22));
-  // The task's tabs close: its host is no longer gated (no rule left).
-  for (const id of [7, 13]) {
-    w.browser.tabsById.delete(id);
-    w.browser.events.tabRemoved.fire(id, { windowId: 1, isWindowClosing: false });
-  }
-  await flush();
-  assert.equal(w.rules.at(-1)!.addRules, []);
-});
+s(
+  'new-tab gate: once a task page is allowed, tabs opened from its host are stopped until classified, then sent again through the guard',
+  async () => {
+    const w = await world();
+    await w.guard.arm(7, 'task-1');
+    w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/list' } });
+    await flush();
+    const rule = w.rules.at(-1)!.addRules![0];
+    assert.is(rule.id, NEW_TAB_RULE_ID);
+    assert.equal(rule.action, { type: 'block' });
+    assert.equal(rule.condition.resourceTypes, ['main_frame']);
+    assert.equal(rule.condition.initiatorDomains, ['allowed.example']);
+    assert.equal([...rule.condition.excludedTabIds].sort(), [7, 9], 'every tab that exists is let through');
+    // A target=_blank tab of the task: its first request started with the tab (pendingUrl).
+    const opened = w.browser.addTab({ id: 13, groupId: 50, pendingUrl: 'https://allowed.example/item/1' });
+    w.browser.events.tabCreated.fire(opened);
+    await flush();
+    assert.ok(w.guard.isGuarded(13));
+    assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(13));
+    assert.equal(
+      w.browser.calls.filter((c) => c[0] === 'tabs.update'),
+      [['tabs.update', 13, { url: 'https://allowed.example/item/1' }]],
+    );
+    // The user's tab opened from the same site: let through and sent again, without the guard.
+    w.browser.addTab({ id: 20, url: 'https://allowed.example/mine' });
+    const mine = w.browser.addTab({ id: 21, openerTabId: 20, pendingUrl: 'https://allowed.example/other' });
+    w.browser.events.tabCreated.fire(mine);
+    await flush();
+    assert.not.ok(w.guard.isGuarded(21));
+    assert.equal(w.browser.calls.filter((c) => c[0] === 'tabs.update').at(-1), [
+      'tabs.update',
+      21,
+      { url: 'https://allowed.example/other' },
+    ]);
+    // A tab from elsewhere: let through, not touched.
+    const other = w.browser.addTab({ id: 22, openerTabId: 9, pendingUrl: 'https://user.example/x' });
+    w.browser.events.tabCreated.fire(other);
+    await flush();
+    assert.is(w.browser.calls.filter((c) => c[0] === 'tabs.update' && c[1] === 22).length, 0);
+    assert.ok(w.rules.at(-1)!.addRules![0].condition.excludedTabIds.includes(22));
+    // The task's tabs close: its host is no longer gated (no rule left).
+    for (const id of [7, 13]) {
+      w.browser.tabsById.delete(id);
+      w.browser.events.tabRemoved.fire(id, { windowId: 1, isWindowClosing: false });
+    }
+    await flush();
+    assert.equal(w.rules.at(-1)!.addRules, []);
+  },
+);
 
 s("without CDP, a task's new tab held by the gate is checked before its first navigation is sent again", async () => {
   const w = await world();
   w.pause(7, { requestId: 'r1', request: { url: 'https://allowed.example/' } });
   await flush();
   w.cdpEnabled = false;
-  w.answer = async (q) => (q.url.includes('blocked') ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } } : { ok: true, data: { allowed: true } });
+  w.answer = async (q) =>
+    q.url.includes('blocked')
+      ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'no' } } }
+      : { ok: true, data: { allowed: true } };
   const blocked = w.browser.addTab({ id: 30, groupId: 50, pendingUrl: 'http://blocked.example/x' });
   w.browser.events.tabCreated.fire(blocked);
   const allowed = w.browser.addTab({ id: 31, groupId: 50, pendingUrl: 'https://allowed.example/y' });
   w.browser.events.tabCreated.fire(allowed);
   await flush();
   assert.not.ok(w.guard.isGuarded(30));
-  assert.equal(w.asked.filter((q) => q.tabId >= 30).map((q) => [q.tabId, q.stage]), [[30, 'request'], [31, 'request']]);
+  assert.equal(
+    w.asked.filter((q) => q.tabId >= 30).map((q) => [q.tabId, q.stage]),
+    [
+      [30, 'request'],
+      [31, 'request'],
+    ],
+  );
   const updates = w.browser.calls.filter((c) => c[0] === 'tabs.update');
-  assert.equal(updates, [['tabs.update', 30, { url: 'about:blank' }], ['tabs.update', 31, { url: 'https://allowed.example/y' }]]);
+  assert.equal(updates, [
+    ['tabs.update', 30, { url: 'about:blank' }],
+    ['tabs.update', 31, { url: 'https://allowed.example/y' }],
+  ]);
 });
 
-s('a refused main-frame navigation is recorded for the action that caused it, once its decision (and the swap to about:blank) is done', async () => {
-  const w = await world();
-  await w.guard.arm(7);
-  const blocks = w.guard.blocks;
-  const mark = blocks.count(7);
-  let answer!: (value: unknown) => void;
-  w.answer = () => new Promise((resolve) => (answer = resolve));
-  w.pause(7, { requestId: 'r5', request: { url: 'http://blocked.example/secret' } });
-  await flush();
-  let settled = false;
-  const waiting = blocks.settled(7).then(() => (settled = true));
-  await flush();
-  assert.is(settled, false, 'the verdict is still out');
-  assert.is(blocks.since(7, mark), null);
-  answer({ ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'blocked.example is not on the allowlist', details: { reason: 'not_allowlisted' } } } });
-  await waiting;
-  assert.equal(w.commands(7, 'Page.navigate'), [{ url: 'about:blank' }], 'the tab is blank by the time settled resolves');
-  assert.equal(blocks.since(7, mark), { url: 'http://blocked.example/secret', error: { code: 'URL_BLOCKED', message: 'blocked.example is not on the allowlist', details: { reason: 'not_allowlisted' } } });
-  assert.is(blocks.unreported(7)?.url, 'http://blocked.example/secret');
-  blocks.reported(7);
-  assert.is(blocks.unreported(7), null, 'told once');
-  assert.ok(blocks.since(7, mark), 'still visible to a mark taken before it');
-  assert.is(blocks.since(7, blocks.count(7)), null);
-});
+s(
+  'a refused main-frame navigation is recorded for the action that caused it, once its decision (and the swap to about:blank) is done',
+  async () => {
+    const w = await world();
+    await w.guard.arm(7);
+    const blocks = w.guard.blocks;
+    const mark = blocks.count(7);
+    let answer!: (value: unknown) => void;
+    w.answer = () => new Promise((resolve) => (answer = resolve));
+    w.pause(7, { requestId: 'r5', request: { url: 'http://blocked.example/secret' } });
+    await flush();
+    let settled = false;
+    const waiting = blocks.settled(7).then(() => (settled = true));
+    await flush();
+    assert.is(settled, false, 'the verdict is still out');
+    assert.is(blocks.since(7, mark), null);
+    answer({
+      ok: true,
+      data: {
+        allowed: false,
+        error: {
+          code: 'URL_BLOCKED',
+          message: 'blocked.example is not on the allowlist',
+          details: { reason: 'not_allowlisted' },
+        },
+      },
+    });
+    await waiting;
+    assert.equal(
+      w.commands(7, 'Page.navigate'),
+      [{ url: 'about:blank' }],
+      'the tab is blank by the time settled resolves',
+    );
+    assert.equal(blocks.since(7, mark), {
+      url: 'http://blocked.example/secret',
+      error: {
+        code: 'URL_BLOCKED',
+        message: 'blocked.example is not on the allowlist',
+        details: { reason: 'not_allowlisted' },
+      },
+    });
+    assert.is(blocks.unreported(7)?.url, 'http://blocked.example/secret');
+    blocks.reported(7);
+    assert.is(blocks.unreported(7), null, 'told once');
+    assert.ok(blocks.since(7, mark), 'still visible to a mark taken before it');
+    assert.is(blocks.since(7, blocks.count(7)), null);
+  },
+);
 
 s('an allowed navigation and a refused iframe are no refusal of the page', async () => {
   const w = await world();

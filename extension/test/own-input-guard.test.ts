@@ -3,7 +3,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { watchUserInput } from '../content/input-watch.ts';
-import { armOwnInput, OWN_INPUT_ARM_MS, OWN_INPUT_GRACE_MS, ownInputActive, settleOwnInput } from '../shared/own-input-guard.ts';
+import {
+  armOwnInput,
+  OWN_INPUT_ARM_MS,
+  OWN_INPUT_GRACE_MS,
+  ownInputActive,
+  settleOwnInput,
+} from '../shared/own-input-guard.ts';
 
 function fakeWindow() {
   const listeners = new Map<string, (event: Event) => void>();
@@ -22,7 +28,12 @@ watch("a click's late settle does not end the guard of the typing that followed"
   const seen: string[] = [];
   const host: Record<string, unknown> = {};
   let now = 1_000;
-  watchUserInput({ window: win as unknown as Window, isOverlayEvent: () => false, ownInputActive: () => ownInputActive(host, now), onUserInput: (k) => seen.push(k) });
+  watchUserInput({
+    window: win as unknown as Window,
+    isOverlayEvent: () => false,
+    ownInputActive: () => ownInputActive(host, now),
+    onUserInput: (k) => seen.push(k),
+  });
   // The click is armed, runs, and its settle is sent at 1_100 (posted off the critical path).
   armOwnInput(host, now);
   const clickSettleSentAt = (now += 100);

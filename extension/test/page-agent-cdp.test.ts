@@ -31,7 +31,9 @@ function setup(overrides: Partial<Fake> = {}) {
       return { result: { value: run(globals) } };
     },
     executeScript: async () => {
-      throw new Error('Cannot access contents of url "chrome-extension://abc/". Extension manifest must request permission to access this host.');
+      throw new Error(
+        'Cannot access contents of url "chrome-extension://abc/". Extension manifest must request permission to access this host.',
+      );
     },
     ...overrides,
   };
@@ -51,22 +53,32 @@ function setup(overrides: Partial<Fake> = {}) {
     },
   } as unknown as CdpSessions;
   const agentSource = 'globalThis.__mimoPageAgent = { run: (op, args) => ({ op, args, elements: [] }) }';
-  const fallback = createCdpPageAgent({ browser, cdp, fetchText: async (url) => (fake.fetched.push(url), agentSource) });
+  const fallback = createCdpPageAgent({
+    browser,
+    cdp,
+    fetchText: async (url) => (fake.fetched.push(url), agentSource),
+  });
   return { fake, fallback, client: createPageAgentClient(browser, fallback) };
 }
 
 const s = suite('page agent over CDP (the parked about:blank)');
 
-s('a refused executeScript on an attached about:blank runs the agent in an isolated world of the main frame', async () => {
-  const { fake, client } = setup();
-  const result = await client.run(5, 'domIndex' as never, { limit: 3 } as never);
-  assert.equal(result, { op: 'domIndex', args: { limit: 3 }, elements: [] });
-  assert.equal(fake.fetched, ['chrome-extension://abc/page-agent.js']);
-  assert.equal(fake.sent.map((c) => c.method), ['Page.getFrameTree', 'Page.createIsolatedWorld', 'Runtime.evaluate']);
-  assert.equal(fake.sent[1]!.params, { frameId: 'MAIN', worldName: 'mimo-page-agent' });
-  assert.is(fake.sent[2]!.params!.contextId, 42);
-  assert.is(fake.sent[2]!.params!.returnByValue, true);
-});
+s(
+  'a refused executeScript on an attached about:blank runs the agent in an isolated world of the main frame',
+  async () => {
+    const { fake, client } = setup();
+    const result = await client.run(5, 'domIndex' as never, { limit: 3 } as never);
+    assert.equal(result, { op: 'domIndex', args: { limit: 3 }, elements: [] });
+    assert.equal(fake.fetched, ['chrome-extension://abc/page-agent.js']);
+    assert.equal(
+      fake.sent.map((c) => c.method),
+      ['Page.getFrameTree', 'Page.createIsolatedWorld', 'Runtime.evaluate'],
+    );
+    assert.equal(fake.sent[1]!.params, { frameId: 'MAIN', worldName: 'mimo-page-agent' });
+    assert.is(fake.sent[2]!.params!.contextId, 42);
+    assert.is(fake.sent[2]!.params!.returnByValue, true);
+  },
+);
 
 s('the agent source is fetched once for several reads', async () => {
   const { fake, client } = setup();
@@ -84,12 +96,17 @@ s('any other page (or no debugger) keeps the executeScript error', async () => {
     } catch (error) {
       assert.match(String((error as Error).message), /cannot run script in tab 5: Cannot access contents/);
     }
-    assert.equal(fake.sent.filter((c) => c.method === 'Runtime.evaluate'), []);
+    assert.equal(
+      fake.sent.filter((c) => c.method === 'Runtime.evaluate'),
+      [],
+    );
   }
 });
 
 s('an exception in the page is the op failure, not a crash', async () => {
-  const { client } = setup({ evaluate: () => ({ exceptionDetails: { text: 'Uncaught', exception: { description: 'TypeError: boom' } } }) });
+  const { client } = setup({
+    evaluate: () => ({ exceptionDetails: { text: 'Uncaught', exception: { description: 'TypeError: boom' } } }),
+  });
   try {
     await client.run(5, 'domIndex' as never, {} as never);
     assert.unreachable('should have thrown');

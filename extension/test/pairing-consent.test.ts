@@ -34,7 +34,10 @@ c('asks in the extension own options page and resolves with the answer', async (
   // The question's tab closes once answered.
   const created = browser.calls.find((c) => c[0] === 'tabs.create')!;
   assert.equal(created[1], { url: opened()[0], active: true, openerTabId: 9 });
-  assert.ok(browser.calls.some((c) => c[0] === 'tabs.remove'), JSON.stringify(browser.calls));
+  assert.ok(
+    browser.calls.some((c) => c[0] === 'tabs.remove'),
+    JSON.stringify(browser.calls),
+  );
   // Answered once: the question is gone, a second answer changes nothing.
   assert.is(consent.question('q1'), null);
   assert.is(consent.answer('q1', false), false);
@@ -76,10 +79,16 @@ c('only an extension page can answer; a content script (any web page) cannot', a
       pairing_answer: async (m) => ({ ok: consent.answer(m.id, m.allow) }),
     },
   });
-  const fromPage = router({ kind: 'pairing_answer', id: 'q1', allow: true }, { id: browser.runtime.id, url: 'http://localhost:6006/', tab: { id: 3 } as never, frameId: 0 });
+  const fromPage = router(
+    { kind: 'pairing_answer', id: 'q1', allow: true },
+    { id: browser.runtime.id, url: 'http://localhost:6006/', tab: { id: 3 } as never, frameId: 0 },
+  );
   assert.is(fromPage, undefined);
   assert.ok(consent.question('q1'));
-  const fromOptions = await router({ kind: 'pairing_answer', id: 'q1', allow: true }, { id: browser.runtime.id, url: browser.runtime.getURL('options.html#pair=q1') });
+  const fromOptions = await router(
+    { kind: 'pairing_answer', id: 'q1', allow: true },
+    { id: browser.runtime.id, url: browser.runtime.getURL('options.html#pair=q1') },
+  );
   assert.equal(fromOptions, { ok: true });
   assert.equal([pairingIdOf('#pair=q1'), pairingIdOf('#pair=a b'), pairingIdOf('#other')], ['q1', null, null]);
 });
@@ -99,7 +108,13 @@ function pairingRig(start: Settings, yes: boolean) {
   const d: PairingDeps = {
     storage,
     settings: () => settings,
-    status: () => ({ clientId: 'plugin-1', serverUrl: settings.serverUrl, connected: true, lastError: null, errorKind: null }),
+    status: () => ({
+      clientId: 'plugin-1',
+      serverUrl: settings.serverUrl,
+      connected: true,
+      lastError: null,
+      errorKind: null,
+    }),
     confirm: async (url) => (asked.push(url), yes),
     apply: async (next) => void (applied.push(next), (settings = next)),
     fetch: (async () => new Response('{}', { status: 500 })) as unknown as typeof fetch,

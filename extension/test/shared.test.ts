@@ -1,6 +1,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { matchesAnyPattern, matchesPattern, originPattern, parseMatchPattern, webUiPatterns } from '../shared/match-pattern.ts';
+import {
+  matchesAnyPattern,
+  matchesPattern,
+  originPattern,
+  parseMatchPattern,
+  webUiPatterns,
+} from '../shared/match-pattern.ts';
 import { retryTransient } from '../shared/retry.ts';
 import { defaultSettings, parseSettings, readSettings, SETTINGS_KEY, writeSettings } from '../shared/settings.ts';
 import { fakeStorage } from './fakes/fake-browser.ts';
@@ -26,7 +32,8 @@ patterns('schemes, subdomain wildcards and paths', () => {
 });
 
 patterns('invalid patterns and URLs match nothing', () => {
-  for (const bad of ['localhost', 'http://', 'http://a*b.com/*', 'gopher://x/*', 'http://x']) assert.is(parseMatchPattern(bad), null, bad);
+  for (const bad of ['localhost', 'http://', 'http://a*b.com/*', 'gopher://x/*', 'http://x'])
+    assert.is(parseMatchPattern(bad), null, bad);
   assert.not.ok(matchesPattern('not a url', '<all_urls>'));
   assert.not.ok(matchesAnyPattern(undefined, ['<all_urls>']));
   assert.not.ok(matchesAnyPattern('', ['<all_urls>']));
@@ -44,20 +51,33 @@ const settings = suite('settings');
 
 settings('missing or damaged settings fall back field by field', async () => {
   assert.equal(parseSettings(undefined), defaultSettings);
-  assert.equal(parseSettings({ serverUrl: 'ftp://x', token: 7, useCdp: false, webUiPatterns: ['nope'] }), { ...defaultSettings, useCdp: false });
+  assert.equal(parseSettings({ serverUrl: 'ftp://x', token: 7, useCdp: false, webUiPatterns: ['nope'] }), {
+    ...defaultSettings,
+    useCdp: false,
+  });
   assert.is(parseSettings({ serverUrl: 'http://srv:6006///' }).serverUrl, 'http://srv:6006');
   const storage = fakeStorage({ [SETTINGS_KEY]: { serverUrl: 'https://mimo.example', token: 'abc' } });
   assert.equal(await readSettings(storage), { ...defaultSettings, serverUrl: 'https://mimo.example', token: 'abc' });
 });
 
 settings('a server URL that is not a URL at all is refused without throwing', async () => {
-  const result = await writeSettings(fakeStorage(), { serverUrl: 'not a url', token: '', webUiPatterns: [], useCdp: true });
+  const result = await writeSettings(fakeStorage(), {
+    serverUrl: 'not a url',
+    token: '',
+    webUiPatterns: [],
+    useCdp: true,
+  });
   assert.is(result.ok, false);
 });
 
 settings('writeSettings validates and stores; bad input is an error value and changes nothing', async () => {
   const storage = fakeStorage();
-  const bad = await writeSettings(storage, { serverUrl: 'localhost:6006', token: '', webUiPatterns: ['*'], useCdp: true });
+  const bad = await writeSettings(storage, {
+    serverUrl: 'localhost:6006',
+    token: '',
+    webUiPatterns: ['*'],
+    useCdp: true,
+  });
   assert.is(bad.ok, false);
   if (!bad.ok) {
     assert.is(bad.error.code, 'BAD_REQUEST');
@@ -65,9 +85,19 @@ settings('writeSettings validates and stores; bad input is an error value and ch
     assert.match(bad.error.message, 'match pattern');
   }
   assert.equal(storage.data, {});
-  const good = await writeSettings(storage, { serverUrl: 'http://10.0.0.2:6006/', token: 't', webUiPatterns: ['https://ui.example/*'], useCdp: false });
+  const good = await writeSettings(storage, {
+    serverUrl: 'http://10.0.0.2:6006/',
+    token: 't',
+    webUiPatterns: ['https://ui.example/*'],
+    useCdp: false,
+  });
   assert.ok(good.ok);
-  assert.equal(storage.data[SETTINGS_KEY], { serverUrl: 'http://10.0.0.2:6006', token: 't', webUiPatterns: ['https://ui.example/*'], useCdp: false });
+  assert.equal(storage.data[SETTINGS_KEY], {
+    serverUrl: 'http://10.0.0.2:6006',
+    token: 't',
+    webUiPatterns: ['https://ui.example/*'],
+    useCdp: false,
+  });
 });
 
 const retry = suite('retryTransient');
@@ -97,7 +127,11 @@ retry('does not retry other errors, and returns the first success', async () => 
     { delaysMs: [1, 1], isTransient: (e) => e instanceof TypeError, sleep: async () => {} },
   ).catch(() => {});
   assert.is(attempts, 1);
-  const value = await retryTransient(async (n) => (n < 1 ? Promise.reject(new TypeError('x')) : 'done'), { delaysMs: [1], isTransient: () => true, sleep: async () => {} });
+  const value = await retryTransient(async (n) => (n < 1 ? Promise.reject(new TypeError('x')) : 'done'), {
+    delaysMs: [1],
+    isTransient: () => true,
+    sleep: async () => {},
+  });
   assert.is(value, 'done');
 });
 

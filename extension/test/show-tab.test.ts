@@ -7,7 +7,15 @@ import { createTaskTabs } from '../background/task-tabs.ts';
 import { fakeBrowser } from './fakes/fake-browser.ts';
 
 const TASK = '01JD0000000000000000000S23';
-const frame = (tabId: number, extra: object = {}) => ({ v: 1, type: 'show_tab', taskId: TASK, clientId: 'plugin-1', timestamp: 1, tabId, ...extra });
+const frame = (tabId: number, extra: object = {}) => ({
+  v: 1,
+  type: 'show_tab',
+  taskId: TASK,
+  clientId: 'plugin-1',
+  timestamp: 1,
+  tabId,
+  ...extra,
+});
 
 const test = suite('show the tab');
 
@@ -15,15 +23,20 @@ test("the task's tab is activated and its window focused", async () => {
   const browser = fakeBrowser();
   const tab = browser.addTab({ id: 7, active: false, windowId: 3 });
   const focused: unknown[] = [];
-  (browser.windows as any).update = async (windowId: number, props: object) => (focused.push([windowId, props]), { id: windowId, focused: true, incognito: false });
+  (browser.windows as any).update = async (windowId: number, props: object) => (
+    focused.push([windowId, props]),
+    { id: windowId, focused: true, incognito: false }
+  );
   const taskTabs = createTaskTabs(browser.storage.local);
   await taskTabs.put({ taskId: TASK, tabId: tab.id!, windowId: 3, tabs: [7], closedTabs: [] });
   assert.equal(await showTaskTab(browser, taskTabs, frame(7)), { ok: true, data: { tabId: 7 } });
-  assert.ok(browser.calls.some((c) => c[0] === 'tabs.update' && c[1] === 7 && (c[2] as { active?: boolean }).active === true));
+  assert.ok(
+    browser.calls.some((c) => c[0] === 'tabs.update' && c[1] === 7 && (c[2] as { active?: boolean }).active === true),
+  );
   assert.equal(focused, [[3, { focused: true }]]);
 });
 
-test('a tab that is not the task\'s, or a malformed frame, is refused and nothing moves', async () => {
+test("a tab that is not the task's, or a malformed frame, is refused and nothing moves", async () => {
   const browser = fakeBrowser();
   browser.addTab({ id: 8, active: false, windowId: 1 });
   const taskTabs = createTaskTabs(browser.storage.local);

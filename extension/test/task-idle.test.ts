@@ -118,14 +118,26 @@ s('a group holding the tab the person is looking at stays open', async () => {
   assert.equal(r.groupUpdates(), []);
 });
 
-s('a restarted worker detaches a previous life\'s session once idle; an action first cancels that', async () => {
+s("a restarted worker detaches a previous life's session once idle; an action first cancels that", async () => {
   const r = await rig();
   const forced: number[] = [];
-  const idle = createTaskIdle({ browser: r.browser, cdp: r.cdp, taskTabs: r.taskTabs, timers: r.timers, forceDetach: async (tabId) => void forced.push(tabId) });
+  const idle = createTaskIdle({
+    browser: r.browser,
+    cdp: r.cdp,
+    taskTabs: r.taskTabs,
+    timers: r.timers,
+    forceDetach: async (tabId) => void forced.push(tabId),
+  });
   idle.sweep(['T1', 'unknown-task']);
   await r.advance(DEBUGGER_IDLE_MS);
   assert.equal(forced.sort(), [5, 6]);
-  const again = createTaskIdle({ browser: r.browser, cdp: r.cdp, taskTabs: r.taskTabs, timers: r.timers, forceDetach: async (tabId) => void forced.push(tabId) });
+  const again = createTaskIdle({
+    browser: r.browser,
+    cdp: r.cdp,
+    taskTabs: r.taskTabs,
+    timers: r.timers,
+    forceDetach: async (tabId) => void forced.push(tabId),
+  });
   forced.length = 0;
   again.sweep(['T1']);
   again.actionStarted('T1');
@@ -136,8 +148,20 @@ s('a restarted worker detaches a previous life\'s session once idle; an action f
 
 s('withTaskIdle counts every action, failures included', async () => {
   const seen: string[] = [];
-  const idle = { actionStarted: (t: string) => void seen.push(`start ${t}`), actionEnded: (t: string) => void seen.push(`end ${t}`), sweep: () => {}, taskEnded: () => {} };
-  const handlers = withTaskIdle({ browser_click: async () => { throw new Error('boom'); } } as unknown as ActionHandlers, idle);
+  const idle = {
+    actionStarted: (t: string) => void seen.push(`start ${t}`),
+    actionEnded: (t: string) => void seen.push(`end ${t}`),
+    sweep: () => {},
+    taskEnded: () => {},
+  };
+  const handlers = withTaskIdle(
+    {
+      browser_click: async () => {
+        throw new Error('boom');
+      },
+    } as unknown as ActionHandlers,
+    idle,
+  );
   const failed = await (handlers as any).browser_click({}, { taskId: 'T9' }).catch((e: Error) => e.message);
   assert.is(failed, 'boom');
   assert.equal(seen, ['start T9', 'end T9']);

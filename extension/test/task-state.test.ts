@@ -13,7 +13,14 @@ tabs('persists the mapping so a restarted worker still knows its task tabs', asy
   const storage = fakeStorage();
   await createTaskTabs(storage).put({ taskId: 'T1', tabId: 5, windowId: 1, groupId: 9, tabs: [], closedTabs: [] });
   const restarted = createTaskTabs(storage);
-  assert.equal(await restarted.get('T1'), { taskId: 'T1', tabId: 5, windowId: 1, groupId: 9, tabs: [5], closedTabs: [] });
+  assert.equal(await restarted.get('T1'), {
+    taskId: 'T1',
+    tabId: 5,
+    windowId: 1,
+    groupId: 9,
+    tabs: [5],
+    closedTabs: [],
+  });
   assert.is((await restarted.taskOfTab(5))?.taskId, 'T1');
   assert.is(await restarted.taskOfTab(6), undefined);
 });
@@ -43,7 +50,11 @@ const refs = suite('element refs (dom_index generations)');
 
 refs('ids continue across generations; an older id is stale, a future one not found', async () => {
   const r = createElementRefs(fakeStorage());
-  assert.equal(await r.check(3, 1), { ok: false, reason: 'no_index', message: 'tab 3 has not been indexed; call browser_dom_index first' });
+  assert.equal(await r.check(3, 1), {
+    ok: false,
+    reason: 'no_index',
+    message: 'tab 3 has not been indexed; call browser_dom_index first',
+  });
   assert.is(await r.nextFirstId(3), 1);
   await r.record(3, { docToken: 'd1', attr: 'data-mimo_click_id', firstId: 1, lastId: 10 });
   assert.is(await r.nextFirstId(3), 11);
@@ -71,7 +82,10 @@ refs('forget drops the generation but keeps ids unique; state survives a restart
 const guard = suite('tab guard (seed 000 §4.3, §4.7)');
 
 async function failure(promise: Promise<unknown>): Promise<ActionFailure> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.instance(error, ActionFailure);
   return error as ActionFailure;
 }

@@ -7,9 +7,11 @@ import type { KeyStroke } from '../background/key-events.ts';
 
 const plan = suite('typing plan (issue 22: long text entered fast)');
 
-const shape = (strokes: KeyStroke[]) => strokes.map((s) => (s.kind === 'key' ? `key:${s.down.key}` : `insert:${s.text.length}`));
+const shape = (strokes: KeyStroke[]) =>
+  strokes.map((s) => (s.kind === 'key' ? `key:${s.down.key}` : `insert:${s.text.length}`));
 /** What the plan enters, as text (Enter as a newline). */
-const entered = (strokes: KeyStroke[]) => strokes.map((s) => (s.kind === 'insert' ? s.text : s.down.key === 'Enter' ? '\n' : String(s.down.text))).join('');
+const entered = (strokes: KeyStroke[]) =>
+  strokes.map((s) => (s.kind === 'insert' ? s.text : s.down.key === 'Enter' ? '\n' : String(s.down.text))).join('');
 
 plan('a short text is typed key by key, as a person types it', () => {
   const strokes = typingPlan('hello world');

@@ -22,7 +22,10 @@ table('the table holds when nothing overrides it', () => {
 });
 
 table('params.timeoutMs 60000 gives 60 s (plus the grace for a handler that waits that long itself)', () => {
-  assert.is(execTimeoutFor('browser_wait_for_loaded', undefined, { tabId: 1, timeoutMs: 60_000 }), 60_000 + handlerTimeoutGraceMs);
+  assert.is(
+    execTimeoutFor('browser_wait_for_loaded', undefined, { tabId: 1, timeoutMs: 60_000 }),
+    60_000 + handlerTimeoutGraceMs,
+  );
   assert.is(execTimeoutFor('browser_get_html', undefined, { tabId: 1, timeoutMs: 60_000 }), 60_000);
 });
 
@@ -55,21 +58,27 @@ function run(actionName: string, params: Record<string, unknown>) {
   const clock = new SimulatedClock();
   const frames: number[] = [];
   const machine = actionMachine.provide({ actions: { sendFrame: (_, p) => void frames.push(p.execTimeoutMs) } });
-  const actor = createActor(machine, { clock, input: { actionId: 'act-1', actionName, params, taskId: 't', clientId: 'p', retry: false } }).start();
+  const actor = createActor(machine, {
+    clock,
+    input: { actionId: 'act-1', actionName, params, taskId: 't', clientId: 'p', retry: false },
+  }).start();
   actor.send({ type: 'ACK' });
   return { clock, actor, frames, output: () => actor.getSnapshot().output as ActionOutput | undefined };
 }
 
-live('browser_wait_for_loaded with timeoutMs 60000: still waiting at 20 s and at 60 s, PLUGIN_TIMEOUT_EXEC at 61 s', () => {
-  const t = run('browser_wait_for_loaded', { tabId: 1, timeoutMs: 60_000 });
-  assert.equal(t.frames, [61_000], 'the frame tells the plugin the T_exec it is held to');
-  t.clock.increment(20_000);
-  assert.is(t.output(), undefined);
-  t.clock.increment(40_999);
-  assert.is(t.output(), undefined);
-  t.clock.increment(1);
-  assert.equal([t.output()?.status, t.output()?.error?.code], ['failed', 'PLUGIN_TIMEOUT_EXEC']);
-});
+live(
+  'browser_wait_for_loaded with timeoutMs 60000: still waiting at 20 s and at 60 s, PLUGIN_TIMEOUT_EXEC at 61 s',
+  () => {
+    const t = run('browser_wait_for_loaded', { tabId: 1, timeoutMs: 60_000 });
+    assert.equal(t.frames, [61_000], 'the frame tells the plugin the T_exec it is held to');
+    t.clock.increment(20_000);
+    assert.is(t.output(), undefined);
+    t.clock.increment(40_999);
+    assert.is(t.output(), undefined);
+    t.clock.increment(1);
+    assert.equal([t.output()?.status, t.output()?.error?.code], ['failed', 'PLUGIN_TIMEOUT_EXEC']);
+  },
+);
 
 live('a 2,000-character browser_type is given 30 s, not 10 s', () => {
   const t = run('browser_type', { tabId: 1, clickId: 3, text: 'a'.repeat(2_000) });

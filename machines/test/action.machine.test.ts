@@ -4,7 +4,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, SimulatedClock } from 'xstate';
-import { actionMachine, type ActionEvent, type ActionInput, type ActionOutput, type SendActionInput } from '../action.machine.ts';
+import {
+  actionMachine,
+  type ActionEvent,
+  type ActionInput,
+  type ActionOutput,
+  type SendActionInput,
+} from '../action.machine.ts';
 import { resultDisposition } from '../action-result.ts';
 import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../../spec/action-timeouts.ts';
 import { isPluginUnhealthy, nextExecTimeoutStreak } from '../plugin-health.ts';
@@ -108,7 +114,10 @@ timeouts('an action missing from the table gets the fallback T_exec', async () =
 timeouts('the frame is written on entry: awaitingAck at once, T_ack counted from that write', async () => {
   const t = start({ actionName: 'browser_click' });
   assert.equal(t.value(), { attempt: 'awaitingAck' }, 'dispatching is passed through in the same step');
-  assert.equal(t.sends().map((f) => [f.actionId, f.attempt]), [['act-001', 1]]);
+  assert.equal(
+    t.sends().map((f) => [f.actionId, f.attempt]),
+    [['act-001', 1]],
+  );
   t.clock.increment(1_499);
   assert.equal(t.value(), { attempt: 'awaitingAck' });
   t.clock.increment(1);
@@ -116,14 +125,20 @@ timeouts('the frame is written on entry: awaitingAck at once, T_ack counted from
   assert.is(t.sends().length, 1);
 });
 
-timeouts('a missed ack is never resent, even for an idempotent action (seed 001 §4.1: the plugin is unavailable)', async () => {
-  const t = start({ actionName: 'browser_dom_index' });
-  t.clock.increment(1_500);
-  assert.equal([t.output().status, t.output().attempts, t.output().error?.code, t.output().timedOut], ['failed', 1, 'PLUGIN_TIMEOUT_ACK', 'ack']);
-  t.clock.increment(60_000);
-  await settle();
-  assert.equal(t.sends().length, 1, 'one frame, no resend to the plugin that missed the ack');
-});
+timeouts(
+  'a missed ack is never resent, even for an idempotent action (seed 001 §4.1: the plugin is unavailable)',
+  async () => {
+    const t = start({ actionName: 'browser_dom_index' });
+    t.clock.increment(1_500);
+    assert.equal(
+      [t.output().status, t.output().attempts, t.output().error?.code, t.output().timedOut],
+      ['failed', 1, 'PLUGIN_TIMEOUT_ACK', 'ack'],
+    );
+    t.clock.increment(60_000);
+    await settle();
+    assert.equal(t.sends().length, 1, 'one frame, no resend to the plugin that missed the ack');
+  },
+);
 
 timeouts('the retry after an exec timeout gets its own T_ack from its own write', async () => {
   const t = start({ actionName: 'browser_dom_index' });
@@ -131,7 +146,11 @@ timeouts('the retry after an exec timeout gets its own T_ack from its own write'
   t.clock.increment(10_000);
   assert.equal(t.value(), 'retryWait');
   t.clock.increment(1_000);
-  assert.equal(t.sends().map((f) => f.attempt), [1, 2], 'the second frame is written when the backoff ends');
+  assert.equal(
+    t.sends().map((f) => f.attempt),
+    [1, 2],
+    'the second frame is written when the backoff ends',
+  );
   assert.equal(t.value(), { attempt: 'awaitingAck' });
   t.clock.increment(1_499);
   assert.equal(t.value(), { attempt: 'awaitingAck' }, 'a fresh T_ack, not what was left of the first');
@@ -151,7 +170,11 @@ timeouts('a transport that acks from inside the write leads to executing, and T_
 });
 
 timeouts('a plugin that answers from inside the write settles the action', async () => {
-  const t = start({ actionName: 'browser_click' }, () => ({ type: 'RESULT', status: 'success', result: { clicked: true } }));
+  const t = start({ actionName: 'browser_click' }, () => ({
+    type: 'RESULT',
+    status: 'success',
+    result: { clicked: true },
+  }));
   assert.equal(t.output(), {
     actionId: 'act-001',
     actionName: 'browser_click',
@@ -167,26 +190,35 @@ timeouts.run();
 
 const retry = suite('actionMachine retry rules');
 
-retry('retryable error result on an idempotent action: exactly one retry, after 1 s, under a new dispatch id', async () => {
-  const t = start();
-  t.actor.send({ type: 'ACK' });
-  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
-  assert.equal(t.value(), 'retryWait');
-  t.clock.increment(999);
-  assert.equal(t.sends().length, 1, 'no resend before the 1 s backoff');
-  t.clock.increment(1);
-  await settle();
-  // The plugin answers a repeated id from its dedupe cache (seed 001 §4.2): the retry is new to it.
-  assert.equal(t.sends().map((s) => [s.actionId, s.dispatchId, s.attempt]), [['act-001', 'act-001', 1], ['act-001', 'act-001~2', 2]]);
-  t.actor.send({ type: 'ACK' });
-  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
-  assert.equal(t.value(), 'failed', 'the second retryable error is final');
-  t.clock.increment(60_000);
-  await settle();
-  assert.equal(t.sends().length, 2, 'never a third send');
-  assert.equal(t.output().attempts, 2);
-  assert.equal(t.output().error, retryable);
-});
+retry(
+  'retryable error result on an idempotent action: exactly one retry, after 1 s, under a new dispatch id',
+  async () => {
+    const t = start();
+    t.actor.send({ type: 'ACK' });
+    t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+    assert.equal(t.value(), 'retryWait');
+    t.clock.increment(999);
+    assert.equal(t.sends().length, 1, 'no resend before the 1 s backoff');
+    t.clock.increment(1);
+    await settle();
+    // The plugin answers a repeated id from its dedupe cache (seed 001 §4.2): the retry is new to it.
+    assert.equal(
+      t.sends().map((s) => [s.actionId, s.dispatchId, s.attempt]),
+      [
+        ['act-001', 'act-001', 1],
+        ['act-001', 'act-001~2', 2],
+      ],
+    );
+    t.actor.send({ type: 'ACK' });
+    t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
+    assert.equal(t.value(), 'failed', 'the second retryable error is final');
+    t.clock.increment(60_000);
+    await settle();
+    assert.equal(t.sends().length, 2, 'never a third send');
+    assert.equal(t.output().attempts, 2);
+    assert.equal(t.output().error, retryable);
+  },
+);
 
 retry('the retry after an exec timeout may succeed, under the same actionId (no result came)', async () => {
   const t = start({ actionName: 'browser_dom_index' });
@@ -194,7 +226,10 @@ retry('the retry after an exec timeout may succeed, under the same actionId (no 
   t.clock.increment(10_000); // exec timeout: no result
   t.clock.increment(1_000);
   await settle();
-  assert.equal(t.sends().map((s) => s.dispatchId), ['act-001', 'act-001']);
+  assert.equal(
+    t.sends().map((s) => s.dispatchId),
+    ['act-001', 'act-001'],
+  );
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'success', result: { elements: [] } });
   assert.equal(t.output(), {
@@ -269,14 +304,21 @@ retry('a frame that cannot be written (no socket) fails at once with PLUGIN_OFFL
   assert.equal(t.sends().length, 1, 'offline is not retried, even for an idempotent action');
 });
 
-retry('a refused frame keeps the code of the refusal and is not retried, even when it is marked retryable', async () => {
-  const refusal = { code: 'PLUGIN_TIMEOUT_ACK', message: 'the plugin did not ack this turn: reselect or reconnect it', retryable: true };
-  const t = start({ actionName: 'browser_dom_index' }, () => ({ type: 'DISPATCH_FAILED', error: refusal }));
-  assert.equal(t.output().error, refusal);
-  assert.equal([t.output().status, t.output().attempts, t.output().timedOut], ['failed', 1, undefined]);
-  t.clock.increment(60_000);
-  assert.equal(t.sends().length, 1);
-});
+retry(
+  'a refused frame keeps the code of the refusal and is not retried, even when it is marked retryable',
+  async () => {
+    const refusal = {
+      code: 'PLUGIN_TIMEOUT_ACK',
+      message: 'the plugin did not ack this turn: reselect or reconnect it',
+      retryable: true,
+    };
+    const t = start({ actionName: 'browser_dom_index' }, () => ({ type: 'DISPATCH_FAILED', error: refusal }));
+    assert.equal(t.output().error, refusal);
+    assert.equal([t.output().status, t.output().attempts, t.output().timedOut], ['failed', 1, undefined]);
+    t.clock.increment(60_000);
+    assert.equal(t.sends().length, 1);
+  },
+);
 
 retry('an error value without the retryable mark gets the one of its code (000 §5.1)', async () => {
   const t = start({}, () => ({ type: 'DISPATCH_FAILED', error: { code: 'CDP_UNAVAILABLE', message: 'no debugger' } }));
@@ -286,12 +328,17 @@ retry('an error value without the retryable mark gets the one of its code (000 �
 
 retry("the retry's frame that cannot be written fails the action with that error", async () => {
   const t = start({ actionName: 'browser_screenshot' }, (_, attempt) =>
-    attempt === 2 ? { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'socket closed', retryable: true } } : undefined,
+    attempt === 2
+      ? { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'socket closed', retryable: true } }
+      : undefined,
   );
   t.actor.send({ type: 'ACK' });
   t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
   t.clock.increment(1_000);
-  assert.equal(t.sends().map((f) => f.attempt), [1, 2]);
+  assert.equal(
+    t.sends().map((f) => f.attempt),
+    [1, 2],
+  );
   assert.equal([t.output().status, t.output().attempts, t.output().error?.code], ['failed', 2, 'PLUGIN_OFFLINE']);
   t.clock.increment(60_000);
   assert.equal(t.sends().length, 2);

@@ -22,8 +22,14 @@ const otherRetryableError = { code: 'CDP_UNAVAILABLE', message: 'debugger busy',
 function alphabet(_snapshot: AnyMachineSnapshot): AnyEventObject[] {
   return [
     { type: 'ACK' },
-    { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'no socket for plugin-abc', retryable: true } },
-    { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_TIMEOUT_ACK', message: 'reselect or reconnect the plugin', retryable: true } },
+    {
+      type: 'DISPATCH_FAILED',
+      error: { code: 'PLUGIN_OFFLINE', message: 'no socket for plugin-abc', retryable: true },
+    },
+    {
+      type: 'DISPATCH_FAILED',
+      error: { code: 'PLUGIN_TIMEOUT_ACK', message: 'reselect or reconnect the plugin', retryable: true },
+    },
     { type: 'RESULT', status: 'success', result: { artifactId: 'art-1' } },
     { type: 'RESULT', status: 'partial', result: { warnings: ['no full page'] } },
     { type: 'RESULT', status: 'error', error: retryableError },
@@ -39,7 +45,14 @@ function alphabet(_snapshot: AnyMachineSnapshot): AnyEventObject[] {
 }
 
 const serializeState = (s: AnyMachineSnapshot) =>
-  JSON.stringify([s.value, s.status, s.context.attempts, s.context.lastAnswer ?? null, s.context.timedOut ?? null, s.context.error?.code ?? null]);
+  JSON.stringify([
+    s.value,
+    s.status,
+    s.context.attempts,
+    s.context.lastAnswer ?? null,
+    s.context.timedOut ?? null,
+    s.context.error?.code ?? null,
+  ]);
 
 /** Frames written by every live actor, as [actionId, attempt]. */
 const frames: Array<[string, number]> = [];
@@ -74,25 +87,54 @@ const paths = suite('actionMachine paths (@xstate/graph, replayed live)');
 
 for (const [name, input] of Object.entries(inputs)) {
   paths(`${name}: every generated path and one more event from it match the live actor`, async () => {
-    const result = await exploreGraph({ machine: live().machine, input, events: alphabet, serializeState, live, coverage });
+    const result = await exploreGraph({
+      machine: live().machine,
+      input,
+      events: alphabet,
+      serializeState,
+      live,
+      coverage,
+    });
     assert.ok(result.paths > 10, `only ${result.paths} paths`);
     assert.ok(result.replays > result.paths);
   });
 }
 
-paths('the generated paths reach every resting state node; dispatching is entered on every attempt and left in the same step', async () => {
-  const reached = new Set<string>();
-  frames.length = 0;
-  for (const input of Object.values(inputs)) {
-    const result = await exploreGraph({ machine: live().machine, input, events: alphabet, serializeState, live, coverage });
-    for (const id of result.reachedStateIds) reached.add(id);
-  }
-  const all = ['action', 'action.attempt', 'action.attempt.awaitingAck',
-    'action.attempt.executing', 'action.retryWait', 'action.succeeded', 'action.partial', 'action.failed', 'action.canceled'];
-  assert.equal([...reached].sort(), all.sort(), 'no snapshot rests in dispatching');
-  assert.ok(frames.some(([, attempt]) => attempt === 1) && frames.some(([, attempt]) => attempt === 2), 'both attempts wrote a frame');
-  assert.ok(frames.every(([id, attempt]) => ['act-001', 'act-002'].includes(id) && (attempt === 1 || attempt === 2)));
-});
+paths(
+  'the generated paths reach every resting state node; dispatching is entered on every attempt and left in the same step',
+  async () => {
+    const reached = new Set<string>();
+    frames.length = 0;
+    for (const input of Object.values(inputs)) {
+      const result = await exploreGraph({
+        machine: live().machine,
+        input,
+        events: alphabet,
+        serializeState,
+        live,
+        coverage,
+      });
+      for (const id of result.reachedStateIds) reached.add(id);
+    }
+    const all = [
+      'action',
+      'action.attempt',
+      'action.attempt.awaitingAck',
+      'action.attempt.executing',
+      'action.retryWait',
+      'action.succeeded',
+      'action.partial',
+      'action.failed',
+      'action.canceled',
+    ];
+    assert.equal([...reached].sort(), all.sort(), 'no snapshot rests in dispatching');
+    assert.ok(
+      frames.some(([, attempt]) => attempt === 1) && frames.some(([, attempt]) => attempt === 2),
+      'both attempts wrote a frame',
+    );
+    assert.ok(frames.every(([id, attempt]) => ['act-001', 'act-002'].includes(id) && (attempt === 1 || attempt === 2)));
+  },
+);
 
 paths.run();
 

@@ -20,28 +20,45 @@ pure('the initial step runs sendFrame with the frame for attempt 1, arms T_ack a
   assert.equal(snapshot.value, { attempt: 'awaitingAck' });
   assert.is(snapshot.context.attempts, 1);
   assert.is(snapshot.context.execTimeoutMs, 5_000);
-  assert.equal(actions.filter((a) => a.type === 'sendFrame').map((a) => a.params), [{
-    actionId: 'act-9',
-    dispatchId: 'act-9',
-    actionName: 'browser_click',
-    params: { tabId: 5, clickId: 3 },
-    taskId: 'task-1',
-    clientId: 'plugin-abc',
-    attempt: 1,
-    execTimeoutMs: 5_000,
-  }]);
-  assert.not.ok(actions.some((a) => a.type === 'xstate.spawnChild'), 'no child actor per attempt');
+  assert.equal(
+    actions.filter((a) => a.type === 'sendFrame').map((a) => a.params),
+    [
+      {
+        actionId: 'act-9',
+        dispatchId: 'act-9',
+        actionName: 'browser_click',
+        params: { tabId: 5, clickId: 3 },
+        taskId: 'task-1',
+        clientId: 'plugin-abc',
+        attempt: 1,
+        execTimeoutMs: 5_000,
+      },
+    ],
+  );
+  assert.not.ok(
+    actions.some((a) => a.type === 'xstate.spawnChild'),
+    'no child actor per attempt',
+  );
   assert.equal(Object.keys(snapshot.children), []);
   const timer = actions.find((a) => a.type === 'xstate.raise');
-  assert.equal([(timer?.params as { delay?: number }).delay, (timer?.params as { event?: { type?: string } }).event?.type], [1_500, 'xstate.after.ACK_TIMEOUT.action.attempt.awaitingAck']);
+  assert.equal(
+    [(timer?.params as { delay?: number }).delay, (timer?.params as { event?: { type?: string } }).event?.type],
+    [1_500, 'xstate.after.ACK_TIMEOUT.action.attempt.awaitingAck'],
+  );
 });
 
 pure('DISPATCH_FAILED settles at once and cancels T_ack', () => {
   const [s0] = initialTransition(actionMachine, pureInput);
-  const [s1, a1] = transition(actionMachine, s0, { type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'gone' } });
+  const [s1, a1] = transition(actionMachine, s0, {
+    type: 'DISPATCH_FAILED',
+    error: { code: 'PLUGIN_OFFLINE', message: 'gone' },
+  });
   assert.is(s1.status, 'done');
   assert.equal((s1.output as ActionOutput).error, { code: 'PLUGIN_OFFLINE', message: 'gone', retryable: true });
-  assert.ok(a1.some((a) => (a.type as string) === 'xstate.cancel'), 'the ack timer is canceled');
+  assert.ok(
+    a1.some((a) => (a.type as string) === 'xstate.cancel'),
+    'the ack timer is canceled',
+  );
 });
 
 pure('ACK arms EXEC_TIMEOUT with the table value; RESULT settles with an output', () => {
@@ -53,7 +70,10 @@ pure('ACK arms EXEC_TIMEOUT with the table value; RESULT settles with an output'
   const [s2, a2] = transition(actionMachine, s1, { type: 'RESULT', status: 'success', result: { clicked: true } });
   assert.is(s2.status, 'done');
   assert.equal((s2.output as ActionOutput).result, { clicked: true });
-  assert.ok(a2.some((a) => (a.type as string) === 'xstate.cancel'), 'the exec timer is canceled');
+  assert.ok(
+    a2.some((a) => (a.type as string) === 'xstate.cancel'),
+    'the exec timer is canceled',
+  );
 });
 
 pure('unknown events change nothing', () => {

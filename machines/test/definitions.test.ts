@@ -29,10 +29,15 @@ const specDir = new URL('../../spec/', import.meta.url);
 const specSources = readdirSync(specDir)
   .filter((name) => name.endsWith('.ts'))
   .map((name) => ({ name: `spec/${name}`, text: readFileSync(new URL(name, specDir), 'utf8') }));
-const importsOf = (text: string) => [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+const importsOf = (text: string) =>
+  [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 
 /** Source without comments, so prose may mention setTimeout. */
-const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/.*$/gm, '');
+const code = (text: string) =>
+  text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '')
+    .replace(/\s\/\/.*$/gm, '');
 
 const rules = suite('machines/ definitions');
 
@@ -127,7 +132,11 @@ rules('events and context types are exported for every machine', () => {
     { type: 'CANCEL' },
   ];
   const contexts: Array<keyof (ActionContext & TaskContext & PluginUiContext & PagePrepContext & RunContext)> = [
-    'actionId', 'taskId', 'actionInFlight', 'tabId', 'runId',
+    'actionId',
+    'taskId',
+    'actionInFlight',
+    'tabId',
+    'runId',
   ];
   assert.is(events.length + contexts.length, 10);
 });

@@ -88,7 +88,8 @@ export async function exploreGraph(options: ExploreOptions): Promise<ExploreResu
   let replays = 0;
   for (const path of paths) {
     const state = path.state as AnyMachineSnapshot;
-    if (state.status === 'error') assert.unreachable(`the model errors on: ${describe(path.steps.map((s) => s.event))}`);
+    if (state.status === 'error')
+      assert.unreachable(`the model errors on: ${describe(path.steps.map((s) => s.event))}`);
     for (const node of state._nodes) reachedStateIds.add(node.id);
     const steps = path.steps.map((s) => s.event as AnyEventObject).filter((e) => e.type !== 'xstate.init');
     // The path's `state` stands for every state with the same serialisation; compare

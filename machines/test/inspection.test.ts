@@ -71,30 +71,45 @@ inspection('every machine yields @xstate.actor, @xstate.snapshot and @xstate.eve
   const deferred = createDeferredActors();
   const clock = new SimulatedClock(); // the run arms a 900 s timer: never on the real clock
   const runs: Array<[string, (inspect: (e: InspectionEvent) => void) => void]> = [
-    ['task', (inspect) => {
-      const m = taskMachine.provide({ actors: { runTurn: deferred.logic() } });
-      const actor = createActor(m, { clock, inspect, input: { taskId: 't' } }).start();
-      actor.send({ type: 'USER_MESSAGE', message: { id: 'm', content: 'hi' } });
-    }],
-    ['pluginUi', (inspect) => {
-      createActor(pluginUiMachine, { clock, inspect }).start().send({ type: 'TASK_STATUS', status: 'running' });
-    }],
-    ['pagePrep', (inspect) => {
-      const m = pagePrepMachine.provide({
-        actors: { captureScreenshot: deferred.logic(), extractReadability: deferred.logic() },
-      });
-      createActor(m, { clock, inspect, input: { taskId: 't', tabId: 1 } }).start();
-    }],
-    ['run', (inspect) => {
-      const m = runMachine.provide({ actors: { runStep: deferred.logic() } });
-      const input = { runId: 'r', templateId: 't', steps: [{ stepId: 'a' }] };
-      createActor(m, { clock, inspect, input }).start().send({ type: 'START' });
-    }],
-    ['action', (inspect) => {
-      const m = actionMachine.provide({ actions: { sendFrame: () => {} } });
-      const input = { actionId: 'a', actionName: 'browser_click', params: {}, taskId: 't', clientId: 'c' };
-      createActor(m, { clock, inspect, input }).start();
-    }],
+    [
+      'task',
+      (inspect) => {
+        const m = taskMachine.provide({ actors: { runTurn: deferred.logic() } });
+        const actor = createActor(m, { clock, inspect, input: { taskId: 't' } }).start();
+        actor.send({ type: 'USER_MESSAGE', message: { id: 'm', content: 'hi' } });
+      },
+    ],
+    [
+      'pluginUi',
+      (inspect) => {
+        createActor(pluginUiMachine, { clock, inspect }).start().send({ type: 'TASK_STATUS', status: 'running' });
+      },
+    ],
+    [
+      'pagePrep',
+      (inspect) => {
+        const m = pagePrepMachine.provide({
+          actors: { captureScreenshot: deferred.logic(), extractReadability: deferred.logic() },
+        });
+        createActor(m, { clock, inspect, input: { taskId: 't', tabId: 1 } }).start();
+      },
+    ],
+    [
+      'run',
+      (inspect) => {
+        const m = runMachine.provide({ actors: { runStep: deferred.logic() } });
+        const input = { runId: 'r', templateId: 't', steps: [{ stepId: 'a' }] };
+        createActor(m, { clock, inspect, input }).start().send({ type: 'START' });
+      },
+    ],
+    [
+      'action',
+      (inspect) => {
+        const m = actionMachine.provide({ actions: { sendFrame: () => {} } });
+        const input = { actionId: 'a', actionName: 'browser_click', params: {}, taskId: 't', clientId: 'c' };
+        createActor(m, { clock, inspect, input }).start();
+      },
+    ],
   ];
   for (const [name, run] of runs) {
     const types = new Set<string>();

@@ -32,7 +32,8 @@ function start(input: Partial<PagePrepInput> = {}) {
     inspect: coverage.inspect,
   });
   actor.start();
-  const attempts = (id: string) => deferred.calls.filter((c) => c.id === id).map((c) => (c.input as CaptureInput).attempt);
+  const attempts = (id: string) =>
+    deferred.calls.filter((c) => c.id === id).map((c) => (c.input as CaptureInput).attempt);
   const step = async (id: 'captureScreenshot' | 'extractReadability', outcome: 'ok' | unknown) => {
     if (outcome === 'ok') deferred.resolve(id, id === 'captureScreenshot' ? shot : text);
     else deferred.reject(id, outcome);
@@ -49,10 +50,14 @@ const outcomes = suite('pagePrepMachine outcomes (seed 000 §4.5)');
 
 outcomes('both captured at once -> ok', async () => {
   const t = start();
-  assert.equal(t.deferred.calls.map((c) => [c.id, c.input]), [
-    ['captureScreenshot', { taskId: 'task-1', tabId: 42, attempt: 1 }],
-    ['extractReadability', { taskId: 'task-1', tabId: 42, attempt: 1 }],
-  ], 'both start concurrently');
+  assert.equal(
+    t.deferred.calls.map((c) => [c.id, c.input]),
+    [
+      ['captureScreenshot', { taskId: 'task-1', tabId: 42, attempt: 1 }],
+      ['extractReadability', { taskId: 'task-1', tabId: 42, attempt: 1 }],
+    ],
+    'both start concurrently',
+  );
   await t.step('captureScreenshot', 'ok');
   await t.step('extractReadability', 'ok');
   assert.equal(t.output(), { status: 'ok', warnings: [], missing: [], screenshot: shot, readability: text });
@@ -131,7 +136,10 @@ outcomes.run();
 const schedule = suite('pagePrepMachine retry schedule (input)');
 
 schedule('backoffBeforeRetry reads the schedule, repeating its last value', () => {
-  assert.equal([1, 2, 3].map((n) => backoffBeforeRetry([500, 1_500], n)), [500, 1_500, 1_500]);
+  assert.equal(
+    [1, 2, 3].map((n) => backoffBeforeRetry([500, 1_500], n)),
+    [500, 1_500, 1_500],
+  );
   assert.is(backoffBeforeRetry([], 1), 0);
 });
 
@@ -171,7 +179,13 @@ schedule('RESTORED re-arms a backoff wait in both regions', async () => {
   await t.tick(499);
   assert.equal(t.attempts('captureScreenshot'), [1], 'the wait restarted from its full length');
   await t.tick(1);
-  assert.equal([t.attempts('captureScreenshot'), t.attempts('extractReadability')], [[1, 2], [1, 2]]);
+  assert.equal(
+    [t.attempts('captureScreenshot'), t.attempts('extractReadability')],
+    [
+      [1, 2],
+      [1, 2],
+    ],
+  );
 });
 
 schedule.run();
@@ -184,10 +198,13 @@ pure('initialTransition starts both captures with attempt 1', () => {
   const spawns = actions
     .filter((a) => a.type === 'xstate.spawnChild')
     .map((a) => a.params as unknown as { src: string; input: unknown });
-  assert.equal(spawns.map((p) => [p.src, p.input]), [
-    ['captureScreenshot', { taskId: 't', tabId: 7, attempt: 1 }],
-    ['extractReadability', { taskId: 't', tabId: 7, attempt: 1 }],
-  ]);
+  assert.equal(
+    spawns.map((p) => [p.src, p.input]),
+    [
+      ['captureScreenshot', { taskId: 't', tabId: 7, attempt: 1 }],
+      ['extractReadability', { taskId: 't', tabId: 7, attempt: 1 }],
+    ],
+  );
 });
 
 pure('graph paths reach every state node', () => {
@@ -217,7 +234,8 @@ pure('graph paths reach every state node', () => {
   const reached = new Set(paths.flatMap((p) => (p.state as AnyMachineSnapshot)._nodes.map((n) => n.id)));
   const all = ['pagePrep', 'pagePrep.preparing', 'pagePrep.ok', 'pagePrep.partial', 'pagePrep.failed'];
   for (const region of ['screenshot', 'readability']) {
-    for (const leaf of ['', '.capturing', '.backoff', '.captured', '.missing']) all.push(`pagePrep.preparing.${region}${leaf}`);
+    for (const leaf of ['', '.capturing', '.backoff', '.captured', '.missing'])
+      all.push(`pagePrep.preparing.${region}${leaf}`);
   }
   assert.equal([...reached].sort(), all.sort());
   const done = paths.filter((p) => p.state.status === 'done');

@@ -54,86 +54,111 @@ function actionWithFrames(transport: (attempt: number) => ActionEvent | undefine
   return { machine, frames };
 }
 
-persistence('actionMachine in executing: same state, no frame re-sent; RESTORED re-arms T_exec; it retries and succeeds', async () => {
-  const first = actionWithFrames();
-  const clock = new SimulatedClock();
-  const actor = createActor(first.machine, {
-    clock,
-    input: { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-  }).start();
-  actor.send({ type: 'ACK' });
-  clock.increment(4_000);
-  const second = actionWithFrames();
-  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
-  assert.equal(second.frames, [], 'restoring writes no frame: the plugin already has it');
-  clock2.increment(60_000);
-  assert.equal(restored.getSnapshot().value, { attempt: 'executing' }, 'XState restores no timer by itself');
-  restored.send(restoredEvent);
-  clock2.increment(9_999);
-  assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
-  clock2.increment(1);
-  assert.equal(restored.getSnapshot().value, 'retryWait');
-  clock2.increment(1_000);
-  assert.equal(second.frames, [['act-7', 2]], 'the retry writes the same actionId as attempt 2');
-  assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
-  restored.send({ type: 'ACK' });
-  restored.send({ type: 'RESULT', status: 'success', result: { artifactId: 'a' } });
-  assert.equal((restored.getSnapshot().output as ActionOutput).attempts, 2);
-  assert.equal(first.frames, [['act-7', 1]]);
-});
+persistence(
+  'actionMachine in executing: same state, no frame re-sent; RESTORED re-arms T_exec; it retries and succeeds',
+  async () => {
+    const first = actionWithFrames();
+    const clock = new SimulatedClock();
+    const actor = createActor(first.machine, {
+      clock,
+      input: { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
+    }).start();
+    actor.send({ type: 'ACK' });
+    clock.increment(4_000);
+    const second = actionWithFrames();
+    const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+    assert.equal(second.frames, [], 'restoring writes no frame: the plugin already has it');
+    clock2.increment(60_000);
+    assert.equal(restored.getSnapshot().value, { attempt: 'executing' }, 'XState restores no timer by itself');
+    restored.send(restoredEvent);
+    clock2.increment(9_999);
+    assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
+    clock2.increment(1);
+    assert.equal(restored.getSnapshot().value, 'retryWait');
+    clock2.increment(1_000);
+    assert.equal(second.frames, [['act-7', 2]], 'the retry writes the same actionId as attempt 2');
+    assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
+    restored.send({ type: 'ACK' });
+    restored.send({ type: 'RESULT', status: 'success', result: { artifactId: 'a' } });
+    assert.equal((restored.getSnapshot().output as ActionOutput).attempts, 2);
+    assert.equal(first.frames, [['act-7', 1]]);
+  },
+);
 
-persistence('actionMachine just sent: persisted in awaitingAck (dispatching is never persisted); RESTORED re-arms T_ack; an ACK goes on', async () => {
-  const first = actionWithFrames();
-  const actor = createActor(first.machine, {
-    clock: new SimulatedClock(),
-    input: { actionId: 'act-8', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-  }).start();
-  assert.equal(first.frames, [['act-8', 1]]);
-  assert.equal((roundTrip(actor.getPersistedSnapshot()) as { value?: unknown }).value, { attempt: 'awaitingAck' });
-  const second = actionWithFrames();
-  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
-  assert.equal(second.frames, [], 'the frame is not written again on restore');
-  restored.send(restoredEvent);
-  clock2.increment(1_499);
-  assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
-  restored.send({ type: 'ACK' });
-  assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
-  clock2.increment(5_000);
-  assert.equal((restored.getSnapshot().output as ActionOutput).error?.code, 'PLUGIN_TIMEOUT_EXEC', 'browser_click is not retried');
-});
+persistence(
+  'actionMachine just sent: persisted in awaitingAck (dispatching is never persisted); RESTORED re-arms T_ack; an ACK goes on',
+  async () => {
+    const first = actionWithFrames();
+    const actor = createActor(first.machine, {
+      clock: new SimulatedClock(),
+      input: { actionId: 'act-8', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
+    }).start();
+    assert.equal(first.frames, [['act-8', 1]]);
+    assert.equal((roundTrip(actor.getPersistedSnapshot()) as { value?: unknown }).value, { attempt: 'awaitingAck' });
+    const second = actionWithFrames();
+    const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+    assert.equal(second.frames, [], 'the frame is not written again on restore');
+    restored.send(restoredEvent);
+    clock2.increment(1_499);
+    assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
+    restored.send({ type: 'ACK' });
+    assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
+    clock2.increment(5_000);
+    assert.equal(
+      (restored.getSnapshot().output as ActionOutput).error?.code,
+      'PLUGIN_TIMEOUT_EXEC',
+      'browser_click is not retried',
+    );
+  },
+);
 
-persistence('actionMachine restored in awaitingAck: T_ack (from RESTORED) runs out, the action fails and is not resent (seed 001 §4.1)', async () => {
-  const first = actionWithFrames();
-  const actor = createActor(first.machine, {
-    clock: new SimulatedClock(),
-    input: { actionId: 'act-9', actionName: 'browser_dom_index', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-  }).start();
-  const second = actionWithFrames();
-  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
-  restored.send(restoredEvent);
-  clock2.increment(1_500);
-  assert.equal(restored.getSnapshot().value, 'failed');
-  assert.equal(restored.getSnapshot().context.error?.code, 'PLUGIN_TIMEOUT_ACK');
-  clock2.increment(1_000);
-  assert.equal(second.frames, []);
-});
+persistence(
+  'actionMachine restored in awaitingAck: T_ack (from RESTORED) runs out, the action fails and is not resent (seed 001 §4.1)',
+  async () => {
+    const first = actionWithFrames();
+    const actor = createActor(first.machine, {
+      clock: new SimulatedClock(),
+      input: { actionId: 'act-9', actionName: 'browser_dom_index', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
+    }).start();
+    const second = actionWithFrames();
+    const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+    restored.send(restoredEvent);
+    clock2.increment(1_500);
+    assert.equal(restored.getSnapshot().value, 'failed');
+    assert.equal(restored.getSnapshot().context.error?.code, 'PLUGIN_TIMEOUT_ACK');
+    clock2.increment(1_000);
+    assert.equal(second.frames, []);
+  },
+);
 
-persistence('actionMachine whose frame could not be written: it persists failed and restores failed, nothing sent', () => {
-  const first = actionWithFrames(() => ({ type: 'DISPATCH_FAILED', error: { code: 'PLUGIN_OFFLINE', message: 'no socket', retryable: true } }));
-  const actor = createActor(first.machine, {
-    input: { actionId: 'act-10', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-  }).start();
-  const stored = roundTrip(actor.getPersistedSnapshot());
-  const second = actionWithFrames();
-  const restored = createActor(second.machine, { clock: new SimulatedClock(), snapshot: stored } as never).start();
-  assert.equal([restored.getSnapshot().status, restored.getSnapshot().value], ['done', 'failed']);
-  assert.equal((restored.getSnapshot().output as ActionOutput).error, { code: 'PLUGIN_OFFLINE', message: 'no socket', retryable: true });
-  assert.equal(second.frames, []);
-});
+persistence(
+  'actionMachine whose frame could not be written: it persists failed and restores failed, nothing sent',
+  () => {
+    const first = actionWithFrames(() => ({
+      type: 'DISPATCH_FAILED',
+      error: { code: 'PLUGIN_OFFLINE', message: 'no socket', retryable: true },
+    }));
+    const actor = createActor(first.machine, {
+      input: { actionId: 'act-10', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
+    }).start();
+    const stored = roundTrip(actor.getPersistedSnapshot());
+    const second = actionWithFrames();
+    const restored = createActor(second.machine, { clock: new SimulatedClock(), snapshot: stored } as never).start();
+    assert.equal([restored.getSnapshot().status, restored.getSnapshot().value], ['done', 'failed']);
+    assert.equal((restored.getSnapshot().output as ActionOutput).error, {
+      code: 'PLUGIN_OFFLINE',
+      message: 'no socket',
+      retryable: true,
+    });
+    assert.equal(second.frames, []);
+  },
+);
 
 persistence('taskMachine in running.takeover with a queue: the turn resumes, RESUME and the queue work', async () => {
   const first = createDeferredActors();
-  const actor = createActor(taskMachine.provide({ actors: { runTurn: first.logic() } }), { input: { taskId: 'task-1' } });
+  const actor = createActor(taskMachine.provide({ actors: { runTurn: first.logic() } }), {
+    input: { taskId: 'task-1' },
+  });
   actor.start();
   actor.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'one' } });
   actor.send({ type: 'TAKEOVER' });
@@ -145,7 +170,10 @@ persistence('taskMachine in running.takeover with a queue: the turn resumes, RES
   restored.send({ type: 'RESUME' });
   second.resolve('turn');
   await settle();
-  assert.equal(second.calls.map((c) => (c.input as TurnInput).message.id), ['m1', 'm2']);
+  assert.equal(
+    second.calls.map((c) => (c.input as TurnInput).message.id),
+    ['m1', 'm2'],
+  );
   assert.is(taskStatusOf(restored.getSnapshot()), 'running');
 });
 
@@ -170,14 +198,20 @@ persistence('pagePrepMachine with one region in backoff: capture restarts, RESTO
   await settle();
   const second = createDeferredActors();
   const { restored, clock: clock2 } = persistAndRestore(provide(second), actor);
-  assert.equal(second.calls.map((c) => [c.id, (c.input as CaptureInput).attempt]), [['extractReadability', 1]]);
+  assert.equal(
+    second.calls.map((c) => [c.id, (c.input as CaptureInput).attempt]),
+    [['extractReadability', 1]],
+  );
   restored.send(restoredEvent);
   clock2.increment(500);
   await settle();
-  assert.equal(second.calls.map((c) => [c.id, (c.input as CaptureInput).attempt]), [
-    ['extractReadability', 1],
-    ['captureScreenshot', 2],
-  ]);
+  assert.equal(
+    second.calls.map((c) => [c.id, (c.input as CaptureInput).attempt]),
+    [
+      ['extractReadability', 1],
+      ['captureScreenshot', 2],
+    ],
+  );
   second.resolve('captureScreenshot', { artifactId: 'a', url: 'u', width: 1, height: 1 });
   second.resolve('extractReadability', { text: 'hi' });
   await settle();
@@ -199,7 +233,10 @@ persistence('runMachine mid-run: running steps restart with their input and the 
   first.resolve('step-0', 'A');
   await settle();
   const second = createDeferredActors();
-  const { restored, clock: clock2 } = persistAndRestore(runMachine.provide({ actors: { runStep: second.logic() } }), actor);
+  const { restored, clock: clock2 } = persistAndRestore(
+    runMachine.provide({ actors: { runStep: second.logic() } }),
+    actor,
+  );
   assert.equal(second.calls.map((c) => (c.input as RunStepInput).stepId).sort(), ['b', 'c']);
   restored.send(restoredEvent);
   clock2.increment(9_999);
@@ -207,8 +244,14 @@ persistence('runMachine mid-run: running steps restart with their input and the 
   second.resolve('step-1', 'B');
   second.resolve('step-2', 'C');
   await settle();
-  assert.equal((restored.getSnapshot().output as RunOutput).steps.map((s) => s.output), ['A', 'B', 'C']);
-  const timed = createActor(runMachine, { clock: clock2, snapshot: roundTrip(restored.getPersistedSnapshot()) } as never);
+  assert.equal(
+    (restored.getSnapshot().output as RunOutput).steps.map((s) => s.output),
+    ['A', 'B', 'C'],
+  );
+  const timed = createActor(runMachine, {
+    clock: clock2,
+    snapshot: roundTrip(restored.getPersistedSnapshot()),
+  } as never);
   timed.start();
   assert.is(timed.getSnapshot().status, 'done', 'a finished run restores finished');
 });

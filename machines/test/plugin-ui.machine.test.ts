@@ -63,7 +63,11 @@ align('the task ending returns to idle from every state', () => {
     { type: 'TASK_STATUS', status: 'completed' },
     { type: 'TASK_STATUS', status: 'error' },
   ];
-  const setups: PluginUiEvent[][] = [[running()], [running(), started()], [running(), started(), { type: 'USER_INPUT' }]];
+  const setups: PluginUiEvent[][] = [
+    [running()],
+    [running(), started()],
+    [running(), started(), { type: 'USER_INPUT' }],
+  ];
   for (const end of ends) {
     for (const setup of setups) {
       const t = start();
@@ -139,8 +143,16 @@ user('a stale TASK_STATUS "running" does not undo a local takeover', () => {
 user('content script and server mirror stay aligned on the same events', () => {
   const content = start();
   const mirror = createActor(pluginUiMachine).start();
-  const events: PluginUiEvent[] = [running(), started(), { type: 'USER_INPUT' }, settled(), { type: 'RESUME' },
-    started('a2'), settled('a2'), { type: 'TASK_STATUS', status: 'completed' }];
+  const events: PluginUiEvent[] = [
+    running(),
+    started(),
+    { type: 'USER_INPUT' },
+    settled(),
+    { type: 'RESUME' },
+    started('a2'),
+    settled('a2'),
+    { type: 'TASK_STATUS', status: 'completed' },
+  ];
   for (const e of events) {
     content.actor.send(e);
     mirror.send(e);
@@ -159,7 +171,10 @@ pure('USER_INPUT in ongoing yields takeover and the reportTakeover action', () =
   const [s2] = transition(pluginUiMachine, s1, started());
   const [s3, a3] = transition(pluginUiMachine, s2, { type: 'USER_INPUT' });
   assert.is(s3.value, 'takeover');
-  assert.equal(a3.map((a) => [a.type, a.params]), [['reportTakeover', { taskId: 'task-3' }]]);
+  assert.equal(
+    a3.map((a) => [a.type, a.params]),
+    [['reportTakeover', { taskId: 'task-3' }]],
+  );
 });
 
 pure.run();
@@ -169,7 +184,13 @@ const paths = suite('pluginUiMachine paths (@xstate/graph, replayed live)');
 paths('every generated path and one more event match the live actor; all states and transitions covered', async () => {
   const alphabet = (): AnyEventObject[] => [
     ...statuses.map((status) => ({ type: 'TASK_STATUS', status, taskId: 'task-1' })),
-    started(), settled(), settled('other'), { type: 'USER_INPUT' }, { type: 'RESUME' }, { type: 'STOP' }, { type: 'TASK_ENDED' },
+    started(),
+    settled(),
+    settled('other'),
+    { type: 'USER_INPUT' },
+    { type: 'RESUME' },
+    { type: 'STOP' },
+    { type: 'TASK_ENDED' },
   ];
   const live = () => ({ machine: pluginUiMachine, clock: new SimulatedClock(), deferred: createDeferredActors() });
   const result = await exploreGraph({
@@ -180,10 +201,13 @@ paths('every generated path and one more event match the live actor; all states 
     live,
     coverage,
   });
-  assert.equal(
-    [...result.reachedStateIds].sort(),
-    ['pluginUi', 'pluginUi.hidden', 'pluginUi.idle', 'pluginUi.ongoing', 'pluginUi.takeover'],
-  );
+  assert.equal([...result.reachedStateIds].sort(), [
+    'pluginUi',
+    'pluginUi.hidden',
+    'pluginUi.idle',
+    'pluginUi.ongoing',
+    'pluginUi.takeover',
+  ]);
   assert.equal(coverage.missingStates(), []);
   assert.equal(coverage.missingTransitions(), []);
 });

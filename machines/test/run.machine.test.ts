@@ -16,7 +16,10 @@ function start(overrides: Partial<RunInput> = {}, stepCount = 3) {
   const input: RunInput = {
     runId: 'run_123',
     templateId: 'batch_extract_pages',
-    steps: Array.from({ length: stepCount }, (_, i) => ({ stepId: `s${i}`, input: { url: `https://example.com/${i}` } })),
+    steps: Array.from({ length: stepCount }, (_, i) => ({
+      stepId: `s${i}`,
+      input: { url: `https://example.com/${i}` },
+    })),
     ...overrides,
   };
   const actor = createActor(machine, { clock, input }).start();
@@ -66,7 +69,11 @@ steps('a window of 2 never runs more than 2 steps and slides as steps finish', a
   await t.finish(0, navTimeout);
   assert.equal(t.statuses(), ['failed', 'succeeded', 'running', 'running', 'pending']);
   assert.equal(t.deferred.calls[3]?.input, {
-    runId: 'run_123', templateId: 'batch_extract_pages', stepId: 's3', index: 3, input: { url: 'https://example.com/3' },
+    runId: 'run_123',
+    templateId: 'batch_extract_pages',
+    stepId: 's3',
+    index: 3,
+    input: { url: 'https://example.com/3' },
   });
 });
 
@@ -181,7 +188,11 @@ timeout('the run times out after timeoutMs from START, not counting the queue', 
   t.clock.increment(1);
   await settle();
   assert.is(t.status(), 'failed');
-  assert.equal(t.output().error, { code: 'RUN_TIMEOUT', message: 'the run exceeded 120000 ms', details: { runId: 'run_123' } });
+  assert.equal(t.output().error, {
+    code: 'RUN_TIMEOUT',
+    message: 'the run exceeded 120000 ms',
+    details: { runId: 'run_123' },
+  });
   assert.equal(t.statuses(), ['succeeded', 'failed', 'failed']);
   assert.equal(t.deferred.aborted.sort(), ['step-1', 'step-2'], 'running steps are stopped with the run');
 });
@@ -208,7 +219,9 @@ pure('initialTransition: queued, steps pending; START spawns the window', () => 
   assert.equal(a0, []);
   const [s1, a1] = transition(runMachine, s0, { type: 'START' });
   assert.equal(s1.value, { running: 'stepping' });
-  const spawned = a1.filter((a) => a.type === 'xstate.spawnChild').map((a) => (a.params as unknown as { id: string }).id);
+  const spawned = a1
+    .filter((a) => a.type === 'xstate.spawnChild')
+    .map((a) => (a.params as unknown as { id: string }).id);
   assert.equal(spawned, ['step-0', 'step-1']);
   const timer = a1.find((a) => a.type === 'xstate.raise');
   assert.is((timer?.params as { delay?: number }).delay, 900_000);
@@ -216,7 +229,12 @@ pure('initialTransition: queued, steps pending; START spawns the window', () => 
 
 pure('bad numbers in the input fall back to defaults', () => {
   const [s] = initialTransition(runMachine, {
-    runId: 'r', templateId: 't', steps: [], concurrency: 0, partialSuccessThreshold: 7, timeoutMs: -1,
+    runId: 'r',
+    templateId: 't',
+    steps: [],
+    concurrency: 0,
+    partialSuccessThreshold: 7,
+    timeoutMs: -1,
   });
   assert.equal([s.context.concurrency, s.context.partialSuccessThreshold, s.context.timeoutMs], [1, 0.5, 900_000]);
 });

@@ -20,7 +20,11 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     if (step.status !== 'running') return;
     const actorId = stepActorId(index);
     events.push({ type: `xstate.done.actor.${actorId}`, output: { index }, actorId });
-    events.push({ type: `xstate.error.actor.${actorId}`, error: { code: 'NAVIGATION_TIMEOUT', message: 'slow' }, actorId });
+    events.push({
+      type: `xstate.error.actor.${actorId}`,
+      error: { code: 'NAVIGATION_TIMEOUT', message: 'slow' },
+      actorId,
+    });
   });
   return events;
 }
@@ -30,7 +34,11 @@ const serializeState = (s: AnyMachineSnapshot) =>
 
 function live() {
   const deferred = createDeferredActors();
-  return { machine: runMachine.provide({ actors: { runStep: deferred.logic() } }), clock: new SimulatedClock(), deferred };
+  return {
+    machine: runMachine.provide({ actors: { runStep: deferred.logic() } }),
+    clock: new SimulatedClock(),
+    deferred,
+  };
 }
 
 const steps = (n: number) => Array.from({ length: n }, (_, i) => ({ stepId: `s${i}` }));
@@ -44,7 +52,11 @@ const inputs: Record<string, RunInput> = {
     timeoutMs: 60_000,
   },
   'login_keep_session, 2 steps in order, no partial success': {
-    runId: 'run_2', templateId: 'login_keep_session', steps: steps(2), supportsPartialSuccess: false, timeoutMs: 60_000,
+    runId: 'run_2',
+    templateId: 'login_keep_session',
+    steps: steps(2),
+    supportsPartialSuccess: false,
+    timeoutMs: 60_000,
   },
 };
 
@@ -53,7 +65,14 @@ const paths = suite('runMachine paths (@xstate/graph, replayed live)');
 const reached = new Set<string>();
 for (const [name, input] of Object.entries(inputs)) {
   paths(`${name}: every generated path and one more event match the live actor`, async () => {
-    const result = await exploreGraph({ machine: live().machine, input, events: alphabet, serializeState, live, coverage });
+    const result = await exploreGraph({
+      machine: live().machine,
+      input,
+      events: alphabet,
+      serializeState,
+      live,
+      coverage,
+    });
     for (const id of result.reachedStateIds) reached.add(id);
     assert.ok(result.paths > 10, `${result.paths} paths`);
   });
@@ -61,8 +80,14 @@ for (const [name, input] of Object.entries(inputs)) {
 
 paths('the generated paths reach every state node', () => {
   assert.equal([...reached].sort(), [
-    'run', 'run.canceled', 'run.failed', 'run.partial_success', 'run.queued', 'run.running',
-    'run.running.stepping', 'run.succeeded',
+    'run',
+    'run.canceled',
+    'run.failed',
+    'run.partial_success',
+    'run.queued',
+    'run.running',
+    'run.running.stepping',
+    'run.succeeded',
   ]);
 });
 

@@ -127,23 +127,26 @@ turns('a turn that throws a plain Error becomes INTERNAL; FAIL carries its own c
   assert.equal(f.statuses, ['created', 'error']);
 });
 
-turns('a follow-up message on a completed or failed task reopens the same actor: running, no second created', async () => {
-  const t = start();
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
-  t.actor.send({ type: 'STOP' });
-  await settle();
-  assert.is(t.status(), 'completed');
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
-  assert.is(t.status(), 'running');
-  assert.equal(t.turns(), ['m1', 'm2']);
-  t.deferred.reject('turn', { code: 'PAGE_PREP_FAILED', message: 'both failed', retryable: true });
-  await settle();
-  assert.is(t.status(), 'error');
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
-  assert.is(t.status(), 'running');
-  assert.is(t.actor.getSnapshot().context.error, null, 'the old error is cleared');
-  assert.equal(t.statuses, ['created', 'running', 'completed', 'running', 'error', 'running']);
-});
+turns(
+  'a follow-up message on a completed or failed task reopens the same actor: running, no second created',
+  async () => {
+    const t = start();
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+    t.actor.send({ type: 'STOP' });
+    await settle();
+    assert.is(t.status(), 'completed');
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
+    assert.is(t.status(), 'running');
+    assert.equal(t.turns(), ['m1', 'm2']);
+    t.deferred.reject('turn', { code: 'PAGE_PREP_FAILED', message: 'both failed', retryable: true });
+    await settle();
+    assert.is(t.status(), 'error');
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
+    assert.is(t.status(), 'running');
+    assert.is(t.actor.getSnapshot().context.error, null, 'the old error is cleared');
+    assert.equal(t.statuses, ['created', 'running', 'completed', 'running', 'error', 'running']);
+  },
+);
 
 turns.run();
 
@@ -176,21 +179,24 @@ takeover('takeover from ongoing, and back', async () => {
   assert.equal(t.statuses, ['created', 'running', 'ongoing', 'takeover', 'ongoing']);
 });
 
-takeover('a turn ending during takeover stays in takeover; a message then starts a turn still in takeover', async () => {
-  const t = start();
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
-  t.actor.send({ type: 'TAKEOVER' });
-  await t.finishTurn();
-  assert.equal(t.actor.getSnapshot().value, { ongoing: 'takeover' });
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
-  assert.equal(t.actor.getSnapshot().value, { running: 'takeover' });
-  assert.equal(t.turns(), ['m1', 'm2']);
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
-  await t.finishTurn();
-  assert.equal(t.actor.getSnapshot().value, { running: 'takeover' }, 'the queued turn also starts in takeover');
-  assert.equal(t.turns(), ['m1', 'm2', 'm3']);
-  assert.equal(t.statuses, ['created', 'running', 'takeover'], 'no duplicate takeover reports');
-});
+takeover(
+  'a turn ending during takeover stays in takeover; a message then starts a turn still in takeover',
+  async () => {
+    const t = start();
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+    t.actor.send({ type: 'TAKEOVER' });
+    await t.finishTurn();
+    assert.equal(t.actor.getSnapshot().value, { ongoing: 'takeover' });
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
+    assert.equal(t.actor.getSnapshot().value, { running: 'takeover' });
+    assert.equal(t.turns(), ['m1', 'm2']);
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
+    await t.finishTurn();
+    assert.equal(t.actor.getSnapshot().value, { running: 'takeover' }, 'the queued turn also starts in takeover');
+    assert.equal(t.turns(), ['m1', 'm2', 'm3']);
+    assert.equal(t.statuses, ['created', 'running', 'takeover'], 'no duplicate takeover reports');
+  },
+);
 
 takeover('TAKEOVER is ignored before the task runs', () => {
   const t = start();
@@ -222,18 +228,26 @@ function tree(inspect?: (event: InspectionEvent) => void) {
       }),
     },
     actions: {
-      actionSettled: (_, params) => void settled.push({ actionId: params.actionId, status: params.output.status, ...(params.output.error ? { code: params.output.error.code } : {}) }),
+      actionSettled: (_, params) =>
+        void settled.push({
+          actionId: params.actionId,
+          status: params.output.status,
+          ...(params.output.error ? { code: params.output.error.code } : {}),
+        }),
       pagePrepSettled: (_, params) => void preps.push({ prepId: params.prepId, status: params.output.status }),
     },
   });
   const actor = createActor(machine, { clock, input: { taskId: 'task-1' }, ...(inspect ? { inspect } : {}) }).start();
   const request = (actionId: string) =>
-    actor.send({ type: 'ACTION_REQUESTED', action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' } });
+    actor.send({
+      type: 'ACTION_REQUESTED',
+      action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' },
+    });
   /** The child running action or page preparation `id` (children run in reused slots, see task.machine.ts). */
   const child = (id: string) =>
-    Object.values(actor.getSnapshot().children).find((c: any) => c?.getSnapshot().context?.actionId === id || c?.getSnapshot().context?.prepId === id) as
-      | { id: string; send(e: unknown): void; getSnapshot(): { value: unknown } }
-      | undefined;
+    Object.values(actor.getSnapshot().children).find(
+      (c: any) => c?.getSnapshot().context?.actionId === id || c?.getSnapshot().context?.prepId === id,
+    ) as { id: string; send(e: unknown): void; getSnapshot(): { value: unknown } } | undefined;
   /** The plugin acks and answers the action in flight (its frame was written when it started). */
   const answer = async (actionId: string) => {
     assert.equal(frames.at(-1), [actionId, 1], `the frame of ${actionId} was written`);
@@ -253,14 +267,20 @@ gating('one action in flight as a child of the task; the next one starts when it
   assert.ok(t.child('a1'), 'a1 runs as a child of the task actor');
   assert.is(t.child('a2'), undefined, 'a2 waits');
   assert.equal(t.frames, [['a1', 1]], 'only a1 is written to the plugin');
-  assert.equal(t.actor.getSnapshot().context.pendingActions.map((a) => a.actionId), ['a2']);
+  assert.equal(
+    t.actor.getSnapshot().context.pendingActions.map((a) => a.actionId),
+    ['a2'],
+  );
   assert.is(actionInFlightOf(t.actor.getSnapshot()), 'a1');
   await t.answer('a1');
   assert.equal(t.settled, [{ actionId: 'a1', status: 'succeeded' }]);
   assert.is(t.child('a1'), undefined, 'a settled child is gone');
   assert.ok(t.child('a2'), 'a2 started');
   await t.answer('a2');
-  assert.equal(t.settled.map((s) => s.actionId), ['a1', 'a2']);
+  assert.equal(
+    t.settled.map((s) => s.actionId),
+    ['a1', 'a2'],
+  );
   assert.is(canDispatchAction(t.actor.getSnapshot()), true);
 });
 
@@ -271,32 +291,43 @@ gating('takeover during an action: it finishes, the next waits for RESUME', asyn
   t.actor.send({ type: 'TAKEOVER' });
   t.request('a2');
   await t.answer('a1');
-  assert.equal(t.settled.map((s) => s.actionId), ['a1'], 'the in-flight action finished during takeover');
+  assert.equal(
+    t.settled.map((s) => s.actionId),
+    ['a1'],
+    'the in-flight action finished during takeover',
+  );
   assert.is(t.child('a2'), undefined, 'nothing new during takeover');
   t.actor.send({ type: 'RESUME' });
   assert.ok(t.child('a2'), 'RESUME starts the queued action');
 });
 
-gating('STOP cancels what is in flight: the child tells the plugin and settles canceled; queued ones settle unsent; no late dispatch', async () => {
-  const t = tree();
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
-  t.request('a1');
-  t.request('a2');
-  t.actor.send({ type: 'STOP' });
-  await settle();
-  assert.is(t.status(), 'completed');
-  assert.equal(t.canceled, ['a1'], 'the plugin is told about the action it had');
-  assert.equal(t.settled, [
-    { actionId: 'a2', status: 'canceled', code: 'TASK_STOPPED' },
-    { actionId: 'a1', status: 'canceled', code: 'TASK_STOPPED' },
-  ]);
-  assert.equal(Object.keys(t.actor.getSnapshot().children), [], 'no child left');
-  t.request('a3');
-  assert.equal(t.settled.at(-1), { actionId: 'a3', status: 'canceled', code: 'TASK_STOPPED' }, 'a request after the stop is refused at once');
-  assert.equal(Object.keys(t.actor.getSnapshot().children), []);
-  t.clock.increment(60_000);
-  assert.equal(t.frames, [['a1', 1]], 'no late dispatch: only the frame written before STOP');
-});
+gating(
+  'STOP cancels what is in flight: the child tells the plugin and settles canceled; queued ones settle unsent; no late dispatch',
+  async () => {
+    const t = tree();
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+    t.request('a1');
+    t.request('a2');
+    t.actor.send({ type: 'STOP' });
+    await settle();
+    assert.is(t.status(), 'completed');
+    assert.equal(t.canceled, ['a1'], 'the plugin is told about the action it had');
+    assert.equal(t.settled, [
+      { actionId: 'a2', status: 'canceled', code: 'TASK_STOPPED' },
+      { actionId: 'a1', status: 'canceled', code: 'TASK_STOPPED' },
+    ]);
+    assert.equal(Object.keys(t.actor.getSnapshot().children), [], 'no child left');
+    t.request('a3');
+    assert.equal(
+      t.settled.at(-1),
+      { actionId: 'a3', status: 'canceled', code: 'TASK_STOPPED' },
+      'a request after the stop is refused at once',
+    );
+    assert.equal(Object.keys(t.actor.getSnapshot().children), []);
+    t.clock.increment(60_000);
+    assert.equal(t.frames, [['a1', 1]], 'no late dispatch: only the frame written before STOP');
+  },
+);
 
 gating('a page preparation runs as a child of the task; its outcome is reported; STOP cancels it', async () => {
   const t = tree();
@@ -310,38 +341,52 @@ gating('a page preparation runs as a child of the task; its outcome is reported;
   assert.equal(t.preps.at(-1), { prepId: 'prep-2', status: 'failed' }, 'refused without a turn');
 });
 
-gating('children run in reused slots: the event types the task handles do not grow with the actions it runs', async () => {
-  // XState memoises each state node's transition lookup per event type for the life of the
-  // machine definition: a child id per action would add `xstate.done.actor.<id>` types (and
-  // cache entries) without bound.
-  const seen = new Set<string>();
-  let root: unknown;
-  const t = tree((e) => {
-    if (e.type === '@xstate.event' && e.actorRef === root) seen.add(e.event.type);
-  });
-  root = t.actor;
-  t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
-  const typesAfter: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < 20; i++) {
-      const id = `a-${round}-${i}`;
-      t.request(id);
-      assert.is(t.child(id)?.id, 'action');
-      await t.answer(id);
+gating(
+  'children run in reused slots: the event types the task handles do not grow with the actions it runs',
+  async () => {
+    // XState memoises each state node's transition lookup per event type for the life of the
+    // machine definition: a child id per action would add `xstate.done.actor.<id>` types (and
+    // cache entries) without bound.
+    const seen = new Set<string>();
+    let root: unknown;
+    const t = tree((e) => {
+      if (e.type === '@xstate.event' && e.actorRef === root) seen.add(e.event.type);
+    });
+    root = t.actor;
+    t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+    const typesAfter: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 20; i++) {
+        const id = `a-${round}-${i}`;
+        t.request(id);
+        assert.is(t.child(id)?.id, 'action');
+        await t.answer(id);
+      }
+      t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-a`, input: { taskId: 'task-1', tabId: 3 } });
+      t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-b`, input: { taskId: 'task-1', tabId: 3 } });
+      assert.equal(
+        [t.child(`p-${round}-a`)?.id, t.child(`p-${round}-b`)?.id],
+        ['pagePrep0', 'pagePrep1'],
+        'the lowest free slots',
+      );
+      await settle();
+      await settle();
+      assert.equal(
+        t.preps.slice(-2).map((p) => p.prepId),
+        [`p-${round}-a`, `p-${round}-b`],
+        'each outcome under its own prep id',
+      );
+      typesAfter.push(seen.size);
     }
-    t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-a`, input: { taskId: 'task-1', tabId: 3 } });
-    t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-b`, input: { taskId: 'task-1', tabId: 3 } });
-    assert.equal([t.child(`p-${round}-a`)?.id, t.child(`p-${round}-b`)?.id], ['pagePrep0', 'pagePrep1'], 'the lowest free slots');
-    await settle();
-    await settle();
-    assert.equal(t.preps.slice(-2).map((p) => p.prepId), [`p-${round}-a`, `p-${round}-b`], 'each outcome under its own prep id');
-    typesAfter.push(seen.size);
-  }
-  assert.is(t.settled.length, 60);
-  assert.ok(t.settled.every((s) => s.status === 'succeeded'));
-  assert.is(typesAfter[0], typesAfter[2], `event types: ${[...seen].join(', ')}`);
-  assert.ok([...seen].every((type) => !/a-\d|p-\d/.test(type)), [...seen].join(', '));
-});
+    assert.is(t.settled.length, 60);
+    assert.ok(t.settled.every((s) => s.status === 'succeeded'));
+    assert.is(typesAfter[0], typesAfter[2], `event types: ${[...seen].join(', ')}`);
+    assert.ok(
+      [...seen].every((type) => !/a-\d|p-\d/.test(type)),
+      [...seen].join(', '),
+    );
+  },
+);
 
 gating.run();
 
@@ -358,7 +403,10 @@ pure('initialTransition reports created; USER_MESSAGE invokes runTurn with the m
   assert.equal(s1.value, { running: 'active' });
   const spawn = a1.find((a) => a.type === 'xstate.spawnChild');
   assert.equal((spawn?.params as { input?: unknown }).input, { taskId: 'task-9', message: msg('m1') });
-  assert.equal(a1.filter((a) => a.type === 'persistStatus').map((a) => a.params), [{ taskId: 'task-9', status: 'running' }]);
+  assert.equal(
+    a1.filter((a) => a.type === 'persistStatus').map((a) => a.params),
+    [{ taskId: 'task-9', status: 'running' }],
+  );
 });
 
 pure('takeover is a substate, the turn child survives it', () => {

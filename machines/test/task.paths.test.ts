@@ -21,19 +21,42 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   const known = [context.inFlightActionId, ...context.pendingActions.map((a: { actionId: string }) => a.actionId)];
   for (const actionId of ['act-1', 'act-2']) {
     if (!known.includes(actionId)) {
-      events.push({ type: 'ACTION_REQUESTED', action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' } });
+      events.push({
+        type: 'ACTION_REQUESTED',
+        action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' },
+      });
     }
   }
   // The action in flight runs in the child slot `action` (task.machine.ts).
   const inFlight = context.inFlightActionId;
   if (inFlight && snapshot.children.action) {
-    events.push({ type: 'xstate.done.actor.action', actorId: 'action', output: { actionId: inFlight, actionName: 'browser_click', status: 'succeeded', attempts: 1, execTimeoutStreak: 0, answered: true } });
+    events.push({
+      type: 'xstate.done.actor.action',
+      actorId: 'action',
+      output: {
+        actionId: inFlight,
+        actionName: 'browser_click',
+        status: 'succeeded',
+        attempts: 1,
+        execTimeoutStreak: 0,
+        answered: true,
+      },
+    });
   }
-  const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1') as { child: string } | undefined;
+  const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1') as
+    { child: string } | undefined;
   if (!prep) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
   if (prep && snapshot.children[prep.child]) {
-    events.push({ type: `xstate.done.actor.${prep.child}`, actorId: prep.child, output: { status: 'ok', warnings: [], missing: [] } });
-    events.push({ type: `xstate.error.actor.${prep.child}`, actorId: prep.child, error: { code: 'INTERNAL', message: 'bug' } });
+    events.push({
+      type: `xstate.done.actor.${prep.child}`,
+      actorId: prep.child,
+      output: { status: 'ok', warnings: [], missing: [] },
+    });
+    events.push({
+      type: `xstate.error.actor.${prep.child}`,
+      actorId: prep.child,
+      error: { code: 'INTERNAL', message: 'bug' },
+    });
   }
   if (snapshot.children.turn && snapshot.matches('running')) {
     events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });
@@ -47,12 +70,25 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
 }
 
 const serializeState = (s: AnyMachineSnapshot) =>
-  JSON.stringify([s.value, s.status, Math.min(s.context.queue.length, 2), s.context.inFlightActionId, s.context.pendingActions.map((a: { actionId: string }) => a.actionId), s.context.pagePreps]);
+  JSON.stringify([
+    s.value,
+    s.status,
+    Math.min(s.context.queue.length, 2),
+    s.context.inFlightActionId,
+    s.context.pendingActions.map((a: { actionId: string }) => a.actionId),
+    s.context.pagePreps,
+  ]);
 
 function live() {
   const deferred = createDeferredActors();
   return {
-    machine: taskMachine.provide({ actors: { runTurn: deferred.logic(), runAction: deferred.logic() as never, preparePage: deferred.logic() as never } }),
+    machine: taskMachine.provide({
+      actors: {
+        runTurn: deferred.logic(),
+        runAction: deferred.logic() as never,
+        preparePage: deferred.logic() as never,
+      },
+    }),
     clock: new SimulatedClock(),
     deferred,
   };
@@ -70,8 +106,16 @@ paths('every generated path and one more event from it match the live actor; eve
     coverage,
   });
   assert.equal([...result.reachedStateIds].sort(), [
-    'task', 'task.completed', 'task.created', 'task.error', 'task.ongoing', 'task.ongoing.idle',
-    'task.ongoing.takeover', 'task.running', 'task.running.active', 'task.running.takeover',
+    'task',
+    'task.completed',
+    'task.created',
+    'task.error',
+    'task.ongoing',
+    'task.ongoing.idle',
+    'task.ongoing.takeover',
+    'task.running',
+    'task.running.active',
+    'task.running.takeover',
   ]);
   assert.ok(result.paths >= 20, `${result.paths} paths`);
 });

@@ -15,12 +15,32 @@ export function ackTimeoutError(clientId: string, cause: ErrorValue): ErrorValue
 export function attachErrorOf(error: ErrorValue): ErrorValue {
   if (error.code === 'CDP_PERMISSION_DENIED') return error;
   if (error.code === 'CDP_UNAVAILABLE' && !/not available in this browser/i.test(error.message)) {
-    return errorValue('CDP_PERMISSION_DENIED', `the browser refused the debugger attach: ${error.message}`, { retryable: false, ...(error.details ? { details: error.details } : {}) });
+    return errorValue('CDP_PERMISSION_DENIED', `the browser refused the debugger attach: ${error.message}`, {
+      retryable: false,
+      ...(error.details ? { details: error.details } : {}),
+    });
   }
   return error;
 }
 
-const SMALL_RESULT_KEYS = ['artifactId', 'url', 'width', 'height', 'tabId', 'windowId', 'groupId', 'title', 'clicked', 'typed', 'strategy', 'status', 'attached', 'stopped', 'truncated', 'warnings'];
+const SMALL_RESULT_KEYS = [
+  'artifactId',
+  'url',
+  'width',
+  'height',
+  'tabId',
+  'windowId',
+  'groupId',
+  'title',
+  'clicked',
+  'typed',
+  'strategy',
+  'status',
+  'attached',
+  'stopped',
+  'truncated',
+  'warnings',
+];
 
 /** Small fields only (ids, urls, flags): page text and element lists stay out of the history. */
 export function compactResult(result: Record<string, unknown> | undefined): Record<string, unknown> | undefined {

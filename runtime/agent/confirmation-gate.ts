@@ -49,9 +49,17 @@ export function createConfirmationGate(deps: ConfirmationGateDeps) {
     if (alwaysSites.has(step.site)) return { ok: true, decision: 'allow_site' };
     if (deps.policy === 'allow') return { ok: true, decision: 'policy' };
     if (deps.policy === 'refuse') {
-      return { ok: false, error: errorValue('CONFIRMATION_REQUIRED', `not done: ${describe(step)} needs the person's confirmation (${step.reason}), and this client has not opted in to such steps`, { retryable: false, details: { step } }) };
+      return {
+        ok: false,
+        error: errorValue(
+          'CONFIRMATION_REQUIRED',
+          `not done: ${describe(step)} needs the person's confirmation (${step.reason}), and this client has not opted in to such steps`,
+          { retryable: false, details: { step } },
+        ),
+      };
     }
-    if (signal?.aborted) return { ok: false, error: errorValue('TASK_STOPPED', 'the task was stopped', { retryable: false }) };
+    if (signal?.aborted)
+      return { ok: false, error: errorValue('TASK_STOPPED', 'the task was stopped', { retryable: false }) };
     const requestId = `cfm-${nanoid(12)}`;
     const envelope = deps.events.toTask(deps.taskId, { type: 'confirmationRequested', requestId, toolCallId, step });
     deps.note?.(`Needs you: confirm ${describe(step)}: ${step.reason}.`);
@@ -72,17 +80,32 @@ export function createConfirmationGate(deps: ConfirmationGateDeps) {
       deps.waitingChanged?.(list());
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-    if (signal?.aborted) return { ok: false, error: errorValue('TASK_STOPPED', 'the task was stopped while a step waited for confirmation', { retryable: false }) };
+    if (signal?.aborted)
+      return {
+        ok: false,
+        error: errorValue('TASK_STOPPED', 'the task was stopped while a step waited for confirmation', {
+          retryable: false,
+        }),
+      };
     if (decision === 'deny') {
       deps.note?.(`Denied by the person: ${describe(step)}.`);
-      return { ok: false, error: errorValue('CONFIRMATION_DENIED', `the person denied this step: ${describe(step)}. Do not try it another way; ask the person what to do instead.`, { retryable: false }) };
+      return {
+        ok: false,
+        error: errorValue(
+          'CONFIRMATION_DENIED',
+          `the person denied this step: ${describe(step)}. Do not try it another way; ask the person what to do instead.`,
+          { retryable: false },
+        ),
+      };
     }
     if (decision === 'allow_site') {
       alwaysSites.add(step.site);
       if (step.url && step.kind.startsWith('off_scope')) deps.scope.allow(step.url);
       deps.scopeChanged?.();
     }
-    deps.note?.(`Allowed by the person${decision === 'allow_site' ? ` (always for ${step.site})` : ' (once)'}: ${describe(step)}.`);
+    deps.note?.(
+      `Allowed by the person${decision === 'allow_site' ? ` (always for ${step.site})` : ' (once)'}: ${describe(step)}.`,
+    );
     return { ok: true, decision };
   }
 
@@ -91,7 +114,14 @@ export function createConfirmationGate(deps: ConfirmationGateDeps) {
     /** The person's answer (frontend_message confirmation_answer, or the overlay). */
     answer(requestId: string, decision: ConfirmationDecision, by: 'web' | 'overlay' = 'web'): ControlResult {
       const entry = pending.get(requestId);
-      if (!entry) return { ok: false, error: { code: 'NOT_FOUND', message: `no step waits for confirmation ${requestId} (answered already, or the task moved on)` } };
+      if (!entry)
+        return {
+          ok: false,
+          error: {
+            code: 'NOT_FOUND',
+            message: `no step waits for confirmation ${requestId} (answered already, or the task moved on)`,
+          },
+        };
       entry.settle(decision, by);
       return { ok: true, data: { requestId, decision } };
     },

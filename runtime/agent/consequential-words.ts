@@ -6,24 +6,96 @@
 
 export const CONSEQUENTIAL_WORDS: Readonly<Record<'en' | 'fr' | 'de' | 'es', readonly string[]>> = {
   en: [
-    'buy', 'buy now', 'purchase', 'pay', 'pay now', 'checkout', 'check out', 'place order', 'order', 'confirm order', 'submit order',
-    'transfer', 'send', 'send money', 'wire', 'forward', 'delete', 'delete all', 'remove', 'erase', 'empty trash', 'subscribe', 'donate',
+    'buy',
+    'buy now',
+    'purchase',
+    'pay',
+    'pay now',
+    'checkout',
+    'check out',
+    'place order',
+    'order',
+    'confirm order',
+    'submit order',
+    'transfer',
+    'send',
+    'send money',
+    'wire',
+    'forward',
+    'delete',
+    'delete all',
+    'remove',
+    'erase',
+    'empty trash',
+    'subscribe',
+    'donate',
   ],
   fr: [
-    'acheter', 'achat', 'payer', 'paiement', 'commander', 'passer la commande', 'valider la commande', 'confirmer la commande', 'commande',
-    'virement', 'transférer', 'transferer', 'envoyer', 'transférer le message', 'supprimer', 'effacer', 'retirer', 'vider la corbeille',
+    'acheter',
+    'achat',
+    'payer',
+    'paiement',
+    'commander',
+    'passer la commande',
+    'valider la commande',
+    'confirmer la commande',
+    'commande',
+    'virement',
+    'transférer',
+    'transferer',
+    'envoyer',
+    'transférer le message',
+    'supprimer',
+    'effacer',
+    'retirer',
+    'vider la corbeille',
   ],
   de: [
-    'kaufen', 'jetzt kaufen', 'kaufen sie', 'bezahlen', 'zahlen', 'zahlungspflichtig bestellen', 'bestellen', 'bestellung', 'bestellung abschicken',
-    'überweisen', 'überweisung', 'senden', 'absenden', 'weiterleiten', 'löschen', 'alle löschen', 'entfernen', 'papierkorb leeren',
+    'kaufen',
+    'jetzt kaufen',
+    'kaufen sie',
+    'bezahlen',
+    'zahlen',
+    'zahlungspflichtig bestellen',
+    'bestellen',
+    'bestellung',
+    'bestellung abschicken',
+    'überweisen',
+    'überweisung',
+    'senden',
+    'absenden',
+    'weiterleiten',
+    'löschen',
+    'alle löschen',
+    'entfernen',
+    'papierkorb leeren',
   ],
   es: [
-    'comprar', 'compra', 'pagar', 'pago', 'pedido', 'realizar pedido', 'confirmar pedido', 'hacer pedido', 'ordenar',
-    'transferir', 'transferencia', 'enviar', 'reenviar', 'eliminar', 'borrar', 'quitar', 'vaciar papelera',
+    'comprar',
+    'compra',
+    'pagar',
+    'pago',
+    'pedido',
+    'realizar pedido',
+    'confirmar pedido',
+    'hacer pedido',
+    'ordenar',
+    'transferir',
+    'transferencia',
+    'enviar',
+    'reenviar',
+    'eliminar',
+    'borrar',
+    'quitar',
+    'vaciar papelera',
   ],
 };
 
-const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 const ALL = [...new Set(Object.values(CONSEQUENTIAL_WORDS).flat().map(fold))].sort((a, b) => b.length - a.length);
 const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s_-]+');
@@ -34,13 +106,27 @@ const PATTERN = new RegExp(`(?:^|[^\\p{L}\\p{N}])(${ALL.map(escape).join('|')})(
  * Bare nouns: on a button they act ("Order", "Paiement"), on a link they are mostly a title
  * ("Your order shipped", "Virement reçu"): a link is held for verbs only.
  */
-const NOUNS = new Set(['order', 'commande', 'achat', 'paiement', 'virement', 'bestellung', 'uberweisung', 'pedido', 'compra', 'pago', 'transferencia'].map(fold));
+const NOUNS = new Set(
+  [
+    'order',
+    'commande',
+    'achat',
+    'paiement',
+    'virement',
+    'bestellung',
+    'uberweisung',
+    'pedido',
+    'compra',
+    'pago',
+    'transferencia',
+  ].map(fold),
+);
 
 /** The consequential word an element's name or a form action holds, or null. `link`: a plain link (nouns alone do not count). */
 export function consequentialWordIn(text: string | undefined, options: { link?: boolean } = {}): string | null {
   if (!text) return null;
   const folded = fold(text);
-  for (let from = 0; from <= folded.length; ) {
+  for (let from = 0; from <= folded.length;) {
     const match = PATTERN.exec(folded.slice(from));
     if (!match) return null;
     const word = match[1]!.replace(/[\s_-]+/g, ' ');
@@ -53,15 +139,47 @@ export function consequentialWordIn(text: string | undefined, options: { link?: 
 /** Names of fields whose value is a credential, a payment detail or a one-time code (any of the four languages). */
 const SENSITIVE_FIELD = new RegExp(
   [
-    'password', 'passwort', 'kennwort', 'mot de passe', 'contrasena', 'passcode', 'pin',
-    'cc-number', 'cc-csc', 'cc-exp', 'card number', 'credit card', 'kartennummer', 'numero de carte', 'numero de tarjeta', 'cvc', 'cvv', 'csc', 'security code',
-    'one-time-code', 'one-time', 'otp', '2fa', 'verification code', 'authentication code', 'code de verification', 'bestatigungscode', 'codigo de verificacion', 'iban',
-  ].map(escape).join('|'),
+    'password',
+    'passwort',
+    'kennwort',
+    'mot de passe',
+    'contrasena',
+    'passcode',
+    'pin',
+    'cc-number',
+    'cc-csc',
+    'cc-exp',
+    'card number',
+    'credit card',
+    'kartennummer',
+    'numero de carte',
+    'numero de tarjeta',
+    'cvc',
+    'cvv',
+    'csc',
+    'security code',
+    'one-time-code',
+    'one-time',
+    'otp',
+    '2fa',
+    'verification code',
+    'authentication code',
+    'code de verification',
+    'bestatigungscode',
+    'codigo de verificacion',
+    'iban',
+  ]
+    .map(escape)
+    .join('|'),
   'u',
 );
 
 /** What kind of sensitive field this is, from its type, autocomplete, name, label or placeholder; null for an ordinary field. */
-export function sensitiveFieldKind(field: { type?: string | undefined; autocomplete?: string | undefined; words: Array<string | undefined> }): 'password' | 'payment' | 'one-time-code' | null {
+export function sensitiveFieldKind(field: {
+  type?: string | undefined;
+  autocomplete?: string | undefined;
+  words: Array<string | undefined>;
+}): 'password' | 'payment' | 'one-time-code' | null {
   const type = field.type?.toLowerCase();
   const auto = field.autocomplete?.toLowerCase() ?? '';
   if (type === 'password' || /(?:current|new)-password/.test(auto)) return 'password';
@@ -77,7 +195,8 @@ export function sensitiveFieldKind(field: { type?: string | undefined; autocompl
 }
 
 /** File names a link downloads (the href's last path segment), besides an explicit download word. */
-const DOWNLOAD_EXTENSION = /\.(?:zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|pdf|docx?|xlsx?|pptx?|csv|iso|bin|sh|bat|ps1|jar)$/i;
+const DOWNLOAD_EXTENSION =
+  /\.(?:zip|rar|7z|tar|gz|tgz|exe|msi|dmg|pkg|deb|rpm|apk|pdf|docx?|xlsx?|pptx?|csv|iso|bin|sh|bat|ps1|jar)$/i;
 const DOWNLOAD_WORD = /(?:^|[^\p{L}])(download|telecharger|herunterladen|descargar)(?=$|[^\p{L}])/u;
 
 /** Does clicking this link or button download a file? */

@@ -12,11 +12,16 @@ export const MAX_CONTEXT_TOKENS = 1_000_000;
 /** Share of the page budget elements may take when text and elements do not both fit. */
 const ELEMENT_SHARE = 0.5;
 
-export function parseContextTokens(text: string | undefined): { ok: true; value: number } | { ok: false; error: string } {
+export function parseContextTokens(
+  text: string | undefined,
+): { ok: true; value: number } | { ok: false; error: string } {
   if (text === undefined || text.trim() === '') return { ok: true, value: DEFAULT_CONTEXT_TOKENS };
   const value = Number(text);
   if (!Number.isInteger(value) || value < MIN_CONTEXT_TOKENS || value > MAX_CONTEXT_TOKENS) {
-    return { ok: false, error: `MIMO_CONTEXT_TOKENS must be an integer from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS} (tokens per LLM step), not "${text}"` };
+    return {
+      ok: false,
+      error: `MIMO_CONTEXT_TOKENS must be an integer from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS} (tokens per LLM step), not "${text}"`,
+    };
   }
   return { ok: true, value };
 }
@@ -24,7 +29,15 @@ export function parseContextTokens(text: string | undefined): { ok: true; value:
 const center = (b: BBox) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 
 function inView(box: BBox | undefined, viewport: { width: number; height: number }): boolean {
-  return !!box && box.w > 0 && box.h > 0 && box.y + box.h > 0 && box.x + box.w > 0 && box.y < viewport.height && box.x < viewport.width;
+  return (
+    !!box &&
+    box.w > 0 &&
+    box.h > 0 &&
+    box.y + box.h > 0 &&
+    box.x + box.w > 0 &&
+    box.y < viewport.height &&
+    box.x < viewport.width
+  );
 }
 
 const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
@@ -41,7 +54,12 @@ export function elementPriority(page: FullPage, focus?: BBox): PageElement[] {
   };
   // Ties keep the page's order (the accessibility-tree model has no boxes; its stable ids are not in document order).
   return page.elements
-    .map((element, order) => ({ element, order, view: inView(page.boxes.get(element.clickId), viewport) ? 0 : 1, distance: distance(element) }))
+    .map((element, order) => ({
+      element,
+      order,
+      view: inView(page.boxes.get(element.clickId), viewport) ? 0 : 1,
+      distance: distance(element),
+    }))
     .sort((a, b) => a.view - b.view || a.distance - b.distance || a.order - b.order)
     .map((e) => e.element);
 }
@@ -49,7 +67,8 @@ export function elementPriority(page: FullPage, focus?: BBox): PageElement[] {
 /** The end (exclusive) of the longest slice of `text` from `offset` within `maxTokens`, at a line or word boundary when one is near. */
 export function cutText(text: string, offset: number, maxTokens: number): number {
   if (offset >= text.length || maxTokens <= 0) return offset;
-  if (countTokens(text.slice(offset, offset + maxTokens * 12)) <= maxTokens && offset + maxTokens * 12 >= text.length) return text.length;
+  if (countTokens(text.slice(offset, offset + maxTokens * 12)) <= maxTokens && offset + maxTokens * 12 >= text.length)
+    return text.length;
   let lo = offset;
   let hi = Math.min(text.length, offset + maxTokens * 12);
   while (lo < hi) {
@@ -68,7 +87,10 @@ export function cutText(text: string, offset: number, maxTokens: number): number
 function howTo(textEnd: number, textTotal: number, shown: number, total: number): string {
   const parts: string[] = [];
   if (textEnd < textTotal) parts.push(`more text: browser_read_page_text {"offset": ${textEnd}}`);
-  if (shown < total) parts.push(`${total - shown} more elements (shown: in view and near your last action first): browser_list_elements {"page": 1} or {"query": "words"}`);
+  if (shown < total)
+    parts.push(
+      `${total - shown} more elements (shown: in view and near your last action first): browser_list_elements {"page": 1} or {"query": "words"}`,
+    );
   return parts.join('; ');
 }
 
@@ -85,7 +107,14 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
   };
   const textTotal = page.text.length;
   const total = page.elements.length;
-  const placeholderPaging = { textOffset: 0, textEnd: textTotal, textTotal, elementsShown: total, elementsTotal: total, howTo: howTo(0, 1, 0, 1) };
+  const placeholderPaging = {
+    textOffset: 0,
+    textEnd: textTotal,
+    textTotal,
+    elementsShown: total,
+    elementsTotal: total,
+    howTo: howTo(0, 1, 0, 1),
+  };
   const skeleton = countTokens({ ...base, truncated: true, paging: placeholderPaging });
   const available = Math.max(0, options.budgetTokens - skeleton);
 
@@ -100,7 +129,10 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
     chosen = ordered;
     textEnd = textTotal;
   } else {
-    const elementShare = Math.min(elementsTokens, Math.max(Math.floor(available * ELEMENT_SHARE), available - textTokens));
+    const elementShare = Math.min(
+      elementsTokens,
+      Math.max(Math.floor(available * ELEMENT_SHARE), available - textTokens),
+    );
     chosen = [];
     let used = 0;
     for (const e of ordered) {
@@ -117,7 +149,14 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
     const out: PageContext = { ...base, text: page.text.slice(0, textEnd), elements: shown };
     if (textEnd < textTotal || shown.length < total) {
       out.truncated = true;
-      out.paging = { textOffset: 0, textEnd, textTotal, elementsShown: shown.length, elementsTotal: total, howTo: howTo(textEnd, textTotal, shown.length, total) };
+      out.paging = {
+        textOffset: 0,
+        textEnd,
+        textTotal,
+        elementsShown: shown.length,
+        elementsTotal: total,
+        howTo: howTo(textEnd, textTotal, shown.length, total),
+      };
     }
     return out;
   };
@@ -145,18 +184,25 @@ export function readTextWindow(page: FullPage, offset: number, budgetTokens: num
     ...(stop < page.text.length ? { nextOffset: stop } : { atEnd: true }),
   });
   // JSON escapes (newlines, quotes) cost tokens the raw text does not: shrink until the JSON fits.
-  while (end > start && countTokens(windowOf(end)) > budgetTokens) end = cutText(page.text, start, Math.floor((countTokens(page.text.slice(start, end)) * 9) / 10));
+  while (end > start && countTokens(windowOf(end)) > budgetTokens)
+    end = cutText(page.text, start, Math.floor((countTokens(page.text.slice(start, end)) * 9) / 10));
   return windowOf(end);
 }
 
-const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** browser_list_elements: page `n` (1-based) of the elements in document order, optionally those matching `query`. */
 export function listElements(page: FullPage, args: { page?: number; query?: string }, budgetTokens: number) {
   const wanted = args.query ? words(args.query) : [];
   const matching = wanted.length
     ? page.elements.filter((e) => {
-        const have = new Set(words([e.text, e.name, e.placeholder, e.value, e.role, e.type, e.tag, e.href].filter(Boolean).join(' ')));
+        const have = new Set(
+          words([e.text, e.name, e.placeholder, e.value, e.role, e.type, e.tag, e.href].filter(Boolean).join(' ')),
+        );
         return wanted.every((w) => have.has(w));
       })
     : page.elements;

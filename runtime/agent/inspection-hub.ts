@@ -30,7 +30,11 @@ type Listener = (record: InspectionRecordJson) => void;
 
 /** The inspection events that become records (microsteps and actions are not drawn). */
 type RecordedEvent = Extract<InspectionEvent, { type: InspectionRecordJson['type'] }>;
-const RECORDED = new Set<string>(['@xstate.actor', '@xstate.snapshot', '@xstate.event'] satisfies InspectionRecordJson['type'][]);
+const RECORDED = new Set<string>([
+  '@xstate.actor',
+  '@xstate.snapshot',
+  '@xstate.event',
+] satisfies InspectionRecordJson['type'][]);
 const isRecorded = (event: InspectionEvent): event is RecordedEvent => RECORDED.has(event.type);
 
 /** What an inspection event leaves until someone looks: cheap reads only, no copies. */
@@ -51,7 +55,13 @@ class InspectionNote {
 }
 
 function noteOf(event: RecordedEvent, now: number): InspectionNote {
-  const actorRef = event.actorRef as unknown as { id: string; getSnapshot?: () => unknown; sessionId: string; logic?: { id?: string; config?: { id?: string } }; _parent?: { sessionId: string } };
+  const actorRef = event.actorRef as unknown as {
+    id: string;
+    getSnapshot?: () => unknown;
+    sessionId: string;
+    logic?: { id?: string; config?: { id?: string } };
+    _parent?: { sessionId: string };
+  };
   const note = new InspectionNote(event.type, actorRef.sessionId, now);
   const machineId = actorRef.logic?.id ?? actorRef.logic?.config?.id;
   if (machineId) note.machineId = machineId;
@@ -76,7 +86,8 @@ function recordOf(note: InspectionNote): InspectionRecordJson {
   if (snapshot?.context) record.context = redactedScalars(snapshot.context);
   if (note.event !== undefined) {
     const type = (note.event as { type?: unknown })?.type;
-    if (typeof type === 'string') record.event = note.type === '@xstate.event' ? { ...redactedPayload(note.event), type } : { type };
+    if (typeof type === 'string')
+      record.event = note.type === '@xstate.event' ? { ...redactedPayload(note.event), type } : { type };
   }
   if (note.sourceId) record.sourceId = note.sourceId;
   return record;
@@ -122,7 +133,8 @@ export function createInspectionHub(options: {
   function ringOf(taskId: string): RecordRing {
     let ring = history.get(taskId);
     if (ring && newest === taskId) return ring;
-    if (ring) history.delete(taskId); // re-inserted last: most recently active
+    if (ring)
+      history.delete(taskId); // re-inserted last: most recently active
     else ring = createRecordRing(keep);
     history.set(taskId, ring);
     newest = taskId;

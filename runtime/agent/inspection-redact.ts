@@ -1,7 +1,8 @@
 // An event payload made fit for the web's Machines tab: JSON-safe, bounded (depth, keys, string
 // length), and with anything that may hold what the person typed or a credential replaced by
 // "[redacted]" (ARCHITECTURE: typed secrets are redacted in inspection).
-const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|credential|^text$|^value$|content|data|apikey|api_key/i;
+const SECRET_KEY =
+  /pass(word)?|secret|token|authorization|cookie|credential|^text$|^value$|content|data|apikey|api_key/i;
 const MAX_DEPTH = 4;
 const MAX_KEYS = 20;
 const MAX_STRING = 160;
@@ -13,10 +14,13 @@ function instanceLabel(value: object): string | undefined {
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return undefined;
   const id = (value as { id?: unknown }).id;
-  return typeof id === 'string' ? `[${proto?.constructor?.name ?? 'object'} ${id}]` : `[${proto?.constructor?.name ?? 'object'}]`;
+  return typeof id === 'string'
+    ? `[${proto?.constructor?.name ?? 'object'} ${id}]`
+    : `[${proto?.constructor?.name ?? 'object'}]`;
 }
 
-const isSecret = (key: string, item: unknown) => SECRET_KEY.test(key) && item !== undefined && item !== null && item !== '';
+const isSecret = (key: string, item: unknown) =>
+  SECRET_KEY.test(key) && item !== undefined && item !== null && item !== '';
 
 function copy(value: unknown, depth: number): unknown {
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;

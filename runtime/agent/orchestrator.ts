@@ -4,7 +4,14 @@
 // page overlay, live inspection, and the restore of interrupted tasks after a restart.
 import { nanoid } from 'nanoid';
 import { errorValue, taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
-import type { NormalizedActionResult, OverlayCommand, PageInterruption, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type {
+  NormalizedActionResult,
+  OverlayCommand,
+  PageInterruption,
+  PluginConfirmationAnswer,
+  TakeoverReport,
+  UserMessage,
+} from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import { lastStoredSeq } from '../socket/task-seq.ts';
@@ -14,7 +21,12 @@ import { createPersonControls } from './person-controls.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { failureNoteOf } from './turn-failure-note.ts';
-import { createTaskSession, type OrchestratorOptions, type TaskSession, type TaskSessionContext } from './task-session.ts';
+import {
+  createTaskSession,
+  type OrchestratorOptions,
+  type TaskSession,
+  type TaskSessionContext,
+} from './task-session.ts';
 
 export type { OrchestratorOptions } from './task-session.ts';
 
@@ -26,14 +38,22 @@ export interface ReplayMessage {
 }
 
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
-const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
+const notFound = (taskId: string): ControlResult => ({
+  ok: false,
+  error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` },
+});
 
 export { basicUrlCheck } from './task-history.ts';
 
 export function createAgentOrchestrator(
   services: RuntimeServices,
   options: OrchestratorOptions,
-): TaskControl & { restore(): Promise<number>; resumeInterrupted(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult>; drop(taskId: string): void; sessionOf(taskId: string): TaskSession | undefined } {
+): TaskControl & {
+  restore(): Promise<number>;
+  resumeInterrupted(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult>;
+  drop(taskId: string): void;
+  sessionOf(taskId: string): TaskSession | undefined;
+} {
   const { taskStore, events, scheduler, registry, clock, log, tasks } = services;
   /** A tool task (an MCP session's tab) by id: not a chat task, but takeover, Resume and Stop reach it too. */
   const toolTree = (taskId: string) => {
@@ -82,7 +102,9 @@ export function createAgentOrchestrator(
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
     const restored = restoredTaskOf(task);
     if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
-    const requests = options.confirmSteps ? (await taskStore.listMessages(taskId)).filter((m) => m.role === 'user') : [];
+    const requests = options.confirmSteps
+      ? (await taskStore.listMessages(taskId)).filter((m) => m.role === 'user')
+      : [];
     const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
     // The scope is the person's words: rebuilt from their stored messages.
     session.title ??= task.title;
@@ -96,12 +118,30 @@ export function createAgentOrchestrator(
     if (interrupted) {
       // Stored as the turn's outcome: the web shows "Interrupted" with this cause, live and after a reload.
       const error = errorValue('TASK_INTERRUPTED', message, { retryable: true });
-      const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'error', message, error: { code: error.code, message, retryable: true } });
-      await taskStore.appendMessage(taskId, failureNoteOf(error, { id: `msg-${nanoid(12)}`, timestamp: clock.now(), seq: seq ?? 0 }, 'interrupted')).catch(() => {});
+      const { seq } = events.toTask(taskId, {
+        type: 'structuredOutput',
+        status: 'error',
+        message,
+        error: { code: error.code, message, retryable: true },
+      });
+      await taskStore
+        .appendMessage(
+          taskId,
+          failureNoteOf(error, { id: `msg-${nanoid(12)}`, timestamp: clock.now(), seq: seq ?? 0 }, 'interrupted'),
+        )
+        .catch(() => {});
       return;
     }
     const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'info', message });
-    await taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
+    await taskStore
+      .appendMessage(taskId, {
+        id: `msg-${nanoid(12)}`,
+        role: 'system',
+        content: message,
+        timestamp: clock.now(),
+        meta: { seq: seq ?? 0 },
+      })
+      .catch(() => {});
   }
 
   /** Retry (a failed task) or Resume (an interrupted one): its last user message runs again. */
@@ -109,7 +149,14 @@ export function createAgentOrchestrator(
     const messages = await taskStore.listMessages(taskId);
     const last = messages.findLast((m) => m.role === 'user');
     if (!last) return { ok: false, error: { code: 'CONFLICT', message: 'the task has no message to run again' } };
-    session.actor.send({ type: 'USER_MESSAGE', message: { id: last.id, content: last.content, ...(typeof last.meta?.traceId === 'string' ? { traceId: last.meta.traceId } : {}) } });
+    session.actor.send({
+      type: 'USER_MESSAGE',
+      message: {
+        id: last.id,
+        content: last.content,
+        ...(typeof last.meta?.traceId === 'string' ? { traceId: last.meta.traceId } : {}),
+      },
+    });
     log({ event: 'task_rerun', taskId });
     return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
   }
@@ -121,15 +168,37 @@ export function createAgentOrchestrator(
       const traceId = context.traceId ?? message.traceId ?? `trace-${message.id}`;
       // A browser chosen before the first message (select_extension on an id from GET /api/task/id) is stored with the task.
       const chosen = registry.selectionOf(message.taskId);
-      const { task, created } = await taskStore.createTaskIfAbsent({ taskId: message.taskId, title: titleFrom(message.content), ...(chosen ? { selectedClientId: chosen } : {}) });
-      if (created) events.toAllFrontends({ type: 'taskListChanged', taskId: task.taskId, status: task.status, title: task.title, createdAt: task.createdAt });
+      const { task, created } = await taskStore.createTaskIfAbsent({
+        taskId: message.taskId,
+        title: titleFrom(message.content),
+        ...(chosen ? { selectedClientId: chosen } : {}),
+      });
+      if (created)
+        events.toAllFrontends({
+          type: 'taskListChanged',
+          taskId: task.taskId,
+          status: task.status,
+          title: task.title,
+          createdAt: task.createdAt,
+        });
       // The message's place in the task's order is taken before it is stored (a duplicate leaves a gap).
       if (created) events.seq.seed(task.taskId, 0);
       else await seedSeq(task.taskId);
       const seq = events.seq.next(task.taskId);
-      const appended = await taskStore.appendMessage(task.taskId, { id: message.id, role: 'user', content: message.content, timestamp: message.timestamp, meta: { traceId, seq } });
+      const appended = await taskStore.appendMessage(task.taskId, {
+        id: message.id,
+        role: 'user',
+        content: message.content,
+        timestamp: message.timestamp,
+        meta: { traceId, seq },
+      });
       if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
-      events.toTask(task.taskId, { type: 'userMessage', messageId: message.id, content: message.content, timestamp: message.timestamp }, traceId, seq);
+      events.toTask(
+        task.taskId,
+        { type: 'userMessage', messageId: message.id, content: message.content, timestamp: message.timestamp },
+        traceId,
+        seq,
+      );
       const session = await sessionFor(task.taskId);
       session!.title ??= task.title;
       session!.guard?.noteRequest(message.content);
@@ -143,7 +212,13 @@ export function createAgentOrchestrator(
      */
     async selectExtension(taskId: string, clientId: string): Promise<ControlResult> {
       if (!registry.get(clientId)) {
-        return { ok: false, error: { code: 'NOT_FOUND', message: `no browser extension with clientId ${clientId} has connected to this server` } };
+        return {
+          ok: false,
+          error: {
+            code: 'NOT_FOUND',
+            message: `no browser extension with clientId ${clientId} has connected to this server`,
+          },
+        };
       }
       // A task id from GET /api/task/id has no task before its first message: the choice is
       // held by the registry and stored with the task when that message creates it.
@@ -162,9 +237,13 @@ export function createAgentOrchestrator(
       session.actor.send({ type: 'TAKEOVER', reason });
       session.pageStale = true;
       const after = taskStatusOf(session.actor.getSnapshot());
-      if (after !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: `a ${before} task cannot be taken over` } };
+      if (after !== 'takeover')
+        return { ok: false, error: { code: 'CONFLICT', message: `a ${before} task cannot be taken over` } };
       log({ event: 'takeover', taskId, source, reason });
-      await noteToTask(taskId, `The person took over (${source === 'web' ? 'from the web UI' : `in the tab: ${reason}`}); the agent waits.`);
+      await noteToTask(
+        taskId,
+        `The person took over (${source === 'web' ? 'from the web UI' : `in the tab: ${reason}`}); the agent waits.`,
+      );
       return ok({ status: after });
     },
     async resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult> {
@@ -173,11 +252,18 @@ export function createAgentOrchestrator(
       const session = await sessionFor(taskId);
       if (!session) return notFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) === 'error') return rerunLastMessage(taskId, session);
-      if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover (nor failed or interrupted)' } };
+      if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover')
+        return {
+          ok: false,
+          error: { code: 'CONFLICT', message: 'the task is not in takeover (nor failed or interrupted)' },
+        };
       // The note first (as stop's): RESUME may start the held step at once or a turn later, so a
       // note told after it would land before or after that step's start by chance (h22b's one order).
       // (Told synchronously: sessionFor seeded the task's seq; stored while RESUME runs.)
-      const note = noteToTask(taskId, `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`);
+      const note = noteToTask(
+        taskId,
+        `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`,
+      );
       session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
@@ -194,7 +280,10 @@ export function createAgentOrchestrator(
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
       const hadAction = actionInFlightOf(session.actor.getSnapshot()) !== null;
       // The note first: what the stop cancels (the step in flight, the turn) is told after it.
-      const note = noteToTask(taskId, `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`);
+      const note = noteToTask(
+        taskId,
+        `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`,
+      );
       session.mirror.stop();
       session.guard?.denyAll();
       session.actor.send({ type: 'STOP' });
@@ -217,7 +306,9 @@ export function createAgentOrchestrator(
       if (!servedBy(command.taskId, command.clientId)) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
-      return command.command === 'resume' ? control.resume(command.taskId, 'plugin') : control.stop(command.taskId, 'plugin');
+      return command.command === 'resume'
+        ? control.resume(command.taskId, 'plugin')
+        : control.stop(command.taskId, 'plugin');
     },
     async pageInterruption(report: PageInterruption): Promise<ControlResult> {
       if (!servedBy(report.taskId, report.clientId)) {
@@ -225,13 +316,27 @@ export function createAgentOrchestrator(
       }
       const { v: _v, type: _type, clientId: _clientId, traceId: _traceId, ...data } = report;
       const message = `In tab ${report.tabId}: ${report.message}.`;
-      const { seq } = events.toTask(report.taskId, { type: 'structuredOutput', status: 'info', message, data: { pageInterruption: data } });
-      await taskStore.appendMessage(report.taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: message, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
+      const { seq } = events.toTask(report.taskId, {
+        type: 'structuredOutput',
+        status: 'info',
+        message,
+        data: { pageInterruption: data },
+      });
+      await taskStore
+        .appendMessage(report.taskId, {
+          id: `msg-${nanoid(12)}`,
+          role: 'system',
+          content: message,
+          timestamp: clock.now(),
+          meta: { seq: seq ?? 0 },
+        })
+        .catch(() => {});
       log({ event: 'page_interruption', taskId: report.taskId, tabId: report.tabId, kind: report.kind });
       return ok({});
     },
     inspect(taskId: string, listener: (envelope: ReturnType<typeof events.envelope>) => void) {
-      const send = (record: object) => listener(events.envelope({ type: 'inspection', record: record as never }, taskId));
+      const send = (record: object) =>
+        listener(events.envelope({ type: 'inspection', record: record as never }, taskId));
       for (const record of options.inspection.recent(taskId)) send(record);
       return options.inspection.subscribe(taskId, send);
     },
@@ -267,16 +372,31 @@ export function createAgentOrchestrator(
       // As after a restart (task-restore.ts), with the cluster's note instead of the restart's, except
       // that a running turn is carried on here (run again below, its actions answered from the
       // ledger): it does not pass through `error` (which would end its ledger turn and lock).
-      const restored: RestoredTask = task.status === 'running' ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null } : restoredTaskOf(task);
+      const restored: RestoredTask =
+        task.status === 'running'
+          ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null }
+          : restoredTaskOf(task);
       if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
       if (note) await noteToTask(taskId, note);
-      const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
+      const session =
+        sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
       // The scope is the person's words, on this node too.
       session.title ??= task.title;
       for (const m of messages) if (m.role === 'user') session.guard?.noteRequest(m.content);
-      const fallback: ReplayMessage[] = task.status === 'running' && unanswered ? [{ id: messages[lastUser]!.id, content: messages[lastUser]!.content }] : [];
+      const fallback: ReplayMessage[] =
+        task.status === 'running' && unanswered
+          ? [{ id: messages[lastUser]!.id, content: messages[lastUser]!.content }]
+          : [];
       const toRun = task.status === 'takeover' ? [] : (replay ?? fallback);
-      for (const message of toRun) session.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, ...(message.traceId ? { traceId: message.traceId } : {}) } });
+      for (const message of toRun)
+        session.actor.send({
+          type: 'USER_MESSAGE',
+          message: {
+            id: message.id,
+            content: message.content,
+            ...(message.traceId ? { traceId: message.traceId } : {}),
+          },
+        });
       return ok({ taskId, rerun: toRun.length > 0, replayed: toRun.length });
     },
     /** Cluster mode: another node runs the task now; its actor here stops, nothing is persisted. */
@@ -292,18 +412,28 @@ export function createAgentOrchestrator(
     sessionOf: (taskId: string) => sessions.get(taskId),
     lateResult(result: NormalizedActionResult) {
       const session = result.taskId ? sessions.get(result.taskId) : undefined;
-      if (session?.browser.lateResult(result.actionId, result)) log({ event: 'stopped_step_answered', taskId: result.taskId, actionId: result.actionId, status: result.status });
+      if (session?.browser.lateResult(result.actionId, result))
+        log({
+          event: 'stopped_step_answered',
+          taskId: result.taskId,
+          actionId: result.actionId,
+          status: result.status,
+        });
     },
     // Replayed to a (re)subscribing client in the order they were told: the steps started, the
     // held steps waiting, and the scope (a fresh envelope, so last); a client checks order by time.
-    stepsInFlight: (taskId: string) => [...scheduler.registry.startedOf(taskId), ...person.personReplay(taskId, sessions.get(taskId))].sort((a, b) => a.timestamp - b.timestamp),
+    stepsInFlight: (taskId: string) =>
+      [...scheduler.registry.startedOf(taskId), ...person.personReplay(taskId, sessions.get(taskId))].sort(
+        (a, b) => a.timestamp - b.timestamp,
+      ),
     confirmationAnswer: person.confirmationAnswer,
     setTaskScope: person.setTaskScope,
     setTaskSecret: person.setTaskSecret,
     showTaskTab: person.showTaskTab,
     async overlayConfirmation(answer: PluginConfirmationAnswer): Promise<ControlResult> {
       const session = sessions.get(answer.taskId);
-      if (!session || session.browser.clientId !== answer.clientId) return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
+      if (!session || session.browser.clientId !== answer.clientId)
+        return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       return person.confirmationAnswer(answer.taskId, answer.requestId, answer.decision, 'overlay');
     },
     liveTarget: (taskId: string) => {

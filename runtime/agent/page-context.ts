@@ -43,7 +43,10 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 export function pageElementOf(e: IndexedElement): PageElement {
   const out: PageElement = { clickId: e.clickId, tag: e.tag };
   // A checkbox or radio button without a value attribute reads "on": noise, not a name.
-  const text = /^(?:checkbox|radio)$/i.test(e.type ?? '') && e.text?.trim() === 'on' ? undefined : e.text?.replace(/\s+/g, ' ').trim();
+  const text =
+    /^(?:checkbox|radio)$/i.test(e.type ?? '') && e.text?.trim() === 'on'
+      ? undefined
+      : e.text?.replace(/\s+/g, ' ').trim();
   if (text) out.text = clip(text, ELEMENT_TEXT_MAX_CHARS);
   for (const key of ['role', 'type', 'name', 'placeholder', 'href', 'target', 'value'] as const) {
     const value = e[key];
@@ -52,7 +55,8 @@ export function pageElementOf(e: IndexedElement): PageElement {
   const label = e.label?.replace(/\s+/g, ' ').trim();
   if (label && !out.text) out.text = clip(label, ELEMENT_TEXT_MAX_CHARS);
   else if (label && label !== out.text) out.label = clip(label, ELEMENT_TEXT_MAX_CHARS);
-  for (const key of ['disabled', 'required', 'multiple', 'hiddenControl', 'invalid'] as const) if (e[key] === true) out[key] = true;
+  for (const key of ['disabled', 'required', 'multiple', 'hiddenControl', 'invalid'] as const)
+    if (e[key] === true) out[key] = true;
   // States where false says something too: unchecked, not pressed, collapsed, not selected.
   for (const key of ['checked', 'pressed'] as const) if (e[key] !== undefined) out[key] = e[key];
   for (const key of ['expanded', 'selected'] as const) if (e[key] !== undefined) out[key] = e[key];
@@ -68,7 +72,8 @@ export function pageElementOf(e: IndexedElement): PageElement {
       ...(o.selected ? { selected: true } : {}),
       ...(o.disabled ? { disabled: true } : {}),
     }));
-    if (e.options.length > ELEMENT_OPTIONS_MAX) out.options.push({ value: '…', label: `${e.options.length - ELEMENT_OPTIONS_MAX} more options` });
+    if (e.options.length > ELEMENT_OPTIONS_MAX)
+      out.options.push({ value: '…', label: `${e.options.length - ELEMENT_OPTIONS_MAX} more options` });
   }
   return out;
 }
@@ -91,7 +96,10 @@ export function fullPageOf(input: {
     tabId: input.tabId,
     url: input.url,
     ...(input.title ? { title: input.title } : {}),
-    text: input.text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim(),
+    text: input.text
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
     ...(input.textFromArtifact ? { textFromArtifact: true } : {}),
     elements: input.elements.map(pageElementOf),
     boxes,

@@ -27,7 +27,15 @@ export type PageRead = { ok: true; page: FullPage } | { ok: false; error: ErrorV
 export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, tab: TaskTab) {
   let fullPage: FullPage | null = null;
   /** Page preparations running now: what their captures need (the step, the capture actionIds). */
-  const preps = new Map<string, { step: Step; captureIds: { screenshot: string; readability: string }; lastError: { screenshot?: ErrorValue | undefined; readability?: ErrorValue | undefined }; uploadUrl: string }>();
+  const preps = new Map<
+    string,
+    {
+      step: Step;
+      captureIds: { screenshot: string; readability: string };
+      lastError: { screenshot?: ErrorValue | undefined; readability?: ErrorValue | undefined };
+      uploadUrl: string;
+    }
+  >();
 
   /**
    * A capture of a running page preparation: one browser action. Its retry keeps the actionId
@@ -40,7 +48,16 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     const name = kind === 'screenshot' ? 'browser_screenshot' : 'browser_readability_extract';
     const previous = prep.lastError[kind];
     if (previous && previous.code !== 'PLUGIN_TIMEOUT_EXEC') prep.captureIds[kind] = `act-${nanoid(12)}`;
-    const out = await actions.action(prep.step, name, { tabId: input.tabId }, { retry: false, actionId: prep.captureIds[kind], ...(kind === 'screenshot' ? { screenshotPresignedUrl: prep.uploadUrl } : {}) });
+    const out = await actions.action(
+      prep.step,
+      name,
+      { tabId: input.tabId },
+      {
+        retry: false,
+        actionId: prep.captureIds[kind],
+        ...(kind === 'screenshot' ? { screenshotPresignedUrl: prep.uploadUrl } : {}),
+      },
+    );
     if (!out.ok) {
       prep.lastError[kind] = out.error;
       throw out.error;
@@ -51,31 +68,46 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
   /** pagePrepMachine with this browser's captures: what the task actor spawns per preparation. */
   const pagePrepLogic = pagePrepMachine.provide({
     actors: {
-      captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(async ({ input }) => (await capture('screenshot', input)) as ScreenshotCapture),
-      extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(async ({ input }) => (await capture('readability', input)) as ReadabilityCapture),
+      captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(
+        async ({ input }) => (await capture('screenshot', input)) as ScreenshotCapture,
+      ),
+      extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(
+        async ({ input }) => (await capture('readability', input)) as ReadabilityCapture,
+      ),
     },
   });
 
   /** Without a task actor (MCP sessions): the preparation runs as its own actor on the clock. */
   function prepareOnItsOwn(input: PagePrepInput): Promise<PagePrepOutput> {
-    const prep = createActor(pagePrepLogic, { input, ...(deps.inspect ? { inspect: deps.inspect } : {}), ...(deps.clock ? { clock: deps.clock } : {}) });
+    const prep = createActor(pagePrepLogic, {
+      input,
+      ...(deps.inspect ? { inspect: deps.inspect } : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    });
     prep.start();
     return toPromise(prep);
   }
 
   /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
-  async function readableText(readability: ReadabilityCapture | undefined): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
+  async function readableText(
+    readability: ReadabilityCapture | undefined,
+  ): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
     const inline = readableTextOf(readability);
     if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
     const stored = await readTaskArtifactText(deps.artifacts, deps.taskId, readability.artifactId);
-    if (!stored.ok) return { text: '', fromArtifact: false, warning: `the page text could not be read: ${stored.reason}` };
+    if (!stored.ok)
+      return { text: '', fromArtifact: false, warning: `the page text could not be read: ${stored.reason}` };
     return { text: markdownForAgent(stored.text), fromArtifact: true };
   }
 
   /** Reads the task's tab; `settled` is the load an open just waited for (else it is waited for now). */
   async function readPage(step: Step, settled?: Settled): Promise<PageRead> {
     const tabId = tab.tabId;
-    if (tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }) };
+    if (tabId === null)
+      return {
+        ok: false,
+        error: errorValue('TASK_TAB_CLOSED', 'the task has no tab yet: open a URL first', { retryable: false }),
+      };
     // The screenshot's upload is presigned while the load is waited for, not after it: its store
     // write is off the path from the load's result to the captures. A read that ends before the
     // captures leaves it unused (it expires and the sweeper removes it).
@@ -85,15 +117,27 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     const loadAckMissed = actions.blockedError();
     if (loadAckMissed) return { ok: false, error: loadAckMissed };
     // A successful load's warnings (HTTP 4xx/5xx: an error page, not the content) reach the agent too.
-    const loadWarning = loaded.ok ? (loaded.warnings ?? []) : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
+    const loadWarning = loaded.ok
+      ? (loaded.warnings ?? [])
+      : [`the page did not finish loading: ${loaded.error?.message ?? 'unknown'}`];
     // No page at all (refused, DNS, TLS): a failed read, not an error page read as content.
     if (loadedNoPage(loaded)) return { ok: false, error: loaded.error! };
     if (refused) return { ok: false, error: refused };
     // Presigned before the preparation starts (above), so both captures are requested in order at once.
     const prepId = `prep-${nanoid(12)}`;
     const { uploadUrl } = await upload;
-    preps.set(prepId, { step, captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` }, lastError: {}, uploadUrl });
-    const prepInput = { taskId: deps.taskId, tabId, prepId, ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}) };
+    preps.set(prepId, {
+      step,
+      captureIds: { screenshot: `act-${nanoid(12)}`, readability: `act-${nanoid(12)}` },
+      lastError: {},
+      uploadUrl,
+    });
+    const prepInput = {
+      taskId: deps.taskId,
+      tabId,
+      prepId,
+      ...(deps.pagePrepBackoffMs ? { backoffMs: deps.pagePrepBackoffMs } : {}),
+    };
     let prepared: PagePrepOutput;
     try {
       prepared = deps.preparePage ? await deps.preparePage(prepInput) : await prepareOnItsOwn(prepInput);
@@ -104,11 +148,17 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     const ackMissed = actions.blockedError();
     if (ackMissed) return { ok: false, error: ackMissed };
     if (prepared.status === 'failed') {
-      return { ok: false, error: prepared.error ?? errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }) };
+      return {
+        ok: false,
+        error:
+          prepared.error ??
+          errorValue('PAGE_PREP_FAILED', 'screenshot and readability both failed', { retryable: true }),
+      };
     }
     const readable = await readableText(prepared.readability);
     const indexed = await actions.action(step, 'browser_dom_index', { tabId, scope: 'document' });
-    const elements = indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
+    const elements =
+      indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
     const indexWarnings = Array.isArray(indexed.result?.warnings) ? (indexed.result.warnings as string[]) : [];
     const page = fullPageOf({
       tabId,
@@ -117,8 +167,15 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
       text: readable.text,
       textFromArtifact: readable.fromArtifact,
       elements,
-      viewport: prepared.screenshot ? { width: prepared.screenshot.width, height: prepared.screenshot.height } : undefined,
-      warnings: [...loadWarning, ...prepared.warnings, ...(readable.warning ? [readable.warning] : []), ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`])],
+      viewport: prepared.screenshot
+        ? { width: prepared.screenshot.width, height: prepared.screenshot.height }
+        : undefined,
+      warnings: [
+        ...loadWarning,
+        ...prepared.warnings,
+        ...(readable.warning ? [readable.warning] : []),
+        ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`]),
+      ],
       missing: prepared.missing,
     });
     // The tab shows the browser's own error page (the extension's NAVIGATION_FAILED from the page agent): no page loaded.

@@ -5,7 +5,10 @@ export function paramsSummaryOf(params: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value) : JSON.stringify(value);
+    const shown =
+      typeof value === 'string'
+        ? JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)
+        : JSON.stringify(value);
     parts.push(`${key}=${shown}`);
   }
   const line = parts.join(' ');

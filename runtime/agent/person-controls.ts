@@ -7,23 +7,45 @@ import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { ControlResult } from '../services/task-control.ts';
 import type { TaskSession } from './task-session.ts';
 
-const notFound = (taskId: string): ControlResult => ({ ok: false, error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` } });
-const unguarded: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'this server runs tasks without the person guard (no scope, no confirmations)' } };
+const notFound = (taskId: string): ControlResult => ({
+  ok: false,
+  error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` },
+});
+const unguarded: ControlResult = {
+  ok: false,
+  error: {
+    code: 'UNAVAILABLE',
+    message: 'this server runs tasks without the person guard (no scope, no confirmations)',
+  },
+};
 
 /** Tasks whose secrets wait for the task's first message (a secret is given before the request that uses it). */
 const EARLY_TASKS_MAX = 100;
 
-export function createPersonControls(deps: { sessionFor(taskId: string): Promise<TaskSession | undefined>; services: Pick<RuntimeServices, 'nsp' | 'clock' | 'registry' | 'log'> }) {
+export function createPersonControls(deps: {
+  sessionFor(taskId: string): Promise<TaskSession | undefined>;
+  services: Pick<RuntimeServices, 'nsp' | 'clock' | 'registry' | 'log'>;
+}) {
   /** Secrets given to a task id that has no task yet (memory only, applied when its session is built). */
   const early = new Map<string, Map<string, string>>();
-  const withGuard = async (taskId: string, run: (session: TaskSession & { guard: NonNullable<TaskSession['guard']> }) => ControlResult | Promise<ControlResult>) => {
+  const withGuard = async (
+    taskId: string,
+    run: (
+      session: TaskSession & { guard: NonNullable<TaskSession['guard']> },
+    ) => ControlResult | Promise<ControlResult>,
+  ) => {
     const session = await deps.sessionFor(taskId);
     if (!session) return notFound(taskId);
     if (!session.guard) return unguarded;
     return run(session as TaskSession & { guard: NonNullable<TaskSession['guard']> });
   };
   return {
-    confirmationAnswer: (taskId: string, requestId: string, decision: ConfirmationDecision, by: 'web' | 'overlay' = 'web') =>
+    confirmationAnswer: (
+      taskId: string,
+      requestId: string,
+      decision: ConfirmationDecision,
+      by: 'web' | 'overlay' = 'web',
+    ) =>
       withGuard(taskId, (s) => {
         deps.services.log({ event: 'confirmation_answer', taskId, requestId, decision, by });
         return s.guard.answer(requestId, decision, by);
@@ -50,9 +72,21 @@ export function createPersonControls(deps: { sessionFor(taskId: string): Promise
       const session = await deps.sessionFor(taskId);
       if (!session) return notFound(taskId);
       const { clientId, tabId } = session.browser;
-      if (!clientId || tabId === null) return { ok: false, error: { code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet' } };
-      if (!deps.services.registry.isOnline(clientId)) return { ok: false, error: { code: 'PLUGIN_OFFLINE', message: 'the browser that runs this task is not connected' } };
-      deps.services.nsp.to(rooms.client(clientId)).emit('plugin_message', { v: PROTOCOL_VERSION, type: 'show_tab', taskId, clientId, tabId, timestamp: deps.services.clock.now() });
+      if (!clientId || tabId === null)
+        return { ok: false, error: { code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet' } };
+      if (!deps.services.registry.isOnline(clientId))
+        return {
+          ok: false,
+          error: { code: 'PLUGIN_OFFLINE', message: 'the browser that runs this task is not connected' },
+        };
+      deps.services.nsp.to(rooms.client(clientId)).emit('plugin_message', {
+        v: PROTOCOL_VERSION,
+        type: 'show_tab',
+        taskId,
+        clientId,
+        tabId,
+        timestamp: deps.services.clock.now(),
+      });
       deps.services.log({ event: 'show_tab', taskId, clientId, tabId });
       return { ok: true, data: { tabId } };
     },

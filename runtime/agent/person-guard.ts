@@ -36,7 +36,8 @@ export interface GuardedCall {
 export function createPersonGuard(deps: PersonGuardDeps) {
   const scope = createTaskScope(deps.initialScope);
   const secrets = createTaskSecrets(deps.registerSecret);
-  const scopeEvent = () => deps.events.toTask(deps.taskId, { type: 'taskScope', sites: scope.sites.map((s) => ({ ...s })) });
+  const scopeEvent = () =>
+    deps.events.toTask(deps.taskId, { type: 'taskScope', sites: scope.sites.map((s) => ({ ...s })) });
   const gate = createConfirmationGate({
     taskId: deps.taskId,
     events: deps.events,
@@ -52,7 +53,13 @@ export function createPersonGuard(deps: PersonGuardDeps) {
     secrets,
     /** Null: the call may go ahead; an error value: it must not (denied, refused by policy, stopped). */
     async check(call: GuardedCall): Promise<ErrorValue | null> {
-      const step = heldStepOf({ toolName: call.toolName, args: call.args, pageUrl: call.pageUrl, elements: call.elements, scope });
+      const step = heldStepOf({
+        toolName: call.toolName,
+        args: call.args,
+        pageUrl: call.pageUrl,
+        elements: call.elements,
+        scope,
+      });
       if (!step) return null;
       const verdict = await gate.confirm(step, call.toolCallId, call.signal);
       return verdict.ok ? null : verdict.error;
@@ -63,7 +70,14 @@ export function createPersonGuard(deps: PersonGuardDeps) {
     },
     setScope(sites: readonly string[]): ControlResult {
       const { rejected } = scope.replace(sites);
-      if (rejected.length) return { ok: false, error: { code: 'BAD_REQUEST', message: `not a site: ${rejected.join(', ')} (write a domain such as example.com, host:port, or a URL)` } };
+      if (rejected.length)
+        return {
+          ok: false,
+          error: {
+            code: 'BAD_REQUEST',
+            message: `not a site: ${rejected.join(', ')} (write a domain such as example.com, host:port, or a URL)`,
+          },
+        };
       scopeEvent();
       return { ok: true, data: { sites: scope.sites.map((s) => s.site) } };
     },
@@ -71,9 +85,13 @@ export function createPersonGuard(deps: PersonGuardDeps) {
       secrets.set(name, value);
       return { ok: true, data: { name, placeholder: `{{secret:${name}}}` } };
     },
-    answer: (requestId: string, decision: ConfirmationDecision, by: 'web' | 'overlay' = 'web') => gate.answer(requestId, decision, by),
+    answer: (requestId: string, decision: ConfirmationDecision, by: 'web' | 'overlay' = 'web') =>
+      gate.answer(requestId, decision, by),
     /** What a late subscriber needs: the scope and every step still waiting. */
-    replay: (): FrontendEvent[] => [deps.events.envelope({ type: 'taskScope', sites: scope.sites.map((s) => ({ ...s })) }, deps.taskId), ...gate.waiting()],
+    replay: (): FrontendEvent[] => [
+      deps.events.envelope({ type: 'taskScope', sites: scope.sites.map((s) => ({ ...s })) }, deps.taskId),
+      ...gate.waiting(),
+    ],
     denyAll: () => gate.denyAll(),
   };
 }

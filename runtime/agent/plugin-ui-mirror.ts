@@ -19,7 +19,10 @@ export interface PluginUiMirror {
   dispose(): void;
 }
 
-export function createPluginUiMirror(taskId: string, inspectOrTree?: ((event: InspectionEvent) => void) | { parent: AnyActorRef }): PluginUiMirror {
+export function createPluginUiMirror(
+  taskId: string,
+  inspectOrTree?: ((event: InspectionEvent) => void) | { parent: AnyActorRef },
+): PluginUiMirror {
   const where = typeof inspectOrTree === 'function' ? { inspect: inspectOrTree } : (inspectOrTree ?? {});
   const actor = createActor(pluginUiMachine, { id: `pluginUi:${taskId}`, ...where });
   actor.start();

@@ -3,7 +3,9 @@
 // and images reduced to their text, since URLs cost tokens and the element index has the hrefs.
 // Plain text when there is no Markdown.
 
-export function readableTextOf(readability: { text?: string | undefined; markdown?: string | undefined } | undefined): string {
+export function readableTextOf(
+  readability: { text?: string | undefined; markdown?: string | undefined } | undefined,
+): string {
   const markdown = readability?.markdown?.trim();
   if (!markdown) return readability?.text ?? '';
   return markdownForAgent(markdown);

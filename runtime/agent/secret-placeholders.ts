@@ -39,8 +39,15 @@ export function createTaskSecrets(register?: (value: string) => void): TaskSecre
         return value;
       });
       if (missing.size > 0) {
-        const known = values.size ? `; this task has ${[...values.keys()].map((n) => `{{secret:${n}}}`).join(', ')}` : '; the person has given this task no secrets';
-        return { ok: false, error: errorValue('SECRET_UNKNOWN', `no secret named ${[...missing].join(', ')}${known}`, { retryable: false }) };
+        const known = values.size
+          ? `; this task has ${[...values.keys()].map((n) => `{{secret:${n}}}`).join(', ')}`
+          : '; the person has given this task no secrets';
+        return {
+          ok: false,
+          error: errorValue('SECRET_UNKNOWN', `no secret named ${[...missing].join(', ')}${known}`, {
+            retryable: false,
+          }),
+        };
       }
       return { ok: true, text: out, filled };
     },

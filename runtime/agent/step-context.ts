@@ -23,12 +23,20 @@ type Snapshot = Parameters<typeof browserContextOf>[0];
 export function createStepContext(options: StepContextOptions) {
   let focus: BBox | undefined;
 
-  function browserState(snapshot: Snapshot, taskTabId: number | null): { browserState: BrowserContext; stateMessage: string } {
+  function browserState(
+    snapshot: Snapshot,
+    taskTabId: number | null,
+  ): { browserState: BrowserContext; stateMessage: string } {
     let state = browserContextOf(snapshot, taskTabId, options.hideTab);
     const message = (s: BrowserContext) => `Current browser state: ${JSON.stringify(s)}`;
     if (countTokens(message(state)) > options.budgetTokens * TABS_SHARE) {
       const task = state.tabs.find((t) => t.tabId === taskTabId);
-      const keep = state.tabs.filter((t) => t.tabId === taskTabId || t.tabId === state.activeTabId || (task?.groupId !== undefined && t.groupId === task.groupId));
+      const keep = state.tabs.filter(
+        (t) =>
+          t.tabId === taskTabId ||
+          t.tabId === state.activeTabId ||
+          (task?.groupId !== undefined && t.groupId === task.groupId),
+      );
       state = { ...state, tabs: keep, omittedTabs: (state.omittedTabs ?? 0) + state.tabs.length - keep.length };
       if (countTokens(message(state)) > options.budgetTokens * TABS_SHARE) {
         const only = state.tabs.filter((t) => t.tabId === taskTabId);

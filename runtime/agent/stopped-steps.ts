@@ -22,14 +22,22 @@ export interface LateAnswer {
   error?: { code: string; message: string; retryable?: boolean } | undefined;
 }
 
-export function createStoppedSteps(deps: { clock?: Clock | undefined; store(record: StepRecord): void; show(event: ToolUsedFields): { seq?: number } | void }) {
+export function createStoppedSteps(deps: {
+  clock?: Clock | undefined;
+  store(record: StepRecord): void;
+  show(event: ToolUsedFields): { seq?: number } | void;
+}) {
   const held = new Map<string, { record: StepRecord; event: ToolUsedFields; timer: unknown }>();
 
   function storeStopped(actionId: string): void {
     const entry = held.get(actionId);
     if (!entry) return;
     held.delete(actionId);
-    const error = errorValue('TASK_STOPPED', `${entry.record.actionName} was stopped while it ran; the browser did not say whether it took effect`, { retryable: false });
+    const error = errorValue(
+      'TASK_STOPPED',
+      `${entry.record.actionName} was stopped while it ran; the browser did not say whether it took effect`,
+      { retryable: false },
+    );
     deps.store({ ...entry.record, error });
   }
 
@@ -52,7 +60,11 @@ export function createStoppedSteps(deps: { clock?: Clock | undefined; store(reco
       const ok = answer.status !== 'error';
       const small = compactResult(answer.result);
       const warnings = ok ? [STOPPED_AFTER_EFFECT] : undefined;
-      const error = ok ? undefined : errorValue(answer.error?.code ?? 'PLUGIN_ERROR', answer.error?.message ?? 'the action failed', { retryable: answer.error?.retryable ?? false });
+      const error = ok
+        ? undefined
+        : errorValue(answer.error?.code ?? 'PLUGIN_ERROR', answer.error?.message ?? 'the action failed', {
+            retryable: answer.error?.retryable ?? false,
+          });
       const { error: _stopped, ...base } = entry.event;
       const shown = deps.show({
         ...base,
@@ -64,7 +76,13 @@ export function createStoppedSteps(deps: { clock?: Clock | undefined; store(reco
       const { error: _e, ...record } = entry.record;
       // Sorted where the step started; its settle is now the late answer's event (per-task seq).
       const settleSeq = shown && shown.seq !== undefined ? { settleSeq: shown.seq } : {};
-      deps.store({ ...record, ok, ...(small || warnings ? { result: { ...small, ...(warnings ? { warnings } : {}) } } : {}), ...(error ? { error } : {}), ...settleSeq });
+      deps.store({
+        ...record,
+        ok,
+        ...(small || warnings ? { result: { ...small, ...(warnings ? { warnings } : {}) } } : {}),
+        ...(error ? { error } : {}),
+        ...settleSeq,
+      });
       return true;
     },
   };

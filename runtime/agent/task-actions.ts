@@ -12,8 +12,10 @@ import { createStoppedSteps, type LateAnswer } from './stopped-steps.ts';
 import type { ActionOutcome, Step, StepRecord, TaskBrowserDeps } from './task-browser-types.ts';
 
 /** Where a stored step sorts: at its start's seq (as the web shows it), with its settle's seq. */
-const stepOrder = (startSeq: number | undefined, settleSeq: number | undefined): { seq?: number; settleSeq?: number } =>
-  settleSeq === undefined ? {} : { seq: startSeq ?? settleSeq, settleSeq };
+const stepOrder = (
+  startSeq: number | undefined,
+  settleSeq: number | undefined,
+): { seq?: number; settleSeq?: number } => (settleSeq === undefined ? {} : { seq: startSeq ?? settleSeq, settleSeq });
 
 export type ActionOptions = { retry?: boolean; actionId?: string; screenshotPresignedUrl?: string; target?: string };
 
@@ -56,23 +58,43 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     return null;
   }
 
-  const stoppedError = (actionName: string) => deps.stoppedError?.() ?? errorValue('TASK_STOPPED', `${actionName} was not sent: the task was stopped`, { retryable: false });
+  const stoppedError = (actionName: string) =>
+    deps.stoppedError?.() ??
+    errorValue('TASK_STOPPED', `${actionName} was not sent: the task was stopped`, { retryable: false });
 
   /** One browser action; page reads go through the URL policy's read guard. */
-  async function action(step: Step, actionName: string, params: Record<string, unknown>, options: ActionOptions = {}): Promise<ActionOutcome> {
+  async function action(
+    step: Step,
+    actionName: string,
+    params: Record<string, unknown>,
+    options: ActionOptions = {},
+  ): Promise<ActionOutcome> {
     const actionId = options.actionId ?? `act-${nanoid(12)}`;
     if (step.signal?.aborted) return { ok: false, actionId, error: stoppedError(actionName) };
     return guardedRead<ActionOutcome>(actionName, params, {
       check: deps.checkFinalUrl,
       tabUrl: (p) => (clientId ? tab.reportedUrlOf(typeof p.tabId === 'number' ? p.tabId : undefined) : undefined),
       hasBrowser: () => selectPlugin() === null,
-      run: (recheck) => runAction(step, actionName, params, { ...options, actionId }, recheck as (() => Promise<ErrorValue | null>) | undefined),
+      run: (recheck) =>
+        runAction(
+          step,
+          actionName,
+          params,
+          { ...options, actionId },
+          recheck as (() => Promise<ErrorValue | null>) | undefined,
+        ),
       park: () => tab.park(step),
       refused: (error) => ({ ok: false, actionId, error: error as ErrorValue }),
     });
   }
 
-  async function runAction(step: Step, actionName: string, params: Record<string, unknown>, options: ActionOptions & { actionId: string }, recheck?: () => Promise<ErrorValue | null>): Promise<ActionOutcome> {
+  async function runAction(
+    step: Step,
+    actionName: string,
+    params: Record<string, unknown>,
+    options: ActionOptions & { actionId: string },
+    recheck?: () => Promise<ErrorValue | null>,
+  ): Promise<ActionOutcome> {
     const { actionId } = options;
     const offline = selectPlugin();
     if (offline) return { ok: false, actionId, error: offline };
@@ -82,7 +104,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     if (secret) deps.secrets?.add(params.text as string);
     const paramsSummary = paramsSummaryOf(secret ? { ...params, text: REDACTED } : params);
     // `{{secret:name}}`: the model, the steps and the history keep the placeholder; only the frame to the plugin has the value.
-    const filled = actionName === 'browser_type' && typeof params.text === 'string' && deps.fillSecrets ? deps.fillSecrets(params.text) : null;
+    const filled =
+      actionName === 'browser_type' && typeof params.text === 'string' && deps.fillSecrets
+        ? deps.fillSecrets(params.text)
+        : null;
     if (filled && !filled.ok) return { ok: false, actionId, error: filled.error };
     const wireParams = filled ? { ...params, text: filled.text } : params;
     // `start` when it really starts: it may wait behind another action or a takeover.
@@ -90,7 +115,19 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     // Its start envelope goes on its registry entry (replayed to a late subscriber while it runs).
     let startSeq: number | undefined;
     const started = () => {
-      const envelope = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'start', paramsSummary, ...target }, traceId);
+      const envelope = deps.events.toTask(
+        deps.taskId,
+        {
+          type: 'toolUsed',
+          toolCallId: step.toolCallId,
+          actionId,
+          actionName,
+          phase: 'start',
+          paramsSummary,
+          ...target,
+        },
+        traceId,
+      );
       const entry = deps.actionRegistry.get(actionId);
       if (entry) entry.startEnvelope = envelope;
       startSeq = envelope.seq;
@@ -98,7 +135,11 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
     try {
       let screenshotPresignedUrl = options.screenshotPresignedUrl;
       if (actionName === 'browser_screenshot' && !screenshotPresignedUrl) {
-        const presigned = await deps.artifacts.presign({ taskId: deps.taskId, kind: 'screenshot', contentType: 'image/png' });
+        const presigned = await deps.artifacts.presign({
+          taskId: deps.taskId,
+          kind: 'screenshot',
+          contentType: 'image/png',
+        });
         screenshotPresignedUrl = presigned.uploadUrl;
       }
       const output = await deps.runAction(
@@ -136,7 +177,10 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
       const ok = output.status !== 'failed' && output.status !== 'canceled';
       const small = compactResult(result);
       // A page that finished loading is named by its title (from the tab snapshot) from now on.
-      const loadedTitle = actionName === 'browser_wait_for_loaded' && ok && typeof params.tabId === 'number' ? tab.titleOf(params.tabId)?.trim() : undefined;
+      const loadedTitle =
+        actionName === 'browser_wait_for_loaded' && ok && typeof params.tabId === 'number'
+          ? tab.titleOf(params.tabId)?.trim()
+          : undefined;
       const settledTarget = loadedTitle ? { target: loadedTitle.slice(0, 120) } : target;
       const artifacts =
         ok && actionName === 'browser_screenshot' && typeof result?.artifactId === 'string'
@@ -154,7 +198,15 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
         durationMs,
         ...(artifacts ? { artifacts } : {}),
         ...(warnings ? { warnings } : {}),
-        ...(output.error ? { error: { code: output.error.code, message: output.error.message, retryable: output.error.retryable ?? false } } : {}),
+        ...(output.error
+          ? {
+              error: {
+                code: output.error.code,
+                message: output.error.message,
+                retryable: output.error.retryable ?? false,
+              },
+            }
+          : {}),
       } as const;
       const settledEvent = deps.events.toTask(deps.taskId, { type: 'toolUsed', ...settled }, traceId);
       if (output.error?.code === 'TASK_TAB_CLOSED') tab.forget();
@@ -173,7 +225,13 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
       // Stopped after it was sent: the browser may have done it; its late answer says (stopped-steps.ts).
       if (output.status === 'canceled' && output.attempts > 0) stopped.hold(record, settled);
       else deps.onStepDone?.(record);
-      return { ok, actionId, ...(result ? { result } : {}), ...(output.error ? { error: output.error } : {}), ...(warnings ? { warnings } : {}) };
+      return {
+        ok,
+        actionId,
+        ...(result ? { result } : {}),
+        ...(output.error ? { error: output.error } : {}),
+        ...(warnings ? { warnings } : {}),
+      };
     } finally {
       // Settled actions leave the registry; one that never reached its task actor (a throw) too.
       const entry = deps.actionRegistry.get(actionId);
@@ -187,9 +245,36 @@ export function createTaskActions(deps: TaskBrowserDeps, tab: TabHooks) {
   function refusedStep(step: Step, actionName: string, params: Record<string, unknown>, error: ErrorValue): void {
     const actionId = `act-${nanoid(12)}`;
     const paramsSummary = paramsSummaryOf(params);
-    const wire = { code: error.code, message: error.message, retryable: error.retryable ?? false, ...(error.details ? { details: error.details } : {}) };
-    const { seq } = deps.events.toTask(deps.taskId, { type: 'toolUsed', toolCallId: step.toolCallId, actionId, actionName, phase: 'error', paramsSummary, durationMs: 0, error: wire }, traceId);
-    deps.onStepDone?.({ toolCallId: step.toolCallId, actionId, actionName, paramsSummary, ok: false, durationMs: 0, error, ...stepOrder(undefined, seq) });
+    const wire = {
+      code: error.code,
+      message: error.message,
+      retryable: error.retryable ?? false,
+      ...(error.details ? { details: error.details } : {}),
+    };
+    const { seq } = deps.events.toTask(
+      deps.taskId,
+      {
+        type: 'toolUsed',
+        toolCallId: step.toolCallId,
+        actionId,
+        actionName,
+        phase: 'error',
+        paramsSummary,
+        durationMs: 0,
+        error: wire,
+      },
+      traceId,
+    );
+    deps.onStepDone?.({
+      toolCallId: step.toolCallId,
+      actionId,
+      actionName,
+      paramsSummary,
+      ok: false,
+      durationMs: 0,
+      error,
+      ...stepOrder(undefined, seq),
+    });
   }
 
   return {

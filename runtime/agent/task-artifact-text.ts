@@ -6,12 +6,19 @@ import type { ArtifactService } from '../artifacts/index.ts';
 
 export type ArtifactText = { ok: true; text: string } | { ok: false; reason: string };
 
-export async function readTaskArtifactText(artifacts: Pick<ArtifactService, 'open'>, taskId: string, artifactId: string): Promise<ArtifactText> {
+export async function readTaskArtifactText(
+  artifacts: Pick<ArtifactService, 'open'>,
+  taskId: string,
+  artifactId: string,
+): Promise<ArtifactText> {
   try {
     const opened = await artifacts.open(artifactId);
     if (opened.taskId !== taskId) return { ok: false, reason: `artifact ${artifactId} belongs to another task` };
     return { ok: true, text: await new Response(opened.stream()).text() };
   } catch (error) {
-    return { ok: false, reason: `artifact ${artifactId} could not be read back: ${(error as Error)?.message ?? String(error)}` };
+    return {
+      ok: false,
+      reason: `artifact ${artifactId} could not be read back: ${(error as Error)?.message ?? String(error)}`,
+    };
   }
 }

@@ -84,4 +84,3 @@ export interface StepRecord {
   /** The seq of the step's settle event. */
   settleSeq?: number;
 }
-

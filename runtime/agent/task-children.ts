@@ -8,7 +8,15 @@
 // settle is handed on only after its start was told; so a step's result is never shown after the
 // next step's start, however long a report takes (a URL re-check before a read is reported).
 // Only that ordering state (ids, not waiters) is kept here.
-import type { ActionInput, ActionOutput, ActionSettledParams, PagePrepInput, PagePrepOutput, PagePrepSettledParams, TaskEvent } from '../../machines/index.ts';
+import type {
+  ActionInput,
+  ActionOutput,
+  ActionSettledParams,
+  PagePrepInput,
+  PagePrepOutput,
+  PagePrepSettledParams,
+  TaskEvent,
+} from '../../machines/index.ts';
 import type { ActionRegistry, SettledOutput } from '../scheduler/action-registry.ts';
 
 export interface TaskChildrenDeps {
@@ -32,7 +40,14 @@ export function createTaskChildren(deps: TaskChildrenDeps) {
   }
   function runAction(input: ActionInput, onStarted: () => void): Promise<SettledOutput> {
     return new Promise((resolve) => {
-      registry.add({ actionId: input.actionId, taskId: input.taskId, actionName: input.actionName, clientId: input.clientId, onStarted, onSettled: resolve });
+      registry.add({
+        actionId: input.actionId,
+        taskId: input.taskId,
+        actionName: input.actionName,
+        clientId: input.clientId,
+        onStarted,
+        onSettled: resolve,
+      });
       deps.send({ type: 'ACTION_REQUESTED', action: input });
     });
   }

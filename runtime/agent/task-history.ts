@@ -11,25 +11,47 @@ export const basicUrlCheck: UrlCheck = async (url) => {
   try {
     parsed = new URL(url);
   } catch {
-    return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message: `"${url}" is not an absolute URL`, retryable: false } };
+    return {
+      ok: false,
+      error: { code: 'SCHEMA_VALIDATION_FAILED', message: `"${url}" is not an absolute URL`, retryable: false },
+    };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { ok: false, error: { code: 'URL_BLOCKED', message: `only http(s) URLs can be opened, not ${parsed.protocol}`, retryable: false } };
+    return {
+      ok: false,
+      error: {
+        code: 'URL_BLOCKED',
+        message: `only http(s) URLs can be opened, not ${parsed.protocol}`,
+        retryable: false,
+      },
+    };
   }
   return { ok: true };
 };
 
 /** The task title: the first non-empty line of its first message, at most 80 characters. */
 export function titleFrom(content: string): string {
-  const line = content.split('\n').find((l) => l.trim())?.trim() ?? 'New task';
+  const line =
+    content
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? 'New task';
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 /** A finished browser action as the `tool` message of the task's history (seed 000 tool-result JSON). */
-export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: number; traceId?: string | undefined }): Message {
+export function toolMessageOf(
+  record: StepRecord,
+  at: { id: string; timestamp: number; traceId?: string | undefined },
+): Message {
   const content = JSON.stringify(
     record.ok
-      ? toolResultOk(record.toolCallId, record.actionName, record.result ?? {}, Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {})
+      ? toolResultOk(
+          record.toolCallId,
+          record.actionName,
+          record.result ?? {},
+          Array.isArray(record.result?.warnings) ? { warnings: record.result.warnings as string[] } : {},
+        )
       : toolResultError(record.toolCallId, record.actionName, {
           code: record.error?.code ?? 'INTERNAL',
           message: record.error?.message ?? 'the action failed',
@@ -62,8 +84,12 @@ export function toolMessageOf(record: StepRecord, at: { id: string; timestamp: n
  * a message sent while a turn ran is stored before that turn's answer; an answer stored without
  * `replyTo` (older logs) keeps its place. The last 20 entries.
  */
-export function conversationBefore(messages: readonly Message[], messageId: string): Array<{ role: 'user' | 'assistant'; content: string }> {
-  const replyTo = (m: Message) => (m.role === 'assistant' && typeof m.meta?.replyTo === 'string' ? m.meta.replyTo : undefined);
+export function conversationBefore(
+  messages: readonly Message[],
+  messageId: string,
+): Array<{ role: 'user' | 'assistant'; content: string }> {
+  const replyTo = (m: Message) =>
+    m.role === 'assistant' && typeof m.meta?.replyTo === 'string' ? m.meta.replyTo : undefined;
   const answers = new Map<string, Message[]>();
   for (const m of messages) {
     const to = replyTo(m);

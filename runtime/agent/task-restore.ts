@@ -19,14 +19,19 @@ export interface RestoredTask {
   interrupted?: boolean;
 }
 
-export const interruptedMessage = 'The server restarted while this task was running; its last step was cut short. Resume runs your last message again.';
+export const interruptedMessage =
+  'The server restarted while this task was running; its last step was cut short. Resume runs your last message again.';
 
 export function restoredTaskOf(task: { status: TaskStatus }): RestoredTask {
   switch (task.status) {
     case 'running':
       return { status: 'error', value: 'error', note: interruptedMessage, interrupted: true };
     case 'takeover':
-      return { status: 'takeover', value: { ongoing: 'takeover' }, note: 'The server restarted while you had control of the tab. Resume when you are done; the agent then waits for your next message.' };
+      return {
+        status: 'takeover',
+        value: { ongoing: 'takeover' },
+        note: 'The server restarted while you had control of the tab. Resume when you are done; the agent then waits for your next message.',
+      };
     case 'ongoing':
       return { status: 'ongoing', value: { ongoing: 'idle' }, note: null };
     case 'completed':
@@ -40,5 +45,15 @@ export function restoredTaskOf(task: { status: TaskStatus }): RestoredTask {
 /** The task actor's context at the restored state: nothing in flight, nothing queued. */
 export function restoredContextOf(taskId: string, restored: RestoredTask): TaskContext {
   const error = restored.interrupted ? errorValue('TASK_INTERRUPTED', interruptedMessage, { retryable: true }) : null;
-  return { taskId, currentMessage: null, queue: [], inFlightActionId: null, pendingActions: [], pagePreps: [], turns: 0, error, reportedStatus: restored.status };
+  return {
+    taskId,
+    currentMessage: null,
+    queue: [],
+    inFlightActionId: null,
+    pendingActions: [],
+    pagePreps: [],
+    turns: 0,
+    error,
+    reportedStatus: restored.status,
+  };
 }

@@ -104,7 +104,8 @@ export function createTaskScope(initial: readonly ScopeSite[] = []): TaskScope {
       for (const input of inputs) {
         const site = siteFromInput(input);
         if (!site) rejected.push(input);
-        else if (!next.some((s) => s.site === site)) next.push(sites.find((s) => s.site === site) ?? { site, from: 'person' });
+        else if (!next.some((s) => s.site === site))
+          next.push(sites.find((s) => s.site === site) ?? { site, from: 'person' });
       }
       if (rejected.length === 0) sites = next;
       return { rejected };

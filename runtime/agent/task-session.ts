@@ -5,7 +5,13 @@
 // task (after a restart: from what is stored, see task-restore.ts).
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { nanoid } from 'nanoid';
-import { taskMachine, uiStateForTask, actionInFlightOf, type ErrorValue, type TaskStatus } from '../../machines/index.ts';
+import {
+  taskMachine,
+  uiStateForTask,
+  actionInFlightOf,
+  type ErrorValue,
+  type TaskStatus,
+} from '../../machines/index.ts';
 import { pluginUiStateFrame, rooms } from '../../transport/contracts/index.ts';
 import type { LlmGateway, LlmMessage } from '../llm/llm-types.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
@@ -78,14 +84,22 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     if (!clientId) return;
     // A finished turn (ongoing) leaves the tab to the person: no overlay at all. `hidden` is kept for
     // between steps of a running turn, where the overlay shows only its Take over button.
-    const state = status === 'ongoing' ? 'idle' : uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
+    const state =
+      status === 'ongoing' ? 'idle' : uiStateForTask(status, actionInFlightOf(session.actor.getSnapshot()) !== null);
     services.nsp.to(rooms.client(clientId)).emit(
       'plugin_message',
-      pluginUiStateFrame({ taskId: session.taskId, clientId, timestamp: clock.now(), state, ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}) }),
+      pluginUiStateFrame({
+        taskId: session.taskId,
+        clientId,
+        timestamp: clock.now(),
+        state,
+        ...(session.browser.tabId !== null ? { tabId: session.browser.tabId } : {}),
+      }),
     );
   }
 
-  const historyBefore = async (taskId: string, messageId: string): Promise<LlmMessage[]> => conversationBefore(await taskStore.listMessages(taskId), messageId);
+  const historyBefore = async (taskId: string, messageId: string): Promise<LlmMessage[]> =>
+    conversationBefore(await taskStore.listMessages(taskId), messageId);
 
   /** The cause of a failed turn: to the web now, and stored (a reload shows it: turn-failure-note.ts). */
   async function reportFailure(value: ErrorValue, traceId?: string): Promise<void> {
@@ -93,14 +107,28 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'error', error }, traceId);
     log({ event: 'turn_failed', taskId, error: value });
     // Stored at the notice's place in the task's order.
-    await taskStore.appendMessage(taskId, failureNoteOf(value, { id: `msg-${nanoid(12)}`, timestamp: clock.now(), ...(traceId ? { traceId } : {}), ...(seq !== undefined ? { seq } : {}) })).catch(() => {});
+    await taskStore
+      .appendMessage(
+        taskId,
+        failureNoteOf(value, {
+          id: `msg-${nanoid(12)}`,
+          timestamp: clock.now(),
+          ...(traceId ? { traceId } : {}),
+          ...(seq !== undefined ? { seq } : {}),
+        }),
+      )
+      .catch(() => {});
   }
 
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
   /** The plugin-UI mirror: made once the task actor exists, in its actor system. */
   let mirror!: PluginUiMirror;
-  const children = createTaskChildren({ send: (event) => session.actor.send(event), registry: scheduler.registry, now: () => clock.now() });
+  const children = createTaskChildren({
+    send: (event) => session.actor.send(event),
+    registry: scheduler.registry,
+    now: () => clock.now(),
+  });
   /** The recent tool message ids: a retry comes right after its first try, so a few are enough, and a long task does not grow the set. */
   const toolIds = new Set<string>();
   /** A page-prep retry reuses its actionId: its second history row gets a suffix. */
@@ -121,13 +149,29 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
         // The page overlay shows the waiting steps too (the plugin serving the task).
         waitingChanged: (waiting) => {
           const clientId = session?.browser.clientId;
-          if (clientId) services.nsp.to(rooms.client(clientId)).emit('plugin_message', { v: 1, type: 'confirmation_state', taskId, clientId, timestamp: clock.now(), waiting });
+          if (clientId)
+            services.nsp.to(rooms.client(clientId)).emit('plugin_message', {
+              v: 1,
+              type: 'confirmation_state',
+              taskId,
+              clientId,
+              timestamp: clock.now(),
+              waiting,
+            });
         },
         // Requests and answers are part of the conversation: shown now, and in the history.
         note: (text) => {
           // Stored with its seq like the orchestrator's notes (the history keeps its place in the task's order).
           const { seq } = events.toTask(taskId, { type: 'structuredOutput', status: 'info', message: text });
-          void taskStore.appendMessage(taskId, { id: `msg-${nanoid(12)}`, role: 'system', content: text, timestamp: clock.now(), meta: { seq: seq ?? 0 } }).catch(() => {});
+          void taskStore
+            .appendMessage(taskId, {
+              id: `msg-${nanoid(12)}`,
+              role: 'system',
+              content: text,
+              timestamp: clock.now(),
+              meta: { seq: seq ?? 0 },
+            })
+            .catch(() => {});
         },
       })
     : undefined;
@@ -155,7 +199,14 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     ...(options.checkFinalUrl ? { checkFinalUrl: options.checkFinalUrl } : {}),
     onStepDone: (record) => {
       void taskStore
-        .appendMessage(taskId, toolMessageOf(record, { id: toolMessageId(record.actionId), timestamp: clock.now(), traceId: session.browser.traceId }))
+        .appendMessage(
+          taskId,
+          toolMessageOf(record, {
+            id: toolMessageId(record.actionId),
+            timestamp: clock.now(),
+            traceId: session.browser.traceId,
+          }),
+        )
         .catch((error) => log({ event: 'persist_step_failed', taskId, error: String(error) }));
     },
     ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
@@ -186,8 +237,13 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               hideTab: (tab) => finishedTabs.hides(tab),
               ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
               ...(session.guard ? { guard: session.guard } : {}),
-              onUsage: (usage) => void addUsage(usage).catch((error) => log({ event: 'persist_usage_failed', taskId, error: String(error) })),
-              ...(options.onTrace ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) } : {}),
+              onUsage: (usage) =>
+                void addUsage(usage).catch((error) =>
+                  log({ event: 'persist_usage_failed', taskId, error: String(error) }),
+                ),
+              ...(options.onTrace
+                ? { onTrace: (entry: Record<string, unknown>) => options.onTrace!(taskId, entry) }
+                : {}),
             },
             message,
             signal,
@@ -198,7 +254,11 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
               role: 'assistant',
               content: result.text,
               timestamp: clock.now(),
-              meta: { ...(message.traceId ? { traceId: message.traceId } : {}), replyTo: message.id, ...assistantOrder(result.segments) },
+              meta: {
+                ...(message.traceId ? { traceId: message.traceId } : {}),
+                replyTo: message.id,
+                ...assistantOrder(result.segments),
+              },
             });
           }
           // A turn that ended on a failure puts the task in `error` (seed 000 §2.1), with its cause.
@@ -208,12 +268,27 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
           }
         } catch (error) {
           if (signal.aborted) {
-            events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
+            events.toTask(taskId, {
+              type: 'chatDelta',
+              sender: 'assistant',
+              targetEventId: message.id,
+              finished: true,
+              delta: { content: '' },
+            });
             return;
           }
-          const value = error instanceof TurnFailure ? error.error : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), retryable: false };
+          const value =
+            error instanceof TurnFailure
+              ? error.error
+              : { code: 'INTERNAL', message: String((error as Error)?.message ?? error), retryable: false };
           await reportFailure(value, message.traceId);
-          events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished: true, delta: { content: '' } });
+          events.toTask(taskId, {
+            type: 'chatDelta',
+            sender: 'assistant',
+            targetEventId: message.id,
+            finished: true,
+            delta: { content: '' },
+          });
           throw value;
         }
         if (failed) throw failed;
@@ -231,7 +306,9 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
         children.provided.actionSettled(args, params);
       },
       persistStatus: (_, params) => {
-        void taskStore.updateTask(params.taskId, { status: params.status }).catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
+        void taskStore
+          .updateTask(params.taskId, { status: params.status })
+          .catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
       },
       notifyStatus: (_, params) => {
         events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
@@ -239,20 +316,36 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
         mirror.status(params.status);
         // Every frontend's task list follows (tasks created or driven by another client).
         events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status });
-        if (session && (params.status === 'completed' || params.status === 'error')) finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
+        if (session && (params.status === 'completed' || params.status === 'error'))
+          finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
         if (session) tellPlugin(session, params.status);
       },
     },
   });
-  const snapshot = restored ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) }) : undefined;
-  const actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, inspect, clock, ...(snapshot ? { snapshot } : {}) });
+  const snapshot = restored
+    ? machine.resolveState({ value: restored.value, context: restoredContextOf(taskId, restored) })
+    : undefined;
+  const actor = createActor(machine, {
+    id: `task:${taskId}`,
+    input: { taskId },
+    inspect,
+    clock,
+    ...(snapshot ? { snapshot } : {}),
+  });
   mirror = createPluginUiMirror(taskId, { parent: actor });
   if (restored?.status) mirror.status(restored.status);
   session = { taskId, actor, browser, pageStale: false, mirror, ...(guard ? { guard } : {}) };
   finishedTabs.reopen(taskId);
   ctx.register(session);
   // One registry of live task trees: takeover, STOP and `tasks.run` find it by its id.
-  services.tasks.add({ taskId, kind: 'chat', actor, runAction: children.runAndReport, clientId: () => browser.clientId, tabId: () => browser.tabId });
+  services.tasks.add({
+    taskId,
+    kind: 'chat',
+    actor,
+    runAction: children.runAndReport,
+    clientId: () => browser.clientId,
+    tabId: () => browser.tabId,
+  });
   actor.start();
   return session;
 }

@@ -105,8 +105,13 @@ export function createTaskTab(deps: TaskTabDeps) {
             {
               type: 'structuredOutput',
               status: 'info',
-              message: 'The browser did not let Mimo attach its debugger to the task tab; clicks and typing fall back to DOM events.',
-              error: { code: attached.error.code, message: attached.error.message, retryable: attached.error.retryable ?? false },
+              message:
+                'The browser did not let Mimo attach its debugger to the task tab; clicks and typing fall back to DOM events.',
+              error: {
+                code: attached.error.code,
+                message: attached.error.message,
+                retryable: attached.error.retryable ?? false,
+              },
             },
             deps.traceId(),
           );
@@ -122,7 +127,10 @@ export function createTaskTab(deps: TaskTabDeps) {
     const loaded = await deps.act(step, 'browser_wait_for_loaded', { tabId, ...params });
     // A plugin that missed the ack is not a page: the turn stops there.
     if (deps.blocked() || loadedNoPage(loaded)) return { loaded };
-    const landed = (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ?? currentUrl() ?? undefined;
+    const landed =
+      (typeof loaded.result?.url === 'string' && loaded.result.url ? loaded.result.url : null) ??
+      currentUrl() ??
+      undefined;
     if (deps.checkFinalUrl && landed && !/^about:blank$/i.test(landed)) {
       const verdict = await deps.checkFinalUrl(landed);
       if (!verdict.ok) {
@@ -153,8 +161,12 @@ export function createTaskTab(deps: TaskTabDeps) {
     park,
 
     /** Policy check, task_start (canonical URL, reusing the tab), attach, load, landing URL check. */
-    async navigate(step: Step, url: string): Promise<{ ok: true; settled: Settled } | { ok: false; error: ErrorValue }> {
-      if (closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
+    async navigate(
+      step: Step,
+      url: string,
+    ): Promise<{ ok: true; settled: Settled } | { ok: false; error: ErrorValue }> {
+      if (closed)
+        return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
       const allowed = await deps.checkUrl(url);
       if (!allowed.ok) {
         deps.refused(step, 'task_start', { url }, allowed.error);
@@ -173,7 +185,9 @@ export function createTaskTab(deps: TaskTabDeps) {
       const stopped = await deps.act(step, 'task_stop', { closeTab: true });
       deps.registry.unbind(deps.taskId);
       tabId = null;
-      return stopped.ok ? { ok: true } : { ok: false, error: stopped.error ?? errorValue('PLUGIN_ERROR', 'task_stop failed') };
+      return stopped.ok
+        ? { ok: true }
+        : { ok: false, error: stopped.error ?? errorValue('PLUGIN_ERROR', 'task_stop failed') };
     },
 
     /** The seed 002 switch: the task now drives `newTabId` (one of its own tabs). */

@@ -36,7 +36,14 @@ export interface TaskTrees {
   /** Forgets the tree (only this one: a newer tree of the same task stays). */
   remove(tree: TaskTree): void;
   /** A tool task for a caller without a chat turn, registered under its id until disposed. */
-  toolTask(taskId: string, options?: { pagePrepLogic?: Parameters<typeof createToolTask>[0]['pagePrepLogic']; clientId?: () => string | null; tabId?: () => number | null }): ToolTask;
+  toolTask(
+    taskId: string,
+    options?: {
+      pagePrepLogic?: Parameters<typeof createToolTask>[0]['pagePrepLogic'];
+      clientId?: () => string | null;
+      tabId?: () => number | null;
+    },
+  ): ToolTask;
   /** Runs one action as a child of the task's tree; a task id with no live tree gets a tool task while it has actions. */
   run(request: ActionRequest, onStarted?: () => void): Promise<SettledOutput>;
   /** Actions queued or in flight in the task's tree. */

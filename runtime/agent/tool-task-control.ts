@@ -13,11 +13,13 @@ export function controlToolTask(tree: TaskTree, command: ToolTaskCommand): Contr
     case 'takeover': {
       const before = status();
       tree.actor.send({ type: 'TAKEOVER', reason: command.reason });
-      if (status() !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: `a ${before} task cannot be taken over` } };
+      if (status() !== 'takeover')
+        return { ok: false, error: { code: 'CONFLICT', message: `a ${before} task cannot be taken over` } };
       return { ok: true, data: { status: status() } };
     }
     case 'resume':
-      if (status() !== 'takeover') return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      if (status() !== 'takeover')
+        return { ok: false, error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
       tree.actor.send({ type: 'RESUME' });
       return { ok: true, data: { status: status() } };
     case 'stop':

@@ -6,7 +6,16 @@
 // caller uses it; an action after a STOP (the MCP client's cancel, the overlay's Stop) opens a
 // new hold, as a follow-up message reopens a chat task.
 import { createActor, fromPromise, type Actor, type InspectionEvent } from 'xstate';
-import { canceledActionOutput, errorValue, ErrorCode, pagePrepMachine, taskMachine, type ActionInput, type PagePrepInput, type PagePrepOutput } from '../../machines/index.ts';
+import {
+  canceledActionOutput,
+  errorValue,
+  ErrorCode,
+  pagePrepMachine,
+  taskMachine,
+  type ActionInput,
+  type PagePrepInput,
+  type PagePrepOutput,
+} from '../../machines/index.ts';
 import type { Clock } from '../clock/index.ts';
 import type { SettledOutput } from '../scheduler/action-registry.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
@@ -45,7 +54,11 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
   let disposed = false;
   let release: (() => void) | null = null;
   let actor!: Actor<typeof taskMachine>;
-  const children = createTaskChildren({ send: (event) => actor.send(event), registry: deps.scheduler.registry, now: () => deps.clock.now() });
+  const children = createTaskChildren({
+    send: (event) => actor.send(event),
+    registry: deps.scheduler.registry,
+    now: () => deps.clock.now(),
+  });
   const machine = taskMachine.provide({
     actors: {
       runAction: deps.scheduler.actionLogic,
@@ -61,7 +74,12 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
     },
     actions: children.provided,
   });
-  actor = createActor(machine, { id: `task:${taskId}`, input: { taskId }, clock: deps.clock, ...(deps.inspect ? { inspect: deps.inspect } : {}) });
+  actor = createActor(machine, {
+    id: `task:${taskId}`,
+    input: { taskId },
+    clock: deps.clock,
+    ...(deps.inspect ? { inspect: deps.inspect } : {}),
+  });
   actor.start();
 
   /** Actions only run while the task is `running`: opens a hold when there is none. */
@@ -75,18 +93,32 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
     taskId,
     actor,
     runAction(input, onStarted) {
-      if (disposed) return Promise.resolve({ ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`), durationMs: 0 });
+      if (disposed)
+        return Promise.resolve({
+          ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`),
+          durationMs: 0,
+        });
       open();
       return children.runAction(input, onStarted);
     },
     reported: children.reported,
     runAndReport(input, onStarted) {
-      if (disposed) return Promise.resolve({ ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`), durationMs: 0 });
+      if (disposed)
+        return Promise.resolve({
+          ...canceledActionOutput(input, `${input.actionName} was not sent: the session's tab is closed`),
+          durationMs: 0,
+        });
       open();
       return children.runAndReport(input, onStarted);
     },
     preparePage(input) {
-      if (disposed) return Promise.resolve({ status: 'failed', warnings: [], missing: ['screenshot', 'readability'], error: errorValue(ErrorCode.TASK_STOPPED, 'the session\'s tab is closed', { retryable: false }) });
+      if (disposed)
+        return Promise.resolve({
+          status: 'failed',
+          warnings: [],
+          missing: ['screenshot', 'readability'],
+          error: errorValue(ErrorCode.TASK_STOPPED, "the session's tab is closed", { retryable: false }),
+        });
       open();
       return children.preparePage(input);
     },

@@ -6,8 +6,23 @@ import type { ErrorValue } from '../../machines/index.ts';
 import type { TurnOutcome } from '../../transport/contracts/index.ts';
 import type { Message } from '../store/task-types.ts';
 
-export function failureNoteOf(error: ErrorValue, at: { id: string; timestamp: number; traceId?: string; seq?: number }, outcome: TurnOutcome = 'error'): Message {
+export function failureNoteOf(
+  error: ErrorValue,
+  at: { id: string; timestamp: number; traceId?: string; seq?: number },
+  outcome: TurnOutcome = 'error',
+): Message {
   const cause = { code: error.code, message: error.message, retryable: error.retryable ?? false };
   const content = outcome === 'error' ? `The task failed: ${error.message}` : error.message;
-  return { id: at.id, role: 'system', content, timestamp: at.timestamp, meta: { outcome, error: cause, ...(at.traceId ? { traceId: at.traceId } : {}), ...(at.seq !== undefined ? { seq: at.seq } : {}) } };
+  return {
+    id: at.id,
+    role: 'system',
+    content,
+    timestamp: at.timestamp,
+    meta: {
+      outcome,
+      error: cause,
+      ...(at.traceId ? { traceId: at.traceId } : {}),
+      ...(at.seq !== undefined ? { seq: at.seq } : {}),
+    },
+  };
 }

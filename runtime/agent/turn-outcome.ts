@@ -38,15 +38,29 @@ export function nextTurnFailure(current: ErrorValue | null, tool: string, outcom
 
 /** The step limit ran out before a final answer: a failure, not a result. */
 export function stepLimitFailure(stepLimit: number): ErrorValue {
-  return errorValue('EXECUTION_ERROR', `the agent stopped after ${stepLimit} steps without finishing`, { retryable: true, details: { reason: 'step_limit', stepLimit } });
+  return errorValue('EXECUTION_ERROR', `the agent stopped after ${stepLimit} steps without finishing`, {
+    retryable: true,
+    details: { reason: 'step_limit', stepLimit },
+  });
 }
 
 /** The load a page read waited for, as a failure: HTTP 4xx/5xx (an error page) or no complete load. */
-export function loadFailureOf(loaded: { ok: boolean; error?: ErrorValue | undefined; result?: Record<string, unknown> | undefined }, url: string): ErrorValue | undefined {
-  if (!loaded.ok) return loaded.error ?? errorValue('NAVIGATION_TIMEOUT', `${url || 'the page'} did not finish loading`, { retryable: true });
+export function loadFailureOf(
+  loaded: { ok: boolean; error?: ErrorValue | undefined; result?: Record<string, unknown> | undefined },
+  url: string,
+): ErrorValue | undefined {
+  if (!loaded.ok)
+    return (
+      loaded.error ??
+      errorValue('NAVIGATION_TIMEOUT', `${url || 'the page'} did not finish loading`, { retryable: true })
+    );
   const status = loaded.result?.httpStatus;
   if (typeof status === 'number' && status >= 400) {
-    return errorValue('NAVIGATION_FAILED', `${url || 'the page'} answered HTTP ${status}: an error page, not the content asked for`, { retryable: status >= 500, details: { httpStatus: status, url } });
+    return errorValue(
+      'NAVIGATION_FAILED',
+      `${url || 'the page'} answered HTTP ${status}: an error page, not the content asked for`,
+      { retryable: status >= 500, details: { httpStatus: status, url } },
+    );
   }
   return undefined;
 }

@@ -60,18 +60,33 @@ const STOPS_TURN = new Set(['PLUGIN_OFFLINE', 'PLUGIN_TIMEOUT_ACK']);
 /** Codes that end the task in `error`. */
 const FAILS_TASK = new Set(['PAGE_PREP_FAILED']);
 
-export async function runTurn(deps: TurnDeps, message: { id: string; content: string; traceId?: string }, signal?: AbortSignal): Promise<TurnResult> {
+export async function runTurn(
+  deps: TurnDeps,
+  message: { id: string; content: string; traceId?: string },
+  signal?: AbortSignal,
+): Promise<TurnResult> {
   const { events, taskId } = deps;
   const traceId = message.traceId;
   const delta = (content: string, finished = false) =>
-    events.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished, delta: { content } }, traceId);
+    events.toTask(
+      taskId,
+      { type: 'chatDelta', sender: 'assistant', targetEventId: message.id, finished, delta: { content } },
+      traceId,
+    );
 
-  const messages: LlmMessage[] = [{ role: 'system', content: systemPromptFor(deps.llm, { untrustedPages: deps.guard !== undefined }) }, ...deps.history, { role: 'user', content: message.content }];
+  const messages: LlmMessage[] = [
+    { role: 'system', content: systemPromptFor(deps.llm, { untrustedPages: deps.guard !== undefined }) },
+    ...deps.history,
+    { role: 'user', content: message.content },
+  ];
   let text = '';
   let steps = 0;
   let stoppedAtLimit = false;
   let failure: ErrorValue | null = null;
-  const stepContext = createStepContext({ budgetTokens: deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS, ...(deps.hideTab ? { hideTab: deps.hideTab } : {}) });
+  const stepContext = createStepContext({
+    budgetTokens: deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    ...(deps.hideTab ? { hideTab: deps.hideTab } : {}),
+  });
   let currentPage: PageContext | undefined;
   /** The tool messages whose page payload is still in the conversation (the next page supersedes them). */
   let livePages = messages.filter(hasPagePayload);
@@ -91,7 +106,8 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
 
   for (;;) {
     // STOP ended the turn (its actions settled as canceled): no further LLM step.
-    if (signal?.aborted) throw new TurnFailure(errorValue('TASK_STOPPED', 'the task was stopped', { retryable: false }));
+    if (signal?.aborted)
+      throw new TurnFailure(errorValue('TASK_STOPPED', 'the task was stopped', { retryable: false }));
     if (steps >= deps.stepLimit) {
       stoppedAtLimit = true;
       say(`${text ? '\n\n' : ''}I stopped after ${deps.stepLimit} steps without finishing; tell me how to continue.`);
@@ -100,8 +116,12 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     steps++;
     const snapshot = deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined;
     const { browserState, stateMessage } = stepContext.browserState(snapshot, deps.browser.tabId);
-    if (!currentPage && deps.browser.fullPage) currentPage = stepContext.fitPage(deps.browser.fullPage, stateMessage, 'browser_read_page', {});
-    const stepMessages: LlmMessage[] = [...messages, { role: 'system', content: deps.guard ? markUntrusted(stateMessage, boundary) : stateMessage }];
+    if (!currentPage && deps.browser.fullPage)
+      currentPage = stepContext.fitPage(deps.browser.fullPage, stateMessage, 'browser_read_page', {});
+    const stepMessages: LlmMessage[] = [
+      ...messages,
+      { role: 'system', content: deps.guard ? markUntrusted(stateMessage, boundary) : stateMessage },
+    ];
     const calls: LlmToolCall[] = [];
     let stepText = '';
     if (text && !text.endsWith('\n')) say('\n\n');
@@ -137,26 +157,47 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
     let stopTurn: ErrorValue | null = null;
     for (const call of calls) {
       stepContext.noteAction(call.name, call.arguments, deps.browser.fullPage);
-      const current = stepContext.browserState(deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined, deps.browser.tabId).stateMessage;
+      const current = stepContext.browserState(
+        deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined,
+        deps.browser.tabId,
+      ).stateMessage;
       const outcome: ToolOutcome = call.argumentsError
-        ? { ok: false, error: errorValue('SCHEMA_VALIDATION_FAILED', `the arguments of ${call.name} are not valid JSON: ${call.argumentsError}`) }
+        ? {
+            ok: false,
+            error: errorValue(
+              'SCHEMA_VALIDATION_FAILED',
+              `the arguments of ${call.name} are not valid JSON: ${call.argumentsError}`,
+            ),
+          }
         : stopTurn
           ? { ok: false, error: errorValue('SKIPPED', 'not run: an earlier tool call of this step failed') }
           : await runBrowserTool(
               deps.browser,
-              { snapshotOf: deps.snapshotOf, pagingTokens: stepContext.pagingTokens(current), ...(deps.guard ? { guard: deps.guard } : {}) },
+              {
+                snapshotOf: deps.snapshotOf,
+                pagingTokens: stepContext.pagingTokens(current),
+                ...(deps.guard ? { guard: deps.guard } : {}),
+              },
               call.name,
               call.arguments,
               { toolCallId: call.toolCallId, ...(signal ? { signal } : {}) },
             );
       if (outcome.ok && outcome.page) {
         // The page the model sees: cut to what is left of the step budget after the browser state.
-        const after = stepContext.browserState(deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined, deps.browser.tabId).stateMessage;
+        const after = stepContext.browserState(
+          deps.browser.clientId ? deps.snapshotOf(deps.browser.clientId) : undefined,
+          deps.browser.tabId,
+        ).stateMessage;
         currentPage = stepContext.fitPage(outcome.page, after, call.name, outcome.result ?? {});
         outcome.result = { ...outcome.result, page: currentPage };
       }
       const toolResult = outcome.ok
-        ? toolResultOk(call.toolCallId, call.name, outcome.result ?? {}, outcome.warnings ? { warnings: outcome.warnings } : {})
+        ? toolResultOk(
+            call.toolCallId,
+            call.name,
+            outcome.result ?? {},
+            outcome.warnings ? { warnings: outcome.warnings } : {},
+          )
         : toolResultError(call.toolCallId, call.name, {
             code: outcome.error?.code ?? 'INTERNAL',
             message: outcome.error?.message ?? 'the tool failed',
@@ -164,10 +205,16 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
           });
       deps.onTrace?.({ kind: 'tool_result', toolResult });
       failure = nextTurnFailure(failure, call.name, outcome);
-      if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined)) livePages = supersedePages(livePages);
+      if (outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined))
+        livePages = supersedePages(livePages);
       const toolJson = JSON.stringify(toolResult);
       const pageData = deps.guard && outcome.ok && PAGE_PAYLOADS.some((key) => outcome.result?.[key] !== undefined);
-      const toolMessage: LlmMessage = { role: 'tool', toolCallId: call.toolCallId, name: call.name, content: pageData ? markUntrusted(toolJson, boundary) : toolJson };
+      const toolMessage: LlmMessage = {
+        role: 'tool',
+        toolCallId: call.toolCallId,
+        name: call.name,
+        content: pageData ? markUntrusted(toolJson, boundary) : toolJson,
+      };
       messages.push(toolMessage);
       if (hasPagePayload(toolMessage)) livePages.push(toolMessage);
       if (!outcome.ok && outcome.error) {
@@ -189,14 +236,21 @@ export async function runTurn(deps: TurnDeps, message: { id: string; content: st
 }
 
 /** The stored assistant message's place in the task's order: its first segment's seq, and every segment when there are several. */
-export function assistantOrder(segments: TurnResult['segments']): { seq?: number; segments?: Array<{ seq: number; text: string }> } {
+export function assistantOrder(segments: TurnResult['segments']): {
+  seq?: number;
+  segments?: Array<{ seq: number; text: string }>;
+} {
   if (segments.length === 0) return {};
-  return { seq: segments[0]!.seq, ...(segments.length > 1 ? { segments: segments.map((s) => ({ seq: s.seq, text: s.text })) } : {}) };
+  return {
+    seq: segments[0]!.seq,
+    ...(segments.length > 1 ? { segments: segments.map((s) => ({ seq: s.seq, text: s.text })) } : {}),
+  };
 }
 
 const PAGE_PAYLOADS = ['page', 'pageText', 'elementsPage'] as const;
 
-const hasPagePayload = (message: LlmMessage) => message.role === 'tool' && PAGE_PAYLOADS.some((key) => message.content.includes(`"${key}"`));
+const hasPagePayload = (message: LlmMessage) =>
+  message.role === 'tool' && PAGE_PAYLOADS.some((key) => message.content.includes(`"${key}"`));
 
 /**
  * Keeps only the newest page payload in the conversation: the older tool results that still hold

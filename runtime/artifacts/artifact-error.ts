@@ -21,7 +21,13 @@ export type ArtifactErrorReason =
   | 'body_error'
   | 'io_error';
 
-const DEFAULT_STATUS: Record<ArtifactErrorCode, number> = { BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, INTERNAL: 500 };
+const DEFAULT_STATUS: Record<ArtifactErrorCode, number> = {
+  BAD_REQUEST: 400,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INTERNAL: 500,
+};
 
 export interface ArtifactErrorOptions {
   status?: number;
@@ -39,7 +45,12 @@ export class ArtifactError extends Error {
   readonly context: Record<string, unknown> | undefined;
   readonly fieldErrors: Array<{ field: string; message: string }> | undefined;
 
-  constructor(code: ArtifactErrorCode, reason: ArtifactErrorReason, message: string, options: ArtifactErrorOptions = {}) {
+  constructor(
+    code: ArtifactErrorCode,
+    reason: ArtifactErrorReason,
+    message: string,
+    options: ArtifactErrorOptions = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ArtifactError';
     this.code = code;
@@ -67,9 +78,14 @@ export function isArtifactError(value: unknown): value is ArtifactError {
 /** A failed disk operation: INTERNAL 500, the errno kept in `context` (no paths in the message). */
 export function ioError(action: string, cause: unknown, context: Record<string, unknown> = {}): ArtifactError {
   const errno = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
-  return new ArtifactError('INTERNAL', 'io_error', `artifact storage could not ${action}${errno ? ` (${errno})` : ''}`, {
-    retryable: true,
-    context: errno ? { ...context, errno } : context,
-    cause,
-  });
+  return new ArtifactError(
+    'INTERNAL',
+    'io_error',
+    `artifact storage could not ${action}${errno ? ` (${errno})` : ''}`,
+    {
+      retryable: true,
+      context: errno ? { ...context, errno } : context,
+      cause,
+    },
+  );
 }

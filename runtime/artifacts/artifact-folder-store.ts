@@ -54,7 +54,8 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
       const sink: UploadSink = {
         async write(chunk) {
           let offset = 0;
-          while (offset < chunk.byteLength) offset += (await handle.write(chunk, offset, chunk.byteLength - offset)).bytesWritten;
+          while (offset < chunk.byteLength)
+            offset += (await handle.write(chunk, offset, chunk.byteLength - offset)).bytesWritten;
         },
         async commit(ready) {
           try {

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { isValidArtifactId } from './artifact-id.ts';
 import type { ArtifactMeta } from './artifact-types.ts';
 
-export type EntryKind = { type: 'data'; artifactId: string } | { type: 'meta'; artifactId: string } | { type: 'temp' } | { type: 'other' };
+export type EntryKind =
+  { type: 'data'; artifactId: string } | { type: 'meta'; artifactId: string } | { type: 'temp' } | { type: 'other' };
 
 export function classifyEntry(name: string): EntryKind {
   const isId = (text: string): boolean => isValidArtifactId(text); // no type narrowing of `name`
@@ -37,8 +38,13 @@ export interface ArtifactFolder {
 function isMeta(value: unknown, artifactId: string): value is ArtifactMeta {
   const meta = value as Partial<ArtifactMeta> | null;
   return (
-    typeof meta === 'object' && meta !== null && meta.artifactId === artifactId && (meta.state === 'pending' || meta.state === 'ready') &&
-    typeof meta.contentType === 'string' && typeof meta.expiresAt === 'number' && typeof meta.uploadExpiresAt === 'number'
+    typeof meta === 'object' &&
+    meta !== null &&
+    meta.artifactId === artifactId &&
+    (meta.state === 'pending' || meta.state === 'ready') &&
+    typeof meta.contentType === 'string' &&
+    typeof meta.expiresAt === 'number' &&
+    typeof meta.uploadExpiresAt === 'number'
   );
 }
 

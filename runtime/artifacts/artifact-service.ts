@@ -14,16 +14,29 @@ import { createFolderArtifactStore } from './artifact-folder-store.ts';
 import { isValidArtifactId, newArtifactId } from './artifact-id.ts';
 import { checkArtifactInput, isValidContentType, mediaType } from './artifact-inputs.ts';
 import type { UploadSink } from './artifact-store.ts';
-import type { ArtifactMeta, ArtifactService, ArtifactServiceOptions, OpenedArtifact, StoredArtifact } from './artifact-types.ts';
+import type {
+  ArtifactMeta,
+  ArtifactService,
+  ArtifactServiceOptions,
+  OpenedArtifact,
+  StoredArtifact,
+} from './artifact-types.ts';
 import { discardBody, receiveBody } from './receive-body.ts';
 import { createNodeScheduler } from './scheduler.ts';
-import { isPresignToken, isRecordToken, signPresignToken, verifyPresignToken, verifyUploadToken } from './upload-token.ts';
+import {
+  isPresignToken,
+  isRecordToken,
+  signPresignToken,
+  verifyPresignToken,
+  verifyUploadToken,
+} from './upload-token.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`createArtifactService: ${name} must be a positive number`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TypeError(`createArtifactService: ${name} must be a positive number`);
   return value;
 }
 
@@ -36,7 +49,8 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
   const secret = typeof options.secret === 'string' ? Buffer.from(options.secret, 'utf8') : Buffer.from(options.secret);
   if (secret.length < 16) throw new TypeError('createArtifactService: secret must be at least 16 bytes');
   const base = new URL(options.publicBaseUrl);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError('createArtifactService: publicBaseUrl must be http(s)');
+  if (base.protocol !== 'http:' && base.protocol !== 'https:')
+    throw new TypeError('createArtifactService: publicBaseUrl must be http(s)');
   const baseUrl = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
   const uploadTtlMs = positive('uploadTtlMs', options.uploadTtlMs ?? 15 * MINUTE);
   const downloadTtlMs = positive('downloadTtlMs', options.downloadTtlMs ?? 24 * HOUR);
@@ -48,11 +62,17 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
 
   const downloadUrl = (artifactId: string) => `${baseUrl}/api/artifacts/${artifactId}`;
   const stored = (meta: ArtifactMeta): StoredArtifact => ({
-    artifactId: meta.artifactId, downloadUrl: downloadUrl(meta.artifactId), contentType: meta.contentType, size: meta.size ?? 0, expiresAt: meta.expiresAt,
+    artifactId: meta.artifactId,
+    downloadUrl: downloadUrl(meta.artifactId),
+    contentType: meta.contentType,
+    size: meta.size ?? 0,
+    expiresAt: meta.expiresAt,
   });
 
   function invalidId(): ArtifactError {
-    return new ArtifactError('BAD_REQUEST', 'invalid_id', 'invalid artifact id', { fieldErrors: [{ field: 'artifactId', message: 'expected art- followed by 21 characters of [A-Za-z0-9_-]' }] });
+    return new ArtifactError('BAD_REQUEST', 'invalid_id', 'invalid artifact id', {
+      fieldErrors: [{ field: 'artifactId', message: 'expected art- followed by 21 characters of [A-Za-z0-9_-]' }],
+    });
   }
 
   // Presigned and not uploaded yet, in this process: `open` answers `pending` for them (after a
@@ -68,7 +88,8 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     presigned.set(artifactId, uploadExpiresAt);
   }
 
-  const notFound = (artifactId: string) => new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+  const notFound = (artifactId: string) =>
+    new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
 
   async function readStoredMeta(artifactId: string): Promise<ArtifactMeta | null | 'damaged'> {
     try {
@@ -97,7 +118,19 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       const stored = await readStoredMeta(artifactId);
       if (stored === 'damaged') throw notFound(artifactId);
       const { taskId, kind, contentType, createdAt } = check.fields;
-      return stored ?? { version: 1, artifactId, taskId, kind, contentType, createdAt, state: 'pending', uploadExpiresAt: check.expiresAt, expiresAt: check.expiresAt };
+      return (
+        stored ?? {
+          version: 1,
+          artifactId,
+          taskId,
+          kind,
+          contentType,
+          createdAt,
+          state: 'pending',
+          uploadExpiresAt: check.expiresAt,
+          expiresAt: check.expiresAt,
+        }
+      );
     }
     // Neither form: refused before any lookup.
     if (!isRecordToken(token)) throw forbidden(artifactId, 'invalid_token');
@@ -108,7 +141,12 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     return meta;
   }
 
-  async function acceptUploadChecked(artifactId: string, token: string | null | undefined, body: Parameters<ArtifactService['acceptUpload']>[2], opts: Parameters<ArtifactService['acceptUpload']>[3] = {}): Promise<StoredArtifact> {
+  async function acceptUploadChecked(
+    artifactId: string,
+    token: string | null | undefined,
+    body: Parameters<ArtifactService['acceptUpload']>[2],
+    opts: Parameters<ArtifactService['acceptUpload']>[3] = {},
+  ): Promise<StoredArtifact> {
     if (!isValidArtifactId(artifactId)) throw invalidId();
     const meta = await uploadTarget(artifactId, token);
     if (meta.state === 'ready') throw alreadyUploaded(artifactId);
@@ -122,24 +160,43 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     }
     if (!claim.ok) {
       if (claim.reason === 'already_uploaded') throw alreadyUploaded(artifactId);
-      if (claim.reason === 'upload_in_progress') throw new ArtifactError('CONFLICT', 'upload_in_progress', 'an upload to this URL is already in progress', { context: { artifactId } });
-      throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+      if (claim.reason === 'upload_in_progress')
+        throw new ArtifactError('CONFLICT', 'upload_in_progress', 'an upload to this URL is already in progress', {
+          context: { artifactId },
+        });
+      throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, {
+        context: { artifactId },
+      });
     }
     const sink: UploadSink = claim.sink;
     try {
-      if (opts.contentType !== undefined && (!isValidContentType(opts.contentType) || mediaType(opts.contentType) !== mediaType(meta.contentType))) {
-        throw new ArtifactError('BAD_REQUEST', 'content_type_mismatch', `expected content type ${meta.contentType}`, { status: 415, context: { artifactId } });
+      if (
+        opts.contentType !== undefined &&
+        (!isValidContentType(opts.contentType) || mediaType(opts.contentType) !== mediaType(meta.contentType))
+      ) {
+        throw new ArtifactError('BAD_REQUEST', 'content_type_mismatch', `expected content type ${meta.contentType}`, {
+          status: 415,
+          context: { artifactId },
+        });
       }
       const declared = opts.contentLength;
       if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) {
-        throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'invalid content length', { fieldErrors: [{ field: 'contentLength', message: 'expected a non-negative integer' }] });
+        throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'invalid content length', {
+          fieldErrors: [{ field: 'contentLength', message: 'expected a non-negative integer' }],
+        });
       }
       if (declared !== undefined && declared > maxUploadBytes) {
-        throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { artifactId, maxUploadBytes } });
+        throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxUploadBytes} bytes`, {
+          status: 413,
+          context: { artifactId, maxUploadBytes },
+        });
       }
       const size = await receiveBody({ body, sink, maxBytes: maxUploadBytes, timeoutMs: uploadTimeoutMs, scheduler });
       if (declared !== undefined && size !== declared) {
-        throw new ArtifactError('BAD_REQUEST', 'length_mismatch', `received ${size} bytes, expected ${declared}`, { retryable: true, context: { artifactId } });
+        throw new ArtifactError('BAD_REQUEST', 'length_mismatch', `received ${size} bytes, expected ${declared}`, {
+          retryable: true,
+          context: { artifactId },
+        });
       }
       const now = clock.now();
       const ready: ArtifactMeta = { ...meta, state: 'ready', size, uploadedAt: now, expiresAt: now + downloadTtlMs };
@@ -157,7 +214,9 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
   }
 
   function alreadyUploaded(artifactId: string): ArtifactError {
-    return new ArtifactError('CONFLICT', 'already_uploaded', 'this upload URL has already been used', { context: { artifactId } });
+    return new ArtifactError('CONFLICT', 'already_uploaded', 'this upload URL has already been used', {
+      context: { artifactId },
+    });
   }
 
   async function sweep() {
@@ -176,9 +235,19 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       const artifactId = newArtifactId();
       const uploadExpiresAt = now + uploadTtlMs;
       // Nothing is written: the token carries what acceptUpload records (see the top of this file).
-      const token = signPresignToken(secret, artifactId, uploadExpiresAt, { taskId: checked.taskId, kind: checked.kind, contentType: checked.contentType, createdAt: now });
+      const token = signPresignToken(secret, artifactId, uploadExpiresAt, {
+        taskId: checked.taskId,
+        kind: checked.kind,
+        contentType: checked.contentType,
+        createdAt: now,
+      });
       notePresigned(artifactId, uploadExpiresAt, now);
-      return { artifactId, uploadUrl: `${downloadUrl(artifactId)}/upload?token=${encodeURIComponent(token)}`, downloadUrl: downloadUrl(artifactId), expiresAt: uploadExpiresAt };
+      return {
+        artifactId,
+        uploadUrl: `${downloadUrl(artifactId)}/upload?token=${encodeURIComponent(token)}`,
+        downloadUrl: downloadUrl(artifactId),
+        expiresAt: uploadExpiresAt,
+      };
     },
 
     async acceptUpload(artifactId, token, body, opts) {
@@ -195,17 +264,33 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       const found = await readStoredMeta(artifactId);
       const meta = found === null && (presigned.get(artifactId) ?? 0) > clock.now() ? 'presigned' : found;
       if (meta === null || meta === 'damaged') throw notFound(artifactId);
-      if (meta === 'presigned' || meta.state !== 'ready') throw new ArtifactError('NOT_FOUND', 'pending', `artifact ${artifactId} has not been uploaded yet`, { context: { artifactId } });
-      if (clock.now() >= meta.expiresAt) throw new ArtifactError('NOT_FOUND', 'expired', `artifact ${artifactId} has expired`, { status: 410, context: { artifactId } });
+      if (meta === 'presigned' || meta.state !== 'ready')
+        throw new ArtifactError('NOT_FOUND', 'pending', `artifact ${artifactId} has not been uploaded yet`, {
+          context: { artifactId },
+        });
+      if (clock.now() >= meta.expiresAt)
+        throw new ArtifactError('NOT_FOUND', 'expired', `artifact ${artifactId} has expired`, {
+          status: 410,
+          context: { artifactId },
+        });
       let data: Awaited<ReturnType<typeof store.openBytes>>;
       try {
         data = await store.openBytes(meta);
       } catch (error) {
         throw ioError('read the artifact', error, { artifactId });
       }
-      if (!data) throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, { context: { artifactId } });
+      if (!data)
+        throw new ArtifactError('NOT_FOUND', 'not_found', `artifact ${artifactId} not found`, {
+          context: { artifactId },
+        });
       const opened: OpenedArtifact = {
-        artifactId, taskId: meta.taskId, kind: meta.kind, contentType: meta.contentType, size: data.size, createdAt: meta.createdAt, expiresAt: meta.expiresAt,
+        artifactId,
+        taskId: meta.taskId,
+        kind: meta.kind,
+        contentType: meta.contentType,
+        size: data.size,
+        createdAt: meta.createdAt,
+        expiresAt: meta.expiresAt,
         ...(data.path !== undefined ? { path: data.path } : {}),
         stream: data.stream,
         read: data.read,
@@ -218,13 +303,29 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       if (isArtifactError(checked)) throw checked;
       const bytes = input.bytes;
       if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) {
-        throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'bytes must be a Uint8Array or a string', { fieldErrors: [{ field: 'bytes', message: 'expected Uint8Array or string' }] });
+        throw new ArtifactError('BAD_REQUEST', 'invalid_input', 'bytes must be a Uint8Array or a string', {
+          fieldErrors: [{ field: 'bytes', message: 'expected Uint8Array or string' }],
+        });
       }
       const size = typeof bytes === 'string' ? Buffer.byteLength(bytes, 'utf8') : bytes.byteLength;
-      if (size > maxUploadBytes) throw new ArtifactError('BAD_REQUEST', 'too_large', `artifact exceeds the limit of ${maxUploadBytes} bytes`, { status: 413, context: { maxUploadBytes } });
+      if (size > maxUploadBytes)
+        throw new ArtifactError('BAD_REQUEST', 'too_large', `artifact exceeds the limit of ${maxUploadBytes} bytes`, {
+          status: 413,
+          context: { maxUploadBytes },
+        });
       const artifactId = newArtifactId();
       const now = clock.now();
-      const meta: ArtifactMeta = { version: 1, artifactId, ...checked, createdAt: now, state: 'ready', uploadExpiresAt: now, expiresAt: now + downloadTtlMs, size, uploadedAt: now };
+      const meta: ArtifactMeta = {
+        version: 1,
+        artifactId,
+        ...checked,
+        createdAt: now,
+        state: 'ready',
+        uploadExpiresAt: now,
+        expiresAt: now + downloadTtlMs,
+        size,
+        uploadedAt: now,
+      };
       try {
         await store.putReady(meta, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
       } catch (error) {

@@ -18,7 +18,8 @@ export interface UploadSink {
   abort(): Promise<void>;
 }
 
-export type UploadClaim = { ok: true; sink: UploadSink } | { ok: false; reason: 'already_uploaded' | 'upload_in_progress' | 'not_found' };
+export type UploadClaim =
+  { ok: true; sink: UploadSink } | { ok: false; reason: 'already_uploaded' | 'upload_in_progress' | 'not_found' };
 
 /** The bytes of a ready artifact. */
 export interface StoredBytes {

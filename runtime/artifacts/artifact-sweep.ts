@@ -10,7 +10,11 @@ import type { SweepResult } from './artifact-types.ts';
 
 const errnoOf = (error: unknown) => String((error as NodeJS.ErrnoException)?.code ?? 'UNKNOWN');
 
-export async function sweepFolder(folder: ArtifactFolder, now: number, busy: ReadonlySet<string>): Promise<SweepResult> {
+export async function sweepFolder(
+  folder: ArtifactFolder,
+  now: number,
+  busy: ReadonlySet<string>,
+): Promise<SweepResult> {
   const result: SweepResult = { removed: [], tempFilesRemoved: 0, errors: [] };
   let names: string[];
   try {
@@ -53,11 +57,15 @@ export async function sweepFolder(folder: ArtifactFolder, now: number, busy: Rea
       }
       if (meta === null) continue; // deleted meanwhile
       // Kept until its upload token has expired too: a still valid token must find the record.
-      if (meta === 'damaged' || now >= Math.max(meta.expiresAt, meta.uploadExpiresAt)) await removeArtifact(entry.artifactId);
+      if (meta === 'damaged' || now >= Math.max(meta.expiresAt, meta.uploadExpiresAt))
+        await removeArtifact(entry.artifactId);
     } else if (entry.type === 'data') {
       if (busy.has(entry.artifactId) || present.has(`${name}.json`)) continue;
       // The listing may be stale: a write that finished since then has its metadata now.
-      const hasMeta = await stat(folder.metaPath(entry.artifactId)).then(() => true, () => false);
+      const hasMeta = await stat(folder.metaPath(entry.artifactId)).then(
+        () => true,
+        () => false,
+      );
       if (!hasMeta && !busy.has(entry.artifactId)) await removeArtifact(entry.artifactId);
     }
   }

@@ -125,7 +125,12 @@ export interface SweeperOptions {
 export interface ArtifactService {
   presign(input: PresignInput): Promise<PresignResult>;
   /** `token` is the `token` query parameter as received (missing or malformed: FORBIDDEN invalid_token). */
-  acceptUpload(artifactId: string, token: string | null | undefined, body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>, options?: UploadOptions): Promise<StoredArtifact>;
+  acceptUpload(
+    artifactId: string,
+    token: string | null | undefined,
+    body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
+    options?: UploadOptions,
+  ): Promise<StoredArtifact>;
   open(artifactId: string): Promise<OpenedArtifact>;
   putArtifact(input: PutArtifactInput): Promise<StoredArtifact>;
   sweep(): Promise<SweepResult>;

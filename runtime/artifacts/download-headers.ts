@@ -3,7 +3,9 @@
 // sniff types and to render documents in a sandbox with no scripts and no network access.
 import type { OpenedArtifact } from './artifact-types.ts';
 
-export function artifactResponseHeaders(artifact: Pick<OpenedArtifact, 'contentType' | 'size'>): Record<string, string> {
+export function artifactResponseHeaders(
+  artifact: Pick<OpenedArtifact, 'contentType' | 'size'>,
+): Record<string, string> {
   return {
     'content-type': artifact.contentType,
     'content-length': String(artifact.size),

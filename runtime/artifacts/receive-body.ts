@@ -53,7 +53,11 @@ export interface ReceiveOptions {
 /** Resolves to the number of bytes written; rejects with an ArtifactError. */
 export async function receiveBody({ body, sink, maxBytes, timeoutMs, scheduler }: ReceiveOptions): Promise<number> {
   if (body === null || typeof body !== 'object' || !(isReadableStream(body) || Symbol.asyncIterator in body)) {
-    throw new ArtifactError('BAD_REQUEST', 'body_error', 'upload body must be a ReadableStream or an AsyncIterable of bytes');
+    throw new ArtifactError(
+      'BAD_REQUEST',
+      'body_error',
+      'upload body must be a ReadableStream or an AsyncIterable of bytes',
+    );
   }
   const reader = chunkReader(body);
   let timedOut = false;
@@ -64,7 +68,11 @@ export async function receiveBody({ body, sink, maxBytes, timeoutMs, scheduler }
       resolve('timeout');
     }, timeoutMs);
   });
-  const tooSlow = () => new ArtifactError('BAD_REQUEST', 'upload_timeout', `upload did not finish within ${timeoutMs} ms`, { status: 408, retryable: true });
+  const tooSlow = () =>
+    new ArtifactError('BAD_REQUEST', 'upload_timeout', `upload did not finish within ${timeoutMs} ms`, {
+      status: 408,
+      retryable: true,
+    });
   let size = 0;
   try {
     for (;;) {
@@ -72,15 +80,22 @@ export async function receiveBody({ body, sink, maxBytes, timeoutMs, scheduler }
       try {
         step = await Promise.race([reader.read(), deadline]);
       } catch (error) {
-        throw new ArtifactError('BAD_REQUEST', 'body_error', 'the upload body failed before it ended', { retryable: true, cause: error });
+        throw new ArtifactError('BAD_REQUEST', 'body_error', 'the upload body failed before it ended', {
+          retryable: true,
+          cause: error,
+        });
       }
       if (step === 'timeout') throw tooSlow();
       if (step.done) break;
       const chunk = step.value;
-      if (!(chunk instanceof Uint8Array)) throw new ArtifactError('BAD_REQUEST', 'body_error', 'upload body yielded something other than bytes');
+      if (!(chunk instanceof Uint8Array))
+        throw new ArtifactError('BAD_REQUEST', 'body_error', 'upload body yielded something other than bytes');
       size += chunk.byteLength;
       if (size > maxBytes) {
-        throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxBytes} bytes`, { status: 413, context: { maxUploadBytes: maxBytes } });
+        throw new ArtifactError('BAD_REQUEST', 'too_large', `upload exceeds the limit of ${maxBytes} bytes`, {
+          status: 413,
+          context: { maxUploadBytes: maxBytes },
+        });
       }
       try {
         await sink.write(chunk);

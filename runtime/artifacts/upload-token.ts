@@ -14,10 +14,17 @@ const TOKEN = /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/;
 const PRESIGN_TOKEN = /^(\d{1,16})\.([A-Za-z0-9_-]{1,4096})\.([A-Za-z0-9_-]{43})$/;
 
 function mac(secret: Uint8Array, artifactId: string, expiresAt: number, contentType: string): Buffer {
-  return createHmac('sha256', secret).update(`mimo-artifact-upload\nv1\n${artifactId}\n${expiresAt}\n${contentType}`).digest();
+  return createHmac('sha256', secret)
+    .update(`mimo-artifact-upload\nv1\n${artifactId}\n${expiresAt}\n${contentType}`)
+    .digest();
 }
 
-export function signUploadToken(secret: Uint8Array, artifactId: string, expiresAt: number, contentType: string): string {
+export function signUploadToken(
+  secret: Uint8Array,
+  artifactId: string,
+  expiresAt: number,
+  contentType: string,
+): string {
   return `${expiresAt}.${mac(secret, artifactId, expiresAt, contentType).toString('base64url')}`;
 }
 
@@ -30,7 +37,13 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** The older token form (a pending record holds the rest). */
-export function verifyUploadToken(secret: Uint8Array, token: unknown, artifactId: string, contentType: string, now: number): TokenCheck {
+export function verifyUploadToken(
+  secret: Uint8Array,
+  token: unknown,
+  artifactId: string,
+  contentType: string,
+  now: number,
+): TokenCheck {
   const match = typeof token === 'string' ? TOKEN.exec(token) : null;
   if (!match) return { ok: false, reason: 'invalid_token' };
   const expiresAt = Number(match[1]);
@@ -38,7 +51,8 @@ export function verifyUploadToken(secret: Uint8Array, token: unknown, artifactId
   // Compare the whole token, byte for byte, with the one we would issue: the expiry must be
   // written exactly as we write it (no leading zeros, no other spelling of the same number), and
   // base64url's last character has spare bits, so decoded bytes are not enough either.
-  if (!sameText(token as string, signUploadToken(secret, artifactId, expiresAt, contentType))) return { ok: false, reason: 'invalid_token' };
+  if (!sameText(token as string, signUploadToken(secret, artifactId, expiresAt, contentType)))
+    return { ok: false, reason: 'invalid_token' };
   if (now >= expiresAt) return { ok: false, reason: 'token_expired' };
   return { ok: true, expiresAt };
 }
@@ -55,9 +69,16 @@ function encodeFields(f: PresignFields): string {
   return Buffer.from(JSON.stringify([f.taskId, f.kind, f.contentType, f.createdAt]), 'utf8').toString('base64url');
 }
 
-export function signPresignToken(secret: Uint8Array, artifactId: string, expiresAt: number, fields: PresignFields): string {
+export function signPresignToken(
+  secret: Uint8Array,
+  artifactId: string,
+  expiresAt: number,
+  fields: PresignFields,
+): string {
   const encoded = encodeFields(fields);
-  const digest = createHmac('sha256', secret).update(`mimo-artifact-upload\nv2\n${artifactId}\n${expiresAt}\n${encoded}`).digest('base64url');
+  const digest = createHmac('sha256', secret)
+    .update(`mimo-artifact-upload\nv2\n${artifactId}\n${expiresAt}\n${encoded}`)
+    .digest('base64url');
   return `${expiresAt}.${encoded}.${digest}`;
 }
 
@@ -67,7 +88,8 @@ export const isRecordToken = (token: unknown): boolean => typeof token === 'stri
 /** True when `token` has the presign form (the older form goes to verifyUploadToken). */
 export const isPresignToken = (token: unknown): boolean => typeof token === 'string' && PRESIGN_TOKEN.test(token);
 
-export type PresignCheck = { ok: true; expiresAt: number; fields: PresignFields } | { ok: false; reason: 'invalid_token' | 'token_expired' };
+export type PresignCheck =
+  { ok: true; expiresAt: number; fields: PresignFields } | { ok: false; reason: 'invalid_token' | 'token_expired' };
 
 export function verifyPresignToken(secret: Uint8Array, token: unknown, artifactId: string, now: number): PresignCheck {
   const match = typeof token === 'string' ? PRESIGN_TOKEN.exec(token) : null;
@@ -79,13 +101,20 @@ export function verifyPresignToken(secret: Uint8Array, token: unknown, artifactI
     const decoded: unknown = JSON.parse(Buffer.from(match[2]!, 'base64url').toString('utf8'));
     if (!Array.isArray(decoded) || decoded.length !== 4) return { ok: false, reason: 'invalid_token' };
     const [taskId, kind, contentType, createdAt] = decoded as unknown[];
-    if (typeof taskId !== 'string' || typeof kind !== 'string' || typeof contentType !== 'string' || !Number.isSafeInteger(createdAt)) return { ok: false, reason: 'invalid_token' };
+    if (
+      typeof taskId !== 'string' ||
+      typeof kind !== 'string' ||
+      typeof contentType !== 'string' ||
+      !Number.isSafeInteger(createdAt)
+    )
+      return { ok: false, reason: 'invalid_token' };
     fields = { taskId, kind, contentType, createdAt: createdAt as number };
   } catch {
     return { ok: false, reason: 'invalid_token' };
   }
   // Re-issued from the decoded fields: any other spelling of the same values is refused.
-  if (!sameText(token as string, signPresignToken(secret, artifactId, expiresAt, fields))) return { ok: false, reason: 'invalid_token' };
+  if (!sameText(token as string, signPresignToken(secret, artifactId, expiresAt, fields)))
+    return { ok: false, reason: 'invalid_token' };
   if (now >= expiresAt) return { ok: false, reason: 'token_expired' };
   return { ok: true, expiresAt, fields };
 }

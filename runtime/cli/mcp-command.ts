@@ -20,12 +20,16 @@ export async function runMcpCommand(env: NodeJS.ProcessEnv = process.env): Promi
   let closeServer: (() => Promise<void>) | undefined;
   const probe = await probeTarget(target);
   if (probe.state === 'refused') {
-    say(`mimo mcp: ${target.url} answered HTTP ${probe.status}${probe.status === 401 ? ': the token was refused (set MIMO_TOKEN, or MIMO_DATA_DIR to the server\'s data folder)' : ''}`);
+    say(
+      `mimo mcp: ${target.url} answered HTTP ${probe.status}${probe.status === 401 ? ": the token was refused (set MIMO_TOKEN, or MIMO_DATA_DIR to the server's data folder)" : ''}`,
+    );
     return 1;
   }
   if (probe.state === 'down') {
     if (env.MIMO_MCP_NO_START === '1') {
-      say(`mimo mcp: no Mimo server at ${target.url} (${probe.reason}); start one with npm start, or unset MIMO_MCP_NO_START`);
+      say(
+        `mimo mcp: no Mimo server at ${target.url} (${probe.reason}); start one with npm start, or unset MIMO_MCP_NO_START`,
+      );
       return 1;
     }
     try {
@@ -37,7 +41,13 @@ export async function runMcpCommand(env: NodeJS.ProcessEnv = process.env): Promi
       return 1;
     }
   }
-  const bridge = await startStdioBridge({ url: target.url, token: target.token, stdin: process.stdin, stdout: process.stdout, log: say });
+  const bridge = await startStdioBridge({
+    url: target.url,
+    token: target.token,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    log: say,
+  });
   const stop = () => void bridge.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

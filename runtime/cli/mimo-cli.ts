@@ -11,6 +11,8 @@ if (command === 'mcp' && rest.length === 0) {
 } else if (command === 'start' && rest.length === 0) {
   await import('../main.ts');
 } else {
-  process.stderr.write(`${command === 'help' || command === '--help' ? '' : `mimo: unknown command ${[command, ...rest].join(' ')}\n`}${usage}\n`);
+  process.stderr.write(
+    `${command === 'help' || command === '--help' ? '' : `mimo: unknown command ${[command, ...rest].join(' ')}\n`}${usage}\n`,
+  );
   process.exit(command === 'help' || command === '--help' ? 0 : 2);
 }

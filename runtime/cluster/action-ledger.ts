@@ -39,7 +39,13 @@ interface Frame {
 
 const TURNS_KEPT = 16;
 
-export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clock: { now(): number }; log: (entry: object) => void; fence?: TaskFence }): ActionLedger {
+export function createActionLedger(options: {
+  pool: pg.Pool;
+  nodeId: string;
+  clock: { now(): number };
+  log: (entry: object) => void;
+  fence?: TaskFence;
+}): ActionLedger {
   const { pool, nodeId, clock, log, fence } = options;
   /** taskId -> traceId -> counts by action name and the key of each actionId */
   const turns = new Map<string, Map<string, { counts: Map<string, number>; keys: Map<string, string> }>>();
@@ -48,7 +54,8 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
   /** wire actionId -> its task and until when it can be answered, sent by this node and not answered yet */
   const pending = new Map<string, { taskId: string; until: number }>();
   /** Past its own execution timeout (the frame's timeoutMs, else 2 min) and a margin an action has failed. */
-  const untilOf = (frame: Frame) => clock.now() + (typeof frame.timeoutMs === 'number' ? frame.timeoutMs : 120_000) + 5_000;
+  const untilOf = (frame: Frame) =>
+    clock.now() + (typeof frame.timeoutMs === 'number' ? frame.timeoutMs : 120_000) + 5_000;
 
   function keyOf(frame: Frame): string {
     let byTrace = turns.get(frame.taskId!);
@@ -84,9 +91,12 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
 
     noteResult(result) {
       pending.delete(result.actionId);
-      void withDbRetry(() => pool.query('UPDATE mimo_actions SET output = $2 WHERE action_id = $1 AND output IS NULL', [result.actionId, JSON.stringify(result)])).catch((error) =>
-        log({ event: 'action_ledger_write_failed', actionId: result.actionId, error: String(error) }),
-      );
+      void withDbRetry(() =>
+        pool.query('UPDATE mimo_actions SET output = $2 WHERE action_id = $1 AND output IS NULL', [
+          result.actionId,
+          JSON.stringify(result),
+        ]),
+      ).catch((error) => log({ event: 'action_ledger_write_failed', actionId: result.actionId, error: String(error) }));
       const alias = aliases.get(result.actionId);
       return alias ? { ...result, actionId: alias } : result;
     },
@@ -102,25 +112,35 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
           const taskId = frame.taskId!;
           const actionId = frame.id!;
           const send = (out: Frame) => {
-            if (fence && fence.state(taskId) !== 'open') return log({ event: 'action_fenced', taskId, actionId: out.id });
+            if (fence && fence.state(taskId) !== 'open')
+              return log({ event: 'action_fenced', taskId, actionId: out.id });
             pending.set(out.id!, { taskId, until: untilOf(out) });
-            if (!inner.emitWithAck(clientId, out, onAck, onHeldFrameSent)) log({ event: 'action_ledger_send_failed', actionId, clientId });
+            if (!inner.emitWithAck(clientId, out, onAck, onHeldFrameSent))
+              log({ event: 'action_ledger_send_failed', actionId, clientId });
             // Held behind the fence and the ledger write: T_ack starts now (h22a: a missed ack is not resent).
             else onHeldFrameSent?.();
           };
           void (async () => {
             await fence?.gate(taskId);
             const key = keyOf(frame);
-            const row = await withDbRetry(async () => {
-              const inserted = await pool.query<{ action_id: string }>(
-                `INSERT INTO mimo_actions (action_key, action_id, task_id, node_id, dispatched_at) VALUES ($1, $2, $3, $4, $5)
+            const row = await withDbRetry(
+              async () => {
+                const inserted = await pool.query<{ action_id: string }>(
+                  `INSERT INTO mimo_actions (action_key, action_id, task_id, node_id, dispatched_at) VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (action_key) DO NOTHING RETURNING action_id`,
-                [key, actionId, taskId, nodeId, clock.now()],
-              );
-              if (inserted.rows[0]) return { action_id: actionId, output: null, fresh: true };
-              const found = (await pool.query<{ action_id: string; output: NormalizedActionResult | null }>('SELECT action_id, output FROM mimo_actions WHERE action_key = $1', [key])).rows[0]!;
-              return { ...found, fresh: false };
-            }, fence ? { gate: () => fence.gate(taskId) } : {});
+                  [key, actionId, taskId, nodeId, clock.now()],
+                );
+                if (inserted.rows[0]) return { action_id: actionId, output: null, fresh: true };
+                const found = (
+                  await pool.query<{ action_id: string; output: NormalizedActionResult | null }>(
+                    'SELECT action_id, output FROM mimo_actions WHERE action_key = $1',
+                    [key],
+                  )
+                ).rows[0]!;
+                return { ...found, fresh: false };
+              },
+              fence ? { gate: () => fence.gate(taskId) } : {},
+            );
             if (row.fresh || row.action_id === actionId) return send(frame); // new, or a retry of this very frame
             if (row.output) {
               log({ event: 'action_replayed_from_ledger', taskId, actionId: row.action_id, replayedAs: actionId });
@@ -134,7 +154,13 @@ export function createActionLedger(options: { pool: pg.Pool; nodeId: string; clo
           })().catch((error: unknown) => {
             // Lost to another node, or the ledger stayed away past the retry: the action is not
             // sent (sending it unrecorded could run it twice); its ack timeout settles it here.
-            log({ event: 'action_not_sent', taskId, actionId, code: (error as { code?: string }).code, error: String(error) });
+            log({
+              event: 'action_not_sent',
+              taskId,
+              actionId,
+              code: (error as { code?: string }).code,
+              error: String(error),
+            });
           });
           return true;
         },

@@ -11,7 +11,13 @@
 // recorded owner has not come back yet: that owner is re-claiming them.
 // The person's controls (a held step's answer, the scope, a secret, showing the tab, the
 // overlay's answer) are routed the same way: they live in the owner's task session.
-import type { ConfirmationDecision, OverlayCommand, PluginConfirmationAnswer, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type {
+  ConfirmationDecision,
+  OverlayCommand,
+  PluginConfirmationAnswer,
+  TakeoverReport,
+  UserMessage,
+} from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
 import type { ReplayMessage } from '../agent/orchestrator.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
@@ -52,7 +58,10 @@ export interface ClusterControl {
   dropTasks(taskIds: string[]): void;
 }
 
-const unavailable = (message: string): ControlResult => ({ ok: false, error: { code: 'UNAVAILABLE', message, retryable: true } });
+const unavailable = (message: string): ControlResult => ({
+  ok: false,
+  error: { code: 'UNAVAILABLE', message, retryable: true },
+});
 
 export function createClusterControl(deps: {
   nsp: Namespace;
@@ -77,7 +86,8 @@ export function createClusterControl(deps: {
     // This node released the lock itself (a task that reached error or completed is released) and
     // its actor lives on: a message queued behind a failed turn, or a follow-up, runs here already.
     // Replaying it would run it twice.
-    if (previous === ownership.nodeId && local?.sessionOf?.(taskId)) return void log({ event: 'task_reclaimed', taskId, node: ownership.nodeId });
+    if (previous === ownership.nodeId && local?.sessionOf?.(taskId))
+      return void log({ event: 'task_reclaimed', taskId, node: ownership.nodeId });
     const task = await taskStore.getTask(taskId);
     // A task in error is not over (h22a: a follow-up message runs a new turn): one acknowledged
     // after the failed turn and not answered is replayed as for an ongoing task.
@@ -90,7 +100,15 @@ export function createClusterControl(deps: {
     if (task.status !== 'running' && task.status !== 'takeover' && replay.length === 0) return;
     const note = handedOver ? null : takeoverNote(ownership.nodeId, task.status);
     const result = local?.resumeInterrupted ? await local.resumeInterrupted(taskId, note, replay) : undefined;
-    log({ event: handedOver ? 'task_handed_over' : 'task_adopted', taskId, node: ownership.nodeId, previous, previousStatus: task.status, replayed: replay.map((m) => m.id), result });
+    log({
+      event: handedOver ? 'task_handed_over' : 'task_adopted',
+      taskId,
+      node: ownership.nodeId,
+      previous,
+      previousStatus: task.status,
+      replayed: replay.map((m) => m.id),
+      result,
+    });
   }
 
   function takeOver(taskId: string): Promise<boolean> {
@@ -101,7 +119,9 @@ export function createClusterControl(deps: {
       if (!claim.ok) return false;
       if (claim.fresh) {
         fence.regained(taskId);
-        await adopt(taskId, claim.previous).catch((error: unknown) => log({ event: 'task_adopt_failed', taskId, error: String(error) }));
+        await adopt(taskId, claim.previous).catch((error: unknown) =>
+          log({ event: 'task_adopt_failed', taskId, error: String(error) }),
+        );
       }
       return true;
     })().finally(() => claiming.delete(taskId));
@@ -121,7 +141,15 @@ export function createClusterControl(deps: {
 
   let forwarder: Forwarder | undefined;
   const forwarderOf = () =>
-    (forwarder ??= createForwarder({ nsp, nodeId: () => ownership.nodeId, ownerOf: (id) => ownership.ownerOf(id), handle, log, ...(deps.forwardTimeoutMs ? { timeoutMs: deps.forwardTimeoutMs } : {}), ...(deps.forwardPollMs ? { pollMs: deps.forwardPollMs } : {}) }));
+    (forwarder ??= createForwarder({
+      nsp,
+      nodeId: () => ownership.nodeId,
+      ownerOf: (id) => ownership.ownerOf(id),
+      handle,
+      log,
+      ...(deps.forwardTimeoutMs ? { timeoutMs: deps.forwardTimeoutMs } : {}),
+      ...(deps.forwardPollMs ? { pollMs: deps.forwardPollMs } : {}),
+    }));
 
   /** In the grace after an outage, a task recorded as another node's waits for that node to re-claim it. */
   async function mayClaim(taskId: string): Promise<boolean> {
@@ -131,13 +159,15 @@ export function createClusterControl(deps: {
   }
 
   async function call(method: Method, taskId: string, args: unknown[]): Promise<ControlResult> {
-    if (!local) return { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
+    if (!local)
+      return { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
     const deadline = Date.now() + (deps.routeTimeoutMs ?? 20_000);
     for (let attempt = 0; Date.now() < deadline; attempt++) {
       if (attempt > 0) await sleep(Math.min(500, 50 * attempt));
       await claiming.get(taskId);
       if (ownership.owns(taskId)) return runLocal(method, args);
-      if (!fence.draining() && !ownership.fenced() && (await mayClaim(taskId)) && (await takeOver(taskId))) return runLocal(method, args);
+      if (!fence.draining() && !ownership.fenced() && (await mayClaim(taskId)) && (await takeOver(taskId)))
+        return runLocal(method, args);
       const owner = await ownership.ownerOf(taskId).catch(() => null);
       if (owner === null) {
         if (fence.draining()) return unavailable(`this node is leaving; task ${taskId} has no owner yet, try again`);
@@ -169,12 +199,33 @@ export function createClusterControl(deps: {
         takeoverReport: (report: TakeoverReport) => call('takeoverReport', report.taskId, [report]),
         overlayCommand: (command: OverlayCommand) => call('overlayCommand', command.taskId, [command]),
         ...(inner.confirmationAnswer
-          ? { confirmationAnswer: (taskId: string, requestId: string, decision: ConfirmationDecision, by?: 'web' | 'overlay') => call('confirmationAnswer', taskId, [taskId, requestId, decision, by]) }
+          ? {
+              confirmationAnswer: (
+                taskId: string,
+                requestId: string,
+                decision: ConfirmationDecision,
+                by?: 'web' | 'overlay',
+              ) => call('confirmationAnswer', taskId, [taskId, requestId, decision, by]),
+            }
           : {}),
-        ...(inner.setTaskScope ? { setTaskScope: (taskId: string, sites: readonly string[]) => call('setTaskScope', taskId, [taskId, sites]) } : {}),
-        ...(inner.setTaskSecret ? { setTaskSecret: (taskId: string, name: string, value: string) => call('setTaskSecret', taskId, [taskId, name, value]) } : {}),
+        ...(inner.setTaskScope
+          ? {
+              setTaskScope: (taskId: string, sites: readonly string[]) => call('setTaskScope', taskId, [taskId, sites]),
+            }
+          : {}),
+        ...(inner.setTaskSecret
+          ? {
+              setTaskSecret: (taskId: string, name: string, value: string) =>
+                call('setTaskSecret', taskId, [taskId, name, value]),
+            }
+          : {}),
         ...(inner.showTaskTab ? { showTaskTab: (taskId: string) => call('showTaskTab', taskId, [taskId]) } : {}),
-        ...(inner.overlayConfirmation ? { overlayConfirmation: (answer: PluginConfirmationAnswer) => call('overlayConfirmation', answer.taskId, [answer]) } : {}),
+        ...(inner.overlayConfirmation
+          ? {
+              overlayConfirmation: (answer: PluginConfirmationAnswer) =>
+                call('overlayConfirmation', answer.taskId, [answer]),
+            }
+          : {}),
         ...(inner.inspect ? { inspect: inner.inspect.bind(inner) } : {}),
       };
       return wrapped;

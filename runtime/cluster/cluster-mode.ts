@@ -55,21 +55,26 @@ export function readClusterConfig(env: Record<string, string | undefined>): Clus
   const errors: string[] = [];
   try {
     const url = new URL(databaseUrl);
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') errors.push(`MIMO_DATABASE_URL must be a postgres:// URL, got "${url.protocol}//..."`);
+    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+      errors.push(`MIMO_DATABASE_URL must be a postgres:// URL, got "${url.protocol}//..."`);
   } catch {
     errors.push('MIMO_DATABASE_URL is not a URL (expected postgres://user:password@host:5432/database)');
   }
   const poolText = env.MIMO_DATABASE_POOL_SIZE ?? '10';
   const poolSize = Number(poolText);
-  if (!/^\d+$/.test(poolText) || poolSize < 2 || poolSize > 100) errors.push(`MIMO_DATABASE_POOL_SIZE must be 2-100, got "${poolText}"`);
+  if (!/^\d+$/.test(poolText) || poolSize < 2 || poolSize > 100)
+    errors.push(`MIMO_DATABASE_POOL_SIZE must be 2-100, got "${poolText}"`);
   const nodeId = env.MIMO_NODE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(nodeId)) errors.push(`MIMO_NODE_ID must be 1-64 of [A-Za-z0-9._-], got "${nodeId}"`);
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(nodeId))
+    errors.push(`MIMO_NODE_ID must be 1-64 of [A-Za-z0-9._-], got "${nodeId}"`);
   const checkText = env.MIMO_FAILOVER_CHECK_MS ?? '1000';
   const failoverCheckMs = Number(checkText);
-  if (!/^\d+$/.test(checkText) || failoverCheckMs < 100 || failoverCheckMs > 60_000) errors.push(`MIMO_FAILOVER_CHECK_MS must be 100-60000, got "${checkText}"`);
+  if (!/^\d+$/.test(checkText) || failoverCheckMs < 100 || failoverCheckMs > 60_000)
+    errors.push(`MIMO_FAILOVER_CHECK_MS must be 100-60000, got "${checkText}"`);
   const outageText = env.MIMO_DATABASE_OUTAGE_MAX_MS ?? '60000';
   const maxOutageMs = Number(outageText);
-  if (!/^\d+$/.test(outageText) || maxOutageMs < 1_000 || maxOutageMs > 600_000) errors.push(`MIMO_DATABASE_OUTAGE_MAX_MS must be 1000-600000, got "${outageText}"`);
+  if (!/^\d+$/.test(outageText) || maxOutageMs < 1_000 || maxOutageMs > 600_000)
+    errors.push(`MIMO_DATABASE_OUTAGE_MAX_MS must be 1000-600000, got "${outageText}"`);
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, config: { databaseUrl, nodeId, poolSize, failoverCheckMs, maxOutageMs } };
 }
@@ -80,7 +85,10 @@ export function readClusterConfig(env: Record<string, string | undefined>): Clus
  * the load balancer picks.
  */
 export async function sharedSetting(pool: pg.Pool, key: string, make: () => string): Promise<string> {
-  await pool.query('INSERT INTO mimo_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, make()]);
+  await pool.query('INSERT INTO mimo_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+    key,
+    make(),
+  ]);
   return (await pool.query<{ value: string }>('SELECT value FROM mimo_settings WHERE key = $1', [key])).rows[0]!.value;
 }
 
@@ -148,7 +156,9 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
       const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
       if (now && now !== 'completed' && now !== 'error') return;
       ledger.endTask(taskId);
-      void ownership?.release(taskId).catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
+      void ownership
+        ?.release(taskId)
+        .catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
     },
   });
 
@@ -158,7 +168,9 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
     channel(local, channelDeps) {
       nsp = channelDeps.nsp;
       // Results the ledger replays go to this node's scheduler, as a plugin's would.
-      return ledger.wrapChannel(plugins.channel(local, channelDeps), (clientId, result) => scheduler?.handleResult(clientId, result));
+      return ledger.wrapChannel(plugins.channel(local, channelDeps), (clientId, result) =>
+        scheduler?.handleResult(clientId, result),
+      );
     },
     services(services) {
       return {
@@ -166,7 +178,13 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         registry: plugins.wrapRegistry(services.registry),
         snapshots: plugins.wrapSnapshots(services.snapshots),
         // Nothing of a task another node runs now leaves this node (its actor is being stopped).
-        events: { ...services.events, toTask: (taskId, event, traceId) => (fence.state(taskId) === 'lost' ? services.events.envelope(event, taskId) : services.events.toTask(taskId, event, traceId)) },
+        events: {
+          ...services.events,
+          toTask: (taskId, event, traceId) =>
+            fence.state(taskId) === 'lost'
+              ? services.events.envelope(event, taskId)
+              : services.events.toTask(taskId, event, traceId),
+        },
         scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
       };
     },
@@ -187,13 +205,17 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   return {
     config,
     setting: (key, make) => sharedSetting(pool, key, make),
-    artifactSecret: async (configured) => configured ?? (await sharedSetting(pool, 'artifact_secret', () => randomBytes(32).toString('base64url'))),
+    artifactSecret: async (configured) =>
+      configured ?? (await sharedSetting(pool, 'artifact_secret', () => randomBytes(32).toString('base64url'))),
     pool,
     taskStore,
     runStore,
     hooks,
     async join(server) {
-      pubsub = createOrderedPostgresPubSub({ connectionString: config.databaseUrl, onError: (error) => deps.log({ event: 'socket_adapter_error', error: String(error) }) });
+      pubsub = createOrderedPostgresPubSub({
+        connectionString: config.databaseUrl,
+        onError: (error) => deps.log({ event: 'socket_adapter_error', error: String(error) }),
+      });
       await server.nsp.setAdapter((n) => pubsub!.adapterFor(n));
       await pubsub.ready();
       ownership = await createTaskOwnership({
@@ -204,12 +226,18 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         clock: deps.clock,
         maxOutageMs: config.maxOutageMs,
         onLost: (error) => {
-          deps.log({ event: 'cluster_fencing_impossible', node: config.nodeId, code: (error as { code?: string }).code, error: String((error as Error).message ?? error) });
+          deps.log({
+            event: 'cluster_fencing_impossible',
+            node: config.nodeId,
+            code: (error as { code?: string }).code,
+            error: String((error as Error).message ?? error),
+          });
           (deps.onFatal ?? (() => process.exit(1)))(error);
         },
       });
       ownership.onChange((change) => {
-        if (change.type === 'fenced') deps.log({ event: 'cluster_fenced', node: config.nodeId, tasks: ownership!.owned().length });
+        if (change.type === 'fenced')
+          deps.log({ event: 'cluster_fenced', node: config.nodeId, tasks: ownership!.owned().length });
         else {
           deps.log({ event: 'cluster_reconnected', node: config.nodeId, kept: change.kept.length, lost: change.lost });
           control?.dropTasks(change.lost);
@@ -218,14 +246,31 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
       });
       await plugins.loadRemote(await ownership.liveNodes());
       if (control) {
-        watcher = startFailoverWatcher({ ownership, plugins, control, runs: runStore, intervalMs: config.failoverCheckMs, leaving: () => fence.draining(), log: deps.log });
+        watcher = startFailoverWatcher({
+          ownership,
+          plugins,
+          control,
+          runs: runStore,
+          intervalMs: config.failoverCheckMs,
+          leaving: () => fence.draining(),
+          log: deps.log,
+        });
         server.nsp.on(HANDOFF, () => void watcher?.tick());
       }
     },
     async leave(options = {}) {
       if (!ownership || !control) return [];
       watcher?.stop();
-      return leaveCluster({ ownership, control, fence, ledger, taskStore, log: deps.log, announce: () => nsp?.serverSideEmit(HANDOFF, { node: config.nodeId }), ...options });
+      return leaveCluster({
+        ownership,
+        control,
+        fence,
+        ledger,
+        taskStore,
+        log: deps.log,
+        announce: () => nsp?.serverSideEmit(HANDOFF, { node: config.nodeId }),
+        ...options,
+      });
     },
     ownership: () => ownership,
     failover: () => watcher,

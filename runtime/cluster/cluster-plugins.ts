@@ -51,7 +51,10 @@ export interface ClusterPlugins {
   wrapRegistry(inner: ExtensionRegistry): ExtensionRegistry;
   wrapSnapshots(inner: SnapshotStore): SnapshotStore;
   /** `noteResult` sees every plugin result that reaches this node (the action ledger). */
-  wrapScheduler(inner: ActionScheduler, noteResult?: (result: NormalizedActionResult) => NormalizedActionResult): ActionScheduler;
+  wrapScheduler(
+    inner: ActionScheduler,
+    noteResult?: (result: NormalizedActionResult) => NormalizedActionResult,
+  ): ActionScheduler;
   /** Plugins whose socket was on live nodes when this node started (from mimo_extensions). */
   loadRemote(liveNodes: string[]): Promise<void>;
   /** A node died: its plugins are offline here too, and their actions in flight fail now. */
@@ -73,7 +76,10 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       log({ event: 'cluster_publish_failed', what: event, error: String(error) });
     }
   };
-  const persist = (sql: string, values: unknown[]) => void pool.query(sql, values).catch((error) => log({ event: 'cluster_extension_persist_failed', error: String(error) }));
+  const persist = (sql: string, values: unknown[]) =>
+    void pool
+      .query(sql, values)
+      .catch((error) => log({ event: 'cluster_extension_persist_failed', error: String(error) }));
 
   function countRemote(node: string, clientId: string, delta: number): void {
     const clients = remote.get(node) ?? new Map<string, number>();
@@ -162,7 +168,14 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       const metaOf = (clientId: string): ExtensionMetadata => {
         const item = inner.get(clientId) as (ExtensionMetadata & Record<string, unknown>) | undefined;
         const meta: ExtensionMetadata = { clientId };
-        for (const key of ['extensionId', 'extensionName', 'ua', 'version', 'browserName', 'allowOtherClient'] as const) {
+        for (const key of [
+          'extensionId',
+          'extensionName',
+          'ua',
+          'version',
+          'browserName',
+          'allowOtherClient',
+        ] as const) {
           if (item?.[key] !== undefined) (meta as unknown as Record<string, unknown>)[key] = item[key];
         }
         return meta;
@@ -268,7 +281,8 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       if (!clients) return;
       remote.delete(gone);
       for (const [clientId, count] of clients) {
-        for (let i = 0; i < count; i++) remoteDisconnect(clientId, `node ${gone} stopped; the browser extension was connected to it`);
+        for (let i = 0; i < count; i++)
+          remoteDisconnect(clientId, `node ${gone} stopped; the browser extension was connected to it`);
       }
       persist('UPDATE mimo_extensions SET node_id = NULL WHERE node_id = $1', [gone]);
     },

@@ -21,7 +21,8 @@ export interface ControlRequest {
 }
 
 type Reply = { id: string; to: string; result: ControlResult | null };
-export type ForwardOutcome = { kind: 'answer'; result: ControlResult } | { kind: 'not_owner' } | { kind: 'owner_gone' } | { kind: 'timeout' };
+export type ForwardOutcome =
+  { kind: 'answer'; result: ControlResult } | { kind: 'not_owner' } | { kind: 'owner_gone' } | { kind: 'timeout' };
 
 export interface Forwarder {
   forward(to: string, taskId: string, method: string, args: unknown[]): Promise<ForwardOutcome>;
@@ -44,8 +45,13 @@ export function createForwarder(deps: {
 
   nsp.on(REQUEST, (request: ControlRequest) => {
     if (request?.to !== deps.nodeId()) return;
-    const reply = (result: ControlResult | null) => nsp.serverSideEmit(REPLY, { id: request.id, to: request.from, result } satisfies Reply);
-    deps.handle(request).then(reply, (error: unknown) => reply({ ok: false, error: { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }));
+    const reply = (result: ControlResult | null) =>
+      nsp.serverSideEmit(REPLY, { id: request.id, to: request.from, result } satisfies Reply);
+    deps
+      .handle(request)
+      .then(reply, (error: unknown) =>
+        reply({ ok: false, error: { code: 'INTERNAL', message: String((error as Error)?.message ?? error) } }),
+      );
   });
   nsp.on(REPLY, (reply: Reply) => {
     if (reply?.to === deps.nodeId()) waiting.get(reply.id)?.(reply);
@@ -65,7 +71,9 @@ export function createForwarder(deps: {
           clearInterval(poll);
           resolve(outcome);
         };
-        waiting.set(id, (reply) => finish(reply.result ? { kind: 'answer', result: reply.result } : { kind: 'not_owner' }));
+        waiting.set(id, (reply) =>
+          finish(reply.result ? { kind: 'answer', result: reply.result } : { kind: 'not_owner' }),
+        );
         const timer = setTimeout(() => finish({ kind: 'timeout' }), deps.timeoutMs ?? 15_000);
         const poll = setInterval(() => {
           deps.ownerOf(taskId).then(

@@ -4,7 +4,8 @@
 /** PostgreSQL SQLSTATEs and socket errors of a server that restarts, shuts down or is cut off. */
 const TRANSIENT_SQLSTATE = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '53300']);
 const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTCONN', 'EAI_AGAIN']);
-const TRANSIENT_TEXT = /\((57P0[123]|0800[0-6]|ECONNREFUSED|ECONNRESET|EPIPE)\)|Connection terminated|connection ended|Client has encountered a connection error|timeout exceeded when trying to connect|terminating connection|the database system is (starting up|shutting down)/i;
+const TRANSIENT_TEXT =
+  /\((57P0[123]|0800[0-6]|ECONNREFUSED|ECONNRESET|EPIPE)\)|Connection terminated|connection ended|Client has encountered a connection error|timeout exceeded when trying to connect|terminating connection|the database system is (starting up|shutting down)/i;
 
 /** The error or one of its causes (a store wraps the driver's error in its own, as `cause`). */
 export function isTransientDbError(error: unknown, depth = 0): boolean {

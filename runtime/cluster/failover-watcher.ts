@@ -31,7 +31,10 @@ export function startFailoverWatcher(deps: {
   timers?: Timers;
 }): FailoverWatcher {
   const { ownership, plugins, control, log } = deps;
-  const timers: Timers = deps.timers ?? { setInterval: (fn, ms) => setInterval(fn, ms), clearInterval: (h) => clearInterval(h as NodeJS.Timeout) };
+  const timers: Timers = deps.timers ?? {
+    setInterval: (fn, ms) => setInterval(fn, ms),
+    clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+  };
   let known: Set<string> | null = null;
   let busy: Promise<string[]> | null = null;
 
@@ -41,10 +44,12 @@ export function startFailoverWatcher(deps: {
     // task adopted, no run marked. A node truly lost meanwhile is seen at the first look after.
     if (ownership.fenced() || ownership.inGrace()) return [];
     const live = new Set(await ownership.liveNodes());
-    if (known) for (const node of known) if (!live.has(node)) {
-      log({ event: 'node_gone', node });
-      plugins.nodeGone(node);
-    }
+    if (known)
+      for (const node of known)
+        if (!live.has(node)) {
+          log({ event: 'node_gone', node });
+          plugins.nodeGone(node);
+        }
     known = live;
     const adopted: string[] = [];
     if (deps.leaving?.()) return adopted; // a leaving node adopts nothing more

@@ -10,7 +10,10 @@ import type { TaskStore } from '../store/task-types.ts';
 import { withDbRetry } from './db-retry.ts';
 import type { TaskFence } from './task-fence.ts';
 
-export function createFencedTaskStore(base: TaskStore, deps: { fence: TaskFence; onEnded: (taskId: string) => void }): TaskStore & { settled(): Promise<void> } {
+export function createFencedTaskStore(
+  base: TaskStore,
+  deps: { fence: TaskFence; onEnded: (taskId: string) => void },
+): TaskStore & { settled(): Promise<void> } {
   const { fence } = deps;
   let active = 0;
   let idle: Array<() => void> = [];

@@ -28,13 +28,24 @@ export async function leaveCluster(deps: {
   const settleMs = deps.settleMs ?? 10_000;
   const started = now();
   deps.fence.drain();
-  deps.log({ event: 'cluster_leaving', node: deps.ownership.nodeId, tasks: deps.ownership.owned().length, inFlight: deps.ledger.inFlight() });
+  deps.log({
+    event: 'cluster_leaving',
+    node: deps.ownership.nodeId,
+    tasks: deps.ownership.owned().length,
+    inFlight: deps.ledger.inFlight(),
+  });
   while (deps.ledger.inFlight() > 0 && now() - started < settleMs) await sleep(50);
   const unsettled = deps.ledger.inFlight();
   await Promise.race([deps.taskStore.settled(), sleep(Math.max(0, settleMs - (now() - started)))]);
   const tasks = await deps.ownership.handOffAll();
   deps.control.dropTasks(tasks);
   deps.announce();
-  deps.log({ event: 'cluster_left', node: deps.ownership.nodeId, handedOver: tasks, unsettledActions: unsettled, ms: now() - started });
+  deps.log({
+    event: 'cluster_left',
+    node: deps.ownership.nodeId,
+    handedOver: tasks,
+    unsettledActions: unsettled,
+    ms: now() - started,
+  });
   return tasks;
 }

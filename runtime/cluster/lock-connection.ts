@@ -38,14 +38,20 @@ export async function openLockConnection(options: LockConnectionOptions): Promis
   let chain: Promise<unknown> = Promise.resolve();
 
   async function connect(): Promise<pg.Client> {
-    const next = new pg.Client({ connectionString: options.connectionString, application_name: `mimo-locks:${options.nodeId}` });
+    const next = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: `mimo-locks:${options.nodeId}`,
+    });
     next.on('error', () => undefined); // 'end' follows; handled there
     await next.connect();
     const [sql, values] = options.lockSql;
     const lock = await next.query<{ ok: boolean }>(sql, values);
     if (!lock.rows[0]!.ok) {
       await next.end().catch(() => undefined);
-      throw giveUp('CLUSTER_NODE_ID_IN_USE', `node id ${options.nodeId} is already in use by a live node (set a different MIMO_NODE_ID)`);
+      throw giveUp(
+        'CLUSTER_NODE_ID_IN_USE',
+        `node id ${options.nodeId} is already in use by a live node (set a different MIMO_NODE_ID)`,
+      );
     }
     return next;
   }
@@ -72,9 +78,15 @@ export async function openLockConnection(options: LockConnectionOptions): Promis
         isUp = true;
         return;
       } catch (error) {
-        if ((error as { code?: string }).code === 'CLUSTER_NODE_ID_IN_USE') return options.onGiveUp(error as Error & { code: string });
+        if ((error as { code?: string }).code === 'CLUSTER_NODE_ID_IN_USE')
+          return options.onGiveUp(error as Error & { code: string });
         if (Date.now() - started > options.maxOutageMs) {
-          return options.onGiveUp(giveUp('CLUSTER_DATABASE_UNREACHABLE', `the database stayed unreachable for more than ${options.maxOutageMs} ms (${String(error)}); this node can no longer prove which tasks it owns`));
+          return options.onGiveUp(
+            giveUp(
+              'CLUSTER_DATABASE_UNREACHABLE',
+              `the database stayed unreachable for more than ${options.maxOutageMs} ms (${String(error)}); this node can no longer prove which tasks it owns`,
+            ),
+          );
         }
       }
     }

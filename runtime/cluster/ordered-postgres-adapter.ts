@@ -67,7 +67,9 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
       try {
         let message = JSON.parse(payload) as Message & { attachmentId?: string };
         if (message.attachmentId) {
-          const row = await from.query<{ payload: Buffer }>(`SELECT payload FROM ${table} WHERE id = $1`, [message.attachmentId]);
+          const row = await from.query<{ payload: Buffer }>(`SELECT payload FROM ${table} WHERE id = $1`, [
+            message.attachmentId,
+          ]);
           if (!row.rows[0]) return;
           message = decode(row.rows[0].payload) as Message;
         }
@@ -102,14 +104,17 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
     if (closed || reconnectTimer) return;
     void publisher.end().catch(() => undefined);
     void listener.end().catch(() => undefined);
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = undefined;
-      connected = connect();
-      connected.catch((error) => {
-        onError(error);
-        scheduleReconnect();
-      });
-    }, 1_000 + Math.floor(Math.random() * 1_000));
+    reconnectTimer = setTimeout(
+      () => {
+        reconnectTimer = undefined;
+        connected = connect();
+        connected.catch((error) => {
+          onError(error);
+          scheduleReconnect();
+        });
+      },
+      1_000 + Math.floor(Math.random() * 1_000),
+    );
   }
 
   let connected = connect();
@@ -120,14 +125,25 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
       if (closed) return;
       await connected;
       const channel = `${prefix}#${message.nsp}`;
-      const binary = (message.type === MessageType.BROADCAST || message.type === MessageType.BROADCAST_ACK || message.type === MessageType.SERVER_SIDE_EMIT || message.type === MessageType.SERVER_SIDE_EMIT_RESPONSE) && hasBinary(message);
+      const binary =
+        (message.type === MessageType.BROADCAST ||
+          message.type === MessageType.BROADCAST_ACK ||
+          message.type === MessageType.SERVER_SIDE_EMIT ||
+          message.type === MessageType.SERVER_SIDE_EMIT_RESPONSE) &&
+        hasBinary(message);
       const text = binary ? '' : JSON.stringify(message);
       if (!binary && Buffer.byteLength(text) <= threshold) {
         await publisher.query('SELECT pg_notify($1, $2)', [channel, text]);
         return;
       }
-      const inserted = await publisher.query<{ id: string }>(`INSERT INTO ${table} (payload) VALUES ($1) RETURNING id`, [Buffer.from(encode(message))]);
-      await publisher.query('SELECT pg_notify($1, $2)', [channel, JSON.stringify({ uid: message.uid, type: message.type, nsp: message.nsp, attachmentId: inserted.rows[0]!.id })]);
+      const inserted = await publisher.query<{ id: string }>(
+        `INSERT INTO ${table} (payload) VALUES ($1) RETURNING id`,
+        [Buffer.from(encode(message))],
+      );
+      await publisher.query('SELECT pg_notify($1, $2)', [
+        channel,
+        JSON.stringify({ uid: message.uid, type: message.type, nsp: message.nsp, attachmentId: inserted.rows[0]!.id }),
+      ]);
     });
     publishChain = job.catch(onError);
     return job;
@@ -136,7 +152,10 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
   class OrderedAdapter extends ClusterAdapterWithHeartbeat {
     constructor(nsp: any) {
       // socket.io's defaults are 5 s / 10 s; a dead node drops out of the ack counts sooner here.
-      super(nsp, { heartbeatInterval: options.heartbeatIntervalMs ?? 2_000, heartbeatTimeout: options.heartbeatTimeoutMs ?? 5_000 });
+      super(nsp, {
+        heartbeatInterval: options.heartbeatIntervalMs ?? 2_000,
+        heartbeatTimeout: options.heartbeatTimeoutMs ?? 5_000,
+      });
     }
     protected override doPublish(message: ClusterMessage): Promise<string> {
       return publish(message as Message).then(() => '');

@@ -23,7 +23,8 @@ export interface TaskFence {
   changed(): void;
 }
 
-export const taskLost = (taskId: string) => Object.assign(new Error(`task ${taskId} is now run by another node`), { code: 'CLUSTER_TASK_LOST' });
+export const taskLost = (taskId: string) =>
+  Object.assign(new Error(`task ${taskId} is now run by another node`), { code: 'CLUSTER_TASK_LOST' });
 
 export function createTaskFence(ownership: () => TaskOwnership | undefined): TaskFence {
   const lost = new Set<string>();

@@ -100,9 +100,22 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     const kept: string[] = [];
     const lost: string[] = [];
     for (const taskId of [...owned]) {
-      const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [TASK_LOCK_SPACE, taskId])).rows[0]!.ok;
+      const got = (
+        await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+          TASK_LOCK_SPACE,
+          taskId,
+        ])
+      ).rows[0]!.ok;
       // Still ours only if nobody claimed it meanwhile (another node may have adopted and released it).
-      const still = got && (await client.query('UPDATE mimo_task_owners SET claimed_at = $3 WHERE task_id = $1 AND node_id = $2', [taskId, nodeId, clock.now()])).rowCount === 1;
+      const still =
+        got &&
+        (
+          await client.query('UPDATE mimo_task_owners SET claimed_at = $3 WHERE task_id = $1 AND node_id = $2', [
+            taskId,
+            nodeId,
+            clock.now(),
+          ])
+        ).rowCount === 1;
       if (still) kept.push(taskId);
       else {
         if (got) await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
@@ -128,25 +141,32 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
   });
 
   async function claimTask(taskId: string): Promise<Claim> {
-    return connection.serial(async (locks): Promise<Claim> => {
-      if (owned.has(taskId)) return { ok: true, fresh: false, previous: nodeId };
-      const result = await locks.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [TASK_LOCK_SPACE, taskId]);
-      if (!result.rows[0]!.ok) return { ok: false };
-      try {
-        const upsert = await pool.query<{ previous: string | null }>(
-          `WITH old AS (SELECT node_id FROM mimo_task_owners WHERE task_id = $1)
+    return connection
+      .serial(async (locks): Promise<Claim> => {
+        if (owned.has(taskId)) return { ok: true, fresh: false, previous: nodeId };
+        const result = await locks.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+          TASK_LOCK_SPACE,
+          taskId,
+        ]);
+        if (!result.rows[0]!.ok) return { ok: false };
+        try {
+          const upsert = await pool.query<{ previous: string | null }>(
+            `WITH old AS (SELECT node_id FROM mimo_task_owners WHERE task_id = $1)
            INSERT INTO mimo_task_owners (task_id, node_id, claimed_at) VALUES ($1, $2, $3)
            ON CONFLICT (task_id) DO UPDATE SET node_id = EXCLUDED.node_id, claimed_at = EXCLUDED.claimed_at
            RETURNING (SELECT node_id FROM old) AS previous`,
-          [taskId, nodeId, clock.now()],
-        );
-        owned.add(taskId);
-        return { ok: true, fresh: true, previous: upsert.rows[0]?.previous ?? null };
-      } catch (error) {
-        await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]).catch(() => undefined);
-        throw error;
-      }
-    }).catch(() => ({ ok: false }) as Claim);
+            [taskId, nodeId, clock.now()],
+          );
+          owned.add(taskId);
+          return { ok: true, fresh: true, previous: upsert.rows[0]?.previous ?? null };
+        } catch (error) {
+          await locks
+            .query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId])
+            .catch(() => undefined);
+          throw error;
+        }
+      })
+      .catch(() => ({ ok: false }) as Claim);
   }
 
   return {
@@ -159,15 +179,21 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     owned: () => [...owned],
     onChange: (listener) => void listeners.push(listener),
     release(taskId) {
-      return connection.serial(async (locks) => {
-        if (!owned.delete(taskId)) return;
-        await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
-      }).catch(() => undefined); // the connection died: the lock went with it
+      return connection
+        .serial(async (locks) => {
+          if (!owned.delete(taskId)) return;
+          await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
+        })
+        .catch(() => undefined); // the connection died: the lock went with it
     },
     handOffAll() {
       return connection.serial(async (locks) => {
         const tasks = [...owned];
-        await pool.query('UPDATE mimo_task_owners SET node_id = $2 WHERE task_id = ANY($1) AND node_id = $3', [tasks, HANDOFF_PREFIX + nodeId, nodeId]);
+        await pool.query('UPDATE mimo_task_owners SET node_id = $2 WHERE task_id = ANY($1) AND node_id = $3', [
+          tasks,
+          HANDOFF_PREFIX + nodeId,
+          nodeId,
+        ]);
         for (const taskId of tasks) {
           owned.delete(taskId);
           await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
@@ -177,11 +203,17 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     },
     async ownerOf(taskId) {
       if (owned.has(taskId)) return nodeId;
-      const result = await pool.query<{ node_id: string }>(`SELECT o.node_id FROM mimo_task_owners o WHERE o.task_id = $1 AND o.node_id IN (${LIVE_NODES_SQL})`, [taskId]);
+      const result = await pool.query<{ node_id: string }>(
+        `SELECT o.node_id FROM mimo_task_owners o WHERE o.task_id = $1 AND o.node_id IN (${LIVE_NODES_SQL})`,
+        [taskId],
+      );
       return result.rows[0]?.node_id ?? null;
     },
     async recordedOwner(taskId) {
-      return (await pool.query<{ node_id: string }>('SELECT node_id FROM mimo_task_owners WHERE task_id = $1', [taskId])).rows[0]?.node_id ?? null;
+      return (
+        (await pool.query<{ node_id: string }>('SELECT node_id FROM mimo_task_owners WHERE task_id = $1', [taskId]))
+          .rows[0]?.node_id ?? null
+      );
     },
     async liveNodes() {
       return (await pool.query<{ node_id: string }>(LIVE_NODES_SQL)).rows.map((r) => r.node_id);

@@ -22,7 +22,8 @@ const traceOf = (m: StoredMessage): string | undefined => {
 
 export function replayOf(messages: StoredMessage[]): ReplayMessage[] {
   const answeredTraces = new Set<string>();
-  const ended = (m: StoredMessage) => m.role === 'assistant' || (m.role === 'system' && turnOutcomeNoteOf(m.meta) !== null);
+  const ended = (m: StoredMessage) =>
+    m.role === 'assistant' || (m.role === 'system' && turnOutcomeNoteOf(m.meta) !== null);
   for (const m of messages) if (ended(m) && traceOf(m)) answeredTraces.add(traceOf(m)!);
   let lastAnswered = -1;
   let assistantAfter = false;

@@ -8,6 +8,13 @@ export function accessLog(options: { log: HttpLog; clock: Clock }): MiddlewareHa
   return async function accessLogMiddleware(c, next) {
     const started = clock.now();
     await next();
-    log({ type: 'http', traceId: c.get('traceId'), method: c.req.method, path: c.req.path, status: c.res.status, durationMs: clock.now() - started });
+    log({
+      type: 'http',
+      traceId: c.get('traceId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: clock.now() - started,
+    });
   };
 }

@@ -18,7 +18,12 @@ export function okResponse(c: Context, data: unknown, headers?: Record<string, s
   return c.json(okEnvelope(data), 200, headers);
 }
 
-export function errorResponse(c: Context, error: HttpErrorBody, status?: number, headers?: Record<string, string>): Response {
+export function errorResponse(
+  c: Context,
+  error: HttpErrorBody,
+  status?: number,
+  headers?: Record<string, string>,
+): Response {
   const body = { ok: false as const, error };
   return c.json(body, (status ?? httpStatusByCode[error.code]) as ContentfulStatusCode, headers);
 }

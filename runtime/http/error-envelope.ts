@@ -38,14 +38,24 @@ function bodyOf(error: BoundaryError): HttpErrorBody {
 }
 
 function describe(error: unknown): Record<string, unknown> {
-  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
+  return error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { value: String(error) };
 }
 
 export function errorEnvelopeHandler(log: HttpLog | undefined): ErrorHandler<HttpEnv> {
   return function onError(error: unknown, c: Context<HttpEnv>) {
     const traceId = c.get('traceId') ?? '';
     if (isBoundaryError(error)) {
-      if (error.status >= 500) log?.({ type: 'http_error', traceId, method: c.req.method, path: c.req.path, status: error.status, error: describe(error) });
+      if (error.status >= 500)
+        log?.({
+          type: 'http_error',
+          traceId,
+          method: c.req.method,
+          path: c.req.path,
+          status: error.status,
+          error: describe(error),
+        });
       return errorResponse(c, bodyOf(error), error.status);
     }
     log?.({ type: 'http_error', traceId, method: c.req.method, path: c.req.path, status: 500, error: describe(error) });

@@ -26,7 +26,10 @@ export function judgeWebRequest(gate: RequestGate, request: Request): GateRefusa
 }
 
 /** A 400 envelope of the gate's own (the target's syntax, not Host or Origin). */
-export function badRequest(message: string, reason: 'malformed_path' | 'malformed_target' | 'host_malformed'): GateRefusal {
+export function badRequest(
+  message: string,
+  reason: 'malformed_path' | 'malformed_target' | 'host_malformed',
+): GateRefusal {
   const error = { code: 'BAD_REQUEST', message, details: { reason } };
   return { status: 400, body: JSON.stringify({ ok: false, error }) };
 }

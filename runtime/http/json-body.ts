@@ -19,7 +19,8 @@ type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 
 
 async function readLimited(request: Request, maxBytes: number): Promise<BodyRead> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) return { ok: false, reason: 'too_large' };
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes)
+    return { ok: false, reason: 'too_large' };
   if (request.body === null) return { ok: true, text: '' };
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];
@@ -53,22 +54,46 @@ export function jsonBody<const TSchema extends v.GenericSchema>(
     const mediaType = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim();
     if (!JSON_MEDIA_TYPE.test(mediaType)) {
       const got = mediaType === '' ? 'none' : mediaType;
-      return errorResponse(c, { code: 'BAD_REQUEST', message: `Content-Type must be application/json (got ${got})`, details: { reason: 'unsupported_media_type' } }, 415);
+      return errorResponse(
+        c,
+        {
+          code: 'BAD_REQUEST',
+          message: `Content-Type must be application/json (got ${got})`,
+          details: { reason: 'unsupported_media_type' },
+        },
+        415,
+      );
     }
     const read = await readLimited(c.req.raw, options.maxBytes);
     if (!read.ok && read.reason === 'too_large') {
-      return errorResponse(c, { code: 'BAD_REQUEST', message: `request body exceeds ${options.maxBytes} bytes`, details: { reason: 'too_large' } }, 413);
+      return errorResponse(
+        c,
+        {
+          code: 'BAD_REQUEST',
+          message: `request body exceeds ${options.maxBytes} bytes`,
+          details: { reason: 'too_large' },
+        },
+        413,
+      );
     }
     let parsed: unknown;
     try {
       if (!read.ok) throw new Error('unreadable body');
       parsed = JSON.parse(read.text);
     } catch {
-      return errorResponse(c, { code: 'BAD_REQUEST', message: 'request body is not valid JSON', details: { reason: 'invalid_json' } });
+      return errorResponse(c, {
+        code: 'BAD_REQUEST',
+        message: 'request body is not valid JSON',
+        details: { reason: 'invalid_json' },
+      });
     }
     const checked = validate(schema, parsed);
     if (!checked.ok) {
-      return errorResponse(c, { code: 'BAD_REQUEST', message: checked.error.message, details: { fieldErrors: checked.error.fieldErrors } });
+      return errorResponse(c, {
+        code: 'BAD_REQUEST',
+        message: checked.error.message,
+        details: { fieldErrors: checked.error.fieldErrors },
+      });
     }
     c.set('body', checked.value);
     await next();

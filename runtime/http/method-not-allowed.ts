@@ -11,7 +11,11 @@ export function onlyAllow(app: Hono<HttpEnv>, path: string, methods: readonly st
   app.all(path, (c) =>
     errorResponse(
       c,
-      { code: 'BAD_REQUEST', message: `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}`, details: { reason: 'method_not_allowed' } },
+      {
+        code: 'BAD_REQUEST',
+        message: `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}`,
+        details: { reason: 'method_not_allowed' },
+      },
       405,
       { Allow: allowed.join(', ') },
     ),

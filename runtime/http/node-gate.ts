@@ -36,13 +36,27 @@ export function judgeNodeRequest(gate: RequestGate, req: IncomingMessage): GateR
     // Absolute-form targets (`GET http://other.example/...`) are for proxies; we are not one.
     return {
       status: 400,
-      body: JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message: 'the request target must be a path (origin-form)', details: { reason: 'malformed_target' } } }),
+      body: JSON.stringify({
+        ok: false,
+        error: {
+          code: 'BAD_REQUEST',
+          message: 'the request target must be a path (origin-form)',
+          details: { reason: 'malformed_target' },
+        },
+      }),
     };
   }
   if (hasBrokenEscape(pathOf(req.url))) {
     return {
       status: 400,
-      body: JSON.stringify({ ok: false, error: { code: 'BAD_REQUEST', message: 'the request path has a malformed percent-escape', details: { reason: 'malformed_path' } } }),
+      body: JSON.stringify({
+        ok: false,
+        error: {
+          code: 'BAD_REQUEST',
+          message: 'the request path has a malformed percent-escape',
+          details: { reason: 'malformed_path' },
+        },
+      }),
     };
   }
   return null;
@@ -53,7 +67,13 @@ export function engineAllowRequest(gate: RequestGate, log?: GateLog): (req: Inco
   return (req) => {
     const refusal = judgeNodeRequest(gate, req);
     if (refusal === null) return true;
-    log?.({ event: 'request_refused', method: req.method, path: pathOf(req.url), status: refusal.status, reason: JSON.parse(refusal.body).error.details?.reason });
+    log?.({
+      event: 'request_refused',
+      method: req.method,
+      path: pathOf(req.url),
+      status: refusal.status,
+      reason: JSON.parse(refusal.body).error.details?.reason,
+    });
     return refusal;
   };
 }

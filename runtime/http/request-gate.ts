@@ -31,7 +31,8 @@ export type GateVerdict =
   | { ok: true; origin: OriginKind }
   | { ok: false; status: 400 | 403 | 421; code: 'BAD_REQUEST' | 'FORBIDDEN'; reason: GateReason; message: string };
 
-export type GateReason = 'host_missing' | 'host_malformed' | 'host_not_allowed' | 'origin_not_allowed' | 'origin_null' | 'cross_site_request';
+export type GateReason =
+  'host_missing' | 'host_malformed' | 'host_not_allowed' | 'origin_not_allowed' | 'origin_null' | 'cross_site_request';
 
 export interface RequestGateOptions {
   /** Extra host names or addresses (MIMO_ALLOWED_HOSTS); canonicalised like the Host header. */
@@ -119,12 +120,16 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
     }
   }
   const bind = options.bindHost;
-  if (bind && bind !== '0.0.0.0' && bind !== '::' && bind !== '[::]') addHost(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind);
+  if (bind && bind !== '0.0.0.0' && bind !== '::' && bind !== '[::]')
+    addHost(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind);
   for (const origin of options.corsOrigins ?? []) {
     const parsed = parseWebOrigin(origin.replace(/\/+$/, ''));
     if (parsed) listedOrigins.add(serializeOrigin(parsed));
   }
-  const extensionIds = new Set<string>([DEFAULT_EXTENSION_ID, ...(options.extensionIds ?? []).filter((id) => EXTENSION_ID.test(id))]);
+  const extensionIds = new Set<string>([
+    DEFAULT_EXTENSION_ID,
+    ...(options.extensionIds ?? []).filter((id) => EXTENSION_ID.test(id)),
+  ]);
 
   function isExtensionOrigin(origin: string | undefined): boolean {
     const id = origin === undefined ? undefined : EXTENSION_ORIGIN.exec(origin)?.[1];
@@ -132,11 +137,16 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
   }
 
   function check(input: GateInput): GateVerdict {
-    if (input.host === undefined || input.host === '') return refuse(400, 'host_missing', 'the request has no Host header');
+    if (input.host === undefined || input.host === '')
+      return refuse(400, 'host_missing', 'the request has no Host header');
     const host = canonicalHost(input.host);
     if (!host) return refuse(400, 'host_malformed', 'the Host header is not host[:port]');
     if (!hosts.has(host.hostname)) {
-      return refuse(421, 'host_not_allowed', `this server does not answer to host "${host.hostname}" (add it to MIMO_ALLOWED_HOSTS if it is yours)`);
+      return refuse(
+        421,
+        'host_not_allowed',
+        `this server does not answer to host "${host.hostname}" (add it to MIMO_ALLOWED_HOSTS if it is yours)`,
+      );
     }
 
     const origin = input.origin;
@@ -148,22 +158,29 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
       // change nothing here).
       const site = input.secFetchSite?.toLowerCase();
       const mode = input.secFetchMode?.toLowerCase();
-      const image = input.secFetchDest?.toLowerCase() === 'image' && (input.method === 'GET' || input.method === 'HEAD');
+      const image =
+        input.secFetchDest?.toLowerCase() === 'image' && (input.method === 'GET' || input.method === 'HEAD');
       if ((site === 'cross-site' || site === 'same-site') && mode !== 'navigate' && !image) {
         return refuse(403, 'cross_site_request', 'cross-site requests are refused');
       }
       return { ok: true, origin: 'none' };
     }
-    if (origin === 'null') return refuse(403, 'origin_null', 'Origin "null" (a sandboxed frame, file: or data: page) is refused');
+    if (origin === 'null')
+      return refuse(403, 'origin_null', 'Origin "null" (a sandboxed frame, file: or data: page) is refused');
     if (isExtensionOrigin(origin)) return { ok: true, origin: 'extension' };
     const parsed = parseWebOrigin(origin);
     if (parsed) {
       // We serve plain HTTP; an https front (a proxy) is named by MIMO_PUBLIC_URL, listed below.
       const ownPort = host.port === '80' ? '' : host.port;
-      if (parsed.scheme === 'http' && parsed.hostname === host.hostname && parsed.port === ownPort) return { ok: true, origin: 'own' };
+      if (parsed.scheme === 'http' && parsed.hostname === host.hostname && parsed.port === ownPort)
+        return { ok: true, origin: 'own' };
       if (listedOrigins.has(serializeOrigin(parsed))) return { ok: true, origin: 'listed' };
     }
-    return refuse(403, 'origin_not_allowed', `origin ${JSON.stringify(origin.slice(0, 200))} is not allowed (MIMO_CORS_ORIGIN lists the allowed ones)`);
+    return refuse(
+      403,
+      'origin_not_allowed',
+      `origin ${JSON.stringify(origin.slice(0, 200))} is not allowed (MIMO_CORS_ORIGIN lists the allowed ones)`,
+    );
   }
 
   return {
@@ -175,7 +192,10 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
 }
 
 /** The gate's inputs from Node's IncomingMessage-style headers (first value of repeated ones). */
-export function gateInputOf(method: string | undefined, headers: Record<string, string | string[] | undefined>): GateInput {
+export function gateInputOf(
+  method: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+): GateInput {
   const one = (name: string) => {
     const value = headers[name];
     return Array.isArray(value) ? (value.length === 1 ? value[0] : '\u0000multiple') : value;
@@ -192,5 +212,8 @@ export function gateInputOf(method: string | undefined, headers: Record<string, 
 
 /** The refusal as the seed 001 envelope. */
 export function gateRefusalBody(verdict: Extract<GateVerdict, { ok: false }>): string {
-  return JSON.stringify({ ok: false, error: { code: verdict.code, message: verdict.message, details: { reason: verdict.reason } } });
+  return JSON.stringify({
+    ok: false,
+    error: { code: verdict.code, message: verdict.message, details: { reason: verdict.reason } },
+  });
 }

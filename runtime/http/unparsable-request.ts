@@ -10,7 +10,10 @@ export function unparsableRequest(log?: GateLog): (error: unknown) => Response {
     const message = error instanceof Error ? error.message : String(error);
     if (!(error instanceof RequestError)) {
       log?.({ event: 'http_unhandled_error', error: message });
-      const body = { ok: false, error: { code: 'INTERNAL', message: 'internal server error', details: { retryable: true } } };
+      const body = {
+        ok: false,
+        error: { code: 'INTERNAL', message: 'internal server error', details: { retryable: true } },
+      };
       return Response.json(body, { status: 500 });
     }
     const refusal = /host/i.test(message)

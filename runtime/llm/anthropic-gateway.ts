@@ -10,7 +10,14 @@ import { toAnthropicMessages, toAnthropicTools } from './anthropic-messages.ts';
 import { classifyAnthropicError, type AnthropicFailure } from './anthropic-error-classify.ts';
 import { createSystemClock, type LlmClock } from './llm-clock.ts';
 import { llmFailure } from './llm-error-codes.ts';
-import { DEFAULT_LLM_TIMEOUT_MS, type LlmDone, type LlmEvent, type LlmGateway, type LlmToolCall, type StreamChatInput } from './llm-types.ts';
+import {
+  DEFAULT_LLM_TIMEOUT_MS,
+  type LlmDone,
+  type LlmEvent,
+  type LlmGateway,
+  type LlmToolCall,
+  type StreamChatInput,
+} from './llm-types.ts';
 import type { FailureContext } from './openai-error-classify.ts';
 import { waitOrAbort } from './wait-or-abort.ts';
 
@@ -50,10 +57,15 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
   });
   const endpoint = client.baseURL;
 
-  async function* attempt(input: StreamChatInput, attemptNo: number, state: { yielded: boolean }): AsyncGenerator<LlmEvent, AnthropicFailure | null> {
+  async function* attempt(
+    input: StreamChatInput,
+    attemptNo: number,
+    state: { yielded: boolean },
+  ): AsyncGenerator<LlmEvent, AnthropicFailure | null> {
     const requested = input.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
     const timeoutMs = Number.isFinite(requested) && requested > 0 ? Math.ceil(requested) : DEFAULT_LLM_TIMEOUT_MS;
-    if (!Array.isArray(input.messages)) return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
+    if (!Array.isArray(input.messages))
+      return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
     const converted = toAnthropicMessages(input.messages);
     if (!converted.ok) return llmFailure('LLM_BAD_REQUEST', `Cannot send the conversation: ${converted.problem}.`);
     if (input.signal?.aborted) return llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
@@ -79,7 +91,11 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
           ...(tools.length ? { tools } : {}),
           stream: true,
         },
-        { signal: controller.signal, timeout: timeoutMs, ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}) },
+        {
+          signal: controller.signal,
+          timeout: timeoutMs,
+          ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}),
+        },
       );
       ctx.phase = 'stream';
       const blocks = new Map<number, ToolBlock>();
@@ -107,7 +123,8 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
             break;
           }
           case 'content_block_start':
-            if (event.content_block.type === 'tool_use') blocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+            if (event.content_block.type === 'tool_use')
+              blocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
             break;
           case 'content_block_delta':
             if (event.delta.type === 'text_delta' && event.delta.text) {
@@ -164,7 +181,9 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
     let failure = yield* attempt(input, 1, state);
     if (failure && failure.retryable && !state.yielded && (failure.retryAfterMs ?? 0) <= MAX_RETRY_AFTER_MS) {
       const waited = await waitOrAbort(clock, failure.retryAfterMs ?? retryDelayMs, input.signal);
-      failure = waited ? yield* attempt(input, 2, state) : llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
+      failure = waited
+        ? yield* attempt(input, 2, state)
+        : llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
     }
     if (failure) yield { type: 'error', code: failure.code, message: failure.message, retryable: failure.retryable };
   }
@@ -177,7 +196,8 @@ function toolCallOf(block: ToolBlock): LlmToolCall {
   if (block.json.trim() === '') return call;
   try {
     const parsed = JSON.parse(block.json) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) call.arguments = parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      call.arguments = parsed as Record<string, unknown>;
     else call.argumentsError = 'the tool input is not a JSON object';
   } catch (error) {
     call.argumentsError = `the tool input is not valid JSON: ${(error as Error).message}`;

@@ -2,10 +2,17 @@
 // top-level `system` blocks; tool turns become `tool_result` blocks of a user turn; consecutive
 // turns of one role are merged (the API wants user and assistant to alternate). Prompt caching:
 // the system prompt and the tool list (the stable prefix of every step) carry `cache_control`.
-import type { MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type {
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+  ToolUseBlockParam,
+} from '@anthropic-ai/sdk/resources/messages/messages';
 import type { LlmMessage, LlmTool } from './llm-types.ts';
 
-export type AnthropicRequestParts = { ok: true; system: TextBlockParam[]; messages: MessageParam[] } | { ok: false; problem: string };
+export type AnthropicRequestParts =
+  { ok: true; system: TextBlockParam[]; messages: MessageParam[] } | { ok: false; problem: string };
 
 type Block = TextBlockParam | ToolUseBlockParam | ToolResultBlockParam;
 
@@ -28,7 +35,8 @@ export function toAnthropicMessages(messages: LlmMessage[]): AnthropicRequestPar
         break;
       case 'assistant': {
         const blocks: Block[] = message.content ? [{ type: 'text', text: message.content }] : [];
-        for (const call of message.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.toolCallId, name: call.name, input: call.arguments ?? {} });
+        for (const call of message.toolCalls ?? [])
+          blocks.push({ type: 'tool_use', id: call.toolCallId, name: call.name, input: call.arguments ?? {} });
         push('assistant', blocks);
         break;
       }
@@ -37,11 +45,17 @@ export function toAnthropicMessages(messages: LlmMessage[]): AnthropicRequestPar
         push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }]);
         break;
       default:
-        return { ok: false, problem: `message ${index} has an unknown role "${String((message as { role: unknown }).role)}"` };
+        return {
+          ok: false,
+          problem: `message ${index} has an unknown role "${String((message as { role: unknown }).role)}"`,
+        };
     }
   }
-  if (out.length === 0 || out[0]!.role !== 'user') return { ok: false, problem: 'the conversation has no user turn before the first answer' };
-  const system: TextBlockParam[] = systemText.length ? [{ type: 'text', text: systemText.join('\n\n'), cache_control: { type: 'ephemeral' } }] : [];
+  if (out.length === 0 || out[0]!.role !== 'user')
+    return { ok: false, problem: 'the conversation has no user turn before the first answer' };
+  const system: TextBlockParam[] = systemText.length
+    ? [{ type: 'text', text: systemText.join('\n\n'), cache_control: { type: 'ephemeral' } }]
+    : [];
   return { ok: true, system, messages: out };
 }
 
@@ -51,7 +65,9 @@ export function toAnthropicTools(tools: LlmTool[]): Tool[] {
   return tools.map((tool, index) => ({
     name: tool.name,
     description: tool.description,
-    input_schema: (isPlainObject(tool.schema) && tool.schema.type === 'object' ? tool.schema : emptyObjectSchema) as Tool['input_schema'],
+    input_schema: (isPlainObject(tool.schema) && tool.schema.type === 'object'
+      ? tool.schema
+      : emptyObjectSchema) as Tool['input_schema'],
     // One breakpoint after the last tool caches the whole tool list.
     ...(index === tools.length - 1 ? { cache_control: { type: 'ephemeral' as const } } : {}),
   }));

@@ -6,7 +6,14 @@ export { classifyOpenAiError } from './openai-error-classify.ts';
 export { toOpenAiMessages, toOpenAiTools } from './openai-messages.ts';
 export { createToolCallAccumulator, parseToolArguments } from './tool-call-accumulator.ts';
 export { createOfflinePlanner, OFFLINE_PLANNER_MODEL, type OfflinePlannerOptions } from './offline-planner/index.ts';
-export { startMockOpenAiServer, type MockOpenAiServer, type MockResponse, type MockScript, type MockChunk, type MockRequestInfo } from './mock-openai-server.ts';
+export {
+  startMockOpenAiServer,
+  type MockOpenAiServer,
+  type MockResponse,
+  type MockScript,
+  type MockChunk,
+  type MockRequestInfo,
+} from './mock-openai-server.ts';
 export {
   chunksFromRecording,
   completionChunks,

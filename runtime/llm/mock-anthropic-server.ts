@@ -26,14 +26,30 @@ export interface MockAnthropicServer {
 }
 
 /** The events of one streamed answer: optional text, then tool calls, with usage. */
-export function anthropicAnswer(parts: { text?: string[]; tools?: Array<{ id: string; name: string; json: string[] }>; usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number }; stopReason?: string }): AnthropicSseEvent[] {
+export function anthropicAnswer(parts: {
+  text?: string[];
+  tools?: Array<{ id: string; name: string; json: string[] }>;
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  stopReason?: string;
+}): AnthropicSseEvent[] {
   const usage = parts.usage ?? { input: 10, output: 5 };
   const events: AnthropicSseEvent[] = [
     {
       type: 'message_start',
       message: {
-        id: 'msg_mock', type: 'message', role: 'assistant', model: 'claude-mock', content: [], stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: usage.input, output_tokens: 1, cache_read_input_tokens: usage.cacheRead ?? 0, cache_creation_input_tokens: usage.cacheWrite ?? 0 },
+        id: 'msg_mock',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-mock',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: usage.input,
+          output_tokens: 1,
+          cache_read_input_tokens: usage.cacheRead ?? 0,
+          cache_creation_input_tokens: usage.cacheWrite ?? 0,
+        },
       },
     },
     { type: 'ping' },
@@ -41,22 +57,34 @@ export function anthropicAnswer(parts: { text?: string[]; tools?: Array<{ id: st
   let index = 0;
   if (parts.text?.length) {
     events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-    for (const text of parts.text) events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+    for (const text of parts.text)
+      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
     events.push({ type: 'content_block_stop', index });
     index++;
   }
   for (const tool of parts.tools ?? []) {
-    events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } });
-    for (const partial of tool.json) events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } });
+    events.push({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} },
+    });
+    for (const partial of tool.json)
+      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } });
     events.push({ type: 'content_block_stop', index });
     index++;
   }
-  events.push({ type: 'message_delta', delta: { stop_reason: parts.stopReason ?? (parts.tools?.length ? 'tool_use' : 'end_turn'), stop_sequence: null }, usage: { output_tokens: usage.output } });
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: parts.stopReason ?? (parts.tools?.length ? 'tool_use' : 'end_turn'), stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  });
   events.push({ type: 'message_stop' });
   return events;
 }
 
-export async function startMockAnthropicServer(options: { script: MockAnthropicResponse[] | ((request: MockAnthropicRequest) => MockAnthropicResponse) }): Promise<MockAnthropicServer> {
+export async function startMockAnthropicServer(options: {
+  script: MockAnthropicResponse[] | ((request: MockAnthropicRequest) => MockAnthropicResponse);
+}): Promise<MockAnthropicServer> {
   const requests: MockAnthropicRequest[] = [];
   const open = new Set<ServerResponse>();
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -65,20 +93,34 @@ export async function startMockAnthropicServer(options: { script: MockAnthropicR
     let raw = '';
     for await (const chunk of request) raw += chunk;
     if (request.method !== 'POST' || !request.url?.startsWith('/v1/messages')) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not found' } }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not found' } }));
       return;
     }
-    const info: MockAnthropicRequest = { index: requests.length, body: JSON.parse(raw) as Record<string, unknown>, headers: request.headers };
+    const info: MockAnthropicRequest = {
+      index: requests.length,
+      body: JSON.parse(raw) as Record<string, unknown>,
+      headers: request.headers,
+    };
     requests.push(info);
     const script = options.script;
-    const reply = typeof script === 'function' ? script(info) : script[info.index] ?? script[script.length - 1]!;
+    const reply = typeof script === 'function' ? script(info) : (script[info.index] ?? script[script.length - 1]!);
     if ('status' in reply) {
-      response.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_${info.index}`, ...reply.headers });
+      response.writeHead(reply.status, {
+        'content-type': 'application/json',
+        'request-id': `req_${info.index}`,
+        ...reply.headers,
+      });
       response.end(JSON.stringify({ type: 'error', error: { type: reply.errorType, message: reply.message } }));
       return;
     }
     if (reply.delayMs) await wait(reply.delayMs);
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${info.index}` });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'request-id': `req_${info.index}`,
+    });
     open.add(response);
     response.on('close', () => open.delete(response));
     for (const [n, event] of reply.events.entries()) {
@@ -88,7 +130,9 @@ export async function startMockAnthropicServer(options: { script: MockAnthropicR
         return;
       }
       // Each event leaves before the next step, so a break comes after what was written.
-      await new Promise<void>((resolve) => response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`, () => resolve()));
+      await new Promise<void>((resolve) =>
+        response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`, () => resolve()),
+      );
     }
     response.end();
   }

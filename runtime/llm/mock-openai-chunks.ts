@@ -10,17 +10,29 @@ export interface ChunkMeta {
 }
 
 function base(meta: ChunkMeta = {}): Omit<ChatCompletionChunk, 'choices'> {
-  return { id: meta.id ?? 'chatcmpl-mock', object: 'chat.completion.chunk', created: meta.created ?? 1_700_000_000, model: meta.model ?? 'mock-model' };
+  return {
+    id: meta.id ?? 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: meta.created ?? 1_700_000_000,
+    model: meta.model ?? 'mock-model',
+  };
 }
 
-function choiceChunk(delta: ChatCompletionChunk.Choice.Delta, finishReason: ChatCompletionChunk.Choice['finish_reason'], meta?: ChunkMeta): ChatCompletionChunk {
+function choiceChunk(
+  delta: ChatCompletionChunk.Choice.Delta,
+  finishReason: ChatCompletionChunk.Choice['finish_reason'],
+  meta?: ChunkMeta,
+): ChatCompletionChunk {
   return { ...base(meta), choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] };
 }
 
 /** An assistant role chunk, then one chunk per piece of text (a string is split into words). */
 export function textChunks(text: string | string[], meta?: ChunkMeta): ChatCompletionChunk[] {
   const pieces = Array.isArray(text) ? text : (text.match(/\S+\s*|\s+/g) ?? []);
-  return [choiceChunk({ role: 'assistant', content: '' }, null, meta), ...pieces.map((piece) => choiceChunk({ content: piece }, null, meta))];
+  return [
+    choiceChunk({ role: 'assistant', content: '' }, null, meta),
+    ...pieces.map((piece) => choiceChunk({ content: piece }, null, meta)),
+  ];
 }
 
 export interface MockToolCall {
@@ -36,7 +48,16 @@ export interface MockToolCall {
 export function toolCallChunks(calls: MockToolCall[], meta?: ChunkMeta): ChatCompletionChunk[] {
   const out: ChatCompletionChunk[] = [];
   calls.forEach((call, index) => {
-    out.push(choiceChunk({ ...(index === 0 ? { role: 'assistant' as const } : {}), tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null, meta));
+    out.push(
+      choiceChunk(
+        {
+          ...(index === 0 ? { role: 'assistant' as const } : {}),
+          tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+        },
+        null,
+        meta,
+      ),
+    );
     for (const fragment of splitInto(call.arguments, call.pieces ?? 3)) {
       out.push(choiceChunk({ tool_calls: [{ index, function: { arguments: fragment } }] }, null, meta));
     }
@@ -44,22 +65,37 @@ export function toolCallChunks(calls: MockToolCall[], meta?: ChunkMeta): ChatCom
   return out;
 }
 
-export function finishChunk(reason: NonNullable<ChatCompletionChunk.Choice['finish_reason']>, meta?: ChunkMeta): ChatCompletionChunk {
+export function finishChunk(
+  reason: NonNullable<ChatCompletionChunk.Choice['finish_reason']>,
+  meta?: ChunkMeta,
+): ChatCompletionChunk {
   return choiceChunk({}, reason, meta);
 }
 
 /** The final chunk sent with `stream_options.include_usage`: no choices, only usage. */
-export function usageChunk(usage: { promptTokens: number; completionTokens: number }, meta?: ChunkMeta): ChatCompletionChunk {
+export function usageChunk(
+  usage: { promptTokens: number; completionTokens: number },
+  meta?: ChunkMeta,
+): ChatCompletionChunk {
   return {
     ...base(meta),
     choices: [],
-    usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
+    usage: {
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      total_tokens: usage.promptTokens + usage.completionTokens,
+    },
   };
 }
 
 /** A whole response: optional text, optional tool calls, the finish chunk and a usage chunk. */
 export function completionChunks(
-  spec: { text?: string | string[]; toolCalls?: MockToolCall[]; usage?: { promptTokens: number; completionTokens: number }; finishReason?: NonNullable<ChatCompletionChunk.Choice['finish_reason']> },
+  spec: {
+    text?: string | string[];
+    toolCalls?: MockToolCall[];
+    usage?: { promptTokens: number; completionTokens: number };
+    finishReason?: NonNullable<ChatCompletionChunk.Choice['finish_reason']>;
+  },
   meta?: ChunkMeta,
 ): ChatCompletionChunk[] {
   const out: ChatCompletionChunk[] = [];
@@ -86,7 +122,12 @@ export function chunksFromRecording(recording: unknown): RecordingParseResult {
     items = parsed.items;
   } else return { ok: false, error: 'a recording is a JSON array of chat.completion.chunk objects (or its text)' };
   for (const [index, item] of items.entries()) {
-    if (typeof item !== 'object' || item === null || (item as { object?: unknown }).object !== 'chat.completion.chunk' || !Array.isArray((item as { choices?: unknown }).choices)) {
+    if (
+      typeof item !== 'object' ||
+      item === null ||
+      (item as { object?: unknown }).object !== 'chat.completion.chunk' ||
+      !Array.isArray((item as { choices?: unknown }).choices)
+    ) {
       return { ok: false, error: `recording item ${index} is not a chat.completion.chunk object` };
     }
   }
@@ -100,7 +141,10 @@ function parseRecordingText(text: string): { ok: true; items: unknown[] } | { ok
       const value: unknown = JSON.parse(trimmed);
       return Array.isArray(value) ? { ok: true, items: value } : { ok: false, error: 'recording JSON is not an array' };
     }
-    const lines = trimmed.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+    const lines = trimmed
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean);
     const sse = lines.some((line) => line.startsWith('data:'));
     const items: unknown[] = [];
     for (const line of lines) {

@@ -66,13 +66,22 @@ export async function startMockOpenAiServer(options: { script: MockScript; host?
   async function pickResponse(info: MockRequestInfo): Promise<MockResponse> {
     if (typeof options.script === 'function') return options.script(info);
     const scripted = options.script[info.index];
-    return scripted ?? { status: 500, body: errorBody(`mock OpenAI server: no scripted response for request #${info.index + 1}`, 'server_error') };
+    return (
+      scripted ?? {
+        status: 500,
+        body: errorBody(`mock OpenAI server: no scripted response for request #${info.index + 1}`, 'server_error'),
+      }
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      return sendJson(res, 404, errorBody(`mock OpenAI server: no route ${req.method} ${path}`, 'invalid_request_error'));
+      return sendJson(
+        res,
+        404,
+        errorBody(`mock OpenAI server: no route ${req.method} ${path}`, 'invalid_request_error'),
+      );
     }
     const text = await readBody(req);
     let body: Record<string, unknown>;
@@ -81,17 +90,35 @@ export async function startMockOpenAiServer(options: { script: MockScript; host?
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
       body = value as Record<string, unknown>;
     } catch {
-      return sendJson(res, 400, errorBody('mock OpenAI server: the body is not a JSON object', 'invalid_request_error'));
+      return sendJson(
+        res,
+        400,
+        errorBody('mock OpenAI server: the body is not a JSON object', 'invalid_request_error'),
+      );
     }
     requests.push(body);
     requestHeaders.push(req.headers);
-    if (body.stream !== true) return sendJson(res, 400, errorBody('mock OpenAI server: only stream: true is supported', 'invalid_request_error'));
+    if (body.stream !== true)
+      return sendJson(
+        res,
+        400,
+        errorBody('mock OpenAI server: only stream: true is supported', 'invalid_request_error'),
+      );
     const info: MockRequestInfo = { index: served++, body, headers: req.headers };
     const response = await pickResponse(info);
     const spec = Array.isArray(response) ? { chunks: response } : response;
     if (spec.delayMs) await wait(spec.delayMs);
     if (res.destroyed) return;
-    if ('status' in spec) return sendJson(res, spec.status, spec.body ?? errorBody(`mock OpenAI server: scripted HTTP ${spec.status}`, spec.status === 429 ? 'rate_limit_exceeded' : 'server_error'));
+    if ('status' in spec)
+      return sendJson(
+        res,
+        spec.status,
+        spec.body ??
+          errorBody(
+            `mock OpenAI server: scripted HTTP ${spec.status}`,
+            spec.status === 429 ? 'rate_limit_exceeded' : 'server_error',
+          ),
+      );
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const chunks = spec.chunks ?? [];
     for (const [index, chunk] of chunks.entries()) {
@@ -115,7 +142,8 @@ export async function startMockOpenAiServer(options: { script: MockScript; host?
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(`mock OpenAI server failed: ${(error as Error).message}`, 'server_error'));
+      if (!res.headersSent)
+        sendJson(res, 500, errorBody(`mock OpenAI server failed: ${(error as Error).message}`, 'server_error'));
       else res.destroy();
     });
   });

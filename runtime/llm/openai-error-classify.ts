@@ -19,18 +19,28 @@ export function classifyOpenAiError(error: unknown, ctx: FailureContext): LlmFai
   if (error instanceof APIUserAbortError) return llmFailure('LLM_ABORTED', 'The LLM call was aborted.');
   if (error instanceof APIConnectionError) {
     const cause = describeCause(error.cause);
-    return llmFailure('LLM_UNAVAILABLE', `Could not reach the LLM endpoint ${ctx.endpoint}${cause ? `: ${cause}` : ''}.`);
+    return llmFailure(
+      'LLM_UNAVAILABLE',
+      `Could not reach the LLM endpoint ${ctx.endpoint}${cause ? `: ${cause}` : ''}.`,
+    );
   }
   if (error instanceof APIError) {
     const status = error.status;
     const detail = error.message || 'no details';
-    if (status === undefined) return llmFailure('LLM_STREAM_BROKEN', `The LLM endpoint sent an error in the stream: ${detail}`);
-    if (status === 429) return llmFailure('LLM_RATE_LIMITED', `The LLM endpoint is rate-limiting requests (HTTP 429): ${detail}`);
-    if (status === 408) return llmFailure('LLM_TIMEOUT', `The LLM endpoint timed out the request (HTTP 408): ${detail}`);
+    if (status === undefined)
+      return llmFailure('LLM_STREAM_BROKEN', `The LLM endpoint sent an error in the stream: ${detail}`);
+    if (status === 429)
+      return llmFailure('LLM_RATE_LIMITED', `The LLM endpoint is rate-limiting requests (HTTP 429): ${detail}`);
+    if (status === 408)
+      return llmFailure('LLM_TIMEOUT', `The LLM endpoint timed out the request (HTTP 408): ${detail}`);
     if (status === 401 || status === 403) {
-      return llmFailure('LLM_AUTH_FAILED', `The LLM endpoint refused the API key (HTTP ${status}): ${detail}. Check OPENAI_API_KEY.`);
+      return llmFailure(
+        'LLM_AUTH_FAILED',
+        `The LLM endpoint refused the API key (HTTP ${status}): ${detail}. Check OPENAI_API_KEY.`,
+      );
     }
-    if (status === 409 || status >= 500) return llmFailure('LLM_UNAVAILABLE', `The LLM endpoint failed (HTTP ${status}): ${detail}`);
+    if (status === 409 || status >= 500)
+      return llmFailure('LLM_UNAVAILABLE', `The LLM endpoint failed (HTTP ${status}): ${detail}`);
     return llmFailure('LLM_BAD_REQUEST', `The LLM endpoint rejected the request (HTTP ${status}): ${detail}`);
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -42,7 +52,10 @@ export function classifyOpenAiError(error: unknown, ctx: FailureContext): LlmFai
 }
 
 function timeoutFailure(ctx: FailureContext): LlmFailure {
-  return llmFailure('LLM_TIMEOUT', `The LLM did not finish within ${ctx.timeoutMs} ms (${ctx.phase === 'request' ? 'no response yet' : 'stream still open'}).`);
+  return llmFailure(
+    'LLM_TIMEOUT',
+    `The LLM did not finish within ${ctx.timeoutMs} ms (${ctx.phase === 'request' ? 'no response yet' : 'stream still open'}).`,
+  );
 }
 
 function describeCause(cause: unknown): string {

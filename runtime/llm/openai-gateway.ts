@@ -8,7 +8,13 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { nanoid } from 'nanoid';
 import { createSystemClock, type LlmClock } from './llm-clock.ts';
 import { llmFailure, type LlmFailure } from './llm-error-codes.ts';
-import { DEFAULT_LLM_TIMEOUT_MS, type LlmDone, type LlmEvent, type LlmGateway, type StreamChatInput } from './llm-types.ts';
+import {
+  DEFAULT_LLM_TIMEOUT_MS,
+  type LlmDone,
+  type LlmEvent,
+  type LlmGateway,
+  type StreamChatInput,
+} from './llm-types.ts';
 import { classifyOpenAiError, type FailureContext } from './openai-error-classify.ts';
 import { waitOrAbort } from './wait-or-abort.ts';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages.ts';
@@ -52,11 +58,16 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
   });
   const endpoint = client.baseURL;
 
-  async function* attempt(input: StreamChatInput, attemptNo: number, state: AttemptState): AsyncGenerator<LlmEvent, LlmFailure | null> {
+  async function* attempt(
+    input: StreamChatInput,
+    attemptNo: number,
+    state: AttemptState,
+  ): AsyncGenerator<LlmEvent, LlmFailure | null> {
     const requested = input.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
     // The SDK insists on a positive integer; our own timer uses the same value.
     const timeoutMs = Number.isFinite(requested) && requested > 0 ? Math.ceil(requested) : DEFAULT_LLM_TIMEOUT_MS;
-    if (!Array.isArray(input.messages)) return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
+    if (!Array.isArray(input.messages))
+      return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
     const converted = toOpenAiMessages(input.messages);
     if (!converted.ok) return llmFailure('LLM_BAD_REQUEST', `Cannot send the conversation: ${converted.problem}.`);
     const ctx: FailureContext = { endpoint, timeoutMs, timedOut: false, aborted: false, phase: 'request' };
@@ -82,7 +93,11 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
           stream: true,
           stream_options: { include_usage: true },
         },
-        { signal: controller.signal, timeout: timeoutMs, ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}) },
+        {
+          signal: controller.signal,
+          timeout: timeoutMs,
+          ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}),
+        },
       );
       ctx.phase = 'stream';
       const calls = createToolCallAccumulator(() => `call_${nanoid(12)}`);
@@ -143,7 +158,9 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
     let failure = yield* attempt(input, 1, state);
     if (failure && failure.retryable && !state.yielded) {
       const waited = await waitOrAbort(clock, retryDelayMs, input.signal);
-      failure = waited ? yield* attempt(input, 2, state) : llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
+      failure = waited
+        ? yield* attempt(input, 2, state)
+        : llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
     }
     if (failure) yield { type: 'error', code: failure.code, message: failure.message, retryable: failure.retryable };
   }

@@ -3,7 +3,8 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { LlmMessage, LlmTool } from './llm-types.ts';
 
-export type OpenAiMessagesResult = { ok: true; messages: ChatCompletionMessageParam[] } | { ok: false; problem: string };
+export type OpenAiMessagesResult =
+  { ok: true; messages: ChatCompletionMessageParam[] } | { ok: false; problem: string };
 
 export function toOpenAiMessages(messages: LlmMessage[]): OpenAiMessagesResult {
   const out: ChatCompletionMessageParam[] = [];
@@ -35,7 +36,10 @@ export function toOpenAiMessages(messages: LlmMessage[]): OpenAiMessagesResult {
         out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
         break;
       default:
-        return { ok: false, problem: `message ${index} has an unknown role "${String((message as { role: unknown }).role)}"` };
+        return {
+          ok: false,
+          problem: `message ${index} has an unknown role "${String((message as { role: unknown }).role)}"`,
+        };
     }
   }
   return { ok: true, messages: out };

@@ -60,14 +60,22 @@ export function parseToolArguments(text: string): { arguments: Record<string, un
     return { arguments: {}, error: `arguments are not valid JSON (${(error as Error).message}): ${preview}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { arguments: {}, error: `arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'null' : typeof value}` };
+    return {
+      arguments: {},
+      error: `arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'null' : typeof value}`,
+    };
   }
   return { arguments: value as Record<string, unknown> };
 }
 
 function toToolCall(call: PendingCall, makeId: () => string): LlmToolCall {
   const parsed = parseToolArguments(call.argumentsText);
-  const out: LlmToolCall = { type: 'tool_call', toolCallId: call.id || makeId(), name: call.name, arguments: parsed.arguments };
+  const out: LlmToolCall = {
+    type: 'tool_call',
+    toolCallId: call.id || makeId(),
+    name: call.name,
+    arguments: parsed.arguments,
+  };
   if (parsed.error !== undefined) out.argumentsError = parsed.error;
   else if (!call.name) out.argumentsError = 'the model sent a tool call without a function name';
   return out;

@@ -69,7 +69,10 @@ const MCP_SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 }
 
 export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOptions): McpRoutes {
@@ -103,7 +106,11 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
 
   // browser-shell screenshots are readable through get_artifact too (the artifact service enforces their TTL).
   const shellArtifacts = new Set<string>();
-  const shell = createBrowserShellTool({ sessions, rememberArtifact: (id) => shellArtifacts.add(id), timers: options.shellTimers ?? services.clock });
+  const shell = createBrowserShellTool({
+    sessions,
+    rememberArtifact: (id) => shellArtifacts.add(id),
+    timers: options.shellTimers ?? services.clock,
+  });
   const tools: McpTool[] =
     profile === 'minimal'
       ? [shell]
@@ -113,7 +120,8 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
             catalog,
             artifacts: services.artifacts,
             artifactAccess: {
-              expiresAt: async (id) => (shellArtifacts.has(id) ? Number.POSITIVE_INFINITY : (await runs.artifactOwner(id))?.artifact.expiresAt),
+              expiresAt: async (id) =>
+                shellArtifacts.has(id) ? Number.POSITIVE_INFINITY : (await runs.artifactOwner(id))?.artifact.expiresAt,
             },
             budget,
             now: () => services.clock.now(),
@@ -125,7 +133,9 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
 
   const loopbackServer = LOOPBACK_HOSTS.has(services.config.host);
   const trustOf = (request: Request): TrustLevel =>
-    typeof options.trustLevel === 'function' ? options.trustLevel(request) : (options.trustLevel ?? (loopbackServer ? 'local' : 'remote'));
+    typeof options.trustLevel === 'function'
+      ? options.trustLevel(request)
+      : (options.trustLevel ?? (loopbackServer ? 'local' : 'remote'));
 
   // DNS-rebinding protection (MCP transport spec): a browser page may only call us from an allowed origin.
   const allowedOrigin: MiddlewareHandler = async function mcpOrigin(c, next) {
@@ -166,23 +176,32 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   }
 
   const isInitialize = (body: unknown) =>
-    (Array.isArray(body) ? body : [body]).some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+    (Array.isArray(body) ? body : [body]).some(
+      (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize',
+    );
 
   async function handle(request: Request): Promise<Response> {
-    void sessions.sweepIdle(sessionIdleMs, (id) => runs.usesSession(id)).then((closed) => {
-      if (closed.length > 0) services.log({ event: 'mcp_sessions_idle_closed', sessions: closed });
-    });
+    void sessions
+      .sweepIdle(sessionIdleMs, (id) => runs.usesSession(id))
+      .then((closed) => {
+        if (closed.length > 0) services.log({ event: 'mcp_sessions_idle_closed', sessions: closed });
+      });
     sweepMcpSessions();
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       const entry = live.get(sessionId);
-      if (!entry) return jsonRpcError(404, 'unknown MCP session (it expired or the server restarted): send initialize again');
-      if (request.method !== 'POST' && request.method !== 'DELETE') return jsonRpcError(405, 'use POST (no GET stream); DELETE ends the session', { Allow: 'POST, DELETE' });
+      if (!entry)
+        return jsonRpcError(404, 'unknown MCP session (it expired or the server restarted): send initialize again');
+      if (request.method !== 'POST' && request.method !== 'DELETE')
+        return jsonRpcError(405, 'use POST (no GET stream); DELETE ends the session', { Allow: 'POST, DELETE' });
       entry.lastUsed = wallClock();
       if (request.method === 'DELETE') live.delete(sessionId);
       return entry.transport.handleRequest(request);
     }
-    if (request.method !== 'POST') return jsonRpcError(405, 'use POST (no GET stream; DELETE with an Mcp-Session-Id ends a session)', { Allow: 'POST' });
+    if (request.method !== 'POST')
+      return jsonRpcError(405, 'use POST (no GET stream; DELETE with an Mcp-Session-Id ends a session)', {
+        Allow: 'POST',
+      });
     await ready;
     const body: unknown = await request
       .clone()
@@ -191,7 +210,10 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     const server = createMcpProtocolServer(tools, {
       trustLevel: trustOf(request),
       version: MCP_RUNTIME_VERSION,
-      instructions: profile === 'minimal' ? 'One tool: browser-shell.' : 'Template runs (seed 003) and browser-shell (seed 004) on the user\'s own browser.',
+      instructions:
+        profile === 'minimal'
+          ? 'One tool: browser-shell.'
+          : "Template runs (seed 003) and browser-shell (seed 004) on the user's own browser.",
     });
     const transport: WebStandardStreamableHTTPServerTransport = isInitialize(body)
       ? new WebStandardStreamableHTTPServerTransport({

@@ -4,17 +4,29 @@
 // formats (003 §7.2 / 004 §3.3), while McpServer would replace that with its own
 // "Input validation error" text. tools/list and tools/call are the only capabilities.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpTool, ToolCallContext } from './tools/tool-definition.ts';
 import type { TrustLevel } from './templates/template-types.ts';
 
 export const MCP_SERVER_NAME = 'mimo';
 
-export function createMcpProtocolServer(tools: readonly McpTool[], context: { trustLevel: TrustLevel; version: string; instructions?: string }): Server {
+export function createMcpProtocolServer(
+  tools: readonly McpTool[],
+  context: { trustLevel: TrustLevel; version: string; instructions?: string },
+): Server {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- see the header: the low-level server is deliberate
   const server = new Server(
     { name: MCP_SERVER_NAME, version: context.version },
-    { capabilities: { tools: { listChanged: false } }, ...(context.instructions ? { instructions: context.instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(context.instructions ? { instructions: context.instructions } : {}),
+    },
   );
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
@@ -31,7 +43,11 @@ export function createMcpProtocolServer(tools: readonly McpTool[], context: { tr
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"; tools/list has the available ones`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${request.params.name}"; tools/list has the available ones`,
+      );
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolCallContext = {
       trustLevel: context.trustLevel,
@@ -40,7 +56,15 @@ export function createMcpProtocolServer(tools: readonly McpTool[], context: { tr
       ...(progressToken !== undefined
         ? {
             progress: (progress: number, total?: number, message?: string) =>
-              extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } }),
+              extra.sendNotification({
+                method: 'notifications/progress',
+                params: {
+                  progressToken,
+                  progress,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message ? { message } : {}),
+                },
+              }),
           }
         : {}),
     };

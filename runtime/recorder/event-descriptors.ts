@@ -34,7 +34,9 @@ export function isLegacyRecording(envelopes: readonly Obj[]): boolean {
  * the userMessage events it could not have.
  */
 export function inTaskOrder<T extends Obj>(envelopes: readonly T[], options: { dropUserMessages?: boolean } = {}): T[] {
-  const kept = options.dropUserMessages ? envelopes.filter((e) => !(isObj(e.event) && e.event.type === 'userMessage')) : [...envelopes];
+  const kept = options.dropUserMessages
+    ? envelopes.filter((e) => !(isObj(e.event) && e.event.type === 'userMessage'))
+    : [...envelopes];
   let last = 0;
   const keyed = kept.map((envelope, index) => {
     if (typeof envelope.seq === 'number') last = envelope.seq;
@@ -48,7 +50,10 @@ export function inTaskOrder<T extends Obj>(envelopes: readonly T[], options: { d
  * (recordings in the task's seq order), text is joined per run of deltas between other events,
  * so where each piece of text was shown among the steps is compared too.
  */
-export function describeFrontendEvents(envelopes: readonly unknown[], options: { taskId?: string; segments?: boolean } = {}): EventDescriptor[] {
+export function describeFrontendEvents(
+  envelopes: readonly unknown[],
+  options: { taskId?: string; segments?: boolean } = {},
+): EventDescriptor[] {
   const out: EventDescriptor[] = [];
   const chats = new Map<string, { type: 'chatDelta'; text: string; finished: boolean }>();
   let run: { type: 'chatDelta'; text: string; finished: boolean } | null = null;
@@ -81,10 +86,19 @@ export function describeFrontendEvents(envelopes: readonly unknown[], options: {
         break;
       }
       case 'toolUsed':
-        out.push({ type, actionName: String(event.actionName), phase: String(event.phase), ...(errorCode ? { code: errorCode } : {}) });
+        out.push({
+          type,
+          actionName: String(event.actionName),
+          phase: String(event.phase),
+          ...(errorCode ? { code: errorCode } : {}),
+        });
         break;
       case 'taskStatus':
-        out.push({ type, status: String(event.status), ...(typeof event.previous === 'string' ? { previous: event.previous } : {}) });
+        out.push({
+          type,
+          status: String(event.status),
+          ...(typeof event.previous === 'string' ? { previous: event.previous } : {}),
+        });
         break;
       case 'structuredOutput':
         out.push({
@@ -98,7 +112,12 @@ export function describeFrontendEvents(envelopes: readonly unknown[], options: {
         out.push({ type, content: String(event.content) });
         break;
       case 'usage':
-        out.push({ type, promptTokens: Number(event.promptTokens), completionTokens: Number(event.completionTokens), totalTokens: Number(event.totalTokens) });
+        out.push({
+          type,
+          promptTokens: Number(event.promptTokens),
+          completionTokens: Number(event.completionTokens),
+          totalTokens: Number(event.totalTokens),
+        });
         break;
       default:
         out.push({ type });
@@ -168,15 +187,22 @@ export function expectedTaskOutcome(lines: RecordedLine[]): TaskOutcome {
       started.add(String(event.actionId));
     } else if (event.type === 'toolUsed') {
       const actionId = String(event.actionId);
-      const stoppedMidAction = started.has(actionId) && event.phase === 'error' && isObj(event.error) && event.error.code === 'TASK_STOPPED';
+      const stoppedMidAction =
+        started.has(actionId) && event.phase === 'error' && isObj(event.error) && event.error.code === 'TASK_STOPPED';
       started.delete(actionId);
       // A step a Stop cut short after it was sent is held back from the history until the
       // browser's late answer (a second settle of the same action) says what happened, or a grace
       // passes (runtime/agent/stopped-steps.ts); the sessions here end before that grace.
-      if (!stoppedMidAction) messages.push(`tool: ${String(event.actionName)} ${event.phase === 'error' ? 'error' : 'ok'}`);
+      if (!stoppedMidAction)
+        messages.push(`tool: ${String(event.actionName)} ${event.phase === 'error' ? 'error' : 'ok'}`);
     } else if (event.type === 'structuredOutput' && event.status === 'info' && typeof event.message === 'string') {
       messages.push(`system: ${event.message}`);
-    } else if (event.type === 'structuredOutput' && event.status === 'error' && event.message === undefined && isObj(event.error)) {
+    } else if (
+      event.type === 'structuredOutput' &&
+      event.status === 'error' &&
+      event.message === undefined &&
+      isObj(event.error)
+    ) {
       // A failed turn's cause (task-session.ts reportFailure) is stored as its outcome note.
       messages.push(`system: The task failed: ${String(event.error.message)}`);
     } else if (event.type === 'chatDelta') {

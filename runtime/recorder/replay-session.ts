@@ -6,10 +6,31 @@ import { io } from 'socket.io-client';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { startMockOpenAiServer, type MockOpenAiServer } from '../llm/mock-openai-server.ts';
 import { startFakePlugin, type BrowserActionFrame, type FakePlugin } from '../test-util/fake-plugin.ts';
-import { describeFrontendEvents, describeTaskMessages, expectedTaskOutcome, inTaskOrder, isLegacyRecording, recordedFrontendEvents, type EventDescriptor, type TaskOutcome } from './event-descriptors.ts';
-import { createReplayAnswerer, llmScriptOf, pluginClientIdOf, replayInputs, taskIdOf, type ReplayAnswererOptions } from './replay.ts';
+import {
+  describeFrontendEvents,
+  describeTaskMessages,
+  expectedTaskOutcome,
+  inTaskOrder,
+  isLegacyRecording,
+  recordedFrontendEvents,
+  type EventDescriptor,
+  type TaskOutcome,
+} from './event-descriptors.ts';
+import {
+  createReplayAnswerer,
+  llmScriptOf,
+  pluginClientIdOf,
+  replayInputs,
+  taskIdOf,
+  type ReplayAnswererOptions,
+} from './replay.ts';
 import type { RecordedLine } from './session-recorder.ts';
-import { openAiGatewayFor, startSessionRuntime, type SessionRuntimeOptions, type SessionTimings } from './session-runtime.ts';
+import {
+  openAiGatewayFor,
+  startSessionRuntime,
+  type SessionRuntimeOptions,
+  type SessionTimings,
+} from './session-runtime.ts';
 
 export interface ReplayOptions {
   /** The timings the session was recorded with (FIXTURE_TIMINGS for fixtures/sessions). */
@@ -59,14 +80,30 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
   let mock: MockOpenAiServer | undefined;
   if (!options.llm) mock = await startMockOpenAiServer({ script: llmScriptOf(lines) });
   const model = lines.find((l) => l.kind === 'llm_chunk' && typeof (l.chunk as { model?: unknown }).model === 'string');
-  const llm = options.llm ?? openAiGatewayFor({ baseURL: mock!.url, ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}) });
+  const llm =
+    options.llm ??
+    openAiGatewayFor({
+      baseURL: mock!.url,
+      ...(model ? { model: String((model as { chunk: { model: string } }).chunk.model) } : {}),
+    });
   // A session recorded with the person guard on (startMimo turns it on) told the task's
   // scope or held steps: it is replayed with the guard too, or those events never come.
-  const guarded = expectedEnvelopes.some((e) => GUARD_EVENTS.has(String((e.event as { type?: unknown } | undefined)?.type)));
+  const guarded = expectedEnvelopes.some((e) =>
+    GUARD_EVENTS.has(String((e.event as { type?: unknown } | undefined)?.type)),
+  );
   const orchestrator = { ...(guarded ? { confirmSteps: 'ask' as const } : {}), ...options.orchestrator };
-  const runtime = await startSessionRuntime({ llm, ...(options.timings ? { timings: options.timings } : {}), orchestrator });
+  const runtime = await startSessionRuntime({
+    llm,
+    ...(options.timings ? { timings: options.timings } : {}),
+    orchestrator,
+  });
   let plugin: FakePlugin | undefined;
-  const web = io(`${runtime.url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
+  const web = io(`${runtime.url}/mimo`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { clientType: 'frontend' },
+  });
   const connected = new Promise<void>((resolve, reject) => {
     web.once('connect', () => resolve());
     web.once('connect_error', reject);
@@ -86,8 +123,13 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
           const input = inputs[next++]!;
           const ack =
             input.channel === 'frontend_message'
-              ? await web.timeout(5_000).emitWithAck('frontend_message', input.payload).catch((error: Error) => ({ error: error.message }))
-              : await (plugin ? plugin.send(input.payload).catch((error: Error) => ({ error: error.message })) : { error: 'no plugin in this recording' });
+              ? await web
+                  .timeout(5_000)
+                  .emitWithAck('frontend_message', input.payload)
+                  .catch((error: Error) => ({ error: error.message }))
+              : await (plugin
+                  ? plugin.send(input.payload).catch((error: Error) => ({ error: error.message }))
+                  : { error: 'no plugin in this recording' });
           inputAcks.push(ack);
         }
       });
@@ -121,12 +163,20 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     await sending;
     await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 150));
 
-    const detail = (await (await fetch(`${runtime.url}/api/task/${taskId}`)).json()) as { data?: { task?: { status?: string }; messages?: Array<{ role: string; content: string; meta?: Record<string, unknown> }> } };
+    const detail = (await (await fetch(`${runtime.url}/api/task/${taskId}`)).json()) as {
+      data?: {
+        task?: { status?: string };
+        messages?: Array<{ role: string; content: string; meta?: Record<string, unknown> }>;
+      };
+    };
     return {
       taskId,
       // Compared in the task's order (by seq), as the web renders them.
       // Text is compared where it was shown among the steps (by run) once the recording has seqs.
-      expected: { events: describeFrontendEvents(inTaskOrder(expectedEnvelopes), { taskId, segments: !legacy }), task: expectedTaskOutcome(lines) },
+      expected: {
+        events: describeFrontendEvents(inTaskOrder(expectedEnvelopes), { taskId, segments: !legacy }),
+        task: expectedTaskOutcome(lines),
+      },
       actual: {
         events: describeFrontendEvents(inTaskOrder(envelopes), { taskId, segments: !legacy }),
         task: { status: detail.data?.task?.status, messages: describeTaskMessages(detail.data?.messages ?? []) },

@@ -7,7 +7,15 @@ import type { MockChunk, MockResponse } from '../llm/mock-openai-server.ts';
 import type { Answerer, BrowserActionFrame, FakeAnswer } from '../test-util/fake-plugin.ts';
 import type { RecordedLine } from './session-recorder.ts';
 
-export { describeFrontendEvents, formatDescriptor, recordedFrontendEvents, expectedTaskOutcome, describeTaskMessages, inTaskOrder, isLegacyRecording } from './event-descriptors.ts';
+export {
+  describeFrontendEvents,
+  formatDescriptor,
+  recordedFrontendEvents,
+  expectedTaskOutcome,
+  describeTaskMessages,
+  inTaskOrder,
+  isLegacyRecording,
+} from './event-descriptors.ts';
 export type { EventDescriptor, TaskOutcome } from './event-descriptors.ts';
 
 type FrameLine = Extract<RecordedLine, { kind: 'frame' }>;
@@ -34,7 +42,13 @@ export function taskIdOf(lines: RecordedLine[]): string | undefined {
 /** The clientId of the extension that served the task (from its browser_action frames). */
 export function pluginClientIdOf(lines: RecordedLine[]): string | undefined {
   for (const line of frames(lines)) {
-    if (line.channel === 'plugin_message' && line.direction === 'out' && isObj(line.payload) && typeof line.payload.clientId === 'string') return line.payload.clientId;
+    if (
+      line.channel === 'plugin_message' &&
+      line.direction === 'out' &&
+      isObj(line.payload) &&
+      typeof line.payload.clientId === 'string'
+    )
+      return line.payload.clientId;
   }
   return undefined;
 }
@@ -60,9 +74,22 @@ export function recordedExchanges(lines: RecordedLine[]): RecordedExchange[] {
   };
   for (const line of frames(lines)) {
     const payload = line.payload;
-    if (line.channel === 'plugin_message' && line.direction === 'out' && isObj(payload) && payload.type === 'browser_action' && isObj(payload.action)) {
+    if (
+      line.channel === 'plugin_message' &&
+      line.direction === 'out' &&
+      isObj(payload) &&
+      payload.type === 'browser_action' &&
+      isObj(payload.action)
+    ) {
       const [actionName] = Object.keys(payload.action);
-      if (actionName) out.push({ actionId: String(payload.id), actionName, frame: payload as unknown as BrowserActionFrame, t: line.t, results: [] });
+      if (actionName)
+        out.push({
+          actionId: String(payload.id),
+          actionName,
+          frame: payload as unknown as BrowserActionFrame,
+          t: line.t,
+          results: [],
+        });
     } else if (line.channel === 'plugin_ack' && isObj(payload) && typeof payload.actionId === 'string') {
       const exchange = latest(payload.actionId, true);
       if (exchange) exchange.ack = { t: line.t, response: payload.response };
@@ -99,7 +126,8 @@ export interface ReplayAnswererOptions {
  */
 export function createReplayAnswerer(lines: RecordedLine[], options: ReplayAnswererOptions = {}): ReplayAnswerer {
   const queues = new Map<string, RecordedExchange[]>();
-  for (const exchange of recordedExchanges(lines)) queues.set(exchange.actionName, [...(queues.get(exchange.actionName) ?? []), exchange]);
+  for (const exchange of recordedExchanges(lines))
+    queues.set(exchange.actionName, [...(queues.get(exchange.actionName) ?? []), exchange]);
   const seen = new Map<string, number>();
   const unexpected: string[] = [];
   const scale = options.timeScale ?? 1;
@@ -170,7 +198,9 @@ export function llmScriptOf(lines: RecordedLine[]): MockResponse[] {
     else groups.push({ attempt: line.attempt, id: line.chunk.id, chunks: [line.chunk] });
   }
   return groups.map((group, i) =>
-    group.attempt === 1 && groups[i + 1]?.attempt === 2 ? { chunks: group.chunks, breakAfterChunks: group.chunks.length } : group.chunks,
+    group.attempt === 1 && groups[i + 1]?.attempt === 2
+      ? { chunks: group.chunks, breakAfterChunks: group.chunks.length }
+      : group.chunks,
   );
 }
 
@@ -189,8 +219,10 @@ export function replayInputs(lines: RecordedLine[]): ReplayInput[] {
   for (const line of frames(lines)) {
     if (line.channel === 'frontend_event' && line.direction === 'out') events++;
     else if (line.direction === 'in' && isObj(line.payload)) {
-      if (line.channel === 'frontend_message') inputs.push({ channel: 'frontend_message', payload: line.payload, afterEvents: events, t: line.t });
-      else if (line.channel === 'plugin_message' && !isActionResult(line.payload)) inputs.push({ channel: 'plugin_message', payload: line.payload, afterEvents: events, t: line.t });
+      if (line.channel === 'frontend_message')
+        inputs.push({ channel: 'frontend_message', payload: line.payload, afterEvents: events, t: line.t });
+      else if (line.channel === 'plugin_message' && !isActionResult(line.payload))
+        inputs.push({ channel: 'plugin_message', payload: line.payload, afterEvents: events, t: line.t });
     }
   }
   return inputs;

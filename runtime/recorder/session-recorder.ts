@@ -8,7 +8,12 @@ import type { InspectionEvent } from 'xstate';
 import { toInspectionRecord } from '../agent/inspection-hub.ts';
 
 export type RecordedEntry =
-  | { kind: 'frame'; direction: 'in' | 'out'; channel: 'frontend_message' | 'frontend_event' | 'plugin_message' | 'plugin_ack'; payload: unknown }
+  | {
+      kind: 'frame';
+      direction: 'in' | 'out';
+      channel: 'frontend_message' | 'frontend_event' | 'plugin_message' | 'plugin_ack';
+      payload: unknown;
+    }
   | { kind: 'llm_chunk'; attempt: number; chunk: unknown }
   | { kind: 'inspection'; record: unknown };
 
@@ -37,11 +42,17 @@ export function createSessionRecorder(options: {
       if (!SAFE_TASK_ID.test(taskId)) return;
       let file = files.get(taskId);
       if (!file) {
-        file = { stream: createWriteStream(join(options.dir, `${taskId}.jsonl`), { flags: 'a' }), startedAt: options.clock.now() };
+        file = {
+          stream: createWriteStream(join(options.dir, `${taskId}.jsonl`), { flags: 'a' }),
+          startedAt: options.clock.now(),
+        };
         file.stream.on('error', () => {});
         files.set(taskId, file);
       }
-      const line: RecordedLine = { t: options.clock.now() - file.startedAt, ...(options.redact ? options.redact(entry) : entry) };
+      const line: RecordedLine = {
+        t: options.clock.now() - file.startedAt,
+        ...(options.redact ? options.redact(entry) : entry),
+      };
       file.stream.write(`${JSON.stringify(line)}\n`);
     },
     async close() {
@@ -59,7 +70,10 @@ export function parseRecording(text: string): RecordedLine[] {
 }
 
 /** The inspection hub's `forward` that records each task's inspection records. */
-export function recordInspection(recorder: SessionRecorder, clock: { now(): number }): (taskId: string, event: InspectionEvent) => void {
+export function recordInspection(
+  recorder: SessionRecorder,
+  clock: { now(): number },
+): (taskId: string, event: InspectionEvent) => void {
   return (taskId, event) => {
     const record = toInspectionRecord(event, clock.now());
     if (record) recorder.record(taskId, { kind: 'inspection', record });

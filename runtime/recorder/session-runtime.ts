@@ -26,7 +26,10 @@ export interface SessionTimings {
 }
 
 /** The timings fixtures/sessions/*.jsonl were recorded with (short, so the replays are quick). */
-export const FIXTURE_TIMINGS: SessionTimings = Object.freeze({ ackTimeoutMs: 400, pagePrepBackoffMs: Object.freeze([200]) });
+export const FIXTURE_TIMINGS: SessionTimings = Object.freeze({
+  ackTimeoutMs: 400,
+  pagePrepBackoffMs: Object.freeze([200]),
+});
 
 export interface SessionRuntime {
   server: MimoServer;
@@ -52,7 +55,9 @@ export function openAiGatewayFor(options: { baseURL: string; model?: string; rec
     apiKey: 'mimo-session',
     baseURL: options.baseURL,
     model: options.model ?? 'mimo-scripted-model',
-    ...(recorder ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) } : {}),
+    ...(recorder
+      ? { onChunk: (chunk, info) => recorder.record(info.taskId, { kind: 'llm_chunk', attempt: info.attempt, chunk }) }
+      : {}),
   });
 }
 
@@ -60,7 +65,10 @@ export async function startSessionRuntime(options: SessionRuntimeOptions): Promi
   const clock = options.clock ?? createSystemClock();
   const { recorder } = options;
   const dir = mkdtempSync(join(tmpdir(), 'mimo-session-'));
-  const inspection = createInspectionHub({ clock, ...(recorder ? { forward: recordInspection(recorder, clock) } : {}) });
+  const inspection = createInspectionHub({
+    clock,
+    ...(recorder ? { forward: recordInspection(recorder, clock) } : {}),
+  });
   const config = testConfig(dir, { artifactSecret: 'mimo-session-secret-mimo-session-secret' });
   const timings = options.timings ?? {};
   const server = await createServer({

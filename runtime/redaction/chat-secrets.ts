@@ -15,9 +15,10 @@
 import type { SecretRegistry } from './redact.ts';
 
 const CREDENTIAL =
-  "(?:pass(?:word|wd|phrase|code)|pwd|pw|pin(?:\\s*code)?|one[- ]time\\s+(?:code|password)|otp|2fa\\s+code|verification\\s+code|security\\s+code|passwort|kennwort|mot\\s+de\\s+passe|contrase(?:ñ|n)a|clave)";
+  '(?:pass(?:word|wd|phrase|code)|pwd|pw|pin(?:\\s*code)?|one[- ]time\\s+(?:code|password)|otp|2fa\\s+code|verification\\s+code|security\\s+code|passwort|kennwort|mot\\s+de\\s+passe|contrase(?:ñ|n)a|clave)';
 const SEPARATOR = '(?:\\s*[:=]\\s*|\\s+(?:is|was|ist|lautet|est|es)\\b\\s*:?\\s*)';
-const VALUE = '(?:"([^"\\n]{1,200})"|\'([^\'\\n]{1,200})\'|`([^`\\n]{1,200})`|“([^”\\n]{1,200})”|([^\\s"\'`“”]{1,200}))';
+const VALUE =
+  '(?:"([^"\\n]{1,200})"|\'([^\'\\n]{1,200})\'|`([^`\\n]{1,200})`|“([^”\\n]{1,200})”|([^\\s"\'`“”]{1,200}))';
 const VERB = '(?:type|enter|put|fill\\s+in|use|input|paste|write|tippe|gib|eingeben|tape|saisis|escribe|introduce)';
 const FIELD_AFTER = `\\s+(?:in|into|as|in\\s+das|ins|dans|en)\\s+(?:the\\s+|das\\s+|le\\s+|el\\s+|my\\s+|its\\s+)?(?:[\\w-]+\\s+){0,2}${CREDENTIAL}`;
 
@@ -26,14 +27,73 @@ const AFTER_WORD_BARE = new RegExp(`\\b${CREDENTIAL}\\s+${VALUE}`, 'giu');
 const VERB_INTO_FIELD = new RegExp(`\\b${VERB}\\s+${VALUE}${FIELD_AFTER}`, 'giu');
 
 /** Words that can stand where a value would, but are not one. */
-const NOT_VALUES = new Set(
-  [
-    'it', 'this', 'that', 'them', 'the', 'a', 'an', 'my', 'your', 'his', 'her', 'our', 'their', 'its', 'same', 'below', 'above', 'here', 'there',
-    'field', 'box', 'input', 'for', 'of', 'and', 'or', 'to', 'in', 'into', 'on', 'with', 'from', 'please', 'again', 'now', 'then', 'if', 'when',
-    'is', 'was', 'ist', 'est', 'es', 'not', 'no', 'yes', 'reset', 'manager', 'change', 'login', 'required', 'hidden', 'secret', 'der', 'die', 'das', 'mein', 'le', 'mon', 'el', 'mi',
-    'password', 'passwort', 'pin', 'code',
-  ],
-);
+const NOT_VALUES = new Set([
+  'it',
+  'this',
+  'that',
+  'them',
+  'the',
+  'a',
+  'an',
+  'my',
+  'your',
+  'his',
+  'her',
+  'our',
+  'their',
+  'its',
+  'same',
+  'below',
+  'above',
+  'here',
+  'there',
+  'field',
+  'box',
+  'input',
+  'for',
+  'of',
+  'and',
+  'or',
+  'to',
+  'in',
+  'into',
+  'on',
+  'with',
+  'from',
+  'please',
+  'again',
+  'now',
+  'then',
+  'if',
+  'when',
+  'is',
+  'was',
+  'ist',
+  'est',
+  'es',
+  'not',
+  'no',
+  'yes',
+  'reset',
+  'manager',
+  'change',
+  'login',
+  'required',
+  'hidden',
+  'secret',
+  'der',
+  'die',
+  'das',
+  'mein',
+  'le',
+  'mon',
+  'el',
+  'mi',
+  'password',
+  'passwort',
+  'pin',
+  'code',
+]);
 
 /** The value, and for a bare one also the form without trailing punctuation ("S3cret!" may end a sentence or the password). */
 function valuesOf(match: RegExpMatchArray): { values: string[]; quoted: boolean } | null {
@@ -61,7 +121,8 @@ export function secretsInChat(text: string): string[] {
     const candidate = valuesOf(match);
     // Without a separator a short value is more likely a count ("pin 3 tabs") than a PIN.
     const bare = candidate?.values.at(-1);
-    if (candidate && (candidate.quoted || (looksSecret(bare!) && bare!.length >= 4))) for (const value of candidate.values) found.add(value);
+    if (candidate && (candidate.quoted || (looksSecret(bare!) && bare!.length >= 4)))
+      for (const value of candidate.values) found.add(value);
   }
   return [...found].sort((a, b) => b.length - a.length);
 }

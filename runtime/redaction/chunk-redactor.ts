@@ -12,10 +12,15 @@ import { createStreamRedactor, type StreamRedactor } from './redacting-event-sin
 /** Open streams beyond this many are dropped, oldest first (a stream that never finished). */
 const MAX_STREAMS = 512;
 
-type Delta = { content?: unknown; tool_calls?: Array<{ index?: number; function?: { arguments?: unknown } }> } & Record<string, unknown>;
+type Delta = { content?: unknown; tool_calls?: Array<{ index?: number; function?: { arguments?: unknown } }> } & Record<
+  string,
+  unknown
+>;
 type Choice = { index?: number; delta?: Delta; finish_reason?: unknown } & Record<string, unknown>;
 
-export function createChunkRedactor(secrets: SecretRegistry): (chunk: unknown, info: { taskId: string; attempt: number }) => unknown {
+export function createChunkRedactor(
+  secrets: SecretRegistry,
+): (chunk: unknown, info: { taskId: string; attempt: number }) => unknown {
   const streams = new Map<string, StreamRedactor>();
   const streamOf = (key: string) => {
     let stream = streams.get(key);
@@ -39,8 +44,14 @@ export function createChunkRedactor(secrets: SecretRegistry): (chunk: unknown, i
   };
 
   return (chunk, info) => {
-    if (secrets.size === 0 || typeof chunk !== 'object' || chunk === null || !Array.isArray((chunk as { choices?: unknown }).choices)) return chunk;
-    const choices = ((chunk as { choices: Choice[] }).choices).map((choice) => {
+    if (
+      secrets.size === 0 ||
+      typeof chunk !== 'object' ||
+      chunk === null ||
+      !Array.isArray((chunk as { choices?: unknown }).choices)
+    )
+      return chunk;
+    const choices = (chunk as { choices: Choice[] }).choices.map((choice) => {
       if (typeof choice !== 'object' || choice === null) return choice;
       const prefix = `${info.taskId}\u0000${info.attempt}\u0000${choice.index ?? 0}\u0000`;
       const delta: Delta = { ...(choice.delta ?? {}) };
@@ -49,13 +60,20 @@ export function createChunkRedactor(secrets: SecretRegistry): (chunk: unknown, i
         delta.tool_calls = delta.tool_calls.map((call) => {
           const args = call?.function?.arguments;
           if (typeof args !== 'string') return call;
-          return { ...call, function: { ...call.function, arguments: streamOf(`${prefix}tool${call.index ?? 0}`).push(args) } };
+          return {
+            ...call,
+            function: { ...call.function, arguments: streamOf(`${prefix}tool${call.index ?? 0}`).push(args) },
+          };
         });
       }
       if (choice.finish_reason !== null && choice.finish_reason !== undefined) {
         for (const [slot, rest] of finish(prefix)) {
           if (slot === 'content') delta.content = `${typeof delta.content === 'string' ? delta.content : ''}${rest}`;
-          else delta.tool_calls = [...(delta.tool_calls ?? []), { index: Number(slot.slice(4)), function: { arguments: rest } }];
+          else
+            delta.tool_calls = [
+              ...(delta.tool_calls ?? []),
+              { index: Number(slot.slice(4)), function: { arguments: rest } },
+            ];
         }
       }
       return { ...choice, delta };

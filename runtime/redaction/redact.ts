@@ -10,7 +10,8 @@
 
 export const REDACTED = '[redacted]';
 
-const SECRET_KEY = /^(?:.*[-_])?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|apikey|authorization|cookie|set[-_]?cookie|credentials?|otp|pin)$/i;
+const SECRET_KEY =
+  /^(?:.*[-_])?(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[-_]?key|apikey|authorization|cookie|set[-_]?cookie|credentials?|otp|pin)$/i;
 const SECRET_KEY_CAMEL = /(?:Password|Passwd|Secret|Token|ApiKey|Credentials?)$/;
 
 /** Whether a field of this name holds a secret. */
@@ -49,7 +50,14 @@ export function createSecretRegistry(options: { keep?: number } = {}): SecretReg
     add(value) {
       if (typeof value !== 'string' || value.length === 0 || secrets.includes(value)) return;
       secrets.push(value);
-      if (value.length < SHORT_SECRET) standalone.set(value, new RegExp(`(?<![\\p{L}\\p{N}_\\-/:@]|[\\p{L}\\p{N}][.])${escapeRegExp(value)}(?![\\p{L}\\p{N}_\\-/:@]|[.][\\p{L}\\p{N}])`, 'gu'));
+      if (value.length < SHORT_SECRET)
+        standalone.set(
+          value,
+          new RegExp(
+            `(?<![\\p{L}\\p{N}_\\-/:@]|[\\p{L}\\p{N}][.])${escapeRegExp(value)}(?![\\p{L}\\p{N}_\\-/:@]|[.][\\p{L}\\p{N}])`,
+            'gu',
+          ),
+        );
       // Longest first, so a secret that contains another is replaced whole.
       secrets.sort((a, b) => b.length - a.length);
       if (secrets.length > keep) for (const dropped of secrets.splice(keep)) standalone.delete(dropped);
@@ -93,7 +101,16 @@ export function redactDeep(value: unknown, options: RedactOptions = {}): unknown
       const toJSON = (v as { toJSON?: unknown }).toJSON;
       if (typeof toJSON === 'function' && !(v instanceof Date)) return walk(toJSON.call(v), depth);
       if (v instanceof Date) return v.toISOString();
-      if (v instanceof Error) return walk({ name: v.name, message: v.message, ...(v.stack ? { stack: v.stack } : {}), ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}) }, depth);
+      if (v instanceof Error)
+        return walk(
+          {
+            name: v.name,
+            message: v.message,
+            ...(v.stack ? { stack: v.stack } : {}),
+            ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}),
+          },
+          depth,
+        );
       if (Array.isArray(v)) return v.map((item) => walk(item, depth + 1) ?? null);
       const proto = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) {
@@ -119,7 +136,9 @@ export function redactDeep(value: unknown, options: RedactOptions = {}): unknown
 }
 
 /** The password fields of a DOM index (by clickId and by xpath), so typing into them is known to be secret. */
-export function passwordTargetsOf(elements: ReadonlyArray<{ tag?: unknown; type?: unknown; clickId?: unknown; xpath?: unknown }>): { clickIds: Set<number>; xpaths: Set<string> } {
+export function passwordTargetsOf(
+  elements: ReadonlyArray<{ tag?: unknown; type?: unknown; clickId?: unknown; xpath?: unknown }>,
+): { clickIds: Set<number>; xpaths: Set<string> } {
   const clickIds = new Set<number>();
   const xpaths = new Set<string>();
   for (const e of elements) {
@@ -146,7 +165,10 @@ export function createPasswordFields() {
     isTarget(params: Record<string, unknown>): boolean {
       const fields = typeof params.tabId === 'number' ? byTab.get(params.tabId) : undefined;
       if (!fields) return false;
-      return (typeof params.clickId === 'number' && fields.clickIds.has(params.clickId)) || (typeof params.xpath === 'string' && fields.xpaths.has(params.xpath));
+      return (
+        (typeof params.clickId === 'number' && fields.clickIds.has(params.clickId)) ||
+        (typeof params.xpath === 'string' && fields.xpaths.has(params.xpath))
+      );
     },
   };
 }
@@ -161,7 +183,11 @@ export function redactSecretValues<T>(value: T, secrets: SecretRegistry): T {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return secrets.redactText(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)) {
+    if (
+      v !== null &&
+      typeof v === 'object' &&
+      (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
+    ) {
       const out: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(v)) out[key] = walk(item);
       return out;

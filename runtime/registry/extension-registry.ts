@@ -74,7 +74,15 @@ export function createExtensionRegistry(options: ExtensionRegistryOptions): Exte
   function recordOf(clientId: string): ClientRecord {
     let record = clients.get(clientId);
     if (record === undefined) {
-      record = { clientId, meta: {}, sockets: 0, lastSeenAt: clock.now(), lastUsedAt: undefined, execTimeoutStreak: 0, unhealthy: false };
+      record = {
+        clientId,
+        meta: {},
+        sockets: 0,
+        lastSeenAt: clock.now(),
+        lastUsedAt: undefined,
+        execTimeoutStreak: 0,
+        unhealthy: false,
+      };
       clients.set(clientId, record);
     }
     return record;

@@ -32,8 +32,7 @@ export interface PluginOfflineError {
 }
 
 export type Selection =
-  | { ok: true; clientId: string; reason: SelectionReason }
-  | { ok: false; error: PluginOfflineError };
+  { ok: true; clientId: string; reason: SelectionReason } | { ok: false; error: PluginOfflineError };
 
 /** The one error value (spec/). */
 export type TurnBlockError = ErrorValue;

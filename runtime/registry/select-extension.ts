@@ -35,7 +35,11 @@ function byRecency(a: Candidate, b: Candidate): number {
  * An unhealthy client (two exec timeouts in a row, seed 001 §4.1) gets no work until it
  * reconnects (reconnecting clears the flag).
  */
-export function selectExtension(candidates: readonly Candidate[], boundClientId: string | undefined, explicitClientId: string | undefined): Selection {
+export function selectExtension(
+  candidates: readonly Candidate[],
+  boundClientId: string | undefined,
+  explicitClientId: string | undefined,
+): Selection {
   const byId = new Map(candidates.map((c) => [c.clientId, c]));
   if (explicitClientId !== undefined) {
     const chosen = byId.get(explicitClientId);
@@ -58,7 +62,9 @@ export function selectExtension(candidates: readonly Candidate[], boundClientId:
   const pool = healthy;
   if (pool.length === 0) {
     return online.length > 0
-      ? offline('The connected browser extension stopped answering (two action timeouts in a row). Reconnect it (reload the extension) or connect another one.')
+      ? offline(
+          'The connected browser extension stopped answering (two action timeouts in a row). Reconnect it (reload the extension) or connect another one.',
+        )
       : offline(PLUGIN_OFFLINE_MESSAGE);
   }
   if (pool.length === 1) return { ok: true, clientId: pool[0]!.clientId, reason: 'single' };

@@ -105,7 +105,8 @@ export function createActionRegistry(options: { rememberFinished?: number } = {}
     },
     startedOf(taskId) {
       const out: FrontendEvent[] = [];
-      for (const entry of entries.values()) if (entry.taskId === taskId && entry.startEnvelope) out.push(entry.startEnvelope);
+      for (const entry of entries.values())
+        if (entry.taskId === taskId && entry.startEnvelope) out.push(entry.startEnvelope);
       return out;
     },
     addPrep: (prepId, onSettled) => void preps.set(prepId, onSettled),

@@ -38,7 +38,12 @@ export interface PluginChannel {
    * missed ack, seed 001 §4.1). It returns false when the action no longer awaits this ack (then
    * the frame must not go out again).
    */
-  emitWithAck(clientId: string, frame: unknown, onAck: (response: unknown) => void, onHeldFrameSent?: () => boolean): boolean;
+  emitWithAck(
+    clientId: string,
+    frame: unknown,
+    onAck: (response: unknown) => void,
+    onHeldFrameSent?: () => boolean,
+  ): boolean;
 }
 
 export interface ActionRequest {
@@ -114,18 +119,30 @@ export interface ActionScheduler {
 }
 
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
-  const registry = deps.registry ?? createActionRegistry(deps.rememberFinished !== undefined ? { rememberFinished: deps.rememberFinished } : {});
+  const registry =
+    deps.registry ??
+    createActionRegistry(deps.rememberFinished !== undefined ? { rememberFinished: deps.rememberFinished } : {});
 
   function track(self: AnyActorRef, context: ActionContext): void {
     let entry = registry.get(context.actionId);
     if (!entry) {
-      entry = { actionId: context.actionId, actionName: context.actionName, taskId: context.taskId, clientId: context.clientId };
+      entry = {
+        actionId: context.actionId,
+        actionName: context.actionName,
+        taskId: context.taskId,
+        clientId: context.clientId,
+      };
       registry.add(entry);
     }
     entry.actor = self;
     entry.clientId = context.clientId;
     entry.startedAt = deps.clock.now();
-    const action: SettledAction = { actionId: context.actionId, actionName: context.actionName, taskId: context.taskId, clientId: context.clientId };
+    const action: SettledAction = {
+      actionId: context.actionId,
+      actionName: context.actionName,
+      taskId: context.taskId,
+      clientId: context.clientId,
+    };
     const startedAt = entry.startedAt;
     let ended = false;
     const done = () => {
@@ -192,14 +209,23 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
             return true;
           },
         );
-        if (!sent) self.send({ type: 'DISPATCH_FAILED', error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, { retryable: true }) });
+        if (!sent)
+          self.send({
+            type: 'DISPATCH_FAILED',
+            error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, {
+              retryable: true,
+            }),
+          });
       },
       announce: ({ self, context }) => track(self, context),
       reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
       // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
       // its answer is routed like any unknown result and ignored).
       cancelOnPlugin: (_, params) =>
-        stopOnPlugin(params.clientId, params.taskId, { closeTab: params.closeTab, ...(params.traceId ? { traceId: params.traceId } : {}) }),
+        stopOnPlugin(params.clientId, params.taskId, {
+          closeTab: params.closeTab,
+          ...(params.traceId ? { traceId: params.traceId } : {}),
+        }),
     },
   });
 
@@ -253,7 +279,11 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     },
     pluginGone(clientId, reason) {
       for (const entry of [...registry.live()]) {
-        if (entry.clientId === clientId) entry.actor!.send({ type: 'PLUGIN_GONE', reason: reason ?? `the browser extension ${clientId} disconnected` });
+        if (entry.clientId === clientId)
+          entry.actor!.send({
+            type: 'PLUGIN_GONE',
+            reason: reason ?? `the browser extension ${clientId} disconnected`,
+          });
       }
     },
   };

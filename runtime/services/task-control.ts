@@ -1,6 +1,16 @@
 // What the socket gateways ask of the agent side (the orchestrator implements it).
 import type { ErrorValue } from '../../spec/index.ts';
-import type { ConfirmationDecision, PluginConfirmationAnswer, FrontendEvent, NormalizedActionResult, OverlayCommand, PageInterruption, SocketAck, TakeoverReport, UserMessage } from '../../transport/contracts/index.ts';
+import type {
+  ConfirmationDecision,
+  PluginConfirmationAnswer,
+  FrontendEvent,
+  NormalizedActionResult,
+  OverlayCommand,
+  PageInterruption,
+  SocketAck,
+  TakeoverReport,
+  UserMessage,
+} from '../../transport/contracts/index.ts';
 import type { NavigationBlockedReport } from '../socket/navigation-check.ts';
 
 /** The one error value (spec/). */
@@ -33,7 +43,12 @@ export interface TaskControl {
   /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */
   liveTarget?(taskId: string): { clientId: string; tabId: number } | null;
   /** The person's answer to a held step. */
-  confirmationAnswer?(taskId: string, requestId: string, decision: ConfirmationDecision, by?: 'web' | 'overlay'): Promise<ControlResult>;
+  confirmationAnswer?(
+    taskId: string,
+    requestId: string,
+    decision: ConfirmationDecision,
+    by?: 'web' | 'overlay',
+  ): Promise<ControlResult>;
   /** The person's edit of the task's scope. */
   setTaskScope?(taskId: string, sites: readonly string[]): Promise<ControlResult>;
   /** A `{{secret:name}}` for the task (kept in memory). */

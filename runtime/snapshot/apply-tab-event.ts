@@ -3,7 +3,15 @@
 // return a warning (an event about something the snapshot does not know) for the debug log;
 // the caller re-derives activeWindowId / activeTabId afterwards.
 import type { Tab, TabEvent, TabEventType } from '../../transport/contracts/index.ts';
-import { activateInWindow, focusWindow, GROUP_ID_NONE, placeTab, removeTab, WINDOW_ID_NONE, windowExists } from './snapshot-draft.ts';
+import {
+  activateInWindow,
+  focusWindow,
+  GROUP_ID_NONE,
+  placeTab,
+  removeTab,
+  WINDOW_ID_NONE,
+  windowExists,
+} from './snapshot-draft.ts';
 import type { SnapshotDraft } from './snapshot-draft.ts';
 
 type EventOf<TType extends TabEventType> = Extract<TabEvent, { eventType: TType }>;
@@ -36,7 +44,8 @@ const handlers: { [TType in TabEventType]: Handler<TType> } = {
   },
   tab_activated(draft, event) {
     const tab = draft.tabs.get(event.tabId);
-    if (tab !== undefined && tab.windowId !== event.windowId) placeTab(draft, { ...tab, windowId: event.windowId }, tab.index);
+    if (tab !== undefined && tab.windowId !== event.windowId)
+      placeTab(draft, { ...tab, windowId: event.windowId }, tab.index);
     activateInWindow(draft, event.windowId, event.tabId);
     if (draft.activeWindowId === null) draft.activeWindowId = event.windowId;
     return tab === undefined ? `tab_activated for unknown tab ${event.tabId}` : undefined;
@@ -45,7 +54,11 @@ const handlers: { [TType in TabEventType]: Handler<TType> } = {
     const previous = draft.tabs.get(event.tabId);
     const base = event.tab === undefined ? previous : merged(draft, event.tab);
     if (base === undefined) return `tab_moved for unknown tab ${event.tabId} without a tab`;
-    putTab(draft, { ...base, tabId: event.tabId, windowId: event.windowId }, event.toIndex ?? event.tab?.index ?? base.index);
+    putTab(
+      draft,
+      { ...base, tabId: event.tabId, windowId: event.windowId },
+      event.toIndex ?? event.tab?.index ?? base.index,
+    );
     return previous === undefined ? `tab_moved for unknown tab ${event.tabId}: added` : undefined;
   },
   tab_attached(draft, event) {
@@ -65,7 +78,8 @@ const handlers: { [TType in TabEventType]: Handler<TType> } = {
     const known = windowExists(draft, event.windowId);
     draft.windows.delete(event.windowId);
     for (const tab of [...draft.tabs.values()]) if (tab.windowId === event.windowId) draft.tabs.delete(tab.tabId);
-    for (const group of [...draft.groups.values()]) if (group.windowId === event.windowId) draft.groups.delete(group.groupId);
+    for (const group of [...draft.groups.values()])
+      if (group.windowId === event.windowId) draft.groups.delete(group.groupId);
     if (draft.activeWindowId === event.windowId) draft.activeWindowId = null;
     return known ? undefined : `window_removed for unknown window ${event.windowId}`;
   },

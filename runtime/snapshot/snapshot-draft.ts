@@ -43,7 +43,9 @@ function frozen<T extends object>(items: T[]): readonly T[] {
 export function stateOf(draft: SnapshotDraft, lastUpdated: number): SnapshotState {
   const state = {
     windows: frozen([...draft.windows.values()].sort((a, b) => a.windowId - b.windowId)),
-    tabs: frozen([...draft.tabs.values()].sort((a, b) => a.windowId - b.windowId || a.index - b.index || a.tabId - b.tabId)),
+    tabs: frozen(
+      [...draft.tabs.values()].sort((a, b) => a.windowId - b.windowId || a.index - b.index || a.tabId - b.tabId),
+    ),
     tabGroups: frozen([...draft.groups.values()].sort((a, b) => a.groupId - b.groupId)),
     activeWindowId: draft.activeWindowId,
     activeTabId: draft.activeTabId,
@@ -53,7 +55,9 @@ export function stateOf(draft: SnapshotDraft, lastUpdated: number): SnapshotStat
 }
 
 export function tabsOfWindow(draft: SnapshotDraft, windowId: number): Tab[] {
-  return [...draft.tabs.values()].filter((t) => t.windowId === windowId).sort((a, b) => a.index - b.index || a.tabId - b.tabId);
+  return [...draft.tabs.values()]
+    .filter((t) => t.windowId === windowId)
+    .sort((a, b) => a.index - b.index || a.tabId - b.tabId);
 }
 
 function renumber(draft: SnapshotDraft, ordered: Tab[]): void {

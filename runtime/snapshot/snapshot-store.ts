@@ -2,12 +2,24 @@
 // groups, built from full_state_sync and tab_event (seed 001 §3.5), numbered with a
 // process-wide `seq` and served with its freshness (seed 001 §2.2).
 import * as v from 'valibot';
-import { SNAPSHOT_STALE_AFTER_MS, snapshotContentEntries, TabEventSchema, TimestampSchema, validate } from '../../transport/contracts/index.ts';
+import {
+  SNAPSHOT_STALE_AFTER_MS,
+  snapshotContentEntries,
+  TabEventSchema,
+  TimestampSchema,
+  validate,
+} from '../../transport/contracts/index.ts';
 import type { SnapshotState } from '../../transport/contracts/index.ts';
 import { applyTabEventToDraft } from './apply-tab-event.ts';
 import { draftOf, reconcileActive, stateOf } from './snapshot-draft.ts';
 import type { SnapshotDraft } from './snapshot-draft.ts';
-import type { ApplyResult, CurrentSnapshot, SnapshotCause, SnapshotStore, SnapshotStoreOptions } from './snapshot-types.ts';
+import type {
+  ApplyResult,
+  CurrentSnapshot,
+  SnapshotCause,
+  SnapshotStore,
+  SnapshotStoreOptions,
+} from './snapshot-types.ts';
 
 /** The content of a full_state_sync; `v`, `type` and other envelope fields are allowed and ignored. */
 const FullSyncContentSchema = v.object({ ...snapshotContentEntries, timestamp: v.optional(TimestampSchema) });
@@ -21,7 +33,10 @@ const EMPTY_STATE = { windows: [], tabs: [], tabGroups: [], activeWindowId: null
 
 function badClientId(): ApplyResult {
   const message = 'clientId must be a non-empty string';
-  return { ok: false, error: { code: 'SCHEMA_VALIDATION_FAILED', message, fieldErrors: [{ field: 'clientId', message }] } };
+  return {
+    ok: false,
+    error: { code: 'SCHEMA_VALIDATION_FAILED', message, fieldErrors: [{ field: 'clientId', message }] },
+  };
 }
 
 export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStore {
@@ -30,7 +45,12 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
   let seq = 0;
   let latest: string | undefined;
 
-  function commit(clientId: string, draft: SnapshotDraft, cause: SnapshotCause, warning: string | undefined): ApplyResult {
+  function commit(
+    clientId: string,
+    draft: SnapshotDraft,
+    cause: SnapshotCause,
+    warning: string | undefined,
+  ): ApplyResult {
     reconcileActive(draft);
     const state = stateOf(draft, clock.now());
     seq += 1;
@@ -38,7 +58,9 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
     latest = clientId;
     if (debugLog !== undefined) {
       const summary = `windows=${state.windows.length} tabs=${state.tabs.length} groups=${state.tabGroups.length} activeWindowId=${state.activeWindowId} activeTabId=${state.activeTabId}`;
-      debugLog(`[snapshot] seq=${seq} client=${clientId} ${cause} ${summary}${warning === undefined ? '' : ` warning="${warning}"`}`);
+      debugLog(
+        `[snapshot] seq=${seq} client=${clientId} ${cause} ${summary}${warning === undefined ? '' : ` warning="${warning}"`}`,
+      );
     }
     onChange?.({ clientId, seq, state, cause });
     return warning === undefined ? { ok: true, seq, state } : { ok: true, seq, state, warning };
@@ -65,10 +87,28 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
       const id = clientId === undefined || clientId === null || clientId === '' ? latest : clientId;
       const entry = id === undefined ? undefined : entries.get(id);
       if (entry === undefined) {
-        return { ...EMPTY_STATE, windows: [], tabs: [], tabGroups: [], lastUpdated: null, connected, ageMs: null, stale: true, clientId: id ?? null, seq: null };
+        return {
+          ...EMPTY_STATE,
+          windows: [],
+          tabs: [],
+          tabGroups: [],
+          lastUpdated: null,
+          connected,
+          ageMs: null,
+          stale: true,
+          clientId: id ?? null,
+          seq: null,
+        };
       }
       const ageMs = Math.max(0, clock.now() - entry.state.lastUpdated);
-      return { ...entry.state, connected, ageMs, stale: !connected || ageMs > SNAPSHOT_STALE_AFTER_MS, clientId: id!, seq: entry.seq };
+      return {
+        ...entry.state,
+        connected,
+        ageMs,
+        stale: !connected || ageMs > SNAPSHOT_STALE_AFTER_MS,
+        clientId: id!,
+        seq: entry.seq,
+      };
     },
 
     latestClientId: () => latest,

@@ -31,8 +31,7 @@ export interface SnapshotInputError {
 }
 
 export type ApplyResult =
-  | { ok: true; seq: number; state: SnapshotState; warning?: string }
-  | { ok: false; error: SnapshotInputError };
+  { ok: true; seq: number; state: SnapshotState; warning?: string } | { ok: false; error: SnapshotInputError };
 
 /** GET /api/snapshot data; `clientId` and `seq` are ours (null when nothing was ever synced). */
 export type CurrentSnapshot = SnapshotResponse & { clientId: string | null; seq: number | null };

@@ -35,9 +35,18 @@ export function createFrontendEventSink(deps: {
   onEmit?: (envelope: FrontendEvent, room: string) => void;
 }): FrontendEventSink {
   const seq = createTaskSeq();
-  function envelope(event: FrontendEventInput, taskId: string | undefined, traceId?: string, order?: number): FrontendEvent {
+  function envelope(
+    event: FrontendEventInput,
+    taskId: string | undefined,
+    traceId?: string,
+    order?: number,
+  ): FrontendEvent {
     const timestamp = deps.clock.now();
-    const payload = { ...event, id: event.id ?? `evt-${nanoid(12)}`, timestamp: event.timestamp ?? timestamp } as FrontendEventPayload;
+    const payload = {
+      ...event,
+      id: event.id ?? `evt-${nanoid(12)}`,
+      timestamp: event.timestamp ?? timestamp,
+    } as FrontendEventPayload;
     return {
       type: 'event',
       id: `env-${nanoid(12)}`,
@@ -55,7 +64,8 @@ export function createFrontendEventSink(deps: {
   }
   return {
     envelope: (event, taskId) => envelope(event, taskId),
-    toTask: (taskId, event, traceId, order) => emit(rooms.task(taskId), envelope(event, taskId, traceId, order ?? seq.next(taskId))),
+    toTask: (taskId, event, traceId, order) =>
+      emit(rooms.task(taskId), envelope(event, taskId, traceId, order ?? seq.next(taskId))),
     toAllFrontends: (event, taskId) => emit(rooms.frontend, envelope(event, taskId)),
     seq,
   };

@@ -31,8 +31,14 @@ type Handler<T extends FrontendMessage['type']> = (
   message: Extract<FrontendMessage, { type: T }>,
 ) => ControlResult | Promise<ControlResult>;
 
-const noLive: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'live view is not available on this server' } };
-const noAgent: ControlResult = { ok: false, error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' } };
+const noLive: ControlResult = {
+  ok: false,
+  error: { code: 'UNAVAILABLE', message: 'live view is not available on this server' },
+};
+const noAgent: ControlResult = {
+  ok: false,
+  error: { code: 'UNAVAILABLE', message: 'the agent is not running on this server' },
+};
 
 export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGatewayDeps): void {
   if (mimoAuthOf(socket).clientType !== 'frontend') return;
@@ -71,7 +77,8 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       inspections.delete(m.taskId);
       return { ok: true };
     },
-    select_extension: (m) => deps.control?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
+    select_extension: (m) =>
+      deps.control?.selectExtension?.(m.taskId, m.clientId) ?? deps.bindExtension(m.taskId, m.clientId),
     subscribe_live: (m) => deps.live?.watch(socket, m.taskId) ?? noLive,
     unsubscribe_live: (m) => deps.live?.unwatch(socket, m.taskId) ?? noLive,
     confirmation_answer: (m) => deps.control?.confirmationAnswer?.(m.taskId, m.requestId, m.decision, 'web') ?? noAgent,
@@ -101,7 +108,9 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
       const known = typeof coded?.code === 'string' && coded.code !== 'INTERNAL' && typeof coded.message === 'string';
       reply({
         ok: false,
-        error: known ? { code: coded.code, message: coded.message } : { code: 'INTERNAL', message: 'the server failed to handle this message' },
+        error: known
+          ? { code: coded.code, message: coded.message }
+          : { code: 'INTERNAL', message: 'the server failed to handle this message' },
       });
     }
   });

@@ -4,7 +4,13 @@
 // leaving stops it. A viewer that has not acked its previous frame is skipped for the next one
 // (the frame is dropped, never queued), so a slow browser cannot build a backlog on the server.
 import * as v from 'valibot';
-import { LiveFrameSchema, PROTOCOL_VERSION, LIVE_FRAME_EVENT, type LiveFrame, type LiveViewCommand } from '../../transport/contracts/index.ts';
+import {
+  LiveFrameSchema,
+  PROTOCOL_VERSION,
+  LIVE_FRAME_EVENT,
+  type LiveFrame,
+  type LiveViewCommand,
+} from '../../transport/contracts/index.ts';
 import type { ControlResult } from '../services/task-control.ts';
 
 export interface LiveTarget {
@@ -69,8 +75,22 @@ export function createLiveViewRelay(deps: LiveViewRelayDeps): LiveViewRelay {
   const stats: LiveViewStats = { framesIn: 0, framesOut: 0, dropped: 0, rejected: 0, bytesIn: 0, bytesOut: 0 };
 
   function command(taskId: string, target: LiveTarget, on: boolean): void {
-    const sent = deps.sendToPlugin(target.clientId, { v: PROTOCOL_VERSION, type: 'live_view', taskId, clientId: target.clientId, tabId: target.tabId, on, timestamp: deps.clock.now() });
-    deps.log({ event: on ? 'live_view_start' : 'live_view_stop', taskId, clientId: target.clientId, tabId: target.tabId, sent });
+    const sent = deps.sendToPlugin(target.clientId, {
+      v: PROTOCOL_VERSION,
+      type: 'live_view',
+      taskId,
+      clientId: target.clientId,
+      tabId: target.tabId,
+      on,
+      timestamp: deps.clock.now(),
+    });
+    deps.log({
+      event: on ? 'live_view_start' : 'live_view_stop',
+      taskId,
+      clientId: target.clientId,
+      tabId: target.tabId,
+      sent,
+    });
   }
 
   /** Starts, moves or stops the plugin's stream to match the task's viewers and target. */
@@ -101,7 +121,10 @@ export function createLiveViewRelay(deps: LiveViewRelayDeps): LiveViewRelay {
       if (!stream) tasks.set(taskId, (stream = { viewers: new Map(), active: null }));
       if (!stream.viewers.has(viewer.id)) stream.viewers.set(viewer.id, { viewer, busySince: null });
       sync(taskId);
-      return { ok: true, data: { streaming: stream.active !== null, ...(stream.active ? { tabId: stream.active.tabId } : {}) } };
+      return {
+        ok: true,
+        data: { streaming: stream.active !== null, ...(stream.active ? { tabId: stream.active.tabId } : {}) },
+      };
     },
     unwatch(viewer, taskId) {
       tasks.get(taskId)?.viewers.delete(viewer.id);
@@ -115,12 +138,21 @@ export function createLiveViewRelay(deps: LiveViewRelayDeps): LiveViewRelay {
     },
     onFrame(clientId, input, ack) {
       const parsed = v.safeParse(LiveFrameSchema, input);
-      if (!parsed.success) return reject(ack, 'SCHEMA_VALIDATION_FAILED', parsed.issues[0]?.message ?? 'not a live frame');
+      if (!parsed.success)
+        return reject(ack, 'SCHEMA_VALIDATION_FAILED', parsed.issues[0]?.message ?? 'not a live frame');
       const frame: LiveFrame = parsed.output;
       const stream = tasks.get(frame.taskId);
       if (!stream?.active || stream.active.clientId !== clientId) {
         // Nobody watches (or another plugin serves the task): tell this plugin to stop.
-        if (!stream?.active) deps.sendToPlugin(clientId, { v: PROTOCOL_VERSION, type: 'live_view', taskId: frame.taskId, clientId, on: false, timestamp: deps.clock.now() });
+        if (!stream?.active)
+          deps.sendToPlugin(clientId, {
+            v: PROTOCOL_VERSION,
+            type: 'live_view',
+            taskId: frame.taskId,
+            clientId,
+            on: false,
+            timestamp: deps.clock.now(),
+          });
         return reject(ack, 'FORBIDDEN', 'no viewer is watching this task from this plugin');
       }
       stats.framesIn += 1;

@@ -65,10 +65,15 @@ type Handler<T extends string> = (clientId: string, message: Extract<IncomingPlu
 function ackOf(outcome: unknown): SocketAck {
   const value = outcome as { ok?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
   if (value && value.ok === false && typeof value.error?.code === 'string') {
-    return ackRefused({ code: value.error.code, message: typeof value.error.message === 'string' ? value.error.message : value.error.code });
+    return ackRefused({
+      code: value.error.code,
+      message: typeof value.error.message === 'string' ? value.error.message : value.error.code,
+    });
   }
   const data = (value as { data?: unknown } | undefined)?.data;
-  return value?.ok === true && typeof data === 'object' && data !== null ? ackOk(data as Record<string, unknown>) : ackOk();
+  return value?.ok === true && typeof data === 'object' && data !== null
+    ? ackOk(data as Record<string, unknown>)
+    : ackOk();
 }
 
 /** What became of a browser_action_result, for the plugin. */
@@ -78,7 +83,10 @@ function resultAck(actionId: string, disposition: ReturnType<ActionScheduler['ha
     case 'duplicate':
       return ackOk({ actionId, disposition });
     case 'late':
-      return ackRefused({ code: 'CONFLICT', message: `action ${actionId} has already settled (timed out or answered); this result was ignored` });
+      return ackRefused({
+        code: 'CONFLICT',
+        message: `action ${actionId} has already settled (timed out or answered); this result was ignored`,
+      });
     default:
       return ackRefused({ code: 'NOT_FOUND', message: `no action ${actionId} is waiting for this plugin's result` });
   }
@@ -108,7 +116,8 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
   const handleResult = (id: string, result: NormalizedActionResult): SocketAck => {
     const disposition = deps.scheduler.handleResult(id, result);
     // A late result under a retry's dispatch id (`<actionId>~2`) speaks for its action.
-    if (disposition === 'late') deps.control?.lateResult?.({ ...result, actionId: deps.scheduler.registry.resolve(result.actionId) });
+    if (disposition === 'late')
+      deps.control?.lateResult?.({ ...result, actionId: deps.scheduler.registry.resolve(result.actionId) });
     return resultAck(result.actionId, disposition);
   };
 
@@ -123,12 +132,20 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     }
     const message = checked.value;
     if ('clientId' in message && message.clientId !== undefined && message.clientId !== clientId) {
-      const error = { code: 'FORBIDDEN', message: `clientId ${message.clientId} does not match this connection (${clientId})` };
+      const error = {
+        code: 'FORBIDDEN',
+        message: `clientId ${message.clientId} does not match this connection (${clientId})`,
+      };
       deps.log({ event: 'plugin_message_rejected', clientId, error });
       ack?.({ ok: false, error });
       return;
     }
-    const taskId = 'taskId' in message && typeof message.taskId === 'string' ? message.taskId : 'actionId' in message ? deps.scheduler.taskOf(message.actionId) : undefined;
+    const taskId =
+      'taskId' in message && typeof message.taskId === 'string'
+        ? message.taskId
+        : 'actionId' in message
+          ? deps.scheduler.taskOf(message.actionId)
+          : undefined;
     if (taskId) deps.onMessage?.(taskId, message);
     if (!isLegacyActionResult(message) && message.type === 'navigation_check') {
       void answerNavigationCheck(deps.navigation ?? {}, clientId, message).then(
@@ -165,8 +182,12 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
     if (!answer.ok) deps.log({ event: 'plugin_message_refused', clientId, type, error: answer.error });
     ack?.(answer);
   };
-  socket.on(PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
-  socket.on(LEGACY_PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) => onMessage(input, typeof ack === 'function' ? ack : undefined));
+  socket.on(PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) =>
+    onMessage(input, typeof ack === 'function' ? ack : undefined),
+  );
+  socket.on(LEGACY_PLUGIN_MESSAGE_EVENT, (input: unknown, ack?: Ack) =>
+    onMessage(input, typeof ack === 'function' ? ack : undefined),
+  );
   socket.on(LIVE_FRAME_EVENT, (frame: unknown, ack?: Ack) => {
     const reply = typeof ack === 'function' ? ack : undefined;
     if (deps.live) deps.live.onFrame(clientId, frame, reply);
@@ -175,6 +196,7 @@ export function attachPluginSocket(socket: ServerSocket, deps: PluginGatewayDeps
   socket.on('disconnect', (reason: string) => {
     deps.registry.socketDisconnected(clientId);
     deps.log({ event: 'plugin_disconnected', clientId, reason });
-    if (deps.socketsOf(clientId) === 0 && !deps.closing?.()) deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
+    if (deps.socketsOf(clientId) === 0 && !deps.closing?.())
+      deps.scheduler.pluginGone(clientId, `the browser extension disconnected (${reason})`);
   });
 }

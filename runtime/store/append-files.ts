@@ -102,7 +102,11 @@ async function writeAll(handle: FileHandle, bytes: Buffer, sync: boolean, cutFai
     }
     if (sync) await handle.sync();
   } catch (error) {
-    if (offset > 0) await handle.stat().then(({ size }) => handle.truncate(size - offset)).catch(cutFailed);
+    if (offset > 0)
+      await handle
+        .stat()
+        .then(({ size }) => handle.truncate(size - offset))
+        .catch(cutFailed);
     throw error;
   }
 }
@@ -128,8 +132,14 @@ function writeAllSync(fd: number, bytes: Buffer, cutFailed: () => void): void {
   }
 }
 
-export function createAppendFiles({ capacity = 256, fsync = false, trimOnOpen = true, syncWrites = !fsync }: AppendFilesOptions = {}): AppendFiles {
-  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('createAppendFiles: capacity must be a positive integer');
+export function createAppendFiles({
+  capacity = 256,
+  fsync = false,
+  trimOnOpen = true,
+  syncWrites = !fsync,
+}: AppendFilesOptions = {}): AppendFiles {
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new RangeError('createAppendFiles: capacity must be a positive integer');
   const writeSyncMode = syncWrites && !fsync;
   // Insertion order is recency: a used writer is re-inserted at the end.
   const writers = new Map<string, Writer>();
@@ -208,7 +218,8 @@ export function createAppendFiles({ capacity = 256, fsync = false, trimOnOpen = 
 
   function writerOf(file: string): Writer {
     let writer = writers.get(file);
-    if (writer) writers.delete(file); // re-inserted below: most recently used
+    if (writer)
+      writers.delete(file); // re-inserted below: most recently used
     else writer = { file, handle: null, queue: [], waiters: [], running: null, closeAfter: false };
     writers.set(file, writer);
     return writer;

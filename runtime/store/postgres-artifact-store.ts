@@ -57,7 +57,10 @@ export interface PostgresArtifactStoreOptions {
   staleClaimMs?: number;
 }
 
-export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }: PostgresArtifactStoreOptions): ArtifactStore {
+export function createPostgresArtifactStore({
+  pool,
+  staleClaimMs = 5 * 60_000,
+}: PostgresArtifactStoreOptions): ArtifactStore {
   async function chunk(artifactId: string, seq: number): Promise<Buffer | null> {
     const result = await pool.query<{ bytes: Buffer }>(
       `SELECT c.bytes FROM mimo_artifact_chunks c JOIN mimo_artifacts a ON a.artifact_id = c.artifact_id AND a.upload_claim = c.claim
@@ -84,19 +87,44 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
         `${INSERT}
          ON CONFLICT (artifact_id) DO UPDATE SET state = 'uploading', upload_claim = EXCLUDED.upload_claim, upload_claimed_at = EXCLUDED.upload_claimed_at
          WHERE mimo_artifacts.state = 'pending' OR (mimo_artifacts.state = 'uploading' AND mimo_artifacts.upload_claimed_at <= $13)`,
-        [artifactId, meta.taskId, meta.kind, meta.contentType, meta.createdAt, 'uploading', meta.uploadExpiresAt, meta.expiresAt, null, null, claim, now, now - staleClaimMs],
+        [
+          artifactId,
+          meta.taskId,
+          meta.kind,
+          meta.contentType,
+          meta.createdAt,
+          'uploading',
+          meta.uploadExpiresAt,
+          meta.expiresAt,
+          null,
+          null,
+          claim,
+          now,
+          now - staleClaimMs,
+        ],
       );
       if (taken.rowCount !== 1) {
-        const state = (await pool.query<{ state: string }>('SELECT state FROM mimo_artifacts WHERE artifact_id = $1', [artifactId])).rows[0]?.state;
-        return { ok: false, reason: state === 'ready' ? 'already_uploaded' : state === 'uploading' ? 'upload_in_progress' : 'not_found' };
+        const state = (
+          await pool.query<{ state: string }>('SELECT state FROM mimo_artifacts WHERE artifact_id = $1', [artifactId])
+        ).rows[0]?.state;
+        return {
+          ok: false,
+          reason: state === 'ready' ? 'already_uploaded' : state === 'uploading' ? 'upload_in_progress' : 'not_found',
+        };
       }
       let pending = Buffer.alloc(0);
       let seq = 0;
       const flush = async (bytes: Buffer) => {
-        await pool.query('INSERT INTO mimo_artifact_chunks (artifact_id, claim, seq, bytes) VALUES ($1, $2, $3, $4)', [artifactId, claim, seq, bytes]);
+        await pool.query('INSERT INTO mimo_artifact_chunks (artifact_id, claim, seq, bytes) VALUES ($1, $2, $3, $4)', [
+          artifactId,
+          claim,
+          seq,
+          bytes,
+        ]);
         seq += 1;
       };
-      const dropChunks = () => pool.query('DELETE FROM mimo_artifact_chunks WHERE artifact_id = $1 AND claim = $2', [artifactId, claim]);
+      const dropChunks = () =>
+        pool.query('DELETE FROM mimo_artifact_chunks WHERE artifact_id = $1 AND claim = $2', [artifactId, claim]);
       const sink: UploadSink = {
         async write(bytes) {
           pending = pending.length === 0 ? Buffer.from(bytes) : Buffer.concat([pending, bytes]);
@@ -115,9 +143,13 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
                WHERE artifact_id = $1 AND upload_claim = $2 AND state = 'uploading'`,
               [artifactId, claim, ready.size ?? 0, ready.uploadedAt ?? null, ready.expiresAt],
             );
-            if (done.rowCount !== 1) throw new Error(`the upload claim of ${artifactId} was lost (taken over or swept)`);
+            if (done.rowCount !== 1)
+              throw new Error(`the upload claim of ${artifactId} was lost (taken over or swept)`);
             // Leftovers of an abandoned claim that this one replaced.
-            await client.query('DELETE FROM mimo_artifact_chunks WHERE artifact_id = $1 AND claim <> $2', [artifactId, claim]);
+            await client.query('DELETE FROM mimo_artifact_chunks WHERE artifact_id = $1 AND claim <> $2', [
+              artifactId,
+              claim,
+            ]);
           });
         },
         async abort() {
@@ -135,16 +167,41 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
     async putReady(meta, bytes) {
       const claim = 'put';
       await inTransaction(pool, async (client) => {
-        await client.query(INSERT, [meta.artifactId, meta.taskId, meta.kind, meta.contentType, meta.createdAt, 'ready', meta.uploadExpiresAt, meta.expiresAt, meta.size ?? bytes.byteLength, meta.uploadedAt ?? null, claim, null]);
+        await client.query(INSERT, [
+          meta.artifactId,
+          meta.taskId,
+          meta.kind,
+          meta.contentType,
+          meta.createdAt,
+          'ready',
+          meta.uploadExpiresAt,
+          meta.expiresAt,
+          meta.size ?? bytes.byteLength,
+          meta.uploadedAt ?? null,
+          claim,
+          null,
+        ]);
         for (let offset = 0, seq = 0; offset < bytes.byteLength; offset += ARTIFACT_CHUNK_BYTES, seq += 1) {
-          const part = Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(ARTIFACT_CHUNK_BYTES, bytes.byteLength - offset));
-          await client.query('INSERT INTO mimo_artifact_chunks (artifact_id, claim, seq, bytes) VALUES ($1, $2, $3, $4)', [meta.artifactId, claim, seq, part]);
+          const part = Buffer.from(
+            bytes.buffer,
+            bytes.byteOffset + offset,
+            Math.min(ARTIFACT_CHUNK_BYTES, bytes.byteLength - offset),
+          );
+          await client.query(
+            'INSERT INTO mimo_artifact_chunks (artifact_id, claim, seq, bytes) VALUES ($1, $2, $3, $4)',
+            [meta.artifactId, claim, seq, part],
+          );
         }
       });
     },
 
     async openBytes(meta) {
-      const row = (await pool.query<{ size: string | null; state: string }>('SELECT size, state FROM mimo_artifacts WHERE artifact_id = $1', [meta.artifactId])).rows[0];
+      const row = (
+        await pool.query<{ size: string | null; state: string }>(
+          'SELECT size, state FROM mimo_artifacts WHERE artifact_id = $1',
+          [meta.artifactId],
+        )
+      ).rows[0];
       if (!row || row.state !== 'ready') return null;
       const size = Number(row.size ?? 0);
       const artifactId = meta.artifactId;
@@ -174,7 +231,8 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
              WHERE c.artifact_id = $1 AND c.seq BETWEEN $2 AND $3 AND a.state = 'ready' ORDER BY c.seq`,
             [artifactId, first, last],
           );
-          if (result.rows.length !== last - first + 1) throw new Error(`artifact ${artifactId} was removed while it was read`);
+          if (result.rows.length !== last - first + 1)
+            throw new Error(`artifact ${artifactId} was removed while it was read`);
           const joined = Buffer.concat(result.rows.map((r) => r.bytes));
           const start = offset - first * ARTIFACT_CHUNK_BYTES;
           return joined.subarray(start, start + (end - offset));
@@ -196,7 +254,11 @@ export function createPostgresArtifactStore({ pool, staleClaimMs = 5 * 60_000 }:
         `DELETE FROM mimo_artifact_chunks c USING mimo_artifacts a
          WHERE c.artifact_id = a.artifact_id AND a.state = 'ready' AND c.claim <> a.upload_claim`,
       );
-      return { removed: removed.rows.map((r) => r.artifact_id).sort(), tempFilesRemoved: leftovers.rowCount ?? 0, errors: [] };
+      return {
+        removed: removed.rows.map((r) => r.artifact_id).sort(),
+        tempFilesRemoved: leftovers.rowCount ?? 0,
+        errors: [],
+      };
     },
   };
 }

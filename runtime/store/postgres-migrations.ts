@@ -156,17 +156,29 @@ export const MIGRATIONS: readonly Migration[] = [
 /** Any constant: the key of the advisory lock that serializes migrations across nodes. */
 const MIGRATION_LOCK_KEY = 0x6d696d6f; // "mimo"
 
-export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<{ applied: number[] }> {
+export async function migrate(
+  pool: pg.Pool,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<{ applied: number[] }> {
   const applied: number[] = [];
   // One transaction under the lock: a second node starting at once waits, then finds it done.
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query('CREATE TABLE IF NOT EXISTS mimo_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    const done = new Set((await client.query<{ version: number }>('SELECT version FROM mimo_schema_migrations')).rows.map((r) => r.version));
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS mimo_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM mimo_schema_migrations')).rows.map(
+        (r) => r.version,
+      ),
+    );
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO mimo_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await client.query('INSERT INTO mimo_schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       applied.push(migration.version);
     }
   });

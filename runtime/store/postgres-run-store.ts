@@ -28,7 +28,15 @@ export interface PostgresRunStore extends RunStore {
   interruptOrphans(liveNodesSql: string): Promise<string[]>;
 }
 
-export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () => Date.now() } }: { pool: pg.Pool; nodeId?: string | null; clock?: { now(): number } }): PostgresRunStore {
+export function createPostgresRunStore({
+  pool,
+  nodeId = null,
+  clock = { now: () => Date.now() },
+}: {
+  pool: pg.Pool;
+  nodeId?: string | null;
+  clock?: { now(): number };
+}): PostgresRunStore {
   const queue = createKeyedQueue();
   const inFlight = createInFlight();
   const valid = (row: { run_id: string; record: RunRecord }) => row.record?.runId === row.run_id;
@@ -37,9 +45,15 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
     async init() {
       // Shared store: only what a previous life of this node id left unfinished is ours to mark
       // (the manager marks it interrupted by a restart); other nodes' runs are read on demand.
-      const result = nodeId === null
-        ? await pool.query<{ run_id: string; record: RunRecord }>('SELECT run_id, record FROM mimo_mcp_runs ORDER BY updated_at')
-        : await pool.query<{ run_id: string; record: RunRecord }>(`SELECT run_id, record FROM mimo_mcp_runs WHERE node_id = $1 AND status IN ${LIVE} ORDER BY updated_at`, [nodeId]);
+      const result =
+        nodeId === null
+          ? await pool.query<{ run_id: string; record: RunRecord }>(
+              'SELECT run_id, record FROM mimo_mcp_runs ORDER BY updated_at',
+            )
+          : await pool.query<{ run_id: string; record: RunRecord }>(
+              `SELECT run_id, record FROM mimo_mcp_runs WHERE node_id = $1 AND status IN ${LIVE} ORDER BY updated_at`,
+              [nodeId],
+            );
       const runs: RunRecord[] = [];
       const skipped: string[] = [];
       for (const row of result.rows) {
@@ -66,7 +80,12 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
       await inFlight.drain();
     },
     async get(runId) {
-      const row = (await pool.query<{ run_id: string; record: RunRecord }>('SELECT run_id, record FROM mimo_mcp_runs WHERE run_id = $1', [runId])).rows[0];
+      const row = (
+        await pool.query<{ run_id: string; record: RunRecord }>(
+          'SELECT run_id, record FROM mimo_mcp_runs WHERE run_id = $1',
+          [runId],
+        )
+      ).rows[0];
       return row && valid(row) ? row.record : undefined;
     },
     async list(filter) {
@@ -75,7 +94,9 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
       if (filter.status) where.push(`status = $${params.push(filter.status)}`);
       if (filter.templateId) where.push(`template_id = $${params.push(filter.templateId)}`);
       const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const total = Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM mimo_mcp_runs ${clause}`, params)).rows[0]!.n);
+      const total = Number(
+        (await pool.query<{ n: string }>(`SELECT count(*) AS n FROM mimo_mcp_runs ${clause}`, params)).rows[0]!.n,
+      );
       const limit = filter.limit ?? 20;
       const offset = filter.offset ?? 0;
       const rows = await pool.query<{ run_id: string; record: RunRecord }>(
@@ -97,7 +118,12 @@ export function createPostgresRunStore({ pool, nodeId = null, clock = { now: () 
           if (!valid(row)) continue;
           const run = row.record;
           markInterrupted(run, now, { nodeId: row.node_id });
-          await client.query('UPDATE mimo_mcp_runs SET record = $2, updated_at = $3, status = $4 WHERE run_id = $1', [row.run_id, JSON.stringify(run), now, run.status]);
+          await client.query('UPDATE mimo_mcp_runs SET record = $2, updated_at = $3, status = $4 WHERE run_id = $1', [
+            row.run_id,
+            JSON.stringify(run),
+            now,
+            run.status,
+          ]);
           marked.push(row.run_id);
         }
         return marked;

@@ -47,7 +47,13 @@ interface MessageRow {
 const TASK_COLUMNS = 'task_id, title, status, created_at, updated_at, selected_client_id, usage, machine_snapshot';
 
 function summaryOf(row: Omit<TaskRow, 'usage' | 'machine_snapshot'>): TaskSummary {
-  const summary: TaskSummary = { taskId: row.task_id, title: row.title, status: row.status, createdAt: Number(row.created_at), updatedAt: Number(row.updated_at) };
+  const summary: TaskSummary = {
+    taskId: row.task_id,
+    title: row.title,
+    status: row.status,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
   if (row.selected_client_id !== null) summary.selectedClientId = row.selected_client_id;
   return summary;
 }
@@ -67,9 +73,15 @@ function messageOf(row: MessageRow): Message {
 /** `json` parameters go as text: `pg` would send a JS array as a PostgreSQL array. */
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
-const notFound = (taskId: string) => new TaskStoreError('NOT_FOUND', `task ${taskId} not found`, { context: { taskId } });
+const notFound = (taskId: string) =>
+  new TaskStoreError('NOT_FOUND', `task ${taskId} not found`, { context: { taskId } });
 
-export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate: shouldMigrate = true }: PostgresTaskStoreOptions): TaskStore {
+export function createPostgresTaskStore({
+  pool,
+  clock,
+  ownsPool = false,
+  migrate: shouldMigrate = true,
+}: PostgresTaskStoreOptions): TaskStore {
   const queue = createKeyedQueue();
   const inFlight = createInFlight();
   const track = inFlight.track;
@@ -127,11 +139,18 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
         const inserted = await pool.query<TaskRow>(
           `INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, selected_client_id, usage)
            VALUES ($1, $2, 'created', $3, $3, $4, $5) ON CONFLICT (task_id) DO NOTHING RETURNING ${TASK_COLUMNS}`,
-          [input.taskId, input.title, now, input.selectedClientId ?? null, json({ promptTokens: 0, completionTokens: 0, totalTokens: 0 })],
+          [
+            input.taskId,
+            input.title,
+            now,
+            input.selectedClientId ?? null,
+            json({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }),
+          ],
         );
         if (inserted.rows[0]) return { task: taskOf(inserted.rows[0]), created: true };
         const existing = await readTask(input.taskId);
-        if (!existing) throw internalError('create the task', input.taskId, new Error('the task vanished during its creation'));
+        if (!existing)
+          throw internalError('create the task', input.taskId, new Error('the task vanished during its creation'));
         return { task: existing, created: false };
       });
     },
@@ -145,7 +164,9 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
       await init();
       return track(
         pool
-          .query<TaskRow>('SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C"')
+          .query<TaskRow>(
+            'SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C"',
+          )
           .then((result) => result.rows.map(summaryOf))
           .catch((error: unknown) => {
             throw internalError('list the tasks', undefined, error);
@@ -163,10 +184,15 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
       const where = after
         ? 'WHERE updated_at < $2 OR (updated_at = $2 AND (created_at < $3 OR (created_at = $3 AND task_id COLLATE "C" > $4 COLLATE "C")))'
         : '';
-      const params: unknown[] = after ? [parsed.limit + 1, after.updatedAt, after.createdAt, after.taskId] : [parsed.limit + 1];
+      const params: unknown[] = after
+        ? [parsed.limit + 1, after.updatedAt, after.createdAt, after.taskId]
+        : [parsed.limit + 1];
       return track(
         pool
-          .query<TaskRow>(`SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ${where} ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C" LIMIT $1`, params)
+          .query<TaskRow>(
+            `SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ${where} ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C" LIMIT $1`,
+            params,
+          )
           .then((result) => {
             const rows = result.rows.map(summaryOf);
             const tasks = rows.slice(0, parsed.limit);
@@ -194,8 +220,12 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
         if (patch.title !== undefined) set('title', patch.title);
         if (patch.usage !== undefined) set('usage', json(patch.usage));
         if (patch.selectedClientId !== undefined) set('selected_client_id', patch.selectedClientId);
-        if (patch.machineSnapshot !== undefined) set('machine_snapshot', patch.machineSnapshot === null ? null : json(patch.machineSnapshot));
-        const result = await pool.query<TaskRow>(`UPDATE mimo_tasks SET ${sets.join(', ')} WHERE task_id = $1 RETURNING ${TASK_COLUMNS}`, values);
+        if (patch.machineSnapshot !== undefined)
+          set('machine_snapshot', patch.machineSnapshot === null ? null : json(patch.machineSnapshot));
+        const result = await pool.query<TaskRow>(
+          `UPDATE mimo_tasks SET ${sets.join(', ')} WHERE task_id = $1 RETURNING ${TASK_COLUMNS}`,
+          values,
+        );
         if (!result.rows[0]) throw notFound(taskId);
         return taskOf(result.rows[0]);
       });
@@ -210,20 +240,21 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
         inTransaction(pool, async (client) => {
           const locked = await client.query('SELECT 1 FROM mimo_tasks WHERE task_id = $1 FOR UPDATE', [taskId]);
           if (locked.rowCount === 0) throw notFound(taskId);
-          const existing = await client.query<MessageRow>('SELECT id, role, content, ts, meta FROM mimo_messages WHERE task_id = $1 AND id = $2', [taskId, message.id]);
+          const existing = await client.query<MessageRow>(
+            'SELECT id, role, content, ts, meta FROM mimo_messages WHERE task_id = $1 AND id = $2',
+            [taskId, message.id],
+          );
           if (existing.rows[0]) {
             const stored = messageOf(existing.rows[0]);
             if (sameMessage(stored, message)) return { message: stored, appended: false };
-            throw new TaskStoreError('CONFLICT', `message ${message.id} already exists with different content`, { context: { taskId, messageId: message.id } });
+            throw new TaskStoreError('CONFLICT', `message ${message.id} already exists with different content`, {
+              context: { taskId, messageId: message.id },
+            });
           }
-          await client.query('INSERT INTO mimo_messages (task_id, id, role, content, ts, meta) VALUES ($1, $2, $3, $4, $5, $6)', [
-            taskId,
-            message.id,
-            message.role,
-            message.content,
-            message.timestamp,
-            json(message.meta),
-          ]);
+          await client.query(
+            'INSERT INTO mimo_messages (task_id, id, role, content, ts, meta) VALUES ($1, $2, $3, $4, $5, $6)',
+            [taskId, message.id, message.role, message.content, message.timestamp, json(message.meta)],
+          );
           await client.query('UPDATE mimo_tasks SET updated_at = $2 WHERE task_id = $1', [taskId, clock.now()]);
           return { message: structuredClone(message), appended: true };
         }),
@@ -236,7 +267,11 @@ export function createPostgresTaskStore({ pool, clock, ownsPool = false, migrate
           `SELECT m.id, m.role, m.content, m.ts, m.meta FROM mimo_messages m WHERE m.task_id = $1 ORDER BY m.seq`,
           [taskId],
         );
-        if (result.rows.length === 0 && !(await pool.query('SELECT 1 FROM mimo_tasks WHERE task_id = $1', [taskId])).rowCount) throw notFound(taskId);
+        if (
+          result.rows.length === 0 &&
+          !(await pool.query('SELECT 1 FROM mimo_tasks WHERE task_id = $1', [taskId])).rowCount
+        )
+          throw notFound(taskId);
         return result.rows.map(messageOf);
       });
     },

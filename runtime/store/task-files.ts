@@ -104,7 +104,8 @@ export function createFsTaskFiles({ dataDir, fsync = false, openLogs = 256 }: Fs
     messageLog: (taskId) =>
       createFsMessageLog({
         file: logFile(taskId),
-        legacy: async () => (await jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')).read())?.messages ?? [],
+        legacy: async () =>
+          (await jsonFile<MessagesDoc>(join(taskDir(taskId), 'messages.json')).read())?.messages ?? [],
         appends,
       }),
   };

@@ -40,8 +40,12 @@ export function isSummary(value: unknown): value is TaskSummary {
   if (typeof value !== 'object' || value === null) return false;
   const s = value as Partial<TaskSummary>;
   return (
-    typeof s.taskId === 'string' && typeof s.title === 'string' && (TASK_STATUSES as readonly unknown[]).includes(s.status) &&
-    typeof s.createdAt === 'number' && typeof s.updatedAt === 'number' && (s.selectedClientId === undefined || typeof s.selectedClientId === 'string')
+    typeof s.taskId === 'string' &&
+    typeof s.title === 'string' &&
+    (TASK_STATUSES as readonly unknown[]).includes(s.status) &&
+    typeof s.createdAt === 'number' &&
+    typeof s.updatedAt === 'number' &&
+    (s.selectedClientId === undefined || typeof s.selectedClientId === 'string')
   );
 }
 
@@ -73,7 +77,10 @@ export function parseIndex(text: string): ParsedIndex | { damaged: string } {
 export const intentLine = (taskId: string) => `{"w":${JSON.stringify(taskId)}}\n`;
 export const summaryLine = (summary: TaskSummary) => `{"s":${JSON.stringify(summary)}}\n`;
 
-export function compactedIndex(summaries: Iterable<TaskSummary>, pending: Iterable<string>): { text: string; lines: number } {
+export function compactedIndex(
+  summaries: Iterable<TaskSummary>,
+  pending: Iterable<string>,
+): { text: string; lines: number } {
   const parts = [INDEX_HEADER];
   for (const summary of summaries) parts.push(summaryLine(summary));
   for (const taskId of pending) parts.push(intentLine(taskId));

@@ -28,14 +28,17 @@ export interface CursorKey {
 }
 
 export function byRecency(a: CursorKey, b: CursorKey): number {
-  return b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0);
+  return (
+    b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)
+  );
 }
 
 export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify([key.updatedAt, key.createdAt, key.taskId])).toString('base64url');
 }
 
-const badRequest = (field: string, message: string) => new TaskStoreError('BAD_REQUEST', message, { fieldErrors: [{ field, message }] });
+const badRequest = (field: string, message: string) =>
+  new TaskStoreError('BAD_REQUEST', message, { fieldErrors: [{ field, message }] });
 
 export function decodeCursor(cursor: string): CursorKey | TaskStoreError {
   let value: unknown;
@@ -44,7 +47,13 @@ export function decodeCursor(cursor: string): CursorKey | TaskStoreError {
   } catch {
     value = undefined;
   }
-  if (Array.isArray(value) && value.length === 3 && Number.isFinite(value[0]) && Number.isFinite(value[1]) && typeof value[2] === 'string') {
+  if (
+    Array.isArray(value) &&
+    value.length === 3 &&
+    Number.isFinite(value[0]) &&
+    Number.isFinite(value[1]) &&
+    typeof value[2] === 'string'
+  ) {
     return { updatedAt: value[0] as number, createdAt: value[1] as number, taskId: value[2] as string };
   }
   return badRequest('cursor', 'cursor is not a nextCursor this server returned');
@@ -53,7 +62,8 @@ export function decodeCursor(cursor: string): CursorKey | TaskStoreError {
 /** The query checked: a limit in 1..500 and a decodable cursor, or BAD_REQUEST. */
 export function parsePageQuery(query: TaskPageQuery): { limit: number; after: CursorKey | null } | TaskStoreError {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) return badRequest('limit', `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
+    return badRequest('limit', `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
   if (query.cursor === undefined) return { limit, after: null };
   const after = decodeCursor(query.cursor);
   return after instanceof TaskStoreError ? after : { limit, after };

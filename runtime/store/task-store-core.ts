@@ -37,7 +37,11 @@ export interface TaskStoreCoreOptions {
 
 /** Rough in-memory size of a message: its text plus a fixed overhead for the object. */
 function messageWeight(message: Message): number {
-  return 200 + 2 * (message.content.length + message.id.length) + (message.meta ? 2 * JSON.stringify(message.meta).length : 0);
+  return (
+    200 +
+    2 * (message.content.length + message.id.length) +
+    (message.meta ? 2 * JSON.stringify(message.meta).length : 0)
+  );
 }
 
 interface LoadedTask {
@@ -48,7 +52,13 @@ interface LoadedTask {
 }
 
 function summarize(task: Task): TaskSummary {
-  const summary: TaskSummary = { taskId: task.taskId, title: task.title, status: task.status, createdAt: task.createdAt, updatedAt: task.updatedAt };
+  const summary: TaskSummary = {
+    taskId: task.taskId,
+    title: task.title,
+    status: task.status,
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+  };
   if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
   return summary;
 }
@@ -57,8 +67,13 @@ function isMetaDoc(doc: unknown, taskId: string): doc is TaskMetaDoc {
   if (typeof doc !== 'object' || doc === null) return false;
   const task = (doc as { task?: Partial<Task> }).task;
   return (
-    typeof task === 'object' && task !== null && task.taskId === taskId && typeof task.title === 'string' &&
-    (TASK_STATUSES as readonly unknown[]).includes(task.status) && typeof task.createdAt === 'number' && typeof task.updatedAt === 'number'
+    typeof task === 'object' &&
+    task !== null &&
+    task.taskId === taskId &&
+    typeof task.title === 'string' &&
+    (TASK_STATUSES as readonly unknown[]).includes(task.status) &&
+    typeof task.createdAt === 'number' &&
+    typeof task.updatedAt === 'number'
   );
 }
 
@@ -82,9 +97,16 @@ async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-const notFound = (taskId: string) => new TaskStoreError('NOT_FOUND', `task ${taskId} not found`, { context: { taskId } });
+const notFound = (taskId: string) =>
+  new TaskStoreError('NOT_FOUND', `task ${taskId} not found`, { context: { taskId } });
 
-export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurrency = 32, messageCacheBytes = 16 * 2 ** 20 }: TaskStoreCoreOptions): TaskStore {
+export function createTaskStoreCore({
+  files,
+  clock,
+  cacheSize = 500,
+  initConcurrency = 32,
+  messageCacheBytes = 16 * 2 ** 20,
+}: TaskStoreCoreOptions): TaskStore {
   const index = new Map<string, TaskSummary>();
   const cache = createLruCache<string, LoadedTask>(cacheSize);
   // Tasks whose message lists are loaded, least recently used first, with their weights.
@@ -94,7 +116,10 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
   function noteMessagesUsed(loaded: LoadedTask, added = 0): void {
     const taskId = loaded.task.taskId;
     const entry = loadedMessages.get(taskId);
-    const weight = entry && entry.loaded === loaded ? entry.weight + added : (loaded.messages ?? []).reduce((n, m) => n + messageWeight(m), 0);
+    const weight =
+      entry && entry.loaded === loaded
+        ? entry.weight + added
+        : (loaded.messages ?? []).reduce((n, m) => n + messageWeight(m), 0);
     if (entry) loadedMessageBytes -= entry.weight;
     loadedMessages.delete(taskId);
     loadedMessages.set(taskId, { loaded, weight });
@@ -151,14 +176,16 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       // know, or a task whose last meta write it did not see finish, is read from its meta file.
       const present = new Set(ids);
       const reread = new Set(parsed.pending);
-      for (const [taskId, summary] of parsed.summaries) if (present.has(taskId) && isSummary(summary)) index.set(taskId, summary);
+      for (const [taskId, summary] of parsed.summaries)
+        if (present.has(taskId) && isSummary(summary)) index.set(taskId, summary);
       for (const taskId of ids) if (!index.has(taskId)) reread.add(taskId);
       for (const taskId of reread) if (!present.has(taskId)) reread.delete(taskId);
       await readMetaInto(reread, skipped);
       for (const taskId of reread) {
         const fromMeta = index.get(taskId);
         const fromIndex = parsed.summaries.get(taskId);
-        if (fromMeta && fromIndex && fromIndex.updatedAt > fromMeta.updatedAt) index.set(taskId, { ...fromMeta, updatedAt: fromIndex.updatedAt });
+        if (fromMeta && fromIndex && fromIndex.updatedAt > fromMeta.updatedAt)
+          index.set(taskId, { ...fromMeta, updatedAt: fromIndex.updatedAt });
       }
       indexWriter.lines = parsed.lines;
       if (reread.size > 0 || parsed.lines > 2 * index.size + 1_000) void track(compact());
@@ -266,9 +293,17 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
       const input = parseCreateInput(raw);
       if (input instanceof TaskStoreError) throw input;
       return onTask(input.taskId, async () => {
-        if (index.has(input.taskId)) return { task: structuredClone((await loadTask(input.taskId)).task), created: false };
+        if (index.has(input.taskId))
+          return { task: structuredClone((await loadTask(input.taskId)).task), created: false };
         const now = clock.now();
-        const task: Task = { taskId: input.taskId, title: input.title, status: 'created', createdAt: now, updatedAt: now, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+        const task: Task = {
+          taskId: input.taskId,
+          title: input.title,
+          status: 'created',
+          createdAt: now,
+          updatedAt: now,
+          usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+        };
         if (input.selectedClientId !== undefined) task.selectedClientId = input.selectedClientId;
         try {
           await files.prepareTask(task.taskId);
@@ -282,7 +317,9 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
     },
 
     async getTask(taskId) {
-      return onTask(taskId, async () => (index.has(taskId) ? structuredClone((await loadTask(taskId)).task) : undefined));
+      return onTask(taskId, async () =>
+        index.has(taskId) ? structuredClone((await loadTask(taskId)).task) : undefined,
+      );
     },
 
     async listTasks() {
@@ -327,7 +364,9 @@ export function createTaskStoreCore({ files, clock, cacheSize = 500, initConcurr
         if (messageIds.has(message.id)) {
           const existing = messages.find((m) => m.id === message.id)!;
           if (sameMessage(existing, message)) return { message: structuredClone(existing), appended: false };
-          throw new TaskStoreError('CONFLICT', `message ${message.id} already exists with different content`, { context: { taskId, messageId: message.id } });
+          throw new TaskStoreError('CONFLICT', `message ${message.id} already exists with different content`, {
+            context: { taskId, messageId: message.id },
+          });
         }
         // The log line is the only write awaited: the new updatedAt goes to the index (a summary
         // line, batched with other tasks') and meta.json catches up on the task's next update or

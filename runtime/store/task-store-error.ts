@@ -30,7 +30,9 @@ export class TaskStoreError extends Error {
   }
 
   toJSON(): { code: TaskStoreErrorCode; message: string; details?: TaskStoreErrorDetails } {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
 }
 
@@ -44,5 +46,10 @@ export function internalError(action: string, taskId: string | undefined, cause:
   const context: Record<string, unknown> = {};
   if (taskId !== undefined) context.taskId = taskId;
   if (errno !== undefined) context.errno = errno;
-  return new TaskStoreError('INTERNAL', `task store could not ${action}${errno ? ` (${errno})` : ''}`, { retryable: true, context }, cause);
+  return new TaskStoreError(
+    'INTERNAL',
+    `task store could not ${action}${errno ? ` (${errno})` : ''}`,
+    { retryable: true, context },
+    cause,
+  );
 }

@@ -18,7 +18,14 @@ export interface TaskStoreOptions {
   openLogs?: number;
 }
 
-export function createTaskStore({ dataDir, clock, fsync = false, cacheSize, messageCacheBytes, openLogs }: TaskStoreOptions): TaskStore {
+export function createTaskStore({
+  dataDir,
+  clock,
+  fsync = false,
+  cacheSize,
+  messageCacheBytes,
+  openLogs,
+}: TaskStoreOptions): TaskStore {
   return createTaskStoreCore({
     files: createFsTaskFiles({ dataDir, fsync, ...(openLogs === undefined ? {} : { openLogs }) }),
     clock,

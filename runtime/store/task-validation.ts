@@ -2,7 +2,15 @@
 // BAD_REQUEST TaskStoreError with `fieldErrors`; nothing here throws.
 import { TaskStoreError } from './task-store-error.ts';
 import { MESSAGE_ROLES, TASK_STATUSES } from './task-types.ts';
-import type { CreateTaskInput, JsonValue, Message, MessageRole, TaskPatch, TaskStatus, TaskUsage } from './task-types.ts';
+import type {
+  CreateTaskInput,
+  JsonValue,
+  Message,
+  MessageRole,
+  TaskPatch,
+  TaskStatus,
+  TaskUsage,
+} from './task-types.ts';
 
 /**
  * What the store accepts as a task id: it names a folder on disk, so only [A-Za-z0-9_-],
@@ -52,7 +60,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function checkTitle(value: unknown, errors: FieldErrors): void {
   if (typeof value !== 'string') errors.push({ field: 'title', message: 'expected a string' });
-  else if (value.length > MAX_TITLE_LENGTH) errors.push({ field: 'title', message: `at most ${MAX_TITLE_LENGTH} characters` });
+  else if (value.length > MAX_TITLE_LENGTH)
+    errors.push({ field: 'title', message: `at most ${MAX_TITLE_LENGTH} characters` });
 }
 
 function checkClientId(value: unknown, errors: FieldErrors): void {
@@ -69,12 +78,17 @@ function checkUsage(value: unknown, errors: FieldErrors): TaskUsage | undefined 
   const keys = ['promptTokens', 'completionTokens', 'totalTokens'] as const;
   for (const key of keys) {
     const n = value[key];
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) errors.push({ field: `usage.${key}`, message: 'expected a non-negative integer' });
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+      errors.push({ field: `usage.${key}`, message: 'expected a non-negative integer' });
   }
   for (const key of Object.keys(value)) {
     if (!(keys as readonly string[]).includes(key)) errors.push({ field: `usage.${key}`, message: 'unknown field' });
   }
-  return { promptTokens: value.promptTokens as number, completionTokens: value.completionTokens as number, totalTokens: value.totalTokens as number };
+  return {
+    promptTokens: value.promptTokens as number,
+    completionTokens: value.completionTokens as number,
+    totalTokens: value.totalTokens as number,
+  };
 }
 
 export function parseCreateInput(input: unknown): CreateTaskInput | TaskStoreError {
@@ -109,7 +123,8 @@ export function parsePatch(patch: TaskPatch | unknown): ParsedPatch | TaskStoreE
     if (!PATCH_KEYS.has(key)) errors.push({ field: key, message: 'unknown or read-only field' });
   }
   if ('status' in patch) {
-    if (!(TASK_STATUSES as readonly unknown[]).includes(patch.status)) errors.push({ field: 'status', message: `expected one of ${TASK_STATUSES.join(', ')}` });
+    if (!(TASK_STATUSES as readonly unknown[]).includes(patch.status))
+      errors.push({ field: 'status', message: `expected one of ${TASK_STATUSES.join(', ')}` });
     else out.status = patch.status as TaskStatus;
   }
   if ('title' in patch) {
@@ -122,7 +137,8 @@ export function parsePatch(patch: TaskPatch | unknown): ParsedPatch | TaskStoreE
   }
   if ('machineSnapshot' in patch) {
     const json = patch.machineSnapshot === undefined ? undefined : toJson(patch.machineSnapshot);
-    if (json === undefined) errors.push({ field: 'machineSnapshot', message: 'expected a JSON-serializable value (null clears it)' });
+    if (json === undefined)
+      errors.push({ field: 'machineSnapshot', message: 'expected a JSON-serializable value (null clears it)' });
     else out.machineSnapshot = json;
   }
   if ('usage' in patch) {
@@ -144,7 +160,8 @@ export function parseMessage(input: unknown): Message | TaskStoreError {
   if (typeof input.id !== 'string' || input.id.length === 0 || input.id.length > MAX_ID_LENGTH) {
     errors.push({ field: 'id', message: `expected a string of 1-${MAX_ID_LENGTH} characters` });
   }
-  if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role)) errors.push({ field: 'role', message: `expected one of ${MESSAGE_ROLES.join(', ')}` });
+  if (!(MESSAGE_ROLES as readonly unknown[]).includes(input.role))
+    errors.push({ field: 'role', message: `expected one of ${MESSAGE_ROLES.join(', ')}` });
   if (typeof input.content !== 'string') errors.push({ field: 'content', message: 'expected a string' });
   if (typeof input.timestamp !== 'number' || !Number.isFinite(input.timestamp) || input.timestamp < 0) {
     errors.push({ field: 'timestamp', message: 'expected epoch milliseconds' });
@@ -155,7 +172,12 @@ export function parseMessage(input: unknown): Message | TaskStoreError {
     if (meta === undefined) errors.push({ field: 'meta', message: 'expected a JSON-serializable object' });
   }
   if (errors.length > 0) return badRequest('invalid message', errors);
-  const message: Message = { id: input.id as string, role: input.role as MessageRole, content: input.content as string, timestamp: input.timestamp as number };
+  const message: Message = {
+    id: input.id as string,
+    role: input.role as MessageRole,
+    content: input.content as string,
+    timestamp: input.timestamp as number,
+  };
   if (meta !== undefined) message.meta = meta as Message['meta'] & object;
   return message;
 }
@@ -164,7 +186,9 @@ export function parseMessage(input: unknown): Message | TaskStoreError {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (isPlainObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);

@@ -18,7 +18,11 @@ export interface FakeAnswer {
   /** Call the Socket.IO ack (default true). */
   ack?: boolean;
   /** The result to send; null sends none. */
-  result?: { status: 'success' | 'partial' | 'error'; result?: Record<string, unknown>; error?: { code: string; message: string; retryable?: boolean } } | null;
+  result?: {
+    status: 'success' | 'partial' | 'error';
+    result?: Record<string, unknown>;
+    error?: { code: string; message: string; retryable?: boolean };
+  } | null;
   /** Wait before sending the result (ms, real time: for benchmarks; tests use `until`). */
   delayMs?: number;
   /** Send the result only once this settles (the test decides when the browser finishes). */
@@ -29,7 +33,11 @@ export interface FakeAnswer {
   legacy?: boolean;
 }
 
-export type Answerer = (name: string, params: Record<string, unknown>, frame: BrowserActionFrame) => FakeAnswer | Promise<FakeAnswer>;
+export type Answerer = (
+  name: string,
+  params: Record<string, unknown>,
+  frame: BrowserActionFrame,
+) => FakeAnswer | Promise<FakeAnswer>;
 
 export interface FakePlugin {
   socket: Socket;
@@ -54,7 +62,9 @@ export function deferred(): { promise: Promise<void>; resolve(): void } {
   return { promise, resolve };
 }
 
-export const okAnswer = (name: string, params: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result: defaultResultOf(name, params) } });
+export const okAnswer = (name: string, params: Record<string, unknown>): FakeAnswer => ({
+  result: { status: 'success', result: defaultResultOf(name, params) },
+});
 
 export function defaultResultOf(name: string, params: Record<string, unknown>): Record<string, unknown> {
   switch (name) {
@@ -116,8 +126,20 @@ export async function startFakePlugin(options: {
     },
     sendResult(frame, result, legacy = false) {
       const message = legacy
-        ? { actionId: frame.id, status: result.status, ...(result.result ? { result: result.result } : {}), ...(result.error ? { error: result.error.code } : {}) }
-        : { v: 1, type: 'browser_action_result', actionId: frame.id, taskId: frame.taskId, clientId: options.clientId, ...result };
+        ? {
+            actionId: frame.id,
+            status: result.status,
+            ...(result.result ? { result: result.result } : {}),
+            ...(result.error ? { error: result.error.code } : {}),
+          }
+        : {
+            v: 1,
+            type: 'browser_action_result',
+            actionId: frame.id,
+            taskId: frame.taskId,
+            clientId: options.clientId,
+            ...result,
+          };
       socket.emit('plugin_message', message);
     },
     close: () => socket.close(),
@@ -148,12 +170,30 @@ export async function startFakePlugin(options: {
   });
 
   if (options.register !== false) {
-    await plugin.send({ v: 1, type: 'activate_extension', id: `act-hello-${options.clientId}`, clientId: options.clientId, version: '0.0.0-test', browserName: 'fake' });
+    await plugin.send({
+      v: 1,
+      type: 'activate_extension',
+      id: `act-hello-${options.clientId}`,
+      clientId: options.clientId,
+      version: '0.0.0-test',
+      browserName: 'fake',
+    });
     await plugin.send({
       v: 1,
       type: 'full_state_sync',
       windows: [{ windowId: 1, focused: true }],
-      tabs: [{ tabId: 1, windowId: 1, active: true, pinned: false, hidden: false, index: 0, url: 'http://127.0.0.1/', title: 'Home' }],
+      tabs: [
+        {
+          tabId: 1,
+          windowId: 1,
+          active: true,
+          pinned: false,
+          hidden: false,
+          index: 0,
+          url: 'http://127.0.0.1/',
+          title: 'Home',
+        },
+      ],
       tabGroups: [],
       activeWindowId: 1,
       activeTabId: 1,

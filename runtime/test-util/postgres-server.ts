@@ -25,7 +25,8 @@ export interface PostgresServer {
   restart?(downMs?: number): Promise<void>;
 }
 
-const INSTALL_HINT = 'PostgreSQL binaries (initdb, postgres) not found: install Debian\'s package with `apt-get install -y postgresql`, or set MIMO_TEST_DATABASE_URL to a server to use.';
+const INSTALL_HINT =
+  "PostgreSQL binaries (initdb, postgres) not found: install Debian's package with `apt-get install -y postgresql`, or set MIMO_TEST_DATABASE_URL to a server to use.";
 
 /** initdb/postgres from PATH or the newest /usr/lib/postgresql/<version>/bin. */
 export function findPostgresBin(): string | null {
@@ -34,8 +35,11 @@ export function findPostgresBin(): string | null {
   if (fromPath) return fromPath.replace(/\/initdb$/, '');
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-  for (const version of versions) if (existsSync(join(root, version, 'bin', 'initdb'))) return join(root, version, 'bin');
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
+  for (const version of versions)
+    if (existsSync(join(root, version, 'bin', 'initdb'))) return join(root, version, 'bin');
   return null;
 }
 
@@ -69,7 +73,8 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
       return;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections in 30 s: ${String(error)}\n${log()}`);
+      if (Date.now() > deadline)
+        throw new Error(`postgres did not accept connections in 30 s: ${String(error)}\n${log()}`);
       // Polls a real external process for readiness (no simulated clock applies to it).
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -105,11 +110,15 @@ export async function startPostgres(): Promise<PostgresServer> {
   if (asUser) chownSync(dir, asUser.uid, asUser.gid);
   const spawnAs = asUser ? { uid: asUser.uid, gid: asUser.gid } : {};
 
-  const init = spawnSync(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
-    encoding: 'utf8',
-    cwd: dir,
-    ...spawnAs,
-  });
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    {
+      encoding: 'utf8',
+      cwd: dir,
+      ...spawnAs,
+    },
+  );
   if (init.status !== 0) throw new Error(`initdb failed (${init.status}): ${init.stderr || init.error}`);
 
   const port = await freePort();
@@ -119,7 +128,20 @@ export async function startPostgres(): Promise<PostgresServer> {
   const launch = () => {
     const next = spawn(
       join(bin, 'postgres'),
-      ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'],
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-k',
+        dir,
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=200',
+      ],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...spawnAs },
     );
     next.stdout!.on('data', (d: Buffer) => (output += d.toString()));

@@ -20,25 +20,54 @@ test.after.each(async (ctx) => {
 test('tool_use -> tool_result with the tool error -> the streamed answer reaches the web client', async (ctx) => {
   const mock = (ctx.mock = await startMockAnthropicServer({
     script: [
-      { events: anthropicAnswer({ text: ['Clicking.'], tools: [{ id: 'toolu_click', name: 'browser_click', json: ['{"clickId"', ': 3}'] }] }) },
+      {
+        events: anthropicAnswer({
+          text: ['Clicking.'],
+          tools: [{ id: 'toolu_click', name: 'browser_click', json: ['{"clickId"', ': 3}'] }],
+        }),
+      },
       { events: anthropicAnswer({ text: ['The browser ', 'is not connected.'] }) },
     ],
   }));
-  const llm = createAnthropicGateway({ apiKey: 'sk-ant-test', baseURL: mock.url, model: 'claude-mock', retryDelayMs: 50 });
+  const llm = createAnthropicGateway({
+    apiKey: 'sk-ant-test',
+    baseURL: mock.url,
+    model: 'claude-mock',
+    retryDelayMs: 50,
+  });
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
-  const rt = (ctx.rt = await startRuntime({ control: (services) => createAgentOrchestrator(services, { llm, inspection }) }));
+  const rt = (ctx.rt = await startRuntime({
+    control: (services) => createAgentOrchestrator(services, { llm, inspection }),
+  }));
   const web = await connectWeb(rt.server.url);
-  const ack = await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-a1', timestamp: Date.now(), taskId: TASK, content: 'click the third thing' });
+  const ack = await web.timeout(5_000).emitWithAck('frontend_message', {
+    v: 1,
+    type: 'user_message',
+    id: 'evt-a1',
+    timestamp: Date.now(),
+    taskId: TASK,
+    content: 'click the third thing',
+  });
   assert.is(ack.ok, true);
   await eventually(() => mock.requests.length === 2, 5_000, 'the second model call');
-  const second = mock.requests[1]!.body as { messages: Array<{ role: string; content: Array<Record<string, any>> }>; system: Array<{ text: string }> };
+  const second = mock.requests[1]!.body as {
+    messages: Array<{ role: string; content: Array<Record<string, any>> }>;
+    system: Array<{ text: string }>;
+  };
   assert.ok(second.system[0]!.text.length > 50, 'the system prompt is sent as the system block');
   const assistant = second.messages.find((m) => m.role === 'assistant')!;
-  assert.equal(assistant.content.find((b) => b.type === 'tool_use'), { type: 'tool_use', id: 'toolu_click', name: 'browser_click', input: { clickId: 3 } });
+  assert.equal(
+    assistant.content.find((b) => b.type === 'tool_use'),
+    { type: 'tool_use', id: 'toolu_click', name: 'browser_click', input: { clickId: 3 } },
+  );
   const result = second.messages.flatMap((m) => m.content).find((b) => b.type === 'tool_result')!;
   assert.is(result.tool_use_id, 'toolu_click');
   assert.ok(/"code"/.test(String(result.content)), `the tool error reaches the model: ${result.content}`);
-  const streamed = () => web.events.filter((e: any) => e.event.type === 'chatDelta').map((e: any) => e.event.delta?.content ?? '').join('');
+  const streamed = () =>
+    web.events
+      .filter((e: any) => e.event.type === 'chatDelta')
+      .map((e: any) => e.event.delta?.content ?? '')
+      .join('');
   await eventually(() => streamed().includes('is not connected.'), 5_000, 'the answer on the web client');
   web.close();
 });

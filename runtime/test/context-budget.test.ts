@@ -3,7 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_CONTEXT_TOKENS, fitPage, listElements, parseContextTokens, readTextWindow } from '../agent/context-budget.ts';
+import {
+  DEFAULT_CONTEXT_TOKENS,
+  fitPage,
+  listElements,
+  parseContextTokens,
+  readTextWindow,
+} from '../agent/context-budget.ts';
 import { estimateTokens, type BBox, type FullPage } from '../agent/page-context.ts';
 import { countTokens } from '../agent/token-count.ts';
 import { readConfig } from '../config.ts';
@@ -11,7 +17,9 @@ import { readConfig } from '../config.ts';
 const test = suite('context budget');
 
 const sqlite = (): FullPage => {
-  const raw = JSON.parse(readFileSync(new URL('../../bench/runtime/captured/lang_select.page.json', import.meta.url), 'utf8')) as FullPage & { boxes: Array<[number, BBox]> };
+  const raw = JSON.parse(
+    readFileSync(new URL('../../bench/runtime/captured/lang_select.page.json', import.meta.url), 'utf8'),
+  ) as FullPage & { boxes: Array<[number, BBox]> };
   return { ...raw, boxes: new Map(raw.boxes) };
 };
 
@@ -37,15 +45,30 @@ test('MIMO_CONTEXT_TOKENS: default 4000, integers from 1000, bad values are conf
 
 test('a real 1.58 MB page fits any budget; elements in view come first, then those near the last action', () => {
   const page = sqlite();
-  for (const budget of [1000, 2000, 4000]) assert.ok(countTokens(fitPage(page, { budgetTokens: budget })) <= budget, `budget ${budget}`);
+  for (const budget of [1000, 2000, 4000])
+    assert.ok(countTokens(fitPage(page, { budgetTokens: budget })) <= budget, `budget ${budget}`);
   const small = fitPage(page, { budgetTokens: 1500 });
-  const inView = page.elements.filter((e) => (page.boxes.get(e.clickId)?.y ?? 1e9) < (page.viewport?.height ?? 800) && (page.boxes.get(e.clickId)?.y ?? -1) >= 0);
+  const inView = page.elements.filter(
+    (e) =>
+      (page.boxes.get(e.clickId)?.y ?? 1e9) < (page.viewport?.height ?? 800) &&
+      (page.boxes.get(e.clickId)?.y ?? -1) >= 0,
+  );
   assert.ok(inView.length > 0);
-  for (const e of inView.slice(0, 5)) assert.ok(small.elements.some((s) => s.clickId === e.clickId), `in-view element ${e.clickId} kept`);
+  for (const e of inView.slice(0, 5))
+    assert.ok(
+      small.elements.some((s) => s.clickId === e.clickId),
+      `in-view element ${e.clickId} kept`,
+    );
   const far = page.elements.at(-1)!;
-  assert.not.ok(small.elements.some((e) => e.clickId === far.clickId), 'the last element is not in the small context');
+  assert.not.ok(
+    small.elements.some((e) => e.clickId === far.clickId),
+    'the last element is not in the small context',
+  );
   const focused = fitPage(page, { budgetTokens: 1500, focus: page.boxes.get(far.clickId)! });
-  assert.ok(focused.elements.some((e) => e.clickId === far.clickId), 'near the last action it is');
+  assert.ok(
+    focused.elements.some((e) => e.clickId === far.clickId),
+    'near the last action it is',
+  );
   assert.equal(small.paging?.elementsTotal, page.elements.length);
 });
 
@@ -53,8 +76,12 @@ test('paging reaches every element once and every character once', () => {
   const page = sqlite();
   const first = listElements(page, {}, 800);
   const seen: number[] = [];
-  for (let n = 1; n <= first.pages; n++) seen.push(...listElements(page, { page: n }, 800).elements.map((e) => e.clickId));
-  assert.equal(seen, page.elements.map((e) => e.clickId));
+  for (let n = 1; n <= first.pages; n++)
+    seen.push(...listElements(page, { page: n }, 800).elements.map((e) => e.clickId));
+  assert.equal(
+    seen,
+    page.elements.map((e) => e.clickId),
+  );
   let text = '';
   for (let offset = 0, guard = 0; guard < 1000; guard++) {
     const window = readTextWindow(page, offset, 800);
@@ -64,7 +91,10 @@ test('paging reaches every element once and every character once', () => {
     offset = window.nextOffset;
   }
   assert.is(text, page.text);
-  assert.equal(listElements(page, { query: 'VALUES clause' }, 800).elements.map((e) => e.text), ['6. The VALUES clause', 'VALUES clause']);
+  assert.equal(
+    listElements(page, { query: 'VALUES clause' }, 800).elements.map((e) => e.text),
+    ['6. The VALUES clause', 'VALUES clause'],
+  );
 });
 
 test.run();

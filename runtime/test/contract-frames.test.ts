@@ -19,9 +19,17 @@ test.after.each(async (ctx) => {
 });
 
 const pageAnswer: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
-  if (name === 'browser_screenshot') return { result: { status: 'success', result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 } } };
-  if (name === 'browser_dom_index') return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
+  if (name === 'browser_readability_extract')
+    return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
+  if (name === 'browser_screenshot')
+    return {
+      result: {
+        status: 'success',
+        result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
+      },
+    };
+  if (name === 'browser_dom_index')
+    return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
   return okAnswer(name, params);
 };
 
@@ -29,7 +37,10 @@ function problems(schema: v.GenericSchema, values: unknown[]): string[] {
   const out: string[] = [];
   for (const value of values) {
     const parsed = v.safeParse(schema, value);
-    if (!parsed.success) out.push(`${JSON.stringify(value).slice(0, 200)}: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      out.push(
+        `${JSON.stringify(value).slice(0, 200)}: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`,
+      );
   }
   return out;
 }
@@ -42,18 +53,31 @@ test('a turn with page prep, takeover, resume, stop and refusals: every frame an
     () => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }),
   ]);
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
-  const rt = (ctx.rt = await startRuntime({ inspectFor: (id) => inspection.observerFor(id), control: (s) => createAgentOrchestrator(s, { llm, inspection }) }));
+  const rt = (ctx.rt = await startRuntime({
+    inspectFor: (id) => inspection.observerFor(id),
+    control: (s) => createAgentOrchestrator(s, { llm, inspection }),
+  }));
   const web = await connectWeb(rt.server.url);
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: pageAnswer });
   const webAcks: unknown[] = [];
   const send = async (message: Record<string, unknown>) => {
-    const ack = await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, id: `evt-${webAcks.length}`, timestamp: Date.now(), taskId: TASK, ...message });
+    const ack = await web.timeout(5_000).emitWithAck('frontend_message', {
+      v: 1,
+      id: `evt-${webAcks.length}`,
+      timestamp: Date.now(),
+      taskId: TASK,
+      ...message,
+    });
     webAcks.push(ack);
     return ack;
   };
   await send({ type: 'subscribe_inspection' });
   await send({ type: 'user_message', content: 'open the form and click Go' });
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 10_000, 'turn done');
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+    10_000,
+    'turn done',
+  );
   await send({ type: 'takeover_task', reason: 'me' });
   await send({ type: 'resume_task' });
   await send({ type: 'resume_task' }); // refused: not in takeover
@@ -62,29 +86,54 @@ test('a turn with page prep, takeover, resume, stop and refusals: every frame an
   await eventually(() => plugin.received.length > 8, 10_000, 'second turn dispatching');
   await send({ type: 'stop_task' });
   await eventually(() => plugin.received.some((f) => 'task_stop' in f.action), 10_000, 'task_stop');
-  await plugin.send({ v: 1, type: 'overlay_command', taskId: TASK, clientId: 'plugin-a', command: 'resume', timestamp: Date.now() });
+  await plugin.send({
+    v: 1,
+    type: 'overlay_command',
+    taskId: TASK,
+    clientId: 'plugin-a',
+    command: 'resume',
+    timestamp: Date.now(),
+  });
   await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_created', tab: { tabId: 'x' }, timestamp: Date.now() });
 
   const kinds = new Set(plugin.frames.map((f) => f.type));
   assert.ok(kinds.has('browser_action') && kinds.has('plugin_ui_state'), `frame kinds: ${[...kinds]}`);
   assert.equal(problems(ServerToPluginMessageSchema, plugin.frames), []);
-  assert.ok(plugin.received.every((f) => typeof (f as { timeoutMs?: number }).timeoutMs === 'number'), 'every browser_action carries its timeoutMs');
+  assert.ok(
+    plugin.received.every((f) => typeof (f as { timeoutMs?: number }).timeoutMs === 'number'),
+    'every browser_action carries its timeoutMs',
+  );
   const eventTypes = new Set(web.events.map((e) => e.event.type));
-  for (const t of ['taskStatus', 'chatDelta', 'toolUsed', 'inspection', 'snapshotSync', 'structuredOutput']) assert.ok(eventTypes.has(t), `saw ${t}`);
+  for (const t of ['taskStatus', 'chatDelta', 'toolUsed', 'inspection', 'snapshotSync', 'structuredOutput'])
+    assert.ok(eventTypes.has(t), `saw ${t}`);
   assert.equal(problems(FrontendEventSchema, web.events), []);
-  assert.ok(webAcks.some((a) => (a as { ok: boolean }).ok === false), 'a refused web message is in the sample');
-  assert.ok(plugin.acks.some((a) => (a as { ok: boolean }).ok === false), 'a refused plugin message is in the sample');
+  assert.ok(
+    webAcks.some((a) => (a as { ok: boolean }).ok === false),
+    'a refused web message is in the sample',
+  );
+  assert.ok(
+    plugin.acks.some((a) => (a as { ok: boolean }).ok === false),
+    'a refused plugin message is in the sample',
+  );
   assert.equal(problems(SocketAckSchema, [...webAcks, ...plugin.acks]), []);
   // The inspector shows one tree: actions and page preparations are children of the task actor.
-  const actors = web.events.filter((e) => e.event.type === 'inspection' && e.event.record.type === '@xstate.actor').map((e) => e.event.record);
+  const actors = web.events
+    .filter((e) => e.event.type === 'inspection' && e.event.record.type === '@xstate.actor')
+    .map((e) => e.event.record);
   const task = actors.find((r) => r.machineId === 'task');
   assert.ok(task, 'the task actor is inspected');
   const childrenOf = (machineId: string) => actors.filter((r) => r.machineId === machineId);
   const orphans = childrenOf('action').filter((r) => r.parentId !== task.actorId);
   // The one exception: the task_stop sent after STOP when no action was in flight (the stopped
   // task actor takes no more actions, so it runs on its own).
-  assert.ok(childrenOf('action').length >= 6 && orphans.length <= 1, `every action is a child of the task actor: ${JSON.stringify(orphans)}`);
-  assert.ok(childrenOf('pagePrep').length >= 1 && childrenOf('pagePrep').every((r) => r.parentId === task.actorId), 'page preparations too');
+  assert.ok(
+    childrenOf('action').length >= 6 && orphans.length <= 1,
+    `every action is a child of the task actor: ${JSON.stringify(orphans)}`,
+  );
+  assert.ok(
+    childrenOf('pagePrep').length >= 1 && childrenOf('pagePrep').every((r) => r.parentId === task.actorId),
+    'page preparations too',
+  );
   web.close();
   plugin.close();
 });

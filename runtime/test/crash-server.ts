@@ -16,7 +16,13 @@ const llm: LlmGateway = {
   async *streamChat(input) {
     const last = [...input.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const answered = input.messages.at(-2)?.role === 'tool';
-    const events: LlmEvent[] = answered ? say('done') : /open/.test(last) ? callTool('browser_open', { url: 'http://127.0.0.1:9/' }) : /fail/.test(last) ? [{ type: 'error', code: 'LLM_UNAVAILABLE', message: 'the model is down', retryable: true }] : say('hi');
+    const events: LlmEvent[] = answered
+      ? say('done')
+      : /open/.test(last)
+        ? callTool('browser_open', { url: 'http://127.0.0.1:9/' })
+        : /fail/.test(last)
+          ? [{ type: 'error', code: 'LLM_UNAVAILABLE', message: 'the model is down', retryable: true }]
+          : say('hi');
     for (const event of events) yield event;
   },
 };

@@ -18,9 +18,24 @@ const TASK = '01JD0000000000000000000E01';
 const test = suite<{ rt: TestRuntime }>('event order', { rt: undefined as never });
 
 const pageAnswer: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title: 'Article', text: 'Otters hold hands while sleeping.' } } };
-  if (name === 'browser_screenshot') return { result: { status: 'success', result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/api/artifacts/art-abcdefghijklmnop', width: 800, height: 600 } } };
-  if (name === 'browser_dom_index') return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'a', text: 'Next page', href: '/next' }] } } };
+  if (name === 'browser_readability_extract')
+    return { result: { status: 'success', result: { title: 'Article', text: 'Otters hold hands while sleeping.' } } };
+  if (name === 'browser_screenshot')
+    return {
+      result: {
+        status: 'success',
+        result: {
+          artifactId: 'art-abcdefghijklmnop',
+          url: 'http://x/api/artifacts/art-abcdefghijklmnop',
+          width: 800,
+          height: 600,
+        },
+      },
+    };
+  if (name === 'browser_dom_index')
+    return {
+      result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'a', text: 'Next page', href: '/next' }] } },
+    };
   return okAnswer(name, params);
 };
 
@@ -30,7 +45,11 @@ const slowCheck: UrlCheck = async () => {
   return { ok: true };
 };
 
-async function runtimeWith(llm: LlmGateway, extra: { checkFinalUrl?: UrlCheck } = {}, store: { dir?: string; persistent?: boolean } = {}) {
+async function runtimeWith(
+  llm: LlmGateway,
+  extra: { checkFinalUrl?: UrlCheck } = {},
+  store: { dir?: string; persistent?: boolean } = {},
+) {
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
   return startRuntime({
     ...store,
@@ -40,7 +59,14 @@ async function runtimeWith(llm: LlmGateway, extra: { checkFinalUrl?: UrlCheck } 
   });
 }
 
-const userMessage = (content: string, id = 'evt-user-1') => ({ v: 1, type: 'user_message', id, timestamp: Date.now(), taskId: TASK, content });
+const userMessage = (content: string, id = 'evt-user-1') => ({
+  v: 1,
+  type: 'user_message',
+  id,
+  timestamp: Date.now(),
+  taskId: TASK,
+  content,
+});
 
 /** Problems with the order of toolUsed events as they arrived: a start before an earlier action's settle. */
 function orderProblems(events: any[]): string[] {
@@ -62,17 +88,31 @@ test.after.each(async (ctx) => {
 });
 
 test('a read whose URL re-check is slow: its result still reaches the web before the next step starts; seq 1, 2, ... in arrival order', async (ctx) => {
-  const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/article' }), () => say('Otters hold hands.')]);
+  const llm = scriptedLlm([
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/article' }),
+    () => say('Otters hold hands.'),
+  ]);
   const rt = (ctx.rt = await runtimeWith(llm, { checkFinalUrl: slowCheck }));
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-order', answer: pageAnswer });
   const web = await connectWeb(rt.server.url);
-  assert.is((await web.timeout(5_000).emitWithAck('frontend_message', userMessage('read http://127.0.0.1:9/article'))).ok, true);
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+  assert.is(
+    (await web.timeout(5_000).emitWithAck('frontend_message', userMessage('read http://127.0.0.1:9/article'))).ok,
+    true,
+  );
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+    5_000,
+    'ongoing',
+  );
   const task = web.events.filter((e) => e.taskId === TASK);
   const reads = task.filter((e) => e.event.type === 'toolUsed' && /screenshot|readability/.test(e.event.actionName));
   assert.ok(reads.length >= 4, 'the page preparation ran its two reads');
   assert.equal(orderProblems(task), []);
-  assert.equal(task.map((e) => e.seq), task.map((_, i) => i + 1), 'one seq per task event, in the order they arrived');
+  assert.equal(
+    task.map((e) => e.seq),
+    task.map((_, i) => i + 1),
+    'one seq per task event, in the order they arrived',
+  );
   assert.is(task[0].event.type, 'userMessage');
   assert.is(task[0].event.messageId, 'evt-user-1');
   web.close();
@@ -80,12 +120,19 @@ test('a read whose URL re-check is slow: its result still reaches the web before
 });
 
 test('a reload sorts the stored messages by their seq as the live view showed their events', async (ctx) => {
-  const llm = scriptedLlm([() => [...say('Opening it.').slice(0, 1), ...callTool('browser_open', { url: 'http://127.0.0.1:9/article' })], () => say('Otters hold hands.')]);
+  const llm = scriptedLlm([
+    () => [...say('Opening it.').slice(0, 1), ...callTool('browser_open', { url: 'http://127.0.0.1:9/article' })],
+    () => say('Otters hold hands.'),
+  ]);
   const rt = (ctx.rt = await runtimeWith(llm, { checkFinalUrl: slowCheck }));
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-order', answer: pageAnswer });
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('read http://127.0.0.1:9/article'));
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+    5_000,
+    'ongoing',
+  );
   const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
   const seqOf = new Map<string, number>();
   for (const e of web.events) {
@@ -97,16 +144,30 @@ test('a reload sorts the stored messages by their seq as the live view showed th
     assert.type(m.meta?.seq, 'number', `${m.role} message has a seq`);
     if (m.role === 'user') assert.is(m.meta.seq, seqOf.get(`user:${m.id}`));
     if (m.role === 'tool') {
-      assert.is(m.meta.seq, seqOf.get(`tool:${m.meta.actionId}`), `${m.meta.actionName} sorts at its start event's seq`);
-      assert.is(m.meta.settleSeq, seqOf.get(`settle:${m.meta.actionId}`), `${m.meta.actionName} keeps its settle event's seq`);
+      assert.is(
+        m.meta.seq,
+        seqOf.get(`tool:${m.meta.actionId}`),
+        `${m.meta.actionName} sorts at its start event's seq`,
+      );
+      assert.is(
+        m.meta.settleSeq,
+        seqOf.get(`settle:${m.meta.actionId}`),
+        `${m.meta.actionName} keeps its settle event's seq`,
+      );
     }
   }
   const assistant = detail.messages.find((m: any) => m.role === 'assistant');
-  assert.equal(assistant.meta.segments.map((s: any) => s.text.trim()), ['Opening it.', 'Otters hold hands.']);
+  assert.equal(
+    assistant.meta.segments.map((s: any) => s.text.trim()),
+    ['Opening it.', 'Otters hold hands.'],
+  );
   const firstDelta = web.events.find((e) => e.event.type === 'chatDelta');
   assert.is(assistant.meta.seq, firstDelta.seq, 'the answer sits where its first text was shown');
   const tools = detail.messages.filter((m: any) => m.role === 'tool');
-  assert.ok(assistant.meta.segments[0].seq < tools[0].meta.seq && assistant.meta.segments[1].seq > tools.at(-1).meta.seq, 'the segments sit around the steps');
+  assert.ok(
+    assistant.meta.segments[0].seq < tools[0].meta.seq && assistant.meta.segments[1].seq > tools.at(-1).meta.seq,
+    'the segments sit around the steps',
+  );
   web.close();
   plugin.close();
 });
@@ -125,17 +186,35 @@ test('stop during an action: the stop note comes before the canceled step and th
   });
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('read http://127.0.0.1:9/article'));
-  await eventually(() => web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_wait_for_loaded'), 5_000, 'the wait in flight');
-  const stopped = await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'ctl-stop', timestamp: Date.now(), taskId: TASK });
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_wait_for_loaded'),
+    5_000,
+    'the wait in flight',
+  );
+  const stopped = await web
+    .timeout(5_000)
+    .emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'ctl-stop', timestamp: Date.now(), taskId: TASK });
   assert.is(stopped.ok, true);
-  await eventually(() => web.events.some((e) => e.event.type === 'toolUsed' && e.event.phase === 'error'), 5_000, 'the canceled step');
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'toolUsed' && e.event.phase === 'error'),
+    5_000,
+    'the canceled step',
+  );
   hold.resolve();
   const task = web.events.filter((e) => e.taskId === TASK);
-  const note = task.findIndex((e) => e.event.type === 'structuredOutput' && /stopped by the user/.test(e.event.message ?? ''));
+  const note = task.findIndex(
+    (e) => e.event.type === 'structuredOutput' && /stopped by the user/.test(e.event.message ?? ''),
+  );
   const canceled = task.findIndex((e) => e.event.type === 'toolUsed' && e.event.phase === 'error');
   const completed = task.findIndex((e) => e.event.type === 'taskStatus' && e.event.status === 'completed');
-  assert.ok(note >= 0 && note < completed && note < canceled, `note ${note}, completed ${completed}, canceled ${canceled}`);
-  assert.equal(task.map((e) => e.seq), task.map((_, i) => i + 1));
+  assert.ok(
+    note >= 0 && note < completed && note < canceled,
+    `note ${note}, completed ${completed}, canceled ${canceled}`,
+  );
+  assert.equal(
+    task.map((e) => e.seq),
+    task.map((_, i) => i + 1),
+  );
   web.close();
   plugin.close();
 });
@@ -155,12 +234,23 @@ test('a message sent while a turn runs: its turn comes after, and its history ho
   await eventually(() => llm.calls.length === 1, 5_000, 'the first turn asks the model');
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('second', 'evt-user-2'));
   hold.resolve();
-  await eventually(() => llm.calls.length === 2 && web.events.filter((e) => e.event.type === 'chatDelta' && e.event.finished).length === 2, 5_000, 'both turns done');
+  await eventually(
+    () =>
+      llm.calls.length === 2 && web.events.filter((e) => e.event.type === 'chatDelta' && e.event.finished).length === 2,
+    5_000,
+    'both turns done',
+  );
   const history = llm.calls[1]!.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}:${m.content}`);
   assert.equal(history, ['user:first', 'assistant:First answer.', 'user:second']);
   const task = web.events.filter((e) => e.taskId === TASK);
-  const shown = task.filter((e) => e.event.type === 'userMessage' || (e.event.type === 'chatDelta' && e.event.delta.content)).map((e) => e.event.content ?? e.event.delta.content);
-  assert.equal(shown, ['first', 'second', 'First answer.', 'Second answer.'], 'the second message was taken while the first answer was pending');
+  const shown = task
+    .filter((e) => e.event.type === 'userMessage' || (e.event.type === 'chatDelta' && e.event.delta.content))
+    .map((e) => e.event.content ?? e.event.delta.content);
+  assert.equal(
+    shown,
+    ['first', 'second', 'First answer.', 'Second answer.'],
+    'the second message was taken while the first answer was pending',
+  );
   web.close();
 });
 
@@ -170,7 +260,11 @@ test('after a restart the task goes on after the seq its history holds (a reload
     const first = (ctx.rt = await runtimeWith(scriptedLlm([() => say('One.')]), {}, { dir, persistent: true }));
     const web = await connectWeb(first.server.url);
     await web.timeout(5_000).emitWithAck('frontend_message', userMessage('first'));
-    await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing');
+    await eventually(
+      () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+      5_000,
+      'ongoing',
+    );
     web.close();
     const stored = (await (await fetch(`${first.server.url}/api/task/${TASK}`)).json()).data.messages;
     const before = Math.max(...stored.map((m: any) => m.meta.seq));
@@ -178,12 +272,21 @@ test('after a restart the task goes on after the seq its history holds (a reload
     const second = (ctx.rt = await runtimeWith(scriptedLlm([() => say('Two.')]), {}, { dir, persistent: true }));
     const again = await connectWeb(second.server.url);
     await again.timeout(5_000).emitWithAck('frontend_message', userMessage('second', 'evt-user-2'));
-    await eventually(() => again.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'ongoing again');
+    await eventually(
+      () => again.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+      5_000,
+      'ongoing again',
+    );
     const seqs = again.events.filter((e) => e.taskId === TASK).map((e) => e.seq);
     assert.is(seqs[0], before + 1, 'the first event after the restart follows the stored ones');
-    assert.equal(seqs, seqs.map((_: number, i: number) => before + 1 + i));
+    assert.equal(
+      seqs,
+      seqs.map((_: number, i: number) => before + 1 + i),
+    );
     const messages = (await (await fetch(`${second.server.url}/api/task/${TASK}`)).json()).data.messages;
-    const order = [...messages].sort((a: any, b: any) => a.meta.seq - b.meta.seq).map((m: any) => `${m.role}:${m.content}`);
+    const order = [...messages]
+      .sort((a: any, b: any) => a.meta.seq - b.meta.seq)
+      .map((m: any) => `${m.role}:${m.content}`);
     assert.equal(order, ['user:first', 'assistant:One.', 'user:second', 'assistant:Two.']);
     again.close();
   } finally {

@@ -15,7 +15,14 @@ import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.t
 
 const TASK = '01JD0000000000000000000F01';
 const test = suite<{ rt?: TestRuntime; close?: () => Promise<void> }>('fault matrix', {});
-const userMessage = (content: string, id = `evt-${Math.random().toString(36).slice(2)}`) => ({ v: 1, type: 'user_message', id, timestamp: Date.now(), taskId: TASK, content });
+const userMessage = (content: string, id = `evt-${Math.random().toString(36).slice(2)}`) => ({
+  v: 1,
+  type: 'user_message',
+  id,
+  timestamp: Date.now(),
+  taskId: TASK,
+  content,
+});
 
 test.after.each(async (ctx) => {
   await ctx.rt?.close();
@@ -37,7 +44,8 @@ async function openAiRuntime(ctx: { rt?: TestRuntime; close?: () => Promise<void
   return { rt: ctx.rt, mock };
 }
 
-const turnEnded = (web: { events: any[] }, status: string) => () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === status);
+const turnEnded = (web: { events: any[] }, status: string) => () =>
+  web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === status);
 
 test('disk write failure: the user gets a clear error, nothing is half-written, the server stays up and recovers', async (ctx) => {
   const files = createMemoryTaskFiles();
@@ -48,24 +56,37 @@ test('disk write failure: the user gets a clear error, nothing is half-written, 
   const failed = await web.timeout(5_000).emitWithAck('frontend_message', userMessage('first'));
   assert.is(failed.ok, false);
   assert.is(failed.error.code, 'INTERNAL');
-  assert.is((await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).error.code, 'NOT_FOUND', 'nothing half-created');
+  assert.is(
+    (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).error.code,
+    'NOT_FOUND',
+    'nothing half-created',
+  );
   assert.is((await fetch(`${rt.server.url}/api/task/list`)).status, 200, 'the server still answers');
   files.failWrites = false;
   const ok = await web.timeout(5_000).emitWithAck('frontend_message', userMessage('second'));
   assert.is(ok.ok, true);
   await eventually(turnEnded(web, 'ongoing'), 5_000, 'turn after recovery');
   const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
-  assert.equal(detail.messages.map((m: any) => m.content), ['second', 'hello']);
+  assert.equal(
+    detail.messages.map((m: any) => m.content),
+    ['second', 'hello'],
+  );
   web.close();
 });
 
 test('LLM 429 once: one retry, then the answer streams normally', async (ctx) => {
-  const { rt, mock } = await openAiRuntime(ctx, [{ status: 429, body: { error: { message: 'slow down' } } }, [...textChunks(['Fine ', 'now.']), usageChunk({ promptTokens: 5, completionTokens: 2 })]]);
+  const { rt, mock } = await openAiRuntime(ctx, [
+    { status: 429, body: { error: { message: 'slow down' } } },
+    [...textChunks(['Fine ', 'now.']), usageChunk({ promptTokens: 5, completionTokens: 2 })],
+  ]);
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('hi'));
   await eventually(turnEnded(web, 'ongoing'), 5_000, 'ongoing');
   assert.is(mock.requests.length, 2);
-  const text = web.events.filter((e) => e.event.type === 'chatDelta').map((e) => e.event.delta.content).join('');
+  const text = web.events
+    .filter((e) => e.event.type === 'chatDelta')
+    .map((e) => e.event.delta.content)
+    .join('');
   assert.is(text, 'Fine now.');
   assert.ok(web.events.some((e) => e.event.type === 'usage' && e.event.totalTokens === 7));
   web.close();
@@ -80,7 +101,10 @@ test('LLM 500 twice: structuredOutput LLM_UNAVAILABLE (retryable) and the task g
   const error = web.events.find((e) => e.event.type === 'structuredOutput').event.error;
   assert.is(error.code, 'LLM_UNAVAILABLE');
   assert.is(error.retryable, true);
-  assert.ok(web.events.some((e) => e.event.type === 'chatDelta' && e.event.finished), 'the stream is closed for the UI');
+  assert.ok(
+    web.events.some((e) => e.event.type === 'chatDelta' && e.event.finished),
+    'the stream is closed for the UI',
+  );
   web.close();
 });
 
@@ -89,7 +113,10 @@ test('LLM stream breaks mid-way: what arrived is shown, then LLM_STREAM_BROKEN',
   const web = await connectWeb(rt.server.url);
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('hi'));
   await eventually(turnEnded(web, 'error'), 5_000, 'error');
-  const text = web.events.filter((e) => e.event.type === 'chatDelta').map((e) => e.event.delta.content).join('');
+  const text = web.events
+    .filter((e) => e.event.type === 'chatDelta')
+    .map((e) => e.event.delta.content)
+    .join('');
   assert.ok(text.startsWith('Half'), text);
   assert.is(web.events.find((e) => e.event.type === 'structuredOutput').event.error.code, 'LLM_STREAM_BROKEN');
   web.close();

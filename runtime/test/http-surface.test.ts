@@ -16,7 +16,10 @@ import { startRuntime, type TestRuntime } from './util.ts';
 
 const TOKEN = 'correct-horse-battery-staple';
 const JS = `export const answer = ${JSON.stringify('mimo '.repeat(400))};\n`;
-const surface = suite<{ rt: TestRuntime; webDir: string }>('http surface through app.request()', { rt: undefined as never, webDir: '' });
+const surface = suite<{ rt: TestRuntime; webDir: string }>('http surface through app.request()', {
+  rt: undefined as never,
+  webDir: '',
+});
 
 surface.before(async (ctx) => {
   ctx.webDir = mkdtempSync(join(tmpdir(), 'mimo-surface-web-'));
@@ -28,7 +31,10 @@ surface.before(async (ctx) => {
     config: { token: TOKEN },
     webDir: ctx.webDir,
     routes: (services) =>
-      createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [] }), runStore: createMemoryRunStore() }),
+      createMcpRoutes(services, {
+        urlPolicy: createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [] }),
+        runStore: createMemoryRunStore(),
+      }),
   });
 });
 surface.after(async (ctx) => {
@@ -45,31 +51,44 @@ const initialize = JSON.stringify({
   params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'surface-test', version: '0.0.0' } },
 });
 
-surface('/api: the token by header or bearer; refusals are UNAUTHORIZED envelopes with a Bearer challenge', async ({ rt }) => {
-  const { app } = rt.server;
-  assert.is((await app.request('/api/task/list', { headers: bearer })).status, 200);
-  assert.is((await app.request('/api/task/list', { headers: { 'X-Mimo-Token': TOKEN } })).status, 200);
-  for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: TOKEN }] as Array<Record<string, string>>) {
-    const res = await app.request('/api/task/list', { headers });
-    assert.is(res.status, 401);
-    assert.is(res.headers.get('www-authenticate'), 'Bearer realm="mimo"');
-    assert.is((await res.json()).error.code, 'UNAUTHORIZED');
-  }
-  const unknown = await app.request('/api/no-such-thing', { headers: bearer });
-  assert.is(unknown.status, 404);
-  assert.is((await unknown.json()).error.code, 'NOT_FOUND', 'an unknown API path is an envelope, not the web UI');
-  const elsewhere = await app.request('/no-such-thing', { method: 'POST' });
-  assert.is(elsewhere.status, 404);
-  assert.is((await elsewhere.json()).ok, false);
-});
+surface(
+  '/api: the token by header or bearer; refusals are UNAUTHORIZED envelopes with a Bearer challenge',
+  async ({ rt }) => {
+    const { app } = rt.server;
+    assert.is((await app.request('/api/task/list', { headers: bearer })).status, 200);
+    assert.is((await app.request('/api/task/list', { headers: { 'X-Mimo-Token': TOKEN } })).status, 200);
+    for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: TOKEN }] as Array<
+      Record<string, string>
+    >) {
+      const res = await app.request('/api/task/list', { headers });
+      assert.is(res.status, 401);
+      assert.is(res.headers.get('www-authenticate'), 'Bearer realm="mimo"');
+      assert.is((await res.json()).error.code, 'UNAUTHORIZED');
+    }
+    const unknown = await app.request('/api/no-such-thing', { headers: bearer });
+    assert.is(unknown.status, 404);
+    assert.is((await unknown.json()).error.code, 'NOT_FOUND', 'an unknown API path is an envelope, not the web UI');
+    const elsewhere = await app.request('/no-such-thing', { method: 'POST' });
+    assert.is(elsewhere.status, 404);
+    assert.is((await elsewhere.json()).ok, false);
+  },
+);
 
 surface('artifacts: download and upload open by route, presign behind the token', async ({ rt }) => {
   const { app } = rt.server;
   const download = await app.request('/api/artifacts/art-aaaaaaaaaaaaaaaaaaaaa');
   assert.is(download.status, 404, 'reached the artifact service without a token');
-  const upload = await app.request('/api/artifacts/art-aaaaaaaaaaaaaaaaaaaaa/upload?token=forged', { method: 'PUT', body: 'x', headers: { 'Content-Type': 'text/plain' } });
+  const upload = await app.request('/api/artifacts/art-aaaaaaaaaaaaaaaaaaaaa/upload?token=forged', {
+    method: 'PUT',
+    body: 'x',
+    headers: { 'Content-Type': 'text/plain' },
+  });
   assert.is(upload.status, 403, 'reached the artifact service, which refused the forged upload token');
-  const presign = await app.request('/api/artifacts/presign', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+  const presign = await app.request('/api/artifacts/presign', {
+    method: 'POST',
+    body: '{}',
+    headers: { 'Content-Type': 'application/json' },
+  });
   assert.is(presign.status, 401);
 });
 
@@ -83,7 +102,11 @@ surface('/mcp: initialize with the token opens a session; without it a JSON-RPC 
     [{}, /missing token/],
     [{ Authorization: 'Bearer nope' }, /invalid token/],
   ] as const) {
-    const refused = await app.request('/mcp', { method: 'POST', body: initialize, headers: { ...mcpHeaders, ...headers } });
+    const refused = await app.request('/mcp', {
+      method: 'POST',
+      body: initialize,
+      headers: { ...mcpHeaders, ...headers },
+    });
     assert.is(refused.status, 401);
     assert.is(refused.headers.get('www-authenticate'), 'Bearer realm="mimo"');
     const body = await refused.json();
@@ -114,7 +137,13 @@ surface('the web UI: open, precompressed, immutable hashed assets, index.html fo
 
 surface('the gate refuses a foreign Host or Origin on every mount before any token is checked', async ({ rt }) => {
   const { app } = rt.server;
-  for (const path of ['/api/task/list', '/mcp', '/', '/assets/index-abc123.js', '/api/artifacts/art-aaaaaaaaaaaaaaaaaaaaa']) {
+  for (const path of [
+    '/api/task/list',
+    '/mcp',
+    '/',
+    '/assets/index-abc123.js',
+    '/api/artifacts/art-aaaaaaaaaaaaaaaaaaaaa',
+  ]) {
     const rebound = await app.request(`http://evil.example${path}`, { headers: bearer });
     assert.is(rebound.status, 421, `Host ${path}`);
     assert.is((await rebound.json()).error.details.reason, 'host_not_allowed');

@@ -19,15 +19,20 @@ test.after(async (ctx) => {
 /** One request written by hand (Node's http client would refuse to send these). */
 function raw(port: number, requestLine: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${requestLine}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`${requestLine}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+    );
     let out = '';
     socket.on('data', (chunk) => (out += chunk));
     socket.on('error', reject);
-    socket.on('close', () => resolve({ status: Number(out.split(' ')[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) }));
+    socket.on('close', () =>
+      resolve({ status: Number(out.split(' ')[1]), body: out.slice(out.indexOf('\r\n\r\n') + 4) }),
+    );
   });
 }
 
-const reasonOf = (body: string) => (JSON.parse(body) as { error: { details: { reason: string } } }).error.details.reason;
+const reasonOf = (body: string) =>
+  (JSON.parse(body) as { error: { details: { reason: string } } }).error.details.reason;
 
 test('a Host that is no host name, a target that is no path: 400 envelopes, logged', async ({ rt, port }) => {
   const cases: Array<[string, string, string]> = [

@@ -29,7 +29,16 @@ function setup() {
     log: () => {},
     viewerAckTimeoutMs: 5_000,
   });
-  const frame = (seq: number, taskId = TASK) => ({ taskId, tabId: 7, seq, timestamp: clock.now(), width: 4, height: 3, mime: 'image/jpeg', data: 'AAAA' });
+  const frame = (seq: number, taskId = TASK) => ({
+    taskId,
+    tabId: 7,
+    seq,
+    timestamp: clock.now(),
+    width: 4,
+    height: 3,
+    mime: 'image/jpeg',
+    data: 'AAAA',
+  });
   return { relay, targets, commands, frame, clock };
 }
 
@@ -44,14 +53,26 @@ relay('the first viewer starts the stream, the last one leaving stops it; a move
   targets.set(TASK, { clientId: 'p1', tabId: 7 });
   relay.watch(a, TASK);
   relay.watch(b, TASK);
-  assert.equal(commands.map((c) => [c.clientId, c.command.on, c.command.tabId]), [['p1', true, 7]]);
+  assert.equal(
+    commands.map((c) => [c.clientId, c.command.on, c.command.tabId]),
+    [['p1', true, 7]],
+  );
   targets.set(TASK, { clientId: 'p1', tabId: 9 });
   relay.watch(b, TASK);
-  assert.equal(commands.slice(1).map((c) => [c.command.on, c.command.tabId]), [[false, 7], [true, 9]]);
+  assert.equal(
+    commands.slice(1).map((c) => [c.command.on, c.command.tabId]),
+    [
+      [false, 7],
+      [true, 9],
+    ],
+  );
   relay.unwatch(a, TASK);
   assert.is(commands.length, 3, 'one viewer still watches');
   relay.viewerGone(b);
-  assert.equal(commands.slice(3).map((c) => [c.command.on, c.command.tabId]), [[false, 9]]);
+  assert.equal(
+    commands.slice(3).map((c) => [c.command.on, c.command.tabId]),
+    [[false, 9]],
+  );
   assert.is(relay.viewers(TASK), 0);
 });
 
@@ -65,17 +86,26 @@ relay('frames reach only the viewers of their task, from the plugin serving it',
   relay.watch(theirs, OTHER);
   const acks: unknown[] = [];
   relay.onFrame('p1', frame(1), (r) => acks.push(r));
-  assert.equal(mine.got.map((g) => g.seq), [1]);
+  assert.equal(
+    mine.got.map((g) => g.seq),
+    [1],
+  );
   assert.equal(theirs.got, []);
   relay.onFrame('p2', frame(2), (r) => acks.push(r));
   assert.equal(mine.got.length, 1, 'another plugin cannot inject frames');
   relay.onFrame('p1', { ...frame(3), data: '' }, (r) => acks.push(r));
   relay.onFrame('p1', { ...frame(4), mime: 'text/html' }, (r) => acks.push(r));
-  assert.equal(acks.map((a) => (a as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok'), ['ok', 'FORBIDDEN', 'SCHEMA_VALIDATION_FAILED', 'SCHEMA_VALIDATION_FAILED']);
+  assert.equal(
+    acks.map((a) => (a as { ok: boolean; error?: { code: string } }).error?.code ?? 'ok'),
+    ['ok', 'FORBIDDEN', 'SCHEMA_VALIDATION_FAILED', 'SCHEMA_VALIDATION_FAILED'],
+  );
   // A frame for a task nobody watches tells the plugin to stop.
   const before = commands.length;
   relay.onFrame('p1', frame(5, '01HR0000000000000000000003'));
-  assert.equal(commands.slice(before).map((c) => c.command.on), [false]);
+  assert.equal(
+    commands.slice(before).map((c) => c.command.on),
+    [false],
+  );
 });
 
 relay('a viewer that has not acked misses frames (dropped, not queued) until it acks or times out', () => {
@@ -90,14 +120,28 @@ relay('a viewer that has not acked misses frames (dropped, not queued) until it 
     fast.got[fast.got.length - 1]!.ack();
     clock.increment(200);
   }
-  assert.equal(fast.got.map((g) => g.seq), [1, 2, 3, 4, 5]);
-  assert.equal(slow.got.map((g) => g.seq), [1], 'the slow viewer got the first frame only');
+  assert.equal(
+    fast.got.map((g) => g.seq),
+    [1, 2, 3, 4, 5],
+  );
+  assert.equal(
+    slow.got.map((g) => g.seq),
+    [1],
+    'the slow viewer got the first frame only',
+  );
   slow.got[0]!.ack();
   relay.onFrame('p1', frame(6));
-  assert.equal(slow.got.map((g) => g.seq), [1, 6]);
+  assert.equal(
+    slow.got.map((g) => g.seq),
+    [1, 6],
+  );
   clock.increment(5_000);
   relay.onFrame('p1', frame(7));
-  assert.equal(slow.got.map((g) => g.seq), [1, 6, 7], 'an ack lost for 5 s does not block the viewer forever');
+  assert.equal(
+    slow.got.map((g) => g.seq),
+    [1, 6, 7],
+    'an ack lost for 5 s does not block the viewer forever',
+  );
   const stats = relay.stats();
   assert.is(stats.framesIn, 7);
   assert.is(stats.dropped, 4);

@@ -27,7 +27,8 @@ const report = (taskId: string, extra: Record<string, unknown> = {}) => ({
   timestamp: Date.now(),
   tabId: 7,
   kind: 'dialog',
-  message: 'the page showed a confirm dialog "Leave this page?"; Mimo dismissed it (confirm dialogs are dismissed by default)',
+  message:
+    'the page showed a confirm dialog "Leave this page?"; Mimo dismissed it (confirm dialogs are dismissed by default)',
   dialog: { dialogType: 'confirm', text: 'Leave this page?', accepted: false },
   ...extra,
 });
@@ -42,21 +43,47 @@ test('a dialog report reaches the task events and the task history; foreign and 
   }));
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: okAnswer });
   const web = await connectWeb(rt.server.url);
-  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: 'evt-1', timestamp: Date.now(), taskId: TASK, content: 'open the form' });
-  await eventually(() => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'), 5_000, 'turn finished');
+  await web.timeout(5_000).emitWithAck('frontend_message', {
+    v: 1,
+    type: 'user_message',
+    id: 'evt-1',
+    timestamp: Date.now(),
+    taskId: TASK,
+    content: 'open the form',
+  });
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing'),
+    5_000,
+    'turn finished',
+  );
 
   const accepted = await plugin.send(report(TASK));
   assert.is(accepted.ok, true);
-  await eventually(() => web.events.some((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption), 2_000, 'relayed');
+  await eventually(
+    () => web.events.some((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption),
+    2_000,
+    'relayed',
+  );
   const relayed = web.events.find((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption)!;
   assert.is(relayed.taskId, TASK);
   assert.is(relayed.event.status, 'info');
-  assert.match(relayed.event.message, /In tab 7: the page showed a confirm dialog "Leave this page\?"; Mimo dismissed it/);
-  assert.equal(relayed.event.data.pageInterruption.dialog, { dialogType: 'confirm', text: 'Leave this page?', accepted: false });
+  assert.match(
+    relayed.event.message,
+    /In tab 7: the page showed a confirm dialog "Leave this page\?"; Mimo dismissed it/,
+  );
+  assert.equal(relayed.event.data.pageInterruption.dialog, {
+    dialogType: 'confirm',
+    text: 'Leave this page?',
+    accepted: false,
+  });
   const history = await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json();
-  assert.ok(history.data.messages.some((m: any) => m.role === 'system' && m.content.includes('Leave this page?')), 'kept in the task history');
+  assert.ok(
+    history.data.messages.some((m: any) => m.role === 'system' && m.content.includes('Leave this page?')),
+    'kept in the task history',
+  );
 
-  const count = () => web.events.filter((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption).length;
+  const count = () =>
+    web.events.filter((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption).length;
   const foreign = await plugin.send(report(OTHER));
   assert.is(foreign.ok, false, 'refused: this plugin does not serve that task');
   assert.is(foreign.error.code, 'INVALID_TASK_TAB');
@@ -67,10 +94,18 @@ test('a dialog report reaches the task events and the task history; foreign and 
   assert.is(empty.ok, false);
   // A last valid report is relayed after the refused ones (one socket, in order): once it is
   // here, anything the refused reports had produced would be here too.
-  const last = await plugin.send(report(TASK, { message: 'the page asked for notifications; Mimo denied it', kind: 'permission', dialog: undefined }));
+  const last = await plugin.send(
+    report(TASK, {
+      message: 'the page asked for notifications; Mimo denied it',
+      kind: 'permission',
+      dialog: undefined,
+    }),
+  );
   assert.is(last.ok, true);
   await eventually(() => count() === 2, 2_000, 'the last valid report relayed');
-  const relayedMessages = web.events.filter((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption).map((e) => e.event.message);
+  const relayedMessages = web.events
+    .filter((e) => e.event.type === 'structuredOutput' && e.event.data?.pageInterruption)
+    .map((e) => e.event.message);
   assert.is(relayedMessages.length, 2, 'only the valid reports for a served task were relayed');
   assert.ok(relayedMessages.every((m: string) => !m.includes('telepathy')));
   web.close();

@@ -13,7 +13,10 @@ import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
 
 const TASK = '01JD0000000000000000000P01';
-const test = suite<{ rt?: TestRuntime; dir?: string; closers: Array<() => void> }>('seed 001 §4.1 plugin policies (fault table)', { closers: [] });
+const test = suite<{ rt?: TestRuntime; dir?: string; closers: Array<() => void> }>(
+  'seed 001 §4.1 plugin policies (fault table)',
+  { closers: [] },
+);
 test.after.each(async (ctx) => {
   for (const close of ctx.closers.splice(0)) close();
   await ctx.rt?.close();
@@ -23,9 +26,17 @@ test.after.each(async (ctx) => {
 });
 
 const page: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
-  if (name === 'browser_screenshot') return { result: { status: 'success', result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 } } };
-  if (name === 'browser_dom_index') return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
+  if (name === 'browser_readability_extract')
+    return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
+  if (name === 'browser_screenshot')
+    return {
+      result: {
+        status: 'success',
+        result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
+      },
+    };
+  if (name === 'browser_dom_index')
+    return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
   return okAnswer(name, params);
 };
 
@@ -33,22 +44,43 @@ function runtimeWith(llm: LlmGateway, extra: Parameters<typeof startRuntime>[0] 
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
   return startRuntime({ ...extra, control: (services) => createAgentOrchestrator(services, { llm, inspection }) });
 }
-const userMessage = (content: string, extra: Record<string, unknown> = {}) => ({ v: 1, type: 'user_message', id: `evt-${Math.random().toString(36).slice(2)}`, timestamp: Date.now(), taskId: TASK, content, ...extra });
+const userMessage = (content: string, extra: Record<string, unknown> = {}) => ({
+  v: 1,
+  type: 'user_message',
+  id: `evt-${Math.random().toString(36).slice(2)}`,
+  timestamp: Date.now(),
+  taskId: TASK,
+  content,
+  ...extra,
+});
 const names = (plugin: FakePlugin) => plugin.received.map((f) => Object.keys(f.action)[0]);
-const statusSeen = (web: { events: any[] }, status: string) => () => web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === status);
+const statusSeen = (web: { events: any[] }, status: string) => () =>
+  web.events.some((e) => e.event.type === 'taskStatus' && e.event.status === status);
 
 /** Waits until the action of the plugin's last frame is in `state` on the server, then moves the clock. */
 async function whenLast(rt: TestRuntime, plugin: FakePlugin, name: string, state: string): Promise<string> {
   await eventually(() => names(plugin).at(-1) === name, 10_000, `${name} dispatched`);
   const id = plugin.received.at(-1)!.id;
-  await eventually(() => rt.server.scheduler.actorOf(id)?.getSnapshot().matches({ attempt: state }) === true, 10_000, `${name} ${state}`);
+  await eventually(
+    () => rt.server.scheduler.actorOf(id)?.getSnapshot().matches({ attempt: state }) === true,
+    10_000,
+    `${name} ${state}`,
+  );
   return id;
 }
 
 test('PLUGIN_TIMEOUT_ACK: nothing more goes to that plugin in the turn; the user is told to reconnect or reselect; the task stays usable', async (ctx) => {
-  const llm = scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }), () => say('never asked')]);
+  const llm = scriptedLlm([
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/form' }),
+    () => say('never asked'),
+  ]);
   const rt = (ctx.rt = await runtimeWith(llm));
-  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: (name, params, frame) => (name === 'browser_wait_for_loaded' ? { ack: false, result: null } : page(name, params, frame)) });
+  const plugin = await startFakePlugin({
+    url: rt.server.url,
+    clientId: 'plugin-a',
+    answer: (name, params, frame) =>
+      name === 'browser_wait_for_loaded' ? { ack: false, result: null } : page(name, params, frame),
+  });
   ctx.closers.push(() => plugin.close());
   const web = await connectWeb(rt.server.url);
   ctx.closers.push(() => web.close());
@@ -58,7 +90,11 @@ test('PLUGIN_TIMEOUT_ACK: nothing more goes to that plugin in the turn; the user
   await eventually(statusSeen(web, 'error'), 10_000, 'turn ended on the failure');
   rt.clock.increment(1_000);
   await settle();
-  assert.equal(names(plugin), ['task_start', 'browser_debugger_attach', 'browser_wait_for_loaded'], 'no resend, no screenshot, readability or dom index after the missed ack');
+  assert.equal(
+    names(plugin),
+    ['task_start', 'browser_debugger_attach', 'browser_wait_for_loaded'],
+    'no resend, no screenshot, readability or dom index after the missed ack',
+  );
   const told = web.events.find((e) => e.event.type === 'structuredOutput' && e.event.status === 'error')?.event;
   assert.is(told?.error.code, 'PLUGIN_TIMEOUT_ACK');
   assert.match(told?.error.message, /reconnect it .* or select another extension/);
@@ -68,11 +104,21 @@ test('PLUGIN_TIMEOUT_ACK: nothing more goes to that plugin in the turn; the user
 test('two exec timeouts in a row: the plugin is unhealthy, what it had in flight or queued fails at once, it gets no work until it reconnects', async (ctx) => {
   const rt = (ctx.rt = await startRuntime());
   let answering = false;
-  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: (name, params, frame) => (answering ? page(name, params, frame) : { result: null }) });
+  const plugin = await startFakePlugin({
+    url: rt.server.url,
+    clientId: 'plugin-a',
+    answer: (name, params, frame) => (answering ? page(name, params, frame) : { result: null }),
+  });
   ctx.closers.push(() => plugin.close());
   const other = '01JD0000000000000000000P02';
   const run = (taskId: string, clickId: number, execTimeoutMs?: number) =>
-    rt.server.tasks.run({ taskId, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId }, ...(execTimeoutMs ? { execTimeoutMs } : {}) });
+    rt.server.tasks.run({
+      taskId,
+      clientId: 'plugin-a',
+      actionName: 'browser_click',
+      params: { tabId: 1, clickId },
+      ...(execTimeoutMs ? { execTimeoutMs } : {}),
+    });
   const first = run(TASK, 1);
   const queuedBehind = run(TASK, 2);
   // In flight on the same plugin, another task; it times out first, so the second timeout in a
@@ -80,7 +126,12 @@ test('two exec timeouts in a row: the plugin is unhealthy, what it had in flight
   // previous one settles).
   const otherTask = run(other, 9, 4_000);
   await eventually(() => plugin.received.length === 2, 10_000, 'two in flight');
-  for (const f of plugin.received) await eventually(() => rt.server.scheduler.actorOf(f.id)?.getSnapshot().matches({ attempt: 'executing' }) === true, 10_000, 'acked');
+  for (const f of plugin.received)
+    await eventually(
+      () => rt.server.scheduler.actorOf(f.id)?.getSnapshot().matches({ attempt: 'executing' }) === true,
+      10_000,
+      'acked',
+    );
   rt.clock.increment(4_000); // the other task's action times out: one
   rt.clock.increment(1_000); // T_exec of browser_click: the first times out -> two in a row
   const [a, c] = await Promise.all([first, otherTask]);
@@ -105,18 +156,34 @@ test('two exec timeouts in a row: the plugin is unhealthy, what it had in flight
 
 test('select_extension: unknown id is refused; a choice is honoured at the next dispatch, persisted, returned by GET /api/task/:id and kept across a restart', async (ctx) => {
   const dir = (ctx.dir = mkdtempSync(join(tmpdir(), 'mimo-select-')));
-  const steps = () => [() => callTool('browser_open', { url: 'http://127.0.0.1:9/a' }), () => say('ok'), () => callTool('browser_open', { url: 'http://127.0.0.1:9/b' }), () => say('ok')];
+  const steps = () => [
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/a' }),
+    () => say('ok'),
+    () => callTool('browser_open', { url: 'http://127.0.0.1:9/b' }),
+    () => say('ok'),
+  ];
   const rt = (ctx.rt = await runtimeWith(scriptedLlm(steps()), { dir, persistent: true }));
   const a = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: page });
   const b = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-b', answer: page });
-  ctx.closers.push(() => a.close(), () => b.close());
+  ctx.closers.push(
+    () => a.close(),
+    () => b.close(),
+  );
   const web = await connectWeb(rt.server.url);
   ctx.closers.push(() => web.close());
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open a'));
   await eventually(statusSeen(web, 'ongoing'), 10_000, 'first turn');
   const first = a.received.length > 0 ? a : b;
   const chosen = first === a ? b : a;
-  const select = (clientId: string) => web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'select_extension', id: `evt-sel-${clientId}`, timestamp: Date.now(), taskId: TASK, clientId });
+  const select = (clientId: string) =>
+    web.timeout(5_000).emitWithAck('frontend_message', {
+      v: 1,
+      type: 'select_extension',
+      id: `evt-sel-${clientId}`,
+      timestamp: Date.now(),
+      taskId: TASK,
+      clientId,
+    });
   const unknown = await select('plugin-zzz');
   assert.equal([unknown.ok, unknown.error?.code], [false, 'NOT_FOUND']);
   const picked = await select(chosen.clientId);
@@ -124,7 +191,11 @@ test('select_extension: unknown id is refused; a choice is honoured at the next 
   const before = chosen.received.length;
   const firstBefore = first.received.length;
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open b'));
-  await eventually(() => web.events.filter((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing').length >= 2, 10_000, 'second turn');
+  await eventually(
+    () => web.events.filter((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing').length >= 2,
+    10_000,
+    'second turn',
+  );
   assert.ok(chosen.received.length > before, 'the chosen plugin got the actions');
   assert.is(first.received.length, firstBefore, 'the other (still online) plugin got none');
   const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
@@ -135,10 +206,16 @@ test('select_extension: unknown id is refused; a choice is honoured at the next 
   await rt.close();
   ctx.rt = undefined;
 
-  const again = (ctx.rt = await runtimeWith(scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/c' }), () => say('ok')]), { dir, persistent: true }));
+  const again = (ctx.rt = await runtimeWith(
+    scriptedLlm([() => callTool('browser_open', { url: 'http://127.0.0.1:9/c' }), () => say('ok')]),
+    { dir, persistent: true },
+  ));
   const a2 = await startFakePlugin({ url: again.server.url, clientId: 'plugin-a', answer: page });
   const b2 = await startFakePlugin({ url: again.server.url, clientId: 'plugin-b', answer: page });
-  ctx.closers.push(() => a2.close(), () => b2.close());
+  ctx.closers.push(
+    () => a2.close(),
+    () => b2.close(),
+  );
   const chosen2 = chosen.clientId === 'plugin-a' ? a2 : b2;
   const other2 = chosen2 === a2 ? b2 : a2;
   // Make the other plugin the most recently used one: only the persisted choice can pick `chosen2`.
@@ -156,17 +233,59 @@ test('plugin-message acks carry the decision: refused overlay_command / takeover
   const rt = (ctx.rt = await runtimeWith(scriptedLlm([() => say('hi')])));
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: page });
   ctx.closers.push(() => plugin.close());
-  const overlay = await plugin.send({ v: 1, type: 'overlay_command', taskId: TASK, clientId: 'plugin-a', command: 'stop', timestamp: Date.now() });
+  const overlay = await plugin.send({
+    v: 1,
+    type: 'overlay_command',
+    taskId: TASK,
+    clientId: 'plugin-a',
+    command: 'stop',
+    timestamp: Date.now(),
+  });
   assert.equal([overlay.ok, overlay.error?.code], [false, 'INVALID_TASK_TAB']);
-  const report = await plugin.send({ v: 1, type: 'takeover_report', taskId: TASK, clientId: 'plugin-a', reason: 'user_click', timestamp: Date.now() });
+  const report = await plugin.send({
+    v: 1,
+    type: 'takeover_report',
+    taskId: TASK,
+    clientId: 'plugin-a',
+    reason: 'user_click',
+    timestamp: Date.now(),
+  });
   assert.equal([report.ok, report.error?.code], [false, 'INVALID_TASK_TAB']);
-  const unknown = await plugin.send({ v: 1, type: 'browser_action_result', actionId: 'act-nobody-waits', taskId: TASK, clientId: 'plugin-a', status: 'success', result: {} });
+  const unknown = await plugin.send({
+    v: 1,
+    type: 'browser_action_result',
+    actionId: 'act-nobody-waits',
+    taskId: TASK,
+    clientId: 'plugin-a',
+    status: 'success',
+    result: {},
+  });
   assert.equal([unknown.ok, unknown.error?.code], [false, 'NOT_FOUND']);
-  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const pending = rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+  });
   const out = await pending;
-  const late = await plugin.send({ v: 1, type: 'browser_action_result', actionId: out.actionId, taskId: TASK, clientId: 'plugin-a', status: 'success', result: {} });
+  const late = await plugin.send({
+    v: 1,
+    type: 'browser_action_result',
+    actionId: out.actionId,
+    taskId: TASK,
+    clientId: 'plugin-a',
+    status: 'success',
+    result: {},
+  });
   assert.equal([late.ok, late.error?.code], [false, 'CONFLICT']);
-  const sync = await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: 1, windowId: 1, timestamp: Date.now() });
+  const sync = await plugin.send({
+    v: 1,
+    type: 'tab_event',
+    eventType: 'tab_activated',
+    tabId: 1,
+    windowId: 1,
+    timestamp: Date.now(),
+  });
   assert.is(sync.ok, true);
 });
 
@@ -180,12 +299,33 @@ test('traceId flows from user_message through the store, the LLM call, plugin fr
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form', { traceId: 'trace-abc123' }));
   await eventually(statusSeen(web, 'ongoing'), 10_000, 'turn');
   assert.ok(plugin.received.length >= 6);
-  assert.ok(plugin.received.every((f) => (f as { traceId?: string }).traceId === 'trace-abc123'), 'every plugin frame');
-  const expected: Record<string, number> = { task_start: 20_000, browser_debugger_attach: 5_000, browser_wait_for_loaded: 20_000, browser_screenshot: 10_000, browser_readability_extract: 10_000, browser_dom_index: 10_000 };
-  for (const f of plugin.received) assert.is((f as { timeoutMs?: number }).timeoutMs, expected[Object.keys(f.action)[0]!], `timeoutMs of ${Object.keys(f.action)[0]}`);
+  assert.ok(
+    plugin.received.every((f) => (f as { traceId?: string }).traceId === 'trace-abc123'),
+    'every plugin frame',
+  );
+  const expected: Record<string, number> = {
+    task_start: 20_000,
+    browser_debugger_attach: 5_000,
+    browser_wait_for_loaded: 20_000,
+    browser_screenshot: 10_000,
+    browser_readability_extract: 10_000,
+    browser_dom_index: 10_000,
+  };
+  for (const f of plugin.received)
+    assert.is(
+      (f as { timeoutMs?: number }).timeoutMs,
+      expected[Object.keys(f.action)[0]!],
+      `timeoutMs of ${Object.keys(f.action)[0]}`,
+    );
   const turnEvents = web.events.filter((e) => e.event.type === 'toolUsed' || e.event.type === 'chatDelta');
-  assert.ok(turnEvents.length > 0 && turnEvents.every((e) => e.traceId === 'trace-abc123'), 'toolUsed and chatDelta envelopes');
-  assert.ok(llm.calls.every((c) => c.traceId === 'trace-abc123'), 'every LLM call');
+  assert.ok(
+    turnEvents.length > 0 && turnEvents.every((e) => e.traceId === 'trace-abc123'),
+    'toolUsed and chatDelta envelopes',
+  );
+  assert.ok(
+    llm.calls.every((c) => c.traceId === 'trace-abc123'),
+    'every LLM call',
+  );
   const detail = (await (await fetch(`${rt.server.url}/api/task/${TASK}`)).json()).data;
   const traced = detail.messages.filter((m: any) => m.meta?.traceId === 'trace-abc123').map((m: any) => m.role);
   assert.ok(traced.includes('user') && traced.includes('tool') && traced.includes('assistant'), `stored: ${traced}`);
@@ -199,7 +339,16 @@ test('a refused debugger attach is CDP_PERMISSION_DENIED, told to the user; the 
     clientId: 'plugin-a',
     answer: (name, params, frame) =>
       name === 'browser_debugger_attach'
-        ? { result: { status: 'error', error: { code: 'CDP_UNAVAILABLE', message: 'Another debugger is already attached to the tab with id: 101.', retryable: false } } }
+        ? {
+            result: {
+              status: 'error',
+              error: {
+                code: 'CDP_UNAVAILABLE',
+                message: 'Another debugger is already attached to the tab with id: 101.',
+                retryable: false,
+              },
+            },
+          }
         : page(name, params, frame),
   });
   ctx.closers.push(() => plugin.close());
@@ -207,9 +356,14 @@ test('a refused debugger attach is CDP_PERMISSION_DENIED, told to the user; the 
   ctx.closers.push(() => web.close());
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form'));
   await eventually(statusSeen(web, 'ongoing'), 10_000, 'turn');
-  const attach = web.events.find((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_debugger_attach' && e.event.phase === 'error')?.event;
+  const attach = web.events.find(
+    (e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_debugger_attach' && e.event.phase === 'error',
+  )?.event;
   assert.is(attach?.error.code, 'CDP_PERMISSION_DENIED');
-  assert.ok(web.events.some((e) => e.event.type === 'structuredOutput' && e.event.error?.code === 'CDP_PERMISSION_DENIED'), 'the user is told');
+  assert.ok(
+    web.events.some((e) => e.event.type === 'structuredOutput' && e.event.error?.code === 'CDP_PERMISSION_DENIED'),
+    'the user is told',
+  );
   assert.ok(names(plugin).includes('browser_dom_index'), 'the page was still read');
 });
 
@@ -221,14 +375,35 @@ test('a page-prep retry after an error result is a new action (new actionId: the
     url: rt.server.url,
     clientId: 'plugin-a',
     answer: (name, params, frame) =>
-      name === 'browser_screenshot' && ++shots === 1 ? { result: { status: 'error', error: { code: 'CDP_UNAVAILABLE', message: 'renderer busy', retryable: true } } } : page(name, params, frame),
+      name === 'browser_screenshot' && ++shots === 1
+        ? { result: { status: 'error', error: { code: 'CDP_UNAVAILABLE', message: 'renderer busy', retryable: true } } }
+        : page(name, params, frame),
   });
   ctx.closers.push(() => plugin.close());
   const web = await connectWeb(rt.server.url);
   ctx.closers.push(() => web.close());
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('open the form'));
-  await eventually(() => shots === 1 && web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_screenshot' && e.event.phase === 'error'), 10_000, 'first capture failed');
-  await eventually(() => names(plugin).includes('browser_readability_extract') && web.events.some((e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_readability_extract' && e.event.phase !== 'start'), 10_000, 'readability done');
+  await eventually(
+    () =>
+      shots === 1 &&
+      web.events.some(
+        (e) => e.event.type === 'toolUsed' && e.event.actionName === 'browser_screenshot' && e.event.phase === 'error',
+      ),
+    10_000,
+    'first capture failed',
+  );
+  await eventually(
+    () =>
+      names(plugin).includes('browser_readability_extract') &&
+      web.events.some(
+        (e) =>
+          e.event.type === 'toolUsed' &&
+          e.event.actionName === 'browser_readability_extract' &&
+          e.event.phase !== 'start',
+      ),
+    10_000,
+    'readability done',
+  );
   rt.clock.increment(500); // the page-prep backoff (000 §4.5)
   await eventually(statusSeen(web, 'ongoing'), 10_000, 'turn');
   const screenshots = plugin.received.filter((f) => 'browser_screenshot' in f.action);
@@ -242,13 +417,18 @@ test('a follow-up message on a completed task is a transition of the same actor:
   ctx.closers.push(() => web.close());
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('first'));
   await eventually(statusSeen(web, 'ongoing'), 10_000, 'turn');
-  await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'evt-stop', timestamp: Date.now(), taskId: TASK });
+  await web
+    .timeout(5_000)
+    .emitWithAck('frontend_message', { v: 1, type: 'stop_task', id: 'evt-stop', timestamp: Date.now(), taskId: TASK });
   await eventually(statusSeen(web, 'completed'), 10_000, 'completed');
   await web.timeout(5_000).emitWithAck('frontend_message', userMessage('second'));
-  await eventually(() => web.events.filter((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing').length === 2, 10_000, 'second turn');
+  await eventually(
+    () => web.events.filter((e) => e.event.type === 'taskStatus' && e.event.status === 'ongoing').length === 2,
+    10_000,
+    'second turn',
+  );
   const statuses = web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
   assert.equal(statuses, ['created', 'running', 'ongoing', 'completed', 'running', 'ongoing']);
 });
 
 test.run();
-

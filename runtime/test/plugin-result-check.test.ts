@@ -18,14 +18,33 @@ test.after.each(async (ctx) => {
   await ctx.rt.close();
 });
 
-test('malformed results are refused with the full check\'s error; then a well-formed one settles the action', async ({ rt }) => {
+test("malformed results are refused with the full check's error; then a well-formed one settles the action", async ({
+  rt,
+}) => {
   // The plugin acks the action but leaves the result to the test.
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
-  const outcome = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 3 } });
+  const outcome = rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 3 },
+  });
   await eventually(() => plugin.received.length === 1, 5_000, 'browser_action received');
   const actionId = plugin.received[0]!.id;
-  await eventually(() => rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }) === true, 5_000, 'acked');
-  const base = { v: 1, type: 'browser_action_result', actionId, taskId: TASK, clientId: 'plugin-a', status: 'success', result: { clicked: true } };
+  await eventually(
+    () => rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }) === true,
+    5_000,
+    'acked',
+  );
+  const base = {
+    v: 1,
+    type: 'browser_action_result',
+    actionId,
+    taskId: TASK,
+    clientId: 'plugin-a',
+    status: 'success',
+    result: { clicked: true },
+  };
   const malformed: unknown[] = [
     { ...base, taskId: '01HR...' },
     { ...base, actionId: '' },
@@ -42,10 +61,17 @@ test('malformed results are refused with the full check\'s error; then a well-fo
     assert.not.ok(expected.ok);
     assert.equal(reply, { ok: false, error: (expected as { error: unknown }).error }, JSON.stringify(message));
   }
-  assert.ok(rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }), 'still in flight after every refusal');
+  assert.ok(
+    rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }),
+    'still in flight after every refusal',
+  );
 
   // Well formed, with unknown keys and a `__proto__` key in its result (as JSON.parse makes it).
-  const reply = await plugin.send({ ...base, extra: 'dropped', result: JSON.parse('{"clicked":true,"__proto__":{"polluted":1}}') });
+  const reply = await plugin.send({
+    ...base,
+    extra: 'dropped',
+    result: JSON.parse('{"clicked":true,"__proto__":{"polluted":1}}'),
+  });
   assert.equal(reply, { ok: true, data: { actionId, disposition: 'accepted' } });
   const out = await outcome;
   assert.is(out.status, 'succeeded');

@@ -26,7 +26,12 @@ mirror('follows status, actions, takeover and resume, and is inspected under a r
   assert.is(m.value(), 'idle');
   const records = seen.map((e) => toInspectionRecord(e, 1)).filter((r) => r !== null);
   assert.ok(records.some((r) => r!.machineId === 'pluginUi' && r!.name === `pluginUi:${TASK}`));
-  assert.ok(records.some((r) => r!.type === '@xstate.event' && r!.event?.type === 'ACTION_STARTED' && r!.event.actionId === 'act-1'), 'event payloads are in the record');
+  assert.ok(
+    records.some(
+      (r) => r!.type === '@xstate.event' && r!.event?.type === 'ACTION_STARTED' && r!.event.actionId === 'act-1',
+    ),
+    'event payloads are in the record',
+  );
 });
 
 mirror('typed text and credentials are redacted; big or deep values are bounded', () => {
@@ -46,19 +51,25 @@ mirror('typed text and credentials are redacted; big or deep values are bounded'
   assert.not.ok('type' in out);
 });
 
-mirror('given the task actor, it runs in the task\'s actor system: one inspection observer, the task as its parent', () => {
-  const seen: InspectionEvent[] = [];
-  const task = createActor(createMachine({ id: 'task' }), { id: `task:${TASK}`, inspect: (e) => seen.push(e) });
-  const m = createPluginUiMirror(TASK, { parent: task });
-  task.start();
-  m.status('running');
-  m.actionStarted('act-1');
-  assert.is(m.value(), 'ongoing');
-  const records = seen.map((e) => toInspectionRecord(e, 1)).filter((r) => r !== null && r.machineId === 'pluginUi');
-  assert.ok(records.length > 0, 'the task\'s observer sees the mirror');
-  assert.ok(records.every((r) => r!.parentId === task.sessionId), 'under the task actor');
-  m.dispose();
-  task.stop();
-});
+mirror(
+  "given the task actor, it runs in the task's actor system: one inspection observer, the task as its parent",
+  () => {
+    const seen: InspectionEvent[] = [];
+    const task = createActor(createMachine({ id: 'task' }), { id: `task:${TASK}`, inspect: (e) => seen.push(e) });
+    const m = createPluginUiMirror(TASK, { parent: task });
+    task.start();
+    m.status('running');
+    m.actionStarted('act-1');
+    assert.is(m.value(), 'ongoing');
+    const records = seen.map((e) => toInspectionRecord(e, 1)).filter((r) => r !== null && r.machineId === 'pluginUi');
+    assert.ok(records.length > 0, "the task's observer sees the mirror");
+    assert.ok(
+      records.every((r) => r!.parentId === task.sessionId),
+      'under the task actor',
+    );
+    m.dispose();
+    task.stop();
+  },
+);
 
 mirror.run();

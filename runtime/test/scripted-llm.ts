@@ -23,7 +23,10 @@ export function scriptedLlm(steps: ScriptStep[]): LlmGateway & { calls: StreamCh
   };
 }
 
-export const say = (...parts: string[]): LlmEvent[] => [...parts.map((content) => ({ type: 'delta' as const, content })), { type: 'done' as const, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } }];
+export const say = (...parts: string[]): LlmEvent[] => [
+  ...parts.map((content) => ({ type: 'delta' as const, content })),
+  { type: 'done' as const, usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
+];
 export const callTool = (name: string, args: Record<string, unknown>, id = `call-${name}`): LlmEvent[] => [
   { type: 'tool_call', toolCallId: id, name, arguments: args },
   { type: 'done', usage: { promptTokens: 20, completionTokens: 3, totalTokens: 23 } },

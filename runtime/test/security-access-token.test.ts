@@ -52,7 +52,8 @@ test('MIMO_TOKEN: a value wins, "off" turns it off with a warning, bad values ar
   assert.is(off.config.token, undefined);
   assert.ok(off.access.mode === 'off' && /no token is required/.test(off.access.warning));
   await off.close();
-  for (const bad of ['short', 'has space in it', 'x'.repeat(513)]) assert.is(readConfig({ MIMO_TOKEN: bad }).ok, false, bad);
+  for (const bad of ['short', 'has space in it', 'x'.repeat(513)])
+    assert.is(readConfig({ MIMO_TOKEN: bad }).ok, false, bad);
   assert.is(readConfig({ MIMO_CORS_ORIGIN: '*' }).ok, false);
   assert.is(readConfig({ MIMO_ALLOWED_HOSTS: 'evil.example@localhost' }).ok, false);
   assert.is(readConfig({ MIMO_EXTENSION_IDS: 'not-an-id' }).ok, false);

@@ -127,7 +127,11 @@ test('the one-click URL: the UI connects, the token leaves the address bar, a re
   const bare = await (await ctx.browser.newContext()).newPage();
   await bare.goto(`${ctx.base}/`);
   await bare.waitForSelector('[data-testid=connection][data-status=offline]', WAIT); // UNAUTHORIZED: the UI stops trying
-  assert.not.match(JSON.stringify(ctx.logs), new RegExp(ctx.token), 'the token is never logged (the access log drops query strings)');
+  assert.not.match(
+    JSON.stringify(ctx.logs),
+    new RegExp(ctx.token),
+    'the token is never logged (the access log drops query strings)',
+  );
   await page.context().close();
   await bare.context().close();
 });
@@ -138,7 +142,9 @@ test('a page on a second origin reaches nothing: fetch, no-cors, <img>, polling,
   const refusedBefore = ctx.logs.filter((l) => l.event === 'request_refused').length;
   const page = await (await ctx.browser.newContext()).newPage();
   await page.goto(ctx.attackerUrl);
-  const results = (await page.evaluate(() => (window as unknown as { done: Promise<Record<string, string>> }).done)) as Record<string, string>;
+  const results = (await page.evaluate(
+    () => (window as unknown as { done: Promise<Record<string, string>> }).done,
+  )) as Record<string, string>;
   // What the page can see: nothing readable anywhere.
   for (const key of ['api', 'apiWithToken', 'mcp', 'mcpSimple', 'artifact', 'polling', 'pollingPost', 'webUi']) {
     assert.ok(results[key]!.startsWith('error:'), `${key}: ${results[key]}`);
@@ -149,8 +155,14 @@ test('a page on a second origin reaches nothing: fetch, no-cors, <img>, polling,
   // What the server did: refused every request at the gate, opened no session, registered no plugin.
   const refused = ctx.logs.filter((l) => l.event === 'request_refused').slice(refusedBefore);
   assert.ok(refused.length >= 14, `${refused.length} refusals: ${JSON.stringify(refused)}`);
-  assert.ok(refused.every((l) => l.reason === 'origin_not_allowed' || l.reason === 'cross_site_request'), JSON.stringify(refused));
-  assert.ok(refused.some((l) => l.reason === 'cross_site_request'), 'no-cors requests (no Origin) were recognised by Fetch Metadata');
+  assert.ok(
+    refused.every((l) => l.reason === 'origin_not_allowed' || l.reason === 'cross_site_request'),
+    JSON.stringify(refused),
+  );
+  assert.ok(
+    refused.some((l) => l.reason === 'cross_site_request'),
+    'no-cors requests (no Origin) were recognised by Fetch Metadata',
+  );
   const opened = [...ctx.app.server.io.engine.sessions.keys()].filter((sid) => !sessionsBefore.has(sid));
   assert.equal(opened, [], 'no Engine.IO session was opened for the page');
   assert.not.ok(ctx.app.server.registry.list().some((e) => e.clientId === 'evil-plugin'));
@@ -159,7 +171,11 @@ test('a page on a second origin reaches nothing: fetch, no-cors, <img>, polling,
 
 test('DNS rebinding in the browser: evil.example resolving to 127.0.0.1 reaches nothing (page, fetch, WebSocket)', async (ctx) => {
   const port = new URL(ctx.base).port;
-  const rebinding = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1, MAP attacker.example 127.0.0.2'] });
+  const rebinding = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1, MAP attacker.example 127.0.0.2'],
+  });
   try {
     const refusedBefore = ctx.logs.filter((l) => l.event === 'request_refused').length;
     // Sessions left over from an earlier test may still be closing: what matters is that no new one appears.

@@ -26,13 +26,22 @@ test('a damaged meta file is logged and listed with ?damaged=1; the good task is
     const rt = await startRuntime({ dir, persistent: true });
     try {
       const logged = rt.logs.filter((l) => l.event === 'task_file_damaged');
-      assert.equal(logged.map((l) => l.taskId), [BAD]);
+      assert.equal(
+        logged.map((l) => l.taskId),
+        [BAD],
+      );
       assert.match(String(logged[0]!.reason), /unreadable meta file|unrecognized/);
       const list = await (await fetch(`${rt.server.url}/api/task/list`)).json();
-      assert.equal(list.data.map((t: { taskId: string }) => t.taskId), [GOOD]);
+      assert.equal(
+        list.data.map((t: { taskId: string }) => t.taskId),
+        [GOOD],
+      );
       const damaged = await (await fetch(`${rt.server.url}/api/task/list?damaged=1`)).json();
       assert.is(damaged.ok, true);
-      assert.equal(damaged.data.map((d: { taskId: string }) => d.taskId), [BAD]);
+      assert.equal(
+        damaged.data.map((d: { taskId: string }) => d.taskId),
+        [BAD],
+      );
       assert.ok(typeof damaged.data[0].reason === 'string' && damaged.data[0].reason.length > 0);
       assert.match(readFileSync(join(badDir, 'meta.json'), 'utf8'), /"tit$/, 'left untouched on disk');
     } finally {

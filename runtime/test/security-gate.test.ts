@@ -13,14 +13,31 @@ const gate = createRequestGate({
   extensionIds: ['abcdefghijklmnopabcdefghijklmnop'],
   bindHost: '127.0.0.1',
 });
-const req = (host: string | undefined, origin?: string, extra: Partial<GateInput> = {}): GateInput => ({ method: 'GET', host, origin, ...extra });
+const req = (host: string | undefined, origin?: string, extra: Partial<GateInput> = {}): GateInput => ({
+  method: 'GET',
+  host,
+  origin,
+  ...extra,
+});
 const verdict = (input: GateInput) => {
   const v = gate.check(input);
   return v.ok ? `ok:${v.origin}` : `${v.status}:${v.reason}`;
 };
 
 test('hosts: loopback names, the public URL host and MIMO_ALLOWED_HOSTS pass, with any port', () => {
-  for (const host of ['localhost', 'localhost:6006', 'LOCALHOST:6006', 'localhost.:6006', '127.0.0.1:6006', '127.1:6006', '[::1]:6006', '[0:0:0:0:0:0:0:1]', 'mimo.lan', 'MIMO.LAN.', '192.168.1.20:80']) {
+  for (const host of [
+    'localhost',
+    'localhost:6006',
+    'LOCALHOST:6006',
+    'localhost.:6006',
+    '127.0.0.1:6006',
+    '127.1:6006',
+    '[::1]:6006',
+    '[0:0:0:0:0:0:0:1]',
+    'mimo.lan',
+    'MIMO.LAN.',
+    '192.168.1.20:80',
+  ]) {
     assert.is(verdict(req(host)), 'ok:none', host);
   }
 });
@@ -85,21 +102,53 @@ test('origins: the own origin, listed ones and the extension pass; null and ever
   }
 });
 
-test('a DNS-rebinding page: Host and Origin both the attacker\'s name -> refused on Host', () => {
+test("a DNS-rebinding page: Host and Origin both the attacker's name -> refused on Host", () => {
   assert.is(verdict(req('evil.example:6006', 'http://evil.example:6006')), '421:host_not_allowed');
 });
 
-test('no Origin: non-browser clients pass; a browser\'s cross-site no-cors request does not; navigations do', () => {
+test("no Origin: non-browser clients pass; a browser's cross-site no-cors request does not; navigations do", () => {
   assert.is(verdict(req('localhost:6006', undefined)), 'ok:none');
-  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'same-origin', secFetchMode: 'no-cors' })), 'ok:none');
+  assert.is(
+    verdict(req('localhost:6006', undefined, { secFetchSite: 'same-origin', secFetchMode: 'no-cors' })),
+    'ok:none',
+  );
   assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'none', secFetchMode: 'navigate' })), 'ok:none');
-  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'navigate' })), 'ok:none');
-  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors' })), '403:cross_site_request');
-  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'same-site', secFetchMode: 'no-cors' })), '403:cross_site_request');
-  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'script' })), '403:cross_site_request');
+  assert.is(
+    verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'navigate' })),
+    'ok:none',
+  );
+  assert.is(
+    verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors' })),
+    '403:cross_site_request',
+  );
+  assert.is(
+    verdict(req('localhost:6006', undefined, { secFetchSite: 'same-site', secFetchMode: 'no-cors' })),
+    '403:cross_site_request',
+  );
+  assert.is(
+    verdict(
+      req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'script' }),
+    ),
+    '403:cross_site_request',
+  );
   // Images pass (opaque to the page; a UI on 127.0.0.1 shows screenshots whose URL names localhost), GET only.
-  assert.is(verdict(req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'image' })), 'ok:none');
-  assert.is(verdict(req('localhost:6006', undefined, { method: 'POST', secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'image' })), '403:cross_site_request');
+  assert.is(
+    verdict(
+      req('localhost:6006', undefined, { secFetchSite: 'cross-site', secFetchMode: 'no-cors', secFetchDest: 'image' }),
+    ),
+    'ok:none',
+  );
+  assert.is(
+    verdict(
+      req('localhost:6006', undefined, {
+        method: 'POST',
+        secFetchSite: 'cross-site',
+        secFetchMode: 'no-cors',
+        secFetchDest: 'image',
+      }),
+    ),
+    '403:cross_site_request',
+  );
 });
 
 test('preflights go through the same gate', () => {
@@ -126,13 +175,16 @@ test('canonicalHost', () => {
 });
 
 test('cross origins for CORS answers: the listed ones and the extension ids, nothing else', () => {
-  assert.equal([...gate.crossOrigins].sort(), [
-    'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
-    `chrome-extension://${DEFAULT_EXTENSION_ID}`,
-    'http://localhost:3000',
-    'http://localhost:6006',
-    'https://ui.example.com',
-  ].sort());
+  assert.equal(
+    [...gate.crossOrigins].sort(),
+    [
+      'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
+      `chrome-extension://${DEFAULT_EXTENSION_ID}`,
+      'http://localhost:3000',
+      'http://localhost:6006',
+      'https://ui.example.com',
+    ].sort(),
+  );
 });
 
 test.run();

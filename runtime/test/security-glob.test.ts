@@ -9,7 +9,8 @@ import { globMatches, urlMatchesPattern, type GlobCounter } from '../mcp/shell/u
 const test = suite('url glob');
 
 /** The old matcher, as a reference for what the answers must be (on small inputs only). */
-const reference = (pattern: string, text: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*')}$`, 's').test(text);
+const reference = (pattern: string, text: string) =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*')}$`, 's').test(text);
 
 test('answers like the regex reference on ordinary and random patterns', () => {
   const cases: Array<[string, string]> = [
@@ -74,7 +75,10 @@ test('wait <ms> is bounded and validated; wait --url takes the pattern', () => {
     const parsed = parseShellCommand('wait', [bad]);
     assert.is(parsed.ok, false, bad);
   }
-  assert.equal(parseShellCommand('wait', ['--url', '*a*!']), { ok: true, command: { kind: 'wait', urlPattern: '*a*!' } });
+  assert.equal(parseShellCommand('wait', ['--url', '*a*!']), {
+    ok: true,
+    command: { kind: 'wait', urlPattern: '*a*!' },
+  });
 });
 
 test.run();

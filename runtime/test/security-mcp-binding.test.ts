@@ -8,13 +8,26 @@ import { startMcp, testPolicy } from '../mcp/test/mcp-harness.ts';
 
 const PAGE = 'http://allowed.test/';
 
-test('a second MCP client cannot use the first one\'s browser-shell session; its own sessions work', async () => {
-  const h = await startMcp({ pages: { [PAGE]: { title: 'Page', text: 'private text of client A', elements: [{ tag: 'input', type: 'text', name: 'q' }] } }, policy: testPolicy({ allow_hosts: ['allowed.test'] }) });
+test("a second MCP client cannot use the first one's browser-shell session; its own sessions work", async () => {
+  const h = await startMcp({
+    pages: {
+      [PAGE]: {
+        title: 'Page',
+        text: 'private text of client A',
+        elements: [{ tag: 'input', type: 'text', name: 'q' }],
+      },
+    },
+    policy: testPolicy({ allow_hosts: ['allowed.test'] }),
+  });
   try {
     const b: Client = await h.connectClient();
     const shellB = async (sessionId: string, argv: string[]) => {
       const result = await b.callTool({ name: 'browser-shell', arguments: { session_id: sessionId, argv } });
-      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { exit_code: number; stdout: string; stderr: string };
+      return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as {
+        exit_code: number;
+        stdout: string;
+        stderr: string;
+      };
     };
     assert.is((await h.shell('mine', ['open', PAGE])).exit_code, 0);
     for (const argv of [['snapshot'], ['screenshot'], ['open', PAGE], ['close'], ['wait', '--text', 'private']]) {

@@ -37,27 +37,66 @@ const attempt = (url: string, options: Record<string, unknown>) =>
   });
 
 for (const transports of [['polling'], ['websocket']]) {
-  test(`over ${transports[0]}: a same-origin page's handshake is refused as a plugin, still fine as a frontend`, async ({ rt }) => {
+  test(`over ${transports[0]}: a same-origin page's handshake is refused as a plugin, still fine as a frontend`, async ({
+    rt,
+  }) => {
     const url = `${rt.server.url}/mimo`;
-    assert.is(await attempt(url, { transports, extraHeaders: SAME_ORIGIN_PAGE, auth: { clientType: 'plugin', clientId: 'xss-1', token: TOKEN } }), 'FORBIDDEN');
+    assert.is(
+      await attempt(url, {
+        transports,
+        extraHeaders: SAME_ORIGIN_PAGE,
+        auth: { clientType: 'plugin', clientId: 'xss-1', token: TOKEN },
+      }),
+      'FORBIDDEN',
+    );
     // Sec-Fetch-Dest alone marks a browser too (Sec-Fetch-Mode alone does not: Node's fetch sends it).
-    assert.is(await attempt(url, { transports, extraHeaders: { 'Sec-Fetch-Dest': 'empty' }, auth: { clientType: 'plugin', clientId: 'xss-2', token: TOKEN } }), 'FORBIDDEN');
+    assert.is(
+      await attempt(url, {
+        transports,
+        extraHeaders: { 'Sec-Fetch-Dest': 'empty' },
+        auth: { clientType: 'plugin', clientId: 'xss-2', token: TOKEN },
+      }),
+      'FORBIDDEN',
+    );
     // The web UI itself (a frontend) is unaffected.
-    assert.is(await attempt(url, { transports, extraHeaders: SAME_ORIGIN_PAGE, auth: { clientType: 'frontend', token: TOKEN } }), 'connected');
+    assert.is(
+      await attempt(url, {
+        transports,
+        extraHeaders: SAME_ORIGIN_PAGE,
+        auth: { clientType: 'frontend', token: TOKEN },
+      }),
+      'connected',
+    );
     // The extension (browser-set Origin, with its own Fetch Metadata) and a Node program still register.
-    assert.is(await attempt(url, { transports, extraHeaders: { Origin: EXTENSION, 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'websocket' }, auth: { clientType: 'plugin', clientId: 'ext-1', token: TOKEN } }), 'connected');
-    assert.is(await attempt(url, { transports, auth: { clientType: 'plugin', clientId: 'node-1', token: TOKEN } }), 'connected');
+    assert.is(
+      await attempt(url, {
+        transports,
+        extraHeaders: { Origin: EXTENSION, 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'websocket' },
+        auth: { clientType: 'plugin', clientId: 'ext-1', token: TOKEN },
+      }),
+      'connected',
+    );
+    assert.is(
+      await attempt(url, { transports, auth: { clientType: 'plugin', clientId: 'node-1', token: TOKEN } }),
+      'connected',
+    );
     const listed = rt.server.registry.list().map((e) => e.clientId);
     assert.not.ok(listed.includes('xss-1') || listed.includes('xss-2'), 'the refused page left no client behind');
   });
 }
 
-test('plain-http LAN case (no Fetch Metadata): the opening GET has no Origin, but the POST carrying CONNECT does', async ({ rt }) => {
+test('plain-http LAN case (no Fetch Metadata): the opening GET has no Origin, but the POST carrying CONNECT does', async ({
+  rt,
+}) => {
   const base = `${rt.server.url}/socket.io/?EIO=4&transport=polling`;
   const open = await (await fetch(base)).text();
   const sid = (JSON.parse(open.slice(1)) as { sid: string }).sid;
   const auth = JSON.stringify({ clientType: 'plugin', clientId: 'lan-page', token: TOKEN });
-  const posted = await fetch(`${base}&sid=${sid}`, { method: 'POST', headers: { Origin: rt.server.url, 'Content-Type': 'text/plain;charset=UTF-8' }, body: `40/mimo,${auth}` });
+  const posted = await fetch(`${base}&sid=${sid}`, {
+    method: 'POST',
+    headers: { Origin: rt.server.url, 'Content-Type': 'text/plain;charset=UTF-8' },
+    body: `40/mimo,${auth}`,
+  });
   assert.is(posted.status, 200);
   const answer = await (await fetch(`${base}&sid=${sid}`)).text();
   assert.match(answer, /^44\/mimo,/);
@@ -65,11 +104,17 @@ test('plain-http LAN case (no Fetch Metadata): the opening GET has no Origin, bu
   assert.not.ok(rt.server.registry.list().some((e) => e.clientId === 'lan-page'));
   // The same by hand without any Origin (a program) is accepted.
   const sid2 = (JSON.parse((await (await fetch(base)).text()).slice(1)) as { sid: string }).sid;
-  await fetch(`${base}&sid=${sid2}`, { method: 'POST', headers: { 'Content-Type': 'text/plain;charset=UTF-8' }, body: `40/mimo,${JSON.stringify({ clientType: 'plugin', clientId: 'lan-prog', token: TOKEN })}` });
+  await fetch(`${base}&sid=${sid2}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+    body: `40/mimo,${JSON.stringify({ clientType: 'plugin', clientId: 'lan-prog', token: TOKEN })}`,
+  });
   assert.match(await (await fetch(`${base}&sid=${sid2}`)).text(), /^40\/mimo,\{"sid"/);
 });
 
-test('POST /api/extension/extension-id: a web page (own origin, or same-origin without Origin) is refused', async ({ rt }) => {
+test('POST /api/extension/extension-id: a web page (own origin, or same-origin without Origin) is refused', async ({
+  rt,
+}) => {
   const post = (headers: Record<string, string>) =>
     fetch(`${rt.server.url}/api/extension/extension-id`, {
       method: 'POST',

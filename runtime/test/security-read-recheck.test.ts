@@ -30,30 +30,58 @@ test.after.each(async (ctx) => {
 
 const tabOf = (h: McpHarness) => [...h.browser.tabs.values()][0]!;
 
-test('a click that navigates to a blocked host: the next snapshot is URL_BLOCKED and the tab goes to about:blank', async ({ h }) => {
+test('a click that navigates to a blocked host: the next snapshot is URL_BLOCKED and the tab goes to about:blank', async ({
+  h,
+}) => {
   assert.is((await h.shell('s1', ['open', ALLOWED])).exit_code, 0);
   const snap = await h.shell('s1', ['snapshot', '-i']);
   const link = Object.keys(snap.data.refs)[0]!;
   assert.is((await h.shell('s1', ['click', `@${link}`])).exit_code, 0);
   assert.is(tabOf(h).url, BLOCKED);
-  const readsBefore = h.browser.actions.filter((a) => a.name === 'browser_dom_index' || a.name === 'browser_readability_extract').length;
+  const readsBefore = h.browser.actions.filter(
+    (a) => a.name === 'browser_dom_index' || a.name === 'browser_readability_extract',
+  ).length;
 
   const blocked = await h.shell('s1', ['snapshot']);
   assert.is(blocked.exit_code, 1);
   assert.match(blocked.stderr, /^URL_BLOCKED/);
   assert.not.match(JSON.stringify(blocked), /SECRET CONTENT|Blocked secret/);
   await eventually(() => tabOf(h).url === 'about:blank', 5000, 'the tab parked on about:blank');
-  const readsAfter = h.browser.actions.filter((a) => a.name === 'browser_dom_index' || a.name === 'browser_readability_extract').length;
+  const readsAfter = h.browser.actions.filter(
+    (a) => a.name === 'browser_dom_index' || a.name === 'browser_readability_extract',
+  ).length;
   assert.is(readsAfter, readsBefore, 'the blocked page was not even read');
 });
 
 for (const read of [['screenshot'], ['snapshot', '-i'], ['snapshot'], ['wait', '--text', 'SECRET']]) {
-  test(`the page moves by itself (script / meta refresh) to a blocked host: "${read.join(' ')}" answers URL_BLOCKED`, async ({ h }) => {
+  test(`the page moves by itself (script / meta refresh) to a blocked host: "${read.join(' ')}" answers URL_BLOCKED`, async ({
+    h,
+  }) => {
     assert.is((await h.shell('s2', ['open', ALLOWED])).exit_code, 0);
     const tab = tabOf(h);
     tab.url = BLOCKED; // what a script or a meta refresh does, reported by the extension's tab event
-    await h.browser.emit!({ v: 1, type: 'tab_event', eventType: 'tab_updated', timestamp: Date.now(), tab: { tabId: tab.tabId, windowId: 1, url: BLOCKED, title: 'Blocked secret', active: false, pinned: false, hidden: false, index: 1 } });
-    await eventually(() => h.runtime.server.snapshots.state(h.plugin!.clientId)?.tabs.find((t) => t.tabId === tab.tabId)?.url === BLOCKED, 5000, 'the tab event reached the server');
+    await h.browser.emit!({
+      v: 1,
+      type: 'tab_event',
+      eventType: 'tab_updated',
+      timestamp: Date.now(),
+      tab: {
+        tabId: tab.tabId,
+        windowId: 1,
+        url: BLOCKED,
+        title: 'Blocked secret',
+        active: false,
+        pinned: false,
+        hidden: false,
+        index: 1,
+      },
+    });
+    await eventually(
+      () =>
+        h.runtime.server.snapshots.state(h.plugin!.clientId)?.tabs.find((t) => t.tabId === tab.tabId)?.url === BLOCKED,
+      5000,
+      'the tab event reached the server',
+    );
     // `wait` polls on the runtime's (simulated) clock: move it until the command answers.
     let settled = false;
     const call = h.shell('s2', read, read[0] === 'wait' ? { timeout_sec: 2 } : {}).finally(() => (settled = true));
@@ -65,7 +93,10 @@ for (const read of [['screenshot'], ['snapshot', '-i'], ['snapshot'], ['wait', '
     assert.is(out.exit_code === 0, false, JSON.stringify(out));
     assert.not.match(JSON.stringify(out), /SECRET CONTENT|Blocked secret/);
     await eventually(() => tab.url === 'about:blank', 5000, 'the tab parked on about:blank');
-    assert.not.ok(h.browser.actions.some((a) => a.name === 'browser_screenshot' && a.params.tabId === tab.tabId), 'no screenshot of the blocked page was taken');
+    assert.not.ok(
+      h.browser.actions.some((a) => a.name === 'browser_screenshot' && a.params.tabId === tab.tabId),
+      'no screenshot of the blocked page was taken',
+    );
   });
 }
 

@@ -16,9 +16,22 @@ const PASSWORD = 'S3cret-Passw0rd!';
 test('a password typed through browser-shell is redacted in recordings, logs and the steps; the page still gets it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mimo-secrets-'));
   const secrets = createSecretRegistry();
-  const recorder = createSessionRecorder({ dir, clock: { now: () => Date.now() }, redact: (e) => redactDeep(e, { secrets, maxDepth: 64 }) as typeof e });
+  const recorder = createSessionRecorder({
+    dir,
+    clock: { now: () => Date.now() },
+    redact: (e) => redactDeep(e, { secrets, maxDepth: 64 }) as typeof e,
+  });
   const h = await startMcp({
-    pages: { [LOGIN]: { title: 'Sign in', text: 'sign in', elements: [{ tag: 'input', type: 'text', name: 'user' }, { tag: 'input', type: 'password', name: 'pw' }] } },
+    pages: {
+      [LOGIN]: {
+        title: 'Sign in',
+        text: 'sign in',
+        elements: [
+          { tag: 'input', type: 'text', name: 'user' },
+          { tag: 'input', type: 'password', name: 'pw' },
+        ],
+      },
+    },
     policy: testPolicy({ allow_hosts: ['login.test'] }),
     server: { recorder, secrets },
     // Typing a password is a consequential step (issue 23): this MCP client is opted in.
@@ -38,17 +51,25 @@ test('a password typed through browser-shell is redacted in recordings, logs and
     }) as typeof h.runtime.server.events.toTask;
     assert.is((await h.shell('login', ['fill', `@${user}`, 'ada'])).exit_code, 0);
     assert.is((await h.shell('login', ['fill', `@${pw}`, PASSWORD])).exit_code, 0);
-    assert.ok(h.browser.typed.some((t) => t.text === PASSWORD), 'the page got the password');
+    assert.ok(
+      h.browser.typed.some((t) => t.text === PASSWORD),
+      'the page got the password',
+    );
   } finally {
     await h.close();
     await recorder.close();
   }
-  const recorded = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  const recorded = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
   assert.match(recorded, /browser_type/, 'the typing was recorded');
   assert.match(recorded, /"text":"ada"/, 'ordinary text stays readable');
   assert.not.match(recorded, new RegExp(PASSWORD.replace(/[!]/g, '\\!')));
   assert.not.match(JSON.stringify(h.runtime.logs), /S3cret/);
-  assert.ok(steps.some((s) => s.includes('text="[redacted]"')), JSON.stringify(steps));
+  assert.ok(
+    steps.some((s) => s.includes('text="[redacted]"')),
+    JSON.stringify(steps),
+  );
   assert.not.match(steps.join('\n'), /S3cret/);
   rmSync(dir, { recursive: true, force: true });
 });

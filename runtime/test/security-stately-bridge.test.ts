@@ -33,7 +33,13 @@ function connect(url: string, headers: Record<string, string> = {}): Promise<Web
 test('token, gate, loopback binding and redaction', async () => {
   const secrets = createSecretRegistry();
   secrets.add('typed-Passw0rd');
-  const bridge = await startStatelyBridge({ port: 0, host: '127.0.0.1', token: TOKEN, gate: { bindHost: '127.0.0.1' }, secrets });
+  const bridge = await startStatelyBridge({
+    port: 0,
+    host: '127.0.0.1',
+    token: TOKEN,
+    gate: { bindHost: '127.0.0.1' },
+    secrets,
+  });
   const port = Number(new URL(bridge.url).port);
   try {
     assert.match(bridge.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -46,16 +52,24 @@ test('token, gate, loopback binding and redaction', async () => {
 
     assert.is(await connect(`ws://127.0.0.1:${port}/`), 401);
     assert.is(await connect(`ws://127.0.0.1:${port}/?token=${TOKEN}`, { Origin: 'http://evil.example' }), 403);
-    const ws = (await connect(`ws://127.0.0.1:${port}/?token=${TOKEN}`, { Origin: `http://127.0.0.1:${port}` })) as WebSocket;
+    const ws = (await connect(`ws://127.0.0.1:${port}/?token=${TOKEN}`, {
+      Origin: `http://127.0.0.1:${port}`,
+    })) as WebSocket;
     assert.ok(ws instanceof WebSocket);
     const received: string[] = [];
     ws.on('message', (m) => received.push(String(m)));
 
-    const machine = createMachine({ id: 'login', context: { password: 'ctx-secret', typed: 'typed-Passw0rd', user: 'ada' }, initial: 'idle', states: { idle: {} } });
+    const machine = createMachine({
+      id: 'login',
+      context: { password: 'ctx-secret', typed: 'typed-Passw0rd', user: 'ada' },
+      initial: 'idle',
+      states: { idle: {} },
+    });
     const actor = createActor(machine, { inspect: (event) => bridge.forward(event) });
     actor.start();
     const deadline = Date.now() + 5000;
-    while (!received.some((m) => m.includes('"login"') || m.includes('ada')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!received.some((m) => m.includes('"login"') || m.includes('ada')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     const all = received.join('\n');
     assert.match(all, /ada/, 'events arrive');
     assert.not.match(all, /ctx-secret|typed-Passw0rd/);

@@ -20,7 +20,10 @@ test.before(async (ctx) => {
   ctx.rt = await startRuntime({
     config: { token: TOKEN, corsOrigins: ['http://localhost:3000'] },
     routes: (services) =>
-      createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [] }), runStore: createMemoryRunStore() }),
+      createMcpRoutes(services, {
+        urlPolicy: createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [] }),
+        runStore: createMemoryRunStore(),
+      }),
   });
   ctx.port = Number(new URL(ctx.rt.server.url).port);
 });
@@ -48,7 +51,11 @@ function raw(port: number, method: string, path: string, headers: Record<string,
   });
 }
 
-function upgrade(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string } | 'open'> {
+function upgrade(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string } | 'open'> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers, setHost: false } as WebSocket.ClientOptions);
     ws.on('open', () => {
@@ -69,7 +76,9 @@ const bearer = { Authorization: `Bearer ${TOKEN}` };
 const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 const mcpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-test('Host: evil.example (DNS rebinding) is refused on /api, /mcp, the web UI, artifacts, polling and the WebSocket upgrade, even with the token', async ({ port }) => {
+test('Host: evil.example (DNS rebinding) is refused on /api, /mcp, the web UI, artifacts, polling and the WebSocket upgrade, even with the token', async ({
+  port,
+}) => {
   const evil = { Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, ...bearer };
   for (const [method, path, body] of [
     ['GET', '/api/task/list'],
@@ -92,9 +101,22 @@ test('Host: evil.example (DNS rebinding) is refused on /api, /mcp, the web UI, a
 
 test('missing Host, Host with userinfo and absolute-form targets are refused', async ({ port }) => {
   assert.is((await raw(port, 'GET', '/api/task/list', { ...bearer })).status, 400);
-  assert.is((await raw(port, 'GET', '/api/task/list', { Host: `evil.example@localhost:${port}`, ...bearer })).status, 400);
-  assert.is((await raw(port, 'GET', `http://evil.example/api/task/list`, { Host: `localhost:${port}`, ...bearer })).status, 400);
-  assert.is((await raw(port, 'GET', `http://localhost:${port}/socket.io/?EIO=4&transport=polling`, { Host: `localhost:${port}` })).status, 400);
+  assert.is(
+    (await raw(port, 'GET', '/api/task/list', { Host: `evil.example@localhost:${port}`, ...bearer })).status,
+    400,
+  );
+  assert.is(
+    (await raw(port, 'GET', `http://evil.example/api/task/list`, { Host: `localhost:${port}`, ...bearer })).status,
+    400,
+  );
+  assert.is(
+    (
+      await raw(port, 'GET', `http://localhost:${port}/socket.io/?EIO=4&transport=polling`, {
+        Host: `localhost:${port}`,
+      })
+    ).status,
+    400,
+  );
 });
 
 test('the web UI cannot be framed by another site', async ({ port }) => {
@@ -103,12 +125,17 @@ test('the web UI cannot be framed by another site', async ({ port }) => {
   assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/);
 });
 
-test('a foreign Origin is refused on every surface: API, preflight, /mcp, polling (with and without sid), WebSocket', async ({ port }) => {
+test('a foreign Origin is refused on every surface: API, preflight, /mcp, polling (with and without sid), WebSocket', async ({
+  port,
+}) => {
   const host = { Host: `localhost:${port}` };
   for (const origin of ['http://evil.example', 'null', `http://localhost:${port + 1}`, `http://127.0.0.1:${port}`]) {
     const from = { ...host, Origin: origin };
     assert.is((await raw(port, 'GET', '/api/task/list', { ...from, ...bearer })).status, 403, origin);
-    assert.is((await raw(port, 'OPTIONS', '/api/task/list', { ...from, 'Access-Control-Request-Method': 'GET' })).status, 403);
+    assert.is(
+      (await raw(port, 'OPTIONS', '/api/task/list', { ...from, 'Access-Control-Request-Method': 'GET' })).status,
+      403,
+    );
     assert.is((await raw(port, 'POST', '/mcp', { ...from, ...bearer, ...mcpHeaders }, mcpBody)).status, 403);
     assert.is((await raw(port, 'GET', '/socket.io/?EIO=4&transport=polling', from)).status, 403);
     assert.is((await raw(port, 'OPTIONS', '/socket.io/?EIO=4&transport=polling', from)).status, 403);
@@ -118,13 +145,29 @@ test('a foreign Origin is refused on every surface: API, preflight, /mcp, pollin
   // A session opened by a legitimate client cannot be used from a foreign origin either.
   const open = await raw(port, 'GET', '/socket.io/?EIO=4&transport=polling', host);
   const sid = (JSON.parse(open.body.slice(1)) as { sid: string }).sid;
-  assert.is((await raw(port, 'GET', `/socket.io/?EIO=4&transport=polling&sid=${sid}`, { ...host, Origin: 'http://evil.example' })).status, 403);
-  const ws = await upgrade(port, `/socket.io/?EIO=4&transport=websocket&sid=${sid}`, { ...host, Origin: 'http://evil.example' });
+  assert.is(
+    (
+      await raw(port, 'GET', `/socket.io/?EIO=4&transport=polling&sid=${sid}`, {
+        ...host,
+        Origin: 'http://evil.example',
+      })
+    ).status,
+    403,
+  );
+  const ws = await upgrade(port, `/socket.io/?EIO=4&transport=websocket&sid=${sid}`, {
+    ...host,
+    Origin: 'http://evil.example',
+  });
   assert.ok(ws !== 'open' && ws.status === 403);
 });
 
-test('CORS: an allowed origin is echoed without credentials; polling answers never allow credentials', async ({ port }) => {
-  const res = await raw(port, 'GET', '/socket.io/?EIO=4&transport=polling', { Host: `localhost:${port}`, Origin: 'http://localhost:3000' });
+test('CORS: an allowed origin is echoed without credentials; polling answers never allow credentials', async ({
+  port,
+}) => {
+  const res = await raw(port, 'GET', '/socket.io/?EIO=4&transport=polling', {
+    Host: `localhost:${port}`,
+    Origin: 'http://localhost:3000',
+  });
   assert.is(res.status, 200);
   assert.is(res.headers['access-control-allow-origin'], 'http://localhost:3000');
   assert.is(res.headers['access-control-allow-credentials'], undefined);
@@ -144,15 +187,37 @@ const attempt = (url: string, options: Record<string, unknown>) =>
   });
 
 for (const transports of [['websocket'], ['polling']]) {
-  test(`Socket.IO over ${transports[0]}: every namespace needs the token; a web page cannot pose as the extension`, async ({ rt }) => {
+  test(`Socket.IO over ${transports[0]}: every namespace needs the token; a web page cannot pose as the extension`, async ({
+    rt,
+  }) => {
     const base = rt.server.url;
     assert.is(await attempt(`${base}/`, { transports, auth: {} }), 'UNAUTHORIZED');
     assert.is(await attempt(`${base}/`, { transports, auth: { token: TOKEN } }), 'connected');
-    assert.is(await attempt(`${base}/mimo`, { transports, auth: { clientType: 'plugin', clientId: 'fake-1' } }), 'UNAUTHORIZED');
+    assert.is(
+      await attempt(`${base}/mimo`, { transports, auth: { clientType: 'plugin', clientId: 'fake-1' } }),
+      'UNAUTHORIZED',
+    );
     const own = { Origin: base.replace('127.0.0.1', 'localhost') };
-    assert.is(await attempt(`${base.replace('127.0.0.1', 'localhost')}/mimo`, { transports, extraHeaders: own, auth: { clientType: 'plugin', clientId: 'fake-2', token: TOKEN } }), 'FORBIDDEN');
-    assert.is(await attempt(`${base}/mimo`, { transports, extraHeaders: { Origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` }, auth: { clientType: 'plugin', clientId: 'ext-1', token: TOKEN } }), 'connected');
-    assert.is(await attempt(`${base}/mimo`, { transports, auth: { clientType: 'plugin', clientId: 'node-1', token: TOKEN } }), 'connected');
+    assert.is(
+      await attempt(`${base.replace('127.0.0.1', 'localhost')}/mimo`, {
+        transports,
+        extraHeaders: own,
+        auth: { clientType: 'plugin', clientId: 'fake-2', token: TOKEN },
+      }),
+      'FORBIDDEN',
+    );
+    assert.is(
+      await attempt(`${base}/mimo`, {
+        transports,
+        extraHeaders: { Origin: `chrome-extension://${DEFAULT_EXTENSION_ID}` },
+        auth: { clientType: 'plugin', clientId: 'ext-1', token: TOKEN },
+      }),
+      'connected',
+    );
+    assert.is(
+      await attempt(`${base}/mimo`, { transports, auth: { clientType: 'plugin', clientId: 'node-1', token: TOKEN } }),
+      'connected',
+    );
     assert.ok(!rt.server.registry.list().some((e) => e.clientId === 'fake-1' || e.clientId === 'fake-2'));
   });
 }
@@ -167,16 +232,33 @@ test('broken percent-escapes answer 400 in the envelope on every path', async ({
 
 test('413 answers close the connection', async ({ port }) => {
   const big = JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) });
-  const res = await raw(port, 'POST', '/api/artifacts/presign', { Host: `localhost:${port}`, ...bearer, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(big)) }, big).catch(
-    (error: Error) => ({ status: -1, headers: {}, body: error.message }) as Raw,
-  );
+  const res = await raw(
+    port,
+    'POST',
+    '/api/artifacts/presign',
+    {
+      Host: `localhost:${port}`,
+      ...bearer,
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(big)),
+    },
+    big,
+  ).catch((error: Error) => ({ status: -1, headers: {}, body: error.message }) as Raw);
   assert.is(res.status, 413);
   assert.is(res.headers.connection, 'close');
 });
 
-test('socket.disconnect(true) reaches socket.io-client as a server disconnect: it does not reconnect', async ({ rt }) => {
+test('socket.disconnect(true) reaches socket.io-client as a server disconnect: it does not reconnect', async ({
+  rt,
+}) => {
   for (const transports of [['websocket'], ['polling']]) {
-    const socket = io(`${rt.server.url}/mimo`, { forceNew: true, transports, reconnectionDelay: 10, reconnectionDelayMax: 20, auth: { clientType: 'frontend', token: TOKEN } });
+    const socket = io(`${rt.server.url}/mimo`, {
+      forceNew: true,
+      transports,
+      reconnectionDelay: 10,
+      reconnectionDelayMax: 20,
+      auth: { clientType: 'frontend', token: TOKEN },
+    });
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const reason = new Promise<string>((resolve) => socket.once('disconnect', (r) => resolve(r)));
     let reconnects = 0;

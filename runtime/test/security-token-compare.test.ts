@@ -13,16 +13,29 @@ const NOW = 1_700_000_000_000;
 const EXP = NOW + 60_000;
 
 test('the issued token verifies', () => {
-  assert.equal(verifyUploadToken(secret, signUploadToken(secret, id, EXP, 'image/png'), id, 'image/png', NOW), { ok: true, expiresAt: EXP });
+  assert.equal(verifyUploadToken(secret, signUploadToken(secret, id, EXP, 'image/png'), id, 'image/png', NOW), {
+    ok: true,
+    expiresAt: EXP,
+  });
 });
 
 test('leading zeros, plus signs or other spellings of the expiry are refused, though they name the same number', () => {
   const token = signUploadToken(secret, id, EXP, 'image/png');
   const mac = token.split('.')[1]!;
   for (const spelled of [`0${EXP}`, `00${EXP}`, `000000${EXP}`]) {
-    assert.equal(verifyUploadToken(secret, `${spelled}.${mac}`, id, 'image/png', NOW), { ok: false, reason: 'invalid_token' }, spelled);
+    assert.equal(
+      verifyUploadToken(secret, `${spelled}.${mac}`, id, 'image/png', NOW),
+      { ok: false, reason: 'invalid_token' },
+      spelled,
+    );
   }
-  for (const bad of [`+${EXP}.${mac}`, `${EXP}.${mac}=`, ` ${token}`, `${token} `, `${EXP}.${mac.slice(0, -1)}${mac.at(-1) === 'A' ? 'B' : 'A'}`]) {
+  for (const bad of [
+    `+${EXP}.${mac}`,
+    `${EXP}.${mac}=`,
+    ` ${token}`,
+    `${token} `,
+    `${EXP}.${mac.slice(0, -1)}${mac.at(-1) === 'A' ? 'B' : 'A'}`,
+  ]) {
     assert.equal(verifyUploadToken(secret, bad, id, 'image/png', NOW), { ok: false, reason: 'invalid_token' }, bad);
   }
   assert.equal(verifyUploadToken(secret, token, id, 'image/jpeg', NOW), { ok: false, reason: 'invalid_token' });
@@ -44,7 +57,8 @@ test('sameToken: equal strings only; non-strings and empty refused', () => {
   assert.ok(sameToken('abcdefgh-secret', 'abcdefgh-secret'));
   assert.not.ok(sameToken('abcdefgh-secreT', 'abcdefgh-secret'));
   assert.not.ok(sameToken('abcdefgh-secret ', 'abcdefgh-secret'));
-  for (const bad of [undefined, null, 42, ['abcdefgh-secret'], { toString: () => 'abcdefgh-secret' }, '']) assert.not.ok(sameToken(bad, 'abcdefgh-secret'));
+  for (const bad of [undefined, null, 42, ['abcdefgh-secret'], { toString: () => 'abcdefgh-secret' }, ''])
+    assert.not.ok(sameToken(bad, 'abcdefgh-secret'));
 });
 
 test.run();

@@ -27,8 +27,28 @@ async function moveToBlocked(h: McpHarness): Promise<{ url: string }> {
   assert.is((await h.shell('w', ['open', ALLOWED])).exit_code, 0);
   const tab = [...h.browser.tabs.values()][0]!;
   tab.url = BLOCKED; // a script on the page moved it; the extension reports the tab event
-  await h.browser.emit!({ v: 1, type: 'tab_event', eventType: 'tab_updated', timestamp: Date.now(), tab: { tabId: tab.tabId, windowId: 1, url: BLOCKED, title: 'Blocked', active: false, pinned: false, hidden: false, index: 1 } });
-  await eventually(() => h.runtime.server.snapshots.state(h.plugin!.clientId)?.tabs.find((t) => t.tabId === tab.tabId)?.url === BLOCKED, 5000, 'the tab event reached the server');
+  await h.browser.emit!({
+    v: 1,
+    type: 'tab_event',
+    eventType: 'tab_updated',
+    timestamp: Date.now(),
+    tab: {
+      tabId: tab.tabId,
+      windowId: 1,
+      url: BLOCKED,
+      title: 'Blocked',
+      active: false,
+      pinned: false,
+      hidden: false,
+      index: 1,
+    },
+  });
+  await eventually(
+    () =>
+      h.runtime.server.snapshots.state(h.plugin!.clientId)?.tabs.find((t) => t.tabId === tab.tabId)?.url === BLOCKED,
+    5000,
+    'the tab event reached the server',
+  );
   return tab;
 }
 

@@ -16,7 +16,10 @@ test.before(async (ctx) => {
   ctx.rt = await startRuntime({
     config: { token: TOKEN, corsOrigins: [ALLOWED] },
     routes: (services) =>
-      createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [] }), runStore: createMemoryRunStore() }),
+      createMcpRoutes(services, {
+        urlPolicy: createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [] }),
+        runStore: createMemoryRunStore(),
+      }),
   });
 });
 test.after(async (ctx) => {
@@ -26,7 +29,9 @@ test.after(async (ctx) => {
 const bearer = { Authorization: `Bearer ${TOKEN}` };
 
 test('HTTP API: no token or a wrong one -> 401 UNAUTHORIZED; the right one -> 200', async ({ rt }) => {
-  for (const headers of [{}, { Authorization: "Bearer nope" }, { Authorization: TOKEN }] as Array<Record<string, string>>) {
+  for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: TOKEN }] as Array<
+    Record<string, string>
+  >) {
     const res = await fetch(`${rt.server.url}/api/task/list`, { headers });
     assert.is(res.status, 401);
     assert.is((await res.json()).error.code, 'UNAUTHORIZED');
@@ -38,7 +43,13 @@ for (const transports of [['websocket'], ['polling']]) {
   test(`sockets over ${transports[0]}: refused without the token, accepted with it`, async ({ rt }) => {
     const attempt = (auth: Record<string, unknown>) =>
       new Promise<string>((resolve) => {
-        const socket = io(`${rt.server.url}/mimo`, { transports, forceNew: true, reconnection: false, auth, extraHeaders: { Origin: ALLOWED } });
+        const socket = io(`${rt.server.url}/mimo`, {
+          transports,
+          forceNew: true,
+          reconnection: false,
+          auth,
+          extraHeaders: { Origin: ALLOWED },
+        });
         socket.once('connect', () => {
           socket.close();
           resolve('connected');
@@ -65,20 +76,39 @@ test('MCP: no token -> 401; with the token tools/list answers', async ({ rt }) =
 
 test('CORS: only configured origins are allowed (HTTP API and Socket.IO polling)', async ({ rt }) => {
   const preflight = (origin: string) =>
-    fetch(`${rt.server.url}/api/task/list`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    fetch(`${rt.server.url}/api/task/list`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
   assert.is((await preflight(ALLOWED)).headers.get('access-control-allow-origin'), ALLOWED);
   assert.is((await preflight('https://evil.example')).headers.get('access-control-allow-origin'), null);
-  const poll = (origin: string) => fetch(`${rt.server.url}/socket.io/?EIO=4&transport=polling`, { headers: { Origin: origin } });
+  const poll = (origin: string) =>
+    fetch(`${rt.server.url}/socket.io/?EIO=4&transport=polling`, { headers: { Origin: origin } });
   assert.is((await poll(ALLOWED)).headers.get('access-control-allow-origin'), ALLOWED);
   assert.is((await poll('https://evil.example')).headers.get('access-control-allow-origin'), null);
 });
 
-test('artifacts: a forged or moved upload token is refused; a token works once; ids cannot escape the folder', async ({ rt }) => {
+test('artifacts: a forged or moved upload token is refused; a token works once; ids cannot escape the folder', async ({
+  rt,
+}) => {
   const presign = async () =>
-    (await (await fetch(`${rt.server.url}/api/artifacts/presign`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ taskId: '01JD0000000000000000000S01', kind: 'screenshot', contentType: 'image/png' }) })).json()).data;
+    (
+      await (
+        await fetch(`${rt.server.url}/api/artifacts/presign`, {
+          method: 'POST',
+          headers: { ...bearer, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ taskId: '01JD0000000000000000000S01', kind: 'screenshot', contentType: 'image/png' }),
+        })
+      ).json()
+    ).data;
   const a = await presign();
   const b = await presign();
-  const put = (url: string) => fetch(url, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71]) });
+  const put = (url: string) =>
+    fetch(url, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([137, 80, 78, 71]) });
   const forged = new URL(a.uploadUrl);
   forged.searchParams.set('token', `${forged.searchParams.get('token')!.slice(0, -4)}AAAA`);
   assert.is((await put(forged.toString())).status, 403);

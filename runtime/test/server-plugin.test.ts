@@ -8,7 +8,11 @@ import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from '
 /** Waits until the action actor of the n-th frame the plugin got is in `state` (e.g. executing: the ack arrived). */
 async function actionIn(rt: TestRuntime, frames: { id: string }[], n: number, state: string): Promise<void> {
   await eventually(() => frames.length > n, 5_000, `frame ${n}`);
-  await eventually(() => rt.server.scheduler.actorOf(frames[n]!.id)?.getSnapshot().matches({ attempt: state }) === true, 5_000, `action ${n} ${state}`);
+  await eventually(
+    () => rt.server.scheduler.actorOf(frames[n]!.id)?.getSnapshot().matches({ attempt: state }) === true,
+    5_000,
+    `action ${n} ${state}`,
+  );
 }
 
 const TASK = '01JD0000000000000000000001';
@@ -33,21 +37,55 @@ test('registration: the plugin shows up in the extension list, online and health
   assert.is(item.health, 'healthy');
   assert.is(item.version, '0.0.0-test');
   plugin.close();
-  await eventually(async () => (await (await fetch(`${rt.server.url}/api/extension/extension-list`)).json()).data[0].socketConnected === false, 2_000, 'offline');
+  await eventually(
+    async () =>
+      (await (await fetch(`${rt.server.url}/api/extension/extension-list`)).json()).data[0].socketConnected === false,
+    2_000,
+    'offline',
+  );
 });
 
 test('snapshot sync: the web sees snapshotSync with increasing seq; GET /api/snapshot matches', async ({ rt }) => {
   const web = await connectWeb(rt.server.url);
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a' });
-  await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_created', tab: { tabId: 2, windowId: 1, active: false, pinned: false, hidden: false, index: 1, url: 'http://127.0.0.1/b', title: 'B' }, timestamp: Date.now() });
-  await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: 2, windowId: 1, timestamp: Date.now() });
-  await eventually(() => web.events.filter((e) => e.event.type === 'snapshotSync').length >= 3, 2_000, 'three snapshotSync');
+  await plugin.send({
+    v: 1,
+    type: 'tab_event',
+    eventType: 'tab_created',
+    tab: {
+      tabId: 2,
+      windowId: 1,
+      active: false,
+      pinned: false,
+      hidden: false,
+      index: 1,
+      url: 'http://127.0.0.1/b',
+      title: 'B',
+    },
+    timestamp: Date.now(),
+  });
+  await plugin.send({
+    v: 1,
+    type: 'tab_event',
+    eventType: 'tab_activated',
+    tabId: 2,
+    windowId: 1,
+    timestamp: Date.now(),
+  });
+  await eventually(
+    () => web.events.filter((e) => e.event.type === 'snapshotSync').length >= 3,
+    2_000,
+    'three snapshotSync',
+  );
   const syncs = web.events.filter((e) => e.event.type === 'snapshotSync').map((e) => e.event);
   for (let i = 1; i < syncs.length; i++) assert.ok(syncs[i].seq > syncs[i - 1].seq, 'seq increases');
   const last = syncs[syncs.length - 1];
   assert.is(last.mode, 'full');
   assert.is(last.state.activeTabId, 2);
-  assert.equal(last.state.tabs.map((t: any) => t.tabId), [1, 2]);
+  assert.equal(
+    last.state.tabs.map((t: any) => t.tabId),
+    [1, 2],
+  );
   const snapshot = (await (await fetch(`${rt.server.url}/api/snapshot`)).json()).data;
   assert.is(snapshot.connected, true);
   assert.is(snapshot.stale, false);
@@ -56,13 +94,30 @@ test('snapshot sync: the web sees snapshotSync with increasing seq; GET /api/sna
   plugin.close();
 });
 
-test('a plugin message that breaks the contract is refused with SCHEMA_VALIDATION_FAILED and changes nothing', async ({ rt }) => {
+test('a plugin message that breaks the contract is refused with SCHEMA_VALIDATION_FAILED and changes nothing', async ({
+  rt,
+}) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a' });
   const before = (await (await fetch(`${rt.server.url}/api/snapshot`)).json()).data;
-  const reply = await plugin.send({ v: 1, type: 'tab_event', eventType: 'tab_created', tab: { tabId: 'x' }, timestamp: Date.now() });
+  const reply = await plugin.send({
+    v: 1,
+    type: 'tab_event',
+    eventType: 'tab_created',
+    tab: { tabId: 'x' },
+    timestamp: Date.now(),
+  });
   assert.is(reply.ok, false);
   assert.is(reply.error.code, 'SCHEMA_VALIDATION_FAILED');
-  const v2 = await plugin.send({ v: 2, type: 'full_state_sync', windows: [], tabs: [], tabGroups: [], activeWindowId: null, activeTabId: null, timestamp: 1 });
+  const v2 = await plugin.send({
+    v: 2,
+    type: 'full_state_sync',
+    windows: [],
+    tabs: [],
+    tabGroups: [],
+    activeWindowId: null,
+    activeTabId: null,
+    timestamp: 1,
+  });
   assert.is(v2.ok, false);
   assert.match(JSON.stringify(v2.error), /protocol version/);
   const after = (await (await fetch(`${rt.server.url}/api/snapshot`)).json()).data;
@@ -72,7 +127,12 @@ test('a plugin message that breaks the contract is refused with SCHEMA_VALIDATIO
 
 test('an action that succeeds: ack, result, output', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a' });
-  const out = await rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 101, clickId: 3 } });
+  const out = await rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 101, clickId: 3 },
+  });
   assert.is(out.status, 'succeeded');
   assert.equal(out.result, { clicked: true, strategy: 'cdp_mouse' });
   assert.is(plugin.received.length, 1);
@@ -85,9 +145,17 @@ test('legacy result format is accepted', async ({ rt }) => {
   const plugin = await startFakePlugin({
     url: rt.server.url,
     clientId: 'plugin-a',
-    answer: (name, params) => ({ legacy: true, result: { status: 'success', result: { clicked: true, strategy: 'dom_click' } } }),
+    answer: (name, params) => ({
+      legacy: true,
+      result: { status: 'success', result: { clicked: true, strategy: 'dom_click' } },
+    }),
   });
-  const running = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const running = rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+  });
   assert.is(rt.server.tasks.get(TASK)?.kind, 'tool', 'the action runs in a task actor made for it');
   const out = await running;
   assert.is(out.status, 'succeeded');
@@ -97,9 +165,18 @@ test('legacy result format is accepted', async ({ rt }) => {
 });
 
 test('no ack in time -> PLUGIN_TIMEOUT_ACK, exactly at T_ack on the clock', async ({ rt }) => {
-  const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ ack: false, result: null }) });
+  const plugin = await startFakePlugin({
+    url: rt.server.url,
+    clientId: 'plugin-a',
+    answer: () => ({ ack: false, result: null }),
+  });
   let settled = false;
-  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const pending = rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+  });
   void pending.then(() => (settled = true));
   await actionIn(rt, plugin.received, 0, 'awaitingAck');
   rt.clock.increment(299);
@@ -117,7 +194,13 @@ test('no ack in time -> PLUGIN_TIMEOUT_ACK, exactly at T_ack on the clock', asyn
 test('exec timeout twice in a row -> PLUGIN_TIMEOUT_EXEC and the plugin is unhealthy', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
   for (let i = 0; i < 2; i++) {
-    const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 200 });
+    const pending = rt.server.tasks.run({
+      taskId: TASK,
+      clientId: 'plugin-a',
+      actionName: 'browser_click',
+      params: { tabId: 1, clickId: 1 },
+      execTimeoutMs: 200,
+    });
     await actionIn(rt, plugin.received, i, 'executing');
     rt.clock.increment(200);
     const out = await pending;
@@ -134,7 +217,8 @@ test('a retryable exec timeout on an idempotent action is retried once with the 
   const plugin = await startFakePlugin({
     url: rt.server.url,
     clientId: 'plugin-a',
-    answer: () => (++calls === 1 ? { result: null } : { result: { status: 'success', result: { status: 'complete' } } }),
+    answer: () =>
+      ++calls === 1 ? { result: null } : { result: { status: 'success', result: { status: 'complete' } } },
   });
   const pending = rt.server.tasks.run({
     taskId: TASK,
@@ -161,25 +245,52 @@ test('duplicate result is ignored; a late result (after the timeout) is reported
   const plugin = await startFakePlugin({
     url: rt.server.url,
     clientId: 'plugin-a',
-    answer: (name, params) => (params.clickId === 1 ? { duplicate: true, ...okAnswer(name, params) } : { until: slow.promise, ...okAnswer(name, params) }),
+    answer: (name, params) =>
+      params.clickId === 1
+        ? { duplicate: true, ...okAnswer(name, params) }
+        : { until: slow.promise, ...okAnswer(name, params) },
   });
-  const first = await rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const first = await rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+  });
   assert.is(first.status, 'succeeded');
-  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 }, execTimeoutMs: 150 });
+  const pending = rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 2 },
+    execTimeoutMs: 150,
+  });
   await actionIn(rt, plugin.received, 1, 'executing');
   rt.clock.increment(150);
   const late = await pending;
   assert.is(late.error?.code, 'PLUGIN_TIMEOUT_EXEC');
   slow.resolve();
-  await eventually(() => rt.logs.some((l) => l.event === 'action_result_ignored' && l.disposition === 'late'), 2_000, 'late result logged');
+  await eventually(
+    () => rt.logs.some((l) => l.event === 'action_result_ignored' && l.disposition === 'late'),
+    2_000,
+    'late result logged',
+  );
   const ignored = rt.logs.filter((l) => l.event === 'action_result_ignored');
-  assert.ok(ignored.some((l) => l.actionId === plugin.received[0]!.id), 'the duplicate of the first action was ignored');
+  assert.ok(
+    ignored.some((l) => l.actionId === plugin.received[0]!.id),
+    'the duplicate of the first action was ignored',
+  );
   plugin.close();
 });
 
 test('the plugin disconnects mid-action -> PLUGIN_OFFLINE at once', async ({ rt }) => {
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer: () => ({ result: null }) });
-  const pending = rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 }, execTimeoutMs: 5_000 });
+  const pending = rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'plugin-a',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+    execTimeoutMs: 5_000,
+  });
   await actionIn(rt, plugin.received, 0, 'executing');
   plugin.close();
   // The clock does not move: settling at all proves it did not wait for T_exec.
@@ -188,7 +299,12 @@ test('the plugin disconnects mid-action -> PLUGIN_OFFLINE at once', async ({ rt 
 });
 
 test('no plugin connected -> PLUGIN_OFFLINE without waiting', async ({ rt }) => {
-  const out = await rt.server.tasks.run({ taskId: TASK, clientId: 'nobody', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } });
+  const out = await rt.server.tasks.run({
+    taskId: TASK,
+    clientId: 'nobody',
+    actionName: 'browser_click',
+    params: { tabId: 1, clickId: 1 },
+  });
   assert.is(out.error?.code, 'PLUGIN_OFFLINE');
 });
 
@@ -201,12 +317,31 @@ test('actions of one task run in order; different tasks run concurrently', async
   };
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-a', answer });
   const all = Promise.all([
-    rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 1 } }),
-    rt.server.tasks.run({ taskId: TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 2 } }),
-    rt.server.tasks.run({ taskId: OTHER_TASK, clientId: 'plugin-a', actionName: 'browser_click', params: { tabId: 1, clickId: 9 } }),
+    rt.server.tasks.run({
+      taskId: TASK,
+      clientId: 'plugin-a',
+      actionName: 'browser_click',
+      params: { tabId: 1, clickId: 1 },
+    }),
+    rt.server.tasks.run({
+      taskId: TASK,
+      clientId: 'plugin-a',
+      actionName: 'browser_click',
+      params: { tabId: 1, clickId: 2 },
+    }),
+    rt.server.tasks.run({
+      taskId: OTHER_TASK,
+      clientId: 'plugin-a',
+      actionName: 'browser_click',
+      params: { tabId: 1, clickId: 9 },
+    }),
   ]);
   // Task 2's action finishes while task 1's first action is still running.
-  await eventually(() => order.includes('2:9') && rt.server.tasks.pending(OTHER_TASK) === 0, 5_000, 'the other task done');
+  await eventually(
+    () => order.includes('2:9') && rt.server.tasks.pending(OTHER_TASK) === 0,
+    5_000,
+    'the other task done',
+  );
   assert.equal(order, ['1:1', '2:9'], 'task 1 waits for its first action; the other task did not');
   first.resolve();
   await all;

@@ -17,16 +17,27 @@ import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.ts';
 
 const AGENT_TASK = '01JD0000000000000000000T01';
-const test = suite<{ rt: TestRuntime; plugin: FakePlugin; web: Awaited<ReturnType<typeof connectWeb>> }>('task tab: one owner for the agent and MCP', {} as never);
+const test = suite<{ rt: TestRuntime; plugin: FakePlugin; web: Awaited<ReturnType<typeof connectWeb>> }>(
+  'task tab: one owner for the agent and MCP',
+  {} as never,
+);
 
 const parsed = parseUrlPolicyConfig({ open: { allow_hosts: ['allowed.example'] } });
 if (!parsed.ok) throw new Error(parsed.errors.join());
-const policy = createUrlPolicy({ config: parsed.config, resolve: async () => [{ address: '93.184.215.14', family: 4 }] });
+const policy = createUrlPolicy({
+  config: parsed.config,
+  resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+});
 
 /** The browser: `/redirect` pages land on a host the policy blocks (the wait reports the final URL). */
 const answer: Answerer = (name, params) => {
   if (name === 'browser_wait_for_loaded') {
-    return { result: { status: 'success', result: { status: 'complete', url: 'https://blocked.example/landing', title: 'Landing' } } };
+    return {
+      result: {
+        status: 'success',
+        result: { status: 'complete', url: 'https://blocked.example/landing', title: 'Landing' },
+      },
+    };
   }
   return okAnswer(name, params);
 };
@@ -39,28 +50,49 @@ async function setUp(llmSteps: Parameters<typeof scriptedLlm>[0]) {
     inspectFor: (taskId) => inspection.observerFor(taskId),
     control: (s) => {
       services = s;
-      return createAgentOrchestrator(s, { llm: scriptedLlm(llmSteps), inspection, checkUrl: policy.check, checkFinalUrl: policy.checkFinal, pagePrepBackoffMs: [20] });
+      return createAgentOrchestrator(s, {
+        llm: scriptedLlm(llmSteps),
+        inspection,
+        checkUrl: policy.check,
+        checkFinalUrl: policy.checkFinal,
+        pagePrepBackoffMs: [20],
+      });
     },
   });
   const orchestrator = rt.server.control as ReturnType<typeof createAgentOrchestrator>;
   const plugin = await startFakePlugin({ url: rt.server.url, clientId: 'plugin-tab', answer });
   const web = await connectWeb(rt.server.url);
-  const driver = createPageDriver(services, { groupTitle: 'MCP tab test', checkUrl: policy.check, checkFinalUrl: policy.checkFinal, taskId: ulid() });
+  const driver = createPageDriver(services, {
+    groupTitle: 'MCP tab test',
+    checkUrl: policy.check,
+    checkFinalUrl: policy.checkFinal,
+    taskId: ulid(),
+  });
   for (const taskId of [AGENT_TASK, driver.taskId]) {
-    await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `evt-${ulid()}`, timestamp: Date.now(), taskId });
+    await web.timeout(5_000).emitWithAck('frontend_message', {
+      v: 1,
+      type: 'subscribe_task',
+      id: `evt-${ulid()}`,
+      timestamp: Date.now(),
+      taskId,
+    });
   }
   return { rt, plugin, web, driver, orchestrator };
 }
 
 /** What the plugin was asked to do for one task: action names and the URL task_start got. */
 const framesOf = (plugin: FakePlugin, taskId: string) =>
-  plugin.received.filter((f) => f.taskId === taskId).map((f) => {
-    const [name, params] = Object.entries(f.action)[0]!;
-    return name === 'task_start' ? `${name} ${String(params.url)}${params.reuseExistingTab ? ' (reuse)' : ''}` : name;
-  });
+  plugin.received
+    .filter((f) => f.taskId === taskId)
+    .map((f) => {
+      const [name, params] = Object.entries(f.action)[0]!;
+      return name === 'task_start' ? `${name} ${String(params.url)}${params.reuseExistingTab ? ' (reuse)' : ''}` : name;
+    });
 
 const refusedSteps = (web: { events: any[] }, taskId: string) =>
-  web.events.filter((e) => e.taskId === taskId && e.event.type === 'toolUsed' && e.event.phase === 'error').map((e) => [e.event.actionName, e.event.error.code, e.event.error.details?.reason]);
+  web.events
+    .filter((e) => e.taskId === taskId && e.event.type === 'toolUsed' && e.event.phase === 'error')
+    .map((e) => [e.event.actionName, e.event.error.code, e.event.error.details?.reason]);
 
 /** The same URL opened by an agent task (browser_open from the LLM) and by an MCP page driver. */
 async function openOnBoth(ctx: Record<string, unknown>, url: string) {
@@ -73,7 +105,14 @@ async function openOnBoth(ctx: Record<string, unknown>, url: string) {
     },
   ]);
   Object.assign(ctx, { rt: env.rt, plugin: env.plugin, web: env.web });
-  await env.web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${ulid()}`, timestamp: Date.now(), taskId: AGENT_TASK, content: `open ${url}` });
+  await env.web.timeout(5_000).emitWithAck('frontend_message', {
+    v: 1,
+    type: 'user_message',
+    id: `evt-${ulid()}`,
+    timestamp: Date.now(),
+    taskId: AGENT_TASK,
+    content: `open ${url}`,
+  });
   await eventually(() => toolResult !== undefined, 5_000, 'the agent got the tool result');
   const mcp = await env.driver.open(url);
   return { ...env, toolResult, mcp };
@@ -94,7 +133,11 @@ test('a blocked URL: refused the same way on both paths, before any frame is sen
   assert.equal(mcp.ok ? null : mcp.error.message, toolResult.error.message, 'the same refusal');
   assert.equal(framesOf(plugin, AGENT_TASK), [], 'the agent sent nothing');
   assert.equal(framesOf(plugin, driver.taskId), [], 'MCP sent nothing');
-  await eventually(() => refusedSteps(web, driver.taskId).length === 1 && refusedSteps(web, AGENT_TASK).length === 1, 5_000, 'both refusals shown as steps');
+  await eventually(
+    () => refusedSteps(web, driver.taskId).length === 1 && refusedSteps(web, AGENT_TASK).length === 1,
+    5_000,
+    'both refusals shown as steps',
+  );
   assert.equal(refusedSteps(web, driver.taskId), refusedSteps(web, AGENT_TASK));
   assert.equal(refusedSteps(web, AGENT_TASK), [['task_start', 'URL_BLOCKED', 'not_allowlisted']]);
 });
@@ -103,11 +146,20 @@ test('a redirect to a blocked host: the same frames on both paths, the tab parke
   // Upper case: the browser gets the form the policy checked, on both paths.
   const { plugin, driver, orchestrator, toolResult, mcp } = await openOnBoth(ctx, 'HTTPS://Allowed.Example/redirect');
 
-  const expected = ['task_start https://allowed.example/redirect', 'browser_debugger_attach', 'browser_wait_for_loaded', 'task_start about:blank (reuse)'];
+  const expected = [
+    'task_start https://allowed.example/redirect',
+    'browser_debugger_attach',
+    'browser_wait_for_loaded',
+    'task_start about:blank (reuse)',
+  ];
   assert.equal(framesOf(plugin, AGENT_TASK), expected, 'agent frames');
   assert.equal(framesOf(plugin, driver.taskId), expected, 'MCP frames');
   assert.equal([toolResult.ok, toolResult.error.code], [false, 'URL_BLOCKED']);
-  assert.equal(mcp.ok ? null : [mcp.error.code, (mcp.error.details as any).stage, mcp.error.message], ['URL_BLOCKED', 'final', toolResult.error.message]);
+  assert.equal(mcp.ok ? null : [mcp.error.code, (mcp.error.details as any).stage, mcp.error.message], [
+    'URL_BLOCKED',
+    'final',
+    toolResult.error.message,
+  ]);
 
   // The same tab owner on both: the tab is known, parked on about:blank, not closed.
   const agentTab = orchestrator.sessionOf(AGENT_TASK)!.browser.tab;

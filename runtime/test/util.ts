@@ -34,7 +34,13 @@ export function testConfig(dir: string, overrides: Partial<MimoConfig> = {}): Mi
   };
 }
 
-export async function startRuntime(options: Omit<Partial<CreateServerOptions>, "config"> & { config?: Partial<MimoConfig>; dir?: string; persistent?: boolean } = {}): Promise<TestRuntime> {
+export async function startRuntime(
+  options: Omit<Partial<CreateServerOptions>, 'config'> & {
+    config?: Partial<MimoConfig>;
+    dir?: string;
+    persistent?: boolean;
+  } = {},
+): Promise<TestRuntime> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'mimo-runtime-'));
   const logs: Array<Record<string, unknown>> = [];
   const { config, persistent, dir: _dir, clock: given, ...rest } = options;
@@ -80,7 +86,11 @@ export async function connectWeb(url: string, options: { token?: string } = {}):
  * Polls until a peer-visible condition holds (a frame arrived over the real socket): waiting for
  * IO, never for a timeout. `timeoutMs` is a generous guard against a hang, not a timing claim.
  */
-export async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function eventually(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const started = Date.now();
   while (!(await predicate())) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);

@@ -22,9 +22,14 @@ export interface PolicyDescription {
 export function describePolicy(policy: UrlPolicy | UrlPolicyConfig): PolicyDescription {
   const config = 'check' in policy ? policy.config : policy;
   const lifted = liftableCategories.filter((c) => config.allowPrivateNetworks.includes(c));
-  const blockedCategories: AddressCategory[] = [...liftableCategories.filter((c) => !lifted.includes(c)), ...fixedCategories];
+  const blockedCategories: AddressCategory[] = [
+    ...liftableCategories.filter((c) => !lifted.includes(c)),
+    ...fixedCategories,
+  ];
   const allowlist =
-    config.allowHosts === null && config.allowHostSuffixes === null ? null : { hosts: config.allowHosts ?? [], hostSuffixes: config.allowHostSuffixes ?? [] };
+    config.allowHosts === null && config.allowHostSuffixes === null
+      ? null
+      : { hosts: config.allowHosts ?? [], hostSuffixes: config.allowHostSuffixes ?? [] };
   const parts = [
     `URL policy: ${config.source ? `from ${config.source}` : 'built-in defaults (no MIMO_URL_POLICY file)'}.`,
     `Schemes: ${config.allowSchemes.join(', ')}${config.allowAboutBlank ? ', about:blank' : ''}.`,

@@ -15,7 +15,10 @@ export function createSystemResolver(options: SystemResolverOptions = {}): HostR
   return async (hostname) => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'ETIMEOUT' })), timeoutMs);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'ETIMEOUT' })),
+        timeoutMs,
+      );
     });
     try {
       const answers = await Promise.race([find(hostname), timeout]);

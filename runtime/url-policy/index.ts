@@ -1,5 +1,13 @@
 export { createUrlPolicy } from './url-policy.ts';
-export type { HostResolver, ResolvedAddress, UrlBlockReason, UrlBlockedError, UrlPolicy, UrlPolicyDeps, UrlVerdict } from './url-policy.ts';
+export type {
+  HostResolver,
+  ResolvedAddress,
+  UrlBlockReason,
+  UrlBlockedError,
+  UrlPolicy,
+  UrlPolicyDeps,
+  UrlVerdict,
+} from './url-policy.ts';
 export { defaultUrlPolicyConfig, loadUrlPolicyConfig, parseUrlPolicyConfig } from './policy-config.ts';
 export type { PolicyConfigResult, UrlPolicyConfig } from './policy-config.ts';
 export { describePolicy } from './describe-policy.ts';

@@ -82,7 +82,7 @@ export function formatIp(ip: IpAddress): string {
   // Compress the longest run of zero groups (RFC 5952).
   let bestStart = -1;
   let bestLength = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (hextets[i] !== '0') {
       i++;
       continue;

@@ -32,12 +32,18 @@ export const defaultUrlPolicyConfig: UrlPolicyConfig = Object.freeze({
 const HostSchema = v.pipe(
   v.string(),
   v.transform((s) => s.trim().toLowerCase().replace(/\.$/, '')),
-  v.regex(/^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$|^[0-9a-f:.]+$|^\[[0-9a-f:.]+\]$/, 'expected a host name such as "example.com"'),
+  v.regex(
+    /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$|^[0-9a-f:.]+$|^\[[0-9a-f:.]+\]$/,
+    'expected a host name such as "example.com"',
+  ),
 );
 const SuffixSchema = v.pipe(
   v.string(),
   v.transform((s) => s.trim().toLowerCase().replace(/\.$/, '')),
-  v.regex(/^\.?(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/, 'expected a host suffix such as ".example.com"'),
+  v.regex(
+    /^\.?(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/,
+    'expected a host suffix such as ".example.com"',
+  ),
 );
 
 const OpenSchema = v.strictObject({
@@ -45,7 +51,9 @@ const OpenSchema = v.strictObject({
   allow_about_blank: v.optional(v.boolean()),
   allow_hosts: v.optional(v.array(HostSchema)),
   allow_host_suffixes: v.optional(v.array(SuffixSchema)),
-  allow_private_networks: v.optional(v.union([v.boolean(), v.array(v.picklist(liftableCategories, `expected one of ${liftableCategories.join(', ')}`))])),
+  allow_private_networks: v.optional(
+    v.union([v.boolean(), v.array(v.picklist(liftableCategories, `expected one of ${liftableCategories.join(', ')}`))]),
+  ),
 });
 
 const FileSchema = v.object({ open: v.optional(OpenSchema) });
@@ -73,20 +81,31 @@ export function parseUrlPolicyConfig(json: unknown, source: string | null = null
       allowAboutBlank: open.allow_about_blank ?? defaultUrlPolicyConfig.allowAboutBlank,
       allowHosts: open.allow_hosts ? [...new Set(open.allow_hosts.map((h) => h.replace(/^\[|\]$/g, '')))] : null,
       allowHostSuffixes: open.allow_host_suffixes ? [...new Set(open.allow_host_suffixes)] : null,
-      allowPrivateNetworks: lifted === true ? [...liftableCategories] : lifted === false || lifted === undefined ? [] : [...new Set(lifted)],
+      allowPrivateNetworks:
+        lifted === true
+          ? [...liftableCategories]
+          : lifted === false || lifted === undefined
+            ? []
+            : [...new Set(lifted)],
       source,
     },
   };
 }
 
 /** Reads `path` (MIMO_URL_POLICY); undefined or empty path = the defaults. */
-export async function loadUrlPolicyConfig(path: string | undefined, read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8')): Promise<PolicyConfigResult> {
+export async function loadUrlPolicyConfig(
+  path: string | undefined,
+  read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8'),
+): Promise<PolicyConfigResult> {
   if (!path) return { ok: true, config: defaultUrlPolicyConfig };
   let text: string;
   try {
     text = await read(path);
   } catch (error) {
-    return { ok: false, errors: [`${path}: cannot read the URL policy file (${(error as NodeJS.ErrnoException).code ?? String(error)})`] };
+    return {
+      ok: false,
+      errors: [`${path}: cannot read the URL policy file (${(error as NodeJS.ErrnoException).code ?? String(error)})`],
+    };
   }
   let json: unknown;
   try {

@@ -8,10 +8,20 @@
 //    moved while it was being read).
 // A blocked page answers URL_BLOCKED and the tab is sent to about:blank (the caller's navigate).
 
-export type ReadCheck = (url: string) => Promise<{ ok: true } | { ok: false; error: { code: string; message: string; retryable?: boolean; details?: unknown } }>;
+export type ReadCheck = (
+  url: string,
+) => Promise<
+  { ok: true } | { ok: false; error: { code: string; message: string; retryable?: boolean; details?: unknown } }
+>;
 
 /** The actions that return page content. */
-export const PAGE_READ_ACTIONS: ReadonlySet<string> = new Set(['browser_screenshot', 'browser_readability_extract', 'browser_dom_index', 'browser_xpath_scan', 'browser_get_html']);
+export const PAGE_READ_ACTIONS: ReadonlySet<string> = new Set([
+  'browser_screenshot',
+  'browser_readability_extract',
+  'browser_dom_index',
+  'browser_xpath_scan',
+  'browser_get_html',
+]);
 
 export function isPageRead(actionName: string): boolean {
   return PAGE_READ_ACTIONS.has(actionName);
@@ -26,7 +36,12 @@ function exempt(url: string | undefined): boolean {
  * Checks the tab's current URL with the policy's final-URL rules. `urlOf` answers the URL the
  * extension last reported for the tab (the snapshot store follows its tab events).
  */
-export async function checkPageRead(check: ReadCheck, url: string | undefined): Promise<{ ok: true } | { ok: false; error: { code: string; message: string; retryable?: boolean; details?: unknown } }> {
+export async function checkPageRead(
+  check: ReadCheck,
+  url: string | undefined,
+): Promise<
+  { ok: true } | { ok: false; error: { code: string; message: string; retryable?: boolean; details?: unknown } }
+> {
   if (exempt(url)) return { ok: true };
   return check(url!);
 }
@@ -48,7 +63,11 @@ export interface GuardedReadDeps<Outcome> {
 }
 
 /** One page read under the guard: checked before it is sent and again before its result is reported. */
-export async function guardedRead<Outcome>(actionName: string, params: Record<string, unknown>, deps: GuardedReadDeps<Outcome>): Promise<Outcome> {
+export async function guardedRead<Outcome>(
+  actionName: string,
+  params: Record<string, unknown>,
+  deps: GuardedReadDeps<Outcome>,
+): Promise<Outcome> {
   const check = deps.check;
   if (!check || !isPageRead(actionName)) return deps.run(undefined);
   if (deps.hasBrowser()) {

@@ -31,7 +31,14 @@ export interface UrlBlockedError {
   code: 'URL_BLOCKED';
   message: string;
   retryable: false;
-  details: { reason: UrlBlockReason; stage: 'request' | 'final'; host?: string; address?: string; category?: AddressCategory; range?: string };
+  details: {
+    reason: UrlBlockReason;
+    stage: 'request' | 'final';
+    host?: string;
+    address?: string;
+    category?: AddressCategory;
+    range?: string;
+  };
 }
 
 export type UrlVerdict = { ok: true } | { ok: false; error: UrlBlockedError };
@@ -51,10 +58,21 @@ export interface UrlPolicyDeps {
 
 /** Names that mean this machine or a cloud metadata service whatever DNS says. */
 const LOOPBACK_NAMES = /^(?:localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)$|\.localhost$/;
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
-function blocked(stage: 'request' | 'final', reason: UrlBlockReason, message: string, extra: Omit<UrlBlockedError['details'], 'reason' | 'stage'> = {}): UrlVerdict {
+function blocked(
+  stage: 'request' | 'final',
+  reason: UrlBlockReason,
+  message: string,
+  extra: Omit<UrlBlockedError['details'], 'reason' | 'stage'> = {},
+): UrlVerdict {
   return { ok: false, error: { code: 'URL_BLOCKED', message, retryable: false, details: { reason, stage, ...extra } } };
 }
 
@@ -77,19 +95,29 @@ export function createUrlPolicy(deps: UrlPolicyDeps): UrlPolicy {
     if (isLiftable(found.category) && lifted.has(found.category)) return { ok: true };
     const address = formatIp(ip);
     const how = viaDns ? `${host} resolves to ${address}, ` : `${address} is `;
-    const lift = isLiftable(found.category) ? ` (the policy file can lift this with "allow_private_networks": ["${found.category}"])` : '';
-    return blocked(stage, 'blocked_address', `${how}a ${found.category.replace('_', '-')} address (${found.cidr}${found.via ? ` via ${found.via}` : ''}); navigation there is blocked${lift}`, {
-      host,
-      address,
-      category: found.category,
-      range: found.cidr,
-    });
+    const lift = isLiftable(found.category)
+      ? ` (the policy file can lift this with "allow_private_networks": ["${found.category}"])`
+      : '';
+    return blocked(
+      stage,
+      'blocked_address',
+      `${how}a ${found.category.replace('_', '-')} address (${found.cidr}${found.via ? ` via ${found.via}` : ''}); navigation there is blocked${lift}`,
+      {
+        host,
+        address,
+        category: found.category,
+        range: found.cidr,
+      },
+    );
   }
 
   async function evaluate(url: string, stage: 'request' | 'final'): Promise<UrlVerdict> {
-    if (typeof url !== 'string' || url.length === 0 || url.length > 8192) return blocked(stage, 'invalid_url', 'the URL must be a non-empty string of at most 8192 characters');
+    if (typeof url !== 'string' || url.length === 0 || url.length > 8192)
+      return blocked(stage, 'invalid_url', 'the URL must be a non-empty string of at most 8192 characters');
     if (url.trim().toLowerCase() === 'about:blank') {
-      return config.allowAboutBlank ? { ok: true } : blocked(stage, 'scheme', 'about:blank is not allowed by the URL policy');
+      return config.allowAboutBlank
+        ? { ok: true }
+        : blocked(stage, 'scheme', 'about:blank is not allowed by the URL policy');
     }
     let parsed: URL;
     try {
@@ -99,9 +127,14 @@ export function createUrlPolicy(deps: UrlPolicyDeps): UrlPolicy {
     }
     const scheme = parsed.protocol.slice(0, -1);
     if (!(config.allowSchemes as string[]).includes(scheme)) {
-      return blocked(stage, 'scheme', `only ${config.allowSchemes.join('/')} URLs${config.allowAboutBlank ? ' and about:blank' : ''} can be opened, not ${scheme}:`);
+      return blocked(
+        stage,
+        'scheme',
+        `only ${config.allowSchemes.join('/')} URLs${config.allowAboutBlank ? ' and about:blank' : ''} can be opened, not ${scheme}:`,
+      );
     }
-    if (parsed.username !== '' || parsed.password !== '') return blocked(stage, 'credentials', 'URLs with a user name or password (user@host) are not allowed');
+    if (parsed.username !== '' || parsed.password !== '')
+      return blocked(stage, 'credentials', 'URLs with a user name or password (user@host) are not allowed');
 
     // The parser has already canonicalised IPv4 notations and IPv6; one trailing dot is the root.
     let host = parsed.hostname.toLowerCase();
@@ -109,7 +142,9 @@ export function createUrlPolicy(deps: UrlPolicyDeps): UrlPolicy {
     const literal = parseIp(host);
     const hostForList = literal?.family === 6 ? host.replace(/^\[|\]$/g, '') : host;
     if (!hostAllowlisted(hostForList, config)) {
-      return blocked(stage, 'not_allowlisted', `${hostForList} is not on the URL policy's allowlist`, { host: hostForList });
+      return blocked(stage, 'not_allowlisted', `${hostForList} is not on the URL policy's allowlist`, {
+        host: hostForList,
+      });
     }
     if (literal) return addressVerdict(stage, hostForList, literal, false);
 
@@ -118,17 +153,32 @@ export function createUrlPolicy(deps: UrlPolicyDeps): UrlPolicy {
       return blocked(stage, 'invalid_host', `"${host}" is not a valid host name`, { host });
     }
     if (LOOPBACK_NAMES.test(host) && !lifted.has('loopback')) {
-      return blocked(stage, 'blocked_name', `${host} names this machine (loopback); navigation there is blocked (the policy file can lift this with "allow_private_networks": ["loopback"])`, { host, category: 'loopback' });
+      return blocked(
+        stage,
+        'blocked_name',
+        `${host} names this machine (loopback); navigation there is blocked (the policy file can lift this with "allow_private_networks": ["loopback"])`,
+        { host, category: 'loopback' },
+      );
     }
-    if (METADATA_NAMES.has(host)) return blocked(stage, 'blocked_name', `${host} is a cloud metadata service; navigation there is blocked`, { host, category: 'metadata' });
+    if (METADATA_NAMES.has(host))
+      return blocked(stage, 'blocked_name', `${host} is a cloud metadata service; navigation there is blocked`, {
+        host,
+        category: 'metadata',
+      });
 
     let answers: ResolvedAddress[];
     try {
       answers = await deps.resolve(host);
     } catch (error) {
-      return blocked(stage, 'dns_failed', `${host} could not be resolved (${(error as NodeJS.ErrnoException)?.code ?? String(error)}); unresolvable hosts are blocked`, { host });
+      return blocked(
+        stage,
+        'dns_failed',
+        `${host} could not be resolved (${(error as NodeJS.ErrnoException)?.code ?? String(error)}); unresolvable hosts are blocked`,
+        { host },
+      );
     }
-    if (!Array.isArray(answers) || answers.length === 0) return blocked(stage, 'dns_failed', `${host} has no A/AAAA record; unresolvable hosts are blocked`, { host });
+    if (!Array.isArray(answers) || answers.length === 0)
+      return blocked(stage, 'dns_failed', `${host} has no A/AAAA record; unresolvable hosts are blocked`, { host });
     for (const answer of answers) {
       const ip = parseIp(String(answer?.address ?? ''));
       if (!ip) return blocked(stage, 'dns_failed', `${host} resolved to something that is not an IP address`, { host });
@@ -144,7 +194,13 @@ export function createUrlPolicy(deps: UrlPolicyDeps): UrlPolicy {
     checkFinal: async (url) => {
       const verdict = await evaluate(url, 'final');
       if (verdict.ok) return verdict;
-      return { ok: false, error: { ...verdict.error, message: `the page ended up at a blocked URL after redirects: ${verdict.error.message}` } };
+      return {
+        ok: false,
+        error: {
+          ...verdict.error,
+          message: `the page ended up at a blocked URL after redirects: ${verdict.error.message}`,
+        },
+      };
     },
   };
 }

@@ -38,7 +38,10 @@ export async function serveCorpus(): Promise<CorpusServer> {
     }
     try {
       const body = await readFile(path);
-      res.writeHead(200, { 'content-type': contentTypes[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': contentTypes[extname(path)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

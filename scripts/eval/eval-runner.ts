@@ -34,11 +34,16 @@ export interface EvalEnv {
   close(): Promise<void>;
 }
 
-export async function startEvalEnv(options: { env?: Record<string, string | undefined>; contextTokens?: number } = {}): Promise<EvalEnv> {
+export async function startEvalEnv(
+  options: { env?: Record<string, string | undefined>; contextTokens?: number } = {},
+): Promise<EvalEnv> {
   const llm = meteredLlm(llmFromEnv(options.env ?? process.env));
   const corpus = await serveCorpus();
   try {
-    const env = await startDemoEnv({ llm, ...(options.contextTokens ? { env: { MIMO_CONTEXT_TOKENS: String(options.contextTokens) } } : {}) });
+    const env = await startDemoEnv({
+      llm,
+      ...(options.contextTokens ? { env: { MIMO_CONTEXT_TOKENS: String(options.contextTokens) } } : {}),
+    });
     return {
       env,
       corpus,
@@ -56,7 +61,8 @@ export async function startEvalEnv(options: { env?: Record<string, string | unde
 
 /** The Playwright page of a task's tab: by the tab's URL in the server's snapshot. */
 async function taskPage(ev: EvalEnv, taskId: string): Promise<Page | undefined> {
-  const control = ev.env.app.server.control as { sessionOf?(id: string): { browser: { tabId: number | null } } | undefined } | undefined;
+  const control = ev.env.app.server.control as
+    { sessionOf?(id: string): { browser: { tabId: number | null } } | undefined } | undefined;
   const tabId = control?.sessionOf?.(taskId)?.browser.tabId ?? null;
   if (tabId === null) return undefined;
   const url = ev.env.app.server.snapshots.current().tabs.find((t) => t.tabId === tabId)?.url;
@@ -69,7 +75,11 @@ async function stopTask(ev: EvalEnv, taskId: string): Promise<void> {
   await ev.env.app.server.control?.stop(taskId, 'web', 'eval task finished').catch(() => undefined);
 }
 
-export async function runEvalTask(ev: EvalEnv, task: EvalTask, options: { timeoutMs?: number } = {}): Promise<TaskResult> {
+export async function runEvalTask(
+  ev: EvalEnv,
+  task: EvalTask,
+  options: { timeoutMs?: number } = {},
+): Promise<TaskResult> {
   const started = performance.now();
   const messages = task.messages(ev.corpus.url);
   let taskId: string | undefined;
@@ -77,7 +87,10 @@ export async function runEvalTask(ev: EvalEnv, task: EvalTask, options: { timeou
   let error: string | null = null;
   let browserActions = 0;
   for (const message of messages) {
-    const run = await ev.env.runTask(message, { ...(taskId ? { taskId } : {}), timeoutMs: options.timeoutMs ?? 120_000 });
+    const run = await ev.env.runTask(message, {
+      ...(taskId ? { taskId } : {}),
+      timeoutMs: options.timeoutMs ?? 120_000,
+    });
     taskId = run.taskId;
     answer = run.text;
     browserActions += run.steps.length;

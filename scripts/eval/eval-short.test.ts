@@ -35,7 +35,8 @@ for (const id of SHORT_EVAL) {
     assert.ok(result.success, `${id}: ${result.detail}${result.error ? ` [${result.error}]` : ''}\n${result.answer}`);
     assert.is(result.error, null);
     assert.ok(result.steps >= 2, 'the planner opened the page and acted');
-    for (const tokens of result.contextTokens) assert.ok(tokens <= DEFAULT_CONTEXT_TOKENS, `a step's page context took ${tokens} tokens`);
+    for (const tokens of result.contextTokens)
+      assert.ok(tokens <= DEFAULT_CONTEXT_TOKENS, `a step's page context took ${tokens} tokens`);
     assert.not.match(result.answer, /\bdone\.[\s\S]*Not done/);
   });
 }

@@ -25,7 +25,11 @@ export function meteredLlm(inner: LlmGateway): LlmGateway & { meterOf(taskId: st
   const meters = new Map<string, TaskMeter>();
   const meterOf = (taskId: string): TaskMeter => {
     let meter = meters.get(taskId);
-    if (!meter) meters.set(taskId, (meter = { steps: 0, promptTokens: 0, completionTokens: 0, contextTokens: [], reportedUsage: false }));
+    if (!meter)
+      meters.set(
+        taskId,
+        (meter = { steps: 0, promptTokens: 0, completionTokens: 0, contextTokens: [], reportedUsage: false }),
+      );
     return meter;
   };
   return {
@@ -40,7 +44,8 @@ export function meteredLlm(inner: LlmGateway): LlmGateway & { meterOf(taskId: st
       let done: Extract<LlmEvent, { type: 'done' }> | undefined;
       for await (const event of inner.streamChat(input)) {
         if (event.type === 'delta') streamed += event.content;
-        else if (event.type === 'tool_call') streamed += JSON.stringify({ name: event.name, arguments: event.arguments });
+        else if (event.type === 'tool_call')
+          streamed += JSON.stringify({ name: event.name, arguments: event.arguments });
         else if (event.type === 'done') done = event;
         yield event;
       }

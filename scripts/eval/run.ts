@@ -14,10 +14,18 @@ const percentile = (values: number[], p: number) => {
 };
 
 export function formatTable(results: TaskResult[]): string {
-  const rows = results.map((r) => [r.id, r.success ? 'yes' : 'NO', String(r.steps), String(r.promptTokens + r.completionTokens), String(Math.max(0, ...r.contextTokens)), r.seconds.toFixed(1)]);
+  const rows = results.map((r) => [
+    r.id,
+    r.success ? 'yes' : 'NO',
+    String(r.steps),
+    String(r.promptTokens + r.completionTokens),
+    String(Math.max(0, ...r.contextTokens)),
+    r.seconds.toFixed(1),
+  ]);
   const head = ['task', 'success', 'steps', 'tokens', 'max ctx', 'seconds'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -48,11 +56,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const ev = await startEvalEnv({ contextTokens: budget.value });
   const results: TaskResult[] = [];
   try {
-    console.log(`eval: ${tasks.length} tasks on fixtures/corpus, LLM ${ev.llm.kind}/${ev.llm.model}, page-context budget ${budget.value} tokens`);
+    console.log(
+      `eval: ${tasks.length} tasks on fixtures/corpus, LLM ${ev.llm.kind}/${ev.llm.model}, page-context budget ${budget.value} tokens`,
+    );
     for (const task of tasks) {
       const result = await runEvalTask(ev, task);
       results.push(result);
-      console.log(`  ${result.success ? 'ok  ' : 'FAIL'} ${task.id} (${result.seconds.toFixed(1)} s)${result.success ? '' : `: ${result.detail}${result.error ? ` [${result.error}]` : ''}`}`);
+      console.log(
+        `  ${result.success ? 'ok  ' : 'FAIL'} ${task.id} (${result.seconds.toFixed(1)} s)${result.success ? '' : `: ${result.detail}${result.error ? ` [${result.error}]` : ''}`}`,
+      );
     }
   } finally {
     await ev.close();
@@ -60,7 +72,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const summary = summaryOf(results, `${ev.llm.kind}/${ev.llm.model}`, budget.value);
   console.log(`\n${formatTable(results)}\n`);
   console.log(`success rate: ${summary.passed}/${summary.tasks} (${(summary.successRate * 100).toFixed(0)} %)`);
-  console.log(`page context per LLM step: max ${summary.contextTokensPerStep.max}, p50 ${summary.contextTokensPerStep.p50} tokens (o200k); on SQLite's lang_select.html: max ${summary.sqliteContextTokensPerStep.max}, p50 ${summary.sqliteContextTokensPerStep.p50} over ${summary.sqliteContextTokensPerStep.steps} steps`);
+  console.log(
+    `page context per LLM step: max ${summary.contextTokensPerStep.max}, p50 ${summary.contextTokensPerStep.p50} tokens (o200k); on SQLite's lang_select.html: max ${summary.sqliteContextTokensPerStep.max}, p50 ${summary.sqliteContextTokensPerStep.p50} over ${summary.sqliteContextTokensPerStep.steps} steps`,
+  );
   const dir = join(process.cwd(), 'eval-output');
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'results.json'), `${JSON.stringify({ summary, results }, null, 2)}\n`);

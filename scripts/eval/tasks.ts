@@ -36,30 +36,51 @@ const todoState = (page: Page): Promise<TodoState> =>
   });
 
 /** Same items in any order (TodoMVC's vanilla app lists the newest first, React's last). */
-const same = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+const same = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
 /** "2 items left" / "2 items left!": the number, or null when there is no counter. */
 const leftCount = (text: string) => {
   const m = /(\d+)\s+items?\s+left/.exec(text);
   return m ? Number(m[1]) : null;
 };
 
-function todoCheck(expect: { titles?: string[]; completed?: string[]; visible?: string[]; left?: number; hash?: RegExp }) {
+function todoCheck(expect: {
+  titles?: string[];
+  completed?: string[];
+  visible?: string[];
+  left?: number;
+  hash?: RegExp;
+}) {
   return async (page: Page) => {
     const s = await todoState(page);
     const problems: string[] = [];
-    if (expect.titles && !same(s.titles, expect.titles)) problems.push(`todos ${JSON.stringify(s.titles)} != ${JSON.stringify(expect.titles)}`);
-    if (expect.completed && !same(s.completed, expect.completed)) problems.push(`completed ${JSON.stringify(s.completed)} != ${JSON.stringify(expect.completed)}`);
-    if (expect.visible && !same(s.visible, expect.visible)) problems.push(`visible ${JSON.stringify(s.visible)} != ${JSON.stringify(expect.visible)}`);
-    if (expect.left !== undefined && leftCount(s.left) !== expect.left) problems.push(`counter "${s.left}" is not ${expect.left} items left`);
+    if (expect.titles && !same(s.titles, expect.titles))
+      problems.push(`todos ${JSON.stringify(s.titles)} != ${JSON.stringify(expect.titles)}`);
+    if (expect.completed && !same(s.completed, expect.completed))
+      problems.push(`completed ${JSON.stringify(s.completed)} != ${JSON.stringify(expect.completed)}`);
+    if (expect.visible && !same(s.visible, expect.visible))
+      problems.push(`visible ${JSON.stringify(s.visible)} != ${JSON.stringify(expect.visible)}`);
+    if (expect.left !== undefined && leftCount(s.left) !== expect.left)
+      problems.push(`counter "${s.left}" is not ${expect.left} items left`);
     if (expect.hash && !expect.hash.test(s.hash)) problems.push(`route "${s.hash}" does not match ${expect.hash}`);
-    return { ok: problems.length === 0, detail: problems.join('; ') || `todos ${JSON.stringify(s.titles)}, completed ${JSON.stringify(s.completed)}, "${s.left}"` };
+    return {
+      ok: problems.length === 0,
+      detail:
+        problems.join('; ') ||
+        `todos ${JSON.stringify(s.titles)}, completed ${JSON.stringify(s.completed)}, "${s.left}"`,
+    };
   };
 }
 
 function todoTasks(site: 'todomvc-es6' | 'todomvc-react', path: string): EvalTask[] {
   const url = (base: string) => `${base}/todomvc/${path}/index.html`;
   return [
-    { id: `${site}: add one todo`, site, messages: (b) => [`Open ${url(b)} and add a todo called "Buy milk"`], check: todoCheck({ titles: ['Buy milk'], completed: [], left: 1 }) },
+    {
+      id: `${site}: add one todo`,
+      site,
+      messages: (b) => [`Open ${url(b)} and add a todo called "Buy milk"`],
+      check: todoCheck({ titles: ['Buy milk'], completed: [], left: 1 }),
+    },
     {
       id: `${site}: add three todos`,
       site,
@@ -75,13 +96,20 @@ function todoTasks(site: 'todomvc-es6' | 'todomvc-react', path: string): EvalTas
     {
       id: `${site}: active filter`,
       site,
-      messages: (b) => [`Open ${url(b)} and add todos called "Alpha" and "Beta"`, 'Mark "Alpha" as complete, then click Active'],
+      messages: (b) => [
+        `Open ${url(b)} and add todos called "Alpha" and "Beta"`,
+        'Mark "Alpha" as complete, then click Active',
+      ],
       check: todoCheck({ visible: ['Beta'], hash: /^#\/active$/ }),
     },
     {
       id: `${site}: clear completed`,
       site,
-      messages: (b) => [`Open ${url(b)} and add todos called "Alpha" and "Beta"`, 'Mark "Alpha" as complete', 'Click "Clear completed"'],
+      messages: (b) => [
+        `Open ${url(b)} and add todos called "Alpha" and "Beta"`,
+        'Mark "Alpha" as complete',
+        'Click "Clear completed"',
+      ],
       check: todoCheck({ titles: ['Beta'], completed: [], left: 1 }),
     },
     {
@@ -106,9 +134,15 @@ const formTasks: EvalTask[] = [
   {
     id: 'mdn: fill the first form',
     site: 'mdn-forms',
-    messages: (b) => [`Open ${mdn(b, 'your-first-HTML-form/first-form.html')}, type "Ada Lovelace" into the name field, type "ada@example.com" into the e-mail field and type "Hello there" into the message field`],
+    messages: (b) => [
+      `Open ${mdn(b, 'your-first-HTML-form/first-form.html')}, type "Ada Lovelace" into the name field, type "ada@example.com" into the e-mail field and type "Hello there" into the message field`,
+    ],
     check: formCheck(
-      () => ({ name: (document.getElementById('name') as HTMLInputElement).value, mail: (document.getElementById('mail') as HTMLInputElement).value, msg: (document.getElementById('msg') as HTMLTextAreaElement).value }),
+      () => ({
+        name: (document.getElementById('name') as HTMLInputElement).value,
+        mail: (document.getElementById('mail') as HTMLInputElement).value,
+        msg: (document.getElementById('msg') as HTMLTextAreaElement).value,
+      }),
       (v) => v.name === 'Ada Lovelace' && v.mail === 'ada@example.com' && v.msg === 'Hello there',
     ),
   },
@@ -116,32 +150,50 @@ const formTasks: EvalTask[] = [
     id: 'mdn: choose an option of a multiple select',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'select-example/select-multiple.html')} and choose Cat in the pet select`],
-    check: formCheck(() => Array.from((document.getElementById('pet-select') as HTMLSelectElement).selectedOptions, (o) => o.value), (v) => v.includes('cat')),
+    check: formCheck(
+      () => Array.from((document.getElementById('pet-select') as HTMLSelectElement).selectedOptions, (o) => o.value),
+      (v) => v.includes('cat'),
+    ),
   },
   {
     id: 'mdn: check a labelled checkbox',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'html-form-structure/checkbox-label.html')} and check "I like banana"`],
-    check: formCheck(() => ({ cherry: (document.getElementById('taste_1') as HTMLInputElement).checked, banana: (document.getElementById('taste_2') as HTMLInputElement).checked }), (v) => v.banana && !v.cherry),
+    check: formCheck(
+      () => ({
+        cherry: (document.getElementById('taste_1') as HTMLInputElement).checked,
+        banana: (document.getElementById('taste_2') as HTMLInputElement).checked,
+      }),
+      (v) => v.banana && !v.cherry,
+    ),
   },
   {
     id: 'mdn: choose a radio button',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'html-form-structure/fieldset-legend.html')} and choose Medium`],
-    check: formCheck(() => (document.querySelector('input[name="size"]:checked') as HTMLInputElement | null)?.value ?? null, (v) => v === 'medium'),
+    check: formCheck(
+      () => (document.querySelector('input[name="size"]:checked') as HTMLInputElement | null)?.value ?? null,
+      (v) => v === 'medium',
+    ),
   },
   {
     id: 'mdn: turn on a toggle switch',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'toggle-switch-example/index.html')} and turn on the power switch`],
-    check: formCheck(() => (document.getElementById('power') as HTMLInputElement).checked, (v) => v === true),
+    check: formCheck(
+      () => (document.getElementById('power') as HTMLInputElement).checked,
+      (v) => v === true,
+    ),
   },
   {
     id: 'mdn: check one ingredient (indeterminate parent)',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'indeterminate-example/index.html')} and check Book`],
     check: formCheck(
-      () => ({ book: (document.getElementById('book') as HTMLInputElement).checked, parent: (document.getElementById('enchantment') as HTMLInputElement).indeterminate }),
+      () => ({
+        book: (document.getElementById('book') as HTMLInputElement).checked,
+        parent: (document.getElementById('enchantment') as HTMLInputElement).indeterminate,
+      }),
       (v) => v.book && v.parent,
     ),
   },
@@ -149,19 +201,33 @@ const formTasks: EvalTask[] = [
     id: 'mdn: type into a number input',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'basic-input-examples/index.html')} and type 42 into the number field`],
-    check: formCheck(() => (document.getElementById('number') as HTMLInputElement).value, (v) => v === '42'),
+    check: formCheck(
+      () => (document.getElementById('number') as HTMLInputElement).value,
+      (v) => v === '42',
+    ),
   },
   {
     id: 'mdn: fill a required field',
     site: 'mdn-forms',
-    messages: (b) => [`Open ${mdn(b, 'html-form-structure/required-labels.html')} and type "Grace Hopper" into the Name field`],
-    check: formCheck(() => (document.getElementById('username') as HTMLInputElement).value, (v) => v === 'Grace Hopper'),
+    messages: (b) => [
+      `Open ${mdn(b, 'html-form-structure/required-labels.html')} and type "Grace Hopper" into the Name field`,
+    ],
+    check: formCheck(
+      () => (document.getElementById('username') as HTMLInputElement).value,
+      (v) => v === 'Grace Hopper',
+    ),
   },
   {
     id: 'mdn: set a range',
     site: 'mdn-forms',
     messages: (b) => [`Open ${mdn(b, 'range-example/index.html')} and set the maximum house price to 300000`],
-    check: formCheck(() => ({ value: (document.getElementById('price') as HTMLInputElement).value, shown: document.querySelector('.price-output')?.textContent }), (v) => v.value === '300000' && v.shown === '300000'),
+    check: formCheck(
+      () => ({
+        value: (document.getElementById('price') as HTMLInputElement).value,
+        shown: document.querySelector('.price-output')?.textContent,
+      }),
+      (v) => v.value === '300000' && v.shown === '300000',
+    ),
   },
 ];
 
@@ -177,11 +243,20 @@ const sqliteTasks: EvalTask[] = [
     check: async (page, answer) => {
       const { title, terms } = await page.evaluate(() => ({
         title: document.title.trim(),
-        terms: [...new Set(Array.from(document.querySelectorAll('h1, h2')).flatMap((h) => (h.textContent ?? '').match(/\b[A-Z]{4,}\b/g) ?? []))],
+        terms: [
+          ...new Set(
+            Array.from(document.querySelectorAll('h1, h2')).flatMap(
+              (h) => (h.textContent ?? '').match(/\b[A-Z]{4,}\b/g) ?? [],
+            ),
+          ),
+        ],
       }));
       const named = terms.filter((t) => answer.includes(t));
       const ok = answer.includes(title) && named.length >= 3;
-      return { ok, detail: `title "${title}" ${answer.includes(title) ? 'named' : 'missing'}; heading keywords named: ${named.join(', ') || 'none'} of ${terms.join(', ')}` };
+      return {
+        ok,
+        detail: `title "${title}" ${answer.includes(title) ? 'named' : 'missing'}; heading keywords named: ${named.join(', ') || 'none'} of ${terms.join(', ')}`,
+      };
     },
   },
   {
@@ -214,4 +289,10 @@ const sqliteTasks: EvalTask[] = [
   },
 ];
 
-export const evalTasks: EvalTask[] = [...todoTasks('todomvc-es6', 'javascript-es6'), ...todoTasks('todomvc-react', 'react'), ...formTasks, ...sqliteTasks, ...widgetTasks];
+export const evalTasks: EvalTask[] = [
+  ...todoTasks('todomvc-es6', 'javascript-es6'),
+  ...todoTasks('todomvc-react', 'react'),
+  ...formTasks,
+  ...sqliteTasks,
+  ...widgetTasks,
+];

@@ -8,7 +8,8 @@ import type { EvalTask } from './tasks.ts';
 const shoelace = (base: string, page: string) => `${base}/shoelace/pages/${page}.html`;
 
 /** The frame (or the page's main frame) whose URL contains `part` (a path: with-tree.html contains tree.html). */
-const frameOf = (page: Page, part: string): Frame => page.frames().find((f) => f.url().includes(part)) ?? page.mainFrame();
+const frameOf = (page: Page, part: string): Frame =>
+  page.frames().find((f) => f.url().includes(part)) ?? page.mainFrame();
 
 /** A tree item's own state, found by its own label (its text before any child item). */
 function treeItemState(frame: Frame, label: string): Promise<{ found: boolean; expanded: boolean; selected: boolean }> {
@@ -70,7 +71,9 @@ export const widgetTasks: EvalTask[] = [
     site: 'widgets',
     messages: (b) => [`Open ${shoelace(b, 'select')} and choose Chocolate in the Flavour select`],
     check: async (page) => {
-      const value = await page.evaluate(() => (document.getElementById('flavour') as unknown as { value: string }).value);
+      const value = await page.evaluate(
+        () => (document.getElementById('flavour') as unknown as { value: string }).value,
+      );
       return { ok: value === 'chocolate', detail: `flavour = ${JSON.stringify(value)}` };
     },
   },
@@ -86,7 +89,11 @@ export const widgetTasks: EvalTask[] = [
   {
     id: 'shoelace: fill a modal dialog',
     site: 'widgets',
-    messages: (b) => [`Open ${shoelace(b, 'dialog')} and click "Rename account"`, 'Type "Grace" into the New name field', 'Click Save'],
+    messages: (b) => [
+      `Open ${shoelace(b, 'dialog')} and click "Rename account"`,
+      'Type "Grace" into the New name field',
+      'Click Save',
+    ],
     check: async (page) => {
       const name = (await page.textContent('#account-name'))?.trim();
       return { ok: name === 'Grace', detail: `account name ${JSON.stringify(name)}` };
@@ -97,19 +104,30 @@ export const widgetTasks: EvalTask[] = [
     site: 'widgets',
     messages: (b) => [`Open ${b}/duet-date-picker/pages/date.html and pick 15 March 2024 as the departure date`],
     check: async (page) => {
-      const value = await page.evaluate(() => (document.querySelector('input[name="departure"]') as HTMLInputElement | null)?.value ?? null);
+      const value = await page.evaluate(
+        () => (document.querySelector('input[name="departure"]') as HTMLInputElement | null)?.value ?? null,
+      );
       return { ok: value === '2024-03-15', detail: `departure = ${JSON.stringify(value)}` };
     },
   },
   {
     id: 'autocomplete: type and choose a suggestion',
     site: 'widgets',
-    messages: (b) => [`Open ${b}/accessible-autocomplete/examples/form-single.html, type "Fran" into the last location field and choose France`],
+    messages: (b) => [
+      `Open ${b}/accessible-autocomplete/examples/form-single.html, type "Fran" into the last location field and choose France`,
+    ],
     check: async (page) => {
       // enhanceSelectElement hides the <select> (kept as the form's value) and shows the combobox input.
-      const value = await page.evaluate(() => (document.querySelector('select[name="last-location"]') as HTMLSelectElement | null)?.value ?? null);
-      const shown = await page.evaluate(() => (document.getElementById('last-location') as HTMLInputElement | null)?.value ?? null);
-      return { ok: value === 'country:FR' && shown === 'France', detail: `select ${JSON.stringify(value)}, field ${JSON.stringify(shown)}` };
+      const value = await page.evaluate(
+        () => (document.querySelector('select[name="last-location"]') as HTMLSelectElement | null)?.value ?? null,
+      );
+      const shown = await page.evaluate(
+        () => (document.getElementById('last-location') as HTMLInputElement | null)?.value ?? null,
+      );
+      return {
+        ok: value === 'country:FR' && shown === 'France',
+        detail: `select ${JSON.stringify(value)}, field ${JSON.stringify(shown)}`,
+      };
     },
   },
   {
@@ -117,7 +135,10 @@ export const widgetTasks: EvalTask[] = [
     site: 'widgets',
     messages: (b) => [`Open ${b}/tablesort/pages/prices.html and click the Price column header`],
     check: async (page) => {
-      const state = await page.evaluate(() => ({ sort: document.querySelectorAll('#teas th')[1]?.getAttribute('aria-sort') ?? null, first: document.querySelector('#teas tbody tr td')?.textContent ?? null }));
+      const state = await page.evaluate(() => ({
+        sort: document.querySelectorAll('#teas th')[1]?.getAttribute('aria-sort') ?? null,
+        first: document.querySelector('#teas tbody tr td')?.textContent ?? null,
+      }));
       return { ok: state.sort === 'ascending' && state.first === 'Rooibos', detail: JSON.stringify(state) };
     },
   },
@@ -147,8 +168,13 @@ export const widgetTasks: EvalTask[] = [
     site: 'widgets',
     messages: (b) => [`Open ${b}/iframes/with-feed.html and click the second "Like"`],
     check: async (page) => {
-      const pressed = await frameOf(page, 'iframes/feed.html').evaluate(() => Array.from(document.querySelectorAll('.like'), (b) => b.getAttribute('aria-pressed')));
-      return { ok: JSON.stringify(pressed) === '["false","true","false"]', detail: `aria-pressed ${JSON.stringify(pressed)}` };
+      const pressed = await frameOf(page, 'iframes/feed.html').evaluate(() =>
+        Array.from(document.querySelectorAll('.like'), (b) => b.getAttribute('aria-pressed')),
+      );
+      return {
+        ok: JSON.stringify(pressed) === '["false","true","false"]',
+        detail: `aria-pressed ${JSON.stringify(pressed)}`,
+      };
     },
   },
 ];

@@ -10,7 +10,10 @@ test('20,000 random/mutated frames and 2,000 random JSON messages: the server su
   assert.ok(report.serverAlive, 'server died');
   assert.is(report.framesSent, 20_000);
   assert.is(report.jsonMessagesAnswered, report.jsonMessagesSent, 'every JSON message answered through its ack');
-  assert.ok(report.garbageConnectionsClosed > 10, `only ${report.garbageConnectionsClosed} garbage connections seen closing`);
+  assert.ok(
+    report.garbageConnectionsClosed > 10,
+    `only ${report.garbageConnectionsClosed} garbage connections seen closing`,
+  );
   assert.is(report.garbageConnectionsLeftOpen, 0, `left open after: ${JSON.stringify(report.leftOpenAfter)}`);
   assert.ok(report.controlRoundTrips > 0);
   assert.is(report.controlFailures, 0);

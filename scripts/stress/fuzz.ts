@@ -42,12 +42,29 @@ const benign = (rng: Prng): string =>
   ])();
 
 /** Frames a client must never send: each ends its connection. */
-const INVALID = ['4abc', '42{}', '42abc[', '9', '0', '2', '', '4', '42/mimo,["x"', '45-["x",{"_placeholder":true,"num":0}]x', '42/mimo,[]'];
+const INVALID = [
+  '4abc',
+  '42{}',
+  '42abc[',
+  '9',
+  '0',
+  '2',
+  '',
+  '4',
+  '42/mimo,["x"',
+  '45-["x",{"_placeholder":true,"num":0}]x',
+  '42/mimo,[]',
+];
 
 /** A mutated valid frame (may or may not stay valid) or a frame known to be invalid. */
 const garbage = (rng: Prng): string => {
   if (rng.next() < 0.5) return rng.pick(INVALID);
-  const base = rng.pick(['42/mimo,["frontend_message",{"v":1}]', '40/mimo,{"clientType":"frontend"}', '451-["x",{"_placeholder":true,"num":0}]', '43/mimo,1[]']);
+  const base = rng.pick([
+    '42/mimo,["frontend_message",{"v":1}]',
+    '40/mimo,{"clientType":"frontend"}',
+    '451-["x",{"_placeholder":true,"num":0}]',
+    '43/mimo,1[]',
+  ]);
   const chars = base.split('');
   for (let i = 1 + rng.int(4); i > 0; i--) {
     const at = rng.int(chars.length + 1);
@@ -66,7 +83,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const seed = options.seed ?? 20261122;
   const rng = createPrng(seed);
   const started = performance.now();
-  const child = fork(new URL('./stress-server.ts', import.meta.url).pathname, [], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./stress-server.ts', import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let exited = false;
   child.once('exit', () => (exited = true));
   const url: string = await new Promise((resolve, reject) => {
@@ -75,7 +95,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   });
 
   // Control client: a round trip every 20 ms, each must be answered.
-  const control = io(`${url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
+  const control = io(`${url}/mimo`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    auth: { clientType: 'frontend' },
+  });
   await new Promise<void>((resolve) => control.once('connect', () => resolve()));
   let controlRoundTrips = 0;
   let controlFailures = 0;
@@ -83,7 +108,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const controlLoop = (async () => {
     while (!stopControl) {
       try {
-        const reply = await control.timeout(3_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: 'ctl', timestamp: Date.now(), taskId: '01JD0000000000000000000000' });
+        const reply = await control.timeout(3_000).emitWithAck('frontend_message', {
+          v: 1,
+          type: 'subscribe_task',
+          id: 'ctl',
+          timestamp: Date.now(),
+          taskId: '01JD0000000000000000000000',
+        });
         if (reply?.ok) controlRoundTrips++;
         else controlFailures++;
       } catch {
@@ -129,7 +160,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       ws.send(bad);
       framesSent++;
       if (isDefinitelyInvalid(bad)) {
-        const closedInTime = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2_000))]);
+        const closedInTime = await Promise.race([
+          closed.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 2_000)),
+        ]);
         if (closedInTime) garbageConnectionsClosed++;
         else {
           garbageConnectionsLeftOpen++;
@@ -147,8 +181,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let jsonMessagesSent = 0;
   let jsonMessagesAnswered = 0;
   const clients: Socket[] = [
-    io(`${url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } }),
-    io(`${url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'plugin', clientId: 'fuzz-plugin' } }),
+    io(`${url}/mimo`, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      auth: { clientType: 'frontend' },
+    }),
+    io(`${url}/mimo`, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      auth: { clientType: 'plugin', clientId: 'fuzz-plugin' },
+    }),
   ];
   await Promise.all(clients.map((c) => new Promise<void>((resolve) => c.once('connect', () => resolve()))));
   const jsonDone = (async () => {
@@ -195,7 +239,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await runFuzz({ frames: Number(process.env.FUZZ_FRAMES ?? 1_000_000), jsonMessages: Number(process.env.FUZZ_JSON ?? 100_000) });
+  const report = await runFuzz({
+    frames: Number(process.env.FUZZ_FRAMES ?? 1_000_000),
+    jsonMessages: Number(process.env.FUZZ_JSON ?? 100_000),
+  });
   console.log(JSON.stringify(report, null, 2));
-  process.exitCode = report.serverAlive && report.controlFailures === 0 && report.garbageConnectionsLeftOpen === 0 ? 0 : 1;
+  process.exitCode =
+    report.serverAlive && report.controlFailures === 0 && report.garbageConnectionsLeftOpen === 0 ? 0 : 1;
 }

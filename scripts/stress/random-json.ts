@@ -1,7 +1,18 @@
 // Random JSON values and near-miss protocol messages for fuzzing the message handlers.
 import type { Prng } from './prng.ts';
 
-const words = ['user_message', 'tab_event', 'browser_action_result', 'full_state_sync', 'activate_extension', 'subscribe_task', 'x', '', '__proto__', 'constructor'];
+const words = [
+  'user_message',
+  'tab_event',
+  'browser_action_result',
+  'full_state_sync',
+  'activate_extension',
+  'subscribe_task',
+  'x',
+  '',
+  '__proto__',
+  'constructor',
+];
 
 export function randomJson(rng: Prng, depth = 0): unknown {
   const roll = rng.int(depth > 3 ? 5 : 8);
@@ -20,7 +31,10 @@ export function randomJson(rng: Prng, depth = 0): unknown {
       return Array.from({ length: rng.int(5) }, () => randomJson(rng, depth + 1));
     default: {
       const out: Record<string, unknown> = {};
-      for (let i = rng.int(6); i > 0; i--) out[rng.pick([...words, 'v', 'type', 'taskId', 'id', 'content', 'tabs', 'tab', 'eventType', 'actionId', 'status'])] = randomJson(rng, depth + 1);
+      for (let i = rng.int(6); i > 0; i--)
+        out[
+          rng.pick([...words, 'v', 'type', 'taskId', 'id', 'content', 'tabs', 'tab', 'eventType', 'actionId', 'status'])
+        ] = randomJson(rng, depth + 1);
       return out;
     }
   }
@@ -31,7 +45,13 @@ export function nearMissMessage(rng: Prng): unknown {
   const base: Record<string, unknown> = rng.pick([
     { v: 1, type: 'user_message', id: 'evt-1', timestamp: 1, taskId: '01JD0000000000000000000000', content: 'hi' },
     { v: 1, type: 'subscribe_task', id: 'evt-2', timestamp: 1, taskId: '01JD0000000000000000000000' },
-    { v: 1, type: 'tab_event', eventType: 'tab_updated', tab: { tabId: 1, windowId: 1, active: true, pinned: false, hidden: false, index: 0 }, timestamp: 1 },
+    {
+      v: 1,
+      type: 'tab_event',
+      eventType: 'tab_updated',
+      tab: { tabId: 1, windowId: 1, active: true, pinned: false, hidden: false, index: 0 },
+      timestamp: 1,
+    },
     { v: 1, type: 'browser_action_result', actionId: 'act-1', status: 'success', result: {} },
     { actionId: 'act-1', status: 'error', error: 'timeout' },
   ]);

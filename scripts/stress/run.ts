@@ -10,9 +10,20 @@ const report = await runFuzz({
   seed: Number(process.env.MIMO_FUZZ_SEED ?? 20261122),
 });
 console.log('fuzz:', JSON.stringify(report, null, 2));
-const fuzzOk = report.serverAlive && report.controlFailures === 0 && report.garbageConnectionsLeftOpen === 0 && report.jsonMessagesAnswered === report.jsonMessagesSent;
+const fuzzOk =
+  report.serverAlive &&
+  report.controlFailures === 0 &&
+  report.garbageConnectionsLeftOpen === 0 &&
+  report.jsonMessagesAnswered === report.jsonMessagesSent;
 const soak = await runSoak({ seconds: Number(process.env.SOAK_SECONDS ?? 60) });
-console.log('soak:', JSON.stringify({ ...soak, heapSamples: soak.heapSamples.map((p) => `${p.atS.toFixed(1)}s ${p.heapMB.toFixed(1)}MB`) }, null, 2));
+console.log(
+  'soak:',
+  JSON.stringify(
+    { ...soak, heapSamples: soak.heapSamples.map((p) => `${p.atS.toFixed(1)}s ${p.heapMB.toFixed(1)}MB`) },
+    null,
+    2,
+  ),
+);
 // Heap: the line through the rest samples may not rise more than 10 % over its span.
 const soakOk = soak.serverAlive && soak.lost === 0 && soak.actions > 0 && soak.heap.growthOverSpan <= 0.1;
 const ok = fuzzOk && soakOk;

@@ -16,7 +16,10 @@ test('300 sockets, 30 concurrent browser tasks for 8 s: no lost chatDelta, serve
   assert.is(report.cycles, 2);
   assert.ok(report.heapSamples.length >= 4, `${report.heapSamples.length} heap samples`);
   assert.is(report.heapSettled.length, 2, 'one settled heap per rest');
-  assert.ok(report.heapSettled.every((s) => report.heapSamples.includes(s)), 'each settled heap is one of the rest samples');
+  assert.ok(
+    report.heapSettled.every((s) => report.heapSamples.includes(s)),
+    'each settled heap is one of the rest samples',
+  );
   assert.ok(Number.isFinite(report.heap.slopeMBPerMin));
 });
 

@@ -42,7 +42,8 @@ export interface SoakReport {
 type ServerStats = { memory: NodeJS.MemoryUsage; storePending: number };
 type SwarmStats = { executed: number; perPlugin: number[] };
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 export async function runSoak(options: {
@@ -85,21 +86,38 @@ export async function runSoak(options: {
     child.once('exit', (code) => reject(new Error(`soak server exited (${code})`)));
   });
   const stats = () => requestStats<ServerStats>(child);
-  const swarm = spawn(process.execPath, ['--import', 'tsx', new URL('../../bench/runtime/plugin-swarm.ts', import.meta.url).pathname, url, String(options.plugins ?? 4)], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+  const swarm = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      new URL('../../bench/runtime/plugin-swarm.ts', import.meta.url).pathname,
+      url,
+      String(options.plugins ?? 4),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    },
+  );
   await new Promise<void>((resolve) => swarm.stdout!.once('data', () => resolve()));
 
   const connect = () =>
     new Promise<Socket>((resolve, reject) => {
-      const socket = io(`${url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend' } });
+      const socket = io(`${url}/mimo`, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+        auth: { clientType: 'frontend' },
+      });
       socket.once('connect', () => resolve(socket));
       socket.once('connect_error', reject);
     });
   const active: Socket[] = [];
-  for (let i = 0; i < taskCount; i += 50) active.push(...(await Promise.all(Array.from({ length: Math.min(50, taskCount - i) }, connect))));
+  for (let i = 0; i < taskCount; i += 50)
+    active.push(...(await Promise.all(Array.from({ length: Math.min(50, taskCount - i) }, connect))));
   const idle: Socket[] = [];
-  for (let i = 0; i < socketsWanted - taskCount; i += 100) idle.push(...(await Promise.all(Array.from({ length: Math.min(100, socketsWanted - taskCount - i) }, connect))));
+  for (let i = 0; i < socketsWanted - taskCount; i += 100)
+    idle.push(...(await Promise.all(Array.from({ length: Math.min(100, socketsWanted - taskCount - i) }, connect))));
 
   let sent = 0;
   let finished = 0;
@@ -124,7 +142,11 @@ export async function runSoak(options: {
               resolve(false);
             }, 30_000);
             const onEvent = (envelope: { event: { type: string; targetEventId?: string; finished?: boolean } }) => {
-              if (envelope.event.type === 'chatDelta' && envelope.event.targetEventId === id && envelope.event.finished) {
+              if (
+                envelope.event.type === 'chatDelta' &&
+                envelope.event.targetEventId === id &&
+                envelope.event.finished
+              ) {
                 clearTimeout(timer);
                 socket.off('frontend_event', onEvent);
                 resolve(true);
@@ -133,7 +155,14 @@ export async function runSoak(options: {
             socket.on('frontend_event', onEvent);
           });
           sent++;
-          socket.emit('frontend_message', { v: 1, type: 'user_message', id, timestamp: Date.now(), taskId, content: `message ${n}` });
+          socket.emit('frontend_message', {
+            v: 1,
+            type: 'user_message',
+            id,
+            timestamp: Date.now(),
+            taskId,
+            content: `message ${n}`,
+          });
           if (await done) {
             finished++;
             latencies.push(performance.now() - sentAt);

@@ -25,7 +25,12 @@ const llm = scriptedLlm([]);
 llm.streamChat = async function* (input) {
   const opened = input.messages.some((m) => m.role === 'tool');
   if (browserTurns && !opened) {
-    yield { type: 'tool_call', toolCallId: 'call-open', name: 'browser_open', arguments: { url: 'http://127.0.0.1:9/soak' } };
+    yield {
+      type: 'tool_call',
+      toolCallId: 'call-open',
+      name: 'browser_open',
+      arguments: { url: 'http://127.0.0.1:9/soak' },
+    };
     yield { type: 'done' };
     return;
   }
@@ -35,20 +40,31 @@ let logged = 0;
 // The soak's file store gets a small message budget, so its cache is full before the heap
 // baseline is taken and what grows after that is a leak, not the cache filling up.
 const taskStore =
-  process.env.STRESS_STORE === 'fs' ? createTaskStore({ dataDir: join(dir, 'data'), clock, messageCacheBytes: 2 * 2 ** 20 }) : createMemoryTaskStore({ clock });
+  process.env.STRESS_STORE === 'fs'
+    ? createTaskStore({ dataDir: join(dir, 'data'), clock, messageCacheBytes: 2 * 2 ** 20 })
+    : createMemoryTaskStore({ clock });
 const server = await createServer({
   config: testConfig(dir),
   clock,
   log: () => void logged++,
   taskStore,
   inspectFor: (taskId) => inspection.observerFor(taskId),
-  transport: { pingInterval: Number(process.env.STRESS_PING_INTERVAL ?? 25_000), pingTimeout: Number(process.env.STRESS_PING_TIMEOUT ?? 20_000) },
+  transport: {
+    pingInterval: Number(process.env.STRESS_PING_INTERVAL ?? 25_000),
+    pingTimeout: Number(process.env.STRESS_PING_TIMEOUT ?? 20_000),
+  },
   control: (services) => createAgentOrchestrator(services, { llm, inspection }),
 });
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stats') {
     (globalThis as { gc?: () => void }).gc?.();
-    process.send!({ type: 'stats', memory: process.memoryUsage(), clients: server.io.clientsCount, logged, storePending: taskStore.pendingOperations?.() ?? 0 });
+    process.send!({
+      type: 'stats',
+      memory: process.memoryUsage(),
+      clients: server.io.clientsCount,
+      logged,
+      storePending: taskStore.pendingOperations?.() ?? 0,
+    });
   }
 });
 process.send!({ type: 'ready', url: server.url });

@@ -14,7 +14,15 @@ export interface EnginePacket {
 }
 
 /** Index = the packet's type digit on the wire. */
-const ENGINE_PACKET_TYPES: readonly EnginePacketType[] = ['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop'];
+const ENGINE_PACKET_TYPES: readonly EnginePacketType[] = [
+  'open',
+  'close',
+  'ping',
+  'pong',
+  'message',
+  'upgrade',
+  'noop',
+];
 
 const TYPE_DIGIT: Readonly<Record<EnginePacketType, string>> = {
   open: '0',

@@ -67,7 +67,10 @@ export function decodeSocketPacket(input: string, limits?: { maxAttachments?: nu
     const maxAttachments = limits?.maxAttachments ?? DEFAULT_MAX_ATTACHMENTS;
     const count = digitsEnd - i > 15 ? Infinity : Number(input.slice(i, digitsEnd));
     if (count > maxAttachments) {
-      return codecError('TOO_MANY_ATTACHMENTS', `${input.slice(i, Math.min(digitsEnd, i + 20))} attachments exceed the limit of ${maxAttachments}`);
+      return codecError(
+        'TOO_MANY_ATTACHMENTS',
+        `${input.slice(i, Math.min(digitsEnd, i + 20))} attachments exceed the limit of ${maxAttachments}`,
+      );
     }
     if (count < 1) return codecError('BAD_ATTACHMENTS', 'a binary packet needs at least one attachment');
     packet.attachments = count;

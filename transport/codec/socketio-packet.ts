@@ -43,7 +43,10 @@ export function isPacketValid(packet: SocketPacket): boolean {
   if (typeof packet.nsp !== 'string') return false;
   if (packet.id !== undefined && !isAckId(packet.id)) return false;
   const binary = packet.type === SocketPacketType.BINARY_EVENT || packet.type === SocketPacketType.BINARY_ACK;
-  if (packet.attachments !== undefined && !(binary && Number.isSafeInteger(packet.attachments) && packet.attachments >= 1)) {
+  if (
+    packet.attachments !== undefined &&
+    !(binary && Number.isSafeInteger(packet.attachments) && packet.attachments >= 1)
+  ) {
     return false;
   }
   return isDataValid(packet.type, packet.data);

@@ -83,7 +83,10 @@ const TIMEOUT_WORDS = /time(d)?[\s_-]?out/i;
  * legacy `"timeout"` with the v1 PLUGIN_TIMEOUT_EXEC example), else PLUGIN_ERROR.
  */
 export function codeFromLegacyError(text: string): KnownErrorCode {
-  const candidate = text.trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const candidate = text
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   if (isKnownErrorCode(candidate)) return candidate;
   if (TIMEOUT_WORDS.test(text)) return 'PLUGIN_TIMEOUT_EXEC';
   return 'PLUGIN_ERROR';
@@ -97,7 +100,11 @@ function normalizeError(
   }
   if (typeof error === 'string') {
     const code = codeFromLegacyError(error);
-    return { code, message: error === '' ? 'the plugin reported an empty error' : error, retryable: defaultRetryable(code) };
+    return {
+      code,
+      message: error === '' ? 'the plugin reported an empty error' : error,
+      retryable: defaultRetryable(code),
+    };
   }
   const normalized: NonNullable<NormalizedActionResult['error']> = {
     code: error.code,

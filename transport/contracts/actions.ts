@@ -1,9 +1,20 @@
 // The browser action catalog (seed 000 §4.2, plus browser_switch_tab from seed 002):
 // params and result schemas per action, default exec timeouts (seed 001 §4.1), idempotency.
 import * as v from 'valibot';
-import { defaultAckTimeoutMs, defaultExecTimeoutMs as machineExecTimeouts, idempotentActions as specIdempotentActions } from '../../spec/index.ts';
+import {
+  defaultAckTimeoutMs,
+  defaultExecTimeoutMs as machineExecTimeouts,
+  idempotentActions as specIdempotentActions,
+} from '../../spec/index.ts';
 import { ElementStatesSchema, ModalScopeSchema, PageModelSourceSchema, elementStateFields } from './element-states.ts';
-import { ArtifactIdSchema, GroupIdSchema, NonNegativeIntSchema, TabIdSchema, UrlSchema, WindowIdSchema } from './ids.ts';
+import {
+  ArtifactIdSchema,
+  GroupIdSchema,
+  NonNegativeIntSchema,
+  TabIdSchema,
+  UrlSchema,
+  WindowIdSchema,
+} from './ids.ts';
 
 export const actionNames = [
   'task_start',
@@ -40,7 +51,10 @@ const XPathSchema = v.pipe(v.string(), v.nonEmpty('xpath must not be empty'));
 export const ClickStrategySchema = v.picklist(['cdp_mouse', 'dom_click']);
 export const TypeStrategySchema = v.picklist(['cdp_key', 'dom_input']);
 /** Attribute the DOM index writes; default `data-mimo_click_id` (seed 000 §4.2 C). Only data-* attributes. */
-const AssignAttrSchema = v.pipe(v.string(), v.regex(/^data-[A-Za-z0-9_.-]+$/, 'assignAttr must be a data-* attribute name'));
+const AssignAttrSchema = v.pipe(
+  v.string(),
+  v.regex(/^data-[A-Za-z0-9_.-]+$/, 'assignAttr must be a data-* attribute name'),
+);
 /** Every result may carry warnings (CDP fallback, partial page preparation; seed 000 §4.5, §4.6). */
 const warnings = { warnings: v.optional(v.array(v.string())) };
 
@@ -60,15 +74,30 @@ export type Navigation = v.InferOutput<typeof NavigationSchema>;
 /** Input actions say whether they navigated. */
 const navigated = { navigated: v.optional(v.boolean()), navigation: v.optional(NavigationSchema) };
 /** Form fields the page refused when the action tried to submit (constraint validation). */
-export const InvalidFieldSchema = v.object({ field: v.string(), message: v.string(), clickId: v.optional(NonNegativeIntSchema) });
+export const InvalidFieldSchema = v.object({
+  field: v.string(),
+  message: v.string(),
+  clickId: v.optional(NonNegativeIntSchema),
+});
 export type InvalidField = v.InferOutput<typeof InvalidFieldSchema>;
 /** The target's role, name, value and states after the action, when they could be read. */
 const after = { target: v.optional(ElementStatesSchema) };
 const validation = { invalidFields: v.optional(v.array(InvalidFieldSchema)) };
-const target = { clickId: v.optional(NonNegativeIntSchema), xpath: v.optional(v.pipe(v.string(), v.nonEmpty('xpath must not be empty'))) };
-const needsTarget = <T extends { clickId?: number; xpath?: string }>(name: string) => v.check<T, string>((p) => p.clickId !== undefined || p.xpath !== undefined, `${name} needs a target: clickId or xpath`);
+const target = {
+  clickId: v.optional(NonNegativeIntSchema),
+  xpath: v.optional(v.pipe(v.string(), v.nonEmpty('xpath must not be empty'))),
+};
+const needsTarget = <T extends { clickId?: number; xpath?: string }>(name: string) =>
+  v.check<T, string>(
+    (p) => p.clickId !== undefined || p.xpath !== undefined,
+    `${name} needs a target: clickId or xpath`,
+  );
 /** A key or chord: "Enter", "a", "Control+A", "Shift+Tab", "Meta+Shift+ArrowLeft". */
-const KeySchema = v.pipe(v.string(), v.nonEmpty('key must not be empty'), v.maxLength(64, 'key is at most 64 characters'));
+const KeySchema = v.pipe(
+  v.string(),
+  v.nonEmpty('key must not be empty'),
+  v.maxLength(64, 'key is at most 64 characters'),
+);
 
 export const DEFAULT_CLICK_ID_ATTR = 'data-mimo_click_id';
 
@@ -115,19 +144,39 @@ export const actionParamsSchemas = {
   browser_switch_tab: v.object({ tabId: TabIdSchema }),
   /** Options by value or by visible label; several only on a <select multiple> ([] clears one). */
   browser_select: v.pipe(
-    v.object({ tabId: TabIdSchema, ...target, values: v.pipe(v.array(v.pipe(v.string(), v.maxLength(1000))), v.maxLength(500)) }),
+    v.object({
+      tabId: TabIdSchema,
+      ...target,
+      values: v.pipe(v.array(v.pipe(v.string(), v.maxLength(1000))), v.maxLength(500)),
+    }),
     needsTarget('browser_select'),
   ),
   /** Sets a checkbox, radio or switch to `checked` (default true) through a click, like a user. */
-  browser_check: v.pipe(v.object({ tabId: TabIdSchema, ...target, checked: v.optional(v.boolean()), strategy: v.optional(ClickStrategySchema) }), needsTarget('browser_check')),
+  browser_check: v.pipe(
+    v.object({
+      tabId: TabIdSchema,
+      ...target,
+      checked: v.optional(v.boolean()),
+      strategy: v.optional(ClickStrategySchema),
+    }),
+    needsTarget('browser_check'),
+  ),
   browser_hover: v.pipe(v.object({ tabId: TabIdSchema, ...target }), needsTarget('browser_hover')),
-  browser_dblclick: v.pipe(v.object({ tabId: TabIdSchema, ...target, strategy: v.optional(ClickStrategySchema) }), needsTarget('browser_dblclick')),
+  browser_dblclick: v.pipe(
+    v.object({ tabId: TabIdSchema, ...target, strategy: v.optional(ClickStrategySchema) }),
+    needsTarget('browser_dblclick'),
+  ),
   browser_focus: v.pipe(v.object({ tabId: TabIdSchema, ...target }), needsTarget('browser_focus')),
   /** A key or chord to the target (focused first) or, without a target, to the focused element. */
   browser_press: v.object({ tabId: TabIdSchema, key: KeySchema, ...target }),
 } as const satisfies Record<ActionName, v.GenericSchema>;
 
-const OptionSchema = v.object({ value: v.string(), label: v.string(), selected: v.optional(v.boolean()), disabled: v.optional(v.boolean()) });
+const OptionSchema = v.object({
+  value: v.string(),
+  label: v.string(),
+  selected: v.optional(v.boolean()),
+  disabled: v.optional(v.boolean()),
+});
 
 export const DomIndexElementSchema = v.object({
   clickId: ClickIdSchema,
@@ -206,24 +255,69 @@ export const actionResultSchemas = {
     ...warnings,
   }),
   /** `source`: the accessibility tree (`ax`) or the DOM fallback (`dom`); `modal`: the dialog that scopes the list. */
-  browser_dom_index: v.object({ elements: v.array(DomIndexElementSchema), source: v.optional(PageModelSourceSchema), modal: v.optional(ModalScopeSchema), ...warnings }),
+  browser_dom_index: v.object({
+    elements: v.array(DomIndexElementSchema),
+    source: v.optional(PageModelSourceSchema),
+    modal: v.optional(ModalScopeSchema),
+    ...warnings,
+  }),
   browser_xpath_scan: v.object({ elements: v.array(XPathScanElementSchema), ...warnings }),
-  browser_click: v.object({ clicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...after, ...validation, ...warnings }),
+  browser_click: v.object({
+    clicked: v.literal(true),
+    strategy: ClickStrategySchema,
+    ...navigated,
+    ...after,
+    ...validation,
+    ...warnings,
+  }),
   /** submitted: with submit, whether the page saw a form submit (or navigated); Enter in a textarea is not one. */
-  browser_type: v.object({ typed: v.literal(true), strategy: TypeStrategySchema, submitted: v.optional(v.boolean()), ...navigated, ...after,
+  browser_type: v.object({
+    typed: v.literal(true),
+    strategy: TypeStrategySchema,
+    submitted: v.optional(v.boolean()),
+    ...navigated,
+    ...after,
     /** Typing into a combobox: the options its suggestion list shows afterwards (at most 50). */
     suggestions: v.optional(v.array(v.string())),
-    ...validation, ...warnings }),
+    ...validation,
+    ...warnings,
+  }),
   browser_get_html: v.object({ artifactId: ArtifactIdSchema, url: v.string(), ...warnings }),
   browser_switch_tab: v.object({ tabId: TabIdSchema, url: v.string(), title: v.optional(v.string()), ...warnings }),
-  browser_select: v.object({ selected: v.array(v.string()), labels: v.array(v.string()), ...navigated, ...after, ...warnings }),
+  browser_select: v.object({
+    selected: v.array(v.string()),
+    labels: v.array(v.string()),
+    ...navigated,
+    ...after,
+    ...warnings,
+  }),
   /** `checked`: the control's state read back after the action; `changed`: whether it had to click. */
-  browser_check: v.object({ checked: v.boolean(), changed: v.boolean(), strategy: ClickStrategySchema, ...navigated, ...after, ...warnings }),
+  browser_check: v.object({
+    checked: v.boolean(),
+    changed: v.boolean(),
+    strategy: ClickStrategySchema,
+    ...navigated,
+    ...after,
+    ...warnings,
+  }),
   browser_hover: v.object({ hovered: v.literal(true), strategy: ClickStrategySchema, ...after, ...warnings }),
-  browser_dblclick: v.object({ dblclicked: v.literal(true), strategy: ClickStrategySchema, ...navigated, ...after, ...warnings }),
+  browser_dblclick: v.object({
+    dblclicked: v.literal(true),
+    strategy: ClickStrategySchema,
+    ...navigated,
+    ...after,
+    ...warnings,
+  }),
   /** `focused`: whether the element holds the focus afterwards. */
   browser_focus: v.object({ focused: v.boolean(), ...after, ...warnings }),
-  browser_press: v.object({ pressed: v.string(), strategy: TypeStrategySchema, ...navigated, ...after, ...validation, ...warnings }),
+  browser_press: v.object({
+    pressed: v.string(),
+    strategy: TypeStrategySchema,
+    ...navigated,
+    ...after,
+    ...validation,
+    ...warnings,
+  }),
 } as const satisfies Record<ActionName, v.GenericSchema>;
 
 export type ActionParamsMap = { [K in ActionName]: v.InferOutput<(typeof actionParamsSchemas)[K]> };

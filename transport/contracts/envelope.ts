@@ -47,5 +47,7 @@ export function okEnvelope<TData>(data: TData): OkEnvelope<TData> {
 }
 
 export function errorEnvelope(code: HttpErrorCode, message: string, details?: ErrorDetails): ErrorEnvelope {
-  return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } };
+  return details === undefined
+    ? { ok: false, error: { code, message } }
+    : { ok: false, error: { code, message, details } };
 }

@@ -3,7 +3,14 @@
 // usage are what the product adds (tool steps, status banner, live machine view, token usage).
 import * as v from 'valibot';
 import { variantMessage } from './variant-message.ts';
-import { ActionIdSchema, ArtifactIdSchema, IdSchema, NonNegativeIntSchema, TaskIdSchema, TimestampSchema } from './ids.ts';
+import {
+  ActionIdSchema,
+  ArtifactIdSchema,
+  IdSchema,
+  NonNegativeIntSchema,
+  TaskIdSchema,
+  TimestampSchema,
+} from './ids.ts';
 import { ProtocolErrorSchema } from './error-codes.ts';
 import { ArtifactKindSchema } from './http.ts';
 import { SnapshotStateSchema } from './snapshot.ts';
@@ -12,7 +19,10 @@ import { TaskStatusSchema } from './task-status.ts';
 /** Socket.IO event name. */
 export const FRONTEND_EVENT_EVENT = 'frontend_event';
 
-function frontendEvent<const TType extends string, const TEntries extends v.ObjectEntries>(type: TType, entries: TEntries) {
+function frontendEvent<const TType extends string, const TEntries extends v.ObjectEntries>(
+  type: TType,
+  entries: TEntries,
+) {
   return v.object({ id: IdSchema, type: v.literal(type), timestamp: TimestampSchema, ...entries });
 }
 
@@ -132,7 +142,14 @@ export type UsageEvent = v.InferOutput<typeof UsageEventSchema>;
  * payment or one-time-code field, a file upload or download. Answered by `confirmation_answer`;
  * the exact step is shown, the value with secrets masked.
  */
-export const ConfirmationKindSchema = v.picklist(['off_scope_navigation', 'off_scope_new_tab', 'off_scope_submit', 'consequential_button', 'sensitive_field', 'file_transfer']);
+export const ConfirmationKindSchema = v.picklist([
+  'off_scope_navigation',
+  'off_scope_new_tab',
+  'off_scope_submit',
+  'consequential_button',
+  'sensitive_field',
+  'file_transfer',
+]);
 export type ConfirmationKind = v.InferOutput<typeof ConfirmationKindSchema>;
 export const HeldStepSchema = v.object({
   kind: ConfirmationKindSchema,
@@ -171,20 +188,24 @@ export const TaskScopeEventSchema = frontendEvent('taskScope', {
 });
 export type TaskScopeEvent = v.InferOutput<typeof TaskScopeEventSchema>;
 
-export const FrontendEventPayloadSchema = v.variant('type', [
-  ChatDeltaEventSchema,
-  StructuredOutputEventSchema,
-  SnapshotSyncEventSchema,
-  ToolUsedEventSchema,
-  TaskStatusEventSchema,
-  InspectionEventSchema,
-  UsageEventSchema,
-  TaskListChangedEventSchema,
-  UserMessageEventSchema,
-  ConfirmationRequestedEventSchema,
-  ConfirmationResolvedEventSchema,
-  TaskScopeEventSchema,
-], variantMessage);
+export const FrontendEventPayloadSchema = v.variant(
+  'type',
+  [
+    ChatDeltaEventSchema,
+    StructuredOutputEventSchema,
+    SnapshotSyncEventSchema,
+    ToolUsedEventSchema,
+    TaskStatusEventSchema,
+    InspectionEventSchema,
+    UsageEventSchema,
+    TaskListChangedEventSchema,
+    UserMessageEventSchema,
+    ConfirmationRequestedEventSchema,
+    ConfirmationResolvedEventSchema,
+    TaskScopeEventSchema,
+  ],
+  variantMessage,
+);
 export type FrontendEventPayload = v.InferOutput<typeof FrontendEventPayloadSchema>;
 export type FrontendEventType = FrontendEventPayload['type'];
 

@@ -9,7 +9,10 @@ import { ProtocolVersionSchema } from './protocol-version.ts';
 /** Socket.IO event name. */
 export const FRONTEND_MESSAGE_EVENT = 'frontend_message';
 
-function frontendMessage<const TType extends string, const TEntries extends v.ObjectEntries>(type: TType, entries: TEntries) {
+function frontendMessage<const TType extends string, const TEntries extends v.ObjectEntries>(
+  type: TType,
+  entries: TEntries,
+) {
   return v.object({
     v: ProtocolVersionSchema,
     type: v.literal(type),
@@ -87,22 +90,26 @@ export const SetTaskSecretSchema = frontendMessage('set_task_secret', {
 });
 export type SetTaskSecret = v.InferOutput<typeof SetTaskSecretSchema>;
 
-export const FrontendMessageSchema = v.variant('type', [
-  UserMessageSchema,
-  ResumeTaskSchema,
-  StopTaskSchema,
-  TakeoverTaskSchema,
-  SubscribeTaskSchema,
-  UnsubscribeTaskSchema,
-  SubscribeInspectionSchema,
-  UnsubscribeInspectionSchema,
-  SelectExtensionSchema,
-  SubscribeLiveSchema,
-  UnsubscribeLiveSchema,
-  ConfirmationAnswerSchema,
-  SetTaskScopeSchema,
-  ShowTaskTabSchema,
-  SetTaskSecretSchema,
-], variantMessage);
+export const FrontendMessageSchema = v.variant(
+  'type',
+  [
+    UserMessageSchema,
+    ResumeTaskSchema,
+    StopTaskSchema,
+    TakeoverTaskSchema,
+    SubscribeTaskSchema,
+    UnsubscribeTaskSchema,
+    SubscribeInspectionSchema,
+    UnsubscribeInspectionSchema,
+    SelectExtensionSchema,
+    SubscribeLiveSchema,
+    UnsubscribeLiveSchema,
+    ConfirmationAnswerSchema,
+    SetTaskScopeSchema,
+    ShowTaskTabSchema,
+    SetTaskSecretSchema,
+  ],
+  variantMessage,
+);
 export type FrontendMessage = v.InferOutput<typeof FrontendMessageSchema>;
 export type FrontendMessageType = FrontendMessage['type'];

@@ -1,7 +1,15 @@
 // Response and request bodies of the HTTP API (seed 001 §2). Responses are wrapped in the
 // envelope of envelope.ts; these schemas describe `data`.
 import * as v from 'valibot';
-import { ArtifactIdSchema, ClientIdSchema, IdSchema, TaskIdSchema, TimestampSchema, NonNegativeIntSchema, UrlSchema } from './ids.ts';
+import {
+  ArtifactIdSchema,
+  ClientIdSchema,
+  IdSchema,
+  TaskIdSchema,
+  TimestampSchema,
+  NonNegativeIntSchema,
+  UrlSchema,
+} from './ids.ts';
 import { snapshotContentEntries } from './snapshot.ts';
 import { TaskStatusSchema } from './task-status.ts';
 

@@ -62,7 +62,14 @@ export type ConnectBrowserRequest = v.InferOutput<typeof ConnectBrowserRequestSc
  * person said no (or did not answer) when the extension asked "Connect this browser to <origin>?"
  * (pairing with a new server needs the person's yes in the extension; nothing changed).
  */
-export const PairingStatusSchema = v.picklist(['connected', 'wrong_token', 'forbidden', 'unreachable', 'invalid', 'declined']);
+export const PairingStatusSchema = v.picklist([
+  'connected',
+  'wrong_token',
+  'forbidden',
+  'unreachable',
+  'invalid',
+  'declined',
+]);
 export type PairingStatus = v.InferOutput<typeof PairingStatusSchema>;
 
 export const PairingOutcomeSchema = v.object({

@@ -25,13 +25,18 @@ const KNOWN_ERROR_ENTRIES = ['code', 'message', 'retryable', 'details'];
 
 /** True when the schema still has exactly the fields this file was written against. */
 function schemaMatches(): boolean {
-  const options = (BrowserActionResultMessageSchema as unknown as { options: Array<{ entries: Record<string, { entries?: Record<string, unknown> }> }> }).options;
+  const options = (
+    BrowserActionResultMessageSchema as unknown as {
+      options: Array<{ entries: Record<string, { entries?: Record<string, unknown> }> }>;
+    }
+  ).options;
   if (options.length !== 3) return false;
   for (const option of options) {
     const status = (option.entries.status as unknown as { literal?: unknown }).literal;
     const known = typeof status === 'string' ? KNOWN_ENTRIES[status] : undefined;
     if (!known || Object.keys(option.entries).join() !== known.join()) return false;
-    if (status === 'error' && Object.keys(option.entries.error?.entries ?? {}).join() !== KNOWN_ERROR_ENTRIES.join()) return false;
+    if (status === 'error' && Object.keys(option.entries.error?.entries ?? {}).join() !== KNOWN_ERROR_ENTRIES.join())
+      return false;
   }
   return true;
 }
@@ -54,7 +59,8 @@ export function validatePluginMessage(input: unknown): PluginMessageValidation {
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const nonEmptyString = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
 const isTimestamp = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
@@ -113,7 +119,13 @@ function copyRecord(record: unknown): Loose | null {
   if (!isObject(record)) return null;
   const out: Loose = {};
   for (const key in record) {
-    if (!Object.prototype.hasOwnProperty.call(record, key) || key === '__proto__' || key === 'prototype' || key === 'constructor') continue;
+    if (
+      !Object.prototype.hasOwnProperty.call(record, key) ||
+      key === '__proto__' ||
+      key === 'prototype' ||
+      key === 'constructor'
+    )
+      continue;
     out[key] = record[key];
   }
   return out;

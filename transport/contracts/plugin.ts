@@ -7,7 +7,15 @@ import { ActionCallSchema } from './action-call.ts';
 import { ProtocolErrorSchema } from './error-codes.ts';
 import { BrowserActionResultMessageSchema, LegacyBrowserActionResultSchema } from './action-result.ts';
 import type { LegacyBrowserActionResult } from './action-result.ts';
-import { ClientIdSchema, IdSchema, NonNegativeIntSchema, TabIdSchema, TaskIdSchema, TimestampSchema, UrlSchema } from './ids.ts';
+import {
+  ClientIdSchema,
+  IdSchema,
+  NonNegativeIntSchema,
+  TabIdSchema,
+  TaskIdSchema,
+  TimestampSchema,
+  UrlSchema,
+} from './ids.ts';
 import { ProtocolVersionSchema } from './protocol-version.ts';
 import { PageInterruptionSchema } from './page-interruption.ts';
 import { snapshotContentEntries } from './snapshot.ts';
@@ -189,5 +197,9 @@ export const PluginUiStateMessageSchema = v.object({
 export type PluginUiStateMessage = v.InferOutput<typeof PluginUiStateMessageSchema>;
 
 /** Server -> plugin messages, variant on `type`. */
-export const ServerToPluginMessageSchema = v.variant('type', [BrowserActionSchema, PluginUiStateMessageSchema], variantMessage);
+export const ServerToPluginMessageSchema = v.variant(
+  'type',
+  [BrowserActionSchema, PluginUiStateMessageSchema],
+  variantMessage,
+);
 export type ServerToPluginMessage = v.InferOutput<typeof ServerToPluginMessageSchema>;

@@ -1,7 +1,15 @@
 // `tab_event`: incremental snapshot change from the plugin (seed 001 §3.5 (3)).
 // A variant on `eventType`, so each kind carries the payload the snapshot store needs.
 import * as v from 'valibot';
-import { ClientIdSchema, GroupIdSchema, IdSchema, NonNegativeIntSchema, TabIdSchema, TimestampSchema, WindowIdSchema } from './ids.ts';
+import {
+  ClientIdSchema,
+  GroupIdSchema,
+  IdSchema,
+  NonNegativeIntSchema,
+  TabIdSchema,
+  TimestampSchema,
+  WindowIdSchema,
+} from './ids.ts';
 import { ProtocolVersionSchema } from './protocol-version.ts';
 import { variantMessage } from './variant-message.ts';
 import { BrowserWindowSchema, TabGroupSchema, TabSchema } from './snapshot.ts';
@@ -23,7 +31,10 @@ export const tabEventTypes = [
 ] as const;
 export type TabEventType = (typeof tabEventTypes)[number];
 
-function tabEvent<const TEvent extends TabEventType, const TEntries extends v.ObjectEntries>(eventType: TEvent, entries: TEntries) {
+function tabEvent<const TEvent extends TabEventType, const TEntries extends v.ObjectEntries>(
+  eventType: TEvent,
+  entries: TEntries,
+) {
   return v.object({
     v: ProtocolVersionSchema,
     type: v.literal('tab_event'),

@@ -24,6 +24,11 @@ export type TurnOutcomeNote = v.InferOutput<typeof TurnOutcomeNoteSchema>;
 
 /** The outcome note in a stored message's meta, or null (any other meta). */
 export function turnOutcomeNoteOf(meta: unknown): TurnOutcomeNote | null {
-  const parsed = v.safeParse(TurnOutcomeNoteSchema, meta && typeof meta === 'object' ? { outcome: (meta as Record<string, unknown>).outcome, error: (meta as Record<string, unknown>).error } : meta);
+  const parsed = v.safeParse(
+    TurnOutcomeNoteSchema,
+    meta && typeof meta === 'object'
+      ? { outcome: (meta as Record<string, unknown>).outcome, error: (meta as Record<string, unknown>).error }
+      : meta,
+  );
   return parsed.success ? parsed.output : null;
 }

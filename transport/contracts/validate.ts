@@ -9,8 +9,7 @@ export type ValidationError<TCode extends string = 'BAD_REQUEST'> = {
 };
 
 export type ValidationResult<TValue, TCode extends string = 'BAD_REQUEST'> =
-  | { ok: true; value: TValue }
-  | { ok: false; error: ValidationError<TCode> };
+  { ok: true; value: TValue } | { ok: false; error: ValidationError<TCode> };
 
 /** How many field errors the summary message names before "and N more". */
 const SUMMARY_LIMIT = 3;
@@ -59,7 +58,9 @@ function lastSegment(field: string): string {
 function summarize(fieldErrors: FieldError[]): string {
   const shown = fieldErrors
     .slice(0, SUMMARY_LIMIT)
-    .map((e) => (e.field === '' || e.message.startsWith(lastSegment(e.field)) ? e.message : `${e.field}: ${e.message}`));
+    .map((e) =>
+      e.field === '' || e.message.startsWith(lastSegment(e.field)) ? e.message : `${e.field}: ${e.message}`,
+    );
   const more = fieldErrors.length > SUMMARY_LIMIT ? `; and ${fieldErrors.length - SUMMARY_LIMIT} more` : '';
   return `invalid input: ${shown.join('; ')}${more}`;
 }
@@ -73,7 +74,11 @@ export function validate<const TSchema extends v.GenericSchema, const TCode exte
   input: unknown,
   code: TCode,
 ): ValidationResult<v.InferOutput<TSchema>, TCode>;
-export function validate(schema: v.GenericSchema, input: unknown, code: string = 'BAD_REQUEST'): ValidationResult<unknown, string> {
+export function validate(
+  schema: v.GenericSchema,
+  input: unknown,
+  code: string = 'BAD_REQUEST',
+): ValidationResult<unknown, string> {
   let parsed: v.SafeParseResult<v.GenericSchema>;
   try {
     parsed = v.safeParse(schema, input);

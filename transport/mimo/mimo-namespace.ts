@@ -23,7 +23,8 @@ export interface MimoNamespaceOptions {
   isPluginOrigin?: (origin: string | undefined) => boolean;
 }
 
-const defaultPluginOrigin = (origin: string | undefined) => origin === undefined || origin === extensionOrigin(DEFAULT_EXTENSION_ID);
+const defaultPluginOrigin = (origin: string | undefined) =>
+  origin === undefined || origin === extensionOrigin(DEFAULT_EXTENSION_ID);
 
 /** What a `/mimo` socket carries in `socket.data` after it passed auth. */
 export interface MimoSocketData {
@@ -31,7 +32,9 @@ export interface MimoSocketData {
 }
 
 /** A connect guard for every namespace of a server (SocketServerOptions.connectGuard): the token in the CONNECT auth payload. */
-export function tokenGuard(token: string | undefined): (socket: ServerSocket, next: (error?: Error & { data?: unknown }) => void) => void {
+export function tokenGuard(
+  token: string | undefined,
+): (socket: ServerSocket, next: (error?: Error & { data?: unknown }) => void) => void {
   return (socket, next) => {
     if (!tokenRequired(token)) return next();
     const auth = socket.handshake.auth as { token?: unknown } | undefined;
@@ -40,7 +43,11 @@ export function tokenGuard(token: string | undefined): (socket: ServerSocket, ne
   };
 }
 
-function refusal(code: 'UNAUTHORIZED' | 'BAD_REQUEST' | 'FORBIDDEN', message: string, details?: unknown): Error & { data: unknown } {
+function refusal(
+  code: 'UNAUTHORIZED' | 'BAD_REQUEST' | 'FORBIDDEN',
+  message: string,
+  details?: unknown,
+): Error & { data: unknown } {
   return Object.assign(new Error(message), { data: { code, message, ...(details ? { details } : {}) } });
 }
 
@@ -53,7 +60,9 @@ export function setupMimoNamespace(io: SocketServer, options: MimoNamespaceOptio
   nsp.use((socket, next) => {
     const checked = validate(SocketAuthSchema, socket.handshake.auth);
     if (!checked.ok) {
-      return next(refusal('BAD_REQUEST', `invalid auth: ${checked.error.message}`, { fieldErrors: checked.error.fieldErrors }));
+      return next(
+        refusal('BAD_REQUEST', `invalid auth: ${checked.error.message}`, { fieldErrors: checked.error.fieldErrors }),
+      );
     }
     if (tokenRequired(options.token) && !sameToken(checked.value.token, options.token)) {
       return next(refusal('UNAUTHORIZED', 'missing or wrong token (set it in the auth payload: { token })'));
@@ -65,12 +74,22 @@ export function setupMimoNamespace(io: SocketServer, options: MimoNamespaceOptio
       // Every request of the connection counts: a page's polling POSTs carry its Origin even when
       // the opening GET did not.
       if (!isPluginOrigin(origin) || !(socket.handshake.laterOrigins ?? []).every((later) => isPluginOrigin(later))) {
-        return next(refusal('FORBIDDEN', 'only the Mimo extension may connect as a plugin (its Origin is not an allowed chrome-extension:// origin)'));
+        return next(
+          refusal(
+            'FORBIDDEN',
+            'only the Mimo extension may connect as a plugin (its Origin is not an allowed chrome-extension:// origin)',
+          ),
+        );
       }
       // No Origin but Fetch Metadata: a browser page's same-origin request (e.g. a polling
       // handshake opened by hand by a script on the web UI's origin), not a program (plugin-caller.ts).
       if (origin === undefined && fromBrowser(headers)) {
-        return next(refusal('FORBIDDEN', 'only the Mimo extension may connect as a plugin (a browser page without the extension\'s Origin cannot)'));
+        return next(
+          refusal(
+            'FORBIDDEN',
+            "only the Mimo extension may connect as a plugin (a browser page without the extension's Origin cannot)",
+          ),
+        );
       }
     }
     (socket.data as unknown as MimoSocketData).auth = checked.value;

@@ -14,7 +14,8 @@
 // Pure: headers in, a verdict out (Node lower-cases header names).
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-export type PluginCallerVerdict = { ok: true; via: 'extension_origin' | 'non_browser' } | { ok: false; reason: 'web_origin' | 'browser_page' };
+export type PluginCallerVerdict =
+  { ok: true; via: 'extension_origin' | 'non_browser' } | { ok: false; reason: 'web_origin' | 'browser_page' };
 
 // Not Sec-Fetch-Mode: Node's own fetch (undici) sends `sec-fetch-mode: cors` and nothing else.
 const FETCH_METADATA = ['sec-fetch-site', 'sec-fetch-dest', 'sec-fetch-user'] as const;
@@ -34,6 +35,7 @@ export function fromBrowser(headers: HeaderBag): boolean {
  */
 export function pluginCaller(headers: HeaderBag, isExtensionOrigin: (origin: string) => boolean): PluginCallerVerdict {
   const origin = first(headers.origin);
-  if (origin !== undefined) return isExtensionOrigin(origin) ? { ok: true, via: 'extension_origin' } : { ok: false, reason: 'web_origin' };
+  if (origin !== undefined)
+    return isExtensionOrigin(origin) ? { ok: true, via: 'extension_origin' } : { ok: false, reason: 'web_origin' };
   return fromBrowser(headers) ? { ok: false, reason: 'browser_page' } : { ok: true, via: 'non_browser' };
 }

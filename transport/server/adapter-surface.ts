@@ -35,7 +35,12 @@ export interface NamespaceAdapter {
   del(id: string, room: string): Promise<void> | void;
   delAll(id: string): void;
   broadcast(packet: SocketPacket, opts: BroadcastOptions): void | Promise<void>;
-  broadcastWithAck(packet: SocketPacket, opts: BroadcastOptions, clientCountCallback: (clientCount: number) => void, ack: (...args: unknown[]) => void): void;
+  broadcastWithAck(
+    packet: SocketPacket,
+    opts: BroadcastOptions,
+    clientCountCallback: (clientCount: number) => void,
+    ack: (...args: unknown[]) => void,
+  ): void;
   fetchSockets(opts: BroadcastOptions): Promise<unknown[]>;
   serverSideEmit(packet: unknown[]): void | Promise<void>;
 }

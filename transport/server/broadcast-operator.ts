@@ -16,7 +16,10 @@ export class BroadcastOperator {
   ) {}
 
   private with(flags: BroadcastFlags): BroadcastOperator {
-    return new BroadcastOperator(this.nsp, this.rooms, this.exceptRooms, this.exceptSocketId, { ...this.flags, ...flags });
+    return new BroadcastOperator(this.nsp, this.rooms, this.exceptRooms, this.exceptSocketId, {
+      ...this.flags,
+      ...flags,
+    });
   }
 
   /** Acks expected within `ms` (needs an adapter): the callback gets `(error, responses[])`. */
@@ -88,11 +91,18 @@ export class BroadcastOperator {
     const adapter = this.nsp.adapter;
     if (typeof args[args.length - 1] === 'function') {
       if (!adapter) throw new Error('acknowledgements are not supported when broadcasting without an adapter');
-      this.emitWithAckCallback(event, args.slice(0, -1), args[args.length - 1] as (error: Error | null, responses: unknown[]) => void);
+      this.emitWithAckCallback(
+        event,
+        args.slice(0, -1),
+        args[args.length - 1] as (error: Error | null, responses: unknown[]) => void,
+      );
       return true;
     }
     if (adapter) {
-      void adapter.broadcast({ type: SocketPacketType.EVENT, nsp: this.nsp.name, data: [event, ...args] }, this.adapterOptions());
+      void adapter.broadcast(
+        { type: SocketPacketType.EVENT, nsp: this.nsp.name, data: [event, ...args] },
+        this.adapterOptions(),
+      );
       return true;
     }
     const frames = encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, data: [event, ...args] });
@@ -103,14 +113,21 @@ export class BroadcastOperator {
   /** Resolves with every client's first ack argument (all nodes); rejects on timeout. */
   emitWithAck(event: string, ...args: unknown[]): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      this.emit(event, ...args, (error: Error | null, responses: unknown[]) => (error ? reject(error) : resolve(responses)));
+      this.emit(event, ...args, (error: Error | null, responses: unknown[]) =>
+        error ? reject(error) : resolve(responses),
+      );
     });
   }
 
   /** socket.io's BroadcastOperator.emit with an ack: done when every node has counted and every client answered. */
-  private emitWithAckCallback(event: string, args: unknown[], ack: (error: Error | null, responses: unknown[]) => void): void {
+  private emitWithAckCallback(
+    event: string,
+    args: unknown[],
+    ack: (error: Error | null, responses: unknown[]) => void,
+  ): void {
     const adapter = this.nsp.adapter!;
-    if (this.flags.timeout === undefined) throw new Error('broadcast acks need a timeout: nsp.to(room).timeout(ms).emit(...)');
+    if (this.flags.timeout === undefined)
+      throw new Error('broadcast acks need a timeout: nsp.to(room).timeout(ms).emit(...)');
     const responses: unknown[] = [];
     let timedOut = false;
     let expectedServerCount = -1;

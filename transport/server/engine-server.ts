@@ -6,7 +6,14 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer } from 'ws';
-import { EngineErrorCode, engineErrorMessages, parseEngineQuery, refuseUpgrade, refuseUpgradeRaw, respondEngineError } from './engine-errors.ts';
+import {
+  EngineErrorCode,
+  engineErrorMessages,
+  parseEngineQuery,
+  refuseUpgrade,
+  refuseUpgradeRaw,
+  respondEngineError,
+} from './engine-errors.ts';
 import { EngineSession, type EngineSessionOptions } from './engine-session.ts';
 import { PollingTransport } from './polling-transport.ts';
 import { WebSocketTransport } from './websocket-transport.ts';
@@ -110,7 +117,14 @@ export function attachEngineServer(
     if (!userOptions.allowRequest) return null;
     const allowed = userOptions.allowRequest(req);
     if (allowed === true) return null;
-    if (allowed === false) return { status: 403, body: JSON.stringify({ code: EngineErrorCode.FORBIDDEN, message: engineErrorMessages[EngineErrorCode.FORBIDDEN] }) };
+    if (allowed === false)
+      return {
+        status: 403,
+        body: JSON.stringify({
+          code: EngineErrorCode.FORBIDDEN,
+          message: engineErrorMessages[EngineErrorCode.FORBIDDEN],
+        }),
+      };
     return allowed;
   }
 
@@ -118,7 +132,11 @@ export function attachEngineServer(
     const refused = gate(req);
     if (refused) {
       req.resume();
-      res.writeHead(refused.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refused.body), Connection: 'close' });
+      res.writeHead(refused.status, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(refused.body),
+        Connection: 'close',
+      });
       res.end(refused.body);
       return;
     }

@@ -15,12 +15,7 @@ export interface EngineSessionOptions {
 }
 
 export type EngineCloseReason =
-  | 'transport close'
-  | 'transport error'
-  | 'ping timeout'
-  | 'parse error'
-  | 'forced close'
-  | 'server shutting down';
+  'transport close' | 'transport error' | 'ping timeout' | 'parse error' | 'forced close' | 'server shutting down';
 
 /** The layer above (Socket.IO) as the session sees it; implemented by a class, not closures. */
 export interface EngineSessionHandlers {
@@ -133,7 +128,11 @@ export class EngineSession implements TransportOwner {
     }
   }
 
-  onTransportError(transport: EngineTransport, reason: 'parse error' | 'transport error' | 'transport close', description?: unknown): void {
+  onTransportError(
+    transport: EngineTransport,
+    reason: 'parse error' | 'transport error' | 'transport close',
+    description?: unknown,
+  ): void {
     if (transport === this.upgrading) return this.cancelUpgrade();
     if (transport === this.transport) this.onClose(reason, description);
   }

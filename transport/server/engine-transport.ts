@@ -6,7 +6,11 @@ import type { EnginePacket } from '../codec/index.ts';
 export interface TransportOwner {
   onTransportPacket(transport: EngineTransport, packet: EnginePacket): void;
   /** A malformed frame or a protocol violation by the peer. */
-  onTransportError(transport: EngineTransport, reason: 'parse error' | 'transport error' | 'transport close', description?: unknown): void;
+  onTransportError(
+    transport: EngineTransport,
+    reason: 'parse error' | 'transport error' | 'transport close',
+    description?: unknown,
+  ): void;
   /** The underlying connection is gone. */
   onTransportClose(transport: EngineTransport): void;
   /** The transport can take packets again (polling: a new GET arrived). */

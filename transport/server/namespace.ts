@@ -20,7 +20,10 @@ export class Namespace {
   /** A socket.io adapter (e.g. across nodes), or null: rooms and broadcasts stay in this process. */
   adapter: NamespaceAdapter | null = null;
   /** What a socket.io adapter reads from `nsp.server` (see adapter-surface.ts). */
-  readonly server = { encoder: { encode: (packet: SocketPacket) => encodeSocketPacket(packet) }, opts: {} as Record<string, unknown> };
+  readonly server = {
+    encoder: { encode: (packet: SocketPacket) => encodeSocketPacket(packet) },
+    opts: {} as Record<string, unknown>,
+  };
   /** Ack ids, one counter per namespace as in socket.io: broadcast acks and a socket's own acks never collide. */
   _ids = 0;
 
@@ -77,7 +80,9 @@ export class Namespace {
       try {
         const result = listener(...rest);
         if (result && typeof (result as Promise<unknown>).then === 'function') {
-          (result as Promise<unknown>).then(undefined, (error) => this.reportListenerError(error, event, 'server-side'));
+          (result as Promise<unknown>).then(undefined, (error) =>
+            this.reportListenerError(error, event, 'server-side'),
+          );
         }
       } catch (error) {
         this.reportListenerError(error, event, 'server-side');
@@ -167,7 +172,9 @@ export class Namespace {
       try {
         const result = listener(socket);
         if (result && typeof (result as Promise<unknown>).then === 'function') {
-          (result as Promise<unknown>).then(undefined, (error) => this.reportListenerError(error, 'connection', socket.id));
+          (result as Promise<unknown>).then(undefined, (error) =>
+            this.reportListenerError(error, 'connection', socket.id),
+          );
         }
       } catch (error) {
         this.reportListenerError(error, 'connection', socket.id);

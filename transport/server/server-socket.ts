@@ -106,7 +106,11 @@ export class ServerSocket {
     const list = this.listeners?.get(event);
     if (!list) return this;
     if (!listener) this.listeners!.delete(event);
-    else this.listeners!.set(event, list.filter((l) => l !== listener));
+    else
+      this.listeners!.set(
+        event,
+        list.filter((l) => l !== listener),
+      );
     return this;
   }
 
@@ -153,7 +157,9 @@ export class ServerSocket {
       }, timeoutMs);
       this.pending.set(id, { callback, timer });
     } else this.pending.set(id, callback);
-    this.writeFrames(encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, id, data: [event, ...args] }));
+    this.writeFrames(
+      encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, id, data: [event, ...args] }),
+    );
     return true;
   }
 

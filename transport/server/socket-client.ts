@@ -34,7 +34,13 @@ export interface ConnectionInfo {
 }
 
 /** Headers of the WebSocket/HTTP mechanics that no handler needs after the handshake. */
-const DROPPED_HEADERS = new Set(['connection', 'upgrade', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions']);
+const DROPPED_HEADERS = new Set([
+  'connection',
+  'upgrade',
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-extensions',
+]);
 
 function connectionInfoOf(req: IncomingMessage): ConnectionInfo {
   const headers: IncomingMessage['headers'] = {};
@@ -119,7 +125,9 @@ export class SocketClient implements EngineSessionHandlers {
   private async connect(name: string, auth: unknown): Promise<void> {
     const nsp = this.host.namespaces.get(name);
     if (!nsp) {
-      this.writeFrames(encodeSocketPacket({ type: SocketPacketType.CONNECT_ERROR, nsp: name, data: { message: 'Invalid namespace' } }));
+      this.writeFrames(
+        encodeSocketPacket({ type: SocketPacketType.CONNECT_ERROR, nsp: name, data: { message: 'Invalid namespace' } }),
+      );
       return;
     }
     if (this.socketOf(name) || this.connecting?.has(name)) return;
@@ -181,7 +189,8 @@ export class SocketClient implements EngineSessionHandlers {
   /** Sends DISCONNECT for every namespace joined, then closes the connection (socket.io's `_disconnect`). */
   disconnectAll(): void {
     const sockets = [...(this.first ? [this.first] : []), ...(this.more?.values() ?? [])];
-    for (const socket of sockets) this.writeFrames(encodeSocketPacket({ type: SocketPacketType.DISCONNECT, nsp: socket.nsp.name }));
+    for (const socket of sockets)
+      this.writeFrames(encodeSocketPacket({ type: SocketPacketType.DISCONNECT, nsp: socket.nsp.name }));
     this.close();
   }
 

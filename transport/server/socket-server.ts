@@ -40,7 +40,8 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   const namespaces = new Map<string, Namespace>();
   const onListenerError: ListenerErrorHandler =
     options.onListenerError ??
-    ((error, context) => console.error(`[socket] listener for "${context.event}" on ${context.namespace} failed:`, error));
+    ((error, context) =>
+      console.error(`[socket] listener for "${context.event}" on ${context.namespace} failed:`, error));
   const clock = options.clock ?? systemTransportClock;
   const host = {
     namespaces,

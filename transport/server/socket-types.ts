@@ -34,4 +34,7 @@ export interface ConnectError extends Error {
 }
 
 /** Called when a listener throws or rejects: the server stays up and the other clients are unaffected. */
-export type ListenerErrorHandler = (error: unknown, context: { namespace: string; event: string; socketId: string }) => void;
+export type ListenerErrorHandler = (
+  error: unknown,
+  context: { namespace: string; event: string; socketId: string },
+) => void;

@@ -28,7 +28,9 @@ type Utf8Write = (this: Buffer, text: string, offset: number) => number;
 const directUtf8Write = (Buffer.prototype as unknown as { utf8Write?: Utf8Write }).utf8Write;
 /** Buffer's own UTF-8 writer when the runtime has it (it skips `write`'s argument parsing), else `write`. */
 const writeUtf8: (frame: Buffer, text: string, offset: number) => void =
-  typeof directUtf8Write === 'function' ? (frame, text, offset) => directUtf8Write.call(frame, text, offset) : (frame, text, offset) => frame.write(text, offset);
+  typeof directUtf8Write === 'function'
+    ? (frame, text, offset) => directUtf8Write.call(frame, text, offset)
+    : (frame, text, offset) => frame.write(text, offset);
 
 /** An unmasked, final WebSocket text frame (RFC 6455 §5.2) holding `'4' + data`. */
 export function frameTextMessage(data: string): Buffer {

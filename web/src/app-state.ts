@@ -94,7 +94,8 @@ export function createAppState(deps: AppDeps): AppState {
   let creating: Promise<string | null> | null = null;
   const cleanups: (() => void)[] = [];
 
-  const withTask = <T>(fn: (taskId: string) => Promise<T>): Promise<T> | null => (currentTaskId.value ? fn(currentTaskId.value) : null);
+  const withTask = <T>(fn: (taskId: string) => Promise<T>): Promise<T> | null =>
+    currentTaskId.value ? fn(currentTaskId.value) : null;
   const noTask: AckResult = { ok: false, error: { code: 'BAD_REQUEST', message: 'no task is open' } };
 
   const connection = createConnectionModel();
@@ -107,10 +108,14 @@ export function createAppState(deps: AppDeps): AppState {
     send: (type) => withTask((taskId) => link.send(build(type, taskId))) ?? Promise.resolve(noTask),
   });
   const person = createPersonGuardModel({
-    answer: (requestId, decision) => withTask((taskId) => link.send(build('confirmation_answer', taskId, { requestId, decision }))) ?? Promise.resolve(noTask),
-    setScope: (sites) => withTask((taskId) => link.send(build('set_task_scope', taskId, { sites }))) ?? Promise.resolve(noTask),
+    answer: (requestId, decision) =>
+      withTask((taskId) => link.send(build('confirmation_answer', taskId, { requestId, decision }))) ??
+      Promise.resolve(noTask),
+    setScope: (sites) =>
+      withTask((taskId) => link.send(build('set_task_scope', taskId, { sites }))) ?? Promise.resolve(noTask),
     showTab: () => withTask((taskId) => link.send(build('show_task_tab', taskId))) ?? Promise.resolve(noTask),
-    setSecret: (name, value) => withTask((taskId) => link.send(build('set_task_secret', taskId, { name, value }))) ?? Promise.resolve(noTask),
+    setSecret: (name, value) =>
+      withTask((taskId) => link.send(build('set_task_secret', taskId, { name, value }))) ?? Promise.resolve(noTask),
   });
   const extensions = createExtensionModel({
     api,
@@ -134,7 +139,10 @@ export function createAppState(deps: AppDeps): AppState {
     const { task, messages } = result.data;
     tasks.upsert(task);
     chat.loadHistory(messages);
-    const lastTab = chat.items.value.flatMap((i) => (i.kind === 'tool' ? [tabIdFromParams(i.paramsSummary)] : [])).filter((t) => t !== null).pop();
+    const lastTab = chat.items.value
+      .flatMap((i) => (i.kind === 'tool' ? [tabIdFromParams(i.paramsSummary)] : []))
+      .filter((t) => t !== null)
+      .pop();
     if (lastTab !== undefined) snapshot.setTaskTab(lastTab);
     status.setFromSummary(task.status, task.updatedAt);
     outcome.fromHistory(messages, task.status);
@@ -153,7 +161,12 @@ export function createAppState(deps: AppDeps): AppState {
     if (panel.value === 'machines') void link.send(build('subscribe_inspection', taskId));
   }
 
-  const onTaskEvent: { [T in FrontendEvent['event']['type']]?: (e: Extract<FrontendEvent['event'], { type: T }>, env: FrontendEvent) => void } = {
+  const onTaskEvent: {
+    [T in FrontendEvent['event']['type']]?: (
+      e: Extract<FrontendEvent['event'], { type: T }>,
+      env: FrontendEvent,
+    ) => void;
+  } = {
     // Each with its envelope's seq: the chat is kept in the task's order.
     userMessage: (e, env) => void chat.applyEvent(e, env.seq),
     chatDelta: (e, env) => void chat.applyEvent(e, env.seq),
@@ -184,7 +197,13 @@ export function createAppState(deps: AppDeps): AppState {
       return;
     }
     if (e.type === 'taskListChanged') {
-      tasks.applyListChange({ taskId: e.taskId, status: e.status, timestamp: e.timestamp, ...(e.title !== undefined ? { title: e.title } : {}), ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}) });
+      tasks.applyListChange({
+        taskId: e.taskId,
+        status: e.status,
+        timestamp: e.timestamp,
+        ...(e.title !== undefined ? { title: e.title } : {}),
+        ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}),
+      });
       return;
     }
     if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp);
@@ -201,7 +220,11 @@ export function createAppState(deps: AppDeps): AppState {
   }
 
   const extensionSituation = computed<ExtensionSituation>(() =>
-    extensions.connected.value.length > 0 ? 'connected' : extensions.list.value.length > 0 ? 'disconnected' : 'none-ever',
+    extensions.connected.value.length > 0
+      ? 'connected'
+      : extensions.list.value.length > 0
+        ? 'disconnected'
+        : 'none-ever',
   );
 
   const app: AppState = {
@@ -299,7 +322,13 @@ export function createAppState(deps: AppDeps): AppState {
       const message = build('user_message', taskId, { content });
       chat.addUserMessage(message.id, content, message.timestamp);
       if (!tasks.find(taskId)) {
-        tasks.upsert({ taskId, title: content.slice(0, 80), status: 'created', createdAt: message.timestamp, updatedAt: message.timestamp });
+        tasks.upsert({
+          taskId,
+          title: content.slice(0, 80),
+          status: 'created',
+          createdAt: message.timestamp,
+          updatedAt: message.timestamp,
+        });
       }
       return deliver(message.id, content, taskId);
     },

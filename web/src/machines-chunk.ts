@@ -13,6 +13,9 @@ export interface MachinesChunk {
 
 export function loadMachinesChunk(bridge: Omit<StatelyBridgeDeps, 'definitionOf'>): MachinesChunk {
   const catalog = loadMachineCatalog();
-  const stately = createStatelyBridge({ ...bridge, definitionOf: (machineId) => catalog.find((e) => e.machineId === machineId)?.config });
+  const stately = createStatelyBridge({
+    ...bridge,
+    definitionOf: (machineId) => catalog.find((e) => e.machineId === machineId)?.config,
+  });
   return { catalog, MachineView, stately };
 }

@@ -30,10 +30,12 @@ if (cleanedHref) history.replaceState(history.state, '', cleanedHref);
 // A link offered another token: the stored one stays unless the server refuses it and
 // takes the offered one; then the page starts again with it.
 if (offered !== undefined && token !== undefined) {
-  void settleOfferedToken(token, offered, fetchTokenCheck(window.fetch.bind(window), location.origin), storage()).then((outcome) => {
-    if (!outcome.kept) location.reload();
-    else console.warn(`[mimo] a link offered a different access token; kept the stored one (${outcome.reason}).`);
-  });
+  void settleOfferedToken(token, offered, fetchTokenCheck(window.fetch.bind(window), location.origin), storage()).then(
+    (outcome) => {
+      if (!outcome.kept) location.reload();
+      else console.warn(`[mimo] a link offered a different access token; kept the stored one (${outcome.reason}).`);
+    },
+  );
 }
 
 // Same origin: the server serves this page, or Vite's dev server proxies /api and /socket.io.
@@ -44,7 +46,8 @@ const socket = io(`${location.origin}${MIMO_NAMESPACE}`, {
 });
 const link = createSocketLink({
   socket: socket as unknown as SocketLike,
-  onInvalidEvent: (issue, raw) => console.warn('[mimo] dropped a frontend_event that does not match the contract:', issue, raw),
+  onInvalidEvent: (issue, raw) =>
+    console.warn('[mimo] dropped a frontend_event that does not match the contract:', issue, raw),
 });
 const api = createApiClient({ fetch: window.fetch.bind(window), token });
 const app = createAppState({ api, link, clock: Date, newId: () => nanoid(16) });
@@ -62,12 +65,15 @@ const machines = createLazyResource<MachinesChunk>(() =>
     return chunk;
   }),
 );
-const conversation = createLazyResource<ConversationChunk>(() => import('./conversation-chunk.ts').then((m) => m.loadConversationChunk()));
+const conversation = createLazyResource<ConversationChunk>(() =>
+  import('./conversation-chunk.ts').then((m) => m.loadConversationChunk()),
+);
 
 const initialTaskId = taskIdFromHash(location.hash);
 effect(() => {
   const hash = hashForTask(app.currentTaskId.value);
-  if (hash !== location.hash && (hash !== '' || location.hash !== '')) history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+  if (hash !== location.hash && (hash !== '' || location.hash !== ''))
+    history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
 });
 window.addEventListener('hashchange', () => {
   const taskId = taskIdFromHash(location.hash);
@@ -76,5 +82,8 @@ window.addEventListener('hashchange', () => {
 window.setInterval(() => app.tick(), 5_000);
 
 const debugBarNote = createDebugBarNote({ storage: storage() });
-render(<AppView app={app} machines={machines} conversation={conversation} debugBarNote={debugBarNote} />, document.getElementById('app')!);
+render(
+  <AppView app={app} machines={machines} conversation={conversation} debugBarNote={debugBarNote} />,
+  document.getElementById('app')!,
+);
 void app.start(initialTaskId);

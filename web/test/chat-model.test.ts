@@ -45,7 +45,14 @@ stream('a tool step ends the segment on screen; later text starts a new one belo
   const chat = createChatModel();
   chat.addUserMessage('evt-u1', 'go', 900);
   chat.applyEvent(delta('evt-u1', 'I will open the page.'));
-  chat.applyEvent(payload('toolUsed', { toolCallId: 'call-1', actionName: 'task_start', phase: 'start', paramsSummary: 'url=https://example.com' }));
+  chat.applyEvent(
+    payload('toolUsed', {
+      toolCallId: 'call-1',
+      actionName: 'task_start',
+      phase: 'start',
+      paramsSummary: 'url=https://example.com',
+    }),
+  );
   chat.applyEvent(delta('evt-u1', 'The page is open.', true));
   assert.equal(kinds(chat), ['user', 'assistant', 'tool', 'assistant']);
   assert.equal(texts(chat), ['I will open the page.', 'The page is open.']);
@@ -64,7 +71,15 @@ const tools = suite('chat: tool steps, notices, usage');
 
 tools('updates one tool step from start to success with duration and screenshot', () => {
   const chat = createChatModel();
-  chat.applyEvent(payload('toolUsed', { toolCallId: 'call-1', actionName: 'browser_screenshot', phase: 'start', paramsSummary: 'tabId=12', timestamp: 5_000 }));
+  chat.applyEvent(
+    payload('toolUsed', {
+      toolCallId: 'call-1',
+      actionName: 'browser_screenshot',
+      phase: 'start',
+      paramsSummary: 'tabId=12',
+      timestamp: 5_000,
+    }),
+  );
   chat.applyEvent(
     payload('toolUsed', {
       toolCallId: 'call-1',
@@ -79,12 +94,23 @@ tools('updates one tool step from start to success with duration and screenshot'
   const step = chat.items.value[0] as ToolItem;
   assert.is(step.phase, 'success');
   assert.is(step.durationMs, 400, 'measured from the start event when the event gives none');
-  assert.equal(step.artifacts.map((a) => a.artifactId), ['art-1']);
+  assert.equal(
+    step.artifacts.map((a) => a.artifactId),
+    ['art-1'],
+  );
 });
 
 tools('prefers the duration the server measured and keeps errors', () => {
   const chat = createChatModel();
-  chat.applyEvent(payload('toolUsed', { toolCallId: 'c', actionName: 'browser_click', phase: 'start', paramsSummary: 'tabId=3 clickId=4', timestamp: 1 }));
+  chat.applyEvent(
+    payload('toolUsed', {
+      toolCallId: 'c',
+      actionName: 'browser_click',
+      phase: 'start',
+      paramsSummary: 'tabId=3 clickId=4',
+      timestamp: 1,
+    }),
+  );
   chat.applyEvent(
     payload('toolUsed', {
       toolCallId: 'c',
@@ -111,15 +137,31 @@ tools('several browser actions of one tool call are separate steps (keyed by act
   chat.applyEvent(step('act-2', 'browser_debugger_attach', 'start'));
   chat.applyEvent(step('act-2', 'browser_debugger_attach', 'success'));
   const steps = chat.items.value as ToolItem[];
-  assert.equal(steps.map((t) => [t.actionName, t.phase]), [['task_start', 'success'], ['browser_debugger_attach', 'success']]);
+  assert.equal(
+    steps.map((t) => [t.actionName, t.phase]),
+    [
+      ['task_start', 'success'],
+      ['browser_debugger_attach', 'success'],
+    ],
+  );
 });
 
 tools('structuredOutput errors carry code, message and retryable', () => {
   const chat = createChatModel();
-  chat.applyEvent(payload('structuredOutput', { status: 'error', error: { code: 'PAGE_PREP_FAILED', message: 'no screenshot, no text', retryable: true } }));
-  chat.applyEvent(payload('structuredOutput', { status: 'info', message: 'Plugin reconnected', data: { clientId: 'p1' } }));
+  chat.applyEvent(
+    payload('structuredOutput', {
+      status: 'error',
+      error: { code: 'PAGE_PREP_FAILED', message: 'no screenshot, no text', retryable: true },
+    }),
+  );
+  chat.applyEvent(
+    payload('structuredOutput', { status: 'info', message: 'Plugin reconnected', data: { clientId: 'p1' } }),
+  );
   const [error, info] = chat.items.value as NoticeItem[];
-  assert.equal([error!.status, error!.code, error!.message, error!.retryable], ['error', 'PAGE_PREP_FAILED', 'no screenshot, no text', true]);
+  assert.equal(
+    [error!.status, error!.code, error!.message, error!.retryable],
+    ['error', 'PAGE_PREP_FAILED', 'no screenshot, no text', true],
+  );
   assert.equal([info!.status, info!.message, info!.detail], ['info', 'Plugin reconnected', '{"clientId":"p1"}']);
 });
 
@@ -134,7 +176,7 @@ tools('usage events add up once each and give an estimated cost', () => {
   assert.is(formatCost(chat.usage.cost.value), '$0.0060');
 });
 
-tools('delivery of the person\'s message: sending -> failed with the error -> sent', () => {
+tools("delivery of the person's message: sending -> failed with the error -> sent", () => {
   const chat = createChatModel();
   chat.addUserMessage('evt-u1', 'hi', 1);
   chat.setDelivery('evt-u1', 'failed', { code: 'UNAVAILABLE', message: 'not connected' });

@@ -12,11 +12,31 @@ import { delta, payload } from './util.ts';
 
 const shape = (items: readonly ChatItem[]) =>
   items.map((i) =>
-    i.kind === 'tool' ? `tool ${i.actionName} ${i.phase}` : i.kind === 'notice' ? `notice ${i.message}` : i.kind === 'user' ? `user ${i.content}` : `assistant ${i.content.trim()}`,
+    i.kind === 'tool'
+      ? `tool ${i.actionName} ${i.phase}`
+      : i.kind === 'notice'
+        ? `notice ${i.message}`
+        : i.kind === 'user'
+          ? `user ${i.content}`
+          : `assistant ${i.content.trim()}`,
   );
 
-const tool = (actionId: string, actionName: string, phase: 'start' | 'success' | 'error', timestamp: number, extra: Record<string, unknown> = {}) =>
-  payload('toolUsed', { toolCallId: 'call-1', actionId, actionName, phase, paramsSummary: 'tabId=7', timestamp, ...extra });
+const tool = (
+  actionId: string,
+  actionName: string,
+  phase: 'start' | 'success' | 'error',
+  timestamp: number,
+  extra: Record<string, unknown> = {},
+) =>
+  payload('toolUsed', {
+    toolCallId: 'call-1',
+    actionId,
+    actionName,
+    phase,
+    paramsSummary: 'tabId=7',
+    timestamp,
+    ...extra,
+  });
 
 /** One turn as the server emits it: [seq, event]. */
 function turnEvents(): Array<[number, FrontendEventPayload]> {
@@ -27,7 +47,14 @@ function turnEvents(): Array<[number, FrontendEventPayload]> {
     [4, tool('a1', 'task_start', 'success', 1_300, { durationMs: 100 })],
     [5, tool('a2', 'browser_wait_for_loaded', 'start', 1_300)],
     [6, tool('a2', 'browser_wait_for_loaded', 'success', 1_400, { durationMs: 100 })],
-    [7, payload('structuredOutput', { status: 'info', message: 'In tab 7: a cookie banner was closed.', timestamp: 1_450 })],
+    [
+      7,
+      payload('structuredOutput', {
+        status: 'info',
+        message: 'In tab 7: a cookie banner was closed.',
+        timestamp: 1_450,
+      }),
+    ],
     [8, delta('u1', '\n\nIt shows Example Domain.', false, { id: 'd2', timestamp: 1_500 })],
     [9, delta('u1', '', true, { id: 'd3', timestamp: 1_600 })],
   ];
@@ -35,7 +62,14 @@ function turnEvents(): Array<[number, FrontendEventPayload]> {
 
 /** What the server stored for that turn (tool steps at their start's seq). */
 function stored(): TaskMessage[] {
-  const step = (id: string, actionId: string, name: string, seq: number, settleSeq: number, t: number): TaskMessage => ({
+  const step = (
+    id: string,
+    actionId: string,
+    name: string,
+    seq: number,
+    settleSeq: number,
+    t: number,
+  ): TaskMessage => ({
     id,
     role: 'tool',
     content: JSON.stringify({ toolCallId: 'call-1', name, ok: true, result: {} }),
@@ -54,7 +88,13 @@ function stored(): TaskMessage[] {
       role: 'assistant',
       content: 'Opening it.\n\nIt shows Example Domain.',
       timestamp: 1_600,
-      meta: { seq: 2, segments: [{ seq: 2, text: 'Opening it.' }, { seq: 8, text: '\n\nIt shows Example Domain.' }] },
+      meta: {
+        seq: 2,
+        segments: [
+          { seq: 2, text: 'Opening it.' },
+          { seq: 8, text: '\n\nIt shows Example Domain.' },
+        ],
+      },
     },
   ];
 }
@@ -110,11 +150,32 @@ test('the running step is shown after the message it answers, even when a second
 });
 
 test('order helpers: items without a seq keep their place after the item before them', () => {
-  const item = (key: string, seq?: number): ChatItem => ({ kind: 'notice', key, id: key, status: 'info', message: key, timestamp: 0, ...(seq !== undefined ? { seq } : {}) });
-  assert.equal(sortBySeq([item('c', 3), item('x'), item('a', 1), item('b', 2)]).map((i) => i.key), ['a', 'b', 'c', 'x']);
-  assert.equal(placeBySeq([item('a', 1), item('c', 3)], item('b', 2)).map((i) => i.key), ['a', 'b', 'c']);
-  assert.equal(placeBySeq([item('a', 1), item('s')], item('d', 4)).map((i) => i.key), ['a', 's', 'd']);
-  assert.equal(sortBySeq([item('p'), item('q')]).map((i) => i.key), ['p', 'q'], 'no seq at all: as given');
+  const item = (key: string, seq?: number): ChatItem => ({
+    kind: 'notice',
+    key,
+    id: key,
+    status: 'info',
+    message: key,
+    timestamp: 0,
+    ...(seq !== undefined ? { seq } : {}),
+  });
+  assert.equal(
+    sortBySeq([item('c', 3), item('x'), item('a', 1), item('b', 2)]).map((i) => i.key),
+    ['a', 'b', 'c', 'x'],
+  );
+  assert.equal(
+    placeBySeq([item('a', 1), item('c', 3)], item('b', 2)).map((i) => i.key),
+    ['a', 'b', 'c'],
+  );
+  assert.equal(
+    placeBySeq([item('a', 1), item('s')], item('d', 4)).map((i) => i.key),
+    ['a', 's', 'd'],
+  );
+  assert.equal(
+    sortBySeq([item('p'), item('q')]).map((i) => i.key),
+    ['p', 'q'],
+    'no seq at all: as given',
+  );
 });
 
 test.run();

@@ -32,7 +32,14 @@ s('dismissed: hidden now and on the next visit', () => {
 });
 
 s('a storage that refuses only loses the memory of the dismissal', () => {
-  const refusing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
+  const refusing = {
+    getItem: () => {
+      throw new Error('denied');
+    },
+    setItem: () => {
+      throw new Error('denied');
+    },
+  };
   const note = createDebugBarNote({ storage: refusing });
   note.noteItems([{ kind: 'tool', actionName: 'browser_open' }]);
   assert.is(note.visible.value, true);

@@ -42,7 +42,11 @@ ext('several: bound instance first, else the most recently used healthy one', as
   const { api, model } = setup();
   api.extensions = {
     ok: true,
-    data: [extension('p1', { lastUsedAt: 10 }), extension('p2', { lastUsedAt: 30, health: 'unhealthy' }), extension('p3', { lastUsedAt: 20 })],
+    data: [
+      extension('p1', { lastUsedAt: 10 }),
+      extension('p2', { lastUsedAt: 30, health: 'unhealthy' }),
+      extension('p3', { lastUsedAt: 20 }),
+    ],
   };
   await model.refresh();
   assert.is(model.viewState.value, 'several');

@@ -7,8 +7,10 @@ import { activePaths, chartOf, eventLabel, formatStateValue, type ChartNode } fr
 import { loadMachineCatalog } from '../src/models/machine-catalog.ts';
 import { payload } from './util.ts';
 
-const record = (r: Record<string, unknown> & { type: '@xstate.actor' | '@xstate.snapshot' | '@xstate.event'; actorId: string }, timestamp = 1) =>
-  payload('inspection', { record: r, timestamp });
+const record = (
+  r: Record<string, unknown> & { type: '@xstate.actor' | '@xstate.snapshot' | '@xstate.event'; actorId: string },
+  timestamp = 1,
+) => payload('inspection', { record: r, timestamp });
 
 const find = (node: ChartNode, path: string): ChartNode | undefined =>
   node.path === path ? node : node.children.map((c) => find(c, path)).find(Boolean);
@@ -17,7 +19,10 @@ const chart = suite('machine chart from definitions');
 
 chart('walks the task machine: nested states, initial states, transitions, invokes', () => {
   const root = chartOf(taskMachine);
-  assert.equal(root.children.map((c) => c.key), ['created', 'running', 'ongoing', 'completed', 'error']);
+  assert.equal(
+    root.children.map((c) => c.key),
+    ['created', 'running', 'ongoing', 'completed', 'error'],
+  );
   assert.is(root.initial, 'created');
   const running = find(root, 'running')!;
   assert.is(running.type, 'compound');
@@ -36,7 +41,10 @@ chart('walks the task machine: nested states, initial states, transitions, invok
 
 chart('every catalog machine charts, and delayed transitions read "after NAME"', () => {
   const catalog = loadMachineCatalog();
-  assert.equal(catalog.map((c) => c.machineId), ['task', 'action', 'pagePrep', 'pluginUi']);
+  assert.equal(
+    catalog.map((c) => c.machineId),
+    ['task', 'action', 'pagePrep', 'pluginUi'],
+  );
   const action = catalog.find((c) => c.machineId === 'action')!.chart;
   const labels = JSON.stringify(action);
   assert.ok(labels.includes('after RETRY_BACKOFF'), 'delays are labelled by name');
@@ -45,7 +53,9 @@ chart('every catalog machine charts, and delayed transitions read "after NAME"',
 });
 
 chart('active paths of a real snapshot value match chart paths', () => {
-  const pending = fromPromise<unknown, { taskId: string; message: { id: string; content: string } }>(() => new Promise(() => {}));
+  const pending = fromPromise<unknown, { taskId: string; message: { id: string; content: string } }>(
+    () => new Promise(() => {}),
+  );
   const actor = createActor(taskMachine.provide({ actors: { runTurn: pending } }), { input: { taskId: 't' } });
   actor.start();
   actor.send({ type: 'USER_MESSAGE', message: { id: 'm', content: 'x' } });
@@ -64,18 +74,39 @@ const model = suite('inspection model');
 
 model('tracks actors, their machine and current value; lists recent events newest first', () => {
   const m = createInspectionModel();
-  m.apply(record({ type: '@xstate.actor', actorId: 'task:1', machineId: 'task', snapshot: { value: 'created', status: 'active' } }, 1));
+  m.apply(
+    record(
+      { type: '@xstate.actor', actorId: 'task:1', machineId: 'task', snapshot: { value: 'created', status: 'active' } },
+      1,
+    ),
+  );
   m.apply(record({ type: '@xstate.event', actorId: 'task:1', event: { type: 'USER_MESSAGE' } }, 2));
-  m.apply(record({ type: '@xstate.snapshot', actorId: 'task:1', snapshot: { value: { running: 'active' } }, event: { type: 'USER_MESSAGE' } }, 3));
+  m.apply(
+    record(
+      {
+        type: '@xstate.snapshot',
+        actorId: 'task:1',
+        snapshot: { value: { running: 'active' } },
+        event: { type: 'USER_MESSAGE' },
+      },
+      3,
+    ),
+  );
   const task = m.latestByMachine.value.get('task');
   assert.equal(task?.value, { running: 'active' });
   assert.is(task?.lastEventType, 'USER_MESSAGE');
-  assert.equal(m.events.value.map((e) => `${e.kind}:${e.eventType ?? ''}`), ['event:USER_MESSAGE', 'actor:']);
+  assert.equal(
+    m.events.value.map((e) => `${e.kind}:${e.eventType ?? ''}`),
+    ['event:USER_MESSAGE', 'actor:'],
+  );
 });
 
 model('snapshots without machineId are attributed through the actor record; duplicates count once', () => {
   const m = createInspectionModel();
-  const first = record({ type: '@xstate.actor', actorId: 'a1', machineId: 'action', snapshot: { value: 'dispatching' } }, 1);
+  const first = record(
+    { type: '@xstate.actor', actorId: 'a1', machineId: 'action', snapshot: { value: 'dispatching' } },
+    1,
+  );
   m.apply(first);
   assert.is(m.apply(first), false);
   m.apply(record({ type: '@xstate.snapshot', actorId: 'a1', snapshot: { value: 'awaitingAck' } }, 2));
@@ -85,8 +116,12 @@ model('snapshots without machineId are attributed through the actor record; dupl
 
 model('the latest actor of a machine is the one updated last', () => {
   const m = createInspectionModel();
-  m.apply(record({ type: '@xstate.snapshot', actorId: 'a1', machineId: 'action', snapshot: { value: 'succeeded' } }, 5));
-  m.apply(record({ type: '@xstate.snapshot', actorId: 'a2', machineId: 'action', snapshot: { value: 'executing' } }, 6));
+  m.apply(
+    record({ type: '@xstate.snapshot', actorId: 'a1', machineId: 'action', snapshot: { value: 'succeeded' } }, 5),
+  );
+  m.apply(
+    record({ type: '@xstate.snapshot', actorId: 'a2', machineId: 'action', snapshot: { value: 'executing' } }, 6),
+  );
   assert.is(m.latestByMachine.value.get('action')?.actorId, 'a2');
   m.apply(record({ type: '@xstate.snapshot', actorId: 'a1', machineId: 'action', snapshot: { value: 'failed' } }, 7));
   assert.is(m.latestByMachine.value.get('action')?.actorId, 'a1');
@@ -97,7 +132,10 @@ model('keeps at most maxEvents entries and notifies record listeners', () => {
   const seen: string[] = [];
   m.onRecord((r) => seen.push(r.actorId));
   for (let i = 0; i < 5; i++) m.apply(record({ type: '@xstate.event', actorId: `x${i}`, event: { type: `E${i}` } }, i));
-  assert.equal(m.events.value.map((e) => e.eventType), ['E4', 'E3', 'E2']);
+  assert.equal(
+    m.events.value.map((e) => e.eventType),
+    ['E4', 'E3', 'E2'],
+  );
   assert.is(seen.length, 5);
   m.reset();
   assert.equal([m.events.value.length, m.actors.value.length, m.records().length], [0, 0, 0]);

@@ -19,7 +19,8 @@ function fakeFetch(respond: (url: string, init: RequestInit) => Response | Promi
   }) as unknown as typeof fetch;
   return { fn, seen };
 }
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 api('sends the bearer token and protocol header; returns validated data', async () => {
   const f = fakeFetch(() => json({ ok: true, data: [summary(TASK_A)] }));
@@ -38,14 +39,22 @@ api('listTaskPage asks for one page with limit and cursor and checks { tasks, ne
   const first = await client.listTaskPage(50);
   assert.ok(first.ok && first.data.nextCursor === 'c/1=' && first.data.tasks[0]?.taskId === TASK_A);
   await client.listTaskPage(50, 'c/1=');
-  assert.equal(f.seen.map((s) => s.url), ['/api/task/list?limit=50', '/api/task/list?limit=50&cursor=c%2F1%3D']);
-  const wrong = await createApiClient({ fetch: fakeFetch(() => json({ ok: true, data: [summary(TASK_A)] })).fn }).listTaskPage(50);
+  assert.equal(
+    f.seen.map((s) => s.url),
+    ['/api/task/list?limit=50', '/api/task/list?limit=50&cursor=c%2F1%3D'],
+  );
+  const wrong = await createApiClient({
+    fetch: fakeFetch(() => json({ ok: true, data: [summary(TASK_A)] })).fn,
+  }).listTaskPage(50);
   assert.is(wrong.ok ? 'ok' : wrong.error.code, 'INTERNAL', 'the whole-array shape is not a page');
 });
 
 api('error envelopes, wrong shapes, non-JSON and network failures are values', async () => {
   const cases: [Response | Error, string][] = [
-    [json({ ok: false, error: { code: 'NOT_FOUND', message: 'no task', details: { retryable: false } } }, 404), 'NOT_FOUND'],
+    [
+      json({ ok: false, error: { code: 'NOT_FOUND', message: 'no task', details: { retryable: false } } }, 404),
+      'NOT_FOUND',
+    ],
     [json({ ok: true, data: [{ taskId: 'not-an-id' }] }), 'INTERNAL'],
     [new Response('<html>bad gateway</html>', { status: 502 }), 'INTERNAL'],
     [new Response('nope', { status: 401 }), 'UNAUTHORIZED'],
@@ -76,7 +85,10 @@ class FakeSocket implements SocketLike {
   managerHandlers = new Map<string, ((...args: any[]) => void)[]>();
   emitted: unknown[][] = [];
   answer: (...args: unknown[]) => Promise<unknown> = async () => ({ ok: true });
-  io = { on: (event: string, l: (...args: any[]) => void) => void this.managerHandlers.set(event, [...(this.managerHandlers.get(event) ?? []), l]) };
+  io = {
+    on: (event: string, l: (...args: any[]) => void) =>
+      void this.managerHandlers.set(event, [...(this.managerHandlers.get(event) ?? []), l]),
+  };
   connect() {
     this.connects += 1;
   }
@@ -85,7 +97,9 @@ class FakeSocket implements SocketLike {
     this.handlers.set(event, [...(this.handlers.get(event) ?? []), l]);
   }
   timeout(_ms: number) {
-    return { emitWithAck: (event: string, ...args: unknown[]) => (this.emitted.push([event, ...args]), this.answer(...args)) };
+    return {
+      emitWithAck: (event: string, ...args: unknown[]) => (this.emitted.push([event, ...args]), this.answer(...args)),
+    };
   }
   fire(event: string, ...args: unknown[]) {
     this.handlers.get(event)?.forEach((l) => l(...args));
@@ -96,7 +110,11 @@ function linkSetup() {
   const fake = new FakeSocket();
   const timers: (() => void)[] = [];
   const invalid: string[] = [];
-  const link = createSocketLink({ socket: fake, setTimeout: (fn) => timers.push(fn), onInvalidEvent: (issue) => invalid.push(issue) });
+  const link = createSocketLink({
+    socket: fake,
+    setTimeout: (fn) => timers.push(fn),
+    onInvalidEvent: (issue) => invalid.push(issue),
+  });
   const statuses: LinkStatus[] = [];
   link.onStatus((s) => statuses.push(s));
   return { fake, link, timers, invalid, statuses };
@@ -139,45 +157,93 @@ socket('reconnects by itself after a server-side disconnect, not after a refused
   assert.is(timers.length, 0);
   fake.fire('connect_error', Object.assign(new Error('x'), { data: { code: 'BAD_REQUEST', message: 'invalid auth' } }));
   assert.is(timers.length, 1);
-  assert.equal(statuses.map((s) => s.type), ['disconnected', 'connect_error', 'connect_error']);
+  assert.equal(
+    statuses.map((s) => s.type),
+    ['disconnected', 'connect_error', 'connect_error'],
+  );
 });
 
 const misc = suite('io: token, messages, acks');
 
 misc('?token= is stored once and removed from the address; later visits use the stored one', () => {
   const store = new Map<string, string>();
-  const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+  const storage = {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+  };
   const first = resolveToken('http://h/?token=abc&x=1#/task/1', storage);
   assert.equal(first, { token: 'abc', cleanedHref: 'http://h/?x=1#/task/1' });
   assert.is(store.get(TOKEN_STORAGE_KEY), 'abc');
   assert.equal(resolveToken('http://h/', storage), { token: 'abc', cleanedHref: null });
-  const throwing = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
+  const throwing = {
+    getItem: () => {
+      throw new Error('denied');
+    },
+    setItem: () => {
+      throw new Error('denied');
+    },
+  };
   assert.equal(resolveToken('http://h/?token=t', throwing), { token: 't', cleanedHref: 'http://h/' });
   assert.equal(resolveToken('http://h/', throwing), { token: undefined, cleanedHref: null });
 });
 
 misc('a link offering another token never silently replaces a working one (issue 23)', async () => {
   const store = new Map<string, string>([[TOKEN_STORAGE_KEY, 'good']]);
-  const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+  const storage = {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+  };
   // The address is cleaned, the stored token is used, the offered one is only held aside.
-  assert.equal(resolveToken('http://h/?token=garbage#/task/1', storage), { token: 'good', cleanedHref: 'http://h/#/task/1', offered: 'garbage' });
+  assert.equal(resolveToken('http://h/?token=garbage#/task/1', storage), {
+    token: 'good',
+    cleanedHref: 'http://h/#/task/1',
+    offered: 'garbage',
+  });
   assert.is(store.get(TOKEN_STORAGE_KEY), 'good');
   // The same token again is no offer.
   assert.equal(resolveToken('http://h/?token=good', storage), { token: 'good', cleanedHref: 'http://h/' });
   const checks: string[] = [];
-  const server = (valid: string[], down = false) => async (t: string) => (checks.push(t), down ? ('unknown' as const) : valid.includes(t) ? ('ok' as const) : ('refused' as const));
-  assert.equal(await settleOfferedToken('good', 'garbage', server(['good']), storage), { kept: true, reason: 'stored_works' });
+  const server =
+    (valid: string[], down = false) =>
+    async (t: string) => (
+      checks.push(t),
+      down ? ('unknown' as const) : valid.includes(t) ? ('ok' as const) : ('refused' as const)
+    );
+  assert.equal(await settleOfferedToken('good', 'garbage', server(['good']), storage), {
+    kept: true,
+    reason: 'stored_works',
+  });
   assert.equal(checks, ['good']);
-  assert.equal(await settleOfferedToken('good', 'garbage', server(['x'], true), storage), { kept: true, reason: 'unknown' });
-  assert.equal(await settleOfferedToken('good', 'garbage', server([]), storage), { kept: true, reason: 'offered_refused' });
+  assert.equal(await settleOfferedToken('good', 'garbage', server(['x'], true), storage), {
+    kept: true,
+    reason: 'unknown',
+  });
+  assert.equal(await settleOfferedToken('good', 'garbage', server([]), storage), {
+    kept: true,
+    reason: 'offered_refused',
+  });
   assert.is(store.get(TOKEN_STORAGE_KEY), 'good');
   // The server's token changed: the stored one is refused, the link's works: adopted.
   assert.equal(await settleOfferedToken('good', 'new', server(['new']), storage), { kept: false, token: 'new' });
   assert.is(store.get(TOKEN_STORAGE_KEY), 'new');
   // The check over fetch: 401 refused, 2xx ok, the rest unknown.
-  const check = fetchTokenCheck((async (_u: string, init: RequestInit) => new Response('{}', { status: (init.headers as Record<string, string>).Authorization === 'Bearer ok' ? 200 : 401 })) as unknown as typeof fetch, 'http://h');
+  const check = fetchTokenCheck(
+    (async (_u: string, init: RequestInit) =>
+      new Response('{}', {
+        status: (init.headers as Record<string, string>).Authorization === 'Bearer ok' ? 200 : 401,
+      })) as unknown as typeof fetch,
+    'http://h',
+  );
   assert.equal([await check('ok'), await check('no')], ['ok', 'refused']);
-  assert.is(await fetchTokenCheck((async () => { throw new TypeError('down'); }) as unknown as typeof fetch, 'http://h')('x'), 'unknown');
+  assert.is(
+    await fetchTokenCheck(
+      (async () => {
+        throw new TypeError('down');
+      }) as unknown as typeof fetch,
+      'http://h',
+    )('x'),
+    'unknown',
+  );
 });
 
 misc('every built message matches FrontendMessageSchema', () => {
@@ -199,10 +265,16 @@ misc('every built message matches FrontendMessageSchema', () => {
 
 misc('acks are read defensively', () => {
   assert.equal(toAckResult({ ok: true, data: { taskId: TASK_A } }), { ok: true, data: { taskId: TASK_A } });
-  assert.equal(toAckResult({ ok: false, error: { code: 'BAD_REQUEST', message: 'bad', fieldErrors: [{ field: 'content', message: 'empty' }, 5] } }), {
-    ok: false,
-    error: { code: 'BAD_REQUEST', message: 'bad', fieldErrors: [{ field: 'content', message: 'empty' }] },
-  });
+  assert.equal(
+    toAckResult({
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: 'bad', fieldErrors: [{ field: 'content', message: 'empty' }, 5] },
+    }),
+    {
+      ok: false,
+      error: { code: 'BAD_REQUEST', message: 'bad', fieldErrors: [{ field: 'content', message: 'empty' }] },
+    },
+  );
   assert.is(toAckResult(undefined).ok, false);
   assert.is(toAckResult({ ok: false }).ok, false);
 });

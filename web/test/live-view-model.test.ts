@@ -5,13 +5,25 @@ import * as assert from 'uvu/assert';
 import { createLiveViewModel } from '../src/models/live-view-model.ts';
 import { flush, TASK_A, TASK_B } from './util.ts';
 
-const frame = (seq: number, taskId = TASK_A) => ({ taskId, tabId: 7, seq, timestamp: seq, width: 4, height: 3, mime: 'image/jpeg' as const, data: 'QUJD' });
+const frame = (seq: number, taskId = TASK_A) => ({
+  taskId,
+  tabId: 7,
+  seq,
+  timestamp: seq,
+  width: 4,
+  height: 3,
+  mime: 'image/jpeg' as const,
+  data: 'QUJD',
+});
 
 function setup(answer: { ok: boolean } = { ok: true }) {
   let time = 0;
   const sent: string[] = [];
   const live = createLiveViewModel({
-    send: async (type, taskId) => (sent.push(`${type} ${taskId.slice(-1)}`), answer.ok ? { ok: true } : { ok: false, error: { code: 'UNAVAILABLE', message: 'no live view' } }),
+    send: async (type, taskId) => (
+      sent.push(`${type} ${taskId.slice(-1)}`),
+      answer.ok ? { ok: true } : { ok: false, error: { code: 'UNAVAILABLE', message: 'no live view' } }
+    ),
     clock: { now: () => time },
   });
   return { live, sent, advance: (ms: number) => (time += ms) };

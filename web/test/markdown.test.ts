@@ -2,7 +2,24 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeHtml, renderMarkdown, safeHttpUrl } from '../src/text/markdown.ts';
 
-const ALLOWED_TAGS = new Set(['p', 'br', 'strong', 'em', 'code', 'pre', 'a', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+const ALLOWED_TAGS = new Set([
+  'p',
+  'br',
+  'strong',
+  'em',
+  'code',
+  'pre',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
 
 /** Every tag in `html` is whitelisted and carries only the attributes this renderer writes. */
 function assertSafe(html: string, input: string) {
@@ -65,9 +82,41 @@ safety('known attack strings come out escaped or as text', () => {
 });
 
 safety('random input built from dangerous pieces never yields foreign markup', () => {
-  const pieces = ['<', '>', '"', "'", '&', '`', '```', '*', '**', '_', '[', ']', '(', ')', '|', '-', '\n', ' ', 'javascript:', 'http://x.test/', 'https://', 'script', 'img', 'onerror=', '=', '#', '1.', '\u0000', '0', ':', '/'];
+  const pieces = [
+    '<',
+    '>',
+    '"',
+    "'",
+    '&',
+    '`',
+    '```',
+    '*',
+    '**',
+    '_',
+    '[',
+    ']',
+    '(',
+    ')',
+    '|',
+    '-',
+    '\n',
+    ' ',
+    'javascript:',
+    'http://x.test/',
+    'https://',
+    'script',
+    'img',
+    'onerror=',
+    '=',
+    '#',
+    '1.',
+    '\u0000',
+    '0',
+    ':',
+    '/',
+  ];
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let n = 0; n < 3000; n++) {
     const length = 1 + Math.floor(random() * 30);
     let input = '';
@@ -88,7 +137,10 @@ safety('only absolute http(s) URLs are links', () => {
 const syntax = suite('markdown: the whitelist renders');
 
 syntax('paragraphs, line breaks, bold, italic, inline code', () => {
-  assert.is(renderMarkdown('Hello **world** and *you*\nsecond line\n\nnew `a<b>`'), '<p>Hello <strong>world</strong> and <em>you</em><br>second line</p><p>new <code>a&lt;b&gt;</code></p>');
+  assert.is(
+    renderMarkdown('Hello **world** and *you*\nsecond line\n\nnew `a<b>`'),
+    '<p>Hello <strong>world</strong> and <em>you</em><br>second line</p><p>new <code>a&lt;b&gt;</code></p>',
+  );
   assert.is(renderMarkdown('snake_case_name stays, _this_ is em'), '<p>snake_case_name stays, <em>this</em> is em</p>');
 });
 
@@ -100,8 +152,14 @@ syntax('links with rel=noopener, bare URLs, code inside a label', () => {
 });
 
 syntax('fenced code, lists, tables, headings', () => {
-  assert.is(renderMarkdown('```ts\nconst a = 1 < 2;\n```'), '<pre><code class="language-ts">const a = 1 &lt; 2;</code></pre>');
-  assert.is(renderMarkdown('- a\n- b\n\n2. x\n3. y'), '<ul><li>a</li><li>b</li></ul><ol start="2"><li>x</li><li>y</li></ol>');
+  assert.is(
+    renderMarkdown('```ts\nconst a = 1 < 2;\n```'),
+    '<pre><code class="language-ts">const a = 1 &lt; 2;</code></pre>',
+  );
+  assert.is(
+    renderMarkdown('- a\n- b\n\n2. x\n3. y'),
+    '<ul><li>a</li><li>b</li></ul><ol start="2"><li>x</li><li>y</li></ol>',
+  );
   assert.is(
     renderMarkdown('| Name | Price |\n|:--|--:|\n| A | **3** |'),
     '<table><thead><tr><th>Name</th><th class="ta-r">Price</th></tr></thead><tbody><tr><td>A</td><td class="ta-r"><strong>3</strong></td></tr></tbody></table>',

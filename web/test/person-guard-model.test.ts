@@ -4,7 +4,13 @@ import * as assert from 'uvu/assert';
 import { createPersonGuardModel, stepWords } from '../src/models/person-guard-model.ts';
 import type { AckResult } from '../src/io/ack.ts';
 
-const step = { kind: 'consequential_button' as const, toolName: 'browser_click', site: 'myshop.com', element: 'Buy now', reason: '"Buy now" reads as "buy now"' };
+const step = {
+  kind: 'consequential_button' as const,
+  toolName: 'browser_click',
+  site: 'myshop.com',
+  element: 'Buy now',
+  reason: '"Buy now" reads as "buy now"',
+};
 const ev = (type: string, extra: object) => ({ id: 'e', timestamp: 1, type, ...extra }) as never;
 
 function model(reply: AckResult = { ok: true }) {
@@ -24,7 +30,9 @@ test('a requested step shows until its resolution arrives; duplicates are ignore
   const { m } = model();
   m.applyRequested(ev('confirmationRequested', { requestId: 'cfm-1', toolCallId: 'c', step }));
   m.applyRequested(ev('confirmationRequested', { requestId: 'cfm-1', toolCallId: 'c', step }));
-  m.applyRequested(ev('confirmationRequested', { requestId: 'cfm-2', toolCallId: 'd', step: { ...step, element: 'Delete all' } }));
+  m.applyRequested(
+    ev('confirmationRequested', { requestId: 'cfm-2', toolCallId: 'd', step: { ...step, element: 'Delete all' } }),
+  );
   assert.is(m.waiting.value.length, 2);
   assert.is(m.current.value?.requestId, 'cfm-1');
   m.applyResolved(ev('confirmationResolved', { requestId: 'cfm-1', decision: 'deny', by: 'overlay' }));
@@ -55,10 +63,25 @@ test('a secret is sent once; only its name is kept', async () => {
 test('the scope follows taskScope events; the step reads as the person would say it', () => {
   const { m } = model();
   m.applyScope(ev('taskScope', { sites: [{ site: 'example.com', from: 'request' }] }));
-  assert.equal(m.scope.value.map((s) => s.site), ['example.com']);
+  assert.equal(
+    m.scope.value.map((s) => s.site),
+    ['example.com'],
+  );
   assert.is(stepWords(step), 'Click "Buy now" on myshop.com');
-  assert.is(stepWords({ ...step, toolName: 'browser_type', element: 'Password', value: '••••••' }), 'Type into "Password" with the value "••••••" on myshop.com');
-  assert.is(stepWords({ kind: 'off_scope_navigation', toolName: 'browser_open', site: 'evil.net', url: 'https://evil.net/x', reason: 'r' }), 'Open https://evil.net/x on evil.net');
+  assert.is(
+    stepWords({ ...step, toolName: 'browser_type', element: 'Password', value: '••••••' }),
+    'Type into "Password" with the value "••••••" on myshop.com',
+  );
+  assert.is(
+    stepWords({
+      kind: 'off_scope_navigation',
+      toolName: 'browser_open',
+      site: 'evil.net',
+      url: 'https://evil.net/x',
+      reason: 'r',
+    }),
+    'Open https://evil.net/x on evil.net',
+  );
 });
 
 test.run();

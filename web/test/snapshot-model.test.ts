@@ -5,7 +5,14 @@ import { createSnapshotModel, tabIdFromParams } from '../src/models/snapshot-mod
 import { payload, snapshotResponse, snapshotState } from './util.ts';
 
 const sync = (seq: number, titles: string[], lastUpdated = 1_000 + seq) =>
-  payload('snapshotSync', { mode: 'full', seq, state: snapshotState(titles.map((title, i) => ({ tabId: i + 1, title })), lastUpdated) });
+  payload('snapshotSync', {
+    mode: 'full',
+    seq,
+    state: snapshotState(
+      titles.map((title, i) => ({ tabId: i + 1, title })),
+      lastUpdated,
+    ),
+  });
 const titles = (m: ReturnType<typeof createSnapshotModel>) => m.view.value?.state.tabs.map((t) => t.title) ?? null;
 
 function setup() {
@@ -34,7 +41,7 @@ seq('ignores a higher seq carrying an older lastUpdated', () => {
 
 const refetch = suite('snapshot: refetch after reconnect');
 
-refetch('after beginRefetch a restarted server\'s low seq is accepted, then ordering resumes', () => {
+refetch("after beginRefetch a restarted server's low seq is accepted, then ordering resumes", () => {
   const { model } = setup();
   model.applySync(sync(40, ['before restart']));
   model.beginRefetch();
@@ -56,7 +63,13 @@ refetch('a push that arrived during the fetch wins over an older HTTP answer', (
   const { model } = setup();
   const ticket = model.beginRefetch();
   model.applySync(sync(1, ['pushed during fetch'], 3_000));
-  assert.is(model.applyFetched(ticket, snapshotResponse(snapshotState([{ tabId: 9, title: 'fetched' }], 2_500), { connected: false })), false);
+  assert.is(
+    model.applyFetched(
+      ticket,
+      snapshotResponse(snapshotState([{ tabId: 9, title: 'fetched' }], 2_500), { connected: false }),
+    ),
+    false,
+  );
   assert.equal(titles(model), ['pushed during fetch']);
   assert.is(model.view.value?.connected, false, 'presence still comes from the fetch');
 });
@@ -86,7 +99,10 @@ stale('stale after 30 s of silence counted from the server age plus local time',
 stale('stale when no plugin is connected, and before anything arrived', () => {
   const { model } = setup();
   assert.is(model.stale.value, true);
-  model.applyFetched(model.beginRefetch(), snapshotResponse(snapshotState([{ tabId: 1 }]), { connected: false, ageMs: 0 }));
+  model.applyFetched(
+    model.beginRefetch(),
+    snapshotResponse(snapshotState([{ tabId: 1 }]), { connected: false, ageMs: 0 }),
+  );
   assert.is(model.stale.value, true);
 });
 
@@ -103,10 +119,17 @@ stale('windows list tabs in index order with consecutive group blocks', () => {
   const [win] = model.windows.value;
   assert.ok(win);
   assert.is(win.active, true);
-  assert.equal(win.groups.map((g) => [g.group?.title ?? null, g.tabs.map((t) => t.tabId)]), [[null, [1]], ['Mimo', [2, 3]], [null, [4]]]);
+  assert.equal(
+    win.groups.map((g) => [g.group?.title ?? null, g.tabs.map((t) => t.tabId)]),
+    [
+      [null, [1]],
+      ['Mimo', [2, 3]],
+      [null, [4]],
+    ],
+  );
 });
 
-stale('the task tab comes from a tool step\'s params summary', () => {
+stale("the task tab comes from a tool step's params summary", () => {
   assert.is(tabIdFromParams('tabId=12 clickId=4'), 12);
   assert.is(tabIdFromParams('url=https://x.test/?tabId=abc'), null);
   assert.is(tabIdFromParams(''), null);

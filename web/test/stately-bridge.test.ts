@@ -43,7 +43,12 @@ function setup(options: { opens?: boolean; loadFails?: boolean } = {}) {
 const records: InspectionRecord[] = [
   { type: '@xstate.actor', actorId: 'task:1', machineId: 'task', snapshot: { value: 'created', status: 'active' } },
   { type: '@xstate.event', actorId: 'task:1', event: { type: 'USER_MESSAGE' }, sourceId: 'web' },
-  { type: '@xstate.snapshot', actorId: 'task:1', snapshot: { value: { running: 'active' } }, event: { type: 'USER_MESSAGE' } },
+  {
+    type: '@xstate.snapshot',
+    actorId: 'task:1',
+    snapshot: { value: { running: 'active' } },
+    event: { type: 'USER_MESSAGE' },
+  },
 ];
 
 const bridge = suite('Stately Inspector bridge');
@@ -55,14 +60,22 @@ bridge('replays records as actor (with definition), event and snapshot calls', a
   assert.equal(calls[0]![0], 'actor');
   assert.equal(calls[0]![1], { sessionId: 'task:1', id: 'task:1', logic: { config: { id: 'task', states: {} } } });
   assert.equal(calls[1], ['event', 'task:1', { type: 'USER_MESSAGE' }, { source: 'web' }]);
-  assert.equal(calls[2], ['snapshot', 'task:1', { status: 'active', value: { running: 'active' } }, { event: { type: 'USER_MESSAGE' } }]);
+  assert.equal(calls[2], [
+    'snapshot',
+    'task:1',
+    { status: 'active', value: { running: 'active' } },
+    { event: { type: 'USER_MESSAGE' } },
+  ]);
 });
 
 bridge('an actor first seen in a snapshot is registered before it', async () => {
   const { bridge: b, calls } = setup();
   await b.open([]);
   b.forward({ type: '@xstate.snapshot', actorId: 'act-9', machineId: 'action', snapshot: { value: 'executing' } });
-  assert.equal(calls.map((c) => c[0]), ['actor', 'snapshot']);
+  assert.equal(
+    calls.map((c) => c[0]),
+    ['actor', 'snapshot'],
+  );
   assert.is(calls[0]![1], 'act-9', 'no definition known: registered by id');
 });
 

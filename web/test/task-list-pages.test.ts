@@ -15,19 +15,33 @@ function taskIds(n: number) {
 function listOf(n: number, pageSize: number) {
   const api = new FakeApi();
   const ids = taskIds(n);
-  api.tasks = { ok: true, data: ids.map((id, i) => summary(id, { title: `task ${i}`, status: i % 2 ? 'error' : 'ongoing', updatedAt: 1_000 - i })) };
+  api.tasks = {
+    ok: true,
+    data: ids.map((id, i) =>
+      summary(id, { title: `task ${i}`, status: i % 2 ? 'error' : 'ongoing', updatedAt: 1_000 - i }),
+    ),
+  };
   return { api, ids, model: createTaskListModel({ api, pageSize }) };
 }
 
 pages('start loads the first page only; loadMore follows the cursor until the last page', async () => {
   const { api, ids, model } = listOf(7, 3);
   await model.refresh();
-  assert.equal(model.tasks.value.map((t) => t.taskId), ids.slice(0, 3));
+  assert.equal(
+    model.tasks.value.map((t) => t.taskId),
+    ids.slice(0, 3),
+  );
   assert.is(model.hasMore.value, true);
   await model.loadMore();
-  assert.equal(model.tasks.value.map((t) => t.taskId), ids.slice(0, 6));
+  assert.equal(
+    model.tasks.value.map((t) => t.taskId),
+    ids.slice(0, 6),
+  );
   await model.loadMore();
-  assert.equal(model.tasks.value.map((t) => t.taskId), ids);
+  assert.equal(
+    model.tasks.value.map((t) => t.taskId),
+    ids,
+  );
   assert.is(model.hasMore.value, false);
   await model.loadMore();
   assert.equal(api.calls, ['listTaskPage 3', 'listTaskPage 3 3', 'listTaskPage 3 6'], 'no request after the last page');
@@ -47,7 +61,9 @@ pages('refresh reads the first page again and keeps deeper pages and their curso
   const { api, ids, model } = listOf(7, 3);
   await model.refresh();
   await model.loadMore();
-  api.tasks = api.tasks.ok ? { ok: true, data: api.tasks.data.map((t, i) => (i === 0 ? { ...t, status: 'running' as const } : t)) } : api.tasks;
+  api.tasks = api.tasks.ok
+    ? { ok: true, data: api.tasks.data.map((t, i) => (i === 0 ? { ...t, status: 'running' as const } : t)) }
+    : api.tasks;
   await model.refresh();
   assert.is(model.find(ids[0]!)?.status, 'running');
   assert.is(model.tasks.value.length, 6, 'the second page stays loaded');
@@ -78,15 +94,31 @@ pages('filters, search and live changes work on the loaded tasks', async () => {
   assert.equal(model.counts.value.failed, 1, 'task 1 of the 3 loaded');
   model.setFilter('failed');
   await model.loadMore();
-  assert.equal(model.visible.value.map((t) => t.title), ['task 1', 'task 3', 'task 5']);
+  assert.equal(
+    model.visible.value.map((t) => t.title),
+    ['task 1', 'task 3', 'task 5'],
+  );
   model.setFilter('all');
   model.setQuery('task 6');
   assert.equal(model.visible.value.length, 0, 'task 6 is not loaded yet');
   const newcomer = '01HR0000000000000000000099';
-  model.applyListChange({ taskId: newcomer, status: 'created', timestamp: 5_000, title: 'task 6 again', createdAt: 5_000 });
-  assert.equal(model.visible.value.map((t) => t.taskId), [newcomer], 'a live change inserts a task beyond the loaded pages');
+  model.applyListChange({
+    taskId: newcomer,
+    status: 'created',
+    timestamp: 5_000,
+    title: 'task 6 again',
+    createdAt: 5_000,
+  });
+  assert.equal(
+    model.visible.value.map((t) => t.taskId),
+    [newcomer],
+    'a live change inserts a task beyond the loaded pages',
+  );
   await model.loadMore();
-  assert.equal(model.visible.value.map((t) => t.title), ['task 6 again', 'task 6']);
+  assert.equal(
+    model.visible.value.map((t) => t.title),
+    ['task 6 again', 'task 6'],
+  );
 });
 
 pages.run();

@@ -32,8 +32,14 @@ states.run();
 const titles = suite('task title: readable fallback');
 
 titles('a URL becomes its host and "open" words are dropped', () => {
-  assert.is(readableTitle('Open https://www.example.com/docs?x=1 and summarise the page'), 'example.com - summarise the page');
-  assert.is(readableTitle('Open http://127.0.0.1:7612/form.html, then fill in the form.'), '127.0.0.1 - fill in the form');
+  assert.is(
+    readableTitle('Open https://www.example.com/docs?x=1 and summarise the page'),
+    'example.com - summarise the page',
+  );
+  assert.is(
+    readableTitle('Open http://127.0.0.1:7612/form.html, then fill in the form.'),
+    '127.0.0.1 - fill in the form',
+  );
   assert.is(readableTitle('go to sqlite.org and find the SELECT syntax'), 'sqlite.org - find the SELECT syntax');
   assert.is(readableTitle('Open https://example.com'), 'example.com');
 });
@@ -64,19 +70,38 @@ list('filters by state and searches the readable and the raw title', async () =>
   await model.refresh();
   assert.equal(model.counts.value, { all: 3, running: 1, 'needs-you': 0, done: 1, failed: 1 });
   model.setFilter('failed');
-  assert.equal(model.visible.value.map((t) => t.taskId), [TASK_B]);
+  assert.equal(
+    model.visible.value.map((t) => t.taskId),
+    [TASK_B],
+  );
   model.setFilter('all');
   model.setQuery('SQLITE explain');
-  assert.equal(model.visible.value.map((t) => t.displayTitle), ['sqlite.org - explain']);
+  assert.equal(
+    model.visible.value.map((t) => t.displayTitle),
+    ['sqlite.org - explain'],
+  );
   model.setQuery('lang_select');
-  assert.equal(model.visible.value.map((t) => t.taskId), [TASK_A], 'the raw title (full URL) is searched too');
+  assert.equal(
+    model.visible.value.map((t) => t.taskId),
+    [TASK_A],
+    'the raw title (full URL) is searched too',
+  );
 });
 
 list('a task created by another client appears, and its status follows', async () => {
   const { api, model } = listWith([]);
   await model.refresh();
-  model.applyListChange({ taskId: TASK_A, status: 'created', timestamp: 10, title: 'Open https://example.com', createdAt: 10 });
-  assert.equal(model.visible.value.map((t) => [t.displayTitle, t.state]), [['example.com', 'running']]);
+  model.applyListChange({
+    taskId: TASK_A,
+    status: 'created',
+    timestamp: 10,
+    title: 'Open https://example.com',
+    createdAt: 10,
+  });
+  assert.equal(
+    model.visible.value.map((t) => [t.displayTitle, t.state]),
+    [['example.com', 'running']],
+  );
   model.applyListChange({ taskId: TASK_A, status: 'ongoing', timestamp: 20 });
   assert.is(model.find(TASK_A)?.status, 'ongoing');
   model.applyListChange({ taskId: TASK_A, status: 'running', timestamp: 15 });
@@ -105,8 +130,22 @@ app('taskListChanged from the frontend room updates the sidebar without a reload
   const { link, app: state } = setup();
   await state.start();
   link.setStatus({ type: 'connected' });
-  link.emit(envelope(payload('taskListChanged', { taskId: TASK_B, status: 'created', title: 'Open https://example.com and summarise', createdAt: 20_000, timestamp: 20_000 }), TASK_B));
-  assert.equal(state.tasks.visible.value.map((t) => t.displayTitle), ['example.com - summarise']);
+  link.emit(
+    envelope(
+      payload('taskListChanged', {
+        taskId: TASK_B,
+        status: 'created',
+        title: 'Open https://example.com and summarise',
+        createdAt: 20_000,
+        timestamp: 20_000,
+      }),
+      TASK_B,
+    ),
+  );
+  assert.equal(
+    state.tasks.visible.value.map((t) => t.displayTitle),
+    ['example.com - summarise'],
+  );
 });
 
 app('a fresh task is not read from the server (no 404), and a stop cancels the step in flight', async () => {
@@ -116,7 +155,19 @@ app('a fresh task is not read from the server (no 404), and a stop cancels the s
   link.setStatus({ type: 'connected' });
   await state.newTask();
   assert.not.ok(api.calls.includes(`getTask ${TASK_A}`));
-  link.emit(envelope(payload('toolUsed', { toolCallId: 'c1', actionId: 'act-1', actionName: 'browser_click', phase: 'start', paramsSummary: 'tabId=1 clickId=2', timestamp: 11_000 }), TASK_A));
+  link.emit(
+    envelope(
+      payload('toolUsed', {
+        toolCallId: 'c1',
+        actionId: 'act-1',
+        actionName: 'browser_click',
+        phase: 'start',
+        paramsSummary: 'tabId=1 clickId=2',
+        timestamp: 11_000,
+      }),
+      TASK_A,
+    ),
+  );
   link.emit(envelope(payload('taskStatus', { status: 'completed', previous: 'running', timestamp: 12_000 }), TASK_A));
   const step = state.chat.items.value.find((i) => i.kind === 'tool');
   assert.is(step?.kind === 'tool' && step.canceled, true);
@@ -133,8 +184,13 @@ app('a message typed while "New task" is on its way goes to the new task, not th
   assert.is(state.currentTaskId.value, TASK_A);
   void state.newTask(); // the click; its id is not back yet
   await state.send('second task');
-  const sent = link.sent.filter((m) => m.type === 'user_message').map((m) => [m.taskId, (m as { content: string }).content]);
-  assert.equal(sent, [[TASK_A, 'first task'], [TASK_B, 'second task']]);
+  const sent = link.sent
+    .filter((m) => m.type === 'user_message')
+    .map((m) => [m.taskId, (m as { content: string }).content]);
+  assert.equal(sent, [
+    [TASK_A, 'first task'],
+    [TASK_B, 'second task'],
+  ]);
 });
 
 app.run();

@@ -11,11 +11,20 @@ import { envelope, FakeApi, FakeLink, flush, payload, summary, TASK_A } from './
 const model = suite('turn outcome model');
 
 const userMsg = (id: string) => ({ id, role: 'user' as const, content: 'open it', timestamp: 1 });
-const note = (outcome: 'error' | 'interrupted', code: string, message: string) => ({ id: `n-${code}`, role: 'system' as const, content: message, timestamp: 2, meta: { outcome, error: { code, message, retryable: true } } });
+const note = (outcome: 'error' | 'interrupted', code: string, message: string) => ({
+  id: `n-${code}`,
+  role: 'system' as const,
+  content: message,
+  timestamp: 2,
+  meta: { outcome, error: { code, message, retryable: true } },
+});
 
 model('a failed turn: the error notice before the error status is its cause; running clears it', () => {
   const m = createTurnOutcomeModel();
-  m.noteError({ code: 'NAVIGATION_FAILED', message: 'http://127.0.0.1:9/ could not be loaded: net::ERR_CONNECTION_REFUSED' });
+  m.noteError({
+    code: 'NAVIGATION_FAILED',
+    message: 'http://127.0.0.1:9/ could not be loaded: net::ERR_CONNECTION_REFUSED',
+  });
   assert.is(m.outcome.value, null, 'a notice alone is not an outcome');
   m.onStatus('error');
   assert.equal([m.outcome.value?.outcome, m.outcome.value?.error.code], ['error', 'NAVIGATION_FAILED']);
@@ -25,7 +34,15 @@ model('a failed turn: the error notice before the error status is its cause; run
 
 model('from history: the note of the last turn; an interrupted turn reads as interrupted', () => {
   const m = createTurnOutcomeModel();
-  m.fromHistory([userMsg('u1'), note('error', 'PLUGIN_OFFLINE', 'old'), userMsg('u2'), note('interrupted', 'TASK_INTERRUPTED', 'The server restarted while this task was running')], 'error');
+  m.fromHistory(
+    [
+      userMsg('u1'),
+      note('error', 'PLUGIN_OFFLINE', 'old'),
+      userMsg('u2'),
+      note('interrupted', 'TASK_INTERRUPTED', 'The server restarted while this task was running'),
+    ],
+    'error',
+  );
   assert.equal([m.outcome.value?.outcome, m.outcome.value?.error.code], ['interrupted', 'TASK_INTERRUPTED']);
   m.fromHistory([userMsg('u1'), note('error', 'PLUGIN_OFFLINE', 'old'), userMsg('u2')], 'error');
   assert.is(m.outcome.value?.outcome, 'error', 'a failed task without a note of its own still reads as failed');
@@ -56,12 +73,30 @@ function setup() {
 
 app('live: a failed turn shows Failed with its cause; Retry sends resume_task', async () => {
   const { api, link, app } = setup();
-  api.details.set(TASK_A, { ok: true, data: { task: summary(TASK_A, { status: 'running' }), messages: [userMsg('u1')] } });
+  api.details.set(TASK_A, {
+    ok: true,
+    data: { task: summary(TASK_A, { status: 'running' }), messages: [userMsg('u1')] },
+  });
   await app.start(TASK_A);
   link.setStatus({ type: 'connected' });
-  link.emit(envelope(payload('structuredOutput', { status: 'error', error: { code: 'NAVIGATION_FAILED', message: 'nosuchhost.invalid could not be loaded: net::ERR_NAME_NOT_RESOLVED', retryable: false } }), TASK_A));
+  link.emit(
+    envelope(
+      payload('structuredOutput', {
+        status: 'error',
+        error: {
+          code: 'NAVIGATION_FAILED',
+          message: 'nosuchhost.invalid could not be loaded: net::ERR_NAME_NOT_RESOLVED',
+          retryable: false,
+        },
+      }),
+      TASK_A,
+    ),
+  );
   link.emit(envelope(payload('taskStatus', { status: 'error', previous: 'running', timestamp: 2_000 }), TASK_A));
-  assert.equal([app.outcome.outcome.value?.outcome, app.outcome.outcome.value?.error.code], ['error', 'NAVIGATION_FAILED']);
+  assert.equal(
+    [app.outcome.outcome.value?.outcome, app.outcome.outcome.value?.error.code],
+    ['error', 'NAVIGATION_FAILED'],
+  );
   assert.is(taskStateOf(app.status.status.value, app.outcome.outcome.value?.outcome), 'failed');
   assert.ok(app.status.canRetry.value);
   await app.status.retry();
@@ -70,16 +105,26 @@ app('live: a failed turn shows Failed with its cause; Retry sends resume_task', 
   assert.is(app.outcome.outcome.value, null);
 });
 
-app('after a reload: an interrupted task shows Interrupted with the stored cause, and its running step is not left running', async () => {
-  const { api, link, app } = setup();
-  const messages = [userMsg('u1'), note('interrupted', 'TASK_INTERRUPTED', 'The server restarted while this task was running; its last step was cut short.')];
-  api.details.set(TASK_A, { ok: true, data: { task: summary(TASK_A, { status: 'error' }), messages } });
-  await app.start(TASK_A);
-  link.setStatus({ type: 'connected' });
-  await flush();
-  assert.is(taskStateOf(app.status.status.value, app.outcome.outcome.value?.outcome), 'interrupted');
-  assert.match(app.outcome.outcome.value!.error.message, /server restarted/);
-  assert.not.match(app.outcome.outcome.value!.error.message, /extension/i, 'not "the extension went offline"');
-});
+app(
+  'after a reload: an interrupted task shows Interrupted with the stored cause, and its running step is not left running',
+  async () => {
+    const { api, link, app } = setup();
+    const messages = [
+      userMsg('u1'),
+      note(
+        'interrupted',
+        'TASK_INTERRUPTED',
+        'The server restarted while this task was running; its last step was cut short.',
+      ),
+    ];
+    api.details.set(TASK_A, { ok: true, data: { task: summary(TASK_A, { status: 'error' }), messages } });
+    await app.start(TASK_A);
+    link.setStatus({ type: 'connected' });
+    await flush();
+    assert.is(taskStateOf(app.status.status.value, app.outcome.outcome.value?.outcome), 'interrupted');
+    assert.match(app.outcome.outcome.value!.error.message, /server restarted/);
+    assert.not.match(app.outcome.outcome.value!.error.message, /extension/i, 'not "the extension went offline"');
+  },
+);
 
 app.run();

@@ -17,8 +17,11 @@ function setup(answer: AckResult = { ok: true }) {
   return { model, sent, hold: () => (manual = true), release: (r: AckResult) => release(r) };
 }
 
-const status = (s: 'created' | 'running' | 'ongoing' | 'takeover' | 'completed' | 'error', timestamp: number, previous?: 'running' | 'ongoing') =>
-  payload('taskStatus', { status: s, timestamp, ...(previous ? { previous } : {}) });
+const status = (
+  s: 'created' | 'running' | 'ongoing' | 'takeover' | 'completed' | 'error',
+  timestamp: number,
+  previous?: 'running' | 'ongoing',
+) => payload('taskStatus', { status: s, timestamp, ...(previous ? { previous } : {}) });
 
 const takeover = suite('task status: takeover');
 
@@ -60,28 +63,31 @@ takeover('a refused control shows the error and leaves the status alone', async 
   assert.is(model.status.value, 'takeover');
 });
 
-takeover('Stop only while the task works (or is paused in takeover); Take over only while running or ongoing', async () => {
-  const { model, sent } = setup();
-  const table = [
-    ['created', true, true],
-    ['running', true, true],
-    ['ongoing', false, true],
-    ['takeover', true, false],
-    ['completed', false, false],
-    ['error', false, false],
-  ] as const;
-  for (const [s, stop, take] of table) {
-    model.reset(s);
-    assert.is(model.canStop.value, stop, `stop ${s}`);
-    assert.is(model.canTakeover.value, take, `takeover ${s}`);
-  }
-  model.reset('ongoing');
-  assert.is(await model.stop(), null, 'a finished turn offers no Stop and sends nothing');
-  assert.equal(sent, []);
-  model.reset('running');
-  await model.stop();
-  assert.equal(sent, ['stop_task']);
-});
+takeover(
+  'Stop only while the task works (or is paused in takeover); Take over only while running or ongoing',
+  async () => {
+    const { model, sent } = setup();
+    const table = [
+      ['created', true, true],
+      ['running', true, true],
+      ['ongoing', false, true],
+      ['takeover', true, false],
+      ['completed', false, false],
+      ['error', false, false],
+    ] as const;
+    for (const [s, stop, take] of table) {
+      model.reset(s);
+      assert.is(model.canStop.value, stop, `stop ${s}`);
+      assert.is(model.canTakeover.value, take, `takeover ${s}`);
+    }
+    model.reset('ongoing');
+    assert.is(await model.stop(), null, 'a finished turn offers no Stop and sends nothing');
+    assert.equal(sent, []);
+    model.reset('running');
+    await model.stop();
+    assert.equal(sent, ['stop_task']);
+  },
+);
 
 const order = suite('task status: ordering');
 

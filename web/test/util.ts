@@ -14,23 +14,39 @@ export const TASK_B = '01HR0000000000000000000002';
 let counter = 0;
 export const nextId = (prefix = 'evt') => `${prefix}-${++counter}`;
 
-type PayloadInput<T extends FrontendEventPayload['type']> = Omit<Extract<FrontendEventPayload, { type: T }>, 'id' | 'timestamp' | 'type'> & {
+type PayloadInput<T extends FrontendEventPayload['type']> = Omit<
+  Extract<FrontendEventPayload, { type: T }>,
+  'id' | 'timestamp' | 'type'
+> & {
   id?: string;
   timestamp?: number;
 };
 
-export function payload<T extends FrontendEventPayload['type']>(type: T, fields: PayloadInput<T>): Extract<FrontendEventPayload, { type: T }> {
-  return { id: fields.id ?? nextId(), timestamp: fields.timestamp ?? 1_000, type, ...fields } as unknown as Extract<FrontendEventPayload, { type: T }>;
+export function payload<T extends FrontendEventPayload['type']>(
+  type: T,
+  fields: PayloadInput<T>,
+): Extract<FrontendEventPayload, { type: T }> {
+  return { id: fields.id ?? nextId(), timestamp: fields.timestamp ?? 1_000, type, ...fields } as unknown as Extract<
+    FrontendEventPayload,
+    { type: T }
+  >;
 }
 
 export function envelope(event: FrontendEventPayload, taskId?: string): FrontendEvent {
   return { type: 'event', id: nextId('env'), timestamp: event.timestamp, ...(taskId ? { taskId } : {}), event };
 }
 
-export const delta = (targetEventId: string, content: string, finished = false, extra: { id?: string; timestamp?: number } = {}) =>
-  payload('chatDelta', { sender: 'assistant', targetEventId, finished, delta: { content }, ...extra });
+export const delta = (
+  targetEventId: string,
+  content: string,
+  finished = false,
+  extra: { id?: string; timestamp?: number } = {},
+) => payload('chatDelta', { sender: 'assistant', targetEventId, finished, delta: { content }, ...extra });
 
-export function snapshotState(tabs: { tabId: number; title?: string; url?: string; active?: boolean; groupId?: number }[], lastUpdated = 1_000): SnapshotState {
+export function snapshotState(
+  tabs: { tabId: number; title?: string; url?: string; active?: boolean; groupId?: number }[],
+  lastUpdated = 1_000,
+): SnapshotState {
   return {
     windows: [{ windowId: 1, focused: true }],
     tabs: tabs.map((t, index) => ({ windowId: 1, active: false, pinned: false, hidden: false, index, ...t })),
@@ -67,7 +83,9 @@ export class FakeApi implements ApiClient {
   async newTaskId() {
     this.calls.push('newTaskId');
     const taskId = this.nextTaskIds.shift();
-    return taskId ? { ok: true as const, data: { taskId } } : { ok: false as const, error: { code: 'UNAVAILABLE', message: 'no id' } };
+    return taskId
+      ? { ok: true as const, data: { taskId } }
+      : { ok: false as const, error: { code: 'UNAVAILABLE', message: 'no id' } };
   }
   async listTasks() {
     this.calls.push('listTasks');

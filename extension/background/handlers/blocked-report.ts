@@ -36,7 +36,12 @@ export function blockMark(ctx: ActionContext, tabId: number): number | null {
 }
 
 /** Throws URL_BLOCKED when a navigation of the tab was refused after `mark`. */
-export async function failIfBlockedSince(ctx: ActionContext, tabId: number, mark: number | null, waitMs = INPUT_BLOCK_WAIT_MS): Promise<void> {
+export async function failIfBlockedSince(
+  ctx: ActionContext,
+  tabId: number,
+  mark: number | null,
+  waitMs = INPUT_BLOCK_WAIT_MS,
+): Promise<void> {
   const blocks = ctx.navigationGuard?.blocks;
   if (!blocks || mark === null) return;
   await settledWithin(ctx, tabId, waitMs);
@@ -47,7 +52,11 @@ export async function failIfBlockedSince(ctx: ActionContext, tabId: number, mark
 }
 
 /** Throws URL_BLOCKED for a refusal nobody was told of yet (a load's redirect hop, a script's navigation). */
-export async function failIfUnreportedBlock(ctx: ActionContext, tabId: number, waitMs = LOAD_BLOCK_WAIT_MS): Promise<void> {
+export async function failIfUnreportedBlock(
+  ctx: ActionContext,
+  tabId: number,
+  waitMs = LOAD_BLOCK_WAIT_MS,
+): Promise<void> {
   const blocks = ctx.navigationGuard?.blocks;
   if (!blocks) return;
   await settledWithin(ctx, tabId, waitMs);

@@ -22,8 +22,12 @@ export const check: ActionHandler<'browser_check'> = async (params, ctx) => {
   const target = (await targetSpec(ctx, params.tabId, params))!;
   const wanted = params.checked ?? true;
   const before = await stateOf(ctx, params.tabId, target);
-  if (before.checked === wanted) return { checked: before.checked, changed: false, strategy: params.strategy ?? 'cdp_mouse' };
-  if (!wanted && before.kind === 'radio') fail('INVALID_TARGET', 'a radio button cannot be unchecked; check another option of its group instead', { reason: 'not_editable' });
+  if (before.checked === wanted)
+    return { checked: before.checked, changed: false, strategy: params.strategy ?? 'cdp_mouse' };
+  if (!wanted && before.kind === 'radio')
+    fail('INVALID_TARGET', 'a radio button cannot be unchecked; check another option of its group instead', {
+      reason: 'not_editable',
+    });
   const warnings: string[] = [];
   const navigated = await watchNavigation(ctx, params.tabId);
   let strategy: 'cdp_mouse' | 'dom_click' = 'dom_click';
@@ -40,7 +44,8 @@ export const check: ActionHandler<'browser_check'> = async (params, ctx) => {
       }
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
-      if (params.strategy === 'cdp_mouse') fail('CDP_UNAVAILABLE', `cdp_mouse not possible: ${error.message}`, { reason: error.kind });
+      if (params.strategy === 'cdp_mouse')
+        fail('CDP_UNAVAILABLE', `cdp_mouse not possible: ${error.message}`, { reason: error.kind });
       warnings.push(`cdp_mouse unavailable (${error.message}); used dom_click`);
     }
   }
@@ -50,17 +55,34 @@ export const check: ActionHandler<'browser_check'> = async (params, ctx) => {
   }
   const navigation = await navigated(POINTER_COMMIT_WAIT_MS);
   if (navigation.navigated && navigation.navigation?.sameDocument === false) {
-    return reportAfterInput(ctx, params.tabId, { checked: wanted, changed: true, strategy }, navigation, null, [...warnings, 'the click navigated; the new page was not checked again']);
+    return reportAfterInput(ctx, params.tabId, { checked: wanted, changed: true, strategy }, navigation, null, [
+      ...warnings,
+      'the click navigated; the new page was not checked again',
+    ]);
   }
   const read = await runPageOp(ctx, params.tabId, 'checkState', { target });
   if (!read.ok) {
     // The page re-rendered the control on click (its element is gone): say so instead of guessing.
     if (read.reason !== 'stale') failTarget(read);
-    return reportAfterInput(ctx, params.tabId, { checked: wanted, changed: true, strategy }, navigation, null, [...warnings, 'the page replaced the control after the click; its new state could not be read back (take a new snapshot to check)']);
+    return reportAfterInput(ctx, params.tabId, { checked: wanted, changed: true, strategy }, navigation, null, [
+      ...warnings,
+      'the page replaced the control after the click; its new state could not be read back (take a new snapshot to check)',
+    ]);
   }
   const after = read;
   if (after.checked !== wanted) {
-    fail('INVALID_TARGET', `clicking did not ${wanted ? 'check' : 'uncheck'} the control (it is still ${after.checked ? 'checked' : 'unchecked'}); the page may handle it differently`, { reason: 'state_unchanged' });
+    fail(
+      'INVALID_TARGET',
+      `clicking did not ${wanted ? 'check' : 'uncheck'} the control (it is still ${after.checked ? 'checked' : 'unchecked'}); the page may handle it differently`,
+      { reason: 'state_unchanged' },
+    );
   }
-  return reportAfterInput(ctx, params.tabId, { checked: after.checked, changed: true, strategy }, navigation, null, warnings);
+  return reportAfterInput(
+    ctx,
+    params.tabId,
+    { checked: after.checked, changed: true, strategy },
+    navigation,
+    null,
+    warnings,
+  );
 };

@@ -14,7 +14,12 @@ import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 import { cdpClickAt, pointAt } from './pointer.ts';
 
 /** false: the target has no box to click (a hidden control without a visible label). */
-async function cdpClick(ctx: ActionContext, tabId: number, target: TargetSpec, warnings: string[]): Promise<{ clicked: boolean; submitsForm: boolean }> {
+async function cdpClick(
+  ctx: ActionContext,
+  tabId: number,
+  target: TargetSpec,
+  warnings: string[],
+): Promise<{ clicked: boolean; submitsForm: boolean }> {
   await ctx.cdp.attach(tabId);
   const located = await pointAt(ctx, tabId, target, warnings);
   if (!located) return { clicked: false, submitsForm: false };
@@ -33,16 +38,31 @@ export const click: ActionHandler<'browser_click'> = async (params, ctx) => {
       const done = await cdpClick(ctx, params.tabId, target, warnings);
       if (done.clicked) {
         const submit = done.submitsForm ? { target } : null;
-        return reportAfterInput(ctx, params.tabId, { clicked: true as const, strategy: 'cdp_mouse' as const }, await navigated(POINTER_COMMIT_WAIT_MS), submit, warnings);
+        return reportAfterInput(
+          ctx,
+          params.tabId,
+          { clicked: true as const, strategy: 'cdp_mouse' as const },
+          await navigated(POINTER_COMMIT_WAIT_MS),
+          submit,
+          warnings,
+        );
       }
       warnings.push('the element has no visible box or label; used element.click()');
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
-      if (params.strategy === 'cdp_mouse') fail('CDP_UNAVAILABLE', `cdp_mouse click not possible: ${error.message}`, { reason: error.kind });
+      if (params.strategy === 'cdp_mouse')
+        fail('CDP_UNAVAILABLE', `cdp_mouse click not possible: ${error.message}`, { reason: error.kind });
       warnings.push(`cdp_mouse unavailable (${error.message}); used dom_click`);
     }
   }
   const clicked = await runPageOp(ctx, params.tabId, 'domClick', { target });
   if (!clicked.ok) failTarget(clicked);
-  return reportAfterInput(ctx, params.tabId, { clicked: true as const, strategy: 'dom_click' as const }, await navigated(POINTER_COMMIT_WAIT_MS), null, warnings);
+  return reportAfterInput(
+    ctx,
+    params.tabId,
+    { clicked: true as const, strategy: 'dom_click' as const },
+    await navigated(POINTER_COMMIT_WAIT_MS),
+    null,
+    warnings,
+  );
 };

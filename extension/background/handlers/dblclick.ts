@@ -19,16 +19,31 @@ export const dblclick: ActionHandler<'browser_dblclick'> = async (params, ctx) =
       const located = await pointAt(ctx, params.tabId, target, warnings);
       if (located) {
         await cdpClickAt(ctx, params.tabId, located, 2);
-        return reportAfterInput(ctx, params.tabId, { dblclicked: true as const, strategy: 'cdp_mouse' as const }, await navigated(POINTER_COMMIT_WAIT_MS), null, warnings);
+        return reportAfterInput(
+          ctx,
+          params.tabId,
+          { dblclicked: true as const, strategy: 'cdp_mouse' as const },
+          await navigated(POINTER_COMMIT_WAIT_MS),
+          null,
+          warnings,
+        );
       }
       warnings.push('the element has no visible box; dispatched DOM double-click events instead');
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
-      if (params.strategy === 'cdp_mouse') fail('CDP_UNAVAILABLE', `cdp_mouse double-click not possible: ${error.message}`, { reason: error.kind });
+      if (params.strategy === 'cdp_mouse')
+        fail('CDP_UNAVAILABLE', `cdp_mouse double-click not possible: ${error.message}`, { reason: error.kind });
       warnings.push(`cdp_mouse unavailable (${error.message}); used DOM events`);
     }
   }
   const done = await runPageOp(ctx, params.tabId, 'domPointer', { target, kind: 'dblclick' });
   if (!done.ok) failTarget(done);
-  return reportAfterInput(ctx, params.tabId, { dblclicked: true as const, strategy: 'dom_click' as const }, await navigated(POINTER_COMMIT_WAIT_MS), null, warnings);
+  return reportAfterInput(
+    ctx,
+    params.tabId,
+    { dblclicked: true as const, strategy: 'dom_click' as const },
+    await navigated(POINTER_COMMIT_WAIT_MS),
+    null,
+    warnings,
+  );
 };

@@ -20,8 +20,11 @@ export const domIndex: ActionHandler<'browser_dom_index'> = async (params, ctx) 
       return await axIndex(ctx, params.tabId);
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
-      if (params.source === 'ax') fail('CDP_UNAVAILABLE', `the accessibility tree could not be read: ${error.message}`, { reason: error.kind });
-      warnings.push(`the accessibility tree could not be read (${error.message}); elements listed by the DOM heuristic instead`);
+      if (params.source === 'ax')
+        fail('CDP_UNAVAILABLE', `the accessibility tree could not be read: ${error.message}`, { reason: error.kind });
+      warnings.push(
+        `the accessibility tree could not be read (${error.message}); elements listed by the DOM heuristic instead`,
+      );
     }
   }
   const attr = params.assignAttr ?? DEFAULT_CLICK_ID_ATTR;
@@ -29,5 +32,7 @@ export const domIndex: ActionHandler<'browser_dom_index'> = async (params, ctx) 
   const page = await runPageOp(ctx, params.tabId, 'domIndex', { scope, attr, firstId });
   await ctx.refs.record(params.tabId, { docToken: page.docToken, attr, firstId, lastId: page.lastId });
   if (page.truncated) warnings.push(`only the first ${page.elements.length} elements were indexed`);
-  return warnings.length > 0 ? { elements: page.elements, source: 'dom', warnings } : { elements: page.elements, source: 'dom' };
+  return warnings.length > 0
+    ? { elements: page.elements, source: 'dom', warnings }
+    : { elements: page.elements, source: 'dom' };
 };

@@ -11,5 +11,7 @@ export const focus: ActionHandler<'browser_focus'> = async (params, ctx) => {
   await ctx.cdp.attach(params.tabId).catch(() => {});
   const done = await runPageOp(ctx, params.tabId, 'focus', { target });
   if (!done.ok) failTarget(done);
-  return done.focused ? { focused: true } : { focused: false, warnings: [`${done.tag} did not take the focus (it may not be focusable)`] };
+  return done.focused
+    ? { focused: true }
+    : { focused: false, warnings: [`${done.tag} did not take the focus (it may not be focusable)`] };
 };

@@ -8,6 +8,11 @@ export const getHtml: ActionHandler<'browser_get_html'> = async (params, ctx) =>
   const args = params.xpath === undefined ? {} : { xpath: params.xpath };
   const page = await runPageOp(ctx, params.tabId, 'html', args);
   if (!page.ok) failTarget(page);
-  const artifact = await ctx.artifacts.upload({ taskId: ctx.taskId, kind: 'html', contentType: 'text/html; charset=utf-8', bytes: page.html });
+  const artifact = await ctx.artifacts.upload({
+    taskId: ctx.taskId,
+    kind: 'html',
+    contentType: 'text/html; charset=utf-8',
+    bytes: page.html,
+  });
   return { artifactId: artifact.artifactId, url: artifact.url };
 };

@@ -15,7 +15,9 @@ export const hover: ActionHandler<'browser_hover'> = async (params, ctx) => {
     const located = await pointAt(ctx, params.tabId, target, warnings);
     if (located) {
       await cdpMoveTo(ctx, params.tabId, located);
-      return warnings.length > 0 ? { hovered: true, strategy: 'cdp_mouse', warnings } : { hovered: true, strategy: 'cdp_mouse' };
+      return warnings.length > 0
+        ? { hovered: true, strategy: 'cdp_mouse', warnings }
+        : { hovered: true, strategy: 'cdp_mouse' };
     }
     warnings.push('the element has no visible box; dispatched DOM hover events instead');
   } catch (error) {

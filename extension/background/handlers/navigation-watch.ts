@@ -23,12 +23,17 @@ export interface NavigationReport {
 /** Lets tasks the input queued run (a form submission, a handler's location change). */
 const SETTLE_EXPRESSION = 'new Promise((resolve) => setTimeout(resolve, 0))';
 
-export async function watchNavigation(ctx: ActionContext, tabId: number): Promise<(commitWaitMs: number) => Promise<NavigationReport>> {
+export async function watchNavigation(
+  ctx: ActionContext,
+  tabId: number,
+): Promise<(commitWaitMs: number) => Promise<NavigationReport>> {
   const mark = (await ctx.nav.tracking(tabId)) ? ctx.nav.mark(tabId) : null;
   const blocks = blockMark(ctx, tabId);
   if (mark) {
     return async (commitWaitMs) => {
-      await ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: SETTLE_EXPRESSION, awaitPromise: true }).catch(() => {});
+      await ctx.cdp
+        .send(tabId, 'Runtime.evaluate', { expression: SETTLE_EXPRESSION, awaitPromise: true })
+        .catch(() => {});
       const navigation = await ctx.nav.since(tabId, mark, commitWaitMs);
       await failIfBlockedSince(ctx, tabId, blocks);
       return navigation ? { navigated: true, navigation } : { navigated: false };
@@ -47,7 +52,11 @@ export async function watchNavigation(ctx: ActionContext, tabId: number): Promis
 }
 
 /** Invalid fields of the target's (or the focused element's) form; empty when it has none. */
-export async function invalidFields(ctx: ActionContext, tabId: number, target: TargetSpec | null): Promise<InvalidField[]> {
+export async function invalidFields(
+  ctx: ActionContext,
+  tabId: number,
+  target: TargetSpec | null,
+): Promise<InvalidField[]> {
   const current = await ctx.refs.current(tabId);
   const report = await runPageOp(ctx, tabId, 'formValidity', { target, attr: current?.attr ?? null }).catch(() => null);
   return report?.invalid ?? [];

@@ -6,13 +6,22 @@ import { ActionFailure, fail } from '../action-failure.ts';
 import { PageAgentError } from '../page-agent-client.ts';
 import { axTarget } from '../ax-target.ts';
 
-export async function runPageOp<K extends PageOpName>(ctx: ActionContext, tabId: number, op: K, args: PageOps[K]['args']): Promise<PageOps[K]['result']> {
+export async function runPageOp<K extends PageOpName>(
+  ctx: ActionContext,
+  tabId: number,
+  op: K,
+  args: PageOps[K]['args'],
+): Promise<PageOps[K]['result']> {
   try {
     return await ctx.page.run(tabId, op, args);
   } catch (error) {
     if (error instanceof PageAgentError && /showing error page/i.test(error.message)) {
       // Chrome refuses scripts on its own error page: the document never loaded.
-      throw new ActionFailure('NAVIGATION_FAILED', `the tab shows the browser's error page: the page could not be loaded (${error.message})`, { reason: 'error_page', tabId });
+      throw new ActionFailure(
+        'NAVIGATION_FAILED',
+        `the tab shows the browser's error page: the page could not be loaded (${error.message})`,
+        { reason: 'error_page', tabId },
+      );
     }
     if (error instanceof PageAgentError) {
       // Usually a navigation in progress or a page extensions may not script (chrome://, web store).
@@ -28,7 +37,11 @@ export function failTarget(failure: PageOpFailure): never {
 }
 
 /** A clickId is checked against the tab's current dom_index generation first (stale refs). */
-export async function targetSpec(ctx: ActionContext, tabId: number, params: { clickId?: number; xpath?: string }): Promise<TargetSpec | null> {
+export async function targetSpec(
+  ctx: ActionContext,
+  tabId: number,
+  params: { clickId?: number; xpath?: string },
+): Promise<TargetSpec | null> {
   if (params.clickId !== undefined) {
     const check = await ctx.refs.check(tabId, params.clickId);
     if (!check.ok) fail('INVALID_TARGET', check.message, { reason: check.reason, clickId: params.clickId });

@@ -11,15 +11,22 @@ export type Located = Extract<PageOps['locate']['result'], { ok: true }>;
 const MODIFIER_CTRL = 2;
 const MODIFIER_META = 4;
 
-export async function pointAt(ctx: ActionContext, tabId: number, target: TargetSpec, warnings: string[]): Promise<Located | null> {
+export async function pointAt(
+  ctx: ActionContext,
+  tabId: number,
+  target: TargetSpec,
+  warnings: string[],
+): Promise<Located | null> {
   const located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
   if (!located.ok) {
     if (located.operableByDom) return null;
     failTarget(located);
   }
-  if (located.obscuredBy) warnings.push(`the target's centre is covered by ${located.obscuredBy}; clicked there anyway`);
+  if (located.obscuredBy)
+    warnings.push(`the target's centre is covered by ${located.obscuredBy}; clicked there anyway`);
   // Inside a child frame the page agent's point is the frame's own: CDP gives it in the tab's viewport.
-  if (target.node && !target.node.mainFrame) return { ...located, ...(await framePoint(ctx, tabId, target.node.backendId)) };
+  if (target.node && !target.node.mainFrame)
+    return { ...located, ...(await framePoint(ctx, tabId, target.node.backendId)) };
   return located;
 }
 
@@ -27,8 +34,12 @@ async function framePoint(ctx: ActionContext, tabId: number, backendNodeId: numb
   await ctx.cdp.send(tabId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId }).catch(() => {});
   const { quads } = await ctx.cdp.send<{ quads: number[][] }>(tabId, 'DOM.getContentQuads', { backendNodeId });
   const quad = quads[0];
-  if (!quad || quad.length < 8) return failTarget({ ok: false, reason: 'not_visible', message: 'the element in the frame has no box to click' });
-  return { x: Math.round((quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4), y: Math.round((quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4) };
+  if (!quad || quad.length < 8)
+    return failTarget({ ok: false, reason: 'not_visible', message: 'the element in the frame has no box to click' });
+  return {
+    x: Math.round((quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4),
+    y: Math.round((quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4),
+  };
 }
 
 /** pressed + released `count` times at the point (a double-click is two, with clickCount 1 then 2). */
@@ -48,5 +59,11 @@ export async function cdpClickAt(ctx: ActionContext, tabId: number, located: Loc
 }
 
 export async function cdpMoveTo(ctx: ActionContext, tabId: number, located: Located): Promise<void> {
-  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: located.x, y: located.y, button: 'none', buttons: 0 });
+  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
+    type: 'mouseMoved',
+    x: located.x,
+    y: located.y,
+    button: 'none',
+    buttons: 0,
+  });
 }

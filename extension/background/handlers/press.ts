@@ -32,10 +32,28 @@ export const press: ActionHandler<'browser_press'> = async (params, ctx) => {
     if (!(error instanceof CdpError)) throw error;
     warnings.push(`cdp_key unavailable (${error.message}); dispatched synthetic key events`);
     strategy = 'dom_input';
-    const mods = { alt: (chord.mask & 1) !== 0, ctrl: (chord.mask & 2) !== 0, meta: (chord.mask & 4) !== 0, shift: (chord.mask & 8) !== 0 };
-    const done = await runPageOp(ctx, params.tabId, 'domKey', { target, key: chord.key.key, code: chord.key.code, text: chord.key.text ?? '', modifiers: mods });
+    const mods = {
+      alt: (chord.mask & 1) !== 0,
+      ctrl: (chord.mask & 2) !== 0,
+      meta: (chord.mask & 4) !== 0,
+      shift: (chord.mask & 8) !== 0,
+    };
+    const done = await runPageOp(ctx, params.tabId, 'domKey', {
+      target,
+      key: chord.key.key,
+      code: chord.key.code,
+      text: chord.key.text ?? '',
+      modifiers: mods,
+    });
     if (!done.ok) failTarget(done);
   }
   const submit = chord.key.key === 'Enter' && chord.mask === 0 ? { target } : null;
-  return reportAfterInput(ctx, params.tabId, { pressed: chord.name, strategy }, await navigated(INPUT_COMMIT_WAIT_MS), submit, warnings);
+  return reportAfterInput(
+    ctx,
+    params.tabId,
+    { pressed: chord.name, strategy },
+    await navigated(INPUT_COMMIT_WAIT_MS),
+    submit,
+    warnings,
+  );
 };

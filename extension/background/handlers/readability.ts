@@ -16,11 +16,20 @@ export const readabilityExtract: ActionHandler<'browser_readability_extract'> = 
   const encoded = new TextEncoder().encode(body);
   const bytes = encoded.byteLength;
   if (bytes > READABILITY_MAX_BYTES) {
-    fail('READABILITY_TOO_LARGE', `the readable text is ${bytes} bytes, above the ${READABILITY_MAX_BYTES}-byte limit`, { contentLengthBytes: bytes });
+    fail(
+      'READABILITY_TOO_LARGE',
+      `the readable text is ${bytes} bytes, above the ${READABILITY_MAX_BYTES}-byte limit`,
+      { contentLengthBytes: bytes },
+    );
   }
   const result: ActionResult<'browser_readability_extract'> = { title: page.title, contentLengthBytes: bytes };
   if (bytes >= READABILITY_INLINE_MAX_BYTES) {
-    const artifact = await ctx.artifacts.upload({ taskId: ctx.taskId, kind: 'readability', contentType: 'text/markdown; charset=utf-8', bytes: encoded });
+    const artifact = await ctx.artifacts.upload({
+      taskId: ctx.taskId,
+      kind: 'readability',
+      contentType: 'text/markdown; charset=utf-8',
+      bytes: encoded,
+    });
     result.artifactId = artifact.artifactId;
     result.truncated = true;
   } else {

@@ -24,7 +24,9 @@ export const screenshot: ActionHandler<'browser_screenshot'> = async (params, ct
   const warnings: string[] = [];
   // Presign while the capture runs (one round trip less on the critical path).
   const artifact = { taskId: ctx.taskId, kind: 'screenshot', contentType: 'image/png' } as const;
-  const target = ctx.artifacts.reserve(ctx.action.screenshotPresignedUrl ? { ...artifact, uploadUrl: ctx.action.screenshotPresignedUrl } : artifact);
+  const target = ctx.artifacts.reserve(
+    ctx.action.screenshotPresignedUrl ? { ...artifact, uploadUrl: ctx.action.screenshotPresignedUrl } : artifact,
+  );
   target.catch(() => {}); // awaited below; a capture failure must not leave it unhandled
   let base64: string;
   // A navigation in flight: capture the new document once it has loaded, not a frame in between
@@ -47,12 +49,16 @@ export const screenshot: ActionHandler<'browser_screenshot'> = async (params, ct
     if (!(error instanceof CdpError)) throw error;
     const capture = ctx.browser.tabs.captureVisibleTab;
     if (!tab.active || !capture) {
-      fail('CDP_UNAVAILABLE', `cannot screenshot background tab ${params.tabId} without CDP: ${error.message}`, { reason: error.kind });
+      fail('CDP_UNAVAILABLE', `cannot screenshot background tab ${params.tabId} without CDP: ${error.message}`, {
+        reason: error.kind,
+      });
     }
     try {
       const dataUrl = await capture(tab.windowId, { format: 'png' });
       base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
-      warnings.push(`CDP unavailable (${error.message}); captured the visible tab instead${params.fullPage ? ' (viewport only)' : ''}`);
+      warnings.push(
+        `CDP unavailable (${error.message}); captured the visible tab instead${params.fullPage ? ' (viewport only)' : ''}`,
+      );
     } catch (captureError) {
       fail('CDP_UNAVAILABLE', `screenshot failed: ${error.message}; captureVisibleTab: ${messageOf(captureError)}`);
     }
@@ -61,7 +67,12 @@ export const screenshot: ActionHandler<'browser_screenshot'> = async (params, ct
   const size = pngSize(bytes);
   if (!size) fail('PLUGIN_ERROR', 'the captured screenshot is not a PNG');
   const uploaded = await ctx.artifacts.upload({ ...artifact, bytes }, target);
-  const result: ActionResult<'browser_screenshot'> = { artifactId: uploaded.artifactId, url: uploaded.url, width: size.width, height: size.height };
+  const result: ActionResult<'browser_screenshot'> = {
+    artifactId: uploaded.artifactId,
+    url: uploaded.url,
+    width: size.width,
+    height: size.height,
+  };
   if (warnings.length > 0) result.warnings = warnings;
   return result;
 };

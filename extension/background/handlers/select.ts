@@ -21,5 +21,12 @@ export const select: ActionHandler<'browser_select'> = async (params, ctx) => {
   const chosen = await runPageOp(ctx, params.tabId, 'selectOptions', { target, values: params.values });
   if (!chosen.ok) failTarget(chosen);
   const warnings = chosen.changed ? [] : ['the selection was already so; nothing changed'];
-  return reportAfterInput(ctx, params.tabId, { selected: chosen.selected, labels: chosen.labels }, await navigated(INPUT_COMMIT_WAIT_MS), null, warnings);
+  return reportAfterInput(
+    ctx,
+    params.tabId,
+    { selected: chosen.selected, labels: chosen.labels },
+    await navigated(INPUT_COMMIT_WAIT_MS),
+    null,
+    warnings,
+  );
 };

@@ -8,12 +8,17 @@ import { liveTab, refuseWebUiTab, requireTaskRecord } from '../tab-guard.ts';
 export const switchTab: ActionHandler<'browser_switch_tab'> = async (params, ctx) => {
   const record = await requireTaskRecord(ctx, ctx.taskId);
   if (!record.tabs.includes(params.tabId)) {
-    if (record.closedTabs.includes(params.tabId)) fail('TASK_TAB_CLOSED', `tab ${params.tabId} of task ${ctx.taskId} was closed`, { tabId: params.tabId });
-    fail('INVALID_TASK_TAB', `tab ${params.tabId} is not one of this task's tabs; the task's tabs are ${record.tabs.join(', ') || 'none'}`, {
-      reason: 'not_task_tab',
-      tabId: params.tabId,
-      taskTabs: record.tabs,
-    });
+    if (record.closedTabs.includes(params.tabId))
+      fail('TASK_TAB_CLOSED', `tab ${params.tabId} of task ${ctx.taskId} was closed`, { tabId: params.tabId });
+    fail(
+      'INVALID_TASK_TAB',
+      `tab ${params.tabId} is not one of this task's tabs; the task's tabs are ${record.tabs.join(', ') || 'none'}`,
+      {
+        reason: 'not_task_tab',
+        tabId: params.tabId,
+        taskTabs: record.tabs,
+      },
+    );
   }
   const tab = await liveTab(ctx.browser, params.tabId);
   if (!tab) {

@@ -13,13 +13,22 @@ export function defaultGroupTitle(taskId: string): string {
   return `Mimo ${taskId.slice(-6)}`;
 }
 
-async function groupTab(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: number, windowId: number, existing: TaskTabRecord | undefined, title: string): Promise<{ groupId?: number; warning?: string }> {
-  if (!ctx.browser.tabGroups) return { warning: 'tab groups are not supported by this browser; the task tab is not grouped' };
+async function groupTab(
+  ctx: Parameters<ActionHandler<'task_start'>>[1],
+  tabId: number,
+  windowId: number,
+  existing: TaskTabRecord | undefined,
+  title: string,
+): Promise<{ groupId?: number; warning?: string }> {
+  if (!ctx.browser.tabGroups)
+    return { warning: 'tab groups are not supported by this browser; the task tab is not grouped' };
   try {
     const reuse = existing?.groupId !== undefined && existing.windowId === windowId ? existing.groupId : undefined;
     let groupId: number;
     try {
-      groupId = await ctx.browser.tabs.group(reuse === undefined ? { tabIds: [tabId] } : { tabIds: [tabId], groupId: reuse });
+      groupId = await ctx.browser.tabs.group(
+        reuse === undefined ? { tabIds: [tabId] } : { tabIds: [tabId], groupId: reuse },
+      );
     } catch (error) {
       if (reuse === undefined) throw error;
       groupId = await ctx.browser.tabs.group({ tabIds: [tabId] }); // the old group is gone
@@ -32,15 +41,24 @@ async function groupTab(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: 
 }
 
 /** Navigation guard first (navigation-guard.ts); without CDP the URL is checked after loading. */
-async function armGuard(ctx: Parameters<ActionHandler<'task_start'>>[1], tabId: number, warnings: string[]): Promise<void> {
+async function armGuard(
+  ctx: Parameters<ActionHandler<'task_start'>>[1],
+  tabId: number,
+  warnings: string[],
+): Promise<void> {
   const armed = await ctx.navigationGuard?.arm(tabId, ctx.taskId);
-  if (armed && !armed.guarded) warnings.push(`navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`);
+  if (armed && !armed.guarded)
+    warnings.push(
+      `navigations of this tab cannot be intercepted (${armed.reason}); the URL policy is checked after each page loads`,
+    );
 }
 
 export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   const url = params.url ?? DEFAULT_START_URL;
   if (params.url !== undefined && ctx.isWebUiUrl(params.url)) {
-    fail('INVALID_TASK_TAB', `refusing to open the Mimo web UI (${params.url}) as a task tab`, { reason: 'web_ui_tab' });
+    fail('INVALID_TASK_TAB', `refusing to open the Mimo web UI (${params.url}) as a task tab`, {
+      reason: 'web_ui_tab',
+    });
   }
   const existing = await ctx.taskTabs.get(ctx.taskId);
   const warnings: string[] = [];
@@ -50,7 +68,8 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
     if (tab && !ctx.isWebUiUrl(tab.url)) {
       if (params.url !== undefined) await armGuard(ctx, existing.tabId, warnings);
       // Tracked tabs know at once that a new document is coming (wait_for_loaded waits for it).
-      if (params.url !== undefined && (await ctx.nav.tracking(existing.tabId))) ctx.nav.expect(existing.tabId, params.url);
+      if (params.url !== undefined && (await ctx.nav.tracking(existing.tabId)))
+        ctx.nav.expect(existing.tabId, params.url);
       // Refusals before this navigation are moot: wait_for_loaded reports only those of this one.
       if (params.url !== undefined) ctx.navigationGuard?.blocks.reported(existing.tabId);
       let updated = tab;
@@ -62,7 +81,11 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
         throw error;
       }
       await ctx.refs.forget(existing.tabId);
-      const result: ActionResult<'task_start'> = { tabId: existing.tabId, windowId: updated.windowId, url: updated.pendingUrl || updated.url || url };
+      const result: ActionResult<'task_start'> = {
+        tabId: existing.tabId,
+        windowId: updated.windowId,
+        url: updated.pendingUrl || updated.url || url,
+      };
       if (existing.groupId !== undefined) result.groupId = existing.groupId;
       if (updated.title) result.title = updated.title;
       if (warnings.length > 0) result.warnings = warnings;
@@ -72,7 +95,14 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
 
   // The tab starts blank and is guarded before its first navigation (guarded-tab.ts).
   // A task keeps the window of its first tab (not whichever window was focused last).
-  const windowId = existing && (await ctx.browser.windows.get(existing.windowId).then(() => true, () => false)) ? existing.windowId : undefined;
+  const windowId =
+    existing &&
+    (await ctx.browser.windows.get(existing.windowId).then(
+      () => true,
+      () => false,
+    ))
+      ? existing.windowId
+      : undefined;
   const opened = await openGuardedTab(ctx, {
     taskId: ctx.taskId,
     url,
@@ -99,7 +129,11 @@ export const taskStart: ActionHandler<'task_start'> = async (params, ctx) => {
   if (group.groupId !== undefined) record.groupId = group.groupId;
   await ctx.taskTabs.put(record);
 
-  const result: ActionResult<'task_start'> = { tabId: tab.id, windowId: tab.windowId, url: tab.pendingUrl || tab.url || url };
+  const result: ActionResult<'task_start'> = {
+    tabId: tab.id,
+    windowId: tab.windowId,
+    url: tab.pendingUrl || tab.url || url,
+  };
   if (group.groupId !== undefined) result.groupId = group.groupId;
   if (tab.title) result.title = tab.title;
   if (warnings.length > 0) result.warnings = warnings;

@@ -16,27 +16,52 @@ import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navig
 import { failTarget, runPageOp, targetSpec } from './page-op.ts';
 
 /** false: the control takes no keystrokes (range, date, color): its value is set through the DOM. */
-async function cdpType(ctx: ActionContext, tabId: number, target: TargetSpec | null, text: string, submit: boolean): Promise<boolean> {
+async function cdpType(
+  ctx: ActionContext,
+  tabId: number,
+  target: TargetSpec | null,
+  text: string,
+  submit: boolean,
+): Promise<boolean> {
   await ctx.cdp.attach(tabId);
   const plan = typingPlan(text);
-  const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target, guardMs: typingGuardMs(plan) + (submit ? 100 : 0) });
+  const focused = await runPageOp(ctx, tabId, 'focusForTyping', {
+    target,
+    guardMs: typingGuardMs(plan) + (submit ? 100 : 0),
+  });
   if (!focused.ok) failTarget(focused);
   if (focused.direct) return false;
   if (text === '') {
     // Clearing: the contents are selected, Delete removes them.
-    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
-    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46 });
+    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', {
+      type: 'rawKeyDown',
+      key: 'Delete',
+      code: 'Delete',
+      windowsVirtualKeyCode: 46,
+    });
+    await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', {
+      type: 'keyUp',
+      key: 'Delete',
+      code: 'Delete',
+      windowsVirtualKeyCode: 46,
+    });
   }
   for (const stroke of plan) {
     if (stroke.kind === 'insert') {
       await ctx.cdp.send(tabId, 'Input.insertText', { text: stroke.text });
     } else {
-      await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.down), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.up)]);
+      await Promise.all([
+        ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.down),
+        ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', stroke.up),
+      ]);
     }
   }
   if (submit) {
     await runPageOp(ctx, tabId, 'submitWatch', { arm: true });
-    await Promise.all([ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN), ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP)]);
+    await Promise.all([
+      ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_DOWN),
+      ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ENTER_UP),
+    ]);
   }
   return true;
 }
@@ -59,19 +84,35 @@ export const typeText: ActionHandler<'browser_type'> = async (params, ctx) => {
   const report = async (strategy: 'cdp_key' | 'dom_input', sawSubmit?: () => Promise<boolean>) => {
     const nav = await navigated(INPUT_COMMIT_WAIT_MS);
     const submitted = submit ? nav.navigated === true || (sawSubmit ? await sawSubmit() : false) : undefined;
-    if (submit && !submitted && strategy === 'cdp_key') warnings.push('Enter was pressed but the page saw no form submit and did not navigate: nothing was submitted');
-    const result = await reportAfterInput(ctx, params.tabId, { typed: true as const, strategy, ...(submitted !== undefined ? { submitted } : {}) }, nav, submit ? { target } : null, warnings);
+    if (submit && !submitted && strategy === 'cdp_key')
+      warnings.push('Enter was pressed but the page saw no form submit and did not navigate: nothing was submitted');
+    const result = await reportAfterInput(
+      ctx,
+      params.tabId,
+      { typed: true as const, strategy, ...(submitted !== undefined ? { submitted } : {}) },
+      nav,
+      submit ? { target } : null,
+      warnings,
+    );
     // Into a combobox: the suggestions its list now shows.
-    const suggestions = target && !submit && result.navigated !== true ? await comboboxSuggestions(ctx, params.tabId, target) : undefined;
+    const suggestions =
+      target && !submit && result.navigated !== true ? await comboboxSuggestions(ctx, params.tabId, target) : undefined;
     return suggestions ? { ...result, suggestions } : result;
   };
   if (params.strategy !== 'dom_input') {
     try {
-      if (await cdpType(ctx, params.tabId, target, params.text, submit)) return report('cdp_key', () => submitSeen(ctx, params.tabId));
-      if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', 'this control takes no keystrokes (range, date, color); its value is set with dom_input', { reason: 'not_typed' });
+      if (await cdpType(ctx, params.tabId, target, params.text, submit))
+        return report('cdp_key', () => submitSeen(ctx, params.tabId));
+      if (params.strategy === 'cdp_key')
+        fail(
+          'CDP_UNAVAILABLE',
+          'this control takes no keystrokes (range, date, color); its value is set with dom_input',
+          { reason: 'not_typed' },
+        );
     } catch (error) {
       if (!(error instanceof CdpError)) throw error;
-      if (params.strategy === 'cdp_key') fail('CDP_UNAVAILABLE', `cdp_key typing not possible: ${error.message}`, { reason: error.kind });
+      if (params.strategy === 'cdp_key')
+        fail('CDP_UNAVAILABLE', `cdp_key typing not possible: ${error.message}`, { reason: error.kind });
       warnings.push(`cdp_key unavailable (${error.message}); used dom_input`);
     }
   }

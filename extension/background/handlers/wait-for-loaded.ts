@@ -18,7 +18,18 @@ import { runPageOp } from './page-op.ts';
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  410: 'Gone',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 export function httpStatusWarning(status: number): string {
   return `the page answered HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}: this is an error page, not the content asked for`;
@@ -41,10 +52,16 @@ function tabsLoaded(ctx: ActionContext, tabId: number, timeoutMs: number): Promi
       if (id === tabId && (change.status === 'complete' || tab.status === 'complete')) finish();
     };
     const onRemoved = (id: number) => {
-      if (id === tabId) finish(new ActionFailure('TASK_TAB_CLOSED', `the task tab ${tabId} was closed while loading`, { tabId }));
+      if (id === tabId)
+        finish(new ActionFailure('TASK_TAB_CLOSED', `the task tab ${tabId} was closed while loading`, { tabId }));
     };
     const timer = ctx.timers.setTimeout(
-      () => finish(new ActionFailure('NAVIGATION_TIMEOUT', `tab ${tabId} did not finish loading within ${timeoutMs} ms`, { timeoutMs })),
+      () =>
+        finish(
+          new ActionFailure('NAVIGATION_TIMEOUT', `tab ${tabId} did not finish loading within ${timeoutMs} ms`, {
+            timeoutMs,
+          }),
+        ),
       timeoutMs,
     );
     tabs.onUpdated.addListener(onUpdated);
@@ -54,12 +71,17 @@ function tabsLoaded(ctx: ActionContext, tabId: number, timeoutMs: number): Promi
       ({ tab }) => {
         if (tab.status === 'complete' && !tab.pendingUrl) finish();
       },
-      (error: unknown) => (error instanceof ActionFailure ? finish(error) : finish(new ActionFailure('PLUGIN_ERROR', String(error)))),
+      (error: unknown) =>
+        error instanceof ActionFailure ? finish(error) : finish(new ActionFailure('PLUGIN_ERROR', String(error))),
     );
   });
 }
 
-async function trackedLoad(ctx: ActionContext, tabId: number, timeoutMs: number): Promise<{ url: string; httpStatus?: number }> {
+async function trackedLoad(
+  ctx: ActionContext,
+  tabId: number,
+  timeoutMs: number,
+): Promise<{ url: string; httpStatus?: number }> {
   // A new tab whose first navigation the new-tab gate stopped: wait until it was sent again.
   await ctx.navigationGuard?.settled(tabId);
   const loading = ctx.nav.loaded(tabId, timeoutMs);
@@ -77,13 +99,17 @@ async function trackedLoad(ctx: ActionContext, tabId: number, timeoutMs: number)
     doc = await Promise.race([loading, onRemoved]);
   } catch (error) {
     if (error instanceof ActionFailure) throw error;
-    if (error instanceof Error && error.message === 'timeout') fail('NAVIGATION_TIMEOUT', `tab ${tabId} did not finish loading within ${timeoutMs} ms`, { timeoutMs });
+    if (error instanceof Error && error.message === 'timeout')
+      fail('NAVIGATION_TIMEOUT', `tab ${tabId} did not finish loading within ${timeoutMs} ms`, { timeoutMs });
     // Tracking stopped (debugger detached): the tab's own status decides.
     await tabsLoaded(ctx, tabId, timeoutMs);
     return { url: (await liveTab(ctx.browser, tabId))?.url ?? '' };
   }
   if (doc.netError) {
-    fail('NAVIGATION_FAILED', `${doc.url} could not be loaded: ${doc.netError}`, { netError: doc.netError, url: doc.url });
+    fail('NAVIGATION_FAILED', `${doc.url} could not be loaded: ${doc.netError}`, {
+      netError: doc.netError,
+      url: doc.url,
+    });
   }
   return doc.httpStatus === undefined ? { url: doc.url } : { url: doc.url, httpStatus: doc.httpStatus };
 }
@@ -95,7 +121,8 @@ export const waitForLoaded: ActionHandler<'browser_wait_for_loaded'> = async (pa
     return loaded;
   } catch (error) {
     // A refused navigation shows as a failed load (the blocked page): say what it was.
-    if (error instanceof ActionFailure && error.error.code !== 'URL_BLOCKED') await failIfUnreportedBlock(ctx, params.tabId);
+    if (error instanceof ActionFailure && error.error.code !== 'URL_BLOCKED')
+      await failIfUnreportedBlock(ctx, params.tabId);
     throw error;
   }
 };

@@ -7,7 +7,10 @@ import { runPageOp } from './page-op.ts';
 export const xpathScan: ActionHandler<'browser_xpath_scan'> = async (params, ctx) => {
   await requireTaskTab(ctx, ctx.taskId, params.tabId);
   const current = await ctx.refs.current(params.tabId);
-  const page = await runPageOp(ctx, params.tabId, 'xpathScan', { scope: params.scope ?? 'viewport', attr: current?.attr ?? null });
+  const page = await runPageOp(ctx, params.tabId, 'xpathScan', {
+    scope: params.scope ?? 'viewport',
+    attr: current?.attr ?? null,
+  });
   return page.truncated
     ? { elements: page.elements, warnings: [`only the first ${page.elements.length} elements were scanned`] }
     : { elements: page.elements };

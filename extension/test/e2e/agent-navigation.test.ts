@@ -44,7 +44,8 @@ function freePort(): Promise<number> {
 }
 
 /** The content of the last tool message the model was given. */
-const lastToolResult = (input: { messages: Array<{ role: string; content?: unknown }> }) => String([...input.messages].reverse().find((m) => m.role === 'tool')?.content ?? '');
+const lastToolResult = (input: { messages: Array<{ role: string; content?: unknown }> }) =>
+  String([...input.messages].reverse().find((m) => m.role === 'tool')?.content ?? '');
 
 s.before(async (ctx) => {
   try {
@@ -63,7 +64,9 @@ s.before(async (ctx) => {
       control: (services) => createAgentOrchestrator(services, { llm: ctx.llm, inspection }),
     });
     ctx.browser = await launchRealistic(ctx.outDir);
-    const worker = ctx.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await ctx.browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
+    const worker =
+      ctx.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+      (await ctx.browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
     await configureThroughOptionsPage(ctx.browser.context, new URL(worker.url()).host, ctx.runtime.server.url, '');
     await waitUntil(() => ctx.runtime.server.registry.list().some((e) => e.socketConnected), 15_000);
     ctx.web = await connectWeb(ctx.runtime.server.url);
@@ -82,7 +85,14 @@ s.after(async (ctx) => {
 });
 
 s('a refused connection is NAVIGATION_FAILED for the model; a 404 page is read with a warning', async (ctx) => {
-  const ack = await ctx.web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${ulid()}`, timestamp: Date.now(), taskId: TASK, content: 'open both pages' });
+  const ack = await ctx.web.timeout(5_000).emitWithAck('frontend_message', {
+    v: 1,
+    type: 'user_message',
+    id: `evt-${ulid()}`,
+    timestamp: Date.now(),
+    taskId: TASK,
+    content: 'open both pages',
+  });
   assert.is(ack.ok, true);
   await waitUntil(() => ctx.llm.calls.length >= 3, 60_000);
   const afterRefused = lastToolResult(ctx.llm.calls[1] as any);
@@ -91,7 +101,9 @@ s('a refused connection is NAVIGATION_FAILED for the model; a 404 page is read w
   assert.not.match(afterRefused, /Frame with ID/);
   const after404 = lastToolResult(ctx.llm.calls[2] as any);
   assert.match(after404, /HTTP 404/);
-  const failedSteps = ctx.web.events.filter((e) => e.event.type === 'toolUsed' && e.event.phase === 'error').map((e) => e.event.error?.code);
+  const failedSteps = ctx.web.events
+    .filter((e) => e.event.type === 'toolUsed' && e.event.phase === 'error')
+    .map((e) => e.event.error?.code);
   assert.ok(failedSteps.includes('NAVIGATION_FAILED'), `failed steps: ${failedSteps.join(', ')}`);
   assert.not.ok(failedSteps.includes('PLUGIN_ERROR'), `no PLUGIN_ERROR steps: ${failedSteps.join(', ')}`);
 });

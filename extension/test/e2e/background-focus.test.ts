@@ -45,24 +45,38 @@ s.before(async (ctx) => {
   await buildExtension({ outDir: ctx.outDir });
   ctx.downloadDir = await mkdtemp(join(tmpdir(), 'mimo-downloads-'));
   ctx.harness = await startHarness();
-  ctx.browser = await launchHeaded(ctx.outDir, { display: ctx.display.display, extensionId: DEFAULT_EXTENSION_ID, startUrl: `${ctx.pages.url}/person.html`, downloadDir: ctx.downloadDir });
+  ctx.browser = await launchHeaded(ctx.outDir, {
+    display: ctx.display.display,
+    extensionId: DEFAULT_EXTENSION_ID,
+    startUrl: `${ctx.pages.url}/person.html`,
+    downloadDir: ctx.downloadDir,
+  });
   const settings = { serverUrl: ctx.harness.url, token: ctx.harness.token, webUiPatterns: [], useCdp: true };
-  await ctx.browser.inWorker(`chrome.storage.local.set(${JSON.stringify({ [SETTINGS_KEY]: settings })}).then(() => true)`);
+  await ctx.browser.inWorker(
+    `chrome.storage.local.set(${JSON.stringify({ [SETTINGS_KEY]: settings })}).then(() => true)`,
+  );
   const clientId = await ctx.harness.waitForPlugin(15_000);
   ctx.driver = createActionDriver(ctx.harness, clientId);
-  ctx.personTabId = await ctx.browser.inWorker<number>(`chrome.tabs.query({ active: true }).then((tabs) => tabs[0].id)`);
+  ctx.personTabId = await ctx.browser.inWorker<number>(
+    `chrome.tabs.query({ active: true }).then((tabs) => tabs[0].id)`,
+  );
   // Chromium sometimes drops the start-up tab's command-line navigation while an extension with
   // declarativeNetRequest is still loading (seen in about half the runs: the tab is left with an
   // empty URL and no history, and chrome.scripting then waits forever). The person's tab is not
   // under test until their page is there, so it is opened again, as a person would, before the
   // baseline is taken; every assertion below still starts from that page.
   const personUrl = `${ctx.pages.url}/person.html`;
-  const loaded = () => ctx.browser.inWorker<boolean>(`chrome.tabs.get(${ctx.personTabId}).then((t) => t.url === ${JSON.stringify(personUrl)} && t.status === 'complete')`);
+  const loaded = () =>
+    ctx.browser.inWorker<boolean>(
+      `chrome.tabs.get(${ctx.personTabId}).then((t) => t.url === ${JSON.stringify(personUrl)} && t.status === 'complete')`,
+    );
   const deadline = Date.now() + 3_000;
   while (!(await loaded()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   if (!(await loaded())) {
     console.log('  (the start-up tab lost its navigation; opening the person page again)');
-    await ctx.browser.inWorker(`chrome.tabs.update(${ctx.personTabId}, { url: ${JSON.stringify(personUrl)} }).then(() => true)`);
+    await ctx.browser.inWorker(
+      `chrome.tabs.update(${ctx.personTabId}, { url: ${JSON.stringify(personUrl)} }).then(() => true)`,
+    );
     const again = Date.now() + 10_000;
     while (!(await loaded())) {
       if (Date.now() > again) throw new Error(`the person's page ${personUrl} did not load`);
@@ -81,19 +95,32 @@ s.after(async (ctx) => {
   disarm();
 });
 
-type PersonState = { events: Array<{ type: string }>; keys: number; value: string; active: string; hasFocus: boolean; visibility: string };
+type PersonState = {
+  events: Array<{ type: string }>;
+  keys: number;
+  value: string;
+  active: string;
+  hasFocus: boolean;
+  visibility: string;
+};
 
 const personState = (ctx: Ctx) =>
-  ctx.browser.inWorker<PersonState>(`chrome.scripting.executeScript({ target: { tabId: ${ctx.personTabId} }, world: 'MAIN', func: () => ({
+  ctx.browser
+    .inWorker<PersonState>(`chrome.scripting.executeScript({ target: { tabId: ${ctx.personTabId} }, world: 'MAIN', func: () => ({
     events: window.__person.events, keys: window.__person.keys, value: document.getElementById('notes').value,
     active: document.activeElement && document.activeElement.id, hasFocus: document.hasFocus(), visibility: document.visibilityState,
   }) }).then((r) => r[0].result)`);
 
 const taskLog = (ctx: Ctx, tabId: number) =>
-  ctx.browser.inWorker<string>(`chrome.scripting.executeScript({ target: { tabId: ${tabId} }, func: () => (document.getElementById('log') || {}).textContent || '' }).then((r) => r[0].result)`);
+  ctx.browser.inWorker<string>(
+    `chrome.scripting.executeScript({ target: { tabId: ${tabId} }, func: () => (document.getElementById('log') || {}).textContent || '' }).then((r) => r[0].result)`,
+  );
 
 type TabView = { id: number; url: string; active: boolean; groupId: number; windowId: number };
-const allTabs = (ctx: Ctx) => ctx.browser.inWorker<TabView[]>(`chrome.tabs.query({}).then((tabs) => tabs.map((t) => ({ id: t.id, url: t.url || t.pendingUrl || '', active: t.active, groupId: t.groupId, windowId: t.windowId })))`);
+const allTabs = (ctx: Ctx) =>
+  ctx.browser.inWorker<TabView[]>(
+    `chrome.tabs.query({}).then((tabs) => tabs.map((t) => ({ id: t.id, url: t.url || t.pendingUrl || '', active: t.active, groupId: t.groupId, windowId: t.windowId })))`,
+  );
 
 s('the person types in their tab while the agent meets every kind of interruption', async (ctx) => {
   const { display, harness, driver } = ctx;
@@ -119,7 +146,10 @@ s('the person types in their tab while the agent meets every kind of interruptio
 
   // Anything Chrome shows outside the page (a dialog, a permission or download bubble, a print
   // preview, a file chooser, a new window) is a window of its own on the X display.
-  const visibleWindows = async () => new Set((await display.xdotool(['search', '--onlyvisible', '--name', '.*']).catch(() => '')).split('\n').filter(Boolean));
+  const visibleWindows = async () =>
+    new Set(
+      (await display.xdotool(['search', '--onlyvisible', '--name', '.*']).catch(() => '')).split('\n').filter(Boolean),
+    );
   const browserWindow = window.split('\n').pop()!;
   const knownWindows = new Set<string>();
   await waitUntil(async () => {
@@ -131,29 +161,47 @@ s('the person types in their tab while the agent meets every kind of interruptio
   const watching = (async () => {
     while (!agentDone) {
       for (const id of await visibleWindows()) {
-        if (!knownWindows.has(id) && !newWindows.has(id)) newWindows.set(id, await display.xdotool(['getwindowname', id]).catch(() => '?'));
+        if (!knownWindows.has(id) && !newWindows.has(id))
+          newWindows.set(id, await display.xdotool(['getwindowname', id]).catch(() => '?'));
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
 
   let turns = 0;
-  const interruptions = () => harness.messages.filter((m) => m.at >= since && m.message.type === 'page_interruption').map((m) => m.message);
+  const interruptions = () =>
+    harness.messages.filter((m) => m.at >= since && m.message.type === 'page_interruption').map((m) => m.message);
   const act = async (name: Parameters<ActionDriver['send']>[0], params: Record<string, unknown>) => {
     turns++;
     if (process.env.MIMO_FOCUS_DEBUG) console.log(Date.now() - since, name, JSON.stringify(params));
     const outcome = await driver.send(name, params as never);
-    assert.is(outcome.result.status, 'success', `${name} ${JSON.stringify(params)}: ${JSON.stringify(outcome.result.error)}`);
+    assert.is(
+      outcome.result.status,
+      'success',
+      `${name} ${JSON.stringify(params)}: ${JSON.stringify(outcome.result.error)}`,
+    );
     return outcome.result.result!;
   };
   const click = (tabId: number, id: string) => act('browser_click', { tabId, xpath: `//*[@id="${id}"]` });
-  const expectLog = (tabId: number, line: string) => waitUntil(async () => (await taskLog(ctx, tabId)).includes(line), 4_000).catch(async () => {
-    throw new Error(`the page never logged ${line}; log: ${await taskLog(ctx, tabId)}`);
-  });
+  const expectLog = (tabId: number, line: string) =>
+    waitUntil(async () => (await taskLog(ctx, tabId)).includes(line), 4_000).catch(async () => {
+      throw new Error(`the page never logged ${line}; log: ${await taskLog(ctx, tabId)}`);
+    });
   const expectTab = async (via: string, groupId: number, count = 1) => {
     let found: TabView[] = [];
-    await waitUntil(async () => (found = (await allTabs(ctx)).filter((t) => t.url.includes(`via=${via}`) && t.groupId === groupId)).length >= count, 4_000).catch(async () => {
-      throw new Error(`not ${count} background tab(s) for ${via} in group ${groupId}: ${JSON.stringify(await allTabs(ctx))}; reports: ${JSON.stringify(interruptions().slice(-4).map((m) => m.message))}`);
+    await waitUntil(
+      async () =>
+        (found = (await allTabs(ctx)).filter((t) => t.url.includes(`via=${via}`) && t.groupId === groupId)).length >=
+        count,
+      4_000,
+    ).catch(async () => {
+      throw new Error(
+        `not ${count} background tab(s) for ${via} in group ${groupId}: ${JSON.stringify(await allTabs(ctx))}; reports: ${JSON.stringify(
+          interruptions()
+            .slice(-4)
+            .map((m) => m.message),
+        )}`,
+      );
     });
     for (const tab of found) assert.is(tab.active, false, `${via}: the new tab stays in the background`);
     return found;
@@ -192,10 +240,16 @@ s('the person types in their tab while the agent meets every kind of interruptio
 
       await click(tabId, 'alert');
       await expectLog(tabId, 'alert:returned');
-      await expectReport('dialog', (m) => fresh(m) && m.dialog?.dialogType === 'alert' && m.dialog.text === 'Your session will expire');
+      await expectReport(
+        'dialog',
+        (m) => fresh(m) && m.dialog?.dialogType === 'alert' && m.dialog.text === 'Your session will expire',
+      );
       const confirmed = await click(tabId, 'confirm');
       await expectLog(tabId, 'confirm:false');
-      assert.ok((confirmed.warnings as string[] | undefined)?.some((w) => w.includes('confirm dialog "Leave this page?"')), `the agent hears of the dialog: ${JSON.stringify(confirmed.warnings)}`);
+      assert.ok(
+        (confirmed.warnings as string[] | undefined)?.some((w) => w.includes('confirm dialog "Leave this page?"')),
+        `the agent hears of the dialog: ${JSON.stringify(confirmed.warnings)}`,
+      );
       await click(tabId, 'prompt');
       await expectLog(tabId, 'prompt:null');
 
@@ -222,23 +276,50 @@ s('the person types in their tab while the agent meets every kind of interruptio
       await expectLog(tabId, 'script-post:done');
       await expectTab('post-form', groupId, 2);
       await click(tabId, 'download');
-      await expectReport('download', (m) => fresh(m) && String(m.url).endsWith('/report.csv') && String(m.message).includes(`Mimo/${driver.taskId}/report`));
-      const saved = String(interruptions().find((m) => m.kind === 'download' && fresh(m))!.message).match(/saved as Downloads\/(\S+)$/)![1]!;
-      await waitUntil(() => readFile(join(ctx.downloadDir, saved), 'utf8').then((text) => text === 'a,b\n1,2\n', () => false), 4_000);
+      await expectReport(
+        'download',
+        (m) =>
+          fresh(m) &&
+          String(m.url).endsWith('/report.csv') &&
+          String(m.message).includes(`Mimo/${driver.taskId}/report`),
+      );
+      const saved = String(interruptions().find((m) => m.kind === 'download' && fresh(m))!.message).match(
+        /saved as Downloads\/(\S+)$/,
+      )![1]!;
+      await waitUntil(
+        () =>
+          readFile(join(ctx.downloadDir, saved), 'utf8').then(
+            (text) => text === 'a,b\n1,2\n',
+            () => false,
+          ),
+        4_000,
+      );
 
       // A page that holds a beforeunload prompt: the agent's navigation away is not blocked.
       const leave = run % 2 === 0 ? '/leave.html' : '/leave-inline.html';
       await act('task_start', { url: `${ctx.pages.url}${leave}`, reuseExistingTab: true });
       await act('browser_wait_for_loaded', { tabId });
       // (wait_for_loaded can answer for the document being left; the agent would look again)
-      await waitUntil(() => ctx.browser.inWorker<boolean>(`chrome.scripting.executeScript({ target: { tabId: ${tabId} }, func: () => location.pathname + ':' + document.readyState }).then((r) => r[0].result === '${leave}:complete', () => false)`), 4_000);
+      await waitUntil(
+        () =>
+          ctx.browser.inWorker<boolean>(
+            `chrome.scripting.executeScript({ target: { tabId: ${tabId} }, func: () => location.pathname + ':' + document.readyState }).then((r) => r[0].result === '${leave}:complete', () => false)`,
+          ),
+        4_000,
+      );
       await click(tabId, 'edit');
       await expectLog(tabId, 'edited');
       // The guard is in every new document of the task tab, before the page's scripts.
       await expectReport('focus', fresh, 2);
       await act('task_start', { url: `${ctx.pages.url}/landing.html?via=after-leave-${run}`, reuseExistingTab: true });
-      await waitUntil(async () => (await allTabs(ctx)).find((t) => t.id === tabId)?.url.includes(`via=after-leave-${run}`) === true, 5_000);
-      await expectReport('dialog', (m) => fresh(m) && m.dialog?.dialogType === 'beforeunload' && m.dialog.accepted === true);
+      await waitUntil(
+        async () => (await allTabs(ctx)).find((t) => t.id === tabId)?.url.includes(`via=after-leave-${run}`) === true,
+        5_000,
+      );
+      await expectReport(
+        'dialog',
+        (m) => fresh(m) && m.dialog?.dialogType === 'beforeunload' && m.dialog.accepted === true,
+      );
 
       // The run's tabs go; the next run starts from a fresh task tab.
       const mine = (await allTabs(ctx)).filter((t) => t.groupId === groupId).map((t) => t.id);
@@ -256,15 +337,35 @@ s('the person types in their tab while the agent meets every kind of interruptio
   const events = state.events.slice(baseline);
   const focusChanges = events.filter((e) => e.type === 'window-blur' || e.type === 'caret-lost').length;
   const visibilityChanges = events.filter((e) => e.type.startsWith('visibility-')).length;
-  const activations = harness.messages.filter((m) => m.at >= since && m.message.type === 'tab_event' && (m.message.eventType === 'tab_activated' || m.message.eventType === 'window_focus_changed'));
+  const activations = harness.messages.filter(
+    (m) =>
+      m.at >= since &&
+      m.message.type === 'tab_event' &&
+      (m.message.eventType === 'tab_activated' || m.message.eventType === 'window_focus_changed'),
+  );
   const lost = typed.length - state.value.length;
-  const figures = { runs: RUNS, turns, newVisibleWindows: newWindows.size, interruptionsReported: interruptions().length, focusChanges, visibilityChanges, tabActivations: activations.length, keysTyped: typed.length, keysReceived: state.value.length, keysLost: lost };
+  const figures = {
+    runs: RUNS,
+    turns,
+    newVisibleWindows: newWindows.size,
+    interruptionsReported: interruptions().length,
+    focusChanges,
+    visibilityChanges,
+    tabActivations: activations.length,
+    keysTyped: typed.length,
+    keysReceived: state.value.length,
+    keysLost: lost,
+  };
   console.log(`[background-focus] ${JSON.stringify(figures)}`);
   if (process.env.MIMO_FOCUS_DEBUG) for (const m of activations) console.log(m.at - since, JSON.stringify(m.message));
 
   assert.equal(events, [], `the person's tab saw ${JSON.stringify(events)}`);
-  assert.equal(activations.map((m) => m.message), [], 'no tab was activated and no window focus changed');
-  assert.equal([...newWindows.values()], [], 'nothing appeared on the screen besides the person\'s window');
+  assert.equal(
+    activations.map((m) => m.message),
+    [],
+    'no tab was activated and no window focus changed',
+  );
+  assert.equal([...newWindows.values()], [], "nothing appeared on the screen besides the person's window");
   assert.is(state.value, typed, `every key arrived (${lost} lost)`);
   assert.ok(typed.length >= 100, `the person typed ${typed.length} keys during the agent's work`);
   assert.is(state.active, 'notes');

@@ -30,11 +30,15 @@ s.before(async (ctx) => {
     ctx.blockedLog = [];
     ctx.blocked = createHttpServer((req, res) => {
       ctx.blockedLog.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${SECRET}</title><h1>${SECRET}</h1>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>${SECRET}</title><h1>${SECRET}</h1>`);
     });
     await new Promise<void>((resolve) => ctx.blocked.listen(0, '127.0.0.2', () => resolve()));
     ctx.blockedUrl = `http://127.0.0.2:${(ctx.blocked.address() as AddressInfo).port}/`;
-    ctx.env = await startMcpEnv({ policy: { open: { allow_hosts: ['127.0.0.1'], allow_private_networks: ['loopback'] } } });
+    ctx.env = await startMcpEnv({
+      policy: { open: { allow_hosts: ['127.0.0.1'], allow_private_networks: ['loopback'] } },
+    });
   } catch (error) {
     console.error('setup failed:', error); // uvu drops errors thrown by hooks
     throw error;
@@ -52,7 +56,10 @@ const leavePage = (ctx: Ctx) => `${ctx.env.corpus.url}/local/leave-site.html?to=
 async function browserUrlOf(ctx: Ctx, session: string): Promise<string> {
   const tabId = ctx.env.routes.mcp.sessions.get(session)?.main?.tabId;
   const sw = ctx.env.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'))!;
-  return sw.evaluate((id: number) => (globalThis as any).chrome.tabs.get(id).then((t: any) => t.url ?? ''), tabId as number);
+  return sw.evaluate(
+    (id: number) => (globalThis as any).chrome.tabs.get(id).then((t: any) => t.url ?? ''),
+    tabId as number,
+  );
 }
 
 /** Every read works on the blank tab and shows nothing of the refused host. */
@@ -77,18 +84,29 @@ function assertBlocked(reply: { exit_code: number; stdout: string; stderr: strin
   assert.match(reply.stderr, /not on the allow list|allow/i, 'the policy says why');
 }
 
-s('a click on a link to a refused host fails with URL_BLOCKED; snapshot -i, snapshot and screenshot work after', async (ctx) => {
-  await ctx.env.ok('link', ['open', leavePage(ctx)]);
-  const snap = await ctx.env.ok('link', ['snapshot', '-i']);
-  const link = refWhere(snap, (e) => typeof e.href === 'string' && e.href.includes('secret-link'), 'the off-site link');
-  const clicked = await ctx.env.shell('link', ['click', link]);
-  assertBlocked(clicked, 'secret-link');
-  await assertReadableBlank(ctx, 'link');
-  // The session goes on: an allowed page opens and reads normally.
-  await ctx.env.ok('link', ['open', leavePage(ctx)]);
-  const again = await ctx.env.ok('link', ['snapshot', '-i']);
-  refWhere(again, (e) => typeof e.href === 'string' && e.href.includes('secret-link'), 'the off-site link after reopening');
-});
+s(
+  'a click on a link to a refused host fails with URL_BLOCKED; snapshot -i, snapshot and screenshot work after',
+  async (ctx) => {
+    await ctx.env.ok('link', ['open', leavePage(ctx)]);
+    const snap = await ctx.env.ok('link', ['snapshot', '-i']);
+    const link = refWhere(
+      snap,
+      (e) => typeof e.href === 'string' && e.href.includes('secret-link'),
+      'the off-site link',
+    );
+    const clicked = await ctx.env.shell('link', ['click', link]);
+    assertBlocked(clicked, 'secret-link');
+    await assertReadableBlank(ctx, 'link');
+    // The session goes on: an allowed page opens and reads normally.
+    await ctx.env.ok('link', ['open', leavePage(ctx)]);
+    const again = await ctx.env.ok('link', ['snapshot', '-i']);
+    refWhere(
+      again,
+      (e) => typeof e.href === 'string' && e.href.includes('secret-link'),
+      'the off-site link after reopening',
+    );
+  },
+);
 
 s('an off-site form submit fails with URL_BLOCKED and leaves a readable tab', async (ctx) => {
   await ctx.env.ok('form', ['open', leavePage(ctx)]);

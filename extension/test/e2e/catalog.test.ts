@@ -5,10 +5,25 @@
 // accessibility-tree model of scope "document" is covered by aria-model.test.ts (issue 21).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { actionResultSchemas, FullStateSyncSchema, TabEventSchema, validate } from '../../../transport/contracts/index.ts';
+import {
+  actionResultSchemas,
+  FullStateSyncSchema,
+  TabEventSchema,
+  validate,
+} from '../../../transport/contracts/index.ts';
 import type { ActionName } from '../../../transport/contracts/index.ts';
 import type { ActionOutcome } from '../harness/action-driver.ts';
-import { armWatchdog, download, inWorker, pageOf, startE2eEnv, startTask, tabInfo, waitUntil, type E2eEnv } from './e2e-util.ts';
+import {
+  armWatchdog,
+  download,
+  inWorker,
+  pageOf,
+  startE2eEnv,
+  startTask,
+  tabInfo,
+  waitUntil,
+  type E2eEnv,
+} from './e2e-util.ts';
 
 const disarm = armWatchdog(150_000, 'catalog.test');
 const s = suite<{ env: E2eEnv; tabId: number }>('action catalog in Chromium (Playwright persistent context)');
@@ -45,15 +60,26 @@ s('registers over HTTP, activates and syncs the snapshot on connect', async ({ e
 s('task_start opens an inactive tab in a group titled for the task', async (ctx) => {
   const { env } = ctx;
   const since = Date.now();
-  const result = ok('task_start', await env.driver.send('task_start', { url: `${env.site.url}/products.html`, groupTitle: 'Teapot research' }));
+  const result = ok(
+    'task_start',
+    await env.driver.send('task_start', { url: `${env.site.url}/products.html`, groupTitle: 'Teapot research' }),
+  );
   ctx.tabId = result.tabId;
   assert.type(result.groupId, 'number');
   const info = await tabInfo(env, result.tabId);
   assert.is(info?.active, false);
   assert.is(info?.groupId, result.groupId);
-  const title = await inWorker(env, (groupId: number) => (globalThis as any).chrome.tabGroups.get(groupId).then((g: any) => g.title), result.groupId);
+  const title = await inWorker(
+    env,
+    (groupId: number) => (globalThis as any).chrome.tabGroups.get(groupId).then((g: any) => g.title),
+    result.groupId,
+  );
   assert.is(title, 'Teapot research');
-  const created = await env.harness.waitForMessage((m) => m.type === 'tab_event' && m.eventType === 'tab_created' && m.tabId === result.tabId, 5_000, since);
+  const created = await env.harness.waitForMessage(
+    (m) => m.type === 'tab_event' && m.eventType === 'tab_created' && m.tabId === result.tabId,
+    5_000,
+    since,
+  );
   assert.ok(validate(TabEventSchema, created).ok);
   ok('browser_wait_for_loaded', await env.driver.send('browser_wait_for_loaded', { tabId: result.tabId }));
 });
@@ -64,7 +90,10 @@ s('browser_wait_for_loaded waits for a slow load event; NAVIGATION_TIMEOUT when 
   const waited = await driver.send('browser_wait_for_loaded', { tabId: started.tabId });
   ok('browser_wait_for_loaded', waited);
   assert.ok(waited.totalMs >= 800, `returned after ${waited.totalMs} ms, before the slow image`);
-  ok('task_start', await driver.send('task_start', { url: `${env.site.url}/slow.html?ms=8000`, reuseExistingTab: true }));
+  ok(
+    'task_start',
+    await driver.send('task_start', { url: `${env.site.url}/slow.html?ms=8000`, reuseExistingTab: true }),
+  );
   const timedOut = await driver.send('browser_wait_for_loaded', { tabId: started.tabId, timeoutMs: 300 });
   assert.is(timedOut.result.status, 'error');
   assert.is(timedOut.result.error?.code, 'NAVIGATION_TIMEOUT');
@@ -90,29 +119,55 @@ s('browser_screenshot uploads a real PNG of the background tab', async ({ env, t
 });
 
 s('browser_dom_index numbers the interactive elements and records them in the page', async ({ env, tabId }) => {
-  const result = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
+  const result = ok(
+    'browser_dom_index',
+    await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }),
+  );
   const buttons = result.elements.filter((e: any) => e.text === 'Add to cart');
   assert.is(buttons.length, 5);
   assert.ok(buttons.every((b: any) => b.tag === 'button' && b.bbox.w > 0 && typeof b.xpath === 'string'));
   const page = await pageOf(env, '/products.html');
-  const attr = await page.evaluate((id) => document.querySelector(`[data-mimo_click_id="${id}"]`)?.id, buttons[0].clickId);
+  const attr = await page.evaluate(
+    (id) => document.querySelector(`[data-mimo_click_id="${id}"]`)?.id,
+    buttons[0].clickId,
+  );
   assert.is(attr, 'add-tp-1');
   const viewport = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId }));
-  assert.ok(!viewport.elements.some((e: any) => e.text === 'Far below the fold'), 'viewport scope leaves out elements below the fold');
-  const custom = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', assignAttr: 'data-agent-id' }));
-  const customId = await page.evaluate((id) => document.querySelector(`[data-agent-id="${id}"]`)?.textContent, custom.elements[0].clickId);
+  assert.ok(
+    !viewport.elements.some((e: any) => e.text === 'Far below the fold'),
+    'viewport scope leaves out elements below the fold',
+  );
+  const custom = ok(
+    'browser_dom_index',
+    await env.driver.send('browser_dom_index', { tabId, scope: 'document', assignAttr: 'data-agent-id' }),
+  );
+  const customId = await page.evaluate(
+    (id) => document.querySelector(`[data-agent-id="${id}"]`)?.textContent,
+    custom.elements[0].clickId,
+  );
   assert.is(customId, custom.elements[0].text);
-  assert.is(await page.evaluate(() => document.querySelectorAll('[data-mimo_click_id]').length), 0, 'the old attribute is cleared');
+  assert.is(
+    await page.evaluate(() => document.querySelectorAll('[data-mimo_click_id]').length),
+    0,
+    'the old attribute is cleared',
+  );
 });
 
 s('browser_xpath_scan lists product names and prices with XPaths', async ({ env, tabId }) => {
-  const indexed = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
+  const indexed = ok(
+    'browser_dom_index',
+    await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }),
+  );
   const result = ok('browser_xpath_scan', await env.driver.send('browser_xpath_scan', { tabId, scope: 'document' }));
   const price = result.elements.find((e: any) => e.text === '$120.50');
   assert.ok(price, 'price cell scanned');
   assert.is(price.tag, 'td');
   const page = await pageOf(env, '/products.html');
-  const resolved = await page.evaluate((xpath) => document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue?.textContent, price.xpath);
+  const resolved = await page.evaluate(
+    (xpath) =>
+      document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue?.textContent,
+    price.xpath,
+  );
   assert.is(resolved, '$120.50');
   const button = result.elements.find((e: any) => e.tag === 'button' && e.text === 'Add to cart');
   assert.is(button.clickId, indexed.elements.find((e: any) => e.text === 'Add to cart').clickId);
@@ -120,7 +175,10 @@ s('browser_xpath_scan lists product names and prices with XPaths', async ({ env,
 
 s('browser_click is a trusted CDP click, by clickId or xpath, also below the fold', async ({ env, tabId }) => {
   const page = await pageOf(env, '/products.html');
-  const indexed = ok('browser_dom_index', await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
+  const indexed = ok(
+    'browser_dom_index',
+    await env.driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }),
+  );
   const second = indexed.elements.filter((e: any) => e.text === 'Add to cart')[1];
   const click = ok('browser_click', await env.driver.send('browser_click', { tabId, clickId: second.clickId }));
   assert.is(click.strategy, 'cdp_mouse');
@@ -133,13 +191,21 @@ s('browser_click is a trusted CDP click, by clickId or xpath, also below the fol
 s('browser_type types into the form like a keyboard and submits it', async ({ env }) => {
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/form.html');
-  const typed = ok('browser_type', await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Ada Lovelace' }));
+  const typed = ok(
+    'browser_type',
+    await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Ada Lovelace' }),
+  );
   assert.is(typed.strategy, 'cdp_key');
   const page = await pageOf(env, '/form.html');
   assert.is(await page.inputValue('#name'), 'Ada Lovelace');
-  const keys = await page.evaluate(() => (window as any).__mimoEvents.filter((e: any) => e.type === 'keydown' && e.trusted).length);
+  const keys = await page.evaluate(
+    () => (window as any).__mimoEvents.filter((e: any) => e.type === 'keydown' && e.trusted).length,
+  );
   assert.is(keys, 'Ada Lovelace'.length, 'one trusted keydown per character');
-  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
+  const indexed = ok(
+    'browser_dom_index',
+    await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }),
+  );
   const email = indexed.elements.find((e: any) => e.text === 'you@example.com');
   // The index describes fields for a planner: type, name, label, placeholder.
   assert.is(email.type, 'email');
@@ -147,7 +213,10 @@ s('browser_type types into the form like a keyboard and submits it', async ({ en
   const name = indexed.elements.find((e: any) => e.name === 'name');
   assert.ok(name?.label, `the name field has its label: ${JSON.stringify(name)}`);
   ok('browser_type', await driver.send('browser_type', { tabId, clickId: email.clickId, text: 'ada@example.com' }));
-  ok('browser_type', await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Ada King', submit: true }));
+  ok(
+    'browser_type',
+    await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Ada King', submit: true }),
+  );
   ok('browser_wait_for_loaded', await driver.send('browser_wait_for_loaded', { tabId }));
   const result = await pageOf(env, '/form-result.html');
   assert.is(await result.textContent('#result-name'), 'Ada King', 'typing replaced the earlier value');
@@ -158,9 +227,15 @@ s('browser_type types into the form like a keyboard and submits it', async ({ en
 s('a typed password never leaves the page: the dom index describes the field without its value', async ({ env }) => {
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/login.html');
-  ok('browser_type', await driver.send('browser_type', { tabId, xpath: '//*[@id="password"]', text: 'hunter2-secret' }));
+  ok(
+    'browser_type',
+    await driver.send('browser_type', { tabId, xpath: '//*[@id="password"]', text: 'hunter2-secret' }),
+  );
   assert.is(await (await pageOf(env, '/login.html')).inputValue('#password'), 'hunter2-secret');
-  const indexed = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
+  const indexed = ok(
+    'browser_dom_index',
+    await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }),
+  );
   const field = indexed.elements.find((e: any) => e.type === 'password');
   assert.equal([field.text, field.placeholder, field.label], ['Your password', 'Your password', 'Password']);
   assert.not.ok(JSON.stringify(indexed).includes('hunter2'), 'the password is not in the index');
@@ -190,7 +265,10 @@ s('browser_get_html uploads the page HTML as an artifact', async ({ env, tabId }
   const html = new TextDecoder().decode(file.bytes);
   assert.match(html, '<table id="products">');
   assert.match(html, 'Bamboo Tea Whisk');
-  const part = ok('browser_get_html', await env.driver.send('browser_get_html', { tabId, xpath: '//*[@id="cart-count"]' }));
+  const part = ok(
+    'browser_get_html',
+    await env.driver.send('browser_get_html', { tabId, xpath: '//*[@id="cart-count"]' }),
+  );
   assert.is(new TextDecoder().decode((await download(part.url)).bytes), '<span id="cart-count">1</span>');
 });
 
@@ -198,11 +276,18 @@ s('a target=_blank link opens a tab of the task that browser_switch_tab can bind
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/new-tab.html');
   const since = Date.now();
-  const links = ok('browser_dom_index', await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }));
+  const links = ok(
+    'browser_dom_index',
+    await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' }),
+  );
   const link = links.elements.find((e: any) => e.target === '_blank');
   assert.ok(link?.href?.endsWith('/article.html'), `the new-tab link carries href and target: ${JSON.stringify(link)}`);
   ok('browser_click', await driver.send('browser_click', { tabId, xpath: '//*[@id="open-article"]' }));
-  const created = await env.harness.waitForMessage((m) => m.type === 'tab_event' && m.eventType === 'tab_created', 5_000, since);
+  const created = await env.harness.waitForMessage(
+    (m) => m.type === 'tab_event' && m.eventType === 'tab_created',
+    5_000,
+    since,
+  );
   assert.is((created.tab as any).active, false, 'the link opened in a background tab');
   const newTabId = created.tabId as number;
   await waitUntil(async () => (await tabInfo(env, newTabId))?.url?.endsWith('/article.html') ?? false);
@@ -226,8 +311,16 @@ s('a target=_blank link opens a tab of the task that browser_switch_tab can bind
 s('a repeated actionId gets the first result and acts once', async ({ env, tabId }) => {
   const page = await pageOf(env, '/products.html');
   const before = Number(await page.textContent('#cart-count'));
-  const first = await env.driver.send('browser_click', { tabId, xpath: '//*[@id="add-tp-3"]' }, { actionId: 'act-dedupe-1' });
-  const again = await env.driver.send('browser_click', { tabId, xpath: '//*[@id="add-tp-3"]' }, { actionId: 'act-dedupe-1' });
+  const first = await env.driver.send(
+    'browser_click',
+    { tabId, xpath: '//*[@id="add-tp-3"]' },
+    { actionId: 'act-dedupe-1' },
+  );
+  const again = await env.driver.send(
+    'browser_click',
+    { tabId, xpath: '//*[@id="add-tp-3"]' },
+    { actionId: 'act-dedupe-1' },
+  );
   assert.is(first.result.status, 'success');
   assert.equal(again.result, first.result);
   assert.is(Number(await page.textContent('#cart-count')), before + 1);
@@ -235,9 +328,18 @@ s('a repeated actionId gets the first result and acts once', async ({ env, tabId
 
 s('the task tab was never activated', async ({ env, tabId }) => {
   assert.is((await tabInfo(env, tabId))?.active, false);
-  const activated = env.harness.messages.filter((m) => m.message.type === 'tab_event' && m.message.eventType === 'tab_activated');
-  const taskTabs = new Set(env.harness.messages.filter((m) => m.message.type === 'tab_event' && m.message.eventType === 'tab_created').map((m) => m.message.tabId));
-  assert.ok(!activated.some((m) => taskTabs.has(m.message.tabId)), 'no tab_activated for a tab opened during the tests');
+  const activated = env.harness.messages.filter(
+    (m) => m.message.type === 'tab_event' && m.message.eventType === 'tab_activated',
+  );
+  const taskTabs = new Set(
+    env.harness.messages
+      .filter((m) => m.message.type === 'tab_event' && m.message.eventType === 'tab_created')
+      .map((m) => m.message.tabId),
+  );
+  assert.ok(
+    !activated.some((m) => taskTabs.has(m.message.tabId)),
+    'no tab_activated for a tab opened during the tests',
+  );
 });
 
 s('task_stop closes the task tab on request', async ({ env, tabId }) => {

@@ -29,32 +29,43 @@ s.after(async (ctx) => {
 
 const MDN = '/mdn-forms';
 
-s('select several options of a <select multiple> by label and by value; input and change fire; bad options change nothing', async ({ env }) => {
-  await env.ok('sel', ['open', `${env.corpus.url}${MDN}/select-example/select-multiple.html`]);
-  const page = await env.pageOf('select-multiple.html');
-  await page.evaluate(() => {
-    const w = window as any;
-    w.__events = [];
-    for (const type of ['input', 'change']) document.querySelector('#pet-select')!.addEventListener(type, () => w.__events.push(type));
-  });
-  const snap = await env.ok('sel', ['snapshot', '-i']);
-  const pets = refWhere(snap, (e) => e.role === 'listbox', 'the multiple select');
-  const chosen = await env.ok('sel', ['select', pets, 'Dog', 'parrot']);
-  assert.equal([chosen.values, chosen.labels], [['dog', 'parrot'], ['Dog', 'Parrot']]);
-  const selected = () => page.$eval('#pet-select', (el) => Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.value));
-  assert.equal(await selected(), ['dog', 'parrot']);
-  assert.equal(await page.evaluate(() => (window as any).__events), ['input', 'change']);
+s(
+  'select several options of a <select multiple> by label and by value; input and change fire; bad options change nothing',
+  async ({ env }) => {
+    await env.ok('sel', ['open', `${env.corpus.url}${MDN}/select-example/select-multiple.html`]);
+    const page = await env.pageOf('select-multiple.html');
+    await page.evaluate(() => {
+      const w = window as any;
+      w.__events = [];
+      for (const type of ['input', 'change'])
+        document.querySelector('#pet-select')!.addEventListener(type, () => w.__events.push(type));
+    });
+    const snap = await env.ok('sel', ['snapshot', '-i']);
+    const pets = refWhere(snap, (e) => e.role === 'listbox', 'the multiple select');
+    const chosen = await env.ok('sel', ['select', pets, 'Dog', 'parrot']);
+    assert.equal(
+      [chosen.values, chosen.labels],
+      [
+        ['dog', 'parrot'],
+        ['Dog', 'Parrot'],
+      ],
+    );
+    const selected = () =>
+      page.$eval('#pet-select', (el) => Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.value));
+    assert.equal(await selected(), ['dog', 'parrot']);
+    assert.equal(await page.evaluate(() => (window as any).__events), ['input', 'change']);
 
-  const disabled = await env.shell('sel', ['select', pets, 'Hamster']);
-  assert.is(disabled.exit_code, 1);
-  assert.match(disabled.stderr, /INVALID_TARGET: option "Hamster" of select#pet-select is disabled/);
-  const unknown = await env.shell('sel', ['select', pets, 'Zebra']);
-  assert.is(unknown.exit_code, 1);
-  assert.match(unknown.stderr, /no option "Zebra" .*options: .*"Dog" \(value "dog"\)/);
-  assert.not.match(unknown.stderr, /page changed/, 'a wrong option is not reported as a changed page');
-  assert.equal(await selected(), ['dog', 'parrot'], 'refused selections change nothing');
-  await env.ok('sel', ['close']);
-});
+    const disabled = await env.shell('sel', ['select', pets, 'Hamster']);
+    assert.is(disabled.exit_code, 1);
+    assert.match(disabled.stderr, /INVALID_TARGET: option "Hamster" of select#pet-select is disabled/);
+    const unknown = await env.shell('sel', ['select', pets, 'Zebra']);
+    assert.is(unknown.exit_code, 1);
+    assert.match(unknown.stderr, /no option "Zebra" .*options: .*"Dog" \(value "dog"\)/);
+    assert.not.match(unknown.stderr, /page changed/, 'a wrong option is not reported as a changed page');
+    assert.equal(await selected(), ['dog', 'parrot'], 'refused selections change nothing');
+    await env.ok('sel', ['close']);
+  },
+);
 
 s('select one option of a single <select> by label or by value', async ({ env }) => {
   await env.ok('single', ['open', `${env.corpus.url}/site/form.html`]);
@@ -76,11 +87,18 @@ s('radios, checkboxes and the toggle switch by ref; a radio cannot be unchecked'
   let snap = await env.ok('radio', ['snapshot', '-i']);
   const medium = refWhere(snap, (e) => e.role === 'radio' && e.name === 'Medium', 'the Medium radio');
   const large = refWhere(snap, (e) => e.role === 'radio' && e.name === 'Large', 'the Large radio');
-  assert.not.ok(Object.values(snap.refs).some((e: any) => e.tag === 'label'), 'labels of listed controls are not listed twice');
+  assert.not.ok(
+    Object.values(snap.refs).some((e: any) => e.tag === 'label'),
+    'labels of listed controls are not listed twice',
+  );
   assert.equal((await env.ok('radio', ['check', medium])).state, 'checked');
   assert.is(await radios.$eval('#size_2', (el) => (el as HTMLInputElement).checked), true);
   await env.ok('radio', ['check', large]);
-  assert.equal(await radios.$$eval('input[name=size]', (els) => els.map((el) => (el as HTMLInputElement).checked)), [false, false, true]);
+  assert.equal(await radios.$$eval('input[name=size]', (els) => els.map((el) => (el as HTMLInputElement).checked)), [
+    false,
+    false,
+    true,
+  ]);
   const uncheck = await env.shell('radio', ['uncheck', large]);
   assert.is(uncheck.exit_code, 1);
   assert.match(uncheck.stderr, /cannot be unchecked/);
@@ -111,14 +129,22 @@ s('a page that refuses the click (preventDefault) is reported, not claimed as ch
   await env.ok('indet', ['open', `${env.corpus.url}${MDN}/indeterminate-example/index.html`]);
   const page = await env.pageOf('indeterminate-example');
   const snap = await env.ok('indet', ['snapshot', '-i']);
-  const overall = refWhere(snap, (e) => e.role === 'checkbox' && e.name === 'Enchantment table', 'the overall checkbox');
+  const overall = refWhere(
+    snap,
+    (e) => e.role === 'checkbox' && e.name === 'Enchantment table',
+    'the overall checkbox',
+  );
   const refused = await env.shell('indet', ['check', overall]);
   assert.is(refused.exit_code, 1);
   assert.match(refused.stderr, /did not check the control/);
   assert.is(await page.$eval('#enchantment', (el) => (el as HTMLInputElement).checked), false);
   const book = refWhere(snap, (e) => e.role === 'checkbox' && e.name === 'Book', 'Book');
   await env.ok('indet', ['check', book]);
-  assert.is(await page.$eval('#enchantment', (el) => (el as HTMLInputElement).indeterminate), true, "the page's own handler ran");
+  assert.is(
+    await page.$eval('#enchantment', (el) => (el as HTMLInputElement).indeterminate),
+    true,
+    "the page's own handler ran",
+  );
   await env.ok('indet', ['close']);
 });
 
@@ -152,7 +178,10 @@ s("the browser's validation messages come back to the caller; the page does not 
   const clicked = await env.ok('valid', ['click', submit]);
   assert.not.ok(clicked.navigated, 'an invalid form does not submit');
   const fields = clicked.invalidFields as Array<{ field: string; message: string }>;
-  assert.equal(fields.map((f) => f.field), ['email input type:', 'url input type:']);
+  assert.equal(
+    fields.map((f) => f.field),
+    ['email input type:', 'url input type:'],
+  );
   assert.match(fields[0]!.message, /@/);
   assert.ok(fields[1]!.message.length > 0);
   assert.match(clicked.warnings.join(' '), /the form was not submitted/);
@@ -214,47 +243,72 @@ s('HTTP 404 is reported; a refused connection is NAVIGATION_FAILED with the net 
   await env.ok('status', ['close']);
 
   // batch_extract_pages: the 404 and the refused URL are failed items, the real page succeeds.
-  const urls = [`${env.corpus.url}${MDN}/html-form-structure/fieldset-legend.html`, `${env.corpus.url}/status/404`, `http://127.0.0.1:${port}/`];
-  const result = await env.client.callTool({ name: 'run_task_template', arguments: { templateId: 'batch_extract_pages', inputs: { urls }, options: { mode: 'sync' } } }, undefined, { timeout: 90_000 });
+  const urls = [
+    `${env.corpus.url}${MDN}/html-form-structure/fieldset-legend.html`,
+    `${env.corpus.url}/status/404`,
+    `http://127.0.0.1:${port}/`,
+  ];
+  const result = await env.client.callTool(
+    {
+      name: 'run_task_template',
+      arguments: { templateId: 'batch_extract_pages', inputs: { urls }, options: { mode: 'sync' } },
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
   const run = result.structuredContent as any;
   assert.equal(run.result.summary, { total: 3, succeeded: 1, failed: 2, skipped: 0 }, JSON.stringify(run.result));
   assert.match(run.result.items[0].text, /Fruit juice size/);
-  assert.equal([run.result.items[1].error.cause, run.result.items[2].error.cause], ['NAVIGATION_FAILED', 'NAVIGATION_FAILED']);
+  assert.equal(
+    [run.result.items[1].error.cause, run.result.items[2].error.cause],
+    ['NAVIGATION_FAILED', 'NAVIGATION_FAILED'],
+  );
   assert.match(run.result.items[1].error.message, /HTTP 404/);
   assert.match(run.result.items[2].error.message, /ERR_CONNECTION_REFUSED/);
 });
 
-s('controls hidden behind their labels and a custom switch are listed and operated; hover and focus are real', async ({ env }) => {
-  await env.ok('hidden', ['open', `${env.corpus.url}/local/hidden-controls.html`]);
-  const page = await env.pageOf('hidden-controls.html');
-  const snap = await env.ok('hidden', ['snapshot', '-i']);
-  const newsletter = refWhere(snap, (e) => e.role === 'checkbox' && /newsletter/.test(e.name), 'the clipped checkbox');
-  // The accessibility tree has no display:none checkbox: its label is what a person operates, and is listed (issue 21).
-  const terms = refWhere(snap, (e) => (e.role === 'checkbox' || e.tag === 'label') && /terms/.test(e.name), 'the display:none checkbox or its label');
-  const pro = refWhere(snap, (e) => e.role === 'radio' && e.name === 'Pro', 'the clipped radio');
-  const dark = refWhere(snap, (e) => e.role === 'switch' && e.name === 'Dark mode', 'the ARIA switch');
-  // The DOM heuristic marks it (`hidden`); the accessibility tree has no geometry to say so.
-  if (snap.source === 'dom') assert.is(snap.refs[newsletter.slice(1)].hidden, 'operated through its label');
-  for (const ref of [newsletter, terms, pro, dark]) await env.ok('hidden', ['check', ref]);
-  assert.equal(
-    await page.evaluate(() => [
-      (document.getElementById('newsletter') as HTMLInputElement).checked,
-      (document.getElementById('terms') as HTMLInputElement).checked,
-      (document.getElementById('plan-pro') as HTMLInputElement).checked,
-      document.getElementById('dark')!.getAttribute('aria-checked'),
-    ]),
-    [true, true, true, 'true'],
-  );
-  await env.ok('hidden', ['uncheck', dark]);
-  assert.is(await page.getAttribute('#dark', 'aria-checked'), 'false');
-  await env.ok('hidden', ['hover', refWhere(snap, (e) => e.name === 'Hover me', 'Hover me')]);
-  assert.is(await page.textContent('#hovered'), 'hovered');
-  const focused = await env.ok('hidden', ['focus', refWhere(snap, (e) => e.placeholder === 'Focus me', 'Focus me')]);
-  assert.ok(focused.focused);
-  assert.is(await page.getAttribute('#focus-me', 'data-focused'), 'yes');
-  await env.ok('hidden', ['press', 'Control+A']);
-  await env.ok('hidden', ['close']);
-});
+s(
+  'controls hidden behind their labels and a custom switch are listed and operated; hover and focus are real',
+  async ({ env }) => {
+    await env.ok('hidden', ['open', `${env.corpus.url}/local/hidden-controls.html`]);
+    const page = await env.pageOf('hidden-controls.html');
+    const snap = await env.ok('hidden', ['snapshot', '-i']);
+    const newsletter = refWhere(
+      snap,
+      (e) => e.role === 'checkbox' && /newsletter/.test(e.name),
+      'the clipped checkbox',
+    );
+    // The accessibility tree has no display:none checkbox: its label is what a person operates, and is listed (issue 21).
+    const terms = refWhere(
+      snap,
+      (e) => (e.role === 'checkbox' || e.tag === 'label') && /terms/.test(e.name),
+      'the display:none checkbox or its label',
+    );
+    const pro = refWhere(snap, (e) => e.role === 'radio' && e.name === 'Pro', 'the clipped radio');
+    const dark = refWhere(snap, (e) => e.role === 'switch' && e.name === 'Dark mode', 'the ARIA switch');
+    // The DOM heuristic marks it (`hidden`); the accessibility tree has no geometry to say so.
+    if (snap.source === 'dom') assert.is(snap.refs[newsletter.slice(1)].hidden, 'operated through its label');
+    for (const ref of [newsletter, terms, pro, dark]) await env.ok('hidden', ['check', ref]);
+    assert.equal(
+      await page.evaluate(() => [
+        (document.getElementById('newsletter') as HTMLInputElement).checked,
+        (document.getElementById('terms') as HTMLInputElement).checked,
+        (document.getElementById('plan-pro') as HTMLInputElement).checked,
+        document.getElementById('dark')!.getAttribute('aria-checked'),
+      ]),
+      [true, true, true, 'true'],
+    );
+    await env.ok('hidden', ['uncheck', dark]);
+    assert.is(await page.getAttribute('#dark', 'aria-checked'), 'false');
+    await env.ok('hidden', ['hover', refWhere(snap, (e) => e.name === 'Hover me', 'Hover me')]);
+    assert.is(await page.textContent('#hovered'), 'hovered');
+    const focused = await env.ok('hidden', ['focus', refWhere(snap, (e) => e.placeholder === 'Focus me', 'Focus me')]);
+    assert.ok(focused.focused);
+    assert.is(await page.getAttribute('#focus-me', 'data-focused'), 'yes');
+    await env.ok('hidden', ['press', 'Control+A']);
+    await env.ok('hidden', ['close']);
+  },
+);
 
 s("SQLite's 1.58 MB page: the snapshot is valid JSON under 64 KB that says what was cut", async ({ env }) => {
   const opened = await env.ok('big', ['open', `${env.corpus.url}/sqlite-doc/lang_select.html`]);
@@ -271,7 +325,11 @@ s("SQLite's 1.58 MB page: the snapshot is valid JSON under 64 KB that says what 
   assert.is(data.truncated.text.shownChars, data.text.length);
   // A link to a page not vendored: the click navigates, and the new document is a 404.
   const snap = await env.ok('big', ['snapshot', '-i']);
-  const link = refWhere(snap, (e) => e.role === 'link' && /lang_expr\.html/.test(e.href ?? ''), 'a link to lang_expr.html');
+  const link = refWhere(
+    snap,
+    (e) => e.role === 'link' && /lang_expr\.html/.test(e.href ?? ''),
+    'a link to lang_expr.html',
+  );
   const clicked = await env.ok('big', ['click', link]);
   assert.is(clicked.navigated, true);
   const loaded = await env.ok('big', ['wait', '--load']);

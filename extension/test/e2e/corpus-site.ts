@@ -28,11 +28,16 @@ const types: Record<string, string> = {
 };
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
-  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
-const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -49,23 +54,38 @@ export async function serveCorpus(): Promise<CorpusSite> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://corpus.invalid');
     const status = /^\/status\/(\d{3})$/.exec(url.pathname);
-    if (status) return send(res, Number(status[1]), types['.html']!, page(`Status ${status[1]}`, `<h1>Error ${status[1]}</h1><p>This is the server's error page.</p>`));
-    if (url.pathname === '/redirect') return void res.writeHead(302, { Location: url.searchParams.get('to') ?? '/' }).end();
+    if (status)
+      return send(
+        res,
+        Number(status[1]),
+        types['.html']!,
+        page(`Status ${status[1]}`, `<h1>Error ${status[1]}</h1><p>This is the server's error page.</p>`),
+      );
+    if (url.pathname === '/redirect')
+      return void res.writeHead(302, { Location: url.searchParams.get('to') ?? '/' }).end();
     if (url.pathname === '/slow') {
       const ms = Math.min(10_000, Math.max(0, Number(url.searchParams.get('ms')) || 0));
       const timer = setTimeout(() => {
         timers.delete(timer);
-        send(res, 200, types['.html']!, page('Slow page', `<h1>Slow page</h1><p id="delay">Answered after ${ms} ms.</p>`));
+        send(
+          res,
+          200,
+          types['.html']!,
+          page('Slow page', `<h1>Slow page</h1><p id="delay">Answered after ${ms} ms.</p>`),
+        );
       }, ms);
       timers.add(timer);
       return;
     }
     if (url.pathname === '/my-handling-form-page' && req.method === 'POST') {
       const fields = new URLSearchParams(await readBody(req));
-      const rows = [...fields].map(([k, v]) => `<li><b>${escape(k)}</b>: <span id="field-${escape(k)}">${escape(v)}</span></li>`).join('');
+      const rows = [...fields]
+        .map(([k, v]) => `<li><b>${escape(k)}</b>: <span id="field-${escape(k)}">${escape(v)}</span></li>`)
+        .join('');
       return send(res, 200, types['.html']!, page('Form received', `<h1>Form received</h1><ul>${rows}</ul>`));
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
     let path: string;
     try {
       path = decodeURIComponent(url.pathname);
@@ -76,7 +96,8 @@ export async function serveCorpus(): Promise<CorpusSite> {
     const root = mount ? mount[1] : corpusDir;
     const relative = mount ? path.slice(mount[0].length - 1) : path;
     const full = normalize(join(root, relative.endsWith('/') ? `${relative}index.html` : relative));
-    if (!full.startsWith(root.endsWith(sep) ? root : root + sep) || !(extname(full) in types)) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+    if (!full.startsWith(root.endsWith(sep) ? root : root + sep) || !(extname(full) in types))
+      return send(res, 404, 'text/plain; charset=utf-8', 'not found');
     try {
       send(res, 200, types[extname(full)]!, await readFile(full));
     } catch {

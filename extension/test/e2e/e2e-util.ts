@@ -34,7 +34,12 @@ export async function inWorker<T, A>(env: E2eEnv, fn: (arg: A) => Promise<T> | T
   return (worker.evaluate as (f: unknown, a: unknown) => Promise<T>).call(worker, fn, arg);
 }
 
-export async function configureThroughOptionsPage(context: BrowserContext, extensionId: string, serverUrl: string, token: string): Promise<void> {
+export async function configureThroughOptionsPage(
+  context: BrowserContext,
+  extensionId: string,
+  serverUrl: string,
+  token: string,
+): Promise<void> {
   const page = await context.newPage();
   try {
     await page.goto(`chrome-extension://${extensionId}/options.html`);
@@ -57,7 +62,9 @@ export async function startE2eEnv(mode: E2eEnv['mode'], options: { pingInterval?
     await buildExtension({ outDir });
     const site = await serveFixtureSite();
     cleanups.push(() => site.close());
-    const harness = await startHarness(options.pingInterval === undefined ? {} : { pingInterval: options.pingInterval });
+    const harness = await startHarness(
+      options.pingInterval === undefined ? {} : { pingInterval: options.pingInterval },
+    );
     cleanups.push(() => harness.close());
 
     let context: BrowserContext;
@@ -71,23 +78,40 @@ export async function startE2eEnv(mode: E2eEnv['mode'], options: { pingInterval?
       const launched = await launchRealistic(outDir);
       cleanups.push(() => launched.close());
       context = launched.context;
-      const worker = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+      const worker =
+        context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+        (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
       extensionId = new URL(worker.url()).host;
     }
     const serviceWorker = async (): Promise<Worker> =>
-      context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`)) ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+      context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`)) ??
+      (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
 
     await configureThroughOptionsPage(context, extensionId, harness.url, harness.token);
     const clientId = await harness.waitForPlugin(15_000);
     const driver = createActionDriver(harness, clientId);
-    return { mode, site, harness, context, serviceWorker, extensionId, clientId, driver, newDriver: () => createActionDriver(harness, clientId), close };
+    return {
+      mode,
+      site,
+      harness,
+      context,
+      serviceWorker,
+      extensionId,
+      clientId,
+      driver,
+      newDriver: () => createActionDriver(harness, clientId),
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
   }
 }
 
-export async function tabInfo(env: E2eEnv, tabId: number): Promise<{ active: boolean; url?: string; groupId: number; title?: string } | null> {
+export async function tabInfo(
+  env: E2eEnv,
+  tabId: number,
+): Promise<{ active: boolean; url?: string; groupId: number; title?: string } | null> {
   return inWorker(
     env,
     (id: number) =>
@@ -105,7 +129,13 @@ export async function pageOf(env: E2eEnv, urlPart: string, timeoutMs = 5_000): P
   for (;;) {
     const page = env.context.pages().find((p) => p.url().includes(urlPart));
     if (page) return page;
-    if (Date.now() > deadline) throw new Error(`no page with ${urlPart} among ${env.context.pages().map((p) => p.url()).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no page with ${urlPart} among ${env.context
+          .pages()
+          .map((p) => p.url())
+          .join(', ')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -127,7 +157,11 @@ export async function startTask(env: E2eEnv, driver: ActionDriver, path: string)
 
 export async function download(url: string): Promise<{ status: number; type: string | null; bytes: Uint8Array }> {
   const response = await fetch(url);
-  return { status: response.status, type: response.headers.get('content-type'), bytes: new Uint8Array(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    bytes: new Uint8Array(await response.arrayBuffer()),
+  };
 }
 
 /** Bounds a test file in time: a hung browser fails the file instead of stalling the run. */

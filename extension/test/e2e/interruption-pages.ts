@@ -73,7 +73,10 @@ const leave = `<!doctype html><html><head><meta charset="utf-8"><title>Unsaved c
 // The same, with the old inline form of the prompt.
 const leaveInline = leave
   .replace('<body>', `<body onbeforeunload="return 'You have unsaved changes'">`)
-  .replace("addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'You have unsaved changes'; });", '');
+  .replace(
+    "addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = 'You have unsaved changes'; });",
+    '',
+  );
 
 const landing = `<!doctype html><html><head><meta charset="utf-8"><title>Landing</title></head><body><h1>Landed</h1></body></html>`;
 
@@ -83,12 +86,20 @@ export interface InterruptionPages {
 }
 
 export async function serveInterruptionPages(): Promise<InterruptionPages> {
-  const pages: Record<string, string> = { '/person.html': person, '/task.html': task, '/leave.html': leave, '/leave-inline.html': leaveInline, '/landing.html': landing };
+  const pages: Record<string, string> = {
+    '/person.html': person,
+    '/task.html': task,
+    '/leave.html': leave,
+    '/leave-inline.html': leaveInline,
+    '/landing.html': landing,
+  };
   const server = createServer((req, res) => {
     req.resume();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/report.csv') {
-      return void res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end('a,b\n1,2\n');
+      return void res
+        .writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
+        .end('a,b\n1,2\n');
     }
     const body = pages[path];
     if (!body) return void res.writeHead(404).end('not found');
@@ -97,6 +108,10 @@ export async function serveInterruptionPages(): Promise<InterruptionPages> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -69,7 +69,10 @@ export async function startMcpEnv(options: McpEnvOptions = {}): Promise<McpEnv> 
     const corpus = await serveCorpus();
     cleanups.push(() => corpus.close());
     const token = `tok-${ulid()}`;
-    const policy = parseUrlPolicyConfig(options.policy ?? { open: { allow_private_networks: ['loopback'] } }, 'e2e-policy.json');
+    const policy = parseUrlPolicyConfig(
+      options.policy ?? { open: { allow_private_networks: ['loopback'] } },
+      'e2e-policy.json',
+    );
     if (!policy.ok) throw new Error(policy.errors.join('; '));
     let routes!: McpRoutes;
     // One policy for MCP's own checks and the browser's navigation checks, as in runtime/app.ts.
@@ -77,21 +80,36 @@ export async function startMcpEnv(options: McpEnvOptions = {}): Promise<McpEnv> 
     const runtime = await startRuntime({
       config: { token },
       checkNavigation: (url) => urlPolicy.check(url),
-      routes: (services) => (routes = createMcpRoutes(services, { urlPolicy, runStore: createMemoryRunStore(), consequentialSteps: 'allow' })),
+      routes: (services) =>
+        (routes = createMcpRoutes(services, {
+          urlPolicy,
+          runStore: createMemoryRunStore(),
+          consequentialSteps: 'allow',
+        })),
     });
     cleanups.push(() => runtime.close());
     cleanups.push(() => routes.mcp.close());
     const browser = await launchRealistic(outDir);
     cleanups.push(() => browser.close());
-    const worker = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
+    const worker =
+      browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+      (await browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
     await configureThroughOptionsPage(browser.context, new URL(worker.url()).host, runtime.server.url, token);
     await until(() => runtime.server.registry.list().some((e) => e.socketConnected), 'the extension to connect');
     const client = new Client({ name: 'mimo-e2e-corpus', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${runtime.server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     cleanups.push(() => client.close());
 
     const shell = async (sessionId: string, argv: unknown[]): Promise<ShellReplyData> => {
-      const result = await client.callTool({ name: 'browser-shell', arguments: { session_id: sessionId, argv, timeout_sec: 60 } }, undefined, { timeout: 90_000 });
+      const result = await client.callTool(
+        { name: 'browser-shell', arguments: { session_id: sessionId, argv, timeout_sec: 60 } },
+        undefined,
+        { timeout: 90_000 },
+      );
       const reply = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
       return { ...reply, data: reply.stdout ? JSON.parse(reply.stdout) : undefined };
     };
@@ -104,13 +122,21 @@ export async function startMcpEnv(options: McpEnvOptions = {}): Promise<McpEnv> 
       shell,
       async ok(sessionId, argv) {
         const reply = await shell(sessionId, argv);
-        if (reply.exit_code !== 0) throw new Error(`${JSON.stringify(argv)} exited ${reply.exit_code}: ${reply.stderr}`);
+        if (reply.exit_code !== 0)
+          throw new Error(`${JSON.stringify(argv)} exited ${reply.exit_code}: ${reply.stderr}`);
         return reply.data;
       },
-      pageOf: (urlPart, timeoutMs = 5_000) => until(() => browser.context.pages().find((p) => p.url().includes(urlPart)), `a tab showing ${urlPart}`, timeoutMs) as Promise<Page>,
+      pageOf: (urlPart, timeoutMs = 5_000) =>
+        until(
+          () => browser.context.pages().find((p) => p.url().includes(urlPart)),
+          `a tab showing ${urlPart}`,
+          timeoutMs,
+        ) as Promise<Page>,
       async activeUrls() {
         const sw = browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'))!;
-        return sw.evaluate(() => (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.url ?? '')));
+        return sw.evaluate(() =>
+          (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.url ?? '')),
+        );
       },
       close,
     };

@@ -59,14 +59,25 @@ async function setUp(ctx: Ctx): Promise<void> {
   if (!policy.ok) throw new Error(policy.errors.join('; '));
   ctx.runtime = await startRuntime({
     config: { token },
-    routes: (services) => (ctx.routes = createMcpRoutes(services, { urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }), runStore: createMemoryRunStore(), consequentialSteps: 'allow' })),
+    routes: (services) =>
+      (ctx.routes = createMcpRoutes(services, {
+        urlPolicy: createUrlPolicy({ config: policy.config, resolve: createSystemResolver() }),
+        runStore: createMemoryRunStore(),
+        consequentialSteps: 'allow',
+      })),
   });
   ctx.browser = await launchRealistic(ctx.outDir);
-  const worker = ctx.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await ctx.browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
+  const worker =
+    ctx.browser.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+    (await ctx.browser.context.waitForEvent('serviceworker', { timeout: 15_000 }));
   await configureThroughOptionsPage(ctx.browser.context, new URL(worker.url()).host, ctx.runtime.server.url, token);
   await until(() => ctx.runtime.server.registry.list().some((e) => e.socketConnected), 'the extension to connect');
   ctx.client = new Client({ name: 'mimo-e2e', version: '0.0.0' });
-  await ctx.client.connect(new StreamableHTTPClientTransport(new URL(`${ctx.runtime.server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await ctx.client.connect(
+    new StreamableHTTPClientTransport(new URL(`${ctx.runtime.server.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
 }
 
 s.after(async (ctx) => {
@@ -81,21 +92,38 @@ s.after(async (ctx) => {
 
 s('batch_extract_pages reads two fixture pages in background tabs and closes them', async (ctx) => {
   const urls = [`${ctx.site.url}/article.html`, `${ctx.site.url}/products.html`];
-  const result = await ctx.client.callTool({ name: 'run_task_template', arguments: { templateId: 'batch_extract_pages', inputs: { urls }, options: { mode: 'sync' } } }, undefined, { timeout: 90_000 });
+  const result = await ctx.client.callTool(
+    {
+      name: 'run_task_template',
+      arguments: { templateId: 'batch_extract_pages', inputs: { urls }, options: { mode: 'sync' } },
+    },
+    undefined,
+    { timeout: 90_000 },
+  );
   const run = result.structuredContent as any;
   assert.is(result.isError, undefined, JSON.stringify(result.content));
   assert.is(run.status, 'succeeded', JSON.stringify(run.result ?? run.error));
   assert.equal(run.result.summary, { total: 2, succeeded: 2, failed: 0, skipped: 0 });
-  assert.equal(run.result.items.map((i: any) => i.title), ['A Short History of the Teapot', 'Products']);
+  assert.equal(
+    run.result.items.map((i: any) => i.title),
+    ['A Short History of the Teapot', 'Products'],
+  );
   assert.match(run.result.items[0].text, /Yixing/);
   assert.match(run.result.items[1].text, /Brown Betty Teapot/);
-  await until(() => !ctx.browser.context.pages().some((p) => urls.some((u) => p.url().startsWith(u))), 'the run tabs to close');
+  await until(
+    () => !ctx.browser.context.pages().some((p) => urls.some((u) => p.url().startsWith(u))),
+    'the run tabs to close',
+  );
   assert.is(ctx.routes.mcp.budget.inUse(), 0);
 });
 
 s('browser-shell: open -> snapshot -i -> fill -> click the submit button -> the result page', async (ctx) => {
   const shell = async (argv: unknown[]) => {
-    const result = await ctx.client.callTool({ name: 'browser-shell', arguments: { session_id: 'e2e', argv } }, undefined, { timeout: 60_000 });
+    const result = await ctx.client.callTool(
+      { name: 'browser-shell', arguments: { session_id: 'e2e', argv } },
+      undefined,
+      { timeout: 60_000 },
+    );
     const reply = JSON.parse((result.content as any)[0].text);
     assert.is(reply.exit_code, 0, `${JSON.stringify(argv)}: ${reply.stderr}`);
     return JSON.parse(reply.stdout);

@@ -50,16 +50,23 @@ function listen(server: Server, host: string): Promise<string> {
 }
 
 function allowedPages(blockedUrl: () => string, allowedUrl: () => string) {
-  const page = (body: string, head = '') => `<!doctype html><html><head><meta charset="utf-8"><title>allowed</title>${head}</head><body><h1>Allowed page</h1>${body}</body></html>`;
+  const page = (body: string, head = '') =>
+    `<!doctype html><html><head><meta charset="utf-8"><title>allowed</title>${head}</head><body><h1>Allowed page</h1>${body}</body></html>`;
   const pages: Record<string, () => string> = {
-    '/script': () => page(`<script>setTimeout(() => { location.href = '${blockedUrl()}/secret-script'; }, 300);</script>`),
+    '/script': () =>
+      page(`<script>setTimeout(() => { location.href = '${blockedUrl()}/secret-script'; }, 300);</script>`),
     '/link': () => page(`<p><a id="go" href="${blockedUrl()}/secret-link">a link to the blocked host</a></p>`),
-    '/form': () => page(`<form id="f" method="post" action="${blockedUrl()}/secret-form"><input name="q" value="x"><button id="send">Send</button></form>`),
+    '/form': () =>
+      page(
+        `<form id="f" method="post" action="${blockedUrl()}/secret-form"><input name="q" value="x"><button id="send">Send</button></form>`,
+      ),
     '/meta': () => page('', `<meta http-equiv="refresh" content="0.3;url=${blockedUrl()}/secret-meta">`),
     '/popup': () => page(`<button id="open" onclick="window.open('${blockedUrl()}/secret-popup')">Open</button>`),
-    '/allowed-hop': () => page(`<script>setTimeout(() => { location.href = '${allowedUrl()}/landing'; }, 300);</script>`),
+    '/allowed-hop': () =>
+      page(`<script>setTimeout(() => { location.href = '${allowedUrl()}/landing'; }, 300);</script>`),
     '/landing': () => page('<p id="landed">ALLOWED-LANDING</p>'),
-    '/blank-link': () => page(`<p><a id="out" target="_blank" href="${blockedUrl()}/secret-blank-link">opens a new tab</a></p>`),
+    '/blank-link': () =>
+      page(`<p><a id="out" target="_blank" href="${blockedUrl()}/secret-blank-link">opens a new tab</a></p>`),
     '/iframe': () => page(`<iframe id="frame" src="${blockedUrl()}/secret-iframe"></iframe>`),
   };
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -76,7 +83,14 @@ async function act(ctx: Ctx, taskId: string, actionName: string, params: Record<
 }
 
 const tabUrl = async (ctx: Ctx, tabId: number): Promise<string | undefined> =>
-  (await ctx.worker()).evaluate((id: number) => (globalThis as any).chrome.tabs.get(id).then((t: any) => t.url, () => undefined), tabId);
+  (await ctx.worker()).evaluate(
+    (id: number) =>
+      (globalThis as any).chrome.tabs.get(id).then(
+        (t: any) => t.url,
+        () => undefined,
+      ),
+    tabId,
+  );
 
 /** What the runtime can read back from a tab must carry nothing from the blocked host. */
 async function assertNothingFromBlockedHost(ctx: Ctx, taskId: string, tabId: number): Promise<void> {
@@ -105,7 +119,12 @@ async function startOn(ctx: Ctx, path: string): Promise<{ taskId: string; tabId:
   return { taskId, tabId: (started.result as { tabId: number }).tabId };
 }
 
-async function expectBlocked(ctx: Ctx, taskId: string, secretPath: string, stage: 'request' | 'redirect' = 'request'): Promise<NavigationBlockedReport> {
+async function expectBlocked(
+  ctx: Ctx,
+  taskId: string,
+  secretPath: string,
+  stage: 'request' | 'redirect' = 'request',
+): Promise<NavigationBlockedReport> {
   await waitUntil(() => ctx.reports.some((r) => r.taskId === taskId && r.url.includes(secretPath)), 10_000);
   const report = ctx.reports.find((r) => r.taskId === taskId && r.url.includes(secretPath))!;
   assert.is(report.error.code, 'URL_BLOCKED');
@@ -124,16 +143,26 @@ function guardSuite(mode: 'playwright' | 'realistic') {
     ctx.reports = [];
     ctx.blocked = createHttpServer((req, res) => {
       ctx.blockedLog.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${SECRET}</title><h1>${SECRET}</h1>`);
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>${SECRET}</title><h1>${SECRET}</h1>`);
     });
     ctx.blockedUrl = await listen(ctx.blocked, '127.0.0.2');
-    ctx.allowed = createHttpServer(allowedPages(() => ctx.blockedUrl, () => ctx.allowedUrl));
+    ctx.allowed = createHttpServer(
+      allowedPages(
+        () => ctx.blockedUrl,
+        () => ctx.allowedUrl,
+      ),
+    );
     ctx.allowedUrl = await listen(ctx.allowed, '127.0.0.1');
 
     const parsed = parseUrlPolicyConfig({ open: { allow_hosts: ['127.0.0.1'], allow_private_networks: ['loopback'] } });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     const policy = createUrlPolicy({ config: parsed.config, resolve: createSystemResolver() });
-    ctx.runtime = await startRuntime({ checkNavigation: (url) => policy.check(url), onNavigationBlocked: (report) => ctx.reports.push(report) });
+    ctx.runtime = await startRuntime({
+      checkNavigation: (url) => policy.check(url),
+      onNavigationBlocked: (report) => ctx.reports.push(report),
+    });
 
     const extDir = await mkdtemp(join(tmpdir(), 'mimo-ext-build-'));
     ctx.dirs.push(extDir);
@@ -144,9 +173,15 @@ function guardSuite(mode: 'playwright' | 'realistic') {
       ctx.worker = async () => launched.serviceWorker;
     } else {
       const launched = await launchRealistic(extDir);
-      const find = async () => launched.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ?? (await launched.context.waitForEvent('serviceworker', { timeout: 15_000 }));
+      const find = async () =>
+        launched.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://')) ??
+        (await launched.context.waitForEvent('serviceworker', { timeout: 15_000 }));
       const worker = await find();
-      ctx.browser = { context: launched.context, extensionId: new URL(worker.url()).host, close: () => launched.close() };
+      ctx.browser = {
+        context: launched.context,
+        extensionId: new URL(worker.url()).host,
+        close: () => launched.close(),
+      };
       ctx.worker = find;
     }
     await configureThroughOptionsPage(ctx.browser.context, ctx.browser.extensionId, ctx.runtime.server.url, '');
@@ -216,7 +251,9 @@ function guardSuite(mode: 'playwright' | 'realistic') {
   s("window.open from the task tab: the new tab's first navigation is refused", async (ctx) => {
     const { taskId, tabId } = await startOn(ctx, '/popup');
     await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
-    const before: number[] = await (await ctx.worker()).evaluate(() => (globalThis as any).chrome.tabs.query({}).then((tabs: any[]) => tabs.map((t) => t.id)));
+    const before: number[] = await (
+      await ctx.worker()
+    ).evaluate(() => (globalThis as any).chrome.tabs.query({}).then((tabs: any[]) => tabs.map((t) => t.id)));
     const clicked = await act(ctx, taskId, 'browser_click', { tabId, xpath: '//button[@id="open"]' });
     assert.is(clicked.status, 'succeeded', JSON.stringify(clicked.error));
     const report = await expectBlocked(ctx, taskId, '/secret-popup');
@@ -248,36 +285,48 @@ function guardSuite(mode: 'playwright' | 'realistic') {
     assert.not.match(JSON.stringify(html.result ?? html.error ?? null), SECRET);
   });
 
-  s('cost of the guard: time to first byte of an allowed page, task tab (paused + checked) vs a plain tab', async (ctx) => {
-    const ROUNDS = 12;
-    const ttfb = (page: import('playwright-core').Page) => page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart);
-    const { taskId, tabId } = await startOn(ctx, '/landing?warm=1');
-    await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
-    const plain = await ctx.browser.context.newPage();
-    const guarded: number[] = [];
-    const unguarded: number[] = [];
-    try {
-      for (let i = 0; i < ROUNDS; i += 1) {
-        const url = `${ctx.allowedUrl}/landing?round=${i}`;
-        const moved = await act(ctx, taskId, 'task_start', { url, reuseExistingTab: true });
-        assert.is(moved.status, 'succeeded', JSON.stringify(moved.error));
-        await waitUntil(() => ctx.browser.context.pages().some((p) => p.url() === url), 10_000);
-        const taskPage = ctx.browser.context.pages().find((p) => p.url() === url)!;
-        await taskPage.waitForLoadState('load');
-        guarded.push(await ttfb(taskPage));
-        await plain.goto(`${url}&plain=1`);
-        unguarded.push(await ttfb(plain));
+  s(
+    'cost of the guard: time to first byte of an allowed page, task tab (paused + checked) vs a plain tab',
+    async (ctx) => {
+      const ROUNDS = 12;
+      const ttfb = (page: import('playwright-core').Page) =>
+        page.evaluate(
+          () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart,
+        );
+      const { taskId, tabId } = await startOn(ctx, '/landing?warm=1');
+      await act(ctx, taskId, 'browser_wait_for_loaded', { tabId });
+      const plain = await ctx.browser.context.newPage();
+      const guarded: number[] = [];
+      const unguarded: number[] = [];
+      try {
+        for (let i = 0; i < ROUNDS; i += 1) {
+          const url = `${ctx.allowedUrl}/landing?round=${i}`;
+          const moved = await act(ctx, taskId, 'task_start', { url, reuseExistingTab: true });
+          assert.is(moved.status, 'succeeded', JSON.stringify(moved.error));
+          await waitUntil(() => ctx.browser.context.pages().some((p) => p.url() === url), 10_000);
+          const taskPage = ctx.browser.context.pages().find((p) => p.url() === url)!;
+          await taskPage.waitForLoadState('load');
+          guarded.push(await ttfb(taskPage));
+          await plain.goto(`${url}&plain=1`);
+          unguarded.push(await ttfb(plain));
+        }
+      } finally {
+        await plain.close();
       }
-    } finally {
-      await plain.close();
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    console.log(`  TTFB median over ${ROUNDS}: task tab ${median(guarded).toFixed(1)} ms, plain tab ${median(unguarded).toFixed(1)} ms (ratio ${(median(guarded) / median(unguarded)).toFixed(2)})`);
-    assert.ok(guarded.every((t) => t > 0) && unguarded.every((t) => t > 0));
-  });
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      console.log(
+        `  TTFB median over ${ROUNDS}: task tab ${median(guarded).toFixed(1)} ms, plain tab ${median(unguarded).toFixed(1)} ms (ratio ${(median(guarded) / median(unguarded)).toFixed(2)})`,
+      );
+      assert.ok(guarded.every((t) => t > 0) && unguarded.every((t) => t > 0));
+    },
+  );
 
   s('the blocked host never received a request for any of those pages', async (ctx) => {
-    assert.equal(ctx.blockedLog.filter((line) => !line.endsWith('/health')), [], ctx.blockedLog.join('\n'));
+    assert.equal(
+      ctx.blockedLog.filter((line) => !line.endsWith('/health')),
+      [],
+      ctx.blockedLog.join('\n'),
+    );
     assert.ok(ctx.runtime.logs.some((entry) => entry.event === 'navigation_blocked'));
   });
   return s;

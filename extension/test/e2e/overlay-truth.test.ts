@@ -10,7 +10,9 @@ import { serveCorpus, type CorpusSite } from './corpus-site.ts';
 import { armWatchdog, download, pageOf, startE2eEnv, waitUntil, type E2eEnv } from './e2e-util.ts';
 
 const disarm = armWatchdog(150_000, 'overlay-truth.test');
-const s = suite<{ env: E2eEnv; corpus: CorpusSite; tabId: number; page: Page }>('the overlay tells the truth on a real page');
+const s = suite<{ env: E2eEnv; corpus: CorpusSite; tabId: number; page: Page }>(
+  'the overlay tells the truth on a real page',
+);
 const APP = '/todomvc/javascript-es6/index.html';
 
 s.before(async (ctx) => {
@@ -47,7 +49,9 @@ function samples(page: Page, png: Buffer | Uint8Array, points: Array<[number, nu
       const canvas = new OffscreenCanvas(image.width, image.height);
       const g = canvas.getContext('2d')!;
       g.drawImage(image, 0, 0);
-      return points.map(([x, y]) => Array.from(g.getImageData(x < 0 ? image.width + x : x, y < 0 ? image.height + y : y, 1, 1).data.slice(0, 3)));
+      return points.map(([x, y]) =>
+        Array.from(g.getImageData(x < 0 ? image.width + x : x, y < 0 ? image.height + y : y, 1, 1).data.slice(0, 3)),
+      );
     },
     { dataUrl: `data:image/png;base64,${Buffer.from(png).toString('base64')}`, points },
   );
@@ -64,7 +68,12 @@ s('screenshots of the task never contain the mask or the pill (pixels)', async (
   // Edges (the mask's frame) and the pill's place at the bottom centre.
   const width = await page.evaluate(() => innerWidth);
   const height = await page.evaluate(() => innerHeight);
-  const points: Array<[number, number]> = [[1, 1], [width - 2, Math.floor(height / 2)], [Math.floor(width / 2), height - 40], [Math.floor(width / 2) - 30, height - 42]];
+  const points: Array<[number, number]> = [
+    [1, 1],
+    [width - 2, Math.floor(height / 2)],
+    [Math.floor(width / 2), height - 40],
+    [Math.floor(width / 2) - 30, height - 42],
+  ];
   const clean = await samples(page, await taskScreenshot(ctx), points);
   setUi(ctx, 'running', 'ongoing');
   await page.waitForSelector('#mimo-step', { timeout: 5_000 });
@@ -79,30 +88,33 @@ s('screenshots of the task never contain the mask or the pill (pixels)', async (
   assert.ok(await page.isVisible('#mimo-take-over'), 'between steps only the Take over button stays');
 });
 
-s('the pill of a slow load is gone within 300 ms of the turn ending; a late settle does not bring it back', async (ctx) => {
-  const { env, page } = ctx;
-  setUi(ctx, 'running', 'ongoing');
-  // A slow navigation: the new document's content script learns of the running wait from the background.
-  const loading = env.driver.send('task_start', { url: `${env.site.url}/slow?ms=1200`, reuseExistingTab: true });
-  await loading;
-  const wait = env.driver.send('browser_wait_for_loaded', { tabId: ctx.tabId });
-  const slow = await pageOf(env, '/slow?ms=1200', 5_000);
-  await slow.waitForSelector('#mimo-step', { timeout: 5_000 });
-  assert.match((await slow.textContent('#mimo-step')) ?? '', /Mimo is working/);
-  assert.is((await wait).result.status, 'success');
-  // The turn ends: the server says idle (issue 23: `hidden` is between steps of a running turn, with Take over).
-  const ended = Date.now();
-  setUi(ctx, 'ongoing', 'idle');
-  await slow.waitForSelector('mimo-overlay', { state: 'detached', timeout: 2_000 });
-  const gone = Date.now() - ended;
-  assert.ok(gone <= 300, `the overlay left ${gone} ms after the turn ended`);
-  // An action that settles after the turn (a late result) never re-arms the pill.
-  const shot = await env.driver.send('browser_screenshot', { tabId: ctx.tabId });
-  assert.is(shot.result.status, 'success');
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  assert.is(await slow.$('mimo-overlay'), null, 'still no overlay after a late settle');
-  void page;
-});
+s(
+  'the pill of a slow load is gone within 300 ms of the turn ending; a late settle does not bring it back',
+  async (ctx) => {
+    const { env, page } = ctx;
+    setUi(ctx, 'running', 'ongoing');
+    // A slow navigation: the new document's content script learns of the running wait from the background.
+    const loading = env.driver.send('task_start', { url: `${env.site.url}/slow?ms=1200`, reuseExistingTab: true });
+    await loading;
+    const wait = env.driver.send('browser_wait_for_loaded', { tabId: ctx.tabId });
+    const slow = await pageOf(env, '/slow?ms=1200', 5_000);
+    await slow.waitForSelector('#mimo-step', { timeout: 5_000 });
+    assert.match((await slow.textContent('#mimo-step')) ?? '', /Mimo is working/);
+    assert.is((await wait).result.status, 'success');
+    // The turn ends: the server says idle (issue 23: `hidden` is between steps of a running turn, with Take over).
+    const ended = Date.now();
+    setUi(ctx, 'ongoing', 'idle');
+    await slow.waitForSelector('mimo-overlay', { state: 'detached', timeout: 2_000 });
+    const gone = Date.now() - ended;
+    assert.ok(gone <= 300, `the overlay left ${gone} ms after the turn ended`);
+    // An action that settles after the turn (a late result) never re-arms the pill.
+    const shot = await env.driver.send('browser_screenshot', { tabId: ctx.tabId });
+    assert.is(shot.result.status, 'success');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.is(await slow.$('mimo-overlay'), null, 'still no overlay after a late settle');
+    void page;
+  },
+);
 
 s('a click on the tab of a task that is not running is no takeover', async (ctx) => {
   const { env } = ctx;
@@ -112,7 +124,10 @@ s('a click on the tab of a task that is not running is no takeover', async (ctx)
   await slow.mouse.click(box.x + 5, box.y + 5);
   await slow.keyboard.press('a');
   await new Promise((resolve) => setTimeout(resolve, 500));
-  assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'), 'no takeover report');
+  assert.not.ok(
+    env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'),
+    'no takeover report',
+  );
   assert.is(env.harness.taskStatus(env.driver.taskId), 'ongoing');
   assert.is(await slow.$('mimo-overlay'), null);
   // While the AI is at work, the same click is still no takeover (issue 23); the Take over button is.
@@ -120,7 +135,10 @@ s('a click on the tab of a task that is not running is no takeover', async (ctx)
   await slow.waitForSelector('#mimo-step', { timeout: 5_000 });
   await slow.mouse.click(box.x + 5, box.y + 5);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'), 'a stray click is no takeover');
+  assert.not.ok(
+    env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'),
+    'a stray click is no takeover',
+  );
   await slow.click('#mimo-take-over');
   await env.harness.waitForMessage((m) => m.type === 'takeover_report', 5_000, since);
   await waitUntil(() => env.harness.taskStatus(env.driver.taskId) === 'takeover');

@@ -4,10 +4,22 @@
 // the p50 of a click and of a screenshot (issue 6 target: <= 20 ms / <= 50 ms).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { armWatchdog, download, inWorker, p50, pageOf, startE2eEnv, startTask, tabInfo, type E2eEnv } from './e2e-util.ts';
+import {
+  armWatchdog,
+  download,
+  inWorker,
+  p50,
+  pageOf,
+  startE2eEnv,
+  startTask,
+  tabInfo,
+  type E2eEnv,
+} from './e2e-util.ts';
 
 const disarm = armWatchdog(150_000, 'realistic.test');
-const s = suite<{ env: E2eEnv; timings: Record<string, number> }>('background-tab actions in a plain Chromium (no Playwright emulation)');
+const s = suite<{ env: E2eEnv; timings: Record<string, number> }>(
+  'background-tab actions in a plain Chromium (no Playwright emulation)',
+);
 
 const CLICKS = 25;
 const SCREENSHOTS = 15;
@@ -26,24 +38,46 @@ s('the task tab stays in the background and is not emulated by Playwright', asyn
   const tabId = await startTask(env, env.driver, '/products.html');
   const info = await tabInfo(env, tabId);
   assert.is(info?.active, false);
-  const active = await inWorker(env, () => (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.id)), null);
+  const active = await inWorker(
+    env,
+    () => (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.id)),
+    null,
+  );
   assert.not.ok(active.includes(tabId));
   // Nothing but the extension emulates focus in this mode: a background tab it has not attached to
   // (opened here straight through chrome.tabs, not a task tab) is hidden...
-  const plainId = await inWorker(env, (url: string) => (globalThis as any).chrome.tabs.create({ url, active: false }).then((t: any) => t.id), `${env.site.url}/products.html?plain=1`);
+  const plainId = await inWorker(
+    env,
+    (url: string) => (globalThis as any).chrome.tabs.create({ url, active: false }).then((t: any) => t.id),
+    `${env.site.url}/products.html?plain=1`,
+  );
   const plain = await pageOf(env, '/products.html?plain=1');
   await plain.waitForFunction(() => typeof (window as any).__mimoVisibility === 'function');
-  assert.equal(await plain.evaluate(() => (window as any).__mimoVisibility()), { visibilityState: 'hidden', hasFocus: false });
+  assert.equal(await plain.evaluate(() => (window as any).__mimoVisibility()), {
+    visibilityState: 'hidden',
+    hasFocus: false,
+  });
   await inWorker(env, (id: number) => (globalThis as any).chrome.tabs.remove(id), plainId);
   // ...while the task tab, attached by the extension before its first navigation (the navigation
   // guard), has the extension's own focus emulation from the start.
   const page = await pageOf(env, '/products.html');
-  assert.equal(await page.evaluate(() => (window as any).__mimoVisibility()), { visibilityState: 'visible', hasFocus: true });
+  assert.equal(await page.evaluate(() => (window as any).__mimoVisibility()), {
+    visibilityState: 'visible',
+    hasFocus: true,
+  });
 });
 
 s('CDP clicks reach the background tab as trusted events, fast', async ({ env, timings }) => {
-  const tabId = (await inWorker(env, () => (globalThis as any).chrome.tabs.query({}).then((tabs: any[]) => tabs.find((t) => (t.url ?? '').endsWith('/products.html'))?.id), null)) as number;
-  const elements = (await env.driver.send('browser_dom_index', { tabId, scope: 'document' })).result.result!.elements as any[];
+  const tabId = (await inWorker(
+    env,
+    () =>
+      (globalThis as any).chrome.tabs
+        .query({})
+        .then((tabs: any[]) => tabs.find((t) => (t.url ?? '').endsWith('/products.html'))?.id),
+    null,
+  )) as number;
+  const elements = (await env.driver.send('browser_dom_index', { tabId, scope: 'document' })).result.result!
+    .elements as any[];
   const buttons = elements.filter((e) => e.text === 'Add to cart');
   const page = await pageOf(env, '/products.html');
   const durations: number[] = [];
@@ -54,7 +88,9 @@ s('CDP clicks reach the background tab as trusted events, fast', async ({ env, t
     durations.push(outcome.totalMs);
   }
   assert.is(await page.textContent('#cart-count'), String(CLICKS), 'every click arrived');
-  const trusted = await page.evaluate(() => (window as any).__mimoEvents.filter((e: any) => e.type === 'click').map((e: any) => e.trusted));
+  const trusted = await page.evaluate(() =>
+    (window as any).__mimoEvents.filter((e: any) => e.type === 'click').map((e: any) => e.trusted),
+  );
   assert.is(trusted.length, CLICKS);
   assert.ok(trusted.every(Boolean), 'all clicks are isTrusted');
   assert.is((await tabInfo(env, tabId))?.active, false, 'still in the background');
@@ -65,7 +101,14 @@ s('CDP clicks reach the background tab as trusted events, fast', async ({ env, t
 });
 
 s('screenshots of the background tab are real PNGs, fast', async ({ env, timings }) => {
-  const tabId = (await inWorker(env, () => (globalThis as any).chrome.tabs.query({}).then((tabs: any[]) => tabs.find((t) => (t.url ?? '').endsWith('/products.html'))?.id), null)) as number;
+  const tabId = (await inWorker(
+    env,
+    () =>
+      (globalThis as any).chrome.tabs
+        .query({})
+        .then((tabs: any[]) => tabs.find((t) => (t.url ?? '').endsWith('/products.html'))?.id),
+    null,
+  )) as number;
   const durations: number[] = [];
   let last: Record<string, any> = {};
   for (let i = 0; i < SCREENSHOTS; i++) {
@@ -91,7 +134,9 @@ s('typed text arrives in the background tab, with trusted key events, and submit
   assert.is(typed.result.result!.strategy, 'cdp_key');
   const page = await pageOf(env, '/form.html');
   assert.is(await page.inputValue('#message'), 'Tea for two');
-  const keys = await page.evaluate(() => (window as any).__mimoEvents.filter((e: any) => e.type === 'keydown').map((e: any) => e.trusted));
+  const keys = await page.evaluate(() =>
+    (window as any).__mimoEvents.filter((e: any) => e.type === 'keydown').map((e: any) => e.trusted),
+  );
   assert.is(keys.length, 'Tea for two'.length);
   assert.ok(keys.every(Boolean));
   await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Ada', submit: true });

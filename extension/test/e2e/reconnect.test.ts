@@ -40,7 +40,10 @@ s('a stopped service worker reconnects, re-registers and re-syncs when a tab eve
   assert.is(activate.clientId, env.clientId);
   const sync = await env.harness.waitForMessage((m) => m.type === 'full_state_sync', 5_000, wakeAt);
   assert.ok(validate(FullStateSyncSchema, sync).ok);
-  assert.ok((sync.tabs as any[]).some((t) => t.tabId === tabId), 'the snapshot has the task tab');
+  assert.ok(
+    (sync.tabs as any[]).some((t) => t.tabId === tabId),
+    'the snapshot has the task tab',
+  );
   await waitUntil(() => env.harness.registrations.length > registrationsBefore);
 
   const after = await env.driver.send('browser_screenshot', { tabId });
@@ -54,7 +57,12 @@ s('tab events reach the server after the restart', async ({ env }) => {
   const since = Date.now();
   const page = await env.context.newPage();
   await page.goto(`${env.site.url}/index.html?after-restart`);
-  const updated = await env.harness.waitForMessage((m) => m.type === 'tab_event' && m.eventType === 'tab_updated' && String((m.tab as any)?.url).includes('after-restart'), 5_000, since);
+  const updated = await env.harness.waitForMessage(
+    (m) =>
+      m.type === 'tab_event' && m.eventType === 'tab_updated' && String((m.tab as any)?.url).includes('after-restart'),
+    5_000,
+    since,
+  );
   assert.ok(updated);
   await page.close();
 });

@@ -59,8 +59,12 @@ s.after(async (ctx) => {
 });
 
 s('the runtime lists the extension as connected and serves its snapshot', async ({ runtime, browser }) => {
-  const list = async () => (await (await fetch(`${runtime.server.url}/api/extension/extension-list`)).json()).data as any[];
-  await waitUntil(async () => (await list()).some((x) => x.socketConnected && x.extensionId === browser.extensionId), 10_000);
+  const list = async () =>
+    (await (await fetch(`${runtime.server.url}/api/extension/extension-list`)).json()).data as any[];
+  await waitUntil(
+    async () => (await list()).some((x) => x.socketConnected && x.extensionId === browser.extensionId),
+    10_000,
+  );
   const item = (await list()).find((x) => x.extensionId === browser.extensionId);
   assert.match(item.clientId, /^plugin-/);
   assert.is(item.extensionName, 'Mimo');
@@ -70,31 +74,50 @@ s('the runtime lists the extension as connected and serves its snapshot', async 
   assert.is(snapshot.stale, false);
 });
 
-s('an LLM turn drives the background tab; a real click takes over and Resume on the overlay hands back', async (ctx) => {
-  const { web, browser, site } = ctx;
-  const statuses = () => web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
-  const ack = await web.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: `evt-${ulid()}`, timestamp: Date.now(), taskId: TASK, content: 'open the slow page' });
-  assert.is(ack.ok, true);
+s(
+  'an LLM turn drives the background tab; a real click takes over and Resume on the overlay hands back',
+  async (ctx) => {
+    const { web, browser, site } = ctx;
+    const statuses = () => web.events.filter((e) => e.event.type === 'taskStatus').map((e) => e.event.status);
+    const ack = await web.timeout(5_000).emitWithAck('frontend_message', {
+      v: 1,
+      type: 'user_message',
+      id: `evt-${ulid()}`,
+      timestamp: Date.now(),
+      taskId: TASK,
+      content: 'open the slow page',
+    });
+    assert.is(ack.ok, true);
 
-  // browser_open waits for the slow page's load event: the overlay shows the AI at work.
-  await waitUntil(() => browser.context.pages().some((p) => p.url().startsWith(`${site.url}/slow.html`)), 10_000);
-  const page = browser.context.pages().find((p) => p.url().startsWith(`${site.url}/slow.html`))!;
-  await page.waitForSelector('#mimo-step', { timeout: 5_000 });
-  const tabActive = await browser.serviceWorker.evaluate(() => (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.url)));
-  assert.not.ok(tabActive.some((url: string) => url.includes('slow.html')), 'the task tab stays in the background');
+    // browser_open waits for the slow page's load event: the overlay shows the AI at work.
+    await waitUntil(() => browser.context.pages().some((p) => p.url().startsWith(`${site.url}/slow.html`)), 10_000);
+    const page = browser.context.pages().find((p) => p.url().startsWith(`${site.url}/slow.html`))!;
+    await page.waitForSelector('#mimo-step', { timeout: 5_000 });
+    const tabActive = await browser.serviceWorker.evaluate(() =>
+      (globalThis as any).chrome.tabs.query({ active: true }).then((tabs: any[]) => tabs.map((t) => t.url)),
+    );
+    assert.not.ok(
+      tabActive.some((url: string) => url.includes('slow.html')),
+      'the task tab stays in the background',
+    );
 
-  await page.click('#mimo-take-over');
-  await waitUntil(() => statuses().includes('takeover'), 5_000);
-  await page.waitForSelector('#mimo-resume', { timeout: 5_000 });
-  const detail = (await (await fetch(`${ctx.runtime.server.url}/api/task/${TASK}`)).json()).data;
-  assert.is(detail.task.status, 'takeover');
+    await page.click('#mimo-take-over');
+    await waitUntil(() => statuses().includes('takeover'), 5_000);
+    await page.waitForSelector('#mimo-resume', { timeout: 5_000 });
+    const detail = (await (await fetch(`${ctx.runtime.server.url}/api/task/${TASK}`)).json()).data;
+    assert.is(detail.task.status, 'takeover');
 
-  await page.click('#mimo-resume');
-  await waitUntil(() => statuses().lastIndexOf('running') > statuses().indexOf('takeover'), 5_000);
-  await waitUntil(() => statuses().at(-1) === 'ongoing', 20_000);
-  const tools = web.events.filter((e) => e.event.type === 'toolUsed' && e.event.phase === 'success').map((e) => e.event.actionName);
-  assert.ok(tools.includes('browser_screenshot'), `actions that succeeded: ${tools.join(', ')}`);
-  assert.ok(web.events.some((e) => e.event.type === 'chatDelta' && /slow page is open/.test(e.event.delta?.content ?? '')));
-});
+    await page.click('#mimo-resume');
+    await waitUntil(() => statuses().lastIndexOf('running') > statuses().indexOf('takeover'), 5_000);
+    await waitUntil(() => statuses().at(-1) === 'ongoing', 20_000);
+    const tools = web.events
+      .filter((e) => e.event.type === 'toolUsed' && e.event.phase === 'success')
+      .map((e) => e.event.actionName);
+    assert.ok(tools.includes('browser_screenshot'), `actions that succeeded: ${tools.join(', ')}`);
+    assert.ok(
+      web.events.some((e) => e.event.type === 'chatDelta' && /slow page is open/.test(e.event.delta?.content ?? '')),
+    );
+  },
+);
 
 s.run();

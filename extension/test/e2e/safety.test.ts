@@ -19,7 +19,14 @@ function error(outcome: ActionOutcome): { code: string; message: string; details
 }
 
 async function tabIdOf(env: E2eEnv, urlPart: string): Promise<number> {
-  return inWorker(env, (part: string) => (globalThis as any).chrome.tabs.query({}).then((tabs: any[]) => tabs.find((t) => (t.url ?? '').includes(part))?.id), urlPart);
+  return inWorker(
+    env,
+    (part: string) =>
+      (globalThis as any).chrome.tabs
+        .query({})
+        .then((tabs: any[]) => tabs.find((t) => (t.url ?? '').includes(part))?.id),
+    urlPart,
+  );
 }
 
 s.before(async (ctx) => {
@@ -30,21 +37,36 @@ s.after(async (ctx) => {
   disarm();
 });
 
-s('bad params get SCHEMA_VALIDATION_FAILED with the field; unidentifiable messages are refused in the ack', async ({ env }) => {
-  const base = { v: PROTOCOL_VERSION, type: 'browser_action', taskId: env.driver.taskId, clientId: env.clientId, timestamp: Date.now() };
-  const bad = await env.driver.sendRaw({ ...base, id: 'act-bad-params', action: { browser_click: { tabId: 'seven' } } }, { resultFor: 'act-bad-params' });
-  assert.equal(bad.ack, { ok: true });
-  assert.is(bad.result?.status, 'error');
-  assert.is(bad.result?.error?.code, 'SCHEMA_VALIDATION_FAILED');
-  assert.ok((bad.result?.error?.details?.fieldErrors as any[]).some((f) => f.field === 'action.browser_click.tabId'));
-  const unknownAction = await env.driver.sendRaw({ ...base, id: 'act-unknown', action: { browser_fly: {} } }, { resultFor: 'act-unknown' });
-  assert.is(unknownAction.result?.error?.code, 'SCHEMA_VALIDATION_FAILED');
-  const anonymous = await env.driver.sendRaw({ type: 'browser_action', action: { task_start: {} } });
-  assert.is(anonymous.ack.ok, false);
-  assert.is(anonymous.ack.error?.code, 'SCHEMA_VALIDATION_FAILED');
-  const strange = await env.driver.sendRaw({ type: 'not_a_message' });
-  assert.is(strange.ack.ok, false);
-});
+s(
+  'bad params get SCHEMA_VALIDATION_FAILED with the field; unidentifiable messages are refused in the ack',
+  async ({ env }) => {
+    const base = {
+      v: PROTOCOL_VERSION,
+      type: 'browser_action',
+      taskId: env.driver.taskId,
+      clientId: env.clientId,
+      timestamp: Date.now(),
+    };
+    const bad = await env.driver.sendRaw(
+      { ...base, id: 'act-bad-params', action: { browser_click: { tabId: 'seven' } } },
+      { resultFor: 'act-bad-params' },
+    );
+    assert.equal(bad.ack, { ok: true });
+    assert.is(bad.result?.status, 'error');
+    assert.is(bad.result?.error?.code, 'SCHEMA_VALIDATION_FAILED');
+    assert.ok((bad.result?.error?.details?.fieldErrors as any[]).some((f) => f.field === 'action.browser_click.tabId'));
+    const unknownAction = await env.driver.sendRaw(
+      { ...base, id: 'act-unknown', action: { browser_fly: {} } },
+      { resultFor: 'act-unknown' },
+    );
+    assert.is(unknownAction.result?.error?.code, 'SCHEMA_VALIDATION_FAILED');
+    const anonymous = await env.driver.sendRaw({ type: 'browser_action', action: { task_start: {} } });
+    assert.is(anonymous.ack.ok, false);
+    assert.is(anonymous.ack.error?.code, 'SCHEMA_VALIDATION_FAILED');
+    const strange = await env.driver.sendRaw({ type: 'not_a_message' });
+    assert.is(strange.ack.ok, false);
+  },
+);
 
 s('actions only run on the task tab: another tab or no task tab is INVALID_TASK_TAB', async ({ env }) => {
   const driver = env.newDriver();
@@ -83,7 +105,10 @@ s('the web UI is never a task tab', async ({ env }) => {
   assert.is(refused.code, 'INVALID_TASK_TAB');
   assert.is(refused.details?.reason, 'web_ui_tab');
   const tabId = await startTask(env, driver, '/products.html');
-  await inWorker(env, ([id, url]: [number, string]) => (globalThis as any).chrome.tabs.update(id, { url }), [tabId, `${env.harness.url}/`] as [number, string]);
+  await inWorker(env, ([id, url]: [number, string]) => (globalThis as any).chrome.tabs.update(id, { url }), [
+    tabId,
+    `${env.harness.url}/`,
+  ] as [number, string]);
   await driver.send('browser_wait_for_loaded', { tabId });
   const onWebUi = error(await driver.send('browser_dom_index', { tabId }));
   assert.is(onWebUi.code, 'INVALID_TASK_TAB');
@@ -97,7 +122,8 @@ s('a clickId from an older index, a removed element or a previous page is INVALI
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/dynamic.html');
   const page = await pageOf(env, '/dynamic.html');
-  const first = (await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' })).result.result!.elements as any[];
+  const first = (await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' })).result.result!
+    .elements as any[];
   const item1 = first.find((e) => e.text === 'Item 1');
   const replace = first.find((e) => e.text === 'Replace the list');
   assert.is((await driver.send('browser_click', { tabId, clickId: replace.clickId })).result.status, 'success');
@@ -106,9 +132,13 @@ s('a clickId from an older index, a removed element or a previous page is INVALI
   assert.is(removed.details?.reason, 'stale');
   assert.is(await page.textContent('#picked'), 'nothing');
 
-  const second = (await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' })).result.result!.elements as any[];
+  const second = (await driver.send('browser_dom_index', { tabId, scope: 'document', source: 'dom' })).result.result!
+    .elements as any[];
   const loadMore = first.find((e) => e.text === 'Load more');
-  assert.ok(second.every((e) => e.clickId > Math.max(...first.map((f) => f.clickId))), 'a new index uses new ids');
+  assert.ok(
+    second.every((e) => e.clickId > Math.max(...first.map((f) => f.clickId))),
+    'a new index uses new ids',
+  );
   const older = error(await driver.send('browser_click', { tabId, clickId: loadMore.clickId }));
   assert.is(older.details?.reason, 'stale', 'the element still exists, but its id is from the older index');
   assert.is(await page.locator('#items li').count(), 2, 'nothing was clicked');
@@ -124,55 +154,94 @@ s('a clickId from an older index, a removed element or a previous page is INVALI
   await driver.send('task_stop', { closeTab: true });
 });
 
-s('CDP refused: clicks and typing fall back to the DOM with warnings; explicit CDP is CDP_UNAVAILABLE', async ({ env }) => {
-  const driver = env.newDriver();
-  const tabId = await startTask(env, driver, '/form.html');
-  await driver.send('browser_debugger_attach', { tabId });
-  await inWorker(env, async (id: number) => {
-    const g = globalThis as any;
-    for (const api of new Set([g.chrome.debugger, g.browser?.debugger].filter(Boolean))) {
-      api.__realAttach ??= api.attach;
-      api.attach = () => Promise.reject(new Error('Cannot attach: refused by the test'));
+s(
+  'CDP refused: clicks and typing fall back to the DOM with warnings; explicit CDP is CDP_UNAVAILABLE',
+  async ({ env }) => {
+    const driver = env.newDriver();
+    const tabId = await startTask(env, driver, '/form.html');
+    await driver.send('browser_debugger_attach', { tabId });
+    await inWorker(
+      env,
+      async (id: number) => {
+        const g = globalThis as any;
+        for (const api of new Set([g.chrome.debugger, g.browser?.debugger].filter(Boolean))) {
+          api.__realAttach ??= api.attach;
+          api.attach = () => Promise.reject(new Error('Cannot attach: refused by the test'));
+        }
+        await g.chrome.debugger.detach({ tabId: id }).catch(() => {});
+      },
+      tabId,
+    );
+    try {
+      const page = await pageOf(env, '/form.html');
+      const typed = await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Grace Hopper' });
+      assert.is(typed.result.status, 'success', JSON.stringify(typed.result.error));
+      assert.is(typed.result.result!.strategy, 'dom_input');
+      assert.match((typed.result.result!.warnings as string[])[0]!, 'cdp_key unavailable');
+      assert.is(await page.inputValue('#name'), 'Grace Hopper');
+      const clicked = await driver.send('browser_click', { tabId, xpath: '//*[@id="message"]' });
+      assert.is(clicked.result.result!.strategy, 'dom_click');
+      assert.match((clicked.result.result!.warnings as string[])[0]!, 'cdp_mouse unavailable');
+      const untrusted = await page.evaluate(() =>
+        (window as any).__mimoEvents
+          .filter((e: any) => e.type === 'click' && e.target === '#message')
+          .map((e: any) => e.trusted),
+      );
+      assert.equal(untrusted, [false], 'a DOM click, as the warning says');
+      assert.is(
+        error(await driver.send('browser_click', { tabId, xpath: '//*[@id="send"]', strategy: 'cdp_mouse' })).code,
+        'CDP_UNAVAILABLE',
+      );
+      assert.is(
+        error(await driver.send('browser_type', { tabId, xpath: '//*[@id="email"]', text: 'x', strategy: 'cdp_key' }))
+          .code,
+        'CDP_UNAVAILABLE',
+      );
+      assert.is(error(await driver.send('browser_debugger_attach', { tabId })).code, 'CDP_UNAVAILABLE');
+      assert.is(
+        error(await driver.send('browser_screenshot', { tabId })).code,
+        'CDP_UNAVAILABLE',
+        'a background tab cannot be captured without CDP',
+      );
+      const submitted = await driver.send('browser_type', {
+        tabId,
+        xpath: '//*[@id="email"]',
+        text: 'grace@example.com',
+        submit: true,
+      });
+      assert.is(submitted.result.result!.strategy, 'dom_input');
+      // The submit navigates; the new URL shows up once the navigation starts.
+      await waitUntil(async () => ((await tabInfo(env, tabId))?.url ?? '').includes('email=grace%40example.com'));
+    } finally {
+      await inWorker(
+        env,
+        () => {
+          const g = globalThis as any;
+          for (const api of new Set([g.chrome.debugger, g.browser?.debugger].filter(Boolean)))
+            if (api.__realAttach) api.attach = api.__realAttach;
+        },
+        null,
+      );
     }
-    await g.chrome.debugger.detach({ tabId: id }).catch(() => {});
-  }, tabId);
-  try {
-    const page = await pageOf(env, '/form.html');
-    const typed = await driver.send('browser_type', { tabId, xpath: '//*[@id="name"]', text: 'Grace Hopper' });
-    assert.is(typed.result.status, 'success', JSON.stringify(typed.result.error));
-    assert.is(typed.result.result!.strategy, 'dom_input');
-    assert.match((typed.result.result!.warnings as string[])[0]!, 'cdp_key unavailable');
-    assert.is(await page.inputValue('#name'), 'Grace Hopper');
-    const clicked = await driver.send('browser_click', { tabId, xpath: '//*[@id="message"]' });
-    assert.is(clicked.result.result!.strategy, 'dom_click');
-    assert.match((clicked.result.result!.warnings as string[])[0]!, 'cdp_mouse unavailable');
-    const untrusted = await page.evaluate(() => (window as any).__mimoEvents.filter((e: any) => e.type === 'click' && e.target === '#message').map((e: any) => e.trusted));
-    assert.equal(untrusted, [false], 'a DOM click, as the warning says');
-    assert.is(error(await driver.send('browser_click', { tabId, xpath: '//*[@id="send"]', strategy: 'cdp_mouse' })).code, 'CDP_UNAVAILABLE');
-    assert.is(error(await driver.send('browser_type', { tabId, xpath: '//*[@id="email"]', text: 'x', strategy: 'cdp_key' })).code, 'CDP_UNAVAILABLE');
-    assert.is(error(await driver.send('browser_debugger_attach', { tabId })).code, 'CDP_UNAVAILABLE');
-    assert.is(error(await driver.send('browser_screenshot', { tabId })).code, 'CDP_UNAVAILABLE', 'a background tab cannot be captured without CDP');
-    const submitted = await driver.send('browser_type', { tabId, xpath: '//*[@id="email"]', text: 'grace@example.com', submit: true });
-    assert.is(submitted.result.result!.strategy, 'dom_input');
-    // The submit navigates; the new URL shows up once the navigation starts.
-    await waitUntil(async () => ((await tabInfo(env, tabId))?.url ?? '').includes('email=grace%40example.com'));
-  } finally {
-    await inWorker(env, () => {
-      const g = globalThis as any;
-      for (const api of new Set([g.chrome.debugger, g.browser?.debugger].filter(Boolean))) if (api.__realAttach) api.attach = api.__realAttach;
-    }, null);
-  }
-  const back = await driver.send('browser_click', { tabId, xpath: '//a' });
-  assert.is(back.result.result?.strategy, 'cdp_mouse', 'CDP is used again once attach works');
-  await driver.send('task_stop', { closeTab: true });
-});
+    const back = await driver.send('browser_click', { tabId, xpath: '//a' });
+    assert.is(back.result.result?.strategy, 'cdp_mouse', 'CDP is used again once attach works');
+    await driver.send('task_stop', { closeTab: true });
+  },
+);
 
 s('CDP turned off in the options: DOM strategies with a warning', async ({ env }) => {
   const driver = env.newDriver();
   const tabId = await startTask(env, driver, '/products.html');
   const setCdp = async (useCdp: boolean) => {
     const since = Date.now();
-    await inWorker(env, ([url, token, use]: [string, string, boolean]) => (globalThis as any).chrome.storage.local.set({ 'mimo.settings': { serverUrl: url, token, webUiPatterns: [], useCdp: use } }), [env.harness.url, env.harness.token, useCdp] as [string, string, boolean]);
+    await inWorker(
+      env,
+      ([url, token, use]: [string, string, boolean]) =>
+        (globalThis as any).chrome.storage.local.set({
+          'mimo.settings': { serverUrl: url, token, webUiPatterns: [], useCdp: use },
+        }),
+      [env.harness.url, env.harness.token, useCdp] as [string, string, boolean],
+    );
     // New settings reconnect the socket.
     await env.harness.waitForMessage((m) => m.type === 'activate_extension', 5_000, since);
   };

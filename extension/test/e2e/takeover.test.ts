@@ -21,21 +21,28 @@ s.after(async (ctx) => {
   disarm();
 });
 
-function setUi(ctx: { env: E2eEnv; tabId: number }, status: 'running' | 'takeover', ui: 'ongoing' | 'hidden' | 'takeover' | 'idle') {
+function setUi(
+  ctx: { env: E2eEnv; tabId: number },
+  status: 'running' | 'takeover',
+  ui: 'ongoing' | 'hidden' | 'takeover' | 'idle',
+) {
   ctx.env.harness.setTask(ctx.env.driver.taskId, ctx.env.clientId, status, ui, ctx.tabId);
 }
 
-s('plugin_ui_state ongoing shows the mask with the current step and Take over; between steps only Take over stays', async (ctx) => {
-  setUi(ctx, 'running', 'ongoing');
-  await ctx.page.waitForSelector('#mimo-step', { timeout: 5_000 });
-  assert.match((await ctx.page.textContent('#mimo-step')) ?? '', 'Mimo is working');
-  assert.ok(await ctx.page.isVisible('#mimo-take-over'));
-  setUi(ctx, 'running', 'hidden');
-  await ctx.page.waitForSelector('#mimo-step', { state: 'detached', timeout: 5_000 });
-  assert.ok(await ctx.page.isVisible('#mimo-take-over'), 'Take over between steps');
-  setUi(ctx, 'running', 'idle');
-  await ctx.page.waitForSelector('mimo-overlay', { state: 'detached', timeout: 5_000 });
-});
+s(
+  'plugin_ui_state ongoing shows the mask with the current step and Take over; between steps only Take over stays',
+  async (ctx) => {
+    setUi(ctx, 'running', 'ongoing');
+    await ctx.page.waitForSelector('#mimo-step', { timeout: 5_000 });
+    assert.match((await ctx.page.textContent('#mimo-step')) ?? '', 'Mimo is working');
+    assert.ok(await ctx.page.isVisible('#mimo-take-over'));
+    setUi(ctx, 'running', 'hidden');
+    await ctx.page.waitForSelector('#mimo-step', { state: 'detached', timeout: 5_000 });
+    assert.ok(await ctx.page.isVisible('#mimo-take-over'), 'Take over between steps');
+    setUi(ctx, 'running', 'idle');
+    await ctx.page.waitForSelector('mimo-overlay', { state: 'detached', timeout: 5_000 });
+  },
+);
 
 s("the extension's own CDP clicks while ongoing are not a takeover", async (ctx) => {
   setUi(ctx, 'running', 'ongoing');
@@ -56,15 +63,18 @@ s("the extension's own CDP clicks while ongoing are not a takeover", async (ctx)
 s('screenshots leave the overlay out of the picture', async (ctx) => {
   assert.ok(await ctx.page.isVisible('#mimo-step'));
   const pixel = async (png: Buffer) =>
-    ctx.page.evaluate(async (dataUrl) => {
-      const image = new Image();
-      image.src = dataUrl;
-      await image.decode();
-      const canvas = new OffscreenCanvas(image.width, image.height);
-      const g = canvas.getContext('2d')!;
-      g.drawImage(image, 0, 0);
-      return Array.from(g.getImageData(1, 1, 1, 1).data.slice(0, 3));
-    }, `data:image/png;base64,${png.toString('base64')}`);
+    ctx.page.evaluate(
+      async (dataUrl) => {
+        const image = new Image();
+        image.src = dataUrl;
+        await image.decode();
+        const canvas = new OffscreenCanvas(image.width, image.height);
+        const g = canvas.getContext('2d')!;
+        g.drawImage(image, 0, 0);
+        return Array.from(g.getImageData(1, 1, 1, 1).data.slice(0, 3));
+      },
+      `data:image/png;base64,${png.toString('base64')}`,
+    );
   const withMask = await pixel(await ctx.page.screenshot());
   assert.ok(withMask[2]! > withMask[0]! + 60, `the mask tints the edge blue in a plain page screenshot: ${withMask}`);
   const shot = await ctx.env.driver.send('browser_screenshot', { tabId: ctx.tabId });
@@ -80,7 +90,14 @@ s('a stray click or key on the page does not take over: the overlay points at Ta
   const box = (await page.locator('#add-tp-4').boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.keyboard.press('Tab');
-  await page.waitForFunction(() => /Press Take over/.test(document.querySelector('mimo-overlay')?.shadowRoot?.querySelector('#mimo-hint')?.textContent ?? ''), undefined, { timeout: 5_000 });
+  await page.waitForFunction(
+    () =>
+      /Press Take over/.test(
+        document.querySelector('mimo-overlay')?.shadowRoot?.querySelector('#mimo-hint')?.textContent ?? '',
+      ),
+    undefined,
+    { timeout: 5_000 },
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'takeover_report'));
   assert.is(env.harness.taskStatus(env.driver.taskId), 'running');
@@ -101,7 +118,11 @@ s('the Take over button takes over; the overlay offers Resume and Stop', async (
   assert.not.ok(await page.isVisible('#mimo-step'), 'no mask while the user has control');
   await page.keyboard.press('Tab');
   await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.is(env.harness.messages.filter((m) => m.at >= since && m.message.type === 'takeover_report').length, 1, 'one report per takeover');
+  assert.is(
+    env.harness.messages.filter((m) => m.at >= since && m.message.type === 'takeover_report').length,
+    1,
+    'one report per takeover',
+  );
 });
 
 s('the takeover survives a reload of the task tab', async (ctx) => {
@@ -139,7 +160,9 @@ s('a page script cannot press Resume (untrusted clicks are ignored)', async (ctx
   setUi(ctx, 'takeover', 'takeover');
   await page.waitForSelector('#mimo-resume', { timeout: 5_000 });
   const since = Date.now();
-  await page.evaluate(() => (document.querySelector('mimo-overlay')!.shadowRoot!.querySelector('#mimo-resume') as HTMLButtonElement).click());
+  await page.evaluate(() =>
+    (document.querySelector('mimo-overlay')!.shadowRoot!.querySelector('#mimo-resume') as HTMLButtonElement).click(),
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.not.ok(env.harness.messages.some((m) => m.at >= since && m.message.type === 'overlay_command'));
   setUi(ctx, 'running', 'idle');
@@ -170,7 +193,14 @@ s('the page bridge answers the web UI origin, also with the legacy names', async
     await page.goto(`${env.harness.url}/`);
     const answer = await askBridge(page, 'mimo/get_plugin_client_info');
     assert.is(answer?.type, 'mimo/get_plugin_client_info_result');
-    assert.equal(answer.payload, { ok: true, extensionId: env.extensionId, extensionName: 'Mimo', version: answer.payload.version, socketConnected: true, clientId: env.clientId });
+    assert.equal(answer.payload, {
+      ok: true,
+      extensionId: env.extensionId,
+      extensionName: 'Mimo',
+      version: answer.payload.version,
+      socketConnected: true,
+      clientId: env.clientId,
+    });
     const legacy = await askBridge(page, 'mimoim/get_bion_client_info');
     assert.is(legacy?.type, 'mimoim/get_bion_client_info_result');
     assert.is(legacy.payload.clientId, env.clientId);

@@ -45,7 +45,17 @@ const form = `<!doctype html><html><head><meta charset="utf-8"><title>Long form<
   }
 </script></body></html>`;
 
-interface Ctx { display: HeadedDisplay; pages: InterruptionPages; formServer: Server; formUrl: string; harness: Harness; browser: HeadedBrowser; outDir: string; driver: ActionDriver; personTabId: number }
+interface Ctx {
+  display: HeadedDisplay;
+  pages: InterruptionPages;
+  formServer: Server;
+  formUrl: string;
+  harness: Harness;
+  browser: HeadedBrowser;
+  outDir: string;
+  driver: ActionDriver;
+  personTabId: number;
+}
 
 const s = suite<Ctx>('headed: long text typed into a background tab while the person types (issue 22)');
 
@@ -62,16 +72,29 @@ s.before(async (ctx) => {
   await buildExtension({ outDir: ctx.outDir });
   ctx.harness = await startHarness();
   const personUrl = `${ctx.pages.url}/person.html`;
-  ctx.browser = await launchHeaded(ctx.outDir, { display: ctx.display.display, extensionId: DEFAULT_EXTENSION_ID, startUrl: personUrl });
+  ctx.browser = await launchHeaded(ctx.outDir, {
+    display: ctx.display.display,
+    extensionId: DEFAULT_EXTENSION_ID,
+    startUrl: personUrl,
+  });
   const settings = { serverUrl: ctx.harness.url, token: ctx.harness.token, webUiPatterns: [], useCdp: true };
-  await ctx.browser.inWorker(`chrome.storage.local.set(${JSON.stringify({ [SETTINGS_KEY]: settings })}).then(() => true)`);
+  await ctx.browser.inWorker(
+    `chrome.storage.local.set(${JSON.stringify({ [SETTINGS_KEY]: settings })}).then(() => true)`,
+  );
   const clientId = await ctx.harness.waitForPlugin(15_000);
   ctx.driver = createActionDriver(ctx.harness, clientId);
-  ctx.personTabId = await ctx.browser.inWorker<number>(`chrome.tabs.query({ active: true }).then((tabs) => tabs[0].id)`);
+  ctx.personTabId = await ctx.browser.inWorker<number>(
+    `chrome.tabs.query({ active: true }).then((tabs) => tabs[0].id)`,
+  );
   // As in background-focus.test.ts: the start-up tab's navigation is sometimes dropped; open it again.
-  const loaded = () => ctx.browser.inWorker<boolean>(`chrome.tabs.get(${ctx.personTabId}).then((t) => t.url === ${JSON.stringify(personUrl)} && t.status === 'complete')`);
+  const loaded = () =>
+    ctx.browser.inWorker<boolean>(
+      `chrome.tabs.get(${ctx.personTabId}).then((t) => t.url === ${JSON.stringify(personUrl)} && t.status === 'complete')`,
+    );
   await waitUntil(loaded, 3_000).catch(async () => {
-    await ctx.browser.inWorker(`chrome.tabs.update(${ctx.personTabId}, { url: ${JSON.stringify(personUrl)} }).then(() => true)`);
+    await ctx.browser.inWorker(
+      `chrome.tabs.update(${ctx.personTabId}, { url: ${JSON.stringify(personUrl)} }).then(() => true)`,
+    );
     await waitUntil(loaded, 10_000);
   });
 });
@@ -80,21 +103,30 @@ s.after(async (ctx) => {
   await ctx.browser?.close();
   await ctx.harness?.close();
   await ctx.pages?.close();
-  await new Promise<void>((resolve) => (ctx.formServer ? (ctx.formServer.closeAllConnections(), ctx.formServer.close(() => resolve())) : resolve()));
+  await new Promise<void>((resolve) =>
+    ctx.formServer ? (ctx.formServer.closeAllConnections(), ctx.formServer.close(() => resolve())) : resolve(),
+  );
   await ctx.display?.close();
   if (ctx.outDir) await rm(ctx.outDir, { recursive: true, force: true });
   disarm();
 });
 
-const inTab = <T,>(ctx: Ctx, tabId: number, world: 'MAIN' | 'ISOLATED', body: string) =>
-  ctx.browser.inWorker<T>(`chrome.scripting.executeScript({ target: { tabId: ${tabId} }, world: '${world}', func: () => (${body}) }).then((r) => r[0].result)`);
+const inTab = <T>(ctx: Ctx, tabId: number, world: 'MAIN' | 'ISOLATED', body: string) =>
+  ctx.browser.inWorker<T>(
+    `chrome.scripting.executeScript({ target: { tabId: ${tabId} }, world: '${world}', func: () => (${body}) }).then((r) => r[0].result)`,
+  );
 
 s('2,000 characters in a background tab, fast and exact, while the person types in theirs', async (ctx) => {
   const { display, driver } = ctx;
   const window = await display.xdotool(['search', '--sync', '--onlyvisible', '--class', 'chromium']);
   await display.xdotool(['windowactivate', '--sync', window.split('\n').pop()!]);
   await display.xdotool(['mousemove', '--sync', '600', '500', 'click', '1']);
-  await waitUntil(async () => (await inTab<string>(ctx, ctx.personTabId, 'MAIN', `document.activeElement && document.activeElement.id`)) === 'notes', 5_000);
+  await waitUntil(
+    async () =>
+      (await inTab<string>(ctx, ctx.personTabId, 'MAIN', `document.activeElement && document.activeElement.id`)) ===
+      'notes',
+    5_000,
+  );
 
   let typed = '';
   let agentDone = false;
@@ -131,35 +163,62 @@ s('2,000 characters in a background tab, fast and exact, while the person types 
     const shortTyped = await act('browser_type', { tabId, xpath: '//*[@id="short"]', text: 'hello' });
     figures.shortMs = Math.round(shortTyped.totalMs);
 
-    const page = await inTab<{ long: string; line: string; short: string; submits: number; keys: Record<string, number>; inputs: Record<string, number> }>(
-      ctx, tabId, 'MAIN',
+    const page = await inTab<{
+      long: string;
+      line: string;
+      short: string;
+      submits: number;
+      keys: Record<string, number>;
+      inputs: Record<string, number>;
+    }>(
+      ctx,
+      tabId,
+      'MAIN',
       `({ long: document.getElementById('long').value, line: document.getElementById('line').value, short: document.getElementById('short').value, submits: window.__form.submits, keys: window.__form.keys, inputs: window.__form.inputs })`,
     );
-    assert.is(page.long, long, 'the 2,000 characters, line breaks included, and nothing of the person\'s');
+    assert.is(page.long, long, "the 2,000 characters, line breaks included, and nothing of the person's");
     assert.is(page.line, line, 'the 220-character line, exactly');
     assert.is(page.short, 'hello');
     assert.is(page.submits, 0, 'Enter inside a textarea is a line break, not a submit');
     assert.is(page.keys.short, 5, 'a short text is typed key by key');
-    assert.ok(page.keys.long! >= 1 && page.keys.long! <= 5, `keys only where needed in the long text: ${page.keys.long}`);
+    assert.ok(
+      page.keys.long! >= 1 && page.keys.long! <= 5,
+      `keys only where needed in the long text: ${page.keys.long}`,
+    );
     assert.ok(page.inputs.long! >= 1 && page.inputs.line! >= 1, 'the page heard input events');
-    assert.ok(figures.longMs! < typingExecTimeoutMs(2_000), `2,000 characters in ${figures.longMs} ms, within T_exec ${typingExecTimeoutMs(2_000)} ms`);
+    assert.ok(
+      figures.longMs! < typingExecTimeoutMs(2_000),
+      `2,000 characters in ${figures.longMs} ms, within T_exec ${typingExecTimeoutMs(2_000)} ms`,
+    );
     assert.ok(figures.lineMs! < typingExecTimeoutMs(220), `220 characters in ${figures.lineMs} ms`);
 
     // Enter to submit: "submitted" only when the page saw a form submit (a textarea's Enter is a line break).
-    const inTextarea = await act('browser_type', { tabId, xpath: '//*[@id="long"]', text: 'one more line', submit: true });
+    const inTextarea = await act('browser_type', {
+      tabId,
+      xpath: '//*[@id="long"]',
+      text: 'one more line',
+      submit: true,
+    });
     assert.is(inTextarea.result.result!.submitted, false, 'Enter in a textarea submits nothing');
     const inInput = await act('browser_type', { tabId, xpath: '//*[@id="short"]', text: 'go', submit: true });
-    assert.is(inInput.result.result!.submitted, true, 'Enter in a form\'s input submits it');
+    assert.is(inInput.result.result!.submitted, true, "Enter in a form's input submits it");
     const submits = await inTab<number>(ctx, tabId, 'MAIN', `window.__form.submits`);
     assert.is(submits, 1, 'one submit, from the input');
   } finally {
     agentDone = true;
     await typing;
   }
-  await waitUntil(async () => (await inTab<string>(ctx, ctx.personTabId, 'MAIN', `document.getElementById('notes').value`)).length >= typed.length, 3_000).catch(() => {});
+  await waitUntil(
+    async () =>
+      (await inTab<string>(ctx, ctx.personTabId, 'MAIN', `document.getElementById('notes').value`)).length >=
+      typed.length,
+    3_000,
+  ).catch(() => {});
   const notes = await inTab<string>(ctx, ctx.personTabId, 'MAIN', `document.getElementById('notes').value`);
-  console.log(`[typing-background] ${JSON.stringify({ ...figures, personKeysTyped: typed.length, personKeysReceived: notes.length })}`);
-  assert.is(notes, typed, 'the person\'s notes hold exactly their own keys: none lost, none of the agent\'s');
+  console.log(
+    `[typing-background] ${JSON.stringify({ ...figures, personKeysTyped: typed.length, personKeysReceived: notes.length })}`,
+  );
+  assert.is(notes, typed, "the person's notes hold exactly their own keys: none lost, none of the agent's");
   assert.ok(typed.length >= 20, `the person typed ${typed.length} keys meanwhile`);
 });
 

@@ -85,7 +85,12 @@ export function manualTimers(): ManualTimers {
   };
 }
 
-type ScriptHandler = (injection: { tabId: number; func?: (...args: any[]) => unknown; args?: unknown[]; files?: string[] }) => unknown;
+type ScriptHandler = (injection: {
+  tabId: number;
+  func?: (...args: any[]) => unknown;
+  args?: unknown[];
+  files?: string[];
+}) => unknown;
 type CommandHandler = (tabId: number, method: string, params: Record<string, unknown>) => unknown;
 
 export interface FakeBrowser extends BrowserApi {
@@ -109,7 +114,9 @@ export interface FakeBrowser extends BrowserApi {
     debuggerDetach: FakeEvent<(source: DebuggeeTarget, reason: string) => void>;
     alarm: FakeEvent<(alarm: { name: string }) => void>;
     runtimeMessage: FakeEvent<(message: unknown, sender: any) => any>;
-    storageChanged: FakeEvent<(changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, area: string) => void>;
+    storageChanged: FakeEvent<
+      (changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, area: string) => void
+    >;
   };
 }
 
@@ -127,7 +134,8 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
     debuggerDetach: fakeEvent<(source: DebuggeeTarget, reason: string) => void>(),
     alarm: fakeEvent<(alarm: { name: string }) => void>(),
     runtimeMessage: fakeEvent<(message: unknown, sender: any) => any>(),
-    storageChanged: fakeEvent<(changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, area: string) => void>(),
+    storageChanged:
+      fakeEvent<(changes: Record<string, { oldValue?: unknown; newValue?: unknown }>, area: string) => void>(),
   };
   const extensionId = options.extensionId ?? 'ext-id';
   const missing = (id: number) => new Error(`No tab with id: ${id}.`);
@@ -144,13 +152,26 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
     tabMessageHandler: async () => ({ ok: true }),
     events,
     addTab(props) {
-      const tab: BrowserTab = { windowId: 1, index: tabsById.size, active: false, pinned: false, incognito: false, groupId: -1, status: 'complete', ...props };
+      const tab: BrowserTab = {
+        windowId: 1,
+        index: tabsById.size,
+        active: false,
+        pinned: false,
+        incognito: false,
+        groupId: -1,
+        status: 'complete',
+        ...props,
+      };
       tabsById.set(tab.id!, tab);
       return tab;
     },
     runtime: {
       id: extensionId,
-      getManifest: () => ({ version: '0.1.0', name: 'Mimo', externally_connectable: { matches: options.webUiMatches ?? ['http://localhost:3000/*'] } }),
+      getManifest: () => ({
+        version: '0.1.0',
+        name: 'Mimo',
+        externally_connectable: { matches: options.webUiMatches ?? ['http://localhost:3000/*'] },
+      }),
       getURL: (path) => `chrome-extension://${extensionId}/${path}`,
       sendMessage: async () => undefined,
       onMessage: events.runtimeMessage,
@@ -165,11 +186,19 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
         return { ...tab };
       },
       async query(query) {
-        return [...tabsById.values()].filter((tab) => Object.entries(query).every(([k, v]) => (tab as any)[k] === v)).map((t) => ({ ...t }));
+        return [...tabsById.values()]
+          .filter((tab) => Object.entries(query).every(([k, v]) => (tab as any)[k] === v))
+          .map((t) => ({ ...t }));
       },
       async create(props) {
         calls.push(['tabs.create', props]);
-        const tab = browser.addTab({ id: nextTab++, active: props.active ?? true, status: 'loading', pendingUrl: props.url, windowId: props.windowId ?? 1 });
+        const tab = browser.addTab({
+          id: nextTab++,
+          active: props.active ?? true,
+          status: 'loading',
+          pendingUrl: props.url,
+          windowId: props.windowId ?? 1,
+        });
         return { ...tab };
       },
       async update(tabId, props) {
@@ -189,7 +218,8 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
       async group(opts) {
         calls.push(['tabs.group', opts]);
         const groupId = opts.groupId ?? nextGroup++;
-        if (opts.groupId !== undefined && !groups.has(opts.groupId)) throw new Error(`No group with id: ${opts.groupId}.`);
+        if (opts.groupId !== undefined && !groups.has(opts.groupId))
+          throw new Error(`No group with id: ${opts.groupId}.`);
         if (!groups.has(groupId)) groups.set(groupId, { id: groupId, windowId: 1, color: 'grey', collapsed: false });
         for (const id of Array.isArray(opts.tabIds) ? opts.tabIds : [opts.tabIds]) tabsById.get(id)!.groupId = groupId;
         return groupId;
@@ -209,14 +239,27 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
     windows: {
       async getAll() {
         const windowIds = [...new Set([...tabsById.values()].map((t) => t.windowId))];
-        return windowIds.map((id): BrowserWindowInfo => ({ id, focused: id === 1, incognito: false, type: 'normal', state: 'normal', tabs: [...tabsById.values()].filter((t) => t.windowId === id) }));
+        return windowIds.map((id): BrowserWindowInfo => ({
+          id,
+          focused: id === 1,
+          incognito: false,
+          type: 'normal',
+          state: 'normal',
+          tabs: [...tabsById.values()].filter((t) => t.windowId === id),
+        }));
       },
       async get(windowId) {
         return { id: windowId, focused: true, incognito: false };
       },
       async create(opts) {
         calls.push(['windows.create', opts]);
-        const tab = browser.addTab({ id: nextTab++, windowId: 2, active: true, pendingUrl: opts.url, status: 'loading' });
+        const tab = browser.addTab({
+          id: nextTab++,
+          windowId: 2,
+          active: true,
+          pendingUrl: opts.url,
+          status: 'loading',
+        });
         return { id: 2, focused: false, incognito: false, tabs: [{ ...tab }] };
       },
       onCreated: fakeEvent(),
@@ -259,7 +302,12 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
     },
     scripting: {
       async executeScript(injection) {
-        const result = await browser.onScript({ tabId: injection.target.tabId, ...(injection.func ? { func: injection.func } : {}), ...(injection.args ? { args: injection.args } : {}), ...(injection.files ? { files: injection.files } : {}) });
+        const result = await browser.onScript({
+          tabId: injection.target.tabId,
+          ...(injection.func ? { func: injection.func } : {}),
+          ...(injection.args ? { args: injection.args } : {}),
+          ...(injection.files ? { files: injection.files } : {}),
+        });
         return [{ frameId: 0, result } as InjectionResult<any>];
       },
     },

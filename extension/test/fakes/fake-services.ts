@@ -29,7 +29,11 @@ export function recordingUploader(): RecordingUploader {
     uploads: [],
     failWith: null,
     async reserve(input) {
-      return { artifactId: `art-${nanoid(6)}`, uploadUrl: input.uploadUrl ?? 'http://server/api/artifacts/x/upload?token=t', downloadUrl: 'http://server/api/artifacts/x' };
+      return {
+        artifactId: `art-${nanoid(6)}`,
+        uploadUrl: input.uploadUrl ?? 'http://server/api/artifacts/x/upload?token=t',
+        downloadUrl: 'http://server/api/artifacts/x',
+      };
     },
     async upload(input, target) {
       if (uploader.failWith) throw uploader.failWith;
@@ -64,7 +68,14 @@ export function testServices(browser: FakeBrowser = fakeBrowser()): TestServices
     page: createPageAgentClient(browser),
     refs: createElementRefs(browser.storage.session),
     artifacts: recordingUploader(),
-    overlay: createOverlayRelay({ browser, taskTabs, timers, now: () => 1_000, clientId: () => CLIENT_ID, emit: (m) => (emitted.push(m), true) }),
+    overlay: createOverlayRelay({
+      browser,
+      taskTabs,
+      timers,
+      now: () => 1_000,
+      clientId: () => CLIENT_ID,
+      emit: (m) => (emitted.push(m), true),
+    }),
     isWebUiUrl: (url) => matchesAnyPattern(url, [WEB_UI]),
     timers,
     now: () => 1_000,
@@ -73,8 +84,22 @@ export function testServices(browser: FakeBrowser = fakeBrowser()): TestServices
   return services;
 }
 
-export function browserAction<K extends ActionName>(name: K, params: ActionParamsMap[K], id = `act-${nanoid(6)}`, extra: Partial<BrowserAction> = {}): BrowserAction {
-  return { v: PROTOCOL_VERSION, type: 'browser_action', id, taskId: TASK_ID, clientId: CLIENT_ID, timestamp: 1, action: packActionCall(name, params), ...extra };
+export function browserAction<K extends ActionName>(
+  name: K,
+  params: ActionParamsMap[K],
+  id = `act-${nanoid(6)}`,
+  extra: Partial<BrowserAction> = {},
+): BrowserAction {
+  return {
+    v: PROTOCOL_VERSION,
+    type: 'browser_action',
+    id,
+    taskId: TASK_ID,
+    clientId: CLIENT_ID,
+    timestamp: 1,
+    action: packActionCall(name, params),
+    ...extra,
+  };
 }
 
 export function contextFor(services: TestServices, action: BrowserAction): ActionContext {
@@ -91,7 +116,11 @@ export function answerPageOps(browser: FakeBrowser, answer: (op: string, args: a
 }
 
 /** Gives TASK_ID a task tab `tabId` showing `url`. */
-export async function withTaskTab(services: TestServices, tabId = 7, url = 'https://shop.example/products'): Promise<number> {
+export async function withTaskTab(
+  services: TestServices,
+  tabId = 7,
+  url = 'https://shop.example/products',
+): Promise<number> {
   services.browser.addTab({ id: tabId, url, status: 'complete' });
   await services.taskTabs.put({ taskId: TASK_ID, tabId, windowId: 1, tabs: [tabId], closedTabs: [] });
   return tabId;

@@ -10,7 +10,11 @@ export interface ActionOutcome {
   actionId: string;
   ack: BrowserActionAck;
   /** The browser_action_result message. */
-  result: Record<string, unknown> & { status: string; result?: Record<string, unknown>; error?: { code: string; message: string; details?: Record<string, unknown> } };
+  result: Record<string, unknown> & {
+    status: string;
+    result?: Record<string, unknown>;
+    error?: { code: string; message: string; details?: Record<string, unknown> };
+  };
   ackMs: number;
   totalMs: number;
 }
@@ -18,9 +22,16 @@ export interface ActionOutcome {
 export interface ActionDriver {
   taskId: string;
   clientId: string;
-  send<K extends ActionName>(name: K, params: ActionParamsMap[K], options?: { actionId?: string; timeoutMs?: number; extra?: Record<string, unknown> }): Promise<ActionOutcome>;
+  send<K extends ActionName>(
+    name: K,
+    params: ActionParamsMap[K],
+    options?: { actionId?: string; timeoutMs?: number; extra?: Record<string, unknown> },
+  ): Promise<ActionOutcome>;
   /** Emits any raw payload as plugin_message with an ack (schema tests). */
-  sendRaw(message: unknown, options?: { resultFor?: string; timeoutMs?: number }): Promise<{ ack: BrowserActionAck; result?: ActionOutcome['result'] }>;
+  sendRaw(
+    message: unknown,
+    options?: { resultFor?: string; timeoutMs?: number },
+  ): Promise<{ ack: BrowserActionAck; result?: ActionOutcome['result'] }>;
 }
 
 export function createActionDriver(harness: Harness, clientId: string, taskId: string = ulid()): ActionDriver {
@@ -30,7 +41,11 @@ export function createActionDriver(harness: Harness, clientId: string, taskId: s
     return (await socket.timeout(timeoutMs).emitWithAck(PLUGIN_MESSAGE_EVENT, message)) as BrowserActionAck;
   }
   function resultFor(actionId: string, since: number, timeoutMs: number) {
-    return harness.waitForMessage((m) => m.type === 'browser_action_result' && m.actionId === actionId, timeoutMs, since) as Promise<ActionOutcome['result']>;
+    return harness.waitForMessage(
+      (m) => m.type === 'browser_action_result' && m.actionId === actionId,
+      timeoutMs,
+      since,
+    ) as Promise<ActionOutcome['result']>;
   }
   return {
     taskId,

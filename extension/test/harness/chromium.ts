@@ -15,7 +15,9 @@ export const CHROMIUM_PATH = process.env.MIMO_CHROMIUM ?? '/usr/bin/chromium';
 
 export function requireChromium(): string {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (or set MIMO_CHROMIUM)`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (or set MIMO_CHROMIUM)`,
+    );
   }
   return CHROMIUM_PATH;
 }
@@ -48,7 +50,10 @@ async function extensionWorker(context: BrowserContext, timeoutMs: number): Prom
   return existing ?? (await context.waitForEvent('serviceworker', { timeout: timeoutMs }));
 }
 
-export async function launchWithExtension(extensionDir: string, options: { timeoutMs?: number } = {}): Promise<LaunchedBrowser> {
+export async function launchWithExtension(
+  extensionDir: string,
+  options: { timeoutMs?: number } = {},
+): Promise<LaunchedBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: requireChromium(),
@@ -86,7 +91,10 @@ export interface RealisticBrowser {
 export function devtoolsUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no DevTools URL from Chromium within ${timeoutMs} ms:\n${seen.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no DevTools URL from Chromium within ${timeoutMs} ms:\n${seen.slice(-2000)}`)),
+      timeoutMs,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
@@ -125,13 +133,26 @@ export function ownChromium(child: ChildProcess, userDataDir: string): () => Pro
   };
 }
 
-export async function launchRealistic(extensionDir: string, options: { timeoutMs?: number; display?: string; startUrl?: string } = {}): Promise<RealisticBrowser> {
+export async function launchRealistic(
+  extensionDir: string,
+  options: { timeoutMs?: number; display?: string; startUrl?: string } = {},
+): Promise<RealisticBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-real-'));
   const mode = options.display === undefined ? ['--headless=new'] : ['--window-position=0,0', '--window-size=1200,850'];
-  const child = spawn(requireChromium(), [...chromiumArgs(extensionDir), ...mode, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl ?? 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: options.display === undefined ? process.env : { ...process.env, DISPLAY: options.display },
-  });
+  const child = spawn(
+    requireChromium(),
+    [
+      ...chromiumArgs(extensionDir),
+      ...mode,
+      '--remote-debugging-port=0',
+      `--user-data-dir=${userDataDir}`,
+      options.startUrl ?? 'about:blank',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: options.display === undefined ? process.env : { ...process.env, DISPLAY: options.display },
+    },
+  );
   const cleanup = ownChromium(child, userDataDir);
   try {
     const wsUrl = await devtoolsUrl(child, options.timeoutMs ?? 20_000);

@@ -29,7 +29,9 @@ window.askBridge = function (type) { window.postMessage({ type: type || 'mimo/ge
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+    .end(text);
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -52,9 +54,11 @@ export function createHarnessHttpHandler(deps: HarnessHttpDeps): (req: IncomingM
     }
     if (req.method === 'POST' && path === '/api/extension/extension-id') {
       const forced = deps.registrationStatus();
-      if (forced !== null) return json(res, forced, { ok: false, error: { code: 'UNAVAILABLE', message: 'forced by the test' } });
+      if (forced !== null)
+        return json(res, forced, { ok: false, error: { code: 'UNAVAILABLE', message: 'forced by the test' } });
       const checked = validate(ExtensionRegistrationSchema, await readJson(req));
-      if (!checked.ok) return json(res, 400, { ok: false, error: { code: 'BAD_REQUEST', message: checked.error.message } });
+      if (!checked.ok)
+        return json(res, 400, { ok: false, error: { code: 'BAD_REQUEST', message: checked.error.message } });
       deps.registrations.push(checked.value);
       return json(res, 200, { ok: true, data: { registered: true } });
     }
@@ -64,10 +68,15 @@ export function createHarnessHttpHandler(deps: HarnessHttpDeps): (req: IncomingM
     const upload = /^\/api\/artifacts\/([^/]+)\/upload$/.exec(path);
     if (upload && (req.method === 'PUT' || req.method === 'POST')) {
       const length = req.headers['content-length'];
-      const stored = await deps.artifacts.acceptUpload(upload[1]!, url.searchParams.get('token'), req as AsyncIterable<Uint8Array>, {
-        ...(length === undefined ? {} : { contentLength: Number(length) }),
-        ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
-      });
+      const stored = await deps.artifacts.acceptUpload(
+        upload[1]!,
+        url.searchParams.get('token'),
+        req as AsyncIterable<Uint8Array>,
+        {
+          ...(length === undefined ? {} : { contentLength: Number(length) }),
+          ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
+        },
+      );
       return json(res, 200, { ok: true, data: stored });
     }
     const download = /^\/api\/artifacts\/([^/]+)$/.exec(path);

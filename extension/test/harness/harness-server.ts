@@ -34,7 +34,11 @@ export interface Harness {
   connections: Array<{ at: number; clientId: string; event: 'connect' | 'disconnect' }>;
   plugin(clientId: string): ServerSocket | undefined;
   waitForPlugin(timeoutMs?: number): Promise<string>;
-  waitForMessage(predicate: (message: Record<string, unknown>) => boolean, timeoutMs?: number, since?: number): Promise<Record<string, unknown>>;
+  waitForMessage(
+    predicate: (message: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+    since?: number,
+  ): Promise<Record<string, unknown>>;
   taskStatus(taskId: string): TaskStatus | undefined;
   /** Sets a task's status and tells the plugin the matching overlay state. */
   setTask(taskId: string, clientId: string, status: TaskStatus, ui: PluginUiState, tabId?: number): void;
@@ -65,13 +69,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // The artifact service needs the public URL, known once the port is: it is made after listen().
   let handle: ReturnType<typeof createHarnessHttpHandler> = (_req, res) => void res.writeHead(503).end();
   const http = createServer((req, res) => handle(req, res));
-  const io = createSocketServer(http, { pingInterval: options.pingInterval ?? 10_000, pingTimeout: 5_000, onListenerError: (error) => console.error('[harness]', error) });
+  const io = createSocketServer(http, {
+    pingInterval: options.pingInterval ?? 10_000,
+    pingTimeout: 5_000,
+    onListenerError: (error) => console.error('[harness]', error),
+  });
   const nsp = setupMimoNamespace(io, { token });
 
   const setTask = (taskId: string, clientId: string, status: TaskStatus, ui: PluginUiState, tabId?: number) => {
     tasks.set(taskId, status);
     plugins.get(clientId)?.emit(PLUGIN_MESSAGE_EVENT, {
-      v: PROTOCOL_VERSION, type: 'plugin_ui_state', taskId, clientId, timestamp: Date.now(), state: ui, ...(tabId === undefined ? {} : { tabId }),
+      v: PROTOCOL_VERSION,
+      type: 'plugin_ui_state',
+      taskId,
+      clientId,
+      timestamp: Date.now(),
+      state: ui,
+      ...(tabId === undefined ? {} : { tabId }),
     });
   };
 
@@ -104,7 +118,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const port = (http.address() as AddressInfo).port;
   const publicBaseUrl = `http://127.0.0.1:${port}`;
-  const artifacts = createArtifactService({ dir, secret: 'harness-secret-0123456789', clock: { now: () => Date.now() }, publicBaseUrl });
+  const artifacts = createArtifactService({
+    dir,
+    secret: 'harness-secret-0123456789',
+    clock: { now: () => Date.now() },
+    publicBaseUrl,
+  });
   handle = createHarnessHttpHandler({ artifacts, registrations, registrationStatus: () => registrationStatus });
 
   function waitFor<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
@@ -136,7 +155,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     plugin: (clientId) => plugins.get(clientId),
     waitForPlugin: (timeoutMs = 10_000) => waitFor(() => plugins.keys().next().value, timeoutMs, 'a plugin to connect'),
     waitForMessage: (predicate, timeoutMs = 10_000, since = 0) =>
-      waitFor(() => messages.find((m) => m.at >= since && predicate(m.message))?.message, timeoutMs, 'a plugin message'),
+      waitFor(
+        () => messages.find((m) => m.at >= since && predicate(m.message))?.message,
+        timeoutMs,
+        'a plugin message',
+      ),
     taskStatus: (taskId) => tasks.get(taskId),
     setTask,
     setRegistrationStatus: (status) => void (registrationStatus = status),

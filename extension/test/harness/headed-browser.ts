@@ -53,12 +53,21 @@ export async function launchHeaded(
   const userDataDir = await mkdtemp(join(tmpdir(), 'mimo-chromium-headed-'));
   if (options.downloadDir) {
     await mkdir(join(userDataDir, 'Default'), { recursive: true });
-    const prefs = { download: { default_directory: options.downloadDir, prompt_for_download: false, directory_upgrade: true } };
+    const prefs = {
+      download: { default_directory: options.downloadDir, prompt_for_download: false, directory_upgrade: true },
+    };
     await writeFile(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
   }
   const child = spawn(
     requireChromium(),
-    [...chromiumArgs(extensionDir), '--window-position=0,0', '--window-size=1200,860', '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, options.startUrl],
+    [
+      ...chromiumArgs(extensionDir),
+      '--window-position=0,0',
+      '--window-size=1200,860',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${userDataDir}`,
+      options.startUrl,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DISPLAY: options.display } },
   );
   const stopChromium = ownChromium(child, userDataDir);
@@ -75,22 +84,32 @@ export async function launchHeaded(
     const deadline = Date.now() + timeoutMs;
     while (!sessionId) {
       const { targetInfos } = await cdp.send('Target.getTargets');
-      const worker = (targetInfos as Array<{ targetId: string; type: string; url: string }>).find((t) => t.type === 'service_worker' && t.url.startsWith(workerUrl));
-      if (worker) sessionId = (await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true })).sessionId;
-      else if (Date.now() > deadline) throw new Error(`the extension's service worker (${workerUrl}) did not start within ${timeoutMs} ms`);
+      const worker = (targetInfos as Array<{ targetId: string; type: string; url: string }>).find(
+        (t) => t.type === 'service_worker' && t.url.startsWith(workerUrl),
+      );
+      if (worker)
+        sessionId = (await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true })).sessionId;
+      else if (Date.now() > deadline)
+        throw new Error(`the extension's service worker (${workerUrl}) did not start within ${timeoutMs} ms`);
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const connection = cdp;
     const session = sessionId;
     const inWorker = async <T>(expression: string): Promise<T> => {
-      const { result, exceptionDetails } = await connection.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, session);
-      if (exceptionDetails) throw new Error(`in the service worker: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+      const { result, exceptionDetails } = await connection.send(
+        'Runtime.evaluate',
+        { expression, awaitPromise: true, returnByValue: true },
+        session,
+      );
+      if (exceptionDetails)
+        throw new Error(`in the service worker: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
       return result.value as T;
     };
     await connection.send('Runtime.runIfWaitingForDebugger', {}, session).catch(() => {});
     // Right after attaching, the worker's global scope may not be set up yet.
     while (!(await inWorker<boolean>(`typeof chrome === 'object' && !!chrome.tabs`).catch(() => false))) {
-      if (Date.now() > deadline) throw new Error(`the extension API never appeared in the service worker within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`the extension API never appeared in the service worker within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return { process: child, inWorker, close };

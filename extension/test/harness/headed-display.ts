@@ -16,16 +16,23 @@ export interface HeadedDisplay {
 const TOOLS = { Xvfb: '/usr/bin/Xvfb', openbox: '/usr/bin/openbox', xdotool: '/usr/bin/xdotool' } as const;
 
 export function requireHeadedTools(): void {
-  const missing = Object.entries(TOOLS).filter(([, path]) => !existsSync(path)).map(([name]) => name);
+  const missing = Object.entries(TOOLS)
+    .filter(([, path]) => !existsSync(path))
+    .map(([name]) => name);
   if (missing.length > 0) {
-    throw new Error(`headed tests need ${missing.join(', ')}: install them with "apt-get install -y xvfb openbox xdotool"`);
+    throw new Error(
+      `headed tests need ${missing.join(', ')}: install them with "apt-get install -y xvfb openbox xdotool"`,
+    );
   }
 }
 
 function readDisplayNumber(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`Xvfb did not report a display within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`Xvfb did not report a display within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /^(\d+)\s*$/m.exec(seen);
@@ -53,7 +60,10 @@ async function stop(child: ChildProcess): Promise<void> {
 async function waitForWindowManager(display: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const probe = spawnSync(TOOLS.xdotool, ['getactivewindow'], { env: { ...process.env, DISPLAY: display }, encoding: 'utf8' });
+    const probe = spawnSync(TOOLS.xdotool, ['getactivewindow'], {
+      env: { ...process.env, DISPLAY: display },
+      encoding: 'utf8',
+    });
     // Without a WM xdotool says the WM "claims not to support _NET_ACTIVE_WINDOW"; once openbox
     // runs it answers (or finds no active window yet).
     if (!/claims not to support/i.test(probe.stderr ?? '')) return;
@@ -62,10 +72,14 @@ async function waitForWindowManager(display: string, timeoutMs: number): Promise
   throw new Error(`openbox did not take the display within ${timeoutMs} ms`);
 }
 
-export async function startHeadedDisplay(options: { width?: number; height?: number; timeoutMs?: number } = {}): Promise<HeadedDisplay> {
+export async function startHeadedDisplay(
+  options: { width?: number; height?: number; timeoutMs?: number } = {},
+): Promise<HeadedDisplay> {
   requireHeadedTools();
   const size = `${options.width ?? 1280}x${options.height ?? 900}x24`;
-  const xvfb = spawn(TOOLS.Xvfb, ['-displayfd', '1', '-screen', '0', size, '-nolisten', 'tcp'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const xvfb = spawn(TOOLS.Xvfb, ['-displayfd', '1', '-screen', '0', size, '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const children: ChildProcess[] = [xvfb];
   const killOnExit = () => children.forEach((child) => child.kill('SIGKILL'));
   process.once('exit', killOnExit);
@@ -86,7 +100,11 @@ export async function startHeadedDisplay(options: { width?: number; height?: num
         let err = '';
         child.stdout.on('data', (chunk) => (out += chunk));
         child.stderr.on('data', (chunk) => (err += chunk));
-        child.once('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`xdotool ${args.join(' ')} exited ${code}: ${err.trim()}`))));
+        child.once('exit', (code) =>
+          code === 0
+            ? resolve(out.trim())
+            : reject(new Error(`xdotool ${args.join(' ')} exited ${code}: ${err.trim()}`)),
+        );
       });
     return { display, xdotool, close };
   } catch (error) {

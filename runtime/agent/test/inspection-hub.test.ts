@@ -28,7 +28,11 @@ test('late subscribers get the last `keep` records, oldest first, after the ring
   const recent = hub.recent('T');
   assert.is(recent.length, 5);
   const stamps = recent.map((r) => r.timestamp);
-  assert.equal(stamps, [...stamps].sort((a, b) => a - b), 'oldest first');
+  assert.equal(
+    stamps,
+    [...stamps].sort((a, b) => a - b),
+    'oldest first',
+  );
   assert.is(stamps.at(-1), now - 1, 'ends with the newest record');
   assert.is(new Set(live).size, live.length);
   assert.ok(live.length >= 18, `two records (event, snapshot) per TICK while subscribed: ${live.length}`);
@@ -64,7 +68,11 @@ test('redactedScalars = the scalar fields of redactedPayload, without copying th
     failure: new Error('boom'),
     missing: undefined,
   };
-  const fromDeep = Object.fromEntries(Object.entries(redactedPayload(context)).filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v)));
+  const fromDeep = Object.fromEntries(
+    Object.entries(redactedPayload(context)).filter(
+      ([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v),
+    ),
+  );
   const scalars = redactedScalars(context);
   assert.equal(scalars, fromDeep);
   assert.is(scalars.password, '[redacted]');

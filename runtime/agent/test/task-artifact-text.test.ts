@@ -19,12 +19,22 @@ const TASK_B = '01JD00000000000000000000BB';
 
 test('the task that stored the text reads it back whole', async ({ h }) => {
   const text = `# Title\n\n${'a long page. '.repeat(30_000)}`;
-  const stored = await h.service.putArtifact({ taskId: TASK_A, kind: 'readability', contentType: 'text/markdown', bytes: text });
+  const stored = await h.service.putArtifact({
+    taskId: TASK_A,
+    kind: 'readability',
+    contentType: 'text/markdown',
+    bytes: text,
+  });
   assert.equal(await readTaskArtifactText(h.service, TASK_A, stored.artifactId), { ok: true, text });
 });
 
 test("another task's artifact is refused, its text never returned", async ({ h }) => {
-  const stored = await h.service.putArtifact({ taskId: TASK_A, kind: 'readability', contentType: 'text/markdown', bytes: 'secret page of task A' });
+  const stored = await h.service.putArtifact({
+    taskId: TASK_A,
+    kind: 'readability',
+    contentType: 'text/markdown',
+    bytes: 'secret page of task A',
+  });
   const read = await readTaskArtifactText(h.service, TASK_B, stored.artifactId);
   assert.is(read.ok, false);
   assert.not.match(JSON.stringify(read), /secret page/);

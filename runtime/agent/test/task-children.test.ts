@@ -7,7 +7,14 @@ import { createActionRegistry } from '../../scheduler/action-registry.ts';
 import { createTaskChildren } from '../task-children.ts';
 
 const input = (actionId: string) => ({ actionId, actionName: 'browser_screenshot' }) as unknown as ActionInput;
-const output = (actionId: string): ActionOutput => ({ actionId, actionName: 'browser_screenshot', status: 'succeeded', attempts: 1, execTimeoutStreak: 0, answered: true });
+const output = (actionId: string): ActionOutput => ({
+  actionId,
+  actionName: 'browser_screenshot',
+  status: 'succeeded',
+  attempts: 1,
+  execTimeoutStreak: 0,
+  answered: true,
+});
 const ticks = async (n = 3) => {
   for (let i = 0; i < n; i++) await Promise.resolve();
 };

@@ -43,9 +43,16 @@ test('the person edits the list; an unreadable entry changes nothing; allow() ad
   const scope = createTaskScope();
   scope.noteRequest('https://a.example.com');
   assert.equal(scope.replace(['example.org', 'not a site!']).rejected, ['not a site!']);
-  assert.equal(scope.sites.map((s) => s.site), ['example.com']);
+  assert.equal(
+    scope.sites.map((s) => s.site),
+    ['example.com'],
+  );
   assert.equal(scope.replace(['https://x.example.org/path', 'localhost:3001', 'example.com']).rejected, []);
-  assert.equal(scope.sites, [{ site: 'example.org', from: 'person' }, { site: 'localhost:3001', from: 'person' }, { site: 'example.com', from: 'request' }]);
+  assert.equal(scope.sites, [
+    { site: 'example.org', from: 'person' },
+    { site: 'localhost:3001', from: 'person' },
+    { site: 'example.com', from: 'request' },
+  ]);
   scope.allow('https://help.example.net/');
   assert.ok(scope.covers('https://example.net/'));
 });

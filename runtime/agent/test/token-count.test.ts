@@ -7,8 +7,14 @@ import { countTokens, heldCountChars } from '../token-count.ts';
 
 const test = suite('token count');
 
-test('a count, first or remembered, is the tokenizer\'s count of the same text', () => {
-  const texts = ['', 'hello world', '{"clickId":1,"tag":"a","text":"Next page"}', 'Ünïcödé — 東京 🚀 '.repeat(50), 'x'.repeat(10_000)];
+test("a count, first or remembered, is the tokenizer's count of the same text", () => {
+  const texts = [
+    '',
+    'hello world',
+    '{"clickId":1,"tag":"a","text":"Next page"}',
+    'Ünïcödé — 東京 🚀 '.repeat(50),
+    'x'.repeat(10_000),
+  ];
   for (const text of texts) {
     const expected = text.length === 0 ? 0 : countO200k(text);
     assert.is(countTokens(text), expected, `first: ${text.slice(0, 20)}`);

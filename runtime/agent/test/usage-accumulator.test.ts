@@ -24,7 +24,13 @@ test('three reports sent together all count; the web sees each at once', async (
   const store = createMemoryTaskStore({ clock: { now: () => 1_700_000_000_000 } });
   await store.createTaskIfAbsent({ taskId: TASK, title: 'usage' });
   const seen: unknown[] = [];
-  const add = createUsageAccumulator({ events: { toTask: (_taskId: string, event: unknown) => void seen.push(event) } as never, taskStore: slowReads(store) }, TASK);
+  const add = createUsageAccumulator(
+    {
+      events: { toTask: (_taskId: string, event: unknown) => void seen.push(event) } as never,
+      taskStore: slowReads(store),
+    },
+    TASK,
+  );
   await Promise.all([
     add({ promptTokens: 100, completionTokens: 10, totalTokens: 110 }),
     add({ promptTokens: 200, completionTokens: 20, totalTokens: 220 }),
@@ -50,7 +56,13 @@ test('a failed write does not stop the reports after it', async () => {
   const add = createUsageAccumulator({ events: { toTask: () => undefined } as never, taskStore: flaky }, TASK);
   const first = add({ promptTokens: 1, completionTokens: 1, totalTokens: 2 });
   const second = add({ promptTokens: 5, completionTokens: 5, totalTokens: 10 });
-  assert.is(await first.then(() => 'written', (error: Error) => error.message), 'disk full');
+  assert.is(
+    await first.then(
+      () => 'written',
+      (error: Error) => error.message,
+    ),
+    'disk full',
+  );
   await second;
   assert.equal((await store.getTask(TASK))?.usage, { promptTokens: 5, completionTokens: 5, totalTokens: 10 });
 });

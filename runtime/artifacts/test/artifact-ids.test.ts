@@ -9,11 +9,36 @@ import { isValidArtifactId, newArtifactId } from '../artifact-id.ts';
 import { chunks, makeHarness, rejection } from './util.ts';
 
 const hostile = [
-  '../secret', '..%2fsecret', '%2e%2e', '%2e%2e%2fsecret', 'art-../../../etc/passwd', '/etc/passwd', 'art-AAAAAAAAAAAAAAAAAAAA/', 'art-AAAAAAAAAAAAAAAAAAAAA/..',
-  'art-AAAAAAAAAAAAAAAAAAAA\u0000', 'art-AAAAAAAAAAAAAAAAAAAAA\u0000.json', 'art-..\\..\\windows\\win.ini', 'art-AAAAAAAAAAAA\\AAAAAAAA', 'C:\\Windows\\win.ini',
-  'art-AAAAAAAAAAAAAAAAAAAAA.json', 'art-AAAAAAAAAAAAAAAAAAA..', '.art-AAAAAAAAAAAAAAAAAAAAA', 'art-AAAAAAAAAAAAAAAAAAAAAA', 'art-AAAAAAAAAAAAAAAAAAAA',
-  'art-', 'art', '', ' art-AAAAAAAAAAAAAAAAAAAAA', 'art-AAAAAAAAAAAAAAAAAAAAA\n', 'ART-AAAAAAAAAAAAAAAAAAAAA', 'art-AAAAAAAAAAAAAAAAAAAA%', 'art-ÀAAAAAAAAAAAAAAAAAAAA',
-  'art-AAAAAAAAA AAAAAAAAAAA', 'file:///etc/passwd', '~/secret', 'art-AAAAAAAAAAAAAAAAAAAAA?x=1',
+  '../secret',
+  '..%2fsecret',
+  '%2e%2e',
+  '%2e%2e%2fsecret',
+  'art-../../../etc/passwd',
+  '/etc/passwd',
+  'art-AAAAAAAAAAAAAAAAAAAA/',
+  'art-AAAAAAAAAAAAAAAAAAAAA/..',
+  'art-AAAAAAAAAAAAAAAAAAAA\u0000',
+  'art-AAAAAAAAAAAAAAAAAAAAA\u0000.json',
+  'art-..\\..\\windows\\win.ini',
+  'art-AAAAAAAAAAAA\\AAAAAAAA',
+  'C:\\Windows\\win.ini',
+  'art-AAAAAAAAAAAAAAAAAAAAA.json',
+  'art-AAAAAAAAAAAAAAAAAAA..',
+  '.art-AAAAAAAAAAAAAAAAAAAAA',
+  'art-AAAAAAAAAAAAAAAAAAAAAA',
+  'art-AAAAAAAAAAAAAAAAAAAA',
+  'art-',
+  'art',
+  '',
+  ' art-AAAAAAAAAAAAAAAAAAAAA',
+  'art-AAAAAAAAAAAAAAAAAAAAA\n',
+  'ART-AAAAAAAAAAAAAAAAAAAAA',
+  'art-AAAAAAAAAAAAAAAAAAAA%',
+  'art-ÀAAAAAAAAAAAAAAAAAAAA',
+  'art-AAAAAAAAA AAAAAAAAAAA',
+  'file:///etc/passwd',
+  '~/secret',
+  'art-AAAAAAAAAAAAAAAAAAAAA?x=1',
 ];
 
 const s = suite('artifact ids and path traversal');
@@ -42,7 +67,16 @@ s('open and acceptUpload answer BAD_REQUEST invalid_id and never touch files out
     const outside = join(h.dir, '..');
     await mkdir(h.dir, { recursive: true });
     await writeFile(join(outside, 'secret'), 'top secret');
-    await writeFile(join(outside, 'secret.json'), JSON.stringify({ artifactId: '../secret', state: 'ready', contentType: 'text/plain', expiresAt: Infinity, uploadExpiresAt: Infinity }));
+    await writeFile(
+      join(outside, 'secret.json'),
+      JSON.stringify({
+        artifactId: '../secret',
+        state: 'ready',
+        contentType: 'text/plain',
+        expiresAt: Infinity,
+        uploadExpiresAt: Infinity,
+      }),
+    );
     const before = (await readdir(outside)).sort();
     for (const id of hostile) {
       const opened = await rejection(h.service.open(id));

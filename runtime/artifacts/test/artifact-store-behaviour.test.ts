@@ -35,7 +35,15 @@ interface Ctx {
 type Factory = () => Promise<{ store: () => ArtifactStore; done(): Promise<void> }>;
 
 function serviceOn(store: ArtifactStore, clock: TestClock): ArtifactService {
-  return createArtifactService({ dir: '/nonexistent-unused', store, secret: SECRET, clock, publicBaseUrl: BASE, scheduler: createFakeScheduler(), maxUploadBytes: MAX });
+  return createArtifactService({
+    dir: '/nonexistent-unused',
+    store,
+    secret: SECRET,
+    clock,
+    publicBaseUrl: BASE,
+    scheduler: createFakeScheduler(),
+    maxUploadBytes: MAX,
+  });
 }
 
 function defineBehaviour(name: string, factory: Factory) {
@@ -44,7 +52,13 @@ function defineBehaviour(name: string, factory: Factory) {
     const made = await factory();
     const clock = createTestClock(T0);
     const store = made.store();
-    ctx.c = { clock, store, service: serviceOn(store, clock), another: () => serviceOn(made.store(), clock), done: made.done };
+    ctx.c = {
+      clock,
+      store,
+      service: serviceOn(store, clock),
+      another: () => serviceOn(made.store(), clock),
+      done: made.done,
+    };
   });
   s.after.each(async (ctx) => ctx.c.done());
 
@@ -56,14 +70,24 @@ function defineBehaviour(name: string, factory: Factory) {
   s('an upload of several chunks comes back whole from stream() and from read() across chunk edges', async ({ c }) => {
     const data = bytes(600_000, 13);
     const p = await presign(c.service);
-    const stored = await c.service.acceptUpload(p.artifactId, p.token, chunks(data, 10_007), { contentLength: data.length, contentType: 'image/png' });
+    const stored = await c.service.acceptUpload(p.artifactId, p.token, chunks(data, 10_007), {
+      contentLength: data.length,
+      contentType: 'image/png',
+    });
     assert.is(stored.size, data.length);
     const opened = await c.service.open(p.artifactId);
-    assert.equal([opened.size, opened.taskId, opened.kind, opened.contentType, opened.createdAt], [data.length, 'task-1', 'screenshot', 'image/png', T0]);
+    assert.equal(
+      [opened.size, opened.taskId, opened.kind, opened.contentType, opened.createdAt],
+      [data.length, 'task-1', 'screenshot', 'image/png', T0],
+    );
     assert.equal(await readAll(opened.stream()), Buffer.from(data));
     const edge = ARTIFACT_CHUNK_BYTES - 100;
     assert.equal(Buffer.from(await opened.read(edge, 300)), Buffer.from(data.subarray(edge, edge + 300)));
-    assert.equal(Buffer.from(await opened.read(data.length - 10, 100)), Buffer.from(data.subarray(data.length - 10)), 'short at the end');
+    assert.equal(
+      Buffer.from(await opened.read(data.length - 10, 100)),
+      Buffer.from(data.subarray(data.length - 10)),
+      'short at the end',
+    );
     assert.is((await opened.read(data.length, 10)).length, 0);
   });
 
@@ -79,7 +103,11 @@ function defineBehaviour(name: string, factory: Factory) {
     await first;
     const again = await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(10))));
     assert.equal([again.code, again.reason], ['CONFLICT', 'already_uploaded']);
-    assert.equal(await readAll((await c.service.open(p.artifactId)).stream()), Buffer.from(bytes(10)), 'the first upload stays');
+    assert.equal(
+      await readAll((await c.service.open(p.artifactId)).stream()),
+      Buffer.from(bytes(10)),
+      'the first upload stays',
+    );
   });
 
   s('a failed upload changes nothing: the artifact stays pending and the same URL works again', async ({ c }) => {
@@ -87,7 +115,9 @@ function defineBehaviour(name: string, factory: Factory) {
     const tooBig = await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(MAX + 1), 64 * 1024)));
     assert.equal([tooBig.reason, tooBig.status], ['too_large', 413]);
     assert.is((await rejection(c.service.open(p.artifactId))).reason, 'pending');
-    const wrongType = await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(5)), { contentType: 'text/html' }));
+    const wrongType = await rejection(
+      c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(5)), { contentType: 'text/html' }),
+    );
     assert.is(wrongType.reason, 'content_type_mismatch');
     const stored = await c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(300_000)));
     assert.is(stored.size, 300_000);
@@ -96,28 +126,42 @@ function defineBehaviour(name: string, factory: Factory) {
 
   s('bad tokens and unknown ids are refused with their codes', async ({ c }) => {
     const p = await presign(c.service);
-    assert.is((await rejection(c.service.acceptUpload(p.artifactId, 'nope', chunks(bytes(3))))).reason, 'invalid_token');
+    assert.is(
+      (await rejection(c.service.acceptUpload(p.artifactId, 'nope', chunks(bytes(3))))).reason,
+      'invalid_token',
+    );
     assert.is((await rejection(c.service.open('art-aaaaaaaaaaaaaaaaaaaaa'))).reason, 'not_found');
     assert.is((await rejection(c.service.open('../etc/passwd'))).reason, 'invalid_id');
     c.clock.increment(15 * 60_000);
-    assert.is((await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(3))))).reason, 'token_expired');
+    assert.is(
+      (await rejection(c.service.acceptUpload(p.artifactId, p.token, chunks(bytes(3))))).reason,
+      'token_expired',
+    );
   });
 
-  s('putArtifact stores bytes at once; expiry answers 410 and the sweep removes expired artifacts (an abandoned presign left nothing)', async ({ c }) => {
-    const put = await c.service.putArtifact({ taskId: 'run-1', kind: 'log', contentType: 'text/plain', bytes: 'x'.repeat(300_000) });
-    const opened = await c.service.open(put.artifactId);
-    assert.equal([opened.size, Buffer.from(await opened.read(299_998, 5)).toString()], [300_000, 'xx']);
-    const abandoned = await presign(c.service);
-    assert.equal((await c.service.sweep()).removed, [], 'nothing is due yet');
-    c.clock.increment(15 * 60_000);
-    assert.equal((await c.service.sweep()).removed, [], 'a presign never uploaded recorded nothing');
-    assert.is((await rejection(c.service.open(abandoned.artifactId))).reason, 'not_found');
-    c.clock.increment(24 * HOUR);
-    const expired = await rejection(c.service.open(put.artifactId));
-    assert.equal([expired.reason, expired.status], ['expired', 410]);
-    assert.equal((await c.service.sweep()).removed, [put.artifactId]);
-    assert.is((await rejection(c.service.open(put.artifactId))).reason, 'not_found');
-  });
+  s(
+    'putArtifact stores bytes at once; expiry answers 410 and the sweep removes expired artifacts (an abandoned presign left nothing)',
+    async ({ c }) => {
+      const put = await c.service.putArtifact({
+        taskId: 'run-1',
+        kind: 'log',
+        contentType: 'text/plain',
+        bytes: 'x'.repeat(300_000),
+      });
+      const opened = await c.service.open(put.artifactId);
+      assert.equal([opened.size, Buffer.from(await opened.read(299_998, 5)).toString()], [300_000, 'xx']);
+      const abandoned = await presign(c.service);
+      assert.equal((await c.service.sweep()).removed, [], 'nothing is due yet');
+      c.clock.increment(15 * 60_000);
+      assert.equal((await c.service.sweep()).removed, [], 'a presign never uploaded recorded nothing');
+      assert.is((await rejection(c.service.open(abandoned.artifactId))).reason, 'not_found');
+      c.clock.increment(24 * HOUR);
+      const expired = await rejection(c.service.open(put.artifactId));
+      assert.equal([expired.reason, expired.status], ['expired', 410]);
+      assert.equal((await c.service.sweep()).removed, [put.artifactId]);
+      assert.is((await rejection(c.service.open(put.artifactId))).reason, 'not_found');
+    },
+  );
 
   s('another service on the same store serves what the first stored', async ({ c }) => {
     const p = await presign(c.service);
@@ -172,15 +216,23 @@ pgSuite('postgres: the bytes live in 256 KiB chunk rows (no row holds a whole la
   await c.service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(700_000), 3000));
   const { pool } = await freshPool(); // any pool of this server sees the schema by name
   const schema = `a${schemas - 2}`;
-  const rows = await pool.query<{ seq: number; n: number }>(`SELECT seq, octet_length(bytes) AS n FROM ${schema}.mimo_artifact_chunks WHERE artifact_id = $1 ORDER BY seq`, [p.artifactId]);
-  assert.equal(rows.rows.map((r) => r.n), [ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_BYTES, 700_000 - 2 * ARTIFACT_CHUNK_BYTES]);
+  const rows = await pool.query<{ seq: number; n: number }>(
+    `SELECT seq, octet_length(bytes) AS n FROM ${schema}.mimo_artifact_chunks WHERE artifact_id = $1 ORDER BY seq`,
+    [p.artifactId],
+  );
+  assert.equal(
+    rows.rows.map((r) => r.n),
+    [ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_BYTES, 700_000 - 2 * ARTIFACT_CHUNK_BYTES],
+  );
 });
 
 pgSuite('postgres: one token, three nodes racing: exactly one upload lands, the others are refused', async ({ c }) => {
   const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
   const token = tokenOf(p.uploadUrl);
   const nodes = [c.another(), c.another(), c.another()];
-  const results = await Promise.allSettled(nodes.map((n, i) => n.acceptUpload(p.artifactId, token, chunks(bytes(50_000, 3 + i)))));
+  const results = await Promise.allSettled(
+    nodes.map((n, i) => n.acceptUpload(p.artifactId, token, chunks(bytes(50_000, 3 + i)))),
+  );
   const landed = results.filter((r) => r.status === 'fulfilled');
   const refused = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as { reason: string }).reason] : []));
   assert.is(landed.length, 1, JSON.stringify(refused));
@@ -191,44 +243,70 @@ pgSuite('postgres: one token, three nodes racing: exactly one upload lands, the 
 
 pgSuite('postgres: sweeps on several nodes at once remove each expired artifact exactly once', async ({ c }) => {
   const ids: string[] = [];
-  for (let i = 0; i < 12; i++) ids.push((await c.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: `log ${i}` })).artifactId);
+  for (let i = 0; i < 12; i++)
+    ids.push(
+      (await c.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: `log ${i}` }))
+        .artifactId,
+    );
   c.clock.increment(24 * HOUR);
   const results = await Promise.all([c.another(), c.another(), c.another()].map((n) => n.sweep()));
   const all = results.flatMap((r) => r.removed);
   assert.equal([...all].sort(), [...ids].sort(), 'every one removed, none twice');
 });
 
-pgSuite('postgres: an upload claim left by a dead node is taken over once stale; the dead claim cannot commit', async ({ c }) => {
-  const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
-  const deadStore = c.store;
-  // The artifact as its token describes it (a presign records nothing; the claim records it).
-  const pending: ArtifactMeta = { version: 1, artifactId: p.artifactId, taskId: 't', kind: 'screenshot', contentType: 'image/png', createdAt: c.clock.now(), state: 'pending', uploadExpiresAt: p.expiresAt, expiresAt: p.expiresAt };
-  const claim = await deadStore.claimUpload(pending, c.clock.now());
-  assert.ok(claim.ok);
-  if (!claim.ok) return;
-  await claim.sink.write(bytes(300_000, 5)); // one chunk written, then the node "dies"
-  const early = await rejection(c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(10))));
-  assert.is(early.reason, 'upload_in_progress');
-  c.clock.increment(5 * 60_000); // the claim is stale (the upload URL itself is valid for 15 min)
-  await c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(400_000, 9)));
-  const meta = await deadStore.readMeta(p.artifactId);
-  await claim.sink.commit({ ...(meta as ArtifactMeta), size: 300_000 }).then(
-    () => assert.unreachable('the stale claim committed'),
-    (error: Error) => assert.match(error.message, /claim .* was lost/),
-  );
-  assert.equal(await readAll((await c.service.open(p.artifactId)).stream()), Buffer.from(bytes(400_000, 9)), 'the new upload is what is served');
-});
+pgSuite(
+  'postgres: an upload claim left by a dead node is taken over once stale; the dead claim cannot commit',
+  async ({ c }) => {
+    const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
+    const deadStore = c.store;
+    // The artifact as its token describes it (a presign records nothing; the claim records it).
+    const pending: ArtifactMeta = {
+      version: 1,
+      artifactId: p.artifactId,
+      taskId: 't',
+      kind: 'screenshot',
+      contentType: 'image/png',
+      createdAt: c.clock.now(),
+      state: 'pending',
+      uploadExpiresAt: p.expiresAt,
+      expiresAt: p.expiresAt,
+    };
+    const claim = await deadStore.claimUpload(pending, c.clock.now());
+    assert.ok(claim.ok);
+    if (!claim.ok) return;
+    await claim.sink.write(bytes(300_000, 5)); // one chunk written, then the node "dies"
+    const early = await rejection(c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(10))));
+    assert.is(early.reason, 'upload_in_progress');
+    c.clock.increment(5 * 60_000); // the claim is stale (the upload URL itself is valid for 15 min)
+    await c.another().acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(400_000, 9)));
+    const meta = await deadStore.readMeta(p.artifactId);
+    await claim.sink.commit({ ...(meta as ArtifactMeta), size: 300_000 }).then(
+      () => assert.unreachable('the stale claim committed'),
+      (error: Error) => assert.match(error.message, /claim .* was lost/),
+    );
+    assert.equal(
+      await readAll((await c.service.open(p.artifactId)).stream()),
+      Buffer.from(bytes(400_000, 9)),
+      'the new upload is what is served',
+    );
+  },
+);
 
-pgSuite('postgres: an upload that failed leaves a pending row (its URL still works); the sweep removes it once the URL expires', async ({ c }) => {
-  const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
-  const failed = await rejection(c.service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(10)), { contentLength: 11 }));
-  assert.is(failed.reason, 'length_mismatch');
-  assert.is(((await c.store.readMeta(p.artifactId)) as ArtifactMeta).state, 'pending');
-  assert.is((await rejection(c.another().open(p.artifactId))).reason, 'pending', 'every node sees the pending row');
-  c.clock.increment(15 * 60_000);
-  assert.equal((await c.service.sweep()).removed, [p.artifactId]);
-  assert.is(await c.store.readMeta(p.artifactId), null);
-});
+pgSuite(
+  'postgres: an upload that failed leaves a pending row (its URL still works); the sweep removes it once the URL expires',
+  async ({ c }) => {
+    const p = await c.service.presign({ taskId: 't', kind: 'screenshot', contentType: 'image/png' });
+    const failed = await rejection(
+      c.service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(10)), { contentLength: 11 }),
+    );
+    assert.is(failed.reason, 'length_mismatch');
+    assert.is(((await c.store.readMeta(p.artifactId)) as ArtifactMeta).state, 'pending');
+    assert.is((await rejection(c.another().open(p.artifactId))).reason, 'pending', 'every node sees the pending row');
+    c.clock.increment(15 * 60_000);
+    assert.equal((await c.service.sweep()).removed, [p.artifactId]);
+    assert.is(await c.store.readMeta(p.artifactId), null);
+  },
+);
 
 pgSuite.after(async () => {
   for (const p of pools) await p.end().catch(() => undefined);

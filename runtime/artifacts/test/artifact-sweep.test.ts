@@ -26,11 +26,22 @@ s('a presign never uploaded leaves nothing to sweep; uploads go when their downl
   const put = await h.service.putArtifact({ taskId: 't', kind: 'readability', contentType: 'text/plain', bytes: 'x' });
 
   assert.equal(await h.service.sweep(), { removed: [], tempFilesRemoved: 0, errors: [] });
-  assert.equal(await names(h), [uploaded.artifactId, `${uploaded.artifactId}.json`, put.artifactId, `${put.artifactId}.json`].sort(), 'no file for the abandoned presign');
+  assert.equal(
+    await names(h),
+    [uploaded.artifactId, `${uploaded.artifactId}.json`, put.artifactId, `${put.artifactId}.json`].sort(),
+    'no file for the abandoned presign',
+  );
   h.clock.increment(15 * MIN);
   assert.equal((await h.service.sweep()).removed, []);
   assert.is((await rejection(h.service.open(abandoned.artifactId))).status, 404);
-  assert.is((await rejection(h.service.acceptUpload(abandoned.artifactId, tokenOf(abandoned.uploadUrl), chunks(new Uint8Array(1))))).reason, 'token_expired');
+  assert.is(
+    (
+      await rejection(
+        h.service.acceptUpload(abandoned.artifactId, tokenOf(abandoned.uploadUrl), chunks(new Uint8Array(1))),
+      )
+    ).reason,
+    'token_expired',
+  );
 
   h.clock.increment(24 * HOUR - 15 * MIN - 1);
   assert.equal((await h.service.sweep()).removed, []);

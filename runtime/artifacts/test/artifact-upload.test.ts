@@ -24,14 +24,33 @@ s('an AsyncIterable upload lands in dir/<artifactId> with its metadata beside it
   const data = bytes(10_000);
   const p = await presignPng(h);
   h.clock.increment(2000);
-  const stored = await h.service.acceptUpload(p.artifactId, p.token, chunks(data, 777), { contentLength: data.length, contentType: 'image/png' });
+  const stored = await h.service.acceptUpload(p.artifactId, p.token, chunks(data, 777), {
+    contentLength: data.length,
+    contentType: 'image/png',
+  });
   assert.is(stored.size, data.length);
   assert.is(stored.expiresAt, T0 + 2000 + 24 * 3_600_000);
   assert.equal(await readFile(join(h.dir, p.artifactId)), Buffer.from(data));
   const meta = JSON.parse(await readFile(join(h.dir, `${p.artifactId}.json`), 'utf8'));
   assert.equal(
-    { taskId: meta.taskId, kind: meta.kind, contentType: meta.contentType, createdAt: meta.createdAt, expiresAt: meta.expiresAt, state: meta.state, size: meta.size },
-    { taskId: 'task-1', kind: 'screenshot', contentType: 'image/png', createdAt: T0, expiresAt: stored.expiresAt, state: 'ready', size: data.length },
+    {
+      taskId: meta.taskId,
+      kind: meta.kind,
+      contentType: meta.contentType,
+      createdAt: meta.createdAt,
+      expiresAt: meta.expiresAt,
+      state: meta.state,
+      size: meta.size,
+    },
+    {
+      taskId: 'task-1',
+      kind: 'screenshot',
+      contentType: 'image/png',
+      createdAt: T0,
+      expiresAt: stored.expiresAt,
+      state: 'ready',
+      size: data.length,
+    },
   );
   assert.equal((await readdir(h.dir)).sort(), [p.artifactId, `${p.artifactId}.json`].sort(), 'no temp file left');
 });
@@ -42,8 +61,22 @@ s('a web ReadableStream upload works and open() streams it back', async ({ h }) 
   await h.service.acceptUpload(p.artifactId, p.token, webStream(data, 4096));
   const opened = await h.service.open(p.artifactId);
   assert.equal(
-    { artifactId: opened.artifactId, taskId: opened.taskId, kind: opened.kind, contentType: opened.contentType, size: opened.size, path: opened.path },
-    { artifactId: p.artifactId, taskId: 'task-1', kind: 'screenshot', contentType: 'image/png', size: data.length, path: join(h.dir, p.artifactId) },
+    {
+      artifactId: opened.artifactId,
+      taskId: opened.taskId,
+      kind: opened.kind,
+      contentType: opened.contentType,
+      size: opened.size,
+      path: opened.path,
+    },
+    {
+      artifactId: p.artifactId,
+      taskId: 'task-1',
+      kind: 'screenshot',
+      contentType: 'image/png',
+      size: data.length,
+      path: join(h.dir, p.artifactId),
+    },
   );
   assert.equal(await readAll(opened.stream()), Buffer.from(data));
   assert.equal(await readAll(opened.stream()), Buffer.from(data), 'each stream() is fresh');
@@ -56,26 +89,32 @@ s('a web ReadableStream upload works and open() streams it back', async ({ h }) 
 
 s('an empty upload is a valid zero-byte artifact', async ({ h }) => {
   const p = await presignPng(h);
-  assert.is((await h.service.acceptUpload(p.artifactId, p.token, chunks(new Uint8Array(0)), { contentLength: 0 })).size, 0);
+  assert.is(
+    (await h.service.acceptUpload(p.artifactId, p.token, chunks(new Uint8Array(0)), { contentLength: 0 })).size,
+    0,
+  );
   assert.is((await h.service.open(p.artifactId)).size, 0);
 });
 
-s('oversize while streaming: 413, nothing past the limit written, nothing left behind, token still usable', async ({ h }) => {
-  const p = await presignPng(h);
-  const body = manualBody();
-  const upload = h.service.acceptUpload(p.artifactId, p.token, body);
-  body.push(bytes(40 * 1024));
-  body.push(bytes(30 * 1024)); // crosses 64 KiB
-  const error = await rejection(upload);
-  assert.is(error.code, 'BAD_REQUEST');
-  assert.is(error.status, 413);
-  assert.is(error.reason, 'too_large');
-  assert.ok(body.cancelled, 'the sender is cut off');
-  assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
-  await rejection(h.service.open(p.artifactId)).then((e) => assert.is(e.reason, 'pending'));
-  // A failed attempt does not consume the token.
-  assert.is((await h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(64 * 1024)))).size, 64 * 1024);
-});
+s(
+  'oversize while streaming: 413, nothing past the limit written, nothing left behind, token still usable',
+  async ({ h }) => {
+    const p = await presignPng(h);
+    const body = manualBody();
+    const upload = h.service.acceptUpload(p.artifactId, p.token, body);
+    body.push(bytes(40 * 1024));
+    body.push(bytes(30 * 1024)); // crosses 64 KiB
+    const error = await rejection(upload);
+    assert.is(error.code, 'BAD_REQUEST');
+    assert.is(error.status, 413);
+    assert.is(error.reason, 'too_large');
+    assert.ok(body.cancelled, 'the sender is cut off');
+    assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
+    await rejection(h.service.open(p.artifactId)).then((e) => assert.is(e.reason, 'pending'));
+    // A failed attempt does not consume the token.
+    assert.is((await h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(64 * 1024)))).size, 64 * 1024);
+  },
+);
 
 s('a declared Content-Length over the limit is refused before reading the body', async ({ h }) => {
   const p = await presignPng(h);
@@ -90,17 +129,29 @@ s('the default limit is 25 MB', async ({ h }) => {
   const service = h.make({ maxUploadBytes: undefined });
   const p = await service.presign({ taskId: 't', kind: 'log', contentType: 'text/plain' });
   const token = tokenOf(p.uploadUrl);
-  assert.is((await rejection(service.acceptUpload(p.artifactId, token, chunks(new Uint8Array(1)), { contentLength: 25 * 1024 * 1024 + 1 }))).status, 413);
+  assert.is(
+    (
+      await rejection(
+        service.acceptUpload(p.artifactId, token, chunks(new Uint8Array(1)), { contentLength: 25 * 1024 * 1024 + 1 }),
+      )
+    ).status,
+    413,
+  );
   const big = new Uint8Array(25 * 1024 * 1024);
   assert.is((await service.acceptUpload(p.artifactId, token, chunks(big, 1024 * 1024))).size, big.length);
 });
 
 s('fewer or more bytes than the declared Content-Length: 400 length_mismatch', async ({ h }) => {
   const p = await presignPng(h);
-  const error = await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100)), { contentLength: 101 }));
+  const error = await rejection(
+    h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100)), { contentLength: 101 }),
+  );
   assert.is(error.reason, 'length_mismatch');
   assert.is(error.status, 400);
-  assert.is((await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100)), { contentLength: 99 }))).reason, 'length_mismatch');
+  assert.is(
+    (await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100)), { contentLength: 99 }))).reason,
+    'length_mismatch',
+  );
   assert.equal(await readdir(h.dir), [], 'nothing left behind (a presign records nothing)');
 });
 
@@ -143,7 +194,9 @@ s('a second upload while the first is streaming is CONFLICT upload_in_progress',
 
 s('racing uploads with one token: exactly one succeeds', async ({ h }) => {
   const p = await presignPng(h);
-  const results = await Promise.allSettled([1, 2, 3, 4].map((n) => h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100, n)))));
+  const results = await Promise.allSettled(
+    [1, 2, 3, 4].map((n) => h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(100, n)))),
+  );
   assert.is(results.filter((r) => r.status === 'fulfilled').length, 1);
   for (const r of results) if (r.status === 'rejected') assert.is((r.reason as { code: string }).code, 'CONFLICT');
 });
@@ -165,10 +218,15 @@ s('a body that errors or yields non-bytes: 400 body_error, nothing kept', async 
 
 s('a Content-Type other than the presigned one is refused with 415', async ({ h }) => {
   const p = await presignPng(h);
-  const error = await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(4)), { contentType: 'text/html' }));
+  const error = await rejection(
+    h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(4)), { contentType: 'text/html' }),
+  );
   assert.is(error.status, 415);
   assert.is(error.reason, 'content_type_mismatch');
-  assert.is((await h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(4)), { contentType: 'IMAGE/PNG; q=1' })).size, 4);
+  assert.is(
+    (await h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(4)), { contentType: 'IMAGE/PNG; q=1' })).size,
+    4,
+  );
 });
 
 s('open: unknown is 404, not yet uploaded is 404 pending, past the download TTL is 410 expired', async ({ h }) => {
@@ -183,38 +241,72 @@ s('open: unknown is 404, not yet uploaded is 404 pending, past the download TTL 
   h.clock.increment(1);
   const expired = await rejection(h.service.open(p.artifactId));
   assert.equal([expired.code, expired.status, expired.reason], ['NOT_FOUND', 410, 'expired']);
-  assert.equal(expired.toJSON(), { code: 'NOT_FOUND', message: expired.message, details: { reason: 'expired', context: { artifactId: p.artifactId } } });
+  assert.equal(expired.toJSON(), {
+    code: 'NOT_FOUND',
+    message: expired.message,
+    details: { reason: 'expired', context: { artifactId: p.artifactId } },
+  });
 });
 
 s('putArtifact stores server-side bytes or text for download', async ({ h }) => {
   const text = '# Readability\n'.repeat(1000) + 'é';
-  const stored = await h.service.putArtifact({ taskId: 'task-1', kind: 'readability', contentType: 'text/markdown; charset=utf-8', bytes: text });
+  const stored = await h.service.putArtifact({
+    taskId: 'task-1',
+    kind: 'readability',
+    contentType: 'text/markdown; charset=utf-8',
+    bytes: text,
+  });
   assert.is(stored.size, Buffer.byteLength(text));
   assert.is(stored.expiresAt, T0 + 24 * 3_600_000);
   const opened = await h.service.open(stored.artifactId);
   assert.is(opened.kind, 'readability');
   assert.is((await readAll(opened.stream())).toString('utf8'), text);
-  const binary = await h.service.putArtifact({ taskId: 'task-1', kind: 'screenshot', contentType: 'image/png', bytes: bytes(300) });
+  const binary = await h.service.putArtifact({
+    taskId: 'task-1',
+    kind: 'screenshot',
+    contentType: 'image/png',
+    bytes: bytes(300),
+  });
   assert.equal(await readFile(join(h.dir, binary.artifactId)), Buffer.from(bytes(300)));
-  const tooBig = await rejection(h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: new Uint8Array(64 * 1024 + 1) }));
+  const tooBig = await rejection(
+    h.service.putArtifact({
+      taskId: 't',
+      kind: 'log',
+      contentType: 'text/plain',
+      bytes: new Uint8Array(64 * 1024 + 1),
+    }),
+  );
   assert.is(tooBig.status, 413);
   assert.is((await readdir(h.dir)).length, 4, 'two artifacts, two metadata files, nothing for the refused one');
 });
 
 s('presign and putArtifact refuse bad input (header injection, odd kinds, path-like task ids)', async ({ h }) => {
   const bad = [
-    { taskId: 't', kind: 'screenshot', contentType: 'image/png\r\nSet-Cookie: x=1' }, { taskId: 't', kind: 'screenshot', contentType: 'png' },
-    { taskId: 't', kind: 'screenshot', contentType: '' }, { taskId: 't', kind: 'a/b', contentType: 'image/png' }, { taskId: 't', kind: '', contentType: 'image/png' },
-    { taskId: '../etc', kind: 'log', contentType: 'text/plain' }, { taskId: '', kind: 'log', contentType: 'text/plain' }, { kind: 'log', contentType: 'text/plain' },
-    { taskId: 't', kind: 'log', contentType: `text/${'x'.repeat(300)}` }, null,
+    { taskId: 't', kind: 'screenshot', contentType: 'image/png\r\nSet-Cookie: x=1' },
+    { taskId: 't', kind: 'screenshot', contentType: 'png' },
+    { taskId: 't', kind: 'screenshot', contentType: '' },
+    { taskId: 't', kind: 'a/b', contentType: 'image/png' },
+    { taskId: 't', kind: '', contentType: 'image/png' },
+    { taskId: '../etc', kind: 'log', contentType: 'text/plain' },
+    { taskId: '', kind: 'log', contentType: 'text/plain' },
+    { kind: 'log', contentType: 'text/plain' },
+    { taskId: 't', kind: 'log', contentType: `text/${'x'.repeat(300)}` },
+    null,
   ];
   for (const input of bad) {
     const error = await rejection(h.service.presign(input as never));
     assert.is(error.code, 'BAD_REQUEST', JSON.stringify(input));
     assert.is(error.reason, 'invalid_input');
-    assert.is((await rejection(h.service.putArtifact({ ...(input as object), bytes: 'x' } as never))).code, 'BAD_REQUEST');
+    assert.is(
+      (await rejection(h.service.putArtifact({ ...(input as object), bytes: 'x' } as never))).code,
+      'BAD_REQUEST',
+    );
   }
-  assert.is((await rejection(h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 5 as never }))).reason, 'invalid_input');
+  assert.is(
+    (await rejection(h.service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 5 as never })))
+      .reason,
+    'invalid_input',
+  );
   assert.equal(await readdir(h.dir).catch(() => []), []);
 });
 
@@ -230,7 +322,11 @@ s('an unwritable folder gives INTERNAL 500; the service works once it is fixed',
   const put = await rejection(service.putArtifact({ taskId: 't', kind: 'log', contentType: 'text/plain', bytes: 'x' }));
   assert.equal([put.code, put.status, put.reason], ['INTERNAL', 500, 'io_error']);
   await rm(h.dir);
-  assert.is((await service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(3)))).size, 3, 'the same URL works once the folder is fixed');
+  assert.is(
+    (await service.acceptUpload(p.artifactId, tokenOf(p.uploadUrl), chunks(bytes(3)))).size,
+    3,
+    'the same URL works once the folder is fixed',
+  );
 });
 
 s.run();

@@ -51,7 +51,21 @@ export interface ChaosReport {
 export function checkHistory(history: ChaosHistory): ChaosReport {
   const byTask = new Map<string, StoredRow[]>();
   for (const row of history.messages) byTask.set(row.task_id, [...(byTask.get(row.task_id) ?? []), row]);
-  const report: ChaosReport = { tasks: history.acknowledged.size, acknowledged: 0, answered: 0, failed: 0, lost: [], unanswered: [], answeredTwice: [], outOfOrder: [], stranded: [], executedTwice: [], resentSameId: 0, eventsOutOfOrder: [], ok: false };
+  const report: ChaosReport = {
+    tasks: history.acknowledged.size,
+    acknowledged: 0,
+    answered: 0,
+    failed: 0,
+    lost: [],
+    unanswered: [],
+    answeredTwice: [],
+    outOfOrder: [],
+    stranded: [],
+    executedTwice: [],
+    resentSameId: 0,
+    eventsOutOfOrder: [],
+    ok: false,
+  };
 
   for (const [taskId, ids] of history.acknowledged) {
     const rows = byTask.get(taskId) ?? [];
@@ -108,6 +122,14 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
     }
   }
 
-  report.ok = [report.lost, report.unanswered, report.answeredTwice, report.outOfOrder, report.stranded, report.executedTwice, report.eventsOutOfOrder].every((list) => list.length === 0);
+  report.ok = [
+    report.lost,
+    report.unanswered,
+    report.answeredTwice,
+    report.outOfOrder,
+    report.stranded,
+    report.executedTwice,
+    report.eventsOutOfOrder,
+  ].every((list) => list.length === 0);
   return report;
 }

@@ -32,7 +32,16 @@ export function startChaosClient(options: {
   ackBoundMs?: number;
 }): ChaosClient {
   const { taskId } = options;
-  const client: ChaosClient = { taskId, acknowledged: [], unacknowledged: [], confirmed: 0, events: [], reconnects: 0, done: Promise.resolve(), close };
+  const client: ChaosClient = {
+    taskId,
+    acknowledged: [],
+    unacknowledged: [],
+    confirmed: 0,
+    events: [],
+    reconnects: 0,
+    done: Promise.resolve(),
+    close,
+  };
   let socket: Socket | undefined;
   let closed = false;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,7 +58,12 @@ export function startChaosClient(options: {
         await sleep(200);
         continue;
       }
-      const next = io(`${url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'frontend', token: options.token } });
+      const next = io(`${url}/mimo`, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+        auth: { clientType: 'frontend', token: options.token },
+      });
       const ok = await new Promise<boolean>((resolve) => {
         next.once('connect', () => resolve(true));
         next.once('connect_error', () => resolve(false));
@@ -72,7 +86,16 @@ export function startChaosClient(options: {
         client.reconnects++;
         setTimeout(() => void connected().catch(() => undefined), 200); // keep watching its task from another node
       });
-      await next.timeout(3_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: `sub-${taskId}-${Date.now()}`, timestamp: Date.now(), taskId }).catch(() => undefined);
+      await next
+        .timeout(3_000)
+        .emitWithAck('frontend_message', {
+          v: 1,
+          type: 'subscribe_task',
+          id: `sub-${taskId}-${Date.now()}`,
+          timestamp: Date.now(),
+          taskId,
+        })
+        .catch(() => undefined);
       socket?.close();
       socket = next;
       return next;
@@ -86,7 +109,14 @@ export function startChaosClient(options: {
       const s = await connected().catch(() => undefined);
       if (!s) return false;
       try {
-        const ack = await s.timeout(15_000).emitWithAck('frontend_message', { v: 1, type: 'user_message', id: message.id, timestamp, taskId, content: message.content });
+        const ack = await s.timeout(15_000).emitWithAck('frontend_message', {
+          v: 1,
+          type: 'user_message',
+          id: message.id,
+          timestamp,
+          taskId,
+          content: message.content,
+        });
         if (ack?.ok) return true;
       } catch {
         // no answer in time (its node died?): the same message again, maybe through another node
@@ -105,7 +135,15 @@ export function startChaosClient(options: {
       const s = await connected().catch(() => undefined);
       if (!s) break;
       try {
-        const ack = await s.timeout(10_000).emitWithAck('frontend_message', { v: 1, type: 'confirmation_answer', id: `confirm-${requestId}-${attempt}`, timestamp: Date.now(), taskId, requestId, decision: 'allow_once' });
+        const ack = await s.timeout(10_000).emitWithAck('frontend_message', {
+          v: 1,
+          type: 'confirmation_answer',
+          id: `confirm-${requestId}-${attempt}`,
+          timestamp: Date.now(),
+          taskId,
+          requestId,
+          decision: 'allow_once',
+        });
         if (ack?.ok) return void client.confirmed++;
         // Not waiting any more (answered, or its owner died and the replayed turn holds the step anew).
         if (ack?.error?.code !== 'UNAVAILABLE') return;

@@ -19,12 +19,22 @@ export interface RoamingPlugin {
 type Result = { status: 'success'; result: Record<string, unknown> };
 
 function resultOf(name: string, params: Record<string, unknown>): Result {
-  if (name === 'browser_readability_extract') return { status: 'success', result: { title: 'Page', text: 'A page with three buttons.' } };
-  if (name === 'browser_dom_index') return { status: 'success', result: { elements: [1, 2, 3].map((clickId) => ({ clickId, tag: 'button', text: `B${clickId}` })) } };
+  if (name === 'browser_readability_extract')
+    return { status: 'success', result: { title: 'Page', text: 'A page with three buttons.' } };
+  if (name === 'browser_dom_index')
+    return {
+      status: 'success',
+      result: { elements: [1, 2, 3].map((clickId) => ({ clickId, tag: 'button', text: `B${clickId}` })) },
+    };
   return okAnswer(name, params).result as Result;
 }
 
-export function startRoamingPlugin(options: { clientId: string; token: string; pickUrl: () => string | undefined; workMs?: () => number }): RoamingPlugin {
+export function startRoamingPlugin(options: {
+  clientId: string;
+  token: string;
+  pickUrl: () => string | undefined;
+  workMs?: () => number;
+}): RoamingPlugin {
   const executed: BrowserActionFrame[] = [];
   const received: BrowserActionFrame[] = [];
   const answers = new Map<string, Promise<Result>>();
@@ -42,14 +52,43 @@ export function startRoamingPlugin(options: { clientId: string; token: string; p
     if (closed) return;
     const url = options.pickUrl();
     if (!url) return void setTimeout(connect, 200);
-    const next = io(`${url}/mimo`, { transports: ['websocket'], forceNew: true, reconnection: false, auth: { clientType: 'plugin', clientId: options.clientId, token: options.token } });
+    const next = io(`${url}/mimo`, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      auth: { clientType: 'plugin', clientId: options.clientId, token: options.token },
+    });
     socket = next;
     next.on('connect', async () => {
       try {
-        await next.timeout(5_000).emitWithAck('plugin_message', { v: 1, type: 'activate_extension', id: `hello-${options.clientId}-${Date.now()}`, clientId: options.clientId, version: '0.0.0-chaos', browserName: 'fake' });
         await next.timeout(5_000).emitWithAck('plugin_message', {
-          v: 1, type: 'full_state_sync', windows: [{ windowId: 1, focused: true }], activeWindowId: 1, activeTabId: 1, tabGroups: [], timestamp: Date.now(),
-          tabs: [{ tabId: 1, windowId: 1, active: true, pinned: false, hidden: false, index: 0, url: 'http://127.0.0.1/', title: 'Home' }],
+          v: 1,
+          type: 'activate_extension',
+          id: `hello-${options.clientId}-${Date.now()}`,
+          clientId: options.clientId,
+          version: '0.0.0-chaos',
+          browserName: 'fake',
+        });
+        await next.timeout(5_000).emitWithAck('plugin_message', {
+          v: 1,
+          type: 'full_state_sync',
+          windows: [{ windowId: 1, focused: true }],
+          activeWindowId: 1,
+          activeTabId: 1,
+          tabGroups: [],
+          timestamp: Date.now(),
+          tabs: [
+            {
+              tabId: 1,
+              windowId: 1,
+              active: true,
+              pinned: false,
+              hidden: false,
+              index: 0,
+              url: 'http://127.0.0.1/',
+              title: 'Home',
+            },
+          ],
         });
       } catch {
         // the node went away again: the disconnect handler moves on
@@ -77,7 +116,16 @@ export function startRoamingPlugin(options: { clientId: string; token: string; p
         pending = new Promise<Result>((resolve) => setTimeout(() => resolve(resultOf(name, params)), ms));
         answers.set(frame.id, pending);
       }
-      void pending.then((result) => emitResult({ v: 1, type: 'browser_action_result', actionId: frame.id, taskId: frame.taskId, clientId: options.clientId, ...result }));
+      void pending.then((result) =>
+        emitResult({
+          v: 1,
+          type: 'browser_action_result',
+          actionId: frame.id,
+          taskId: frame.taskId,
+          clientId: options.clientId,
+          ...result,
+        }),
+      );
     });
   }
 

@@ -47,7 +47,9 @@ function rng(seed: number): () => number {
 }
 
 // Each names the site (any may be a task's first message: issue 23's scope holds a page outside it).
-const CONTENTS = ['Please click both', 'Please open one', 'Please click three', 'Please just answer'].map((text) => `${text} on ${SITE}`);
+const CONTENTS = ['Please click both', 'Please open one', 'Please click three', 'Please just answer'].map(
+  (text) => `${text} on ${SITE}`,
+);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
@@ -58,7 +60,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const say = options.log ?? (() => undefined);
   const log = (line: string) => say(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`);
   const llm = await startMockOpenAiServer({ script: model });
-  const h = await startClusterHarness({ OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: 'test-key', MIMO_MODEL: 'mock', MIMO_FAILOVER_CHECK_MS: '250' });
+  const h = await startClusterHarness({
+    OPENAI_BASE_URL: llm.url,
+    OPENAI_API_KEY: 'test-key',
+    MIMO_MODEL: 'mock',
+    MIMO_FAILOVER_CHECK_MS: '250',
+  });
   const names = ['node-a', 'node-b', 'node-c'];
   const up = new Map<string, NodeProcess>();
   const intended = new Set<string>();
@@ -88,7 +95,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
     const live = [...up.values()];
     return live.length ? live[Math.floor(Math.random() * live.length)]!.url : undefined;
   };
-  const plugins: RoamingPlugin[] = [1, 2, 3].map((n) => startRoamingPlugin({ clientId: `chaos-plugin-${n}`, token: CLUSTER_TOKEN, pickUrl, workMs: () => Math.floor(Math.random() * 250) }));
+  const plugins: RoamingPlugin[] = [1, 2, 3].map((n) =>
+    startRoamingPlugin({
+      clientId: `chaos-plugin-${n}`,
+      token: CLUSTER_TOKEN,
+      pickUrl,
+      workMs: () => Math.floor(Math.random() * 250),
+    }),
+  );
   await sleep(1_500);
   log('nodes and extensions up');
 
@@ -155,8 +169,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const db = new pg.Client({ connectionString: h.databaseUrl });
   await db.connect();
   const read = async () => {
-    const messages = (await db.query<StoredRow>(`SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`)).rows;
-    const statuses = new Map((await db.query<{ task_id: string; status: string }>(`SELECT task_id, status FROM mimo_tasks WHERE task_id LIKE '01JDCA%'`)).rows.map((r) => [r.task_id, r.status]));
+    const messages = (
+      await db.query<StoredRow>(
+        `SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`,
+      )
+    ).rows;
+    const statuses = new Map(
+      (
+        await db.query<{ task_id: string; status: string }>(
+          `SELECT task_id, status FROM mimo_tasks WHERE task_id LIKE '01JDCA%'`,
+        )
+      ).rows.map((r) => [r.task_id, r.status]),
+    );
     return { messages, statuses };
   };
   const historyNow = async () => ({

@@ -23,9 +23,13 @@ chaos('kill -9, SIGTERM and a PostgreSQL restart while 50 tasks run: every invar
       `${report.answeredTwice.length} answered twice, ${report.stranded.length} stranded, ${report.executedTwice.length} run twice, ` +
       `${report.resentSameId} re-sent under their own actionId, ${outcome.unacknowledged} never acknowledged, ${outcome.durationMs} ms`,
   );
-  for (const kind of ['kill9', 'sigterm', 'pgRestart'] as const) assert.ok(outcome.faults[kind] > 0, `a ${kind} fault was injected`);
+  for (const kind of ['kill9', 'sigterm', 'pgRestart'] as const)
+    assert.ok(outcome.faults[kind] > 0, `a ${kind} fault was injected`);
   assert.equal(outcome.unexpectedExits, [], 'no node exited on its own');
-  assert.ok(outcome.sigtermExits.every((code) => code === 0), `SIGTERM exits: ${outcome.sigtermExits.join(',')}`);
+  assert.ok(
+    outcome.sigtermExits.every((code) => code === 0),
+    `SIGTERM exits: ${outcome.sigtermExits.join(',')}`,
+  );
   assert.equal(report.lost, []);
   assert.equal(report.unanswered, []);
   assert.equal(report.answeredTwice, []);

@@ -25,7 +25,8 @@ function fakeNode(world: World, nodeId: string) {
   const nsp = {
     on: (event: string, fn: (payload: any) => void) => void handlers.set(event, fn),
     serverSideEmit: (event: string, payload: unknown) => {
-      for (const [other, map] of world.bus) if (other !== nodeId && world.live.has(other)) queueMicrotask(() => map.get(event)?.(payload));
+      for (const [other, map] of world.bus)
+        if (other !== nodeId && world.live.has(other)) queueMicrotask(() => map.get(event)?.(payload));
       return true;
     },
   } as unknown as Namespace;
@@ -53,7 +54,10 @@ function fakeNode(world: World, nodeId: string) {
   const calls: string[] = [];
   const resumed: Array<{ taskId: string; note: string | null; replay: string[] }> = [];
   const local = {
-    userMessage: async (message: { id: string; taskId: string }) => (calls.push(`userMessage ${message.id}`), { ok: true, data: { node: nodeId } }),
+    userMessage: async (message: { id: string; taskId: string }) => (
+      calls.push(`userMessage ${message.id}`),
+      { ok: true, data: { node: nodeId } }
+    ),
     stop: async (taskId: string) => (calls.push(`stop ${taskId}`), { ok: true, data: { node: nodeId } }),
     resumeInterrupted: async (taskId: string, note: string | null, replay?: Array<{ id: string }>) => {
       resumed.push({ taskId, note, replay: (replay ?? []).map((m) => m.id) });
@@ -65,13 +69,29 @@ function fakeNode(world: World, nodeId: string) {
     getTask: async (taskId: string) => world.tasks.get(taskId),
     listMessages: async (taskId: string) => world.messages.get(taskId) ?? [],
   } as unknown as TaskStore;
-  const control = createClusterControl({ nsp, ownership, fence: createTaskFence(() => ownership), taskStore, log: () => undefined, forwardPollMs: 1, sleep: () => new Promise((r) => setImmediate(r)) });
+  const control = createClusterControl({
+    nsp,
+    ownership,
+    fence: createTaskFence(() => ownership),
+    taskStore,
+    log: () => undefined,
+    forwardPollMs: 1,
+    sleep: () => new Promise((r) => setImmediate(r)),
+  });
   const wrapped = control.wrap(local)!;
   return { nodeId, control, wrapped, calls, resumed };
 }
 
-const newWorld = (): World => ({ locks: new Map(), recorded: new Map(), live: new Set(), bus: new Map(), tasks: new Map(), messages: new Map() });
-const message = (taskId: string, id: string) => ({ v: 1, type: 'user_message', id, timestamp: 1, taskId, content: id }) as any;
+const newWorld = (): World => ({
+  locks: new Map(),
+  recorded: new Map(),
+  live: new Set(),
+  bus: new Map(),
+  tasks: new Map(),
+  messages: new Map(),
+});
+const message = (taskId: string, id: string) =>
+  ({ v: 1, type: 'user_message', id, timestamp: 1, taskId, content: id }) as any;
 
 const test = suite('cluster control: routing and adoption');
 
@@ -98,11 +118,23 @@ test('another node forwards to the live owner; after the owner dies one fresh cl
   const forwarded = await b.wrapped.userMessage(message('t2', 'm2'), {});
   assert.equal(forwarded, { ok: true, data: { node: 'a' } });
   assert.equal(a.calls, ['userMessage m1', 'userMessage m2']);
-  world.messages.set('t2', [{ id: 'm1', role: 'user', content: 'm1' }, { id: 'm2', role: 'user', content: 'm2' }]);
+  world.messages.set('t2', [
+    { id: 'm1', role: 'user', content: 'm1' },
+    { id: 'm2', role: 'user', content: 'm2' },
+  ]);
   world.live.delete('a'); // kill -9: its locks go with its connection
   const [one, two] = await Promise.all([b.wrapped.userMessage(message('t2', 'm3'), {}), b.wrapped.stop('t2', 'web')]);
-  assert.equal([one, two].map((r) => (r as any).data.node), ['b', 'b']);
-  assert.equal(b.resumed, [{ taskId: 't2', note: 'The server node that was running this task stopped; node b took it over and carries on where it was.', replay: ['m1', 'm2'] }]);
+  assert.equal(
+    [one, two].map((r) => (r as any).data.node),
+    ['b', 'b'],
+  );
+  assert.equal(b.resumed, [
+    {
+      taskId: 't2',
+      note: 'The server node that was running this task stopped; node b took it over and carries on where it was.',
+      replay: ['m1', 'm2'],
+    },
+  ]);
   assert.equal(b.calls, ['userMessage m3', 'stop t2']);
 });
 
@@ -137,12 +169,22 @@ test('a task whose owner died between acknowledging a message and starting the t
   const b = fakeNode(world, 'b');
   world.tasks.set('t5', { status: 'ongoing' });
   world.recorded.set('t5', 'gone');
-  world.messages.set('t5', [{ id: 'm1', role: 'user', content: 'm1', meta: { traceId: 'trace-m1' } }, { id: 'a1', role: 'assistant', content: 'x', meta: { traceId: 'trace-m1' } }, { id: 'm2', role: 'user', content: 'm2' }]);
+  world.messages.set('t5', [
+    { id: 'm1', role: 'user', content: 'm1', meta: { traceId: 'trace-m1' } },
+    { id: 'a1', role: 'assistant', content: 'x', meta: { traceId: 'trace-m1' } },
+    { id: 'm2', role: 'user', content: 'm2' },
+  ]);
   world.tasks.set('t6', { status: 'ongoing' });
-  world.messages.set('t6', [{ id: 'm1', role: 'user', content: 'm1', meta: { traceId: 'trace-m1' } }, { id: 'a1', role: 'assistant', content: 'x', meta: { traceId: 'trace-m1' } }]);
+  world.messages.set('t6', [
+    { id: 'm1', role: 'user', content: 'm1', meta: { traceId: 'trace-m1' } },
+    { id: 'a1', role: 'assistant', content: 'x', meta: { traceId: 'trace-m1' } },
+  ]);
   await b.control.takeOver('t5');
   await b.control.takeOver('t6');
-  assert.equal(b.resumed.map((r) => [r.taskId, r.replay]), [['t5', ['m2']]]);
+  assert.equal(
+    b.resumed.map((r) => [r.taskId, r.replay]),
+    [['t5', ['m2']]],
+  );
 });
 
 test.run();

@@ -55,7 +55,10 @@ export async function startClusterHarness(baseEnv: Record<string, string> = {}):
       ...baseEnv,
       ...extraEnv,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', NODE_SCRIPT], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', NODE_SCRIPT], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const onData = (d: Buffer) => {

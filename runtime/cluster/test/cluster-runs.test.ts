@@ -35,14 +35,29 @@ interface Node {
   mcp: McpHarness;
 }
 
-async function startNode(name: string, pages: Record<string, { title: string; text: string; hold?: Promise<void> }>): Promise<Node> {
+async function startNode(
+  name: string,
+  pages: Record<string, { title: string; text: string; hold?: Promise<void> }>,
+): Promise<Node> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   pool.on('error', () => undefined);
   const store = createPostgresRunStore({ pool, nodeId: name, clock });
   const lost: unknown[] = [];
-  const ownership = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: name, url: `http://${name}.invalid`, clock, onLost: (e) => lost.push(e) });
+  const ownership = await createTaskOwnership({
+    connectionString: databaseUrl,
+    pool,
+    nodeId: name,
+    url: `http://${name}.invalid`,
+    clock,
+    onLost: (e) => lost.push(e),
+  });
   // Only the stores are the cluster's here (no socket adapter, no task forwarding: not needed for runs).
-  const cluster = { channel: (local: any) => local, services: (services: any) => services, control: (control: any) => control, artifactStore: createPostgresArtifactStore({ pool }) };
+  const cluster = {
+    channel: (local: any) => local,
+    services: (services: any) => services,
+    control: (control: any) => control,
+    artifactStore: createPostgresArtifactStore({ pool }),
+  };
   const mcp = await startMcp({ pages, routes: { runStore: store }, server: { cluster } });
   return { name, pool, store, ownership, lost, mcp };
 }
@@ -72,7 +87,11 @@ test.after(async (ctx) => {
 
 test('a run stored by A after B started: B lists it and reads it, through to its result', async ({ a, b }) => {
   assert.equal((await b.mcp.ok('list_task_runs', {})).total, 0);
-  const done = await a.mcp.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://one.test/'] }, options: { mode: 'sync' } });
+  const done = await a.mcp.ok('run_task_template', {
+    templateId: 'batch_extract_pages',
+    inputs: { urls: ['https://one.test/'] },
+    options: { mode: 'sync' },
+  });
   assert.is(done.status, 'succeeded');
   await a.store.flush();
   const listed = await b.mcp.ok('list_task_runs', {});
@@ -91,20 +110,42 @@ test('a run stored by A after B started: B lists it and reads it, through to its
   assert.is(missing.errorCode, 'RUN_NOT_FOUND');
 });
 
-test('A dies mid-run: B marks the run canceled (RUN_CANCELED, node_lost) once, and a late write of A cannot undo it', async ({ a, b }) => {
-  const { runId } = await a.mcp.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://held.test/'] }, options: { mode: 'async' } });
+test('A dies mid-run: B marks the run canceled (RUN_CANCELED, node_lost) once, and a late write of A cannot undo it', async ({
+  a,
+  b,
+}) => {
+  const { runId } = await a.mcp.ok('run_task_template', {
+    templateId: 'batch_extract_pages',
+    inputs: { urls: ['https://held.test/'] },
+    options: { mode: 'async' },
+  });
   // The runId A handed back is already in PostgreSQL: B reads it at once (no RUN_NOT_FOUND window).
   assert.ok(['queued', 'running'].includes((await b.mcp.ok('get_task_run', { runId })).status));
-  await eventually(async () => (await b.mcp.ok('get_task_run', { runId })).status === 'running', 5000, 'B to see the run running');
+  await eventually(
+    async () => (await b.mcp.ok('get_task_run', { runId })).status === 'running',
+    5000,
+    'B to see the run running',
+  );
   const runningOnB = await b.mcp.ok('list_task_runs', { status: 'running' });
-  assert.equal(runningOnB.runs.map((r: any) => r.runId), [runId]);
+  assert.equal(
+    runningOnB.runs.map((r: any) => r.runId),
+    [runId],
+  );
 
   // A watcher on B (timers injected: ticks by hand). Nothing is orphaned while A is alive.
   const timers = { setInterval: () => 0, clearInterval: () => undefined };
   const log: any[] = [];
   const noTasks = { nodeGone: () => undefined } as unknown as ClusterPlugins;
   const control = { adopt: async () => undefined } as unknown as ClusterControl;
-  const watcher = startFailoverWatcher({ ownership: b.ownership, plugins: noTasks, control, runs: b.store, intervalMs: 1000, log: (e) => log.push(e), timers });
+  const watcher = startFailoverWatcher({
+    ownership: b.ownership,
+    plugins: noTasks,
+    control,
+    runs: b.store,
+    intervalMs: 1000,
+    log: (e) => log.push(e),
+    timers,
+  });
   await watcher.tick();
   assert.is((await b.mcp.ok('get_task_run', { runId })).status, 'running', 'A is alive: its run is left alone');
 
@@ -115,9 +156,15 @@ test('A dies mid-run: B marks the run canceled (RUN_CANCELED, node_lost) once, a
   watcher.stop();
   const marked = await b.mcp.ok('get_task_run', { runId });
   assert.is(marked.status, 'canceled');
-  assert.equal([marked.error.errorCode, marked.error.details.reason, marked.error.details.nodeId], ['RUN_CANCELED', 'node_lost', 'node-a']);
+  assert.equal(
+    [marked.error.errorCode, marked.error.details.reason, marked.error.details.nodeId],
+    ['RUN_CANCELED', 'node_lost', 'node-a'],
+  );
   assert.equal(marked.steps, [{ stepId: 'extract-1', status: 'skipped' }]);
-  assert.ok(log.some((e) => e.event === 'mcp_runs_interrupted' && e.runs.includes(runId)), JSON.stringify(log));
+  assert.ok(
+    log.some((e) => e.event === 'mcp_runs_interrupted' && e.runs.includes(runId)),
+    JSON.stringify(log),
+  );
   // A second look (by any node) marks nothing more.
   assert.equal(await b.store.interruptOrphans(LIVE_NODES_SQL), []);
 
@@ -137,8 +184,22 @@ test('several nodes looking at once mark each orphaned run exactly once', async 
   const ids = Array.from({ length: 10 }, (_, i) => `run_01ARZ3NDEKTSV4RRFFQ69G5FA${'ABCDEFGHJK'[i]}`);
   for (const runId of ids) {
     await ghost.put({
-      runId, templateId: 'batch_extract_pages', templateVersion: '1.0.0', status: 'running', sessionId: 'sess', sessionCreated: true, trustLevel: 'open', mode: 'async',
-      inputs: {}, timeoutMs: 1000, concurrency: 1, createdAt: 1, updatedAt: 1, cancelRequested: false, progress: { totalSteps: 1, doneSteps: 0 }, steps: [{ stepId: 's', status: 'running' }],
+      runId,
+      templateId: 'batch_extract_pages',
+      templateVersion: '1.0.0',
+      status: 'running',
+      sessionId: 'sess',
+      sessionCreated: true,
+      trustLevel: 'open',
+      mode: 'async',
+      inputs: {},
+      timeoutMs: 1000,
+      concurrency: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      cancelRequested: false,
+      progress: { totalSteps: 1, doneSteps: 0 },
+      steps: [{ stepId: 's', status: 'running' }],
     } as never);
   }
   const stores = [0, 1, 2].map(() => createPostgresRunStore({ pool, nodeId: 'node-x', clock }));

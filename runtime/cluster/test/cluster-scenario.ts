@@ -21,7 +21,13 @@ export const PLANS: Record<string, { tools: Array<[string, Record<string, unknow
     ],
     final: 'Clicked both buttons.',
   },
-  'click three': { tools: [['browser_open', { url: `${SITE}/three` }], ['browser_click', { clickId: 3 }]], final: 'Clicked three.' },
+  'click three': {
+    tools: [
+      ['browser_open', { url: `${SITE}/three` }],
+      ['browser_click', { clickId: 3 }],
+    ],
+    final: 'Clicked three.',
+  },
   'just answer': { tools: [], final: 'Here is my answer.' },
 };
 
@@ -52,9 +58,15 @@ export function holdingAnswerer(): { answer: Answerer; hold(taskId: string): voi
       held.delete(taskId);
     },
     answer: async (name, params, frame): Promise<FakeAnswer> => {
-      if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title: 'Page', text: 'A page with three buttons.' } } };
+      if (name === 'browser_readability_extract')
+        return { result: { status: 'success', result: { title: 'Page', text: 'A page with three buttons.' } } };
       if (name === 'browser_dom_index') {
-        return { result: { status: 'success', result: { elements: [1, 2, 3].map((clickId) => ({ clickId, tag: 'button', text: `B${clickId}` })) } } };
+        return {
+          result: {
+            status: 'success',
+            result: { elements: [1, 2, 3].map((clickId) => ({ clickId, tag: 'button', text: `B${clickId}` })) },
+          },
+        };
       }
       // Acknowledged at once (the extension has it), its result only once released.
       const hold = name === 'browser_click' && params.clickId === 2 ? held.get(frame.taskId)?.promise : undefined;
@@ -74,8 +86,10 @@ export async function historyOf(url: string, taskId: string): Promise<{ status: 
   return { status: body.data?.task?.status, messages: body.data?.messages ?? [] };
 }
 
-export const answers = (messages: StoredMessage[]) => messages.filter((m) => m.role === 'assistant').map((m) => m.content);
-export const notes = (messages: StoredMessage[], pattern: RegExp) => messages.filter((m) => m.role === 'system' && pattern.test(m.content));
+export const answers = (messages: StoredMessage[]) =>
+  messages.filter((m) => m.role === 'assistant').map((m) => m.content);
+export const notes = (messages: StoredMessage[], pattern: RegExp) =>
+  messages.filter((m) => m.role === 'system' && pattern.test(m.content));
 
 let seq = 0;
 export function userMessage(taskId: string, content: string, id = `msg-${Date.now().toString(36)}-${seq++}`) {

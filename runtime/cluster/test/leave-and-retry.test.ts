@@ -24,7 +24,11 @@ function leaving(inFlight: () => number, now: () => number = () => 0) {
   const steps: string[] = [];
   const at: Record<string, number> = {};
   const deps = {
-    ownership: { nodeId: 'a', owned: () => ['t1', 't2'], handOffAll: async () => (steps.push('handoff'), ['t1', 't2']) } as unknown as TaskOwnership,
+    ownership: {
+      nodeId: 'a',
+      owned: () => ['t1', 't2'],
+      handOffAll: async () => (steps.push('handoff'), ['t1', 't2']),
+    } as unknown as TaskOwnership,
     control: { dropTasks: (ids: string[]) => void steps.push(`drop ${ids.join(',')}`) } as unknown as ClusterControl,
     fence: { drain: () => void steps.push('drain') } as unknown as TaskFence,
     ledger: { inFlight } as unknown as ActionLedger,
@@ -62,11 +66,17 @@ const retry = suite('database retry');
 retry('transient errors (also as a cause) are retried with backoff; others are thrown at once', async () => {
   const clock = simulated();
   let calls = 0;
-  const wrapped = Object.assign(new Error('task store could not append the message'), { code: 'INTERNAL', cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
-  const value = await withDbRetry(async () => {
-    if (++calls < 4) throw wrapped;
-    return 'ok';
-  }, { sleep: clock.sleep, now: clock.now });
+  const wrapped = Object.assign(new Error('task store could not append the message'), {
+    code: 'INTERNAL',
+    cause: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+  });
+  const value = await withDbRetry(
+    async () => {
+      if (++calls < 4) throw wrapped;
+      return 'ok';
+    },
+    { sleep: clock.sleep, now: clock.now },
+  );
   assert.is(value, 'ok');
   assert.is(calls, 4);
   assert.is(clock.now(), 100 + 200 + 400);
@@ -83,7 +93,11 @@ retry('transient errors (also as a cause) are retried with backoff; others are t
 retry('bounded: past maxMs the last error is thrown; a gate that throws stops the retry', async () => {
   const clock = simulated();
   const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-  const error = await withDbRetry(async () => Promise.reject(down), { sleep: clock.sleep, now: clock.now, maxMs: 30_000 }).catch((e) => e);
+  const error = await withDbRetry(async () => Promise.reject(down), {
+    sleep: clock.sleep,
+    now: clock.now,
+    maxMs: 30_000,
+  }).catch((e) => e);
   assert.is(error, down);
   assert.ok(clock.now() > 30_000 && clock.now() < 33_000, `gave up at ${clock.now()} ms`);
   const lost = Object.assign(new Error('lost'), { code: 'CLUSTER_TASK_LOST' });

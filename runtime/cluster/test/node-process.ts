@@ -3,8 +3,12 @@
 import { startMimo } from '../../app.ts';
 
 const logs = process.env.MIMO_TEST_NODE_LOG === '1';
-const app = await startMimo(process.env, { log: (entry) => logs && process.stderr.write(`${JSON.stringify({ node: process.env.MIMO_NODE_ID, ...entry })}\n`) });
-process.stdout.write(`${JSON.stringify({ url: app.server.url, nodeId: app.cluster?.config.nodeId, pid: process.pid })}\n`);
+const app = await startMimo(process.env, {
+  log: (entry) => logs && process.stderr.write(`${JSON.stringify({ node: process.env.MIMO_NODE_ID, ...entry })}\n`),
+});
+process.stdout.write(
+  `${JSON.stringify({ url: app.server.url, nodeId: app.cluster?.config.nodeId, pid: process.pid })}\n`,
+);
 process.on('SIGTERM', () => {
   void (async () => {
     if (app.cluster) await app.cluster.leave().catch(() => undefined);

@@ -132,20 +132,30 @@ for (const kind of ['official @socket.io/postgres-adapter', 'ours (ordered)'] as
     assert.equal(senderSeen, []);
   });
 
-  s('broadcast with acks across nodes: an action dispatched on A reaches the plugin on B, its ack comes back to A', async (ctx) => {
-    const [a, b] = ctx.nodes as [Node, Node, Node];
-    const plugin = await connectClient(b.url, { transports: ['websocket'], auth: { room: 'client:p1' } });
-    ctx.clients = [plugin];
-    plugin.on('plugin_message', (frame: { id: string }, ack: (r: unknown) => void) => ack({ ok: true, accepted: frame.id }));
-    const responses = await a.nsp.to('client:p1').timeout(3000).emitWithAck('plugin_message', { type: 'browser_action', id: 'act-1' });
-    assert.equal(responses, [{ ok: true, accepted: 'act-1' }]);
-    // Nobody in the room anywhere: done at once with no responses (every node counted 0 clients).
-    assert.equal(await a.nsp.to('client:nobody').timeout(3000).emitWithAck('plugin_message', {}), []);
-  });
+  s(
+    'broadcast with acks across nodes: an action dispatched on A reaches the plugin on B, its ack comes back to A',
+    async (ctx) => {
+      const [a, b] = ctx.nodes as [Node, Node, Node];
+      const plugin = await connectClient(b.url, { transports: ['websocket'], auth: { room: 'client:p1' } });
+      ctx.clients = [plugin];
+      plugin.on('plugin_message', (frame: { id: string }, ack: (r: unknown) => void) =>
+        ack({ ok: true, accepted: frame.id }),
+      );
+      const responses = await a.nsp
+        .to('client:p1')
+        .timeout(3000)
+        .emitWithAck('plugin_message', { type: 'browser_action', id: 'act-1' });
+      assert.equal(responses, [{ ok: true, accepted: 'act-1' }]);
+      // Nobody in the room anywhere: done at once with no responses (every node counted 0 clients).
+      assert.equal(await a.nsp.to('client:nobody').timeout(3000).emitWithAck('plugin_message', {}), []);
+    },
+  );
 
   s('serverSideEmit reaches the other nodes', async (ctx) => {
     const [a, b, c] = ctx.nodes as [Node, Node, Node];
-    const got = Promise.all([b, c].map((n) => new Promise((resolve) => n.nsp.on('cluster:ping', (x: unknown) => resolve(x)))));
+    const got = Promise.all(
+      [b, c].map((n) => new Promise((resolve) => n.nsp.on('cluster:ping', (x: unknown) => resolve(x)))),
+    );
     a.nsp.serverSideEmit('cluster:ping', { from: 'A' });
     assert.equal(await got, [{ from: 'A' }, { from: 'A' }]);
   });
@@ -159,7 +169,9 @@ for (const kind of ['official @socket.io/postgres-adapter', 'ours (ordered)'] as
       const admin = new pg.Client({ connectionString: databaseUrl });
       await admin.connect();
       // Every pub/sub connection of every node is cut (as a server restart would).
-      const cut = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-pubsub'`);
+      const cut = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-pubsub'`,
+      );
       await admin.end();
       assert.ok(cut.rowCount! >= 6);
       const deadline = Date.now() + 10_000;
@@ -178,10 +190,14 @@ for (const kind of ['official @socket.io/postgres-adapter', 'ours (ordered)'] as
       ctx.clients = [web];
       const seen = collect(web, 'frontend_event');
       const big = 'x'.repeat(20_000);
-      for (let i = 0; i < 60; i++) a.nsp.to('task:order').emit('frontend_event', { i, text: i % 3 === 0 ? big : 'small' });
+      for (let i = 0; i < 60; i++)
+        a.nsp.to('task:order').emit('frontend_event', { i, text: i % 3 === 0 ? big : 'small' });
       const deadline = Date.now() + 10_000;
       while (seen.length < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(seen.map(([e]) => (e as { i: number }).i), Array.from({ length: 60 }, (_, i) => i));
+      assert.equal(
+        seen.map(([e]) => (e as { i: number }).i),
+        Array.from({ length: 60 }, (_, i) => i),
+      );
     });
   }
 

@@ -16,7 +16,8 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
 pool.on('error', () => undefined);
 await migrate(pool);
 const clock = { now: () => Date.now() };
-const node = (nodeId: string) => createTaskOwnership({ connectionString: databaseUrl, pool, nodeId, url: `http://${nodeId}`, clock });
+const node = (nodeId: string) =>
+  createTaskOwnership({ connectionString: databaseUrl, pool, nodeId, url: `http://${nodeId}`, clock });
 
 const test = suite<{ nodes: TaskOwnership[] }>('task ownership', { nodes: [] });
 test.after.each(async (ctx) => {
@@ -55,10 +56,23 @@ test('a node id in use by a live node is refused', async (ctx) => {
 });
 
 test('kill -9 of the owner: its locks are free within seconds and its running task is an orphan', async (ctx) => {
-  await pool.query(`INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('task-k', 'k', 'running', 1, 1, '{}')`);
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./ownership-child.ts', import.meta.url)), databaseUrl, 'node-doomed', 'task-k'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  await pool.query(
+    `INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('task-k', 'k', 'running', 1, 1, '{}')`,
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./ownership-child.ts', import.meta.url)),
+      databaseUrl,
+      'node-doomed',
+      'task-k',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('claimed') && resolve());
     child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
@@ -87,7 +101,9 @@ test('orphans: running tasks whose owner is gone or never was, not those a live 
   const a = await node('node-o1');
   const b = await node('node-o2');
   ctx.nodes.push(a, b);
-  await pool.query(`INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('o-run', 'x', 'running', 1, 2, '{}'), ('o-idle', 'x', 'ongoing', 1, 3, '{}'), ('o-held', 'x', 'takeover', 1, 4, '{}')`);
+  await pool.query(
+    `INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('o-run', 'x', 'running', 1, 2, '{}'), ('o-idle', 'x', 'ongoing', 1, 3, '{}'), ('o-held', 'x', 'takeover', 1, 4, '{}')`,
+  );
   assert.is(await a.claim('o-held'), true);
   const orphans = await b.orphans();
   assert.ok(orphans.includes('o-run'));
@@ -97,13 +113,24 @@ test('orphans: running tasks whose owner is gone or never was, not those a live 
 
 test('a cut lock connection fences the node, which reconnects and keeps the tasks nobody took', async (ctx) => {
   const changes: string[] = [];
-  const a = await createTaskOwnership({ connectionString: databaseUrl, pool, nodeId: 'node-cut', url: 'http://cut', clock, graceMs: 50 });
-  a.onChange((c) => changes.push(c.type === 'fenced' ? 'fenced' : `restored kept=${c.kept.join(',')} lost=${c.lost.join(',')}`));
+  const a = await createTaskOwnership({
+    connectionString: databaseUrl,
+    pool,
+    nodeId: 'node-cut',
+    url: 'http://cut',
+    clock,
+    graceMs: 50,
+  });
+  a.onChange((c) =>
+    changes.push(c.type === 'fenced' ? 'fenced' : `restored kept=${c.kept.join(',')} lost=${c.lost.join(',')}`),
+  );
   const b = await node('node-watching');
   ctx.nodes.push(a, b);
   assert.is(await a.claim('task-keep'), true);
   assert.is(await a.claim('task-taken'), true);
-  await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-cut'`);
+  await pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-cut'`,
+  );
   const deadline = Date.now() + 5_000;
   while (!a.fenced() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   assert.ok(a.fenced(), 'fenced at once');
@@ -125,11 +152,21 @@ test('a database that stays away past maxOutageMs: the node gives up, saying why
   await migrate(own);
   const dbName = new URL(url).pathname.slice(1);
   let lost: (Error & { code?: string }) | undefined;
-  const a = await createTaskOwnership({ connectionString: url, pool: own, nodeId: 'node-stranded', url: 'http://x', clock, maxOutageMs: 1_000, onLost: (e) => (lost = e as Error) });
+  const a = await createTaskOwnership({
+    connectionString: url,
+    pool: own,
+    nodeId: 'node-stranded',
+    url: 'http://x',
+    clock,
+    maxOutageMs: 1_000,
+    onLost: (e) => (lost = e as Error),
+  });
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
   await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-  await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-stranded'`);
+  await admin.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'mimo-locks:node-stranded'`,
+  );
   const deadline = Date.now() + 8_000;
   while (!lost && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
@@ -145,7 +182,9 @@ test('handoff: every task released with a handoff record; a running one is an or
   const a = await node('node-leaving');
   const b = await node('node-staying');
   ctx.nodes.push(a, b);
-  await pool.query(`INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('h-run', 'x', 'running', 1, 5, '{}')`);
+  await pool.query(
+    `INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('h-run', 'x', 'running', 1, 5, '{}')`,
+  );
   assert.is(await a.claim('h-run'), true);
   assert.not.ok((await b.orphans()).includes('h-run'));
   assert.equal(await a.handOffAll(), ['h-run']);

@@ -15,13 +15,21 @@ s.after.each(({ h }) => h.remove());
 
 s('application/json with a charset and +json types are accepted', async ({ h }) => {
   for (const type of ['application/json; charset=utf-8', 'application/vnd.mimo+json', 'Application/JSON']) {
-    const res = await call(h.app, PATH, { method: 'POST', headers: { 'Content-Type': type }, body: JSON.stringify(valid) });
+    const res = await call(h.app, PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body: JSON.stringify(valid),
+    });
     assert.is(res.status, 200, type);
   }
 });
 
 s('a non-JSON or missing Content-Type is 415 BAD_REQUEST', async ({ h }) => {
-  for (const headers of [{ 'Content-Type': 'text/plain' }, { 'Content-Type': 'application/x-www-form-urlencoded' }, {}] as Array<Record<string, string>>) {
+  for (const headers of [
+    { 'Content-Type': 'text/plain' },
+    { 'Content-Type': 'application/x-www-form-urlencoded' },
+    {},
+  ] as Array<Record<string, string>>) {
     const res = await call(h.app, PATH, { method: 'POST', headers, body: JSON.stringify(valid) });
     assert.is(res.status, 415, JSON.stringify(headers));
     assert.is(res.body.error.code, 'BAD_REQUEST');
@@ -31,11 +39,21 @@ s('a non-JSON or missing Content-Type is 415 BAD_REQUEST', async ({ h }) => {
 });
 
 s('malformed, empty or non-UTF-8 JSON is 400 invalid_json', async ({ h }) => {
-  const bodies: Array<string | Uint8Array<ArrayBuffer>> = ['{"clientId":', '', 'undefined', "{'a':1}", Uint8Array.from([0x7b, 0xff, 0x7d])];
+  const bodies: Array<string | Uint8Array<ArrayBuffer>> = [
+    '{"clientId":',
+    '',
+    'undefined',
+    "{'a':1}",
+    Uint8Array.from([0x7b, 0xff, 0x7d]),
+  ];
   for (const body of bodies) {
     const res = await call(h.app, PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     assert.is(res.status, 400, String(body));
-    assert.equal(res.body.error, { code: 'BAD_REQUEST', message: 'request body is not valid JSON', details: { reason: 'invalid_json' } });
+    assert.equal(res.body.error, {
+      code: 'BAD_REQUEST',
+      message: 'request body is not valid JSON',
+      details: { reason: 'invalid_json' },
+    });
   }
 });
 
@@ -54,7 +72,11 @@ s('a body over the limit is 413, by Content-Length or while streaming', async ({
   const big = JSON.stringify({ ...valid, ua: 'x'.repeat(300) });
   const declared = await call(h.app, PATH, postJson(big));
   assert.is(declared.status, 413);
-  assert.equal(declared.body.error, { code: 'BAD_REQUEST', message: 'request body exceeds 256 bytes', details: { reason: 'too_large' } });
+  assert.equal(declared.body.error, {
+    code: 'BAD_REQUEST',
+    message: 'request body exceeds 256 bytes',
+    details: { reason: 'too_large' },
+  });
   const encoded = new TextEncoder().encode(big);
   let pulls = 0;
   const stream = new ReadableStream<Uint8Array>({
@@ -65,7 +87,12 @@ s('a body over the limit is 413, by Content-Length or while streaming', async ({
       else controller.enqueue(chunk);
     },
   });
-  const streamed = await call(h.app, PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+  const streamed = await call(h.app, PATH, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
   assert.is(streamed.status, 413);
   assert.ok(pulls < Math.ceil(encoded.length / 64) + 1, `stopped reading early (${pulls} pulls)`);
   assert.equal(h.registry.list(), []);

@@ -5,8 +5,25 @@ import { ExtensionListResponseSchema, SnapshotResponseSchema, validate } from '.
 import { call, makeHarness, postJson, T0 } from './util.ts';
 import type { Harness } from './util.ts';
 
-const tab = (tabId: number, windowId: number, index: number, active = false) => ({ tabId, windowId, index, active, pinned: false, hidden: false, url: `https://example.test/${tabId}` });
-const sync = (tabs: ReturnType<typeof tab>[]) => ({ v: 1, type: 'full_state_sync', windows: [{ windowId: 1, focused: true }], tabs, tabGroups: [], activeWindowId: 1, activeTabId: tabs.find((t) => t.active)?.tabId ?? null, timestamp: T0 });
+const tab = (tabId: number, windowId: number, index: number, active = false) => ({
+  tabId,
+  windowId,
+  index,
+  active,
+  pinned: false,
+  hidden: false,
+  url: `https://example.test/${tabId}`,
+});
+const sync = (tabs: ReturnType<typeof tab>[]) => ({
+  v: 1,
+  type: 'full_state_sync',
+  windows: [{ windowId: 1, focused: true }],
+  tabs,
+  tabGroups: [],
+  activeWindowId: 1,
+  activeTabId: tabs.find((t) => t.active)?.tabId ?? null,
+  timestamp: T0,
+});
 
 const snap = suite<{ h: Harness }>('http: GET /api/snapshot');
 snap.before.each(async (ctx) => {
@@ -18,7 +35,19 @@ snap('nothing synced: an empty stale snapshot, never cached', async ({ h }) => {
   const res = await call(h.app, '/api/snapshot');
   assert.is(res.status, 200);
   assert.is(res.headers.get('cache-control'), 'no-store');
-  assert.equal(res.body.data, { windows: [], tabs: [], tabGroups: [], activeWindowId: null, activeTabId: null, lastUpdated: null, connected: false, ageMs: null, stale: true, clientId: null, seq: null });
+  assert.equal(res.body.data, {
+    windows: [],
+    tabs: [],
+    tabGroups: [],
+    activeWindowId: null,
+    activeTabId: null,
+    lastUpdated: null,
+    connected: false,
+    ageMs: null,
+    stale: true,
+    clientId: null,
+    seq: null,
+  });
   assert.ok(validate(SnapshotResponseSchema, res.body.data).ok);
 });
 
@@ -34,7 +63,15 @@ snap('the latest synced client is served with its freshness; offline makes it st
   h.clock.increment(1200);
   let res = await call(h.app, '/api/snapshot');
   assert.equal(
-    [res.body.data.clientId, res.body.data.tabs.length, res.body.data.activeTabId, res.body.data.connected, res.body.data.ageMs, res.body.data.stale, res.body.data.seq],
+    [
+      res.body.data.clientId,
+      res.body.data.tabs.length,
+      res.body.data.activeTabId,
+      res.body.data.connected,
+      res.body.data.ageMs,
+      res.body.data.stale,
+      res.body.data.seq,
+    ],
     ['p', 2, 1, true, 1200, false, 1],
   );
   assert.ok(validate(SnapshotResponseSchema, res.body.data).ok);
@@ -53,7 +90,10 @@ snap('?clientId= picks that client and its own connection state', async ({ h }) 
   h.snapshots.applyFullSync('b', sync([tab(7, 1, 0, true), tab(8, 1, 1)]));
   assert.is((await call(h.app, '/api/snapshot')).body.data.clientId, 'b');
   const a = await call(h.app, '/api/snapshot?clientId=a');
-  assert.equal([a.body.data.clientId, a.body.data.tabs.length, a.body.data.connected, a.body.data.stale], ['a', 1, true, false]);
+  assert.equal(
+    [a.body.data.clientId, a.body.data.tabs.length, a.body.data.connected, a.body.data.stale],
+    ['a', 1, true, false],
+  );
   const b = await call(h.app, '/api/snapshot?clientId=b');
   assert.equal([b.body.data.connected, b.body.data.stale], [false, true]);
   const unknown = await call(h.app, '/api/snapshot?clientId=zzz');
@@ -69,7 +109,16 @@ ext.before.each(async (ctx) => {
 });
 ext.after.each(({ h }) => h.remove());
 
-const registration = { extensionId: 'abcdefghijklmnop', extensionName: 'mimo-agent', clientId: 'plugin-abc', ua: 'Mozilla/5.0', version: '0.1.0', browserName: 'chrome', allowOtherClient: false, timestamp: T0 };
+const registration = {
+  extensionId: 'abcdefghijklmnop',
+  extensionName: 'mimo-agent',
+  clientId: 'plugin-abc',
+  ua: 'Mozilla/5.0',
+  version: '0.1.0',
+  browserName: 'chrome',
+  allowOtherClient: false,
+  timestamp: T0,
+};
 
 ext('POST /api/extension/extension-id registers and the list shows it', async ({ h }) => {
   const res = await call(h.app, '/api/extension/extension-id', postJson(registration));
@@ -79,7 +128,17 @@ ext('POST /api/extension/extension-id registers and the list shows it', async ({
   const list = await call(h.app, '/api/extension/extension-list');
   assert.is(list.status, 200);
   assert.equal(list.body.data, [
-    { clientId: 'plugin-abc', extensionId: 'abcdefghijklmnop', extensionName: 'mimo-agent', ua: 'Mozilla/5.0', version: '0.1.0', browserName: 'chrome', socketConnected: true, lastSeenAt: T0, health: 'healthy' },
+    {
+      clientId: 'plugin-abc',
+      extensionId: 'abcdefghijklmnop',
+      extensionName: 'mimo-agent',
+      ua: 'Mozilla/5.0',
+      version: '0.1.0',
+      browserName: 'chrome',
+      socketConnected: true,
+      lastSeenAt: T0,
+      health: 'healthy',
+    },
   ]);
   assert.ok(validate(ExtensionListResponseSchema, list.body.data).ok);
 });
@@ -99,7 +158,11 @@ ext('missing fields are 400 with one field error each, and nothing is registered
 });
 
 ext('wrong types are 400 with the offending fields', async ({ h }) => {
-  const res = await call(h.app, '/api/extension/extension-id', postJson({ ...registration, clientId: 42, allowOtherClient: 'no', timestamp: -1 }));
+  const res = await call(
+    h.app,
+    '/api/extension/extension-id',
+    postJson({ ...registration, clientId: 42, allowOtherClient: 'no', timestamp: -1 }),
+  );
   assert.is(res.status, 400);
   const fields = res.body.error.details.fieldErrors.map((e: { field: string }) => e.field).sort();
   assert.equal(fields, ['allowOtherClient', 'clientId', 'timestamp']);

@@ -96,7 +96,18 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     clock,
     ...options.deps,
   });
-  return { app, clock, scheduler, taskStore, registry, snapshots, artifacts, logs, issuedTaskIds, remove: () => rm(root, { recursive: true, force: true }) };
+  return {
+    app,
+    clock,
+    scheduler,
+    taskStore,
+    registry,
+    snapshots,
+    artifacts,
+    logs,
+    issuedTaskIds,
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
 }
 
 export interface JsonResponse {
@@ -119,7 +130,11 @@ export async function call(app: Hono<HttpEnv>, path: string, init: RequestInit =
 }
 
 export function postJson(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+  return {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 export function bytes(n: number, seed = 7): Uint8Array<ArrayBuffer> {
@@ -127,7 +142,10 @@ export function bytes(n: number, seed = 7): Uint8Array<ArrayBuffer> {
 }
 
 /** A request body that sends one chunk and then stalls; `reads(n)` resolves once it was pulled n times. */
-export function stalledBody(first: Uint8Array): { stream: ReadableStream<Uint8Array>; reads(n: number): Promise<void> } {
+export function stalledBody(first: Uint8Array): {
+  stream: ReadableStream<Uint8Array>;
+  reads(n: number): Promise<void>;
+} {
   let pulls = 0;
   const waiters: Array<{ n: number; resolve(): void }> = [];
   const stream = new ReadableStream<Uint8Array>(
@@ -144,5 +162,8 @@ export function stalledBody(first: Uint8Array): { stream: ReadableStream<Uint8Ar
     },
     { highWaterMark: 0 },
   );
-  return { stream, reads: (n) => (pulls >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))) };
+  return {
+    stream,
+    reads: (n) => (pulls >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+  };
 }

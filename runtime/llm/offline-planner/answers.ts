@@ -31,7 +31,11 @@ export function unknownAnswer(request: string, dropped?: Array<{ text: string; r
 
 export function failureAnswer(step: ToolStep, done: string[], notDone: string[] = []): string {
   const error = step.error ?? { code: 'UNKNOWN', message: 'the tool gave no result' };
-  const lines = [`${ANSWER_PREFIX}the step ${step.name} failed with ${error.code}: ${error.message}`, '', 'I stopped there and did not retry.'];
+  const lines = [
+    `${ANSWER_PREFIX}the step ${step.name} failed with ${error.code}: ${error.message}`,
+    '',
+    'I stopped there and did not retry.',
+  ];
   if (done.length > 0) lines.push('', 'Done before the failure:', ...done.map((d) => `- ${d}`));
   if (notDone.length > 0) lines.push('', 'Not done:', ...notDone.map((d) => `- ${d}`));
   return lines.join('\n');

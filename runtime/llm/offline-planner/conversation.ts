@@ -38,7 +38,12 @@ export function readConversation(messages: LlmMessage[]): Conversation {
     const calls = new Map<string, { name: string; arguments: Record<string, unknown>; narration: string }>();
     for (const message of messages.slice(requestIndex + 1)) {
       if (message.role === 'assistant') {
-        for (const call of message.toolCalls ?? []) calls.set(call.toolCallId, { name: call.name, arguments: call.arguments ?? {}, narration: message.content.trim() });
+        for (const call of message.toolCalls ?? [])
+          calls.set(call.toolCallId, {
+            name: call.name,
+            arguments: call.arguments ?? {},
+            narration: message.content.trim(),
+          });
       } else if (message.role === 'tool') {
         const id = message.toolCallId ?? '';
         const call = calls.get(id);
@@ -69,7 +74,10 @@ function parseToolContent(content: string): Pick<ToolStep, 'ok' | 'result' | 'er
     const error = record.error as { code?: unknown; message?: unknown } | undefined;
     return {
       ok: false,
-      error: { code: typeof error?.code === 'string' ? error.code : 'UNKNOWN', message: typeof error?.message === 'string' ? error.message : 'the tool failed' },
+      error: {
+        code: typeof error?.code === 'string' ? error.code : 'UNKNOWN',
+        message: typeof error?.message === 'string' ? error.message : 'the tool failed',
+      },
     };
   }
   if (record.ok === true) return { ok: true, result: record.result };

@@ -21,7 +21,12 @@ function someLabels(page: PageContext, filter: (e: PageContext['elements'][numbe
   return labels.length > 0 ? labels.map((l) => `"${l}"`).join(', ') : 'none';
 }
 
-export function decideAction(item: PlanItem, page: PageContext, snapshot: BrowserContext | undefined, steps: ToolStep[]): Decision {
+export function decideAction(
+  item: PlanItem,
+  page: PageContext,
+  snapshot: BrowserContext | undefined,
+  steps: ToolStep[],
+): Decision {
   const { action } = item;
   if (action.kind === 'check') {
     const decided = decideCheck(action, page);
@@ -41,42 +46,88 @@ export function decideAction(item: PlanItem, page: PageContext, snapshot: Browse
   if (item.tool === TOOL.click && action.kind === 'click') {
     const match = findClickTarget(page.elements, action.target, action.ordinal);
     if (!match) {
-      const which = action.ordinal !== undefined ? `a ${ordinalWord(action.ordinal)} element matching "${action.target}"` : `an element matching "${action.target}"`;
-      return answer(`I could not find ${which} on ${pageName(page)}. Clickable elements I can see: ${someLabels(page, (e) => !isTextField(e))}.`);
+      const which =
+        action.ordinal !== undefined
+          ? `a ${ordinalWord(action.ordinal)} element matching "${action.target}"`
+          : `an element matching "${action.target}"`;
+      return answer(
+        `I could not find ${which} on ${pageName(page)}. Clickable elements I can see: ${someLabels(page, (e) => !isTextField(e))}.`,
+      );
     }
-    const ties = match.ties > 1 ? ` (${action.ordinal !== undefined ? `number ${action.ordinal === -1 ? match.ties : action.ordinal}` : 'the first'} of ${match.ties} matches)` : '';
-    return { kind: 'tool', name: TOOL.click, arguments: { clickId: match.element.clickId }, narration: `clicking "${clip(labelOf(match.element), 60)}" (element ${match.element.clickId})${ties}` };
+    const ties =
+      match.ties > 1
+        ? ` (${action.ordinal !== undefined ? `number ${action.ordinal === -1 ? match.ties : action.ordinal}` : 'the first'} of ${match.ties} matches)`
+        : '';
+    return {
+      kind: 'tool',
+      name: TOOL.click,
+      arguments: { clickId: match.element.clickId },
+      narration: `clicking "${clip(labelOf(match.element), 60)}" (element ${match.element.clickId})${ties}`,
+    };
   }
   if (item.tool === TOOL.type && action.kind === 'type') {
     const match = findTextField(page.elements, action.field);
     if (!match) {
       const wanted = action.field ? `a "${action.field}" field` : 'a text field';
-      return answer(`I could not find ${wanted} on ${pageName(page)}. Text fields I can see: ${someLabels(page, isTextField)}.`);
+      return answer(
+        `I could not find ${wanted} on ${pageName(page)}. Text fields I can see: ${someLabels(page, isTextField)}.`,
+      );
     }
     const args: Record<string, unknown> = { clickId: match.element.clickId, text: action.text };
     if (action.submit) args.submit = true;
-    return { kind: 'tool', name: TOOL.type, arguments: args, narration: `typing "${clip(action.text, 60)}" into "${clip(labelOf(match.element), 40)}" (element ${match.element.clickId})${action.submit ? ' and submitting' : ''}` };
+    return {
+      kind: 'tool',
+      name: TOOL.type,
+      arguments: args,
+      narration: `typing "${clip(action.text, 60)}" into "${clip(labelOf(match.element), 40)}" (element ${match.element.clickId})${action.submit ? ' and submitting' : ''}`,
+    };
   }
   if (item.tool === TOOL.click && action.kind === 'switch_tab') {
     const link = findNewTabLink(page.elements, action.linkHint);
     if (!link) {
-      return answer(`there is no link on ${pageName(page)} that opens a new tab (target=_blank), and clicking such a link is the only way I can open one. Links I can see: ${someLabels(page, (e) => e.tag.toLowerCase() === 'a')}.`);
+      return answer(
+        `there is no link on ${pageName(page)} that opens a new tab (target=_blank), and clicking such a link is the only way I can open one. Links I can see: ${someLabels(page, (e) => e.tag.toLowerCase() === 'a')}.`,
+      );
     }
-    return { kind: 'tool', name: TOOL.click, arguments: { clickId: link.element.clickId }, narration: `clicking "${clip(labelOf(link.element), 60)}" (element ${link.element.clickId}), which opens a new tab` };
+    return {
+      kind: 'tool',
+      name: TOOL.click,
+      arguments: { clickId: link.element.clickId },
+      narration: `clicking "${clip(labelOf(link.element), 60)}" (element ${link.element.clickId}), which opens a new tab`,
+    };
   }
   if (item.tool === TOOL.switchTab && action.kind === 'switch_tab') {
     if (action.tabId !== undefined) {
-      return { kind: 'tool', name: TOOL.switchTab, arguments: { tabId: action.tabId }, narration: `switching to tab ${action.tabId}` };
+      return {
+        kind: 'tool',
+        name: TOOL.switchTab,
+        arguments: { tabId: action.tabId },
+        narration: `switching to tab ${action.tabId}`,
+      };
     }
-    if (!snapshot) return answer('I cannot see the browser\'s tabs (no browser state was given to me), so I cannot tell which tab to switch to.');
+    if (!snapshot)
+      return answer(
+        "I cannot see the browser's tabs (no browser state was given to me), so I cannot tell which tab to switch to.",
+      );
     const clicked = clickedElement(steps, page);
-    const expectedUrl = clicked && (clicked.target ?? '').toLowerCase() === '_blank' ? absoluteHref(clicked.href, page.url) : undefined;
+    const expectedUrl =
+      clicked && (clicked.target ?? '').toLowerCase() === '_blank' ? absoluteHref(clicked.href, page.url) : undefined;
     const tab = chooseOtherTab(snapshot, page.tabId, expectedUrl, clicked?.text);
     if (!tab) {
-      const listed = snapshot.tabs.map((t) => `${t.tabId}${t.tabId === snapshot.taskTabId ? ' (task tab)' : ''}${t.title ? ` "${clip(t.title, 40)}"` : ''}`).join(', ');
+      const listed = snapshot.tabs
+        .map(
+          (t) =>
+            `${t.tabId}${t.tabId === snapshot.taskTabId ? ' (task tab)' : ''}${t.title ? ` "${clip(t.title, 40)}"` : ''}`,
+        )
+        .join(', ');
       return answer(`I found no other tab of this task to switch to. Tabs in the browser state: ${listed || 'none'}.`);
     }
-    return { kind: 'tool', name: TOOL.switchTab, arguments: { tabId: tab.tabId }, narration: `switching to tab ${tab.tabId}${tab.title ? ` "${clip(tab.title, 60)}"` : ''}` };
+    return {
+      kind: 'tool',
+      name: TOOL.switchTab,
+      arguments: { tabId: tab.tabId },
+      narration: `switching to tab ${tab.tabId}${tab.title ? ` "${clip(tab.title, 60)}"` : ''}`,
+    };
   }
   return answer('I lost track of my plan for this request; please ask again more simply.');
 }

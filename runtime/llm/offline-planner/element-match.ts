@@ -13,7 +13,15 @@ const norm = (text: string | undefined) => wordsOf(text ?? '').join(' ');
 
 /** The visible name of an element, for messages and matching. */
 export function labelOf(element: PageElement): string {
-  return (element.label || element.text || element.value || element.placeholder || element.name || element.href || `${element.tag} #${element.clickId}`).trim();
+  return (
+    element.label ||
+    element.text ||
+    element.value ||
+    element.placeholder ||
+    element.name ||
+    element.href ||
+    `${element.tag} #${element.clickId}`
+  ).trim();
 }
 
 /** How a target matched a label, best first. A shared word alone never matches. */
@@ -31,7 +39,13 @@ export function scoreLabel(target: string, label: string | undefined): number {
   if (t === l) return MATCH_SCORE.exact;
   const want = keywordsOf(target);
   const have = keywordsOf(label ?? '');
-  if (want.length > 0 && want.length === new Set(have).size && new Set(want).size === want.length && want.every((w) => have.includes(w))) return MATCH_SCORE.sameWords;
+  if (
+    want.length > 0 &&
+    want.length === new Set(have).size &&
+    new Set(want).size === want.length &&
+    want.every((w) => have.includes(w))
+  )
+    return MATCH_SCORE.sameWords;
   if (l.startsWith(`${t} `)) {
     const extra = l.split(' ').length - t.split(' ').length;
     return MATCH_SCORE.prefix - Math.min(15, extra * 2);
@@ -60,8 +74,15 @@ const CLICKABLE_TAGS = new Set(['a', 'button', 'input', 'summary', 'select', 'la
 export function findClickTarget(elements: PageElement[], target: string, ordinal?: number): ElementMatch | undefined {
   const scored = elements
     .map((element) => {
-      const score = Math.max(scoreLabel(target, element.label), scoreLabel(target, element.text), scoreLabel(target, element.value), 0.9 * scoreLabel(target, element.name), 0.8 * scoreLabel(target, element.placeholder));
-      const bonus = CLICKABLE_TAGS.has(element.tag.toLowerCase()) || element.role === 'button' || element.role === 'link' ? 1 : 0;
+      const score = Math.max(
+        scoreLabel(target, element.label),
+        scoreLabel(target, element.text),
+        scoreLabel(target, element.value),
+        0.9 * scoreLabel(target, element.name),
+        0.8 * scoreLabel(target, element.placeholder),
+      );
+      const bonus =
+        CLICKABLE_TAGS.has(element.tag.toLowerCase()) || element.role === 'button' || element.role === 'link' ? 1 : 0;
       return { element, score: score > 0 ? score + bonus : 0 };
     })
     .filter((s) => s.score >= MATCH_SCORE.prefix - 15);
@@ -126,10 +147,17 @@ const NEW_TAB_WORDING = /\b(?:new|another|separate)\s+(?:tab|window)\b|\bopens?\
  * text says so ("Open the article in a new tab"); the best match for `hint` first.
  */
 export function findNewTabLink(elements: PageElement[], hint: string | undefined): ElementMatch | undefined {
-  const links = elements.filter((e) => (e.target ?? '').toLowerCase() === '_blank' || (e.tag.toLowerCase() === 'a' && NEW_TAB_WORDING.test(e.text ?? '')));
+  const links = elements.filter(
+    (e) =>
+      (e.target ?? '').toLowerCase() === '_blank' ||
+      (e.tag.toLowerCase() === 'a' && NEW_TAB_WORDING.test(e.text ?? '')),
+  );
   if (links.length === 0) return undefined;
   if (!hint) return { element: links[0]!, ties: links.length };
-  const scored = links.map((element) => ({ element, score: Math.max(scoreLabel(hint, element.text), 0.8 * scoreLabel(hint, element.href)) }));
+  const scored = links.map((element) => ({
+    element,
+    score: Math.max(scoreLabel(hint, element.text), 0.8 * scoreLabel(hint, element.href)),
+  }));
   return pick(scored.filter((s) => s.score >= 25)) ?? { element: links[0]!, ties: links.length };
 }
 

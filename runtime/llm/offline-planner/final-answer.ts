@@ -28,21 +28,45 @@ export function describeSteps(steps: ToolStep[], plan: PlanItem[]): string[] {
     else if (step.name === TOOL.read) lines.push('Read the current page');
     else if (step.name === TOOL.click || step.name === TOOL.check) {
       const clicked = targetOf(step.narration);
-      const requested = item?.action.kind === 'click' ? item.action.target : item?.action.kind === 'check' ? item.action.target : undefined;
-      const what = item?.opensNewTab ? 'the link that opens a new tab' : clicked ? `"${clip(clicked, 60)}"` : requested ? `"${clip(requested, 60)}"` : 'an element';
+      const requested =
+        item?.action.kind === 'click'
+          ? item.action.target
+          : item?.action.kind === 'check'
+            ? item.action.target
+            : undefined;
+      const what = item?.opensNewTab
+        ? 'the link that opens a new tab'
+        : clicked
+          ? `"${clip(clicked, 60)}"`
+          : requested
+            ? `"${clip(requested, 60)}"`
+            : 'an element';
       const phrase = item?.action.kind === 'check' ? item.action.phrase : undefined;
-      const named = (wanted: string | undefined) => wanted !== undefined && clicked !== undefined && scoreLabel(wanted, clicked) >= MATCH_SCORE.sameWords;
+      const named = (wanted: string | undefined) =>
+        wanted !== undefined && clicked !== undefined && scoreLabel(wanted, clicked) >= MATCH_SCORE.sameWords;
       const asked = requested && clicked && !named(requested) && !named(phrase) ? ` for "${clip(requested, 40)}"` : '';
       const verb = step.name === TOOL.check ? (step.arguments.checked === false ? 'Unchecked' : 'Checked') : 'Clicked';
-      const state = typeof result.checked === 'boolean' ? `; it is now ${result.checked ? 'checked' : 'unchecked'}` : '';
-      lines.push(`${verb} ${what}${asked} (element ${String(id)}${typeof result.strategy === 'string' ? `, ${result.strategy}` : ''}${state})${warnings}`);
+      const state =
+        typeof result.checked === 'boolean' ? `; it is now ${result.checked ? 'checked' : 'unchecked'}` : '';
+      lines.push(
+        `${verb} ${what}${asked} (element ${String(id)}${typeof result.strategy === 'string' ? `, ${result.strategy}` : ''}${state})${warnings}`,
+      );
     } else if (step.name === TOOL.select) {
-      const chosen = Array.isArray(result.labels) && result.labels.length ? result.labels.map(String) : ((step.arguments.values as unknown[]) ?? []).map(String);
+      const chosen =
+        Array.isArray(result.labels) && result.labels.length
+          ? result.labels.map(String)
+          : ((step.arguments.values as unknown[]) ?? []).map(String);
       const into = /in "(.+?)" \(element/.exec(step.narration ?? '')?.[1];
-      lines.push(`Chose ${chosen.map((c) => `"${clip(c, 40)}"`).join(', ')}${into ? ` in "${into}"` : ''} (element ${String(id)}${typeof result.via === 'string' ? `, via ${result.via}` : ''})${warnings}`);
+      lines.push(
+        `Chose ${chosen.map((c) => `"${clip(c, 40)}"`).join(', ')}${into ? ` in "${into}"` : ''} (element ${String(id)}${typeof result.via === 'string' ? `, via ${result.via}` : ''})${warnings}`,
+      );
     } else if (step.name === TOOL.type) {
-      const field = targetOf(step.narration, 'into') ?? (item?.action.kind === 'type' && item.action.field ? item.action.field : undefined);
-      lines.push(`Typed "${clip(String(step.arguments.text ?? ''), 60)}" into ${field ? `"${clip(field, 40)}"` : 'a text field'} (element ${String(id)})${step.arguments.submit === true ? submitClaim(result) : ''}${warnings}`);
+      const field =
+        targetOf(step.narration, 'into') ??
+        (item?.action.kind === 'type' && item.action.field ? item.action.field : undefined);
+      lines.push(
+        `Typed "${clip(String(step.arguments.text ?? ''), 60)}" into ${field ? `"${clip(field, 40)}"` : 'a text field'} (element ${String(id)})${step.arguments.submit === true ? submitClaim(result) : ''}${warnings}`,
+      );
     } else if (step.name === TOOL.switchTab) {
       const title = typeof result.title === 'string' ? ` "${result.title}"` : '';
       const url = typeof result.url === 'string' && result.url ? ` (${result.url})` : '';
@@ -65,7 +89,8 @@ function submitClaim(result: Record<string, unknown>): string {
 /** The element label the planner narrated for a step: `clicking "X"` (or the text after `into`). */
 function targetOf(narration: string | undefined, after?: 'into'): string | undefined {
   if (!narration) return undefined;
-  const pattern = after === 'into' ? /into "(.+?)" \(element/ : /(?:clicking|checking|unchecking|toggling) "(.+?)" \(element/;
+  const pattern =
+    after === 'into' ? /into "(.+?)" \(element/ : /(?:clicking|checking|unchecking|toggling) "(.+?)" \(element/;
   return pattern.exec(narration)?.[1];
 }
 
@@ -89,15 +114,31 @@ export function finalAnswer(kind: AnswerKind, page: PageContext, done: string[],
     const tables = extractTables(page.text ?? '');
     if (tables.length > 0) {
       const shown = tables.slice(0, 3);
-      const parts = shown.map((t, i) => `${tables.length > 1 ? `Table ${i + 1} of ${tables.length}${t.caption ? ` (${t.caption})` : ''}, ${t.rows.length} row${t.rows.length === 1 ? '' : 's'}:\n\n` : ''}${tableToMarkdown(t)}`);
-      return [`${head}Found ${tables.length} table${tables.length === 1 ? '' : 's'} on ${name}:`, '', parts.join('\n\n'), ...(tables.length > shown.length ? ['', `(${tables.length - shown.length} more tables not shown.)`] : []), ...pageNotes(page)].join('\n');
+      const parts = shown.map(
+        (t, i) =>
+          `${tables.length > 1 ? `Table ${i + 1} of ${tables.length}${t.caption ? ` (${t.caption})` : ''}, ${t.rows.length} row${t.rows.length === 1 ? '' : 's'}:\n\n` : ''}${tableToMarkdown(t)}`,
+      );
+      return [
+        `${head}Found ${tables.length} table${tables.length === 1 ? '' : 's'} on ${name}:`,
+        '',
+        parts.join('\n\n'),
+        ...(tables.length > shown.length ? ['', `(${tables.length - shown.length} more tables not shown.)`] : []),
+        ...pageNotes(page),
+      ].join('\n');
     }
     const rows = extractPriceRows(page);
     if (rows.length === 0) {
       return `${head}I found no names with prices on ${name}, neither in its text nor in its elements. Here is what the page says instead:\n\n${formatSummary(page)}`;
     }
-    return [`${head}Found ${rows.length} item${rows.length === 1 ? '' : 's'} with prices on ${name}:`, '', toMarkdownTable(rows), ...pageNotes(page)].join('\n');
+    return [
+      `${head}Found ${rows.length} item${rows.length === 1 ? '' : 's'} with prices on ${name}:`,
+      '',
+      toMarkdownTable(rows),
+      ...pageNotes(page),
+    ].join('\n');
   }
   const excerpt = pageExcerpt(page);
-  return [`${head}The page is now ${name}.`, ...(excerpt ? ['', `It reads: ${excerpt}`] : []), ...pageNotes(page)].join('\n');
+  return [`${head}The page is now ${name}.`, ...(excerpt ? ['', `It reads: ${excerpt}`] : []), ...pageNotes(page)].join(
+    '\n',
+  );
 }

@@ -26,7 +26,10 @@ export function planNextStep(input: Pick<StreamChatInput, 'messages' | 'context'
   return { decision, toolCallId: `offline_${conversation.turn}_${conversation.steps.length + 1}${prep}` };
 }
 
-function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversation: ReturnType<typeof readConversation>): Decision {
+function decide(
+  input: Pick<StreamChatInput, 'messages' | 'context'>,
+  conversation: ReturnType<typeof readConversation>,
+): Decision {
   const answer = (text: string): Decision => ({ kind: 'answer', text });
   const { request, steps } = conversation;
   if (request === undefined || request.trim() === '') return answer(chatAnswer('help'));
@@ -38,7 +41,9 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
   const last = steps.at(-1);
   if (last && last.ok === false) {
     const remaining = plan.slice(steps.filter(isPlanStep).length).map(describeItem);
-    return answer(failureAnswer(last, describeSteps(steps.slice(0, -1), plan), notDoneLines(intent.dropped, remaining)));
+    return answer(
+      failureAnswer(last, describeSteps(steps.slice(0, -1), plan), notDoneLines(intent.dropped, remaining)),
+    );
   }
   if (steps.length >= MAX_STEPS_PER_REQUEST) {
     return answer(`${ANSWER_PREFIX}I stopped after ${steps.length} browser steps without finishing this request.`);
@@ -50,7 +55,10 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
   let url = intent.url;
   if (url === undefined && intent.path !== undefined) {
     url = page ? resolveUrl(intent.path, page.url) : undefined;
-    if (url === undefined) return answer(`${ANSWER_PREFIX}"${intent.path}" is a path, but no page with a known address is open to resolve it against. Please give a full URL, e.g. https://example.com${intent.path.startsWith('/') ? '' : '/'}${intent.path}.`);
+    if (url === undefined)
+      return answer(
+        `${ANSWER_PREFIX}"${intent.path}" is a path, but no page with a known address is open to resolve it against. Please give a full URL, e.g. https://example.com${intent.path.startsWith('/') ? '' : '/'}${intent.path}.`,
+      );
   }
   if (url !== undefined && !opened) {
     return { kind: 'tool', name: TOOL.open, arguments: { url }, narration: `opening ${url}` };
@@ -58,9 +66,12 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
 
   if (!page) {
     if (snapshot !== undefined && snapshot.taskTabId === null && !opened) {
-      return answer(`${ANSWER_PREFIX}there is no page open for this task yet. Tell me which URL to open, e.g. "open https://example.com and summarise it".`);
+      return answer(
+        `${ANSWER_PREFIX}there is no page open for this task yet. Tell me which URL to open, e.g. "open https://example.com and summarise it".`,
+      );
     }
-    if (!steps.some((s) => s.name === TOOL.read)) return { kind: 'tool', name: TOOL.read, arguments: {}, narration: 'reading the current page' };
+    if (!steps.some((s) => s.name === TOOL.read))
+      return { kind: 'tool', name: TOOL.read, arguments: {}, narration: 'reading the current page' };
     return answer(`${ANSWER_PREFIX}I asked for the current page but got no page content back, so I cannot continue.`);
   }
 
@@ -68,19 +79,39 @@ function decide(input: Pick<StreamChatInput, 'messages' | 'context'>, conversati
   const next = plan[actionSteps.length];
   if (next) {
     const listed = listedSinceLastPage(steps);
-    const decided = decideAction(next, listed.length ? { ...page, elements: [...page.elements, ...listed.filter((e) => !page.elements.some((p) => p.clickId === e.clickId))] } : page, snapshot, steps);
+    const decided = decideAction(
+      next,
+      listed.length
+        ? {
+            ...page,
+            elements: [...page.elements, ...listed.filter((e) => !page.elements.some((p) => p.clickId === e.clickId))],
+          }
+        : page,
+      snapshot,
+      steps,
+    );
     if (decided.kind === 'tool') return decided;
     // The page context left elements out (token budget): look for the target among them first.
     const query = queryOf(next);
     const hidden = page.paging && page.paging.elementsShown < page.paging.elementsTotal;
-    const alreadyListed = steps.some((s, i) => s.name === TOOL.listElements && s.arguments.query === query && i > lastPageIndex(steps));
+    const alreadyListed = steps.some(
+      (s, i) => s.name === TOOL.listElements && s.arguments.query === query && i > lastPageIndex(steps),
+    );
     if (hidden && query && !alreadyListed) {
-      return { kind: 'tool', name: TOOL.listElements, arguments: { query }, narration: `looking for "${query}" among the ${page.paging!.elementsTotal - page.paging!.elementsShown} elements the page context left out` };
+      return {
+        kind: 'tool',
+        name: TOOL.listElements,
+        arguments: { query },
+        narration: `looking for "${query}" among the ${page.paging!.elementsTotal - page.paging!.elementsShown} elements the page context left out`,
+      };
     }
     // A plan item the page cannot serve: say so, with what was done and what was left undone.
     const done = describeSteps(steps, plan);
     const notDone = notDoneLines(intent.dropped, plan.slice(actionSteps.length + 1).map(describeItem));
-    const extra = [...(done.length ? ['', 'Done before that:', ...done.map((d) => `- ${d}`)] : []), ...(notDone.length ? ['', 'Also not done:', ...notDone.map((d) => `- ${d}`)] : [])];
+    const extra = [
+      ...(done.length ? ['', 'Done before that:', ...done.map((d) => `- ${d}`)] : []),
+      ...(notDone.length ? ['', 'Also not done:', ...notDone.map((d) => `- ${d}`)] : []),
+    ];
     return answer(`${decided.text}${extra.length ? `\n${extra.join('\n')}` : ''}`);
   }
   return answer(finalAnswer(intent.answer, page, describeSteps(steps, plan), intent.dropped));
@@ -117,8 +148,10 @@ function queryOf(item: PlanItem): string | undefined {
 function describeItem(item: PlanItem): string {
   const a = item.action;
   if (a.kind === 'click') return `click "${a.target}"`;
-  if (a.kind === 'type') return a.adds ? `add the ${a.adds} "${a.text}"` : `type "${a.text}"${a.field ? ` into the ${a.field} field` : ''}`;
-  if (a.kind === 'check') return `${a.want === 'off' ? 'uncheck' : a.want === 'toggle' ? 'toggle' : 'check'} "${a.target}"`;
+  if (a.kind === 'type')
+    return a.adds ? `add the ${a.adds} "${a.text}"` : `type "${a.text}"${a.field ? ` into the ${a.field} field` : ''}`;
+  if (a.kind === 'check')
+    return `${a.want === 'off' ? 'uncheck' : a.want === 'toggle' ? 'toggle' : 'check'} "${a.target}"`;
   if (a.kind === 'select') return `choose "${a.option}"${a.field ? ` in ${a.field}` : ''}`;
   if (a.kind === 'expand') return `${a.want === 'open' ? 'expand' : 'collapse'} "${a.target}"`;
   return 'switch tabs';

@@ -16,7 +16,12 @@ export interface OfflinePlannerOptions {
 
 export function createOfflinePlanner(_options: OfflinePlannerOptions = {}): LlmGateway {
   async function* streamChat(input: StreamChatInput): AsyncGenerator<LlmEvent, void> {
-    const aborted: LlmEvent = { type: 'error', code: 'LLM_ABORTED', message: 'The offline planner call was aborted by the caller.', retryable: false };
+    const aborted: LlmEvent = {
+      type: 'error',
+      code: 'LLM_ABORTED',
+      message: 'The offline planner call was aborted by the caller.',
+      retryable: false,
+    };
     if (input.signal?.aborted) {
       yield aborted;
       return;
@@ -25,7 +30,12 @@ export function createOfflinePlanner(_options: OfflinePlannerOptions = {}): LlmG
     try {
       planned = planNextStep(input);
     } catch (error) {
-      yield { type: 'error', code: 'LLM_INTERNAL', message: `The offline planner failed: ${(error as Error)?.message ?? String(error)}`, retryable: false };
+      yield {
+        type: 'error',
+        code: 'LLM_INTERNAL',
+        message: `The offline planner failed: ${(error as Error)?.message ?? String(error)}`,
+        retryable: false,
+      };
       return;
     }
     const { decision } = planned;

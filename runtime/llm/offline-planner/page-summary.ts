@@ -14,7 +14,10 @@ export interface PageSummary {
 const SENTENCE_END = /(?<=[.!?])["”’)]?\s+(?=["“‘(]?[\p{Lu}\p{N}])/u;
 
 export function splitSentences(paragraph: string): string[] {
-  return paragraph.split(SENTENCE_END).map((s) => s.trim()).filter(Boolean);
+  return paragraph
+    .split(SENTENCE_END)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function wordCount(text: string): number {
@@ -26,7 +29,13 @@ function plainLine(line: string): string {
   const trimmed = line.trim();
   if (/^\|?\s*:?-{2,}/.test(trimmed) && /^[|\s:-]+$/.test(trimmed)) return '';
   const row = /^\|(.*)\|$/.exec(trimmed);
-  const body = row ? row[1]!.split('|').map((c) => c.trim()).filter(Boolean).join(' · ') : trimmed;
+  const body = row
+    ? row[1]!
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean)
+        .join(' · ')
+    : trimmed;
   return body
     .replace(/^#{1,6}\s+/, '')
     .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
@@ -38,18 +47,18 @@ function plainLine(line: string): string {
 
 /** Lines of the text, whitespace-normalised and without Markdown marks; table-like cells stay on their line. */
 function linesOf(text: string): string[] {
-  return text
-    .replace(/\r/g, '')
-    .split(/\n+/)
-    .map(plainLine)
-    .filter(Boolean);
+  return text.replace(/\r/g, '').split(/\n+/).map(plainLine).filter(Boolean);
 }
 
-export function summarizePage(page: PageContext, options: { openingSentences?: number; keyPoints?: number } = {}): PageSummary {
+export function summarizePage(
+  page: PageContext,
+  options: { openingSentences?: number; keyPoints?: number } = {},
+): PageSummary {
   const title = (page.title ?? '').trim();
   const lines = linesOf(page.text ?? '').filter((line) => line !== title);
   const isProse = (line: string) => wordCount(line) >= 8 && /[.!?]["”’)]?$/.test(line);
-  const isHeading = (line: string) => wordCount(line) <= 8 && line.length <= 70 && !/[.!?:;,]$/.test(line) && /^[\p{Lu}\p{N}]/u.test(line);
+  const isHeading = (line: string) =>
+    wordCount(line) <= 8 && line.length <= 70 && !/[.!?:;,]$/.test(line) && /^[\p{Lu}\p{N}]/u.test(line);
   const prose = lines.filter(isProse);
   const firstProse = prose[0];
   const opening = firstProse ? splitSentences(firstProse).slice(0, options.openingSentences ?? 2) : [];
@@ -59,7 +68,9 @@ export function summarizePage(page: PageContext, options: { openingSentences?: n
     .map((p) => splitSentences(p)[0] ?? p)
     .slice(0, options.keyPoints ?? 4);
   const firstProseIndex = firstProse ? lines.indexOf(firstProse) : -1;
-  const sections = lines.filter((line, index) => index > firstProseIndex && firstProseIndex >= 0 && isHeading(line)).slice(0, 8);
+  const sections = lines
+    .filter((line, index) => index > firstProseIndex && firstProseIndex >= 0 && isHeading(line))
+    .slice(0, 8);
   if (opening.length === 0) {
     // No prose: fall back to the first lines of text, then to what can be clicked.
     const fallback = lines.slice(0, 3).map((l) => clip(l, 200));
@@ -81,7 +92,11 @@ export function formatSummary(page: PageContext): string {
   if (summary.opening.length > 0) out.push(summary.opening.join(' '));
   else {
     const labels = page.elements.slice(0, 8).map(labelOf);
-    out.push(labels.length > 0 ? `The page has no readable text. It shows these elements: ${labels.join(', ')}.` : 'The page has no readable text and no interactive elements.');
+    out.push(
+      labels.length > 0
+        ? `The page has no readable text. It shows these elements: ${labels.join(', ')}.`
+        : 'The page has no readable text and no interactive elements.',
+    );
   }
   if (summary.keyPoints.length > 0) {
     out.push('', 'Key points:');
@@ -103,7 +118,9 @@ export function pageNotes(page: PageContext): string[] {
 /** A short excerpt of the page text (first lines up to ~`max` characters), for action reports. */
 export function pageExcerpt(page: PageContext, max = 240): string {
   const title = (page.title ?? '').trim();
-  const text = linesOf(page.text ?? '').filter((l) => l !== title).join(' ');
+  const text = linesOf(page.text ?? '')
+    .filter((l) => l !== title)
+    .join(' ');
   return clip(text, max);
 }
 

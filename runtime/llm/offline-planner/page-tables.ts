@@ -33,7 +33,7 @@ function captionBefore(lines: string[], index: number): string | undefined {
 export function extractTables(text: string): PageTable[] {
   const lines = text.replace(/\r/g, '').split('\n');
   const tables: PageTable[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (isPipeRow(lines[i]!)) {
       const start = i;
       const block: string[][] = [];
@@ -43,7 +43,8 @@ export function extractTables(text: string): PageTable[] {
         else block.push(pipeCells(lines[i]!));
         i++;
       }
-      if (block.length >= 2 || (separated && block.length >= 1)) tables.push(tableOf(block, captionBefore(lines, start)));
+      if (block.length >= 2 || (separated && block.length >= 1))
+        tables.push(tableOf(block, captionBefore(lines, start)));
       continue;
     }
     const cells = tabCells(lines[i]!);
@@ -70,7 +71,11 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 
 export function tableToMarkdown(table: PageTable): string {
   const shown = table.rows.slice(0, MAX_ROWS_SHOWN);
-  const lines = [`| ${table.header.map(cell).join(' | ')} |`, `| ${table.header.map(() => '---').join(' | ')} |`, ...shown.map((r) => `| ${r.map(cell).join(' | ')} |`)];
+  const lines = [
+    `| ${table.header.map(cell).join(' | ')} |`,
+    `| ${table.header.map(() => '---').join(' | ')} |`,
+    ...shown.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ];
   if (table.rows.length > shown.length) lines.push('', `(${table.rows.length - shown.length} more rows not shown)`);
   return lines.join('\n');
 }

@@ -16,9 +16,17 @@ export const TOOL = {
 } as const;
 
 /** Tools that carry out one plan item each (a select item may end as a click on a radio button). */
-export type ActionTool = typeof TOOL.click | typeof TOOL.type | typeof TOOL.switchTab | typeof TOOL.select | typeof TOOL.press;
+export type ActionTool =
+  typeof TOOL.click | typeof TOOL.type | typeof TOOL.switchTab | typeof TOOL.select | typeof TOOL.press;
 /** Tool names that carry out a plan item (a check item runs as browser_check or browser_click). */
-export const ACTION_TOOLS: ReadonlySet<string> = new Set([TOOL.click, TOOL.type, TOOL.switchTab, TOOL.select, TOOL.check, TOOL.press]);
+export const ACTION_TOOLS: ReadonlySet<string> = new Set([
+  TOOL.click,
+  TOOL.type,
+  TOOL.switchTab,
+  TOOL.select,
+  TOOL.check,
+  TOOL.press,
+]);
 
 /**
  * A step that only prepares its plan item (a click that opens the menu or calendar holding the
@@ -28,7 +36,8 @@ export const ACTION_TOOLS: ReadonlySet<string> = new Set([TOOL.click, TOOL.type,
 export const PREP_SUFFIX = '_prep';
 export const isPrepStep = (step: { toolCallId: string }): boolean => step.toolCallId.endsWith(PREP_SUFFIX);
 /** A step that carried out a plan item. */
-export const isPlanStep = (step: { name: string; toolCallId: string }): boolean => ACTION_TOOLS.has(step.name) && !isPrepStep(step);
+export const isPlanStep = (step: { name: string; toolCallId: string }): boolean =>
+  ACTION_TOOLS.has(step.name) && !isPrepStep(step);
 
 export interface PlanItem {
   tool: ActionTool;

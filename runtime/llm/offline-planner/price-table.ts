@@ -23,7 +23,11 @@ const PRICE = new RegExp(
 );
 
 export function findPrices(text: string): Array<{ price: string; index: number; end: number }> {
-  return [...text.matchAll(PRICE)].map((m) => ({ price: m[0].replace(/\s+/g, ' ').trim(), index: m.index, end: m.index + m[0].length }));
+  return [...text.matchAll(PRICE)].map((m) => ({
+    price: m[0].replace(/\s+/g, ' ').trim(),
+    index: m.index,
+    end: m.index + m[0].length,
+  }));
 }
 
 const TRAILING_FILLER = /(?:\s*[:\-–—|•·,(]|\s+(?:only|from|for|at|price|now|just|was|is|costs?))+\s*$/i;
@@ -38,7 +42,11 @@ function nameFromSegment(segment: string, noise: string[]): string {
   for (const label of noise) {
     if (name.toLowerCase().startsWith(`${label} `)) name = name.slice(label.length).trim();
   }
-  name = name.replace(HEADER_WORD, '').replace(TRAILING_FILLER, '').replace(/^(?:(?:and|or|then|also|plus)\s+|[,;:\-–—]\s*)+/i, '').trim();
+  name = name
+    .replace(HEADER_WORD, '')
+    .replace(TRAILING_FILLER, '')
+    .replace(/^(?:(?:and|or|then|also|plus)\s+|[,;:\-–—]\s*)+/i, '')
+    .trim();
   if (name.split(/\s+/).length > 10) {
     const lastSentence = name.split(/[.!?]\s+/).at(-1) ?? name;
     name = lastSentence.split(/\s+/).slice(-8).join(' ');
@@ -64,7 +72,10 @@ function rowsFromElements(page: PageContext): PriceRow[] {
     const prices = findPrices(text);
     if (prices.length !== 1) continue;
     const price = prices[0]!;
-    const name = (text.slice(0, price.index) + ' ' + text.slice(price.end)).replace(TRAILING_FILLER, '').replace(/\s+/g, ' ').trim();
+    const name = (text.slice(0, price.index) + ' ' + text.slice(price.end))
+      .replace(TRAILING_FILLER, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     rows.push({ name: name || labelOf(element), price: price.price });
   }
   return rows;

@@ -15,28 +15,46 @@ const ADD = new RegExp(
   String.raw`^(?:please\s+)?(?:add|create|insert|enter|put\s+in)\s+(?:a\s+|an\s+|another\s+|one\s+more\s+|the\s+)?(?:${COUNT}\s+)?(?:new\s+)?(${ITEM_NOUN})\b\s*(?::|called|named|titled|saying|reading|with\s+(?:the\s+)?(?:text|title|name))?\s*(.*)$`,
   'i',
 );
-const EXPAND = /^(?:please\s+)?(expand|unfold|collapse|fold)\s+(?:up\s+)?(?:the\s+)?(.+?)(?:\s+(?:node|folder|branch|section|group|tree\s*item|item|row))?$/i;
-const CHOOSE_AS = /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:date\s+|day\s+)?(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i;
-const CHOOSE_IN = /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:option\s+)?(.+?)\s+(?:in|from|on|for)\s+(?:the\s+)?(.+)$/i;
+const EXPAND =
+  /^(?:please\s+)?(expand|unfold|collapse|fold)\s+(?:up\s+)?(?:the\s+)?(.+?)(?:\s+(?:node|folder|branch|section|group|tree\s*item|item|row))?$/i;
+const CHOOSE_AS =
+  /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:date\s+|day\s+)?(.+?)\s+as\s+(?:the\s+|my\s+)?(.+)$/i;
+const CHOOSE_IN =
+  /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:option\s+)?(.+?)\s+(?:in|from|on|for)\s+(?:the\s+)?(.+)$/i;
 const CHOOSE = /^(?:please\s+)?(?:choose|select|pick)\s+(?:the\s+)?(?:option\s+)?(.+)$/i;
 const SET_TO = /^(?:please\s+)?(?:set|change)\s+(?:the\s+)?(.+?)\s+to\s+(.+)$/i;
-const MARK = /^(?:please\s+)?mark\s+(.+?)\s+as\s+(complete[d]?|done|finished|checked|active|not\s+done|incomplete|unchecked|uncompleted)$/i;
-const CHECK = /^(?:please\s+)?(check(?!\s+out\b)|tick|uncheck|untick|toggle|complete|finish|enable|disable)\s+(?:off\s+)?(.+)$/i;
-const TURN = /^(?:please\s+)?(?:turn|switch)\s+(on|off)\s+(?:the\s+)?(.+)$|^(?:please\s+)?(?:turn|switch)\s+(?:the\s+)?(.+?)\s+(on|off)$/i;
+const MARK =
+  /^(?:please\s+)?mark\s+(.+?)\s+as\s+(complete[d]?|done|finished|checked|active|not\s+done|incomplete|unchecked|uncompleted)$/i;
+const CHECK =
+  /^(?:please\s+)?(check(?!\s+out\b)|tick|uncheck|untick|toggle|complete|finish|enable|disable)\s+(?:off\s+)?(.+)$/i;
+const TURN =
+  /^(?:please\s+)?(?:turn|switch)\s+(on|off)\s+(?:the\s+)?(.+)$|^(?:please\s+)?(?:turn|switch)\s+(?:the\s+)?(.+?)\s+(on|off)$/i;
 
 export const UNSUPPORTED: Array<[RegExp, string]> = [
-  [/\bdouble[\s-]?click|\bdblclick\b/i, 'the offline planner does not plan double-clicks (it clicks, types, checks, chooses options and switches tabs)'],
+  [
+    /\bdouble[\s-]?click|\bdblclick\b/i,
+    'the offline planner does not plan double-clicks (it clicks, types, checks, chooses options and switches tabs)',
+  ],
   [/\b(?:hover|mouse\s*over)\b/i, 'the offline planner does not plan hovering'],
   [/\bdrag\b/i, 'dragging is not among the browser tools'],
   [/\bscroll\b/i, 'scrolling is not among the browser tools (a page read covers the whole page)'],
   [/\bupload\b/i, 'uploading files is not among the browser tools'],
-  [/\b(?:press|hit)\s+(?:the\s+)?(?:escape|esc|tab|backspace|delete|del|space|arrow|up|down|left|right|home|end|page\s*(?:up|down)|control|ctrl|alt|shift|meta|cmd|f\d+)\b/i, 'the offline planner only presses Enter (when submitting a field)'],
+  [
+    /\b(?:press|hit)\s+(?:the\s+)?(?:escape|esc|tab|backspace|delete|del|space|arrow|up|down|left|right|home|end|page\s*(?:up|down)|control|ctrl|alt|shift|meta|cmd|f\d+)\b/i,
+    'the offline planner only presses Enter (when submitting a field)',
+  ],
 ];
 
 /** Verbs that need a tool the planner lacks, when nothing else in the clause was understood. */
 export const UNSUPPORTED_IF_UNREAD: Array<[RegExp, string]> = [
-  [/\b(?:edit|rename|change|modify|update)\b/i, 'editing an entry in place (double-click, retype) is not something the offline planner plans'],
-  [/\b(?:delete|remove|destroy)\b/i, 'I found no way to delete without a visible button named for it; ask me to click that button by its text'],
+  [
+    /\b(?:edit|rename|change|modify|update)\b/i,
+    'editing an entry in place (double-click, retype) is not something the offline planner plans',
+  ],
+  [
+    /\b(?:delete|remove|destroy)\b/i,
+    'I found no way to delete without a visible button named for it; ask me to click that button by its text',
+  ],
   [/\b(?:wait|sleep)\b/i, 'the offline planner does not wait (each step reads the page once it has loaded)'],
   [/\b(?:download|print|save)\b/i, 'downloading, printing or saving is not among the browser tools'],
 ];
@@ -47,7 +65,10 @@ function cleanPhrase(raw: string, request: MaskedRequest): string {
   return unmask(raw, request)
     .replace(/^(?:the|a|an)\s+/i, '')
     .replace(/\s+(?:checkbox|check\s*box|box|switch|toggle|radio(?:\s+button)?|option|item|todo|entry)$/i, '')
-    .replace(/^(?:checkbox|check\s*box|switch|toggle|radio(?:\s+button)?|option|todo|item)\s+(?:for\s+|called\s+|named\s+|labell?ed\s+)?/i, '')
+    .replace(
+      /^(?:checkbox|check\s*box|switch|toggle|radio(?:\s+button)?|option|todo|item)\s+(?:for\s+|called\s+|named\s+|labell?ed\s+)?/i,
+      '',
+    )
     .replace(/[.!?]+$/, '')
     .trim();
 }
@@ -71,12 +92,22 @@ export function formActionOf(clause: string, request: MaskedRequest): FormAction
   const mark = MARK.exec(clause);
   if (mark) {
     const off = /^(?:active|not\s+done|incomplete|unchecked|uncompleted)$/i.test(mark[2]!);
-    return { kind: 'check', target: cleanPhrase(mark[1]!, request), phrase: unmask(clause, request), want: off ? 'off' : 'on' };
+    return {
+      kind: 'check',
+      target: cleanPhrase(mark[1]!, request),
+      phrase: unmask(clause, request),
+      want: off ? 'off' : 'on',
+    };
   }
   const turn = TURN.exec(clause);
   if (turn) {
     const state = (turn[1] ?? turn[4])!.toLowerCase();
-    return { kind: 'check', target: cleanPhrase((turn[2] ?? turn[3])!, request), phrase: unmask(clause, request), want: state === 'on' ? 'on' : 'off' };
+    return {
+      kind: 'check',
+      target: cleanPhrase((turn[2] ?? turn[3])!, request),
+      phrase: unmask(clause, request),
+      want: state === 'on' ? 'on' : 'off',
+    };
   }
   const check = CHECK.exec(clause);
   if (check) {

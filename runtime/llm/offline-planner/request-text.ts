@@ -10,9 +10,19 @@ export interface MaskedRequest {
   paths: string[];
 }
 
-const QUOTE_PATTERNS = [/"([^"]+)"/g, /“([^”]+)”/g, /«([^»]+)»/g, /„([^“”]+)[“”]/g, /「([^」]+)」/g, /‘([^’]+)’/g, /(?<![\p{L}\p{N}])'([^']+?)'(?![\p{L}\p{N}])/gu, /`([^`]+)`/g];
+const QUOTE_PATTERNS = [
+  /"([^"]+)"/g,
+  /“([^”]+)”/g,
+  /«([^»]+)»/g,
+  /„([^“”]+)[“”]/g,
+  /「([^」]+)」/g,
+  /‘([^’]+)’/g,
+  /(?<![\p{L}\p{N}])'([^']+?)'(?![\p{L}\p{N}])/gu,
+  /`([^`]+)`/g,
+];
 
-const TLDS = 'com|org|net|io|dev|app|ai|co|uk|de|fr|es|it|nl|eu|edu|gov|info|biz|me|tv|us|ca|au|jp|cn|ru|ch|se|no|fi|pl|be|at|in|br|mx|site|shop|store|online|tech|xyz|page|blog|news|cloud';
+const TLDS =
+  'com|org|net|io|dev|app|ai|co|uk|de|fr|es|it|nl|eu|edu|gov|info|biz|me|tv|us|ca|au|jp|cn|ru|ch|se|no|fi|pl|be|at|in|br|mx|site|shop|store|online|tech|xyz|page|blog|news|cloud';
 const URL_PATTERN = new RegExp(
   [
     String.raw`\bhttps?:\/\/[^\s"'<>\]\[)(]+`,
@@ -87,7 +97,35 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
-const STOPWORDS = new Set(['the', 'a', 'an', 'on', 'to', 'of', 'in', 'into', 'for', 'and', 'or', 'with', 'that', 'this', 'it', 'is', 'my', 'me', 'please', 'button', 'link', 'field', 'box', 'input', 'element', 'page', 'tab']);
+const STOPWORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'on',
+  'to',
+  'of',
+  'in',
+  'into',
+  'for',
+  'and',
+  'or',
+  'with',
+  'that',
+  'this',
+  'it',
+  'is',
+  'my',
+  'me',
+  'please',
+  'button',
+  'link',
+  'field',
+  'box',
+  'input',
+  'element',
+  'page',
+  'tab',
+]);
 
 /** Content words (stop words and widget nouns removed), crudely stemmed. */
 export function keywordsOf(text: string): string[] {

@@ -5,7 +5,12 @@
 import type { BrowserContext, BrowserTab } from '../llm-types.ts';
 import { keywordsOf } from './request-text.ts';
 
-export function chooseOtherTab(snapshot: BrowserContext | undefined, currentTabId: number | null, expectedUrl?: string, linkText?: string): BrowserTab | undefined {
+export function chooseOtherTab(
+  snapshot: BrowserContext | undefined,
+  currentTabId: number | null,
+  expectedUrl?: string,
+  linkText?: string,
+): BrowserTab | undefined {
   if (!snapshot) return undefined;
   const taskTabId = snapshot.taskTabId ?? currentTabId;
   const taskTab = snapshot.tabs.find((t) => t.tabId === taskTabId);
@@ -13,12 +18,14 @@ export function chooseOtherTab(snapshot: BrowserContext | undefined, currentTabI
   const wanted = expectedUrl ? stripHash(expectedUrl) : undefined;
   let others = snapshot.tabs.filter((t) => t.tabId !== taskTabId && (groupId === undefined || t.groupId === groupId));
   // A tab just opened may not be grouped yet: accept it outside the group only by its exact URL.
-  if (others.length === 0 && wanted) others = snapshot.tabs.filter((t) => t.tabId !== taskTabId && t.url !== undefined && stripHash(t.url) === wanted);
+  if (others.length === 0 && wanted)
+    others = snapshot.tabs.filter((t) => t.tabId !== taskTabId && t.url !== undefined && stripHash(t.url) === wanted);
   if (others.length === 0) return undefined;
   const byUrl = wanted ? others.filter((t) => t.url !== undefined && stripHash(t.url) === wanted) : [];
   const pool = byUrl.length > 0 ? byUrl : others;
   const words = new Set(keywordsOf(linkText ?? ''));
-  const overlap = (tab: BrowserTab) => keywordsOf(`${tab.url ?? ''} ${tab.title ?? ''}`).filter((w) => words.has(w)).length;
+  const overlap = (tab: BrowserTab) =>
+    keywordsOf(`${tab.url ?? ''} ${tab.title ?? ''}`).filter((w) => words.has(w)).length;
   return [...pool].sort((a, b) => overlap(b) - overlap(a) || b.tabId - a.tabId)[0];
 }
 

@@ -12,7 +12,11 @@ s.after.each(async (ctx) => {
 });
 
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 s('streams SSE: one data line per chunk, then [DONE]', async (ctx) => {
   const chunks = textChunks(['a', 'b']);
@@ -20,15 +24,25 @@ s('streams SSE: one data line per chunk, then [DONE]', async (ctx) => {
   const response = await post(ctx.server.url, { model: 'm', stream: true, messages: [] });
   assert.is(response.status, 200);
   assert.is(response.headers.get('content-type'), 'text/event-stream');
-  assert.is(await response.text(), [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'].join(''));
+  assert.is(
+    await response.text(),
+    [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'].join(''),
+  );
   assert.equal(ctx.server.requests, [{ model: 'm', stream: true, messages: [] }]);
 });
 
 s('a function script sees each request with its index', async (ctx) => {
-  ctx.server = await startMockOpenAiServer({ script: ({ index, body }) => textChunks(`reply ${index} to ${String((body.messages as Array<{ content: string }>)[0]!.content)}`) });
+  ctx.server = await startMockOpenAiServer({
+    script: ({ index, body }) =>
+      textChunks(`reply ${index} to ${String((body.messages as Array<{ content: string }>)[0]!.content)}`),
+  });
   const gw = createOpenAiGateway({ apiKey: 'k', baseURL: ctx.server.url, model: 'm' });
-  const first = textOf(await collect(gw.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'one' }], tools: [] })));
-  const second = textOf(await collect(gw.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'two' }], tools: [] })));
+  const first = textOf(
+    await collect(gw.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'one' }], tools: [] })),
+  );
+  const second = textOf(
+    await collect(gw.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'two' }], tools: [] })),
+  );
   assert.equal([first, second], ['reply 0 to one', 'reply 1 to two']);
 });
 
@@ -39,11 +53,16 @@ s('errors: unknown route 404, non-streaming 400, bad JSON 400, exhausted script 
   assert.is((await fetch(`${ctx.server.url}/chat/completions`, { method: 'POST', body: '{oops' })).status, 400);
   const exhausted = await post(ctx.server.url, { stream: true });
   assert.is(exhausted.status, 500);
-  assert.match(((await exhausted.json()) as { error: { message: string } }).error.message, /no scripted response for request #1/);
+  assert.match(
+    ((await exhausted.json()) as { error: { message: string } }).error.message,
+    /no scripted response for request #1/,
+  );
 });
 
 s('a scripted status answers with an OpenAI-style error body', async (ctx) => {
-  ctx.server = await startMockOpenAiServer({ script: [{ status: 429 }, { status: 503, body: { error: { message: 'custom' } } }] });
+  ctx.server = await startMockOpenAiServer({
+    script: [{ status: 429 }, { status: 503, body: { error: { message: 'custom' } } }],
+  });
   const limited = await post(ctx.server.url, { stream: true });
   assert.is(limited.status, 429);
   assert.is(((await limited.json()) as { error: { type: string } }).error.type, 'rate_limit_exceeded');
@@ -67,11 +86,22 @@ s('breakAfterChunks destroys the socket after exactly n chunks', async (ctx) => 
     failed = true;
   }
   assert.ok(failed, 'the reader sees a broken connection, not a clean end');
-  assert.is(received, chunks.slice(0, 2).map((c) => `data: ${JSON.stringify(c)}\n\n`).join(''));
+  assert.is(
+    received,
+    chunks
+      .slice(0, 2)
+      .map((c) => `data: ${JSON.stringify(c)}\n\n`)
+      .join(''),
+  );
 });
 
 s('close() ends stalled responses and pending delays', async (ctx) => {
-  const server = await startMockOpenAiServer({ script: [{ chunks: textChunks('x'), stallAfterChunks: 1 }, { delayMs: 60_000, chunks: [] }] });
+  const server = await startMockOpenAiServer({
+    script: [
+      { chunks: textChunks('x'), stallAfterChunks: 1 },
+      { delayMs: 60_000, chunks: [] },
+    ],
+  });
   const stalled = await post(server.url, { stream: true });
   const delayed = post(server.url, { stream: true }).catch((e: unknown) => e);
   const reading = stalled.text().catch((e: unknown) => e);
@@ -83,28 +113,48 @@ s('close() ends stalled responses and pending delays', async (ctx) => {
 });
 
 s('chunksFromRecording: JSON array, its text, JSON Lines and SSE text give the same chunks', () => {
-  const chunks = completionChunks({ text: 'hi', toolCalls: [{ id: 'c1', name: 'browser_open', arguments: '{"url":"x"}' }] });
+  const chunks = completionChunks({
+    text: 'hi',
+    toolCalls: [{ id: 'c1', name: 'browser_open', arguments: '{"url":"x"}' }],
+  });
   const sse = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';
   for (const recording of [chunks, JSON.stringify(chunks), chunks.map((c) => JSON.stringify(c)).join('\n'), sse]) {
     assert.equal(chunksFromRecording(recording), { ok: true, chunks });
   }
-  assert.equal(chunksFromRecording('[{"object":"chat.completion","choices":[]}]'), { ok: false, error: 'recording item 0 is not a chat.completion.chunk object' });
+  assert.equal(chunksFromRecording('[{"object":"chat.completion","choices":[]}]'), {
+    ok: false,
+    error: 'recording item 0 is not a chat.completion.chunk object',
+  });
   assert.is(chunksFromRecording('{nope').ok, false);
   assert.is(chunksFromRecording(42).ok, false);
 });
 
 s('a recording replays through the real SDK to the same events', async (ctx) => {
   const recorded: unknown[] = [];
-  const chunks = [...textChunks('Opening.'), ...toolCallChunks([{ id: 'c1', name: 'browser_open', arguments: '{"url":"https://example.com"}' }]), ...completionChunks({}).slice(-2)];
+  const chunks = [
+    ...textChunks('Opening.'),
+    ...toolCallChunks([{ id: 'c1', name: 'browser_open', arguments: '{"url":"https://example.com"}' }]),
+    ...completionChunks({}).slice(-2),
+  ];
   ctx.server = await startMockOpenAiServer({ script: [chunks] });
-  const live = createOpenAiGateway({ apiKey: 'k', baseURL: ctx.server.url, model: 'm', onChunk: (chunk) => recorded.push(chunk) });
-  const liveEvents = await collect(live.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'go' }], tools: [] }));
+  const live = createOpenAiGateway({
+    apiKey: 'k',
+    baseURL: ctx.server.url,
+    model: 'm',
+    onChunk: (chunk) => recorded.push(chunk),
+  });
+  const liveEvents = await collect(
+    live.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'go' }], tools: [] }),
+  );
   await ctx.server.close();
   const replay = chunksFromRecording(JSON.stringify(recorded));
   assert.ok(replay.ok);
   ctx.server = await startMockOpenAiServer({ script: [replay.ok ? replay.chunks : []] });
   const replayed = createOpenAiGateway({ apiKey: 'k', baseURL: ctx.server.url, model: 'm' });
-  assert.equal(await collect(replayed.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'go' }], tools: [] })), liveEvents);
+  assert.equal(
+    await collect(replayed.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'go' }], tools: [] })),
+    liveEvents,
+  );
   assert.ok(liveEvents.some((e) => e.type === 'tool_call' && e.arguments.url === 'https://example.com'));
 });
 

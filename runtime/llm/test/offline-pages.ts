@@ -12,80 +12,78 @@ export const CAFE = 'https://cafe.example';
  */
 export const teaPages: Record<string, PageSpec> = {
   [`${TEA}/article.html`]: {
-    title: "A Short History of the Teapot",
-    text: "The teapot is one of the most familiar objects in the kitchen, yet its story spans more than a thousand years and three continents. Tea was first drunk in China, where leaves were boiled in open pots and ladled into bowls, long before anyone thought of a vessel made especially for brewing.\nYixing clay\nThe first true teapots appeared in the Yixing region during the Ming dynasty. Potters there shaped small, unglazed pots from a purple clay that absorbs a little of every brew, so that an old pot is said to make tea even when filled with plain hot water. Collectors still prize these pots today.\nMerchants carried tea and porcelain westward along the sea routes. When tea reached Europe in the seventeenth century, the pots came with it, packed in the holds of ships alongside the chests of leaves.\nPorcelain in Europe\nEuropean makers tried for decades to copy Chinese porcelain. The secret of hard-paste porcelain was found at Meissen in 1708, and within a generation factories across the continent were producing teapots in every imaginable shape: melons, cabbages, camels and castles.\n\nMeissen, Saxony: the first European hard-paste porcelain.\nSèvres, France: soft-paste porcelain in bright enamel colours.\nStaffordshire, England: earthenware and bone china for the mass market.\n\nThe everyday pot\nBy the nineteenth century tea had become an everyday drink, and the brown glazed earthenware pot became a fixture of working homes. Its shape, a round body that lets the leaves move freely, is still the one most tea drinkers reach for. The teapot endures because it does one simple job well.",
+    title: 'A Short History of the Teapot',
+    text: 'The teapot is one of the most familiar objects in the kitchen, yet its story spans more than a thousand years and three continents. Tea was first drunk in China, where leaves were boiled in open pots and ladled into bowls, long before anyone thought of a vessel made especially for brewing.\nYixing clay\nThe first true teapots appeared in the Yixing region during the Ming dynasty. Potters there shaped small, unglazed pots from a purple clay that absorbs a little of every brew, so that an old pot is said to make tea even when filled with plain hot water. Collectors still prize these pots today.\nMerchants carried tea and porcelain westward along the sea routes. When tea reached Europe in the seventeenth century, the pots came with it, packed in the holds of ships alongside the chests of leaves.\nPorcelain in Europe\nEuropean makers tried for decades to copy Chinese porcelain. The secret of hard-paste porcelain was found at Meissen in 1708, and within a generation factories across the continent were producing teapots in every imaginable shape: melons, cabbages, camels and castles.\n\nMeissen, Saxony: the first European hard-paste porcelain.\nSèvres, France: soft-paste porcelain in bright enamel colours.\nStaffordshire, England: earthenware and bone china for the mass market.\n\nThe everyday pot\nBy the nineteenth century tea had become an everyday drink, and the brown glazed earthenware pot became a fixture of working homes. Its shape, a round body that lets the leaves move freely, is still the one most tea drinkers reach for. The teapot endures because it does one simple job well.',
     elements: [
-      {"clickId": 1, "tag": "a", "text": "Home"},
-      {"clickId": 2, "tag": "a", "text": "Products"},
-      {"clickId": 3, "tag": "a", "text": "Contact"},
-      {"clickId": 4, "tag": "a", "text": "Back to the index"},
+      { clickId: 1, tag: 'a', text: 'Home' },
+      { clickId: 2, tag: 'a', text: 'Products' },
+      { clickId: 3, tag: 'a', text: 'Contact' },
+      { clickId: 4, tag: 'a', text: 'Back to the index' },
     ],
   },
   [`${TEA}/products.html`]: {
-    title: "Products",
-    text: "HomeArticle\n\nNamePrice\n\nYixing Clay Teapot$48.00\nPorcelain Tea Set$120.50\nBrown Betty Teapot$32.99\nCast Iron Kettle$75.00\nBamboo Tea Whisk$9.95\n\nCart: 0 item(s). Last added: none\n\nnot clicked\nEvents",
+    title: 'Products',
+    text: 'HomeArticle\n\nNamePrice\n\nYixing Clay Teapot$48.00\nPorcelain Tea Set$120.50\nBrown Betty Teapot$32.99\nCast Iron Kettle$75.00\nBamboo Tea Whisk$9.95\n\nCart: 0 item(s). Last added: none\n\nnot clicked\nEvents',
     elements: [
-      {"clickId": 1, "tag": "a", "text": "Home"},
-      {"clickId": 2, "tag": "a", "text": "Article"},
-      {"clickId": 3, "tag": "button", "text": "Add to cart"},
-      {"clickId": 4, "tag": "button", "text": "Add to cart"},
-      {"clickId": 5, "tag": "button", "text": "Add to cart"},
-      {"clickId": 6, "tag": "button", "text": "Add to cart"},
-      {"clickId": 7, "tag": "button", "text": "Add to cart"},
-      {"clickId": 8, "tag": "button", "text": "Far below the fold"},
+      { clickId: 1, tag: 'a', text: 'Home' },
+      { clickId: 2, tag: 'a', text: 'Article' },
+      { clickId: 3, tag: 'button', text: 'Add to cart' },
+      { clickId: 4, tag: 'button', text: 'Add to cart' },
+      { clickId: 5, tag: 'button', text: 'Add to cart' },
+      { clickId: 6, tag: 'button', text: 'Add to cart' },
+      { clickId: 7, tag: 'button', text: 'Add to cart' },
+      { clickId: 8, tag: 'button', text: 'Far below the fold' },
     ],
   },
   [`${TEA}/form.html`]: {
-    title: "Contact form",
-    text: "Home\n\nName\n\nEmail\n\nTopic\n\nMessage\n\nEvents",
+    title: 'Contact form',
+    text: 'Home\n\nName\n\nEmail\n\nTopic\n\nMessage\n\nEvents',
     elements: [
-      {"clickId": 1, "tag": "a", "text": "Home"},
-      {"clickId": 2, "tag": "label", "text": "Name"},
-      {"clickId": 3, "tag": "input", "text": "Your name"},
-      {"clickId": 4, "tag": "label", "text": "Email"},
-      {"clickId": 5, "tag": "input", "text": "you@example.com"},
-      {"clickId": 6, "tag": "label", "text": "Topic"},
-      {"clickId": 7, "tag": "select", "text": "Order"},
-      {"clickId": 8, "tag": "label", "text": "Message"},
-      {"clickId": 9, "tag": "textarea", "text": "message"},
-      {"clickId": 10, "tag": "button", "text": "Send"},
+      { clickId: 1, tag: 'a', text: 'Home' },
+      { clickId: 2, tag: 'label', text: 'Name' },
+      { clickId: 3, tag: 'input', text: 'Your name' },
+      { clickId: 4, tag: 'label', text: 'Email' },
+      { clickId: 5, tag: 'input', text: 'you@example.com' },
+      { clickId: 6, tag: 'label', text: 'Topic' },
+      { clickId: 7, tag: 'select', text: 'Order' },
+      { clickId: 8, tag: 'label', text: 'Message' },
+      { clickId: 9, tag: 'textarea', text: 'message' },
+      { clickId: 10, tag: 'button', text: 'Send' },
     ],
   },
   [`${TEA}/new-tab.html`]: {
-    title: "Opens a new tab",
-    text: "Links\nOpen the article in a new tab\nProducts in this tab",
+    title: 'Opens a new tab',
+    text: 'Links\nOpen the article in a new tab\nProducts in this tab',
     elements: [
-      {"clickId": 1, "tag": "a", "text": "Open the article in a new tab"},
-      {"clickId": 2, "tag": "a", "text": "Products in this tab"},
+      { clickId: 1, tag: 'a', text: 'Open the article in a new tab' },
+      { clickId: 2, tag: 'a', text: 'Products in this tab' },
     ],
   },
   [`${TEA}/dynamic.html`]: {
-    title: "Dynamic page",
-    text: "Dynamic list\n\nPicked: nothing",
+    title: 'Dynamic page',
+    text: 'Dynamic list\n\nPicked: nothing',
     elements: [
-      {"clickId": 1, "tag": "button", "text": "Load more"},
-      {"clickId": 2, "tag": "button", "text": "Replace the list"},
-      {"clickId": 3, "tag": "button", "text": "Item 1"},
-      {"clickId": 4, "tag": "button", "text": "Item 2"},
+      { clickId: 1, tag: 'button', text: 'Load more' },
+      { clickId: 2, tag: 'button', text: 'Replace the list' },
+      { clickId: 3, tag: 'button', text: 'Item 1' },
+      { clickId: 4, tag: 'button', text: 'Item 2' },
     ],
   },
   [`${TEA}/form-result.html`]: {
-    title: "Thank you",
-    text: "Message received.\n\nName\nEmail\nMessage\n\nSend another",
-    elements: [
-      {"clickId": 1, "tag": "a", "text": "Send another"},
-    ],
+    title: 'Thank you',
+    text: 'Message received.\n\nName\nEmail\nMessage\n\nSend another',
+    elements: [{ clickId: 1, tag: 'a', text: 'Send another' }],
   },
   [`${TEA}/`]: {
-    title: "Mimo fixture site",
-    text: "A small static website for the end-to-end tests and the demo.\n\nArticle: the history of the teapot\nProduct list with prices\nContact form\nPage with a link that opens a new tab\nSlow-loading page\nPage whose content changes after a click",
+    title: 'Mimo fixture site',
+    text: 'A small static website for the end-to-end tests and the demo.\n\nArticle: the history of the teapot\nProduct list with prices\nContact form\nPage with a link that opens a new tab\nSlow-loading page\nPage whose content changes after a click',
     elements: [
-      {"clickId": 1, "tag": "a", "text": "Article: the history of the teapot"},
-      {"clickId": 2, "tag": "a", "text": "Product list with prices"},
-      {"clickId": 3, "tag": "a", "text": "Contact form"},
-      {"clickId": 4, "tag": "a", "text": "Page with a link that opens a new tab"},
-      {"clickId": 5, "tag": "a", "text": "Slow-loading page"},
-      {"clickId": 6, "tag": "a", "text": "Page whose content changes after a click"},
+      { clickId: 1, tag: 'a', text: 'Article: the history of the teapot' },
+      { clickId: 2, tag: 'a', text: 'Product list with prices' },
+      { clickId: 3, tag: 'a', text: 'Contact form' },
+      { clickId: 4, tag: 'a', text: 'Page with a link that opens a new tab' },
+      { clickId: 5, tag: 'a', text: 'Slow-loading page' },
+      { clickId: 6, tag: 'a', text: 'Page whose content changes after a click' },
     ],
   },
 };
@@ -112,7 +110,10 @@ export function teaWorld(): World {
     const query = new URLSearchParams(values).toString();
     return {
       goto: `${TEA}/form-result.html?${query}`,
-      page: { ...teaPages[`${TEA}/form-result.html`]!, text: `Message received.\n\nName${values.name ?? ''}\nEmail${values.email ?? ''}\nMessage${values.message ?? ''}\n\nSend another` },
+      page: {
+        ...teaPages[`${TEA}/form-result.html`]!,
+        text: `Message received.\n\nName${values.name ?? ''}\nEmail${values.email ?? ''}\nMessage${values.message ?? ''}\n\nSend another`,
+      },
     };
   };
   return {
@@ -124,8 +125,22 @@ export function teaWorld(): World {
       if (url.endsWith('/products.html') && text === 'Add to cart') {
         cart += 1;
         const base = teaPages[url]!;
-        const row = ['Yixing Clay Teapot', 'Porcelain Tea Set', 'Brown Betty Teapot', 'Cast Iron Kettle', 'Bamboo Tea Whisk'][element.clickId - 3];
-        return { page: { ...base, text: base.text!.replace(/Cart: \d+ item\(s\)\. Last added: \w+/, `Cart: ${cart} item(s). Last added: ${row} (trusted)`) } };
+        const row = [
+          'Yixing Clay Teapot',
+          'Porcelain Tea Set',
+          'Brown Betty Teapot',
+          'Cast Iron Kettle',
+          'Bamboo Tea Whisk',
+        ][element.clickId - 3];
+        return {
+          page: {
+            ...base,
+            text: base.text!.replace(
+              /Cart: \d+ item\(s\)\. Last added: \w+/,
+              `Cart: ${cart} item(s). Last added: ${row} (trusted)`,
+            ),
+          },
+        };
       }
       if (url.endsWith('/form.html') && text === 'Send') return result();
       return {};

@@ -10,7 +10,12 @@ const FORM = `${TEA}/form.html`;
 
 const click = suite('offline planner: click by visible text');
 
-for (const request of ['click "Add to cart"', "Click 'Add to cart' please", 'press the Add to cart button', 'tap on “Add to cart”']) {
+for (const request of [
+  'click "Add to cart"',
+  "Click 'Add to cart' please",
+  'press the Add to cart button',
+  'tap on “Add to cart”',
+]) {
   click(`"${request}" clicks the first matching button and reports the page after`, async () => {
     const run = await drive(planner, teaWorld(), request, { startUrl: PRODUCTS });
     assert.equal(run.toolCalls, [{ name: 'browser_click', arguments: { clickId: 3 } }]);
@@ -56,7 +61,10 @@ click('no such element: says so and lists what can be clicked', async () => {
 click('a failing click is reported with its code', async () => {
   const run = await drive(planner, teaWorld(), 'click "Add to cart"', {
     startUrl: PRODUCTS,
-    override: (name) => (name === 'browser_click' ? { ok: false, code: 'PLUGIN_TIMEOUT_EXEC', message: 'the plugin did not finish in time' } : undefined),
+    override: (name) =>
+      name === 'browser_click'
+        ? { ok: false, code: 'PLUGIN_TIMEOUT_EXEC', message: 'the plugin did not finish in time' }
+        : undefined,
   });
   assert.match(run.answer, /the step browser_click failed with PLUGIN_TIMEOUT_EXEC: the plugin did not finish in time/);
 });
@@ -92,7 +100,10 @@ for (const request of ['search for "crème"', 'search the menu for crème', "sea
 
 type('search, then extract the results as a table', async () => {
   const run = await drive(planner, cafeWorld(), `open ${CAFE}/menu, search for café and list the prices`);
-  assert.equal(run.toolCalls.map((c) => c.name), ['browser_open', 'browser_type']);
+  assert.equal(
+    run.toolCalls.map((c) => c.name),
+    ['browser_open', 'browser_type'],
+  );
   assert.ok(run.answer.includes('| Café crème | 3,50 € |\n| Café noir | 2,00 € |'), run.answer);
 });
 
@@ -114,7 +125,15 @@ type('a search request on a page without a search field: says so, types nothing'
 });
 
 type('a page with a single text field takes the text whatever the field is called', async () => {
-  const world = { pages: { 'http://one.test/': { title: 'One', text: 'One field', elements: [{ clickId: 9, tag: 'input', type: 'text', name: 'q' }] } } };
+  const world = {
+    pages: {
+      'http://one.test/': {
+        title: 'One',
+        text: 'One field',
+        elements: [{ clickId: 9, tag: 'input', type: 'text', name: 'q' }],
+      },
+    },
+  };
   const run = await drive(planner, world, 'search for "blue mug"', { startUrl: 'http://one.test/' });
   assert.equal(run.toolCalls, [{ name: 'browser_type', arguments: { clickId: 9, text: 'blue mug', submit: true } }]);
 });

@@ -24,7 +24,11 @@ for (const request of [
     assert.equal(run.toolCalls, [{ name: 'browser_open', arguments: { url: ARTICLE } }]);
     assert.ok(run.answer.startsWith(PREFIX), run.answer);
     assert.ok(run.answer.includes('"A Short History of the Teapot"'));
-    assert.ok(run.answer.includes('The teapot is one of the most familiar objects in the kitchen, yet its story spans more than a thousand years and three continents.'));
+    assert.ok(
+      run.answer.includes(
+        'The teapot is one of the most familiar objects in the kitchen, yet its story spans more than a thousand years and three continents.',
+      ),
+    );
     assert.ok(run.answer.includes('- The first true teapots appeared in the Yixing region during the Ming dynasty.'));
     assert.ok(run.answer.includes('Sections: Yixing clay; Porcelain in Europe; The everyday pot.'));
     assert.not.ok(run.answer.includes('By Ada Example'), 'the byline is not a sentence of the summary');
@@ -59,25 +63,48 @@ summary('a path is resolved against the open page; without a page it asks for a 
   assert.match(lost.answer, /"\/article.html" is a path, but no page with a known address is open/);
 });
 
-summary('a page whose address is unknown (empty url) still gets a summary, and paths are refused, not thrown', async () => {
-  const planner2 = createOfflinePlanner();
-  const page = { tabId: 3, url: '', title: 'Article', text: 'Otters hold hands while sleeping so that they do not drift apart.', elements: [] };
-  const ask = async (content: string) => {
-    let text = '';
-    for await (const e of planner2.streamChat({ taskId: 't', messages: [{ role: 'user', content }], tools: [], context: { page } })) {
-      assert.is.not(e.type, 'error');
-      if (e.type === 'delta') text += e.content;
-    }
-    return text;
-  };
-  assert.match(await ask('summarise this page'), /^Offline planner \(no LLM configured\): Summary of "Article", taken from/);
-  assert.match(await ask('open /next.html'), /no page with a known address/);
-});
+summary(
+  'a page whose address is unknown (empty url) still gets a summary, and paths are refused, not thrown',
+  async () => {
+    const planner2 = createOfflinePlanner();
+    const page = {
+      tabId: 3,
+      url: '',
+      title: 'Article',
+      text: 'Otters hold hands while sleeping so that they do not drift apart.',
+      elements: [],
+    };
+    const ask = async (content: string) => {
+      let text = '';
+      for await (const e of planner2.streamChat({
+        taskId: 't',
+        messages: [{ role: 'user', content }],
+        tools: [],
+        context: { page },
+      })) {
+        assert.is.not(e.type, 'error');
+        if (e.type === 'delta') text += e.content;
+      }
+      return text;
+    };
+    assert.match(
+      await ask('summarise this page'),
+      /^Offline planner \(no LLM configured\): Summary of "Article", taken from/,
+    );
+    assert.match(await ask('open /next.html'), /no page with a known address/);
+  },
+);
 
 summary('reports a failed open honestly, with the code, and stops', async () => {
   const run = await drive(planner, teaWorld(), `open ${TEA}/missing.html and summarise it`);
-  assert.equal(run.toolCalls.map((c) => c.name), ['browser_open']);
-  assert.match(run.answer, /^Offline planner \(no LLM configured\): the step browser_open failed with NAVIGATION_TIMEOUT: http:\/\/tea.test\/missing.html did not load/);
+  assert.equal(
+    run.toolCalls.map((c) => c.name),
+    ['browser_open'],
+  );
+  assert.match(
+    run.answer,
+    /^Offline planner \(no LLM configured\): the step browser_open failed with NAVIGATION_TIMEOUT: http:\/\/tea.test\/missing.html did not load/,
+  );
   assert.match(run.answer, /did not retry/);
 });
 
@@ -90,7 +117,11 @@ summary('says when the text was truncated or a part of page preparation is missi
 });
 
 summary('a page without text is described by its elements, not invented', async () => {
-  const world = { pages: { 'http://empty.test/': { title: 'Empty', text: '', elements: [{ clickId: 1, tag: 'button', text: 'Start' }] } } };
+  const world = {
+    pages: {
+      'http://empty.test/': { title: 'Empty', text: '', elements: [{ clickId: 1, tag: 'button', text: 'Start' }] },
+    },
+  };
   const run = await drive(planner, world, 'summarise http://empty.test/');
   assert.match(run.answer, /no readable text. It shows these elements: Start/);
 });
@@ -126,7 +157,17 @@ for (const request of [
 
 extract('euro prices in both notations on another site', async () => {
   const run = await drive(planner, cafeWorld(), `give me the menu items and prices from ${CAFE}/menu`);
-  assert.ok(run.answer.includes(['| Croissant au beurre | 2,40 € |', '| Pain au chocolat | 2,80 € |', '| Café crème | 3,50 € |', '| Tarte Tatin | EUR 6 |'].join('\n')), run.answer);
+  assert.ok(
+    run.answer.includes(
+      [
+        '| Croissant au beurre | 2,40 € |',
+        '| Pain au chocolat | 2,80 € |',
+        '| Café crème | 3,50 € |',
+        '| Tarte Tatin | EUR 6 |',
+      ].join('\n'),
+    ),
+    run.answer,
+  );
 });
 
 extract('the page already open, asked without a URL', async () => {

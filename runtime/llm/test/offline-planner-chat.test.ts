@@ -6,7 +6,13 @@ import { collect, textOf, typesOf } from './util.ts';
 
 const planner = createOfflinePlanner();
 const ask = (content: string, history: LlmMessage[] = []) =>
-  collect(planner.streamChat({ taskId: 't', messages: [{ role: 'system', content: 'You are Mimo.' }, ...history, { role: 'user', content }], tools: [] }));
+  collect(
+    planner.streamChat({
+      taskId: 't',
+      messages: [{ role: 'system', content: 'You are Mimo.' }, ...history, { role: 'user', content }],
+      tools: [],
+    }),
+  );
 
 const s = suite('offline planner: chat without a browser');
 
@@ -24,7 +30,10 @@ for (const greeting of ['hello', 'Hi there!', 'good morning', 'hey']) {
     assert.match(text, /OPENAI_API_KEY/);
     assert.ok(events.filter((e) => e.type === 'delta').length > 3, 'streamed as several deltas');
     assert.equal(events.at(-1), { type: 'done', finishReason: 'stop' });
-    assert.not.ok(events.some((e) => e.type === 'tool_call'), 'no browser needed');
+    assert.not.ok(
+      events.some((e) => e.type === 'tool_call'),
+      'no browser needed',
+    );
   });
 }
 
@@ -32,8 +41,10 @@ for (const question of ['what can you do?', 'help', 'How do I configure a real L
   s(`answers "${question}" with its abilities and the configuration variables`, async () => {
     const text = textOf(await ask(question));
     assert.ok(text.startsWith('Offline planner (no LLM configured): '));
-    for (const variable of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'MIMO_MODEL']) assert.ok(text.includes(variable), variable);
-    for (const ability of ['summarise', 'table', 'click', 'type', 'new tab']) assert.ok(text.includes(ability), ability);
+    for (const variable of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'MIMO_MODEL'])
+      assert.ok(text.includes(variable), variable);
+    for (const ability of ['summarise', 'table', 'click', 'type', 'new tab'])
+      assert.ok(text.includes(ability), ability);
   });
 }
 
@@ -54,7 +65,9 @@ s('answers the last user message, not an earlier one', async () => {
 });
 
 s('a conversation without a user message gets the help text', async () => {
-  const events = await collect(planner.streamChat({ taskId: 't', messages: [{ role: 'system', content: 'x' }], tools: [] }));
+  const events = await collect(
+    planner.streamChat({ taskId: 't', messages: [{ role: 'system', content: 'x' }], tools: [] }),
+  );
   assert.match(textOf(events), /here is what I can do/);
 });
 
@@ -63,7 +76,14 @@ s('is deterministic: the same input gives the same events', async () => {
 });
 
 s('an aborted signal yields LLM_ABORTED and nothing else', async () => {
-  const events = await collect(planner.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'hello' }], tools: [], signal: AbortSignal.abort() }));
+  const events = await collect(
+    planner.streamChat({
+      taskId: 't',
+      messages: [{ role: 'user', content: 'hello' }],
+      tools: [],
+      signal: AbortSignal.abort(),
+    }),
+  );
   assert.equal(typesOf(events), ['error']);
   assert.is(events[0]!.type === 'error' && events[0]!.code, 'LLM_ABORTED');
 });
@@ -71,7 +91,12 @@ s('an aborted signal yields LLM_ABORTED and nothing else', async () => {
 s('aborting while it streams stops the stream with LLM_ABORTED', async () => {
   const controller = new AbortController();
   const seen: string[] = [];
-  for await (const event of planner.streamChat({ taskId: 't', messages: [{ role: 'user', content: 'hello' }], tools: [], signal: controller.signal })) {
+  for await (const event of planner.streamChat({
+    taskId: 't',
+    messages: [{ role: 'user', content: 'hello' }],
+    tools: [],
+    signal: controller.signal,
+  })) {
     seen.push(event.type === 'error' ? event.code : event.type);
     if (seen.length === 2) controller.abort();
   }

@@ -26,7 +26,11 @@ intent('URLs: full, bare domains, localhost, quoted; not e-mail addresses', () =
 });
 
 intent('quoted text does not steer the verbs: clicking a button called "Search prices"', () => {
-  assert.equal(parseRequest('click "Search prices"'), { kind: 'browser', actions: [{ kind: 'click', target: 'Search prices' }], answer: 'report' });
+  assert.equal(parseRequest('click "Search prices"'), {
+    kind: 'browser',
+    actions: [{ kind: 'click', target: 'Search prices' }],
+    answer: 'report',
+  });
 });
 
 intent('actions keep the order of the request', () => {
@@ -55,7 +59,14 @@ const prices = suite('offline planner: prices and tables');
 
 prices('price notations', () => {
   const found = (t: string) => findPrices(t).map((p) => p.price);
-  assert.equal(found('Mug $12.99, jug 12,99 €, pot EUR 5, cup £3, kettle 1,299.00 USD, tray ¥1200'), ['$12.99', '12,99 €', 'EUR 5', '£3', '1,299.00 USD', '¥1200']);
+  assert.equal(found('Mug $12.99, jug 12,99 €, pot EUR 5, cup £3, kettle 1,299.00 USD, tray ¥1200'), [
+    '$12.99',
+    '12,99 €',
+    'EUR 5',
+    '£3',
+    '1,299.00 USD',
+    '¥1200',
+  ]);
   assert.equal(found('Item 2 $5'), ['$5'], 'a bare number before a priced one is not a price');
   assert.equal(found('In 2024 we sold 300 pots.'), []);
 });
@@ -63,7 +74,10 @@ prices('price notations', () => {
 const els = (labels: string[]): PageElement[] => labels.map((text, i) => ({ clickId: i + 1, tag: 'button', text }));
 
 prices('names next to prices, whatever the whitespace the text extraction left', () => {
-  const expected = [{ name: 'Blue Mug', price: '$12.99' }, { name: 'Red Jug', price: '$7.50' }];
+  const expected = [
+    { name: 'Blue Mug', price: '$12.99' },
+    { name: 'Red Jug', price: '$7.50' },
+  ];
   for (const text of [
     'Shop\nBlue Mug$12.99Buy now\nRed Jug$7.50Buy now',
     'Shop\nName\tPrice\nBlue Mug\t$12.99\tBuy now\nRed Jug\t$7.50\tBuy now',
@@ -135,7 +149,11 @@ tabs('the task group only, the clicked URL first, else the newest', () => {
   };
   assert.is(chooseOtherTab(snapshot, 10)!.tabId, 12);
   assert.is(chooseOtherTab(snapshot, 10, 'http://a.test/article#top')!.tabId, 11);
-  assert.is(chooseOtherTab({ ...snapshot, tabs: snapshot.tabs.slice(0, 2) }, 10), undefined, 'never the user\'s own tab');
+  assert.is(
+    chooseOtherTab({ ...snapshot, tabs: snapshot.tabs.slice(0, 2) }, 10),
+    undefined,
+    "never the user's own tab",
+  );
   assert.is(chooseOtherTab(undefined, 10), undefined);
 });
 
@@ -147,19 +165,43 @@ misc('the request is the last user message; steps are the tool results after it'
   const conversation = readConversation([
     { role: 'user', content: 'first' },
     { role: 'assistant', content: '', toolCalls: [{ toolCallId: 'a', name: 'browser_open', arguments: { url: 'x' } }] },
-    { role: 'tool', toolCallId: 'a', name: 'browser_open', content: '{"toolCallId":"a","name":"browser_open","ok":true,"result":{}}' },
+    {
+      role: 'tool',
+      toolCallId: 'a',
+      name: 'browser_open',
+      content: '{"toolCallId":"a","name":"browser_open","ok":true,"result":{}}',
+    },
     { role: 'user', content: 'second' },
-    { role: 'assistant', content: '', toolCalls: [{ toolCallId: 'b', name: 'browser_click', arguments: { clickId: 4 } }] },
-    { role: 'tool', toolCallId: 'b', name: 'browser_click', content: '{"toolCallId":"b","name":"browser_click","ok":false,"error":{"code":"INVALID_TARGET","message":"gone"}}' },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ toolCallId: 'b', name: 'browser_click', arguments: { clickId: 4 } }],
+    },
+    {
+      role: 'tool',
+      toolCallId: 'b',
+      name: 'browser_click',
+      content:
+        '{"toolCallId":"b","name":"browser_click","ok":false,"error":{"code":"INVALID_TARGET","message":"gone"}}',
+    },
     { role: 'system', content: 'Current browser state: {}' },
   ]);
   assert.is(conversation.request, 'second');
   assert.is(conversation.turn, 2);
-  assert.equal(conversation.steps, [{ toolCallId: 'b', name: 'browser_click', arguments: { clickId: 4 }, ok: false, error: { code: 'INVALID_TARGET', message: 'gone' } }]);
+  assert.equal(conversation.steps, [
+    {
+      toolCallId: 'b',
+      name: 'browser_click',
+      arguments: { clickId: 4 },
+      ok: false,
+      error: { code: 'INVALID_TARGET', message: 'gone' },
+    },
+  ]);
 });
 
 misc('stream pieces rebuild the text exactly, each piece bounded', () => {
-  const text = 'Offline planner (no LLM configured): a fairly long first line that must be split somewhere sensible\n\n| a | b |\nend';
+  const text =
+    'Offline planner (no LLM configured): a fairly long first line that must be split somewhere sensible\n\n| a | b |\nend';
   const pieces = streamPieces(text, 20);
   assert.is(pieces.join(''), text);
   assert.ok(pieces.length > 5);
@@ -173,22 +215,98 @@ const robust = suite('offline planner: never fails on odd input');
 robust('random requests, pages and tool results always end with done, never an error', async () => {
   const planner = createOfflinePlanner();
   let seed = 42;
-  const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const pick = <T,>(items: T[]) => items[Math.floor(rnd() * items.length)]!;
-  const words = ['open', 'click', '"', "'", 'http://x.test/a', '/b.html', 'type', 'into', 'the', 'field', 'search', 'for', 'switch', 'tab', 'new', 'and', 'then', '$5', '12,99 €', 'table', 'summarise', '⟦q0⟧', '', '\n', 'second', 'last', 'submit', 'price', 'hello', '🙂'];
+  const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const pick = <T>(items: T[]) => items[Math.floor(rnd() * items.length)]!;
+  const words = [
+    'open',
+    'click',
+    '"',
+    "'",
+    'http://x.test/a',
+    '/b.html',
+    'type',
+    'into',
+    'the',
+    'field',
+    'search',
+    'for',
+    'switch',
+    'tab',
+    'new',
+    'and',
+    'then',
+    '$5',
+    '12,99 €',
+    'table',
+    'summarise',
+    '⟦q0⟧',
+    '',
+    '\n',
+    'second',
+    'last',
+    'submit',
+    'price',
+    'hello',
+    '🙂',
+  ];
   for (let i = 0; i < 300; i++) {
     const request = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => pick(words)).join(' ');
-    const page = rnd() < 0.8
-      ? { tabId: 1, url: pick(['', 'http://x.test/a', 'not a url']), title: pick([undefined, '', 'T']), text: Array.from({ length: Math.floor(rnd() * 8) }, () => pick(words)).join(pick([' ', '\n', '\t'])), elements: Array.from({ length: Math.floor(rnd() * 5) }, (_, k) => ({ clickId: k, tag: pick(['a', 'button', 'input', 'label', 'textarea', 'div']), ...(rnd() < 0.7 ? { text: pick(words) } : {}), ...(rnd() < 0.3 ? { target: '_blank' } : {}) })) }
-      : undefined;
-    const toolContent = pick(['{"toolCallId":"a","name":"browser_click","ok":true,"result":{"page":"(superseded by a later page read)"}}', 'not json', '{"ok":false}', '[]', 'null']);
+    const page =
+      rnd() < 0.8
+        ? {
+            tabId: 1,
+            url: pick(['', 'http://x.test/a', 'not a url']),
+            title: pick([undefined, '', 'T']),
+            text: Array.from({ length: Math.floor(rnd() * 8) }, () => pick(words)).join(pick([' ', '\n', '\t'])),
+            elements: Array.from({ length: Math.floor(rnd() * 5) }, (_, k) => ({
+              clickId: k,
+              tag: pick(['a', 'button', 'input', 'label', 'textarea', 'div']),
+              ...(rnd() < 0.7 ? { text: pick(words) } : {}),
+              ...(rnd() < 0.3 ? { target: '_blank' } : {}),
+            })),
+          }
+        : undefined;
+    const toolContent = pick([
+      '{"toolCallId":"a","name":"browser_click","ok":true,"result":{"page":"(superseded by a later page read)"}}',
+      'not json',
+      '{"ok":false}',
+      '[]',
+      'null',
+    ]);
     const messages = [
       { role: 'user' as const, content: request },
-      ...(rnd() < 0.5 ? [{ role: 'assistant' as const, content: '', toolCalls: [{ toolCallId: 'a', name: pick(['browser_click', 'browser_open', 'browser_type', 'x']), arguments: {} }] }, { role: 'tool' as const, toolCallId: 'a', content: toolContent }] : []),
+      ...(rnd() < 0.5
+        ? [
+            {
+              role: 'assistant' as const,
+              content: '',
+              toolCalls: [
+                { toolCallId: 'a', name: pick(['browser_click', 'browser_open', 'browser_type', 'x']), arguments: {} },
+              ],
+            },
+            { role: 'tool' as const, toolCallId: 'a', content: toolContent },
+          ]
+        : []),
     ];
-    const snapshot = rnd() < 0.5 ? { tabs: [{ tabId: 1, windowId: 1, active: true }, { tabId: 2, windowId: 1, active: false }], activeTabId: 1, taskTabId: pick([1, null]) } : undefined;
+    const snapshot =
+      rnd() < 0.5
+        ? {
+            tabs: [
+              { tabId: 1, windowId: 1, active: true },
+              { tabId: 2, windowId: 1, active: false },
+            ],
+            activeTabId: 1,
+            taskTabId: pick([1, null]),
+          }
+        : undefined;
     const events = [];
-    for await (const event of planner.streamChat({ taskId: 't', messages, tools: [], context: { ...(page ? { page } : {}), ...(snapshot ? { snapshot } : {}) } })) events.push(event);
+    for await (const event of planner.streamChat({
+      taskId: 't',
+      messages,
+      tools: [],
+      context: { ...(page ? { page } : {}), ...(snapshot ? { snapshot } : {}) },
+    }))
+      events.push(event);
     const last = events.at(-1)!;
     assert.is(last.type, 'done', `request ${JSON.stringify(request)} ended with ${JSON.stringify(last)}`);
     assert.not.ok(events.some((e) => e.type === 'error'));

@@ -24,7 +24,10 @@ for (const request of [
       { name: 'browser_switch_tab', arguments: { tabId: 101 } },
     ]);
     assert.is(run.taskTabId, 101, 'the task now drives the new tab');
-    assert.match(run.answer, /- Switched to tab 101 "A Short History of the Teapot" \(http:\/\/tea.test\/article.html\)/);
+    assert.match(
+      run.answer,
+      /- Switched to tab 101 "A Short History of the Teapot" \(http:\/\/tea.test\/article.html\)/,
+    );
     assert.match(run.answer, /The page is now "A Short History of the Teapot"/);
     const ids = run.steps.flat().flatMap((e) => (e.type === 'tool_call' ? [e.toolCallId] : []));
     assert.is(new Set(ids).size, 3, 'tool call ids are unique');
@@ -36,9 +39,18 @@ s('on the page already open: click the new-tab link, then switch (from a follow-
     { role: 'user' as const, content: `open ${NEW_TAB}` },
     { role: 'assistant' as const, content: 'Offline planner (no LLM configured): done.' },
   ];
-  const run = await drive(planner, teaWorld(), 'open the article in a new tab and switch to it', { startUrl: NEW_TAB, history });
-  assert.equal(run.toolCalls.map((c) => c.name), ['browser_click', 'browser_switch_tab']);
-  assert.ok(run.steps.flat().some((e) => e.type === 'tool_call' && e.toolCallId === 'offline_2_1'), 'ids are numbered by turn and step');
+  const run = await drive(planner, teaWorld(), 'open the article in a new tab and switch to it', {
+    startUrl: NEW_TAB,
+    history,
+  });
+  assert.equal(
+    run.toolCalls.map((c) => c.name),
+    ['browser_click', 'browser_switch_tab'],
+  );
+  assert.ok(
+    run.steps.flat().some((e) => e.type === 'tool_call' && e.toolCallId === 'offline_2_1'),
+    'ids are numbered by turn and step',
+  );
 });
 
 s('switching to a tab that exists already does not click anything', async () => {
@@ -49,7 +61,7 @@ s('switching to a tab that exists already does not click anything', async () => 
   assert.equal(run.toolCalls, [{ name: 'browser_switch_tab', arguments: { tabId: 55 } }]);
 });
 
-s('never picks a tab outside the task group (the user\'s own tabs)', async () => {
+s("never picks a tab outside the task group (the user's own tabs)", async () => {
   const run = await drive(planner, teaWorld(), 'switch to the other tab', {
     startUrl: NEW_TAB,
     extraTabs: [{ tabId: 55, url: 'https://mail.example/', groupId: 3 }],
@@ -61,14 +73,23 @@ s('never picks a tab outside the task group (the user\'s own tabs)', async () =>
 s('prefers the tab showing the clicked link (href + target=_blank known) over newer tabs of the group', async () => {
   const world = {
     pages: {
-      'https://docs.example/': { title: 'Docs', text: 'Docs home', elements: [{ clickId: 4, tag: 'a', text: 'Guide', href: '/guide', target: '_blank' }] },
+      'https://docs.example/': {
+        title: 'Docs',
+        text: 'Docs home',
+        elements: [{ clickId: 4, tag: 'a', text: 'Guide', href: '/guide', target: '_blank' }],
+      },
       'https://docs.example/guide': { title: 'The guide', text: 'Read me first.', elements: [] },
       'https://docs.example/other': { title: 'Other', text: 'Other page.', elements: [] },
     },
   };
-  const run = await drive(planner, world, 'open https://docs.example/ then open the guide in a new tab and switch to it', {
-    extraTabs: [{ tabId: 900, url: 'https://docs.example/other', groupId: 7 }],
-  });
+  const run = await drive(
+    planner,
+    world,
+    'open https://docs.example/ then open the guide in a new tab and switch to it',
+    {
+      extraTabs: [{ tabId: 900, url: 'https://docs.example/other', groupId: 7 }],
+    },
+  );
   assert.equal(run.toolCalls, [
     { name: 'browser_open', arguments: { url: 'https://docs.example/' } },
     { name: 'browser_click', arguments: { clickId: 4 } },
@@ -77,12 +98,15 @@ s('prefers the tab showing the clicked link (href + target=_blank known) over ne
   assert.match(run.answer, /Switched to tab 101 "The guide"/);
 });
 
-s('without hrefs (the dom index gives none), the tab sharing words with the link text wins over a newer one', async () => {
-  const run = await drive(planner, teaWorld(), `open ${NEW_TAB}, open the article in a new tab and switch to it`, {
-    extraTabs: [{ tabId: 900, url: `${TEA}/products.html`, groupId: 7 }],
-  });
-  assert.equal(run.toolCalls.at(-1), { name: 'browser_switch_tab', arguments: { tabId: 101 } });
-});
+s(
+  'without hrefs (the dom index gives none), the tab sharing words with the link text wins over a newer one',
+  async () => {
+    const run = await drive(planner, teaWorld(), `open ${NEW_TAB}, open the article in a new tab and switch to it`, {
+      extraTabs: [{ tabId: 900, url: `${TEA}/products.html`, groupId: 7 }],
+    });
+    assert.equal(run.toolCalls.at(-1), { name: 'browser_switch_tab', arguments: { tabId: 101 } });
+  },
+);
 
 s('an explicit tab id is used as given; a refused switch is reported with its code', async () => {
   const run = await drive(planner, teaWorld(), 'switch to tab 55', {
@@ -90,18 +114,29 @@ s('an explicit tab id is used as given; a refused switch is reported with its co
     extraTabs: [{ tabId: 55, url: 'https://mail.example/', groupId: 3 }],
   });
   assert.equal(run.toolCalls, [{ name: 'browser_switch_tab', arguments: { tabId: 55 } }]);
-  assert.match(run.answer, /the step browser_switch_tab failed with INVALID_TASK_TAB: tab 55 does not belong to this task/);
+  assert.match(
+    run.answer,
+    /the step browser_switch_tab failed with INVALID_TASK_TAB: tab 55 does not belong to this task/,
+  );
 });
 
 s('no link opens a new tab: says so instead of clicking something else', async () => {
-  const run = await drive(planner, teaWorld(), 'open a second tab and switch to it', { startUrl: `${TEA}/products.html` });
+  const run = await drive(planner, teaWorld(), 'open a second tab and switch to it', {
+    startUrl: `${TEA}/products.html`,
+  });
   assert.equal(run.toolCalls, []);
   assert.match(run.answer, /there is no link on "Products" \(http:\/\/tea.test\/products.html\) that opens a new tab/);
 });
 
 s('without browser state it cannot choose a tab and says why', async () => {
-  const run = await drive(planner, teaWorld(), 'open the article in a new tab and switch to it', { startUrl: NEW_TAB, noSnapshot: true });
-  assert.equal(run.toolCalls.map((c) => c.name), ['browser_click']);
+  const run = await drive(planner, teaWorld(), 'open the article in a new tab and switch to it', {
+    startUrl: NEW_TAB,
+    noSnapshot: true,
+  });
+  assert.equal(
+    run.toolCalls.map((c) => c.name),
+    ['browser_click'],
+  );
   assert.match(run.answer, /I cannot see the browser's tabs/);
 });
 

@@ -14,7 +14,12 @@ export interface World {
   /** Key behaviour (browser_press on an element): e.g. ArrowRight expands a tree item. */
   onPress?(url: string, element: PageElement, key: string): { page?: PageSpec } | undefined;
   /** Field behaviour: e.g. a submitted search goes to a results page. */
-  onType?(url: string, element: PageElement, text: string, submit: boolean): { page?: PageSpec; goto?: string } | undefined;
+  onType?(
+    url: string,
+    element: PageElement,
+    text: string,
+    submit: boolean,
+  ): { page?: PageSpec; goto?: string } | undefined;
 }
 
 interface Tab {
@@ -52,7 +57,12 @@ export interface DriveOptions {
   maxSteps?: number;
 }
 
-export async function drive(planner: LlmGateway, world: World, request: string, options: DriveOptions = {}): Promise<DriveResult> {
+export async function drive(
+  planner: LlmGateway,
+  world: World,
+  request: string,
+  options: DriveOptions = {},
+): Promise<DriveResult> {
   const tabs: Tab[] = [...(options.extraTabs ?? [])];
   let taskTabId: number | null = null;
   let nextTabId = 100;
@@ -73,7 +83,11 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
   if (options.startUrl) taskTabId = openTab(options.startUrl).tabId;
   let lastPage: PageContext | undefined = taskTabId !== null && !options.noInitialPage ? pageOf(taskTabId) : undefined;
 
-  const messages: LlmMessage[] = [{ role: 'system', content: 'You are Mimo.' }, ...(options.history ?? []), { role: 'user', content: request }];
+  const messages: LlmMessage[] = [
+    { role: 'system', content: 'You are Mimo.' },
+    ...(options.history ?? []),
+    { role: 'user', content: request },
+  ];
   const steps: LlmEvent[][] = [];
   const toolCalls: DriveResult['toolCalls'] = [];
   let chat = '';
@@ -85,23 +99,29 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
     specs.delete(tabId);
   };
 
-  const run = (name: string, args: Record<string, unknown>): { ok: true; result: Record<string, unknown> } | { ok: false; code: string; message: string } => {
+  const run = (
+    name: string,
+    args: Record<string, unknown>,
+  ): { ok: true; result: Record<string, unknown> } | { ok: false; code: string; message: string } => {
     const forced = options.override?.(name, args);
     if (forced) return forced;
     if (name === 'browser_open') {
       const url = String(args.url);
-      if (!world.pages[url.split('#')[0]!]) return { ok: false, code: 'NAVIGATION_TIMEOUT', message: `${url} did not load` };
+      if (!world.pages[url.split('#')[0]!])
+        return { ok: false, code: 'NAVIGATION_TIMEOUT', message: `${url} did not load` };
       if (taskTabId === null) taskTabId = openTab(url).tabId;
       else navigate(taskTabId, url);
       return { ok: true, result: { page: pageOf(taskTabId)! } };
     }
-    if (taskTabId === null) return { ok: false, code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet: call browser_open first' };
+    if (taskTabId === null)
+      return { ok: false, code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet: call browser_open first' };
     const current = pageOf(taskTabId)!;
     if (name === 'browser_read_page') return { ok: true, result: { page: current } };
     if (name === 'browser_click' || name === 'browser_type') {
       const leftOut = (specs.get(taskTabId) ?? world.pages[current.url])?.leftOut ?? [];
       const element = [...current.elements, ...leftOut].find((e) => e.clickId === args.clickId);
-      if (!element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
+      if (!element)
+        return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
       if (name === 'browser_click') {
         const outcome = world.onClick?.(current.url, element);
         if (outcome?.goto) navigate(taskTabId, outcome.goto);
@@ -118,25 +138,41 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       if (outcome?.goto) navigate(taskTabId, outcome.goto);
       if (outcome?.page) specs.set(taskTabId, outcome.page);
       // As the extension reports it: `submitted` only when the page reacted (a form submit or a navigation).
-      const reacted = { navigated: Boolean(outcome?.goto), ...(args.submit === true ? { submitted: Boolean(outcome?.goto || outcome?.page) } : {}) };
+      const reacted = {
+        navigated: Boolean(outcome?.goto),
+        ...(args.submit === true ? { submitted: Boolean(outcome?.goto || outcome?.page) } : {}),
+      };
       return { ok: true, result: { typed: true, strategy: 'cdp_key', ...reacted, page: pageOf(taskTabId)! } };
     }
     if (name === 'browser_list_elements') {
       const spec = specs.get(taskTabId) ?? world.pages[current.url];
-      const words = String(args.query ?? '').toLowerCase().split(/\W+/).filter(Boolean);
+      const words = String(args.query ?? '')
+        .toLowerCase()
+        .split(/\W+/)
+        .filter(Boolean);
       const all = [...current.elements, ...(spec?.leftOut ?? [])];
       const elements = all.filter((e) => words.every((w) => (e.text ?? '').toLowerCase().split(/\W+/).includes(w)));
-      return { ok: true, result: { elementsPage: { url: current.url, query: args.query, page: 1, pages: 1, matching: elements.length, elements } } };
+      return {
+        ok: true,
+        result: {
+          elementsPage: { url: current.url, query: args.query, page: 1, pages: 1, matching: elements.length, elements },
+        },
+      };
     }
     if (name === 'browser_select' || name === 'browser_check') {
       const element = current.elements.find((e) => e.clickId === args.clickId);
-      if (!element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
-      const result = name === 'browser_select' ? { selected: args.values, labels: args.values } : { checked: args.checked !== false, changed: true, strategy: 'cdp_mouse' };
+      if (!element)
+        return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
+      const result =
+        name === 'browser_select'
+          ? { selected: args.values, labels: args.values }
+          : { checked: args.checked !== false, changed: true, strategy: 'cdp_mouse' };
       return { ok: true, result: { ...result, page: pageOf(taskTabId)! } };
     }
     if (name === 'browser_press') {
       const element = current.elements.find((e) => e.clickId === args.clickId);
-      if (args.clickId !== undefined && !element) return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
+      if (args.clickId !== undefined && !element)
+        return { ok: false, code: 'INVALID_TARGET', message: `no element with clickId ${String(args.clickId)}` };
       const outcome = element ? world.onPress?.(current.url, element, String(args.key)) : undefined;
       if (outcome?.page) specs.set(taskTabId, outcome.page);
       return { ok: true, result: { pressed: String(args.key), page: pageOf(taskTabId)! } };
@@ -145,10 +181,14 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       const target = tabs.find((t) => t.tabId === args.tabId);
       if (!target) return { ok: false, code: 'INVALID_TARGET', message: `there is no tab ${String(args.tabId)}` };
       const own = tabs.find((t) => t.tabId === taskTabId)!;
-      if (target.groupId !== own.groupId) return { ok: false, code: 'INVALID_TASK_TAB', message: `tab ${target.tabId} does not belong to this task` };
+      if (target.groupId !== own.groupId)
+        return { ok: false, code: 'INVALID_TASK_TAB', message: `tab ${target.tabId} does not belong to this task` };
       taskTabId = target.tabId;
       const page = pageOf(target.tabId)!;
-      return { ok: true, result: { tabId: target.tabId, url: target.url, ...(page.title ? { title: page.title } : {}), page } };
+      return {
+        ok: true,
+        result: { tabId: target.tabId, url: target.url, ...(page.title ? { title: page.title } : {}), page },
+      };
     }
     return { ok: false, code: 'INVALID_TARGET', message: `unknown tool "${name}"` };
   };
@@ -157,7 +197,14 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
     const snapshot: BrowserContext = {
       tabs: tabs.map((t) => {
         const page = pageOf(t.tabId);
-        return { tabId: t.tabId, windowId: 1, url: t.url, ...(page?.title ? { title: page.title } : {}), active: t.tabId === 1, groupId: t.groupId };
+        return {
+          tabId: t.tabId,
+          windowId: 1,
+          url: t.url,
+          ...(page?.title ? { title: page.title } : {}),
+          active: t.tabId === 1,
+          groupId: t.groupId,
+        };
       }),
       activeTabId: 1,
       taskTabId,
@@ -179,13 +226,21 @@ export async function drive(planner: LlmGateway, world: World, request: string, 
       answer = text;
       break;
     }
-    messages.push({ role: 'assistant', content: text, toolCalls: calls.map((c) => ({ toolCallId: c.toolCallId, name: c.name, arguments: c.arguments })) });
+    messages.push({
+      role: 'assistant',
+      content: text,
+      toolCalls: calls.map((c) => ({ toolCallId: c.toolCallId, name: c.name, arguments: c.arguments })),
+    });
     for (const call of calls) {
       toolCalls.push({ name: call.name, arguments: call.arguments });
       const outcome = run(call.name, call.arguments);
       const result = outcome.ok
         ? toolResultOk(call.toolCallId, call.name, outcome.result)
-        : toolResultError(call.toolCallId, call.name, { code: outcome.code, message: outcome.message, retryable: false });
+        : toolResultError(call.toolCallId, call.name, {
+            code: outcome.code,
+            message: outcome.message,
+            retryable: false,
+          });
       if (outcome.ok && typeof outcome.result.page === 'object') {
         lastPage = outcome.result.page as PageContext;
         supersede(messages);

@@ -11,7 +11,9 @@ import { createTestClock, type TestClock } from '../../clock/index.ts';
 const messages: LlmMessage[] = [{ role: 'user', content: 'hi' }];
 const input = { taskId: 't1', messages, tools: [] };
 
-const s = suite<{ server?: MockOpenAiServer; clock: TestClock }>('openai gateway: faults, retry, timeout, abort', { clock: createTestClock(0) });
+const s = suite<{ server?: MockOpenAiServer; clock: TestClock }>('openai gateway: faults, retry, timeout, abort', {
+  clock: createTestClock(0),
+});
 s.before.each((ctx) => {
   ctx.clock = createTestClock(0);
 });
@@ -20,9 +22,19 @@ s.after.each(async (ctx) => {
   ctx.server = undefined;
 });
 
-async function gatewayFor(ctx: { server?: MockOpenAiServer; clock: TestClock }, script: MockScript, retryDelayMs = 250) {
+async function gatewayFor(
+  ctx: { server?: MockOpenAiServer; clock: TestClock },
+  script: MockScript,
+  retryDelayMs = 250,
+) {
   ctx.server = await startMockOpenAiServer({ script });
-  return createOpenAiGateway({ apiKey: 'sk-test', baseURL: ctx.server.url, model: 'mock-model', clock: ctx.clock, retryDelayMs });
+  return createOpenAiGateway({
+    apiKey: 'sk-test',
+    baseURL: ctx.server.url,
+    model: 'mock-model',
+    clock: ctx.clock,
+    retryDelayMs,
+  });
 }
 
 function errorOf(events: LlmEvent[]): LlmError {
@@ -68,7 +80,15 @@ s('429 twice: LLM_RATE_LIMITED, retryable, after exactly two requests', async (c
 });
 
 s('500 twice: one error event LLM_UNAVAILABLE, retryable, with a readable message', async (ctx) => {
-  const gw = await gatewayFor(ctx, [{ status: 500, body: { error: { message: 'upstream exploded' } } }, { status: 503 }, completionChunks({ text: 'never' })], 0);
+  const gw = await gatewayFor(
+    ctx,
+    [
+      { status: 500, body: { error: { message: 'upstream exploded' } } },
+      { status: 503 },
+      completionChunks({ text: 'never' }),
+    ],
+    0,
+  );
   const events = await collect(gw.streamChat(input));
   assert.equal(typesOf(events), ['error']);
   const error = errorOf(events);
@@ -79,7 +99,11 @@ s('500 twice: one error event LLM_UNAVAILABLE, retryable, with a readable messag
 });
 
 s('400 is not retried: LLM_BAD_REQUEST; 401 is LLM_AUTH_FAILED', async (ctx) => {
-  const gw = await gatewayFor(ctx, [{ status: 400, body: { error: { message: 'model not supported' } } }, { status: 401 }], 0);
+  const gw = await gatewayFor(
+    ctx,
+    [{ status: 400, body: { error: { message: 'model not supported' } } }, { status: 401 }],
+    0,
+  );
   const first = await collect(gw.streamChat(input));
   assert.equal([errorOf(first).code, errorOf(first).retryable], ['LLM_BAD_REQUEST', false]);
   assert.match(errorOf(first).message, /model not supported/);
@@ -102,7 +126,11 @@ s('a stream broken after partial deltas: the deltas, then LLM_STREAM_BROKEN, no 
 });
 
 s('a stream broken before anything was yielded is retried once', async (ctx) => {
-  const gw = await gatewayFor(ctx, [{ chunks: textChunks('lost'), breakAfterChunks: 1 }, completionChunks({ text: 'recovered' })], 0);
+  const gw = await gatewayFor(
+    ctx,
+    [{ chunks: textChunks('lost'), breakAfterChunks: 1 }, completionChunks({ text: 'recovered' })],
+    0,
+  );
   const events = await collect(gw.streamChat(input));
   assert.is(textOf(events), 'recovered');
   assert.is(events.at(-1)!.type, 'done');
@@ -118,7 +146,14 @@ s('an error object inside the stream is LLM_STREAM_BROKEN after the deltas', asy
 });
 
 s('no response within timeoutMs: LLM_TIMEOUT after one retry that also times out', async (ctx) => {
-  const gw = await gatewayFor(ctx, [{ delayMs: 60_000, chunks: [] }, { delayMs: 60_000, chunks: [] }], 100);
+  const gw = await gatewayFor(
+    ctx,
+    [
+      { delayMs: 60_000, chunks: [] },
+      { delayMs: 60_000, chunks: [] },
+    ],
+    100,
+  );
   const run = start(gw.streamChat({ ...input, timeoutMs: 5_000 }));
   await waitFor(() => ctx.server!.requests.length === 1, 'the first request');
   assert.equal(ctx.clock.pending(), [5_000]);
@@ -136,7 +171,11 @@ s('no response within timeoutMs: LLM_TIMEOUT after one retry that also times out
 });
 
 s('a stream that stalls after deltas: the deltas, then LLM_TIMEOUT, no retry', async (ctx) => {
-  const gw = await gatewayFor(ctx, [{ chunks: textChunks('slow start'), stallAfterChunks: 3 }, completionChunks({ text: 'never' })], 0);
+  const gw = await gatewayFor(
+    ctx,
+    [{ chunks: textChunks('slow start'), stallAfterChunks: 3 }, completionChunks({ text: 'never' })],
+    0,
+  );
   const run = start(gw.streamChat({ ...input, timeoutMs: 2_000 }));
   await waitFor(() => textOf(run.seen) === 'slow start', 'the first deltas');
   ctx.clock.increment(2_000);
@@ -147,7 +186,11 @@ s('a stream that stalls after deltas: the deltas, then LLM_TIMEOUT, no retry', a
 });
 
 s('abort via the caller signal: LLM_ABORTED, not retried, connection released', async (ctx) => {
-  const gw = await gatewayFor(ctx, [{ chunks: textChunks('hello world'), stallAfterChunks: 2 }, completionChunks({ text: 'never' })], 0);
+  const gw = await gatewayFor(
+    ctx,
+    [{ chunks: textChunks('hello world'), stallAfterChunks: 2 }, completionChunks({ text: 'never' })],
+    0,
+  );
   const controller = new AbortController();
   const run = start(gw.streamChat({ ...input, signal: controller.signal }));
   await waitFor(() => run.seen.length === 1, 'the first delta');
@@ -194,8 +237,15 @@ s('an unreachable endpoint: LLM_UNAVAILABLE naming the endpoint, after one retry
   });
   let calls = 0;
   const gw = createOpenAiGateway({
-    apiKey: 'sk-test', baseURL: `http://127.0.0.1:${port}/v1`, model: 'm', clock: ctx.clock, retryDelayMs: 10,
-    fetch: (url, init) => { calls += 1; return fetch(url, init); },
+    apiKey: 'sk-test',
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    model: 'm',
+    clock: ctx.clock,
+    retryDelayMs: 10,
+    fetch: (url, init) => {
+      calls += 1;
+      return fetch(url, init);
+    },
   });
   const run = start(gw.streamChat(input));
   await waitFor(() => ctx.clock.pending().includes(10), 'the retry delay');

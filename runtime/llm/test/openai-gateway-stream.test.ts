@@ -6,7 +6,13 @@ import { completionChunks, finishChunk, textChunks, toolCallChunks, usageChunk }
 import type { LlmMessage, LlmToolCall } from '../llm-types.ts';
 import { collect, textOf, typesOf } from './util.ts';
 
-const tools = [{ name: 'browser_open', description: 'Open a URL', schema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } }];
+const tools = [
+  {
+    name: 'browser_open',
+    description: 'Open a URL',
+    schema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+  },
+];
 const messages: LlmMessage[] = [
   { role: 'system', content: 'You are Mimo.' },
   { role: 'user', content: 'open example.com' },
@@ -18,39 +24,80 @@ s.after.each(async (ctx) => {
   ctx.server = undefined;
 });
 
-async function gatewayFor(ctx: { server?: MockOpenAiServer }, script: MockScript, extra: Partial<Parameters<typeof createOpenAiGateway>[0]> = {}) {
+async function gatewayFor(
+  ctx: { server?: MockOpenAiServer },
+  script: MockScript,
+  extra: Partial<Parameters<typeof createOpenAiGateway>[0]> = {},
+) {
   ctx.server = await startMockOpenAiServer({ script });
-  return createOpenAiGateway({ apiKey: 'sk-test', baseURL: ctx.server.url, model: 'mock-model', retryDelayMs: 0, ...extra });
+  return createOpenAiGateway({
+    apiKey: 'sk-test',
+    baseURL: ctx.server.url,
+    model: 'mock-model',
+    retryDelayMs: 0,
+    ...extra,
+  });
 }
 
 s('streams text as deltas, in order, then done with usage and finish reason', async (ctx) => {
-  const gw = await gatewayFor(ctx, [completionChunks({ text: ['Hel', 'lo ', 'there', '!'], usage: { promptTokens: 42, completionTokens: 7 } })]);
+  const gw = await gatewayFor(ctx, [
+    completionChunks({ text: ['Hel', 'lo ', 'there', '!'], usage: { promptTokens: 42, completionTokens: 7 } }),
+  ]);
   assert.is(gw.kind, 'openai');
   assert.is(gw.model, 'mock-model');
   const events = await collect(gw.streamChat({ taskId: 't1', messages, tools }));
   assert.equal(typesOf(events), ['delta', 'delta', 'delta', 'delta', 'done']);
   assert.is(textOf(events), 'Hello there!');
-  assert.equal(events.at(-1), { type: 'done', finishReason: 'stop', usage: { promptTokens: 42, completionTokens: 7, totalTokens: 49 } });
+  assert.equal(events.at(-1), {
+    type: 'done',
+    finishReason: 'stop',
+    usage: { promptTokens: 42, completionTokens: 7, totalTokens: 49 },
+  });
 });
 
 s('sends model, stream options, mapped messages and tools through the real SDK', async (ctx) => {
   const gw = await gatewayFor(ctx, [completionChunks({ text: 'ok' })]);
   const conversation: LlmMessage[] = [
     ...messages,
-    { role: 'assistant', content: '', toolCalls: [{ toolCallId: 'call_1', name: 'browser_open', arguments: { url: 'https://example.com' } }] },
-    { role: 'tool', content: '{"toolCallId":"call_1","name":"browser_open","ok":true,"result":{}}', toolCallId: 'call_1', name: 'browser_open' },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ toolCallId: 'call_1', name: 'browser_open', arguments: { url: 'https://example.com' } }],
+    },
+    {
+      role: 'tool',
+      content: '{"toolCallId":"call_1","name":"browser_open","ok":true,"result":{}}',
+      toolCallId: 'call_1',
+      name: 'browser_open',
+    },
   ];
   await collect(gw.streamChat({ taskId: 't1', messages: conversation, tools }));
   const body = ctx.server!.requests[0]!;
   assert.is(body.model, 'mock-model');
   assert.is(body.stream, true);
   assert.equal(body.stream_options, { include_usage: true });
-  assert.equal(body.tools, [{ type: 'function', function: { name: 'browser_open', description: 'Open a URL', parameters: tools[0]!.schema } }]);
+  assert.equal(body.tools, [
+    { type: 'function', function: { name: 'browser_open', description: 'Open a URL', parameters: tools[0]!.schema } },
+  ]);
   assert.equal(body.messages, [
     { role: 'system', content: 'You are Mimo.' },
     { role: 'user', content: 'open example.com' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'browser_open', arguments: '{"url":"https://example.com"}' } }] },
-    { role: 'tool', tool_call_id: 'call_1', content: '{"toolCallId":"call_1","name":"browser_open","ok":true,"result":{}}' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'browser_open', arguments: '{"url":"https://example.com"}' },
+        },
+      ],
+    },
+    {
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: '{"toolCallId":"call_1","name":"browser_open","ok":true,"result":{}}',
+    },
   ]);
   assert.is(ctx.server!.requestHeaders[0]!.authorization, 'Bearer sk-test');
 });
@@ -79,27 +126,66 @@ s('accumulates tool-call argument fragments per index and parses them', async (c
     { type: 'tool_call', toolCallId: 'call_b', name: 'browser_click', arguments: { clickId: 12 } },
   ]);
   assert.is(textOf(events), 'Opening both.');
-  assert.equal(events.at(-1), { type: 'done', finishReason: 'tool_calls', usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } });
+  assert.equal(events.at(-1), {
+    type: 'done',
+    finishReason: 'tool_calls',
+    usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+  });
   // tool calls come after the text and before done
   assert.equal(typesOf(events).slice(-3), ['tool_call', 'tool_call', 'done']);
 });
 
 s('interleaved fragments of two calls are kept apart by index', async (ctx) => {
   const frag = (index: number, args: string, id?: string, name?: string) => ({
-    id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm',
-    choices: [{ index: 0, delta: { tool_calls: [{ index, ...(id ? { id, type: 'function' } : {}), function: { ...(name ? { name } : {}), arguments: args } }] }, finish_reason: null }],
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        delta: {
+          tool_calls: [
+            {
+              index,
+              ...(id ? { id, type: 'function' } : {}),
+              function: { ...(name ? { name } : {}), arguments: args },
+            },
+          ],
+        },
+        finish_reason: null,
+      },
+    ],
   });
-  const gw = await gatewayFor(ctx, [[frag(0, '{"url":', 'c0', 'browser_open'), frag(1, '{"click', 'c1', 'browser_click'), frag(0, '"x"}'), frag(1, 'Id":3}'), finishChunk('tool_calls')]]);
+  const gw = await gatewayFor(ctx, [
+    [
+      frag(0, '{"url":', 'c0', 'browser_open'),
+      frag(1, '{"click', 'c1', 'browser_click'),
+      frag(0, '"x"}'),
+      frag(1, 'Id":3}'),
+      finishChunk('tool_calls'),
+    ],
+  ]);
   const calls = (await collect(gw.streamChat({ taskId: 't1', messages, tools }))).filter((e) => e.type === 'tool_call');
-  assert.equal(calls.map((c) => c.type === 'tool_call' && [c.toolCallId, c.name, c.arguments]), [['c0', 'browser_open', { url: 'x' }], ['c1', 'browser_click', { clickId: 3 }]]);
+  assert.equal(
+    calls.map((c) => c.type === 'tool_call' && [c.toolCallId, c.name, c.arguments]),
+    [
+      ['c0', 'browser_open', { url: 'x' }],
+      ['c1', 'browser_click', { clickId: 3 }],
+    ],
+  );
 });
 
 s('malformed tool arguments become argumentsError with {} arguments, not a failure', async (ctx) => {
-  const gw = await gatewayFor(ctx, [completionChunks({ toolCalls: [
-    { id: 'call_bad', name: 'browser_open', arguments: '{"url": "https://exa' },
-    { id: 'call_arr', name: 'browser_click', arguments: '[1,2]' },
-    { id: 'call_empty', name: 'browser_read_page', arguments: '' },
-  ] })]);
+  const gw = await gatewayFor(ctx, [
+    completionChunks({
+      toolCalls: [
+        { id: 'call_bad', name: 'browser_open', arguments: '{"url": "https://exa' },
+        { id: 'call_arr', name: 'browser_click', arguments: '[1,2]' },
+        { id: 'call_empty', name: 'browser_read_page', arguments: '' },
+      ],
+    }),
+  ]);
   const events = await collect(gw.streamChat({ taskId: 't1', messages, tools }));
   const calls = events.filter((e): e is LlmToolCall => e.type === 'tool_call');
   assert.is(calls.length, 3);
@@ -128,7 +214,9 @@ s('onChunk sees every raw chunk; a throwing onChunk does not break the stream', 
 
 s('a tool message without toolCallId is a bad request, caught before any HTTP call', async (ctx) => {
   const gw = await gatewayFor(ctx, [completionChunks({ text: 'never' })]);
-  const events = await collect(gw.streamChat({ taskId: 't1', messages: [...messages, { role: 'tool', content: '{}' }], tools }));
+  const events = await collect(
+    gw.streamChat({ taskId: 't1', messages: [...messages, { role: 'tool', content: '{}' }], tools }),
+  );
   assert.equal(typesOf(events), ['error']);
   assert.is(events[0]!.type === 'error' && events[0]!.code, 'LLM_BAD_REQUEST');
   assert.is(events[0]!.type === 'error' && events[0]!.retryable, false);
@@ -138,8 +226,13 @@ s('a tool message without toolCallId is a bad request, caught before any HTTP ca
 s('odd inputs come back as error values, never as a throw', async (ctx) => {
   const gw = await gatewayFor(ctx, [completionChunks({ text: 'fine' })]);
   const bad = await collect(gw.streamChat({ taskId: 't1', messages: undefined as never, tools }));
-  assert.equal(bad.map((e) => e.type === 'error' && e.code), ['LLM_BAD_REQUEST']);
-  const fractional = await collect(gw.streamChat({ taskId: 't1', messages, tools: undefined as never, timeoutMs: 1500.5 }));
+  assert.equal(
+    bad.map((e) => e.type === 'error' && e.code),
+    ['LLM_BAD_REQUEST'],
+  );
+  const fractional = await collect(
+    gw.streamChat({ taskId: 't1', messages, tools: undefined as never, timeoutMs: 1500.5 }),
+  );
   assert.is(textOf(fractional), 'fine');
 });
 

@@ -79,10 +79,14 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
       if (!budget.tryAcquire(session.sessionId)) {
         return {
           ok: false,
-          error: errorValue('TAB_LIMIT_REACHED', `no tab slot free (at most ${budget.limits.perSession} per session and ${budget.limits.total} in all); close a session or wait for runs to finish`, {
-            retryable: true,
-            details: { inUse: budget.inUse(), sessionInUse: budget.inUse(session.sessionId) },
-          }),
+          error: errorValue(
+            'TAB_LIMIT_REACHED',
+            `no tab slot free (at most ${budget.limits.perSession} per session and ${budget.limits.total} in all); close a session or wait for runs to finish`,
+            {
+              retryable: true,
+              details: { inUse: budget.inUse(), sessionInUse: budget.inUse(session.sessionId) },
+            },
+          ),
         };
       }
       session.main = driverFor(session.sessionId, 'main');
@@ -129,7 +133,9 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
     /** Closes sessions unused for `idleMs` that no worker tab or `busy` run holds; returns their ids. */
     async sweepIdle(idleMs: number, busy: (sessionId: string) => boolean): Promise<string[]> {
       const cutoff = services.clock.now() - idleMs;
-      const idle = [...sessions.values()].filter((s) => s.lastUsedAt < cutoff && s.workers.size === 0 && !busy(s.sessionId)).map((s) => s.sessionId);
+      const idle = [...sessions.values()]
+        .filter((s) => s.lastUsedAt < cutoff && s.workers.size === 0 && !busy(s.sessionId))
+        .map((s) => s.sessionId);
       await Promise.allSettled(idle.map((id) => close(id)));
       return idle;
     },

@@ -12,7 +12,9 @@ import type { TaskScope } from '../../agent/task-scope.ts';
 
 export type McpConsequentialPolicy = 'refuse' | 'allow';
 
-export function readMcpConsequentialPolicy(value: string | undefined): { ok: true; policy: McpConsequentialPolicy } | { ok: false; error: string } {
+export function readMcpConsequentialPolicy(
+  value: string | undefined,
+): { ok: true; policy: McpConsequentialPolicy } | { ok: false; error: string } {
   const text = (value ?? '').trim().toLowerCase();
   if (text === '' || text === 'refuse') return { ok: true, policy: 'refuse' };
   if (text === 'allow') return { ok: true, policy: 'allow' };
@@ -20,12 +22,30 @@ export function readMcpConsequentialPolicy(value: string | undefined): { ok: tru
 }
 
 /** Every http(s) site: MCP's navigation is bounded by the URL policy instead. */
-const urlPolicyScope: TaskScope = { sites: [], covers: () => true, noteRequest: () => false, replace: () => ({ rejected: [] }), allow: () => {} };
+const urlPolicyScope: TaskScope = {
+  sites: [],
+  covers: () => true,
+  noteRequest: () => false,
+  replace: () => ({ rejected: [] }),
+  allow: () => {},
+};
 
 /** CONFIRMATION_REQUIRED for a consequential step under `refuse`; null when it may go ahead. */
-export function mcpStepRefusal(policy: McpConsequentialPolicy, call: { toolName: string; args: Record<string, unknown>; pageUrl: string | undefined; elements: readonly PageElement[] }): ErrorValue | null {
+export function mcpStepRefusal(
+  policy: McpConsequentialPolicy,
+  call: {
+    toolName: string;
+    args: Record<string, unknown>;
+    pageUrl: string | undefined;
+    elements: readonly PageElement[];
+  },
+): ErrorValue | null {
   if (policy === 'allow') return null;
   const step = heldStepOf({ ...call, scope: urlPolicyScope });
   if (!step) return null;
-  return errorValue('CONFIRMATION_REQUIRED', `not done (CONFIRMATION_REQUIRED): ${step.reason}; MCP clients may take such steps only when the server allows it (MIMO_MCP_CONSEQUENTIAL_STEPS=allow)`, { retryable: false, details: { step } });
+  return errorValue(
+    'CONFIRMATION_REQUIRED',
+    `not done (CONFIRMATION_REQUIRED): ${step.reason}; MCP clients may take such steps only when the server allows it (MIMO_MCP_CONSEQUENTIAL_STEPS=allow)`,
+    { retryable: false, details: { step } },
+  );
 }

@@ -19,7 +19,14 @@ import type { PageElement } from '../../llm/llm-types.ts';
 import { mcpStepRefusal, type McpConsequentialPolicy } from './consequential-policy.ts';
 
 /** The actions a consequential step can be (reads never are). */
-const CONSEQUENTIAL_ACTIONS = new Set(['browser_click', 'browser_type', 'browser_press', 'browser_dblclick', 'browser_check', 'browser_select']);
+const CONSEQUENTIAL_ACTIONS = new Set([
+  'browser_click',
+  'browser_type',
+  'browser_press',
+  'browser_dblclick',
+  'browser_check',
+  'browser_select',
+]);
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ErrorValue };
 
@@ -79,12 +86,21 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
   });
   // The tab (which one, its URL and title, navigation, closing) is the task's TaskTab.
   const tab = browser.tab;
-  task = services.tasks.toolTask(taskId, { pagePrepLogic: browser.pagePrepLogic, clientId: () => browser.clientId, tabId: () => tab.tabId });
+  task = services.tasks.toolTask(taskId, {
+    pagePrepLogic: browser.pagePrepLogic,
+    clientId: () => browser.clientId,
+    tabId: () => tab.tabId,
+  });
 
   /** The elements of the last DOM index: what a click or type by clickId acts on (consequential-policy.ts). */
   let lastElements: PageElement[] = [];
   const refusal = (toolName: string, args: Record<string, unknown>) =>
-    mcpStepRefusal(options.consequentialSteps ?? 'refuse', { toolName, args, pageUrl: tab.currentUrl() ?? undefined, elements: lastElements });
+    mcpStepRefusal(options.consequentialSteps ?? 'refuse', {
+      toolName,
+      args,
+      pageUrl: tab.currentUrl() ?? undefined,
+      elements: lastElements,
+    });
   const act = (name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> => {
     const refused = CONSEQUENTIAL_ACTIONS.has(name) ? refusal(name, params) : null;
     if (refused) return Promise.resolve({ ok: false, actionId: 'not-sent', error: refused });
@@ -92,13 +108,21 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
   };
 
   function needTab(): { ok: false; error: ErrorValue } | null {
-    if (tab.closed) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
-    if (tab.tabId === null) return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'no page is open yet: open a URL first', { retryable: false }) };
+    if (tab.closed)
+      return { ok: false, error: errorValue('TASK_TAB_CLOSED', 'this tab was closed', { retryable: false }) };
+    if (tab.tabId === null)
+      return {
+        ok: false,
+        error: errorValue('TASK_TAB_CLOSED', 'no page is open yet: open a URL first', { retryable: false }),
+      };
     return null;
   }
 
   /** A settled load as MCP answers it: blocked landing URL, failed load, or where it landed. */
-  function loadedValue(settled: Settled, fallbackUrl: string): Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }> {
+  function loadedValue(
+    settled: Settled,
+    fallbackUrl: string,
+  ): Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }> {
     if (settled.refused) return { ok: false, error: settled.refused };
     const { loaded } = settled;
     if (!loaded.ok) return failure(loaded, 'the page did not load');
@@ -140,11 +164,20 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       const verdict = await checkPageRead(options.checkFinalUrl, url);
       if (verdict.ok) return { ok: true, value: url };
       await tab.park(stepOf(signal)).catch(() => {});
-      return { ok: false, error: errorValue('URL_BLOCKED', verdict.error.message, { retryable: false, ...(verdict.error.details ? { details: verdict.error.details as Record<string, unknown> } : {}) }) };
+      return {
+        ok: false,
+        error: errorValue('URL_BLOCKED', verdict.error.message, {
+          retryable: false,
+          ...(verdict.error.details ? { details: verdict.error.details as Record<string, unknown> } : {}),
+        }),
+      };
     },
 
     /** The tab's navigation (TaskTab.navigate): policy check, task_start, attach, load, final URL check. */
-    async open(url: string, signal?: AbortSignal): Promise<Outcome<{ url: string; title: string; httpStatus?: number; warnings: string[] }>> {
+    async open(
+      url: string,
+      signal?: AbortSignal,
+    ): Promise<Outcome<{ url: string; title: string; httpStatus?: number; warnings: string[] }>> {
       const navigated = await tab.navigate(stepOf(signal), url);
       if (!navigated.ok) return navigated;
       const loaded = loadedValue(navigated.settled, url);
@@ -152,14 +185,21 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       return loaded.ok ? { ok: true, value: { ...loaded.value, title: loaded.value.title ?? '' } } : loaded;
     },
 
-    async waitLoaded(timeoutMs?: number, signal?: AbortSignal): Promise<Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }>> {
+    async waitLoaded(
+      timeoutMs?: number,
+      signal?: AbortSignal,
+    ): Promise<Outcome<{ url: string; title?: string; httpStatus?: number; warnings: string[] }>> {
       const missing = needTab();
       if (missing) return missing;
       return loadedValue(await tab.settle(stepOf(signal), timeoutMs !== undefined ? { timeoutMs } : {}), '');
     },
 
     /** Any other catalog action on this tab (select, check, hover, dblclick, focus, press). */
-    async perform(name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Outcome<Record<string, unknown>>> {
+    async perform(
+      name: string,
+      params: Record<string, unknown>,
+      signal?: AbortSignal,
+    ): Promise<Outcome<Record<string, unknown>>> {
       const missing = needTab();
       if (missing) return missing;
       const done = await act(name, { tabId: tab.tabId, ...params }, signal);
@@ -173,7 +213,8 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       const read = await act('browser_readability_extract', { tabId: tab.tabId }, signal);
       if (!read.ok) return failure(read, 'readability failed');
       const result = read.result ?? {};
-      let text = typeof result.text === 'string' ? result.text : typeof result.markdown === 'string' ? result.markdown : '';
+      let text =
+        typeof result.text === 'string' ? result.text : typeof result.markdown === 'string' ? result.markdown : '';
       let truncated = result.truncated === true;
       if (!text && typeof result.artifactId === 'string') {
         const stored = await readTaskArtifactText(services.artifacts, taskId, result.artifactId);
@@ -183,21 +224,32 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       return { ok: true, value: { title: typeof result.title === 'string' ? result.title : '', text, truncated } };
     },
 
-    async domIndex(signal?: AbortSignal): Promise<Outcome<{ elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope }>> {
+    async domIndex(
+      signal?: AbortSignal,
+    ): Promise<
+      Outcome<{ elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope }>
+    > {
       const missing = needTab();
       if (missing) return missing;
       const indexed = await act('browser_dom_index', { tabId: tab.tabId, scope: 'document' }, signal);
       if (!indexed.ok) return failure(indexed, 'dom index failed');
       const elements = Array.isArray(indexed.result?.elements) ? (indexed.result.elements as DomIndexElement[]) : [];
-      const value: { elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope } = { elements, warnings: indexed.warnings ?? [] };
+      const value: { elements: DomIndexElement[]; warnings: string[]; source?: PageModelSource; modal?: ModalScope } = {
+        elements,
+        warnings: indexed.warnings ?? [],
+      };
       // Which page model this is (the accessibility tree or the DOM fallback) and the modal that scopes it.
       if (indexed.result?.source === 'ax' || indexed.result?.source === 'dom') value.source = indexed.result.source;
-      if (indexed.result?.modal && typeof indexed.result.modal === 'object') value.modal = indexed.result.modal as ModalScope;
+      if (indexed.result?.modal && typeof indexed.result.modal === 'object')
+        value.modal = indexed.result.modal as ModalScope;
       lastElements = elements.map((e) => pageElementOf(e as IndexedElement));
       return { ok: true, value };
     },
 
-    async click(clickId: number, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
+    async click(
+      clickId: number,
+      signal?: AbortSignal,
+    ): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
       const missing = needTab();
       if (missing) return missing;
       const clicked = await act('browser_click', { tabId: tab.tabId, clickId }, signal);
@@ -205,10 +257,19 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       return { ok: true, value: { warnings: clicked.warnings ?? [], result: clicked.result ?? {} } };
     },
 
-    async type(clickId: number, text: string, submit: boolean, signal?: AbortSignal): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
+    async type(
+      clickId: number,
+      text: string,
+      submit: boolean,
+      signal?: AbortSignal,
+    ): Promise<Outcome<{ warnings: string[]; result: Record<string, unknown> }>> {
       const missing = needTab();
       if (missing) return missing;
-      const typed = await act('browser_type', { tabId: tab.tabId, clickId, text, ...(submit ? { submit: true } : {}) }, signal);
+      const typed = await act(
+        'browser_type',
+        { tabId: tab.tabId, clickId, text, ...(submit ? { submit: true } : {}) },
+        signal,
+      );
       if (!typed.ok) return failure(typed, 'typing failed');
       return { ok: true, value: { warnings: typed.warnings ?? [], result: typed.result ?? {} } };
     },
@@ -216,10 +277,22 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
     async screenshot(fullPage: boolean, signal?: AbortSignal): Promise<Outcome<Screenshot>> {
       const missing = needTab();
       if (missing) return missing;
-      const shot = await act('browser_screenshot', { tabId: tab.tabId, ...(fullPage ? { fullPage: true } : {}) }, signal);
+      const shot = await act(
+        'browser_screenshot',
+        { tabId: tab.tabId, ...(fullPage ? { fullPage: true } : {}) },
+        signal,
+      );
       if (!shot.ok) return failure(shot, 'screenshot failed');
       const r = shot.result ?? {};
-      return { ok: true, value: { artifactId: String(r.artifactId ?? ''), url: String(r.url ?? ''), width: Number(r.width ?? 0), height: Number(r.height ?? 0) } };
+      return {
+        ok: true,
+        value: {
+          artifactId: String(r.artifactId ?? ''),
+          url: String(r.url ?? ''),
+          width: Number(r.width ?? 0),
+          height: Number(r.height ?? 0),
+        },
+      };
     },
 
     /** The MCP client canceled: the action in flight is stopped on the plugin, queued ones are not sent. */

@@ -31,7 +31,7 @@ export function createTabBudget(limits: { perSession?: number; total?: number } 
   };
 
   function wake(): void {
-    for (let i = 0; i < waiters.length; ) {
+    for (let i = 0; i < waiters.length;) {
       const waiter = waiters[i]!;
       if (free(waiter.sessionId) > 0) {
         waiters.splice(i, 1);

@@ -6,13 +6,29 @@
 // artifacts (24 h TTL from then) and closes the run's own session unless the template keeps it.
 import { ulid } from 'ulid';
 import { createActor, fromPromise, type Actor, type InspectionEvent } from 'xstate';
-import { isTerminalRunStatus, maxRunTimeoutMs, runMachine, runProgressOf, runStatusOf, toErrorValue, type RunOutput, type RunStatus, type RunStepInput } from '../../../machines/index.ts';
+import {
+  isTerminalRunStatus,
+  maxRunTimeoutMs,
+  runMachine,
+  runProgressOf,
+  runStatusOf,
+  toErrorValue,
+  type RunOutput,
+  type RunStatus,
+  type RunStepInput,
+} from '../../../machines/index.ts';
 import type { Clock } from '../../clock/index.ts';
 import type { RuntimeServices } from '../../services/runtime-services.ts';
 import type { BrowserSession, BrowserSessions } from '../browser/browser-sessions.ts';
 import type { TabBudget } from '../browser/tab-budget.ts';
 import type { TemplateCatalog } from '../templates/template-catalog.ts';
-import { stepError, type RunMode, type StepContext, type TaskTemplate, type TrustLevel } from '../templates/template-types.ts';
+import {
+  stepError,
+  type RunMode,
+  type StepContext,
+  type TaskTemplate,
+  type TrustLevel,
+} from '../templates/template-types.ts';
 import { seedError, type SeedError } from '../tools/tool-errors.ts';
 import { prepareRun, type RunRequest } from './run-request.ts';
 import { RUN_ID_PATTERN, type RunListFilter, type RunRecord, type RunStore } from './run-store.ts';
@@ -61,14 +77,21 @@ export function createRunManager(deps: RunManagerDeps) {
   function save(run: RunRecord): Promise<void> {
     run.updatedAt = services.clock.now();
     for (const listener of listeners.get(run.runId) ?? []) listener(run);
-    return store.put(run).catch((error) => log({ event: 'run_persist_failed', runId: run.runId, error: String(error) }));
+    return store
+      .put(run)
+      .catch((error) => log({ event: 'run_persist_failed', runId: run.runId, error: String(error) }));
   }
 
   function pump(): void {
     while (running < maxConcurrentRuns && queue.length > 0) {
       const runId = queue.shift()!;
       const entry = live.get(runId);
-      if (!entry || entry.actor.getSnapshot().status !== 'active' || runStatusOf(entry.actor.getSnapshot()) !== 'queued') continue;
+      if (
+        !entry ||
+        entry.actor.getSnapshot().status !== 'active' ||
+        runStatusOf(entry.actor.getSnapshot()) !== 'queued'
+      )
+        continue;
       running += 1;
       const run = runs.get(runId)!;
       run.startedAt = services.clock.now();
@@ -111,18 +134,36 @@ export function createRunManager(deps: RunManagerDeps) {
       run.result = built.result;
       run.artifacts = [];
       for (const artifact of built.artifacts) {
-        const stored = await services.artifacts.putArtifact({ taskId: runId, kind: `mcp-${artifact.type}`, contentType: artifact.mimeType, bytes: artifact.bytes });
-        run.artifacts.push({ artifactId: stored.artifactId, type: artifact.type, mimeType: artifact.mimeType, size: stored.size, expiresAt: stored.expiresAt });
+        const stored = await services.artifacts.putArtifact({
+          taskId: runId,
+          kind: `mcp-${artifact.type}`,
+          contentType: artifact.mimeType,
+          bytes: artifact.bytes,
+        });
+        run.artifacts.push({
+          artifactId: stored.artifactId,
+          type: artifact.type,
+          mimeType: artifact.mimeType,
+          size: stored.size,
+          expiresAt: stored.expiresAt,
+        });
       }
     } catch (error) {
       log({ event: 'run_result_failed', runId, error: String(error) });
-      run.error = seedError('EXECUTION_ERROR', `the run's result could not be stored: ${toErrorValue(error, 'INTERNAL').message}`, { runId });
+      run.error = seedError(
+        'EXECUTION_ERROR',
+        `the run's result could not be stored: ${toErrorValue(error, 'INTERNAL').message}`,
+        { runId },
+      );
     }
     const error = runErrorOf(output, run.timeoutMs);
     if (error) run.error = error;
     run.status = output.status;
     run.steps = output.steps.map(stepRecord);
-    run.progress = { totalSteps: output.steps.length, doneSteps: output.steps.filter((s) => s.status !== 'pending' && s.status !== 'running').length };
+    run.progress = {
+      totalSteps: output.steps.length,
+      doneSteps: output.steps.filter((s) => s.status !== 'pending' && s.status !== 'running').length,
+    };
     run.endedAt = now;
     live.delete(runId);
     if (wasStarted) running -= 1;
@@ -151,13 +192,17 @@ export function createRunManager(deps: RunManagerDeps) {
       return { loaded: stored.length, interrupted };
     },
 
-    async create(request: RunRequest & { trustLevel: TrustLevel }): Promise<{ ok: true; run: RunRecord } | { ok: false; error: SeedError }> {
+    async create(
+      request: RunRequest & { trustLevel: TrustLevel },
+    ): Promise<{ ok: true; run: RunRecord } | { ok: false; error: SeedError }> {
       const prepared = prepareRun(request, { catalog, sessions, budget: deps.budget, maxRunTimeoutMs });
       if (!prepared.ok) return prepared;
       const { template, inputs, timeoutMs, concurrency, mode } = prepared;
       const runId = `run_${ulid()}`;
       const sessionCreated = request.sessionId === undefined;
-      const session = sessionCreated ? sessions.ensure(sessions.newSessionId(), !template.meta.keepsSession) : prepared.session!;
+      const session = sessionCreated
+        ? sessions.ensure(sessions.newSessionId(), !template.meta.keepsSession)
+        : prepared.session!;
       const plan = template.plan(inputs);
       const now = services.clock.now();
       const run: RunRecord = {
@@ -185,7 +230,11 @@ export function createRunManager(deps: RunManagerDeps) {
           runStep: fromPromise<unknown, RunStepInput>(async ({ input, signal }) => {
             // Let the transition that spawned this step finish, so ctx.steps() is current.
             await Promise.resolve();
-            return template.runStep(stepContext(runId, entry, signal), { stepId: input.stepId, index: input.index, input: input.input });
+            return template.runStep(stepContext(runId, entry, signal), {
+              stepId: input.stepId,
+              index: input.index,
+              input: input.input,
+            });
           }),
         },
       });
@@ -198,7 +247,9 @@ export function createRunManager(deps: RunManagerDeps) {
           steps: plan,
           concurrency,
           supportsPartialSuccess: template.meta.supportsPartialSuccess,
-          ...(template.meta.partialSuccessThreshold !== undefined ? { partialSuccessThreshold: template.meta.partialSuccessThreshold } : {}),
+          ...(template.meta.partialSuccessThreshold !== undefined
+            ? { partialSuccessThreshold: template.meta.partialSuccessThreshold }
+            : {}),
           timeoutMs,
         },
         ...(deps.actorClock ? { clock: deps.actorClock } : {}),
@@ -248,21 +299,32 @@ export function createRunManager(deps: RunManagerDeps) {
         return { total: page.total, runs: page.runs.map((r) => runs.get(r.runId) ?? r) };
       }
       const all = [...runs.values()]
-        .filter((r) => (filter.status ? r.status === filter.status : true) && (filter.templateId ? r.templateId === filter.templateId : true))
+        .filter(
+          (r) =>
+            (filter.status ? r.status === filter.status : true) &&
+            (filter.templateId ? r.templateId === filter.templateId : true),
+        )
         .sort((a, b) => b.createdAt - a.createdAt || (a.runId < b.runId ? 1 : -1));
       const offset = filter.offset ?? 0;
       return { total: all.length, runs: all.slice(offset, offset + (filter.limit ?? 20)) };
     },
 
     /** A run another node runs is not canceled from here: cancelRequested false, with its status. */
-    async cancel(runId: string): Promise<{ ok: true; cancelRequested: boolean; currentStatus: RunStatus } | { ok: false; error: SeedError }> {
+    async cancel(
+      runId: string,
+    ): Promise<{ ok: true; cancelRequested: boolean; currentStatus: RunStatus } | { ok: false; error: SeedError }> {
       const run = runs.get(runId) ?? (store.get ? await store.get(runId) : undefined);
       if (!run) return { ok: false, error: seedError('RUN_NOT_FOUND', `no run ${runId}`, { runId }) };
       const entry = live.get(runId);
-      if (!entry || isTerminalRunStatus(run.status)) return { ok: true, cancelRequested: false, currentStatus: run.status };
+      if (!entry || isTerminalRunStatus(run.status))
+        return { ok: true, cancelRequested: false, currentStatus: run.status };
       entry.actor.send({ type: 'CANCEL' });
       const snapshot = entry.actor.getSnapshot();
-      return { ok: true, cancelRequested: true, currentStatus: snapshot.status === 'done' ? snapshot.output!.status : runStatusOf(snapshot) };
+      return {
+        ok: true,
+        cancelRequested: true,
+        currentStatus: snapshot.status === 'done' ? snapshot.output!.status : runStatusOf(snapshot),
+      };
     },
 
     /** Resolves with the run once it is terminal (result and artifacts written). */
@@ -290,7 +352,9 @@ export function createRunManager(deps: RunManagerDeps) {
      * The run that owns an artifact, for get_artifact's access rule. Run artifacts are stored
      * with the run id as their task id, so a shared store finds the run of another node too.
      */
-    async artifactOwner(artifactId: string): Promise<{ run: RunRecord; artifact: NonNullable<RunRecord['artifacts']>[number] } | undefined> {
+    async artifactOwner(
+      artifactId: string,
+    ): Promise<{ run: RunRecord; artifact: NonNullable<RunRecord['artifacts']>[number] } | undefined> {
       for (const run of runs.values()) {
         const artifact = run.artifacts?.find((a) => a.artifactId === artifactId);
         if (artifact) return { run, artifact };

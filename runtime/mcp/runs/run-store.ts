@@ -84,7 +84,11 @@ export interface RunStore {
   list?(filter: RunListFilter): Promise<{ total: number; runs: RunRecord[] }>;
 }
 
-export function createRunStoreOver(adapterFor: (runId: string) => Adapter<RunDoc>, listIds: () => Promise<string[]>, prepare: () => Promise<void>): RunStore {
+export function createRunStoreOver(
+  adapterFor: (runId: string) => Adapter<RunDoc>,
+  listIds: () => Promise<string[]>,
+  prepare: () => Promise<void>,
+): RunStore {
   const latest = new Map<string, RunRecord>();
   const writing = new Map<string, Promise<void>>();
 
@@ -136,8 +140,12 @@ export function createRunStore(options: { dataDir: string }): RunStore {
   const dir = join(options.dataDir, 'mcp-runs');
   let prepared: Promise<void> | null = null;
   return createRunStoreOver(
-    (runId) => new DataFile<RunDoc>(join(dir, `${runId}.json`), { parse: JSON.parse, stringify: (d) => JSON.stringify(d) }),
-    async () => (await readdir(dir)).filter((name) => name.endsWith('.json') && RUN_ID_PATTERN.test(name.slice(0, -5))).map((name) => name.slice(0, -5)),
+    (runId) =>
+      new DataFile<RunDoc>(join(dir, `${runId}.json`), { parse: JSON.parse, stringify: (d) => JSON.stringify(d) }),
+    async () =>
+      (await readdir(dir))
+        .filter((name) => name.endsWith('.json') && RUN_ID_PATTERN.test(name.slice(0, -5)))
+        .map((name) => name.slice(0, -5)),
     () => (prepared ??= mkdir(dir, { recursive: true }).then(() => undefined)),
   );
 }

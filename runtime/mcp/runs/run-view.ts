@@ -25,13 +25,29 @@ export function runView(run: RunRecord, now: number): Record<string, unknown> {
     metrics: { elapsedMs },
     steps: run.steps,
     ...(terminal && run.result ? { result: run.result } : {}),
-    ...(terminal ? { artifacts: (run.artifacts ?? []).map((a) => ({ artifactId: a.artifactId, type: a.type, mimeType: a.mimeType, size: a.size, expiresAt: a.expiresAt })) } : {}),
+    ...(terminal
+      ? {
+          artifacts: (run.artifacts ?? []).map((a) => ({
+            artifactId: a.artifactId,
+            type: a.type,
+            mimeType: a.mimeType,
+            size: a.size,
+            expiresAt: a.expiresAt,
+          })),
+        }
+      : {}),
     ...(run.error ? { error: run.error } : {}),
   };
 }
 
 export function runListRow(run: RunRecord): Record<string, unknown> {
-  return { runId: run.runId, templateId: run.templateId, status: run.status, createdAt: run.createdAt, updatedAt: run.updatedAt };
+  return {
+    runId: run.runId,
+    templateId: run.templateId,
+    status: run.status,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  };
 }
 
 /** The run's error in the seed format, or undefined for succeeded / partial_success. */
@@ -39,7 +55,11 @@ export function runErrorOf(output: RunOutput, timeoutMs: number): SeedError | un
   if (output.status === 'succeeded' || output.status === 'partial_success') return undefined;
   const error = output.error;
   if (output.status === 'canceled') return seedError('RUN_CANCELED', 'the run was canceled', { runId: output.runId });
-  if (error?.code === 'RUN_TIMEOUT') return seedError('RUN_TIMEOUT', `the run exceeded its timeout of ${timeoutMs} ms`, { runId: output.runId, timeoutMs });
+  if (error?.code === 'RUN_TIMEOUT')
+    return seedError('RUN_TIMEOUT', `the run exceeded its timeout of ${timeoutMs} ms`, {
+      runId: output.runId,
+      timeoutMs,
+    });
   const failed = output.steps.find((s) => s.status === 'failed');
   return seedError('STEP_EXECUTION_FAILED', 'step failed', {
     runId: output.runId,
@@ -51,8 +71,16 @@ export function runErrorOf(output: RunOutput, timeoutMs: number): SeedError | un
 }
 
 /** A machine step as stored (no inputs or outputs: those may be large or secret). */
-export function stepRecord(s: { stepId: string; status: RunStepRecord['status']; error?: { code: string; message: string } | undefined }): RunStepRecord {
-  return { stepId: s.stepId, status: s.status, ...(s.error ? { error: { code: s.error.code, message: s.error.message } } : {}) };
+export function stepRecord(s: {
+  stepId: string;
+  status: RunStepRecord['status'];
+  error?: { code: string; message: string } | undefined;
+}): RunStepRecord {
+  return {
+    stepId: s.stepId,
+    status: s.status,
+    ...(s.error ? { error: { code: s.error.code, message: s.error.message } } : {}),
+  };
 }
 
 /**
@@ -63,8 +91,20 @@ export function markInterrupted(run: RunRecord, now: number, lost?: { nodeId: st
   run.status = 'canceled';
   run.endedAt = now;
   run.updatedAt = now;
-  run.steps = run.steps.map((s) => (s.status === 'pending' || s.status === 'running' ? { ...s, status: 'skipped' as const } : s));
+  run.steps = run.steps.map((s) =>
+    s.status === 'pending' || s.status === 'running' ? { ...s, status: 'skipped' as const } : s,
+  );
   run.error = lost
-    ? seedError('RUN_CANCELED', `the run was interrupted: the node that ran it (${lost.nodeId ?? 'unknown'}) stopped`, { runId: run.runId, reason: 'node_lost', nodeId: lost.nodeId }, 'create a new run')
-    : seedError('RUN_CANCELED', 'the run was interrupted by a server restart', { runId: run.runId, reason: 'server_restart' }, 'create a new run');
+    ? seedError(
+        'RUN_CANCELED',
+        `the run was interrupted: the node that ran it (${lost.nodeId ?? 'unknown'}) stopped`,
+        { runId: run.runId, reason: 'node_lost', nodeId: lost.nodeId },
+        'create a new run',
+      )
+    : seedError(
+        'RUN_CANCELED',
+        'the run was interrupted by a server restart',
+        { runId: run.runId, reason: 'server_restart' },
+        'create a new run',
+      );
 }

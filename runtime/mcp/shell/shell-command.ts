@@ -38,9 +38,15 @@ export function refOf(token: string | undefined): string | null {
 const usage = (text: string): ParsedCommand => ({ ok: false, usage: text });
 
 function withRef(sub: string, args: string[], extra: number): { ref: string; rest: string[] } | ParsedCommand {
-  if (args.length !== 1 + extra) return usage(`usage: ${sub} @ref${extra ? ' <text>' : ''} (got ${args.length} argument${args.length === 1 ? '' : 's'})`);
+  if (args.length !== 1 + extra)
+    return usage(
+      `usage: ${sub} @ref${extra ? ' <text>' : ''} (got ${args.length} argument${args.length === 1 ? '' : 's'})`,
+    );
   const ref = refOf(args[0]);
-  if (!ref) return usage(`${sub}: "${args[0]!.slice(0, 60)}" is not an element ref; take "snapshot -i" and use a ref such as @e3 (CSS selectors are not supported)`);
+  if (!ref)
+    return usage(
+      `${sub}: "${args[0]!.slice(0, 60)}" is not an element ref; take "snapshot -i" and use a ref such as @e3 (CSS selectors are not supported)`,
+    );
   return { ref, rest: args.slice(1) };
 }
 
@@ -57,7 +63,8 @@ export function parseShellCommand(subcommand: Subcommand, args: string[]): Parse
       let interactive = false;
       for (const arg of args) {
         if (arg === '-i' || arg === '--interactive') interactive = true;
-        else if (arg === '-c' || arg === '--compact') continue; // our snapshot is always compact
+        else if (arg === '-c' || arg === '--compact')
+          continue; // our snapshot is always compact
         else return usage(`snapshot: unsupported option "${arg.slice(0, 40)}" (supported: -i, -c)`);
       }
       return { ok: true, command: { kind: 'snapshot', interactive } };
@@ -75,7 +82,10 @@ export function parseShellCommand(subcommand: Subcommand, args: string[]): Parse
       // agent-browser: select <ref> <value>; several values choose several options of a multiple select.
       if (args.length < 2) return usage('usage: select @ref <value|label> [more values for a multiple select]');
       const ref = refOf(args[0]);
-      if (!ref) return usage(`select: "${args[0]!.slice(0, 60)}" is not an element ref; take "snapshot -i" and use a ref such as @e3 (CSS selectors are not supported)`);
+      if (!ref)
+        return usage(
+          `select: "${args[0]!.slice(0, 60)}" is not an element ref; take "snapshot -i" and use a ref such as @e3 (CSS selectors are not supported)`,
+        );
       return { ok: true, command: { kind: 'select', ref, values: args.slice(1) } };
     }
     case 'press': {
@@ -86,20 +96,29 @@ export function parseShellCommand(subcommand: Subcommand, args: string[]): Parse
       if (args.length === 1 && /^\d+$/.test(args[0]!)) {
         // Bounded: never more than the longest timeout_sec (and no setTimeout overflow to 1 ms).
         const ms = Number(args[0]);
-        if (args[0]!.length > 9 || ms > MAX_WAIT_MS) return usage(`wait <ms>: at most ${MAX_WAIT_MS} ms (timeout_sec bounds every command), got ${args[0]!.slice(0, 20)}`);
+        if (args[0]!.length > 9 || ms > MAX_WAIT_MS)
+          return usage(
+            `wait <ms>: at most ${MAX_WAIT_MS} ms (timeout_sec bounds every command), got ${args[0]!.slice(0, 20)}`,
+          );
         return { ok: true, command: { kind: 'wait', ms } };
       }
       if (args[0] === '--load' && args.length <= 2) return { ok: true, command: { kind: 'wait', load: true } };
-      if ((args[0] === '--text' || args[0] === '-t') && args.length === 2 && args[1]!.length > 0) return { ok: true, command: { kind: 'wait', text: args[1]! } };
-      if ((args[0] === '--url' || args[0] === '-u') && args.length === 2 && args[1]!.length > MAX_URL_PATTERN_CHARS) return usage(`wait --url: the pattern is longer than ${MAX_URL_PATTERN_CHARS} characters`);
-      if ((args[0] === '--url' || args[0] === '-u') && args.length === 2 && args[1]!.length > 0) return { ok: true, command: { kind: 'wait', urlPattern: args[1]! } };
+      if ((args[0] === '--text' || args[0] === '-t') && args.length === 2 && args[1]!.length > 0)
+        return { ok: true, command: { kind: 'wait', text: args[1]! } };
+      if ((args[0] === '--url' || args[0] === '-u') && args.length === 2 && args[1]!.length > MAX_URL_PATTERN_CHARS)
+        return usage(`wait --url: the pattern is longer than ${MAX_URL_PATTERN_CHARS} characters`);
+      if ((args[0] === '--url' || args[0] === '-u') && args.length === 2 && args[1]!.length > 0)
+        return { ok: true, command: { kind: 'wait', urlPattern: args[1]! } };
       return usage('usage: wait <ms> | wait --load [state] | wait --text <text> | wait --url <pattern>');
     }
     case 'screenshot': {
       let fullPage = false;
       for (const arg of args) {
         if (arg === '--full' || arg === '-f') fullPage = true;
-        else return usage(`screenshot: "${arg.slice(0, 60)}" is not supported; screenshots are stored as artifacts, not written to paths (options: --full)`);
+        else
+          return usage(
+            `screenshot: "${arg.slice(0, 60)}" is not supported; screenshots are stored as artifacts, not written to paths (options: --full)`,
+          );
       }
       return { ok: true, command: { kind: 'screenshot', fullPage } };
     }

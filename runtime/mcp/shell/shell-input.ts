@@ -10,7 +10,17 @@ export const SHELL_MAX_ARG_CHARS = 4096;
 export const SHELL_DEFAULT_TIMEOUT_SEC = 30;
 export const SHELL_MAX_TIMEOUT_SEC = 120;
 
-export const P0_SUBCOMMANDS = ['open', 'snapshot', 'click', 'fill', 'type', 'press', 'wait', 'screenshot', 'close'] as const;
+export const P0_SUBCOMMANDS = [
+  'open',
+  'snapshot',
+  'click',
+  'fill',
+  'type',
+  'press',
+  'wait',
+  'screenshot',
+  'close',
+] as const;
 export const P1_SUBCOMMANDS = ['dblclick', 'hover', 'focus', 'check', 'uncheck', 'select'] as const;
 export const DENIED_SUBCOMMANDS = ['eval', 'evaluate', 'upload', 'download', 'route', 'unroute'] as const;
 export type Subcommand = (typeof P0_SUBCOMMANDS)[number] | (typeof P1_SUBCOMMANDS)[number];
@@ -49,10 +59,20 @@ export const shellInputSchema = z
   .object({
     session_id: z.string().regex(/^[a-zA-Z0-9._-]{1,64}$/, 'session_id must match [a-zA-Z0-9._-]{1,64}'),
     argv: z
-      .array(z.union([z.string().max(SHELL_MAX_ARG_CHARS, `each argv element is at most ${SHELL_MAX_ARG_CHARS} characters`), z.number(), z.boolean()]))
+      .array(
+        z.union([
+          z.string().max(SHELL_MAX_ARG_CHARS, `each argv element is at most ${SHELL_MAX_ARG_CHARS} characters`),
+          z.number(),
+          z.boolean(),
+        ]),
+      )
       .min(1, 'argv must name a subcommand')
       .max(SHELL_MAX_ARGV, `argv has at most ${SHELL_MAX_ARGV} elements`),
-    timeout_sec: z.number().gt(0, 'timeout_sec must be positive').max(SHELL_MAX_TIMEOUT_SEC, `timeout_sec is at most ${SHELL_MAX_TIMEOUT_SEC}`).optional(),
+    timeout_sec: z
+      .number()
+      .gt(0, 'timeout_sec must be positive')
+      .max(SHELL_MAX_TIMEOUT_SEC, `timeout_sec is at most ${SHELL_MAX_TIMEOUT_SEC}`)
+      .optional(),
   })
   .strict();
 
@@ -81,30 +101,67 @@ function argText(value: string | number | boolean): string {
 
 export function parseShellInput(raw: unknown): ShellInputResult {
   const parsed = shellInputSchema.safeParse(raw);
-  const sessionId = typeof (raw as { session_id?: unknown })?.session_id === 'string' && /^[a-zA-Z0-9._-]{1,64}$/.test((raw as { session_id: string }).session_id) ? (raw as { session_id: string }).session_id : '';
+  const sessionId =
+    typeof (raw as { session_id?: unknown })?.session_id === 'string' &&
+    /^[a-zA-Z0-9._-]{1,64}$/.test((raw as { session_id: string }).session_id)
+      ? (raw as { session_id: string }).session_id
+      : '';
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'arguments';
-    const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: the input is { session_id, argv, timeout_sec } (argv is an array, never a command string)` : `${where}: ${issue.message}`;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: the input is { session_id, argv, timeout_sec } (argv is an array, never a command string)`
+        : `${where}: ${issue.message}`;
     return { ok: false, sessionId, message };
   }
   const { argv } = parsed.data;
   for (const [i, value] of argv.entries()) {
-    if (typeof value === 'number' && !Number.isFinite(value)) return { ok: false, sessionId, message: `argv.${i}: numbers must be finite` };
-    if (typeof value === 'string' && /[\u0000]/.test(value)) return { ok: false, sessionId, message: `argv.${i}: NUL characters are not allowed` };
+    if (typeof value === 'number' && !Number.isFinite(value))
+      return { ok: false, sessionId, message: `argv.${i}: numbers must be finite` };
+    if (typeof value === 'string' && /[\u0000]/.test(value))
+      return { ok: false, sessionId, message: `argv.${i}: NUL characters are not allowed` };
   }
   const head = argv[0]!;
-  if (typeof head !== 'string') return { ok: false, sessionId, message: 'argv[0] must be a subcommand name (a string)' };
+  if (typeof head !== 'string')
+    return { ok: false, sessionId, message: 'argv[0] must be a subcommand name (a string)' };
   const folded = head.normalize('NFKC').trim().toLowerCase();
-  if ((DENIED_SUBCOMMANDS as readonly string[]).includes(folded)) return { ok: false, sessionId, message: `subcommand "${folded}" is denied by policy (eval/evaluate/upload/download/route/unroute are never available)` };
-  if (optionNameOf(head) !== null && FORBIDDEN_FLAGS.has(optionNameOf(head)!)) return { ok: false, sessionId, message: `argv[0]: global option "${head}" is set by the server and cannot be passed` };
+  if ((DENIED_SUBCOMMANDS as readonly string[]).includes(folded))
+    return {
+      ok: false,
+      sessionId,
+      message: `subcommand "${folded}" is denied by policy (eval/evaluate/upload/download/route/unroute are never available)`,
+    };
+  if (optionNameOf(head) !== null && FORBIDDEN_FLAGS.has(optionNameOf(head)!))
+    return {
+      ok: false,
+      sessionId,
+      message: `argv[0]: global option "${head}" is set by the server and cannot be passed`,
+    };
   if (!(P0_SUBCOMMANDS as readonly string[]).includes(head) && !(P1_SUBCOMMANDS as readonly string[]).includes(head)) {
-    return { ok: false, sessionId, message: `subcommand "${head.slice(0, 40)}" is not allowed; allowed: ${[...P0_SUBCOMMANDS, ...P1_SUBCOMMANDS].join(', ')}` };
+    return {
+      ok: false,
+      sessionId,
+      message: `subcommand "${head.slice(0, 40)}" is not allowed; allowed: ${[...P0_SUBCOMMANDS, ...P1_SUBCOMMANDS].join(', ')}`,
+    };
   }
   const args = argv.slice(1).map(argText);
   for (const [i, arg] of args.entries()) {
     const name = optionNameOf(arg);
-    if (name !== null && FORBIDDEN_FLAGS.has(name)) return { ok: false, sessionId, message: `argv[${i + 1}]: global option "${arg.slice(0, 40)}" is set by the server and cannot be passed` };
+    if (name !== null && FORBIDDEN_FLAGS.has(name))
+      return {
+        ok: false,
+        sessionId,
+        message: `argv[${i + 1}]: global option "${arg.slice(0, 40)}" is set by the server and cannot be passed`,
+      };
   }
-  return { ok: true, value: { sessionId: parsed.data.session_id, subcommand: head as Subcommand, args, timeoutSec: parsed.data.timeout_sec ?? SHELL_DEFAULT_TIMEOUT_SEC } };
+  return {
+    ok: true,
+    value: {
+      sessionId: parsed.data.session_id,
+      subcommand: head as Subcommand,
+      args,
+      timeoutSec: parsed.data.timeout_sec ?? SHELL_DEFAULT_TIMEOUT_SEC,
+    },
+  };
 }

@@ -52,7 +52,8 @@ function largest(value: unknown, path: string): { path: string; size: number; sh
           path: where,
           size,
           shrink: () => {
-            (holder as Record<string, unknown>)[key as string] = typeof v === 'string' ? v.slice(0, Math.floor(v.length / 2)) : v.slice(0, Math.floor(v.length / 2));
+            (holder as Record<string, unknown>)[key as string] =
+              typeof v === 'string' ? v.slice(0, Math.floor(v.length / 2)) : v.slice(0, Math.floor(v.length / 2));
           },
         };
       }
@@ -63,7 +64,9 @@ function largest(value: unknown, path: string): { path: string; size: number; sh
     }
   };
   if (Array.isArray(value)) value.forEach((_, i) => consider(value, i, `${path}[${i}]`));
-  else if (value && typeof value === 'object') for (const key of Object.keys(value)) consider(value as Record<string, unknown>, key, path ? `${path}.${key}` : key);
+  else if (value && typeof value === 'object')
+    for (const key of Object.keys(value))
+      consider(value as Record<string, unknown>, key, path ? `${path}.${key}` : key);
   return best;
 }
 
@@ -83,14 +86,25 @@ export function fitJson(data: unknown, maxBytes: number): unknown {
     cut.add(target.path);
   }
   if (jsonBytes(copy) > maxBytes - 400 || !copy || typeof copy !== 'object' || Array.isArray(copy)) {
-    return { truncated: { reason: `the output was ${jsonBytes(data)} bytes, above the ${maxBytes}-byte limit`, cut: 'everything' } };
+    return {
+      truncated: {
+        reason: `the output was ${jsonBytes(data)} bytes, above the ${maxBytes}-byte limit`,
+        cut: 'everything',
+      },
+    };
   }
-  const note = { reason: `the output was ${jsonBytes(data)} bytes, above the ${maxBytes}-byte limit`, cut: [...cut].slice(0, 20) };
+  const note = {
+    reason: `the output was ${jsonBytes(data)} bytes, above the ${maxBytes}-byte limit`,
+    cut: [...cut].slice(0, 20),
+  };
   return { ...(copy as Record<string, unknown>), truncated: note };
 }
 
 export function shellReply(sessionId: string, exitCode: number, data: unknown, stderr: string): ShellReply {
-  const stdout = exitCode === 0 || data !== undefined ? `${JSON.stringify(fitJson(redact(data ?? null), SHELL_MAX_STDOUT_BYTES))}\n` : '';
+  const stdout =
+    exitCode === 0 || data !== undefined
+      ? `${JSON.stringify(fitJson(redact(data ?? null), SHELL_MAX_STDOUT_BYTES))}\n`
+      : '';
   return {
     session_id: sessionId,
     exit_code: exitCode,

@@ -40,7 +40,8 @@ const fail = (message: string, exitCode = 1): ShellOutcome => ({ exitCode, stder
 function describe(error: ErrorValue): string {
   // Only a stale ref means the page changed; a wrong option or a disabled control does not.
   const reason = (error.details as { reason?: unknown } | undefined)?.reason;
-  if (error.code === 'INVALID_TARGET' && (reason === 'stale' || reason === 'no_index')) return `INVALID_TARGET: ${error.message} (the page changed since the snapshot: run "snapshot -i" again)`;
+  if (error.code === 'INVALID_TARGET' && (reason === 'stale' || reason === 'no_index'))
+    return `INVALID_TARGET: ${error.message} (the page changed since the snapshot: run "snapshot -i" again)`;
   return `${error.code}: ${error.message}`;
 }
 
@@ -50,7 +51,8 @@ function describe(error: ErrorValue): string {
  */
 function afterInput(state: ShellState, result: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const navigation = result.navigation as { url?: string; sameDocument?: boolean; committed?: boolean; httpStatus?: number } | undefined;
+  const navigation = result.navigation as
+    { url?: string; sameDocument?: boolean; committed?: boolean; httpStatus?: number } | undefined;
   if (result.navigated === true && navigation) {
     out.navigated = true;
     out.url = navigation.url;
@@ -70,7 +72,12 @@ function afterInput(state: ShellState, result: Record<string, unknown>, warnings
   return out;
 }
 
-export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSession, command: ShellCommand, signal: AbortSignal): Promise<ShellOutcome> {
+export async function runShellCommand(
+  deps: ShellRunnerDeps,
+  session: BrowserSession,
+  command: ShellCommand,
+  signal: AbortSignal,
+): Promise<ShellOutcome> {
   const state = session.shell as ShellState;
   if (command.kind === 'unsupported') return fail(command.reason);
   if (command.kind === 'close') {
@@ -78,7 +85,8 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
     if (session.workers.size === 0) await deps.sessions.close(session.sessionId);
     return closed.ok ? ok({ closed: true }) : fail(describe(closed.error));
   }
-  if (command.kind !== 'open' && (!session.main || session.main.tabId === null)) return fail('no page is open in this session: run "open <url>" first');
+  if (command.kind !== 'open' && (!session.main || session.main.tabId === null))
+    return fail('no page is open in this session: run "open <url>" first');
   const main = deps.sessions.main(session);
   if (!main.ok) return fail(describe(main.error));
   const page: PageDriver = main.page;
@@ -92,12 +100,20 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       state.lastField = undefined;
       if (!opened.ok) return fail(describe(opened.error));
       const { url, title, httpStatus, warnings } = opened.value;
-      return ok({ url, title, ...(httpStatus !== undefined && httpStatus !== 200 ? { httpStatus } : {}), ...(warnings.length > 0 ? { warnings } : {}) });
+      return ok({
+        url,
+        title,
+        ...(httpStatus !== undefined && httpStatus !== 200 ? { httpStatus } : {}),
+        ...(warnings.length > 0 ? { warnings } : {}),
+      });
     }
     case 'snapshot': {
       const indexed = await page.domIndex(signal);
       if (!indexed.ok) return fail(describe(indexed.error));
-      const parts: Parameters<typeof fitSnapshot>[0] = { url: page.currentUrl() ?? '', elements: indexed.value.elements };
+      const parts: Parameters<typeof fitSnapshot>[0] = {
+        url: page.currentUrl() ?? '',
+        elements: indexed.value.elements,
+      };
       if (indexed.value.source) parts.source = indexed.value.source;
       if (indexed.value.modal) parts.modal = indexed.value.modal;
       if (indexed.value.warnings.length > 0) parts.warnings = indexed.value.warnings;
@@ -128,11 +144,19 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       if (!target.ok) return fail(target.message);
       const e = target.element;
       // A <select>, or an ARIA combobox / listbox (the extension opens it and clicks the option).
-      if (e.tag !== 'select' && e.role !== 'combobox' && e.role !== 'listbox') return fail(`select works on <select> elements, comboboxes and listboxes; @${command.ref} is ${e.role ? `a ${e.role}` : `<${e.tag}>`}`);
+      if (e.tag !== 'select' && e.role !== 'combobox' && e.role !== 'listbox')
+        return fail(
+          `select works on <select> elements, comboboxes and listboxes; @${command.ref} is ${e.role ? `a ${e.role}` : `<${e.tag}>`}`,
+        );
       const chosen = await page.perform('browser_select', { clickId: e.clickId, values: command.values }, signal);
       if (!chosen.ok) return fail(describe(chosen.error));
       const r = chosen.value;
-      return ok({ selected: `@${command.ref}`, values: r.selected, labels: r.labels, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
+      return ok({
+        selected: `@${command.ref}`,
+        values: r.selected,
+        labels: r.labels,
+        ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []),
+      });
     }
     case 'fill':
     case 'type': {
@@ -140,7 +164,11 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       if (!target.ok) return fail(target.message);
       const e = target.element;
       // The accessibility-tree model names fields by role (a range input is a slider, a number field a spinbutton).
-      if (!['input', 'textarea'].includes(e.tag) && !['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider'].includes(e.role ?? '')) return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
+      if (
+        !['input', 'textarea'].includes(e.tag) &&
+        !['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider'].includes(e.role ?? '')
+      )
+        return fail(`${command.kind} needs a text field; @${command.ref} is <${e.tag}>`);
       // browser_type replaces the field's contents, so `type` (append) sends what is there plus the text.
       const before = state.lastField?.ref === command.ref ? state.lastField.value : (e.value ?? '');
       const value = command.kind === 'fill' ? command.text : before + command.text;
@@ -161,21 +189,38 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
     case 'pointer': {
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
-      const name = command.action === 'dblclick' ? 'browser_dblclick' : command.action === 'hover' ? 'browser_hover' : 'browser_focus';
+      const name =
+        command.action === 'dblclick'
+          ? 'browser_dblclick'
+          : command.action === 'hover'
+            ? 'browser_hover'
+            : 'browser_focus';
       const done = await page.perform(name, { clickId: target.element.clickId }, signal);
       if (!done.ok) return fail(describe(done.error));
       const r = done.value;
       const key = command.action === 'dblclick' ? 'dblclicked' : command.action === 'hover' ? 'hovered' : 'focused';
-      if (command.action === 'focus' && r.focused === false) return fail(`focus: @${command.ref} did not take the focus${Array.isArray(r.warnings) ? ` (${r.warnings.join('; ')})` : ''}`);
+      if (command.action === 'focus' && r.focused === false)
+        return fail(
+          `focus: @${command.ref} did not take the focus${Array.isArray(r.warnings) ? ` (${r.warnings.join('; ')})` : ''}`,
+        );
       return ok({ [key]: `@${command.ref}`, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
     }
     case 'check': {
       const target = element(command.ref);
       if (!target.ok) return fail(target.message);
-      const done = await page.perform('browser_check', { clickId: target.element.clickId, checked: command.checked }, signal);
+      const done = await page.perform(
+        'browser_check',
+        { clickId: target.element.clickId, checked: command.checked },
+        signal,
+      );
       if (!done.ok) return fail(describe(done.error));
       const r = done.value;
-      return ok({ [command.checked ? 'checked' : 'unchecked']: `@${command.ref}`, state: r.checked === true ? 'checked' : 'unchecked', changed: r.changed === true, ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []) });
+      return ok({
+        [command.checked ? 'checked' : 'unchecked']: `@${command.ref}`,
+        state: r.checked === true ? 'checked' : 'unchecked',
+        changed: r.changed === true,
+        ...afterInput(state, r, (r.warnings as string[] | undefined) ?? []),
+      });
     }
     case 'wait': {
       if ('ms' in command) {
@@ -186,7 +231,13 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
         const loaded = await page.waitLoaded(undefined, signal);
         if (!loaded.ok) return fail(describe(loaded.error));
         const { url, title, httpStatus, warnings } = loaded.value;
-        return ok({ loaded: true, url, ...(title !== undefined ? { title } : {}), ...(httpStatus !== undefined && httpStatus !== 200 ? { httpStatus } : {}), ...(warnings.length > 0 ? { warnings } : {}) });
+        return ok({
+          loaded: true,
+          url,
+          ...(title !== undefined ? { title } : {}),
+          ...(httpStatus !== undefined && httpStatus !== 200 ? { httpStatus } : {}),
+          ...(warnings.length > 0 ? { warnings } : {}),
+        });
       }
       for (;;) {
         if ('text' in command) {
@@ -207,7 +258,13 @@ export async function runShellCommand(deps: ShellRunnerDeps, session: BrowserSes
       const shot = await page.screenshot(command.fullPage, signal);
       if (!shot.ok) return fail(describe(shot.error));
       deps.rememberArtifact(shot.value.artifactId);
-      return ok({ artifactId: shot.value.artifactId, url: shot.value.url, width: shot.value.width, height: shot.value.height, mimeType: 'image/png' });
+      return ok({
+        artifactId: shot.value.artifactId,
+        url: shot.value.url,
+        width: shot.value.width,
+        height: shot.value.height,
+        mimeType: 'image/png',
+      });
     }
   }
 }

@@ -28,11 +28,16 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8
 
 /** Elements in the viewport (bbox inside the first screen) first, then document order. */
 function byPriority(elements: DomIndexElement[]): DomIndexElement[] {
-  const inView = (e: DomIndexElement) => !e.bbox || (e.bbox.y + e.bbox.h > 0 && e.bbox.y < 900 && e.bbox.x < 1600 && e.bbox.x + e.bbox.w > 0);
+  const inView = (e: DomIndexElement) =>
+    !e.bbox || (e.bbox.y + e.bbox.h > 0 && e.bbox.y < 900 && e.bbox.x < 1600 && e.bbox.x + e.bbox.w > 0);
   return [...elements.filter(inView), ...elements.filter((e) => !inView(e))];
 }
 
-function assemble(parts: SnapshotParts, shown: DomIndexElement[], text: string | undefined): { data: Record<string, unknown>; table: RefTable; refsTruncated: boolean } {
+function assemble(
+  parts: SnapshotParts,
+  shown: DomIndexElement[],
+  text: string | undefined,
+): { data: Record<string, unknown>; table: RefTable; refsTruncated: boolean } {
   // Refs keep document order so the listing reads like the page.
   const order = new Map(parts.elements.map((e, i) => [e, i]));
   const sorted = [...shown].sort((a, b) => order.get(a)! - order.get(b)!);
@@ -74,17 +79,33 @@ export function fitSnapshot(parts: SnapshotParts, maxBytes: number, textMaxChars
   if (bytes(built.data) > budget && text !== undefined) {
     const over = bytes(built.data) - budget;
     text = text.slice(0, Math.max(0, text.length - over - 16));
-    while (text.length > 0 && bytes(assemble(parts, [], text).data) > budget) text = text.slice(0, Math.floor(text.length * 0.9));
+    while (text.length > 0 && bytes(assemble(parts, [], text).data) > budget)
+      text = text.slice(0, Math.floor(text.length * 0.9));
     textCutForBytes = true;
     built = assemble(parts, [], text);
   }
   const notes: Record<string, unknown> = {};
   const listed = Math.min(count, Object.keys(built.data.refs as object).length);
   if (count < prioritized.length || built.refsTruncated) {
-    notes.elements = { shown: listed, total: parts.elements.length, reason: count < prioritized.length ? 'the output limit of 64 KB (elements in view kept first)' : 'at most 300 refs per snapshot' };
+    notes.elements = {
+      shown: listed,
+      total: parts.elements.length,
+      reason:
+        count < prioritized.length
+          ? 'the output limit of 64 KB (elements in view kept first)'
+          : 'at most 300 refs per snapshot',
+    };
   }
   if (parts.text !== undefined && (textCutForLimit || textCutForBytes || parts.textCut)) {
-    notes.text = { shownChars: text?.length ?? 0, totalChars: parts.text.length, reason: textCutForBytes ? 'the output limit of 64 KB' : parts.textCut ? 'the page text is larger than one read' : `at most ${textMaxChars} characters of page text` };
+    notes.text = {
+      shownChars: text?.length ?? 0,
+      totalChars: parts.text.length,
+      reason: textCutForBytes
+        ? 'the output limit of 64 KB'
+        : parts.textCut
+          ? 'the page text is larger than one read'
+          : `at most ${textMaxChars} characters of page text`,
+    };
   }
   if (Object.keys(notes).length > 0) built.data.truncated = notes;
   // The ref table holds every indexed element: a ref that was not listed still acts.

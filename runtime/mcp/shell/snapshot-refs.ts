@@ -45,7 +45,12 @@ function nameOf(e: DomIndexElement): string {
 
 const isPassword = (e: DomIndexElement) => (e.type ?? '').toLowerCase() === 'password';
 
-export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; lines: string[]; refs: Record<string, Record<string, unknown>>; truncated: boolean } {
+export function buildSnapshot(elements: DomIndexElement[]): {
+  table: RefTable;
+  lines: string[];
+  refs: Record<string, Record<string, unknown>>;
+  truncated: boolean;
+} {
   const table: RefTable = { refs: new Map(), firstId: Infinity, lastId: -Infinity };
   for (const e of elements) {
     table.refs.set(`e${e.clickId}`, e);
@@ -65,7 +70,13 @@ export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; l
     if (e.value !== undefined && !isPassword(e)) entry.value = e.value;
     // Control state, so a caller can check, select or slide without another read.
     Object.assign(entry, statesOf(e));
-    if (e.options) entry.options = e.options.map((o) => (o.label === o.value ? o.label : `${o.label} (${o.value})`) + (o.selected ? ' [selected]' : '') + (o.disabled ? ' [disabled]' : ''));
+    if (e.options)
+      entry.options = e.options.map(
+        (o) =>
+          (o.label === o.value ? o.label : `${o.label} (${o.value})`) +
+          (o.selected ? ' [selected]' : '') +
+          (o.disabled ? ' [disabled]' : ''),
+      );
     if (e.min !== undefined) entry.min = e.min;
     if (e.max !== undefined) entry.max = e.max;
     if (e.hiddenControl) entry.hidden = 'operated through its label';
@@ -84,7 +95,26 @@ export function buildSnapshot(elements: DomIndexElement[]): { table: RefTable; l
   return { table, lines, refs, truncated: elements.length > shown.length };
 }
 
-const STATE_KEYS = ['checked', 'pressed', 'selected', 'expanded', 'disabled', 'required', 'readonly', 'invalid', 'focused', 'level', 'valueNow', 'valueMin', 'valueMax', 'valueText', 'sort', 'current', 'hasPopup', 'frame'] as const;
+const STATE_KEYS = [
+  'checked',
+  'pressed',
+  'selected',
+  'expanded',
+  'disabled',
+  'required',
+  'readonly',
+  'invalid',
+  'focused',
+  'level',
+  'valueNow',
+  'valueMin',
+  'valueMax',
+  'valueText',
+  'sort',
+  'current',
+  'hasPopup',
+  'frame',
+] as const;
 
 /** The element's ARIA states as they go into the refs map. */
 function statesOf(e: DomIndexElement): Record<string, unknown> {
@@ -98,12 +128,17 @@ function statesOf(e: DomIndexElement): Record<string, unknown> {
 /** The states in words on the snapshot line, as a screen reader would say them. */
 function stateWords(e: DomIndexElement): string[] {
   const words: string[] = [];
-  if (e.checked !== undefined) words.push(e.checked === 'mixed' ? 'checked=mixed' : e.checked ? 'checked' : 'unchecked');
-  if (e.pressed !== undefined) words.push(e.pressed === 'mixed' ? 'pressed=mixed' : e.pressed ? 'pressed' : 'not pressed');
+  if (e.checked !== undefined)
+    words.push(e.checked === 'mixed' ? 'checked=mixed' : e.checked ? 'checked' : 'unchecked');
+  if (e.pressed !== undefined)
+    words.push(e.pressed === 'mixed' ? 'pressed=mixed' : e.pressed ? 'pressed' : 'not pressed');
   if (e.expanded !== undefined) words.push(e.expanded ? 'expanded' : 'collapsed');
   if (e.selected) words.push('selected');
   if (e.level !== undefined) words.push(`level=${e.level}`);
-  if (e.valueNow !== undefined) words.push(`valuenow=${e.valueNow}${e.valueMin !== undefined || e.valueMax !== undefined ? ` (${e.valueMin ?? ''}..${e.valueMax ?? ''})` : ''}`);
+  if (e.valueNow !== undefined)
+    words.push(
+      `valuenow=${e.valueNow}${e.valueMin !== undefined || e.valueMax !== undefined ? ` (${e.valueMin ?? ''}..${e.valueMax ?? ''})` : ''}`,
+    );
   if (e.sort) words.push(`sort=${e.sort}`);
   if (e.current) words.push(`current=${e.current}`);
   if (e.hasPopup) words.push(`haspopup=${e.hasPopup}`);
@@ -112,10 +147,18 @@ function stateWords(e: DomIndexElement): string[] {
 }
 
 export function lookupRef(table: RefTable | undefined, ref: string): RefLookup {
-  if (!table || table.refs.size === 0) return { ok: false, message: `no snapshot yet: run "snapshot -i" and use one of its refs (got @${ref})` };
+  if (!table || table.refs.size === 0)
+    return { ok: false, message: `no snapshot yet: run "snapshot -i" and use one of its refs (got @${ref})` };
   const element = table.refs.get(ref);
   if (element) return { ok: true, element };
   const id = Number(ref.slice(1));
-  if (id < table.firstId) return { ok: false, message: `@${ref} is from an older snapshot (the current refs are @e${table.firstId}-@e${table.lastId}); run "snapshot -i" again` };
-  return { ok: false, message: `@${ref} is not in the latest snapshot (refs are @e${table.firstId}-@e${table.lastId})` };
+  if (id < table.firstId)
+    return {
+      ok: false,
+      message: `@${ref} is from an older snapshot (the current refs are @e${table.firstId}-@e${table.lastId}); run "snapshot -i" again`,
+    };
+  return {
+    ok: false,
+    message: `@${ref} is not in the latest snapshot (refs are @e${table.firstId}-@e${table.lastId})`,
+  };
 }

@@ -24,7 +24,9 @@ export interface StdioBridge {
   close(): Promise<void>;
 }
 
-const isInitializeResult = (message: JSONRPCMessage): message is JSONRPCMessage & { result: { protocolVersion: string } } =>
+const isInitializeResult = (
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { result: { protocolVersion: string } } =>
   'result' in message && typeof (message.result as { protocolVersion?: unknown })?.protocolVersion === 'string';
 
 export async function startStdioBridge(options: StdioBridgeOptions): Promise<StdioBridge> {
@@ -48,7 +50,11 @@ export async function startStdioBridge(options: StdioBridgeOptions): Promise<Std
     const text = error instanceof Error ? error.message : String(error);
     log(`mimo mcp: ${text}`);
     if ('id' in message && 'method' in message) {
-      void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: `Mimo server at ${options.url}: ${text}` } });
+      void stdio.send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: -32000, message: `Mimo server at ${options.url}: ${text}` },
+      });
     }
   }
 

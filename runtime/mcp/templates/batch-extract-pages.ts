@@ -10,8 +10,20 @@ export const BATCH_AUTO_SYNC_MAX_URLS = 5;
 const inputs = z
   .object({
     urls: z.array(z.string().min(1).max(8192)).min(1).max(1000).describe('http(s) URLs to read, one item each'),
-    concurrency: z.number().int().min(1).max(5).optional().describe('tabs at once (default 3; also bounded by free tabs)'),
-    maxTextChars: z.number().int().min(0).max(20_000).optional().describe('text per item inlined in the result (default 2000); the JSON artifact has it all'),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('tabs at once (default 3; also bounded by free tabs)'),
+    maxTextChars: z
+      .number()
+      .int()
+      .min(0)
+      .max(20_000)
+      .optional()
+      .describe('text per item inlined in the result (default 2000); the JSON artifact has it all'),
   })
   .strict();
 type Inputs = z.infer<typeof inputs>;
@@ -29,7 +41,12 @@ const item = z.object({
 });
 
 const outputs = z.object({
-  summary: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
+  summary: z.object({
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+  }),
   items: z.array(item),
 });
 
@@ -51,7 +68,8 @@ export const batchExtractPages: TaskTemplate<Inputs> = {
     templateId: 'batch_extract_pages',
     version: '1.0.0',
     name: 'Batch page extraction',
-    description: 'Opens each URL in its own background tab, extracts the readable title and text, closes the tab. Some URLs may fail (partial_success).',
+    description:
+      'Opens each URL in its own background tab, extracts the readable title and text, closes the tab. Some URLs may fail (partial_success).',
     trustLevelSupport: ['local', 'remote'],
     supportsPartialSuccess: true,
     partialSuccessThreshold: 0.5,
@@ -73,7 +91,13 @@ export const batchExtractPages: TaskTemplate<Inputs> = {
       if (httpError) throw httpError;
       const read = await page.readText(ctx.signal);
       if (!read.ok) throw toolLayerError(read.error, 'extract');
-      return { url, finalUrl: opened.value.url, title: read.value.title || opened.value.title, text: read.value.text, truncated: read.value.truncated };
+      return {
+        url,
+        finalUrl: opened.value.url,
+        title: read.value.title || opened.value.title,
+        text: read.value.text,
+        truncated: read.value.truncated,
+      };
     });
   },
 
@@ -83,16 +107,45 @@ export const batchExtractPages: TaskTemplate<Inputs> = {
       const url = i.urls[index]!;
       if (step.status === 'succeeded') {
         const page = step.output as ExtractedPage;
-        return { url, success: true, status: step.status, finalUrl: page.finalUrl, title: page.title, text: page.text, textLength: page.text.length, truncated: page.truncated };
+        return {
+          url,
+          success: true,
+          status: step.status,
+          finalUrl: page.finalUrl,
+          title: page.title,
+          text: page.text,
+          textLength: page.text.length,
+          truncated: page.truncated,
+        };
       }
       return { url, success: false, status: step.status, ...(step.error ? { error: itemError(step.error) } : {}) };
     });
-    const items = full.map((entry) => ('text' in entry && entry.text !== undefined && entry.text.length > max ? { ...entry, text: entry.text.slice(0, max), truncated: true } : entry));
+    const items = full.map((entry) =>
+      'text' in entry && entry.text !== undefined && entry.text.length > max
+        ? { ...entry, text: entry.text.slice(0, max), truncated: true }
+        : entry,
+    );
     const counts = countSteps(steps);
-    const summary = { total: counts.total, succeeded: counts.succeeded, failed: counts.failed, skipped: counts.skipped };
+    const summary = {
+      total: counts.total,
+      succeeded: counts.succeeded,
+      failed: counts.failed,
+      skipped: counts.skipped,
+    };
     const csv = [
       'url,success,status,title,textLength,errorCode',
-      ...full.map((e) => [e.url, e.success, e.status, 'title' in e ? e.title : '', 'textLength' in e ? e.textLength : '', 'error' in e ? e.error?.code : ''].map(csvCell).join(',')),
+      ...full.map((e) =>
+        [
+          e.url,
+          e.success,
+          e.status,
+          'title' in e ? e.title : '',
+          'textLength' in e ? e.textLength : '',
+          'error' in e ? e.error?.code : '',
+        ]
+          .map(csvCell)
+          .join(','),
+      ),
     ].join('\n');
     return {
       result: { summary, items },

@@ -12,11 +12,31 @@ const inputs = z
     loginUrl: z.string().min(1).max(8192).describe('the login page (http/https)'),
     username: z.string().min(1).max(256),
     password: z.string().min(1).max(1024).describe('typed into the page, never stored or returned'),
-    usernameField: z.string().min(1).max(100).optional().describe('text naming the user-name field (name, id, label, placeholder) when the guess would be wrong'),
+    usernameField: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('text naming the user-name field (name, id, label, placeholder) when the guess would be wrong'),
     passwordField: z.string().min(1).max(100).optional(),
-    submitField: z.string().min(1).max(100).optional().describe('text naming the submit button; without one, the form is submitted with Enter'),
-    successUrlContains: z.string().min(1).max(2048).optional().describe('logged in when the URL afterwards contains this'),
-    successTextContains: z.string().min(1).max(500).optional().describe('logged in when the page text afterwards contains this'),
+    submitField: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('text naming the submit button; without one, the form is submitted with Enter'),
+    successUrlContains: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe('logged in when the URL afterwards contains this'),
+    successTextContains: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('logged in when the page text afterwards contains this'),
   })
   .strict();
 type Inputs = z.infer<typeof inputs>;
@@ -36,11 +56,19 @@ function haystack(e: DomIndexElement): string {
   return [e.name, e.label, e.placeholder, e.text, e.type, e.role, e.xpath].filter(Boolean).join(' ').toLowerCase();
 }
 const isField = (e: DomIndexElement) => e.tag === 'input' || e.tag === 'textarea';
-const isPassword = (e: DomIndexElement) => e.tag === 'input' && (e.type === 'password' || (!e.type && /pass(word)?|passwd|pwd/.test(haystack(e))));
-const isTextLike = (e: DomIndexElement) => isField(e) && !isPassword(e) && !['submit', 'button', 'checkbox', 'radio', 'hidden', 'file', 'image', 'reset'].includes(e.type ?? '');
+const isPassword = (e: DomIndexElement) =>
+  e.tag === 'input' && (e.type === 'password' || (!e.type && /pass(word)?|passwd|pwd/.test(haystack(e))));
+const isTextLike = (e: DomIndexElement) =>
+  isField(e) &&
+  !isPassword(e) &&
+  !['submit', 'button', 'checkbox', 'radio', 'hidden', 'file', 'image', 'reset'].includes(e.type ?? '');
 
-export function findLoginFields(elements: DomIndexElement[], hints: { username?: string | undefined; password?: string | undefined; submit?: string | undefined }) {
-  const byHint = (hint: string | undefined, pool: DomIndexElement[]) => (hint ? pool.find((e) => haystack(e).includes(hint.toLowerCase())) : undefined);
+export function findLoginFields(
+  elements: DomIndexElement[],
+  hints: { username?: string | undefined; password?: string | undefined; submit?: string | undefined },
+) {
+  const byHint = (hint: string | undefined, pool: DomIndexElement[]) =>
+    hint ? pool.find((e) => haystack(e).includes(hint.toLowerCase())) : undefined;
   const password = byHint(hints.password, elements.filter(isField)) ?? elements.find(isPassword);
   const texts = elements.filter(isTextLike);
   const before = password ? texts.filter((e) => e.clickId < password.clickId) : texts;
@@ -49,7 +77,9 @@ export function findLoginFields(elements: DomIndexElement[], hints: { username?:
     before.find((e) => /user|e-?mail|login|account|phone|name/.test(haystack(e))) ??
     before[before.length - 1] ??
     texts[0];
-  const buttons = elements.filter((e) => e.tag === 'button' || (e.tag === 'input' && ['submit', 'button', 'image'].includes(e.type ?? '')));
+  const buttons = elements.filter(
+    (e) => e.tag === 'button' || (e.tag === 'input' && ['submit', 'button', 'image'].includes(e.type ?? '')),
+  );
   const submit =
     byHint(hints.submit, elements) ??
     buttons.find((e) => e.type === 'submit') ??
@@ -61,8 +91,12 @@ export function findLoginFields(elements: DomIndexElement[], hints: { username?:
 type Fields = ReturnType<typeof findLoginFields>;
 
 function stopIfEarlierFailed(ctx: StepContext<Inputs>, index: number): void {
-  const failed = ctx.steps().slice(0, index).find((s) => s.status === 'failed' || s.status === 'skipped');
-  if (failed) throw stepError('EXECUTION_ERROR', `not run: step ${failed.stepId} did not succeed`, { after: failed.stepId });
+  const failed = ctx
+    .steps()
+    .slice(0, index)
+    .find((s) => s.status === 'failed' || s.status === 'skipped');
+  if (failed)
+    throw stepError('EXECUTION_ERROR', `not run: step ${failed.stepId} did not succeed`, { after: failed.stepId });
 }
 
 export const loginKeepSession: TaskTemplate<Inputs> = {
@@ -70,7 +104,8 @@ export const loginKeepSession: TaskTemplate<Inputs> = {
     templateId: 'login_keep_session',
     version: '1.0.0',
     name: 'Log in and keep the session',
-    description: "Fills a login form in the session's tab, submits it, verifies the login and keeps the session open (continue with its sessionId). Atomic: succeeded or failed.",
+    description:
+      "Fills a login form in the session's tab, submits it, verifies the login and keeps the session open (continue with its sessionId). Atomic: succeeded or failed.",
     trustLevelSupport: ['local'],
     supportsPartialSuccess: false,
     limits: { maxConcurrency: 1, maxTimeoutMs: 120_000 },
@@ -92,11 +127,28 @@ export const loginKeepSession: TaskTemplate<Inputs> = {
         if (!opened.ok) throw toolLayerError(opened.error, 'navigate');
         const indexed = await page.domIndex(ctx.signal);
         if (!indexed.ok) throw toolLayerError(indexed.error, 'index');
-        const fields = findLoginFields(indexed.value.elements, { username: i.usernameField, password: i.passwordField, submit: i.submitField });
-        if (!fields.password) throw stepError('ELEMENT_NOT_FOUND', 'no password field on the login page', { hint: i.passwordField ?? null });
-        if (!fields.username) throw stepError('ELEMENT_NOT_FOUND', 'no user-name field on the login page', { hint: i.usernameField ?? null });
+        const fields = findLoginFields(indexed.value.elements, {
+          username: i.usernameField,
+          password: i.passwordField,
+          submit: i.submitField,
+        });
+        if (!fields.password)
+          throw stepError('ELEMENT_NOT_FOUND', 'no password field on the login page', {
+            hint: i.passwordField ?? null,
+          });
+        if (!fields.username)
+          throw stepError('ELEMENT_NOT_FOUND', 'no user-name field on the login page', {
+            hint: i.usernameField ?? null,
+          });
         ctx.scratch.fields = fields;
-        return { url: opened.value.url, fieldsFound: { username: fields.username.clickId, password: fields.password.clickId, submit: fields.submit?.clickId ?? null } };
+        return {
+          url: opened.value.url,
+          fieldsFound: {
+            username: fields.username.clickId,
+            password: fields.password.clickId,
+            submit: fields.submit?.clickId ?? null,
+          },
+        };
       }
       case 'fill_username': {
         const fields = ctx.scratch.fields as Fields;
@@ -112,7 +164,9 @@ export const loginKeepSession: TaskTemplate<Inputs> = {
       }
       case 'submit': {
         const fields = ctx.scratch.fields as Fields;
-        const done = fields.submit ? await page.click(fields.submit.clickId, ctx.signal) : await page.type(fields.password!.clickId, i.password, true, ctx.signal);
+        const done = fields.submit
+          ? await page.click(fields.submit.clickId, ctx.signal)
+          : await page.type(fields.password!.clickId, i.password, true, ctx.signal);
         if (!done.ok) throw toolLayerError(done.error, 'submit');
         return { submittedWith: fields.submit ? 'click' : 'enter' };
       }
@@ -127,9 +181,13 @@ export const loginKeepSession: TaskTemplate<Inputs> = {
         let why: string;
         if (i.successUrlContains || i.successTextContains) {
           const urlOk = i.successUrlContains ? url.includes(i.successUrlContains) : true;
-          const textOk = i.successTextContains ? read.ok && read.value.text.toLowerCase().includes(i.successTextContains.toLowerCase()) : true;
+          const textOk = i.successTextContains
+            ? read.ok && read.value.text.toLowerCase().includes(i.successTextContains.toLowerCase())
+            : true;
           loggedIn = urlOk && textOk;
-          why = !urlOk ? `the URL afterwards (${url}) does not contain "${i.successUrlContains}"` : `the page text does not contain "${i.successTextContains}"`;
+          why = !urlOk
+            ? `the URL afterwards (${url}) does not contain "${i.successUrlContains}"`
+            : `the page text does not contain "${i.successTextContains}"`;
         } else {
           loggedIn = indexed.ok && !indexed.value.elements.some(isPassword);
           why = indexed.ok ? 'the page still shows a password field' : 'the page could not be indexed after submitting';

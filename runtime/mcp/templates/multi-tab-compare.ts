@@ -9,8 +9,18 @@ import { itemError, toolLayerError, httpStatusError, type TaskTemplate } from '.
 const inputs = z
   .object({
     urls: z.array(z.string().min(1).max(8192)).min(2).max(10).describe('2-10 http(s) URLs to compare'),
-    keywords: z.array(z.string().min(1).max(100)).max(20).optional().describe('terms to count on every page (case-insensitive)'),
-    concurrency: z.number().int().min(1).max(5).optional().describe('tabs open at once (default 5; also bounded by free tabs)'),
+    keywords: z
+      .array(z.string().min(1).max(100))
+      .max(20)
+      .optional()
+      .describe('terms to count on every page (case-insensitive)'),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('tabs open at once (default 5; also bounded by free tabs)'),
   })
   .strict();
 type Inputs = z.infer<typeof inputs>;
@@ -25,7 +35,11 @@ export interface ComparedPage {
   terms: string[];
 }
 
-const STOP = new Set('the and for are but not you all any can had her was one our out his has how its may new now who did get use that with have this will your from they been more when what some than them into only also most such just over were there their which about would could other these those where while after before being'.split(' '));
+const STOP = new Set(
+  'the and for are but not you all any can had her was one our out his has how its may new now who did get use that with have this will your from they been more when what some than them into only also most such just over were there their which about would could other these those where while after before being'.split(
+    ' ',
+  ),
+);
 
 function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -34,7 +48,10 @@ function wordsOf(text: string): string[] {
 function topTerms(words: string[], n: number): string[] {
   const counts = new Map<string, number>();
   for (const w of words) if (w.length >= 4 && !STOP.has(w) && !/^\d+$/.test(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([w]) => w);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, n)
+    .map(([w]) => w);
 }
 
 export function pricesIn(text: string): number[] {
@@ -55,7 +72,12 @@ function countOccurrences(haystack: string, needle: string): number {
 }
 
 const outputs = z.object({
-  summary: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
+  summary: z.object({
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+  }),
   items: z.array(z.object({ url: z.string(), success: z.boolean(), status: z.string() }).passthrough()),
   comparison: z.object({
     compared: z.array(z.string()),
@@ -76,7 +98,8 @@ export const multiTabCompare: TaskTemplate<Inputs> = {
     templateId: 'multi_tab_compare',
     version: '1.0.0',
     name: 'Multi-tab comparison',
-    description: 'Opens several pages in parallel background tabs, extracts them and compares word counts, keyword hits, prices and distinctive terms. Pages that fail are left out (partial_success).',
+    description:
+      'Opens several pages in parallel background tabs, extracts them and compares word counts, keyword hits, prices and distinctive terms. Pages that fail are left out (partial_success).',
     trustLevelSupport: ['local', 'remote'],
     supportsPartialSuccess: true,
     partialSuccessThreshold: 0.5,
@@ -101,7 +124,15 @@ export const multiTabCompare: TaskTemplate<Inputs> = {
       const text = read.value.text;
       const words = wordsOf(text);
       const keywordCounts = Object.fromEntries((ctx.inputs.keywords ?? []).map((k) => [k, countOccurrences(text, k)]));
-      return { url, finalUrl: opened.value.url, title: read.value.title || opened.value.title, wordCount: words.length, keywordCounts, prices: pricesIn(text), terms: topTerms(words, 40) };
+      return {
+        url,
+        finalUrl: opened.value.url,
+        title: read.value.title || opened.value.title,
+        wordCount: words.length,
+        keywordCounts,
+        prices: pricesIn(text),
+        terms: topTerms(words, 40),
+      };
     });
   },
 
@@ -119,15 +150,22 @@ export const multiTabCompare: TaskTemplate<Inputs> = {
     });
     const byWords = [...pages].sort((a, b) => b.wordCount - a.wordCount);
     const keywords: Record<string, Record<string, number>> = {};
-    for (const k of i.keywords ?? []) keywords[k] = Object.fromEntries(pages.map((p) => [p.url, p.keywordCounts[k] ?? 0]));
+    for (const k of i.keywords ?? [])
+      keywords[k] = Object.fromEntries(pages.map((p) => [p.url, p.keywordCounts[k] ?? 0]));
     const keywordTotal = (p: ComparedPage) => Object.values(p.keywordCounts).reduce((a, b) => a + b, 0);
-    const best = (i.keywords?.length ?? 0) > 0 ? [...pages].sort((a, b) => keywordTotal(b) - keywordTotal(a))[0] : undefined;
+    const best =
+      (i.keywords?.length ?? 0) > 0 ? [...pages].sort((a, b) => keywordTotal(b) - keywordTotal(a))[0] : undefined;
     const prices: Record<string, { min: number; max: number; count: number }> = {};
-    for (const p of pages) if (p.prices.length > 0) prices[p.url] = { min: Math.min(...p.prices), max: Math.max(...p.prices), count: p.prices.length };
+    for (const p of pages)
+      if (p.prices.length > 0)
+        prices[p.url] = { min: Math.min(...p.prices), max: Math.max(...p.prices), count: p.prices.length };
     const cheapest = Object.entries(prices).sort((a, b) => a[1].min - b[1].min)[0]?.[0] ?? null;
     const termSets = pages.map((p) => new Set(p.terms));
-    const commonTerms = pages.length > 1 ? pages[0]!.terms.filter((t) => termSets.every((s) => s.has(t))).slice(0, 20) : [];
-    const uniqueTerms = Object.fromEntries(pages.map((p, n) => [p.url, p.terms.filter((t) => termSets.every((s, m) => m === n || !s.has(t))).slice(0, 10)]));
+    const commonTerms =
+      pages.length > 1 ? pages[0]!.terms.filter((t) => termSets.every((s) => s.has(t))).slice(0, 20) : [];
+    const uniqueTerms = Object.fromEntries(
+      pages.map((p, n) => [p.url, p.terms.filter((t) => termSets.every((s, m) => m === n || !s.has(t))).slice(0, 10)]),
+    );
     const counts = countSteps(steps);
     const result = {
       summary: { total: counts.total, succeeded: counts.succeeded, failed: counts.failed, skipped: counts.skipped },

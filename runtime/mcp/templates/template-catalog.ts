@@ -9,7 +9,11 @@ import type { TaskTemplate } from './template-types.ts';
 export const builtInTemplates: readonly TaskTemplate[] = [batchExtractPages, multiTabCompare, loginKeepSession];
 
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return json;
 }
 
@@ -30,7 +34,9 @@ export function createTemplateCatalog(templates: readonly TaskTemplate[] = built
   const byId = new Map(templates.map((t) => [t.meta.templateId, t]));
   const views = templates.map((t) => ({
     ...t.meta,
-    ...(t.meta.partialSuccessThreshold === undefined && t.meta.supportsPartialSuccess ? { partialSuccessThreshold: 0.5 } : {}),
+    ...(t.meta.partialSuccessThreshold === undefined && t.meta.supportsPartialSuccess
+      ? { partialSuccessThreshold: 0.5 }
+      : {}),
     inputsSchema: jsonSchemaOf(t.inputs, 'input'),
     outputsSchema: jsonSchemaOf(t.outputs, 'output'),
   }));

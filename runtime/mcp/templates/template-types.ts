@@ -82,7 +82,9 @@ export function toolLayerError(error: ErrorValue, during: string): ErrorValue {
   };
   let code = map[error.code] ?? 'EXECUTION_ERROR';
   if (error.code === 'PLUGIN_TIMEOUT_EXEC' && (during === 'navigate' || during === 'wait')) code = 'NAVIGATION_TIMEOUT';
-  return stepError(code, `${during}: ${error.message}`, { cause: { code: error.code, ...(error.details ? { details: error.details } : {}) } });
+  return stepError(code, `${during}: ${error.message}`, {
+    cause: { code: error.code, ...(error.details ? { details: error.details } : {}) },
+  });
 }
 
 /**
@@ -92,7 +94,9 @@ export function toolLayerError(error: ErrorValue, during: string): ErrorValue {
 export function httpStatusError(opened: { url: string; httpStatus?: number }): ErrorValue | null {
   const status = opened.httpStatus;
   if (status === undefined || status < 400) return null;
-  return stepError('EXECUTION_ERROR', `navigate: ${opened.url} answered HTTP ${status}`, { cause: { code: 'NAVIGATION_FAILED', details: { httpStatus: status, url: opened.url } } });
+  return stepError('EXECUTION_ERROR', `navigate: ${opened.url} answered HTTP ${status}`, {
+    cause: { code: 'NAVIGATION_FAILED', details: { httpStatus: status, url: opened.url } },
+  });
 }
 
 /** A failed step as an item of a template result: the tool-layer code, the message, the extension's own code. */

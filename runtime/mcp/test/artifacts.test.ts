@@ -18,44 +18,57 @@ const chunks = suite<Ctx>('get_artifact');
 chunks.before(async (ctx) => {
   ctx.skew = { ms: 0 };
   ctx.h = await startMcp({
-    pages: { 'https://big1.test/': { title: 'Big one', text: big('one') }, 'https://big2.test/': { title: 'Big two', text: big('two') } },
+    pages: {
+      'https://big1.test/': { title: 'Big one', text: big('one') },
+      'https://big2.test/': { title: 'Big two', text: big('two') },
+    },
     clock: { ...createSystemClock(), now: () => Date.now() + ctx.skew.ms },
   });
-  ctx.run = await ctx.h.ok('run_task_template', { templateId: 'batch_extract_pages', inputs: { urls: ['https://big1.test/', 'https://big2.test/'], maxTextChars: 100 }, options: { mode: 'sync' } });
+  ctx.run = await ctx.h.ok('run_task_template', {
+    templateId: 'batch_extract_pages',
+    inputs: { urls: ['https://big1.test/', 'https://big2.test/'], maxTextChars: 100 },
+    options: { mode: 'sync' },
+  });
 });
 chunks.after(async (ctx) => {
   await ctx.h.close();
 });
 
-chunks('the inline result is bounded; the JSON artifact has everything, read in 256 KB chunks until complete', async ({ h, run }) => {
-  assert.is(run.result.items[0].text.length, 100);
-  assert.is(run.result.items[0].truncated, true);
-  const json = run.artifacts.find((a: any) => a.type === 'json');
-  assert.is(json.mimeType, 'application/json');
-  assert.ok(json.size > 2 * 262144, `artifact only ${json.size} bytes`);
-  const parts: Buffer[] = [];
-  let offset = 0;
-  let calls = 0;
-  for (;;) {
-    const chunk = await h.ok('get_artifact', offset === 0 ? { artifactId: json.artifactId } : { artifactId: json.artifactId, offset });
-    calls++;
-    assert.is(chunk.artifactId, json.artifactId);
-    assert.is(chunk.size, json.size);
-    assert.is(chunk.offset, offset);
-    assert.ok(chunk.bytesReturned <= 262144);
-    const bytes = Buffer.from(chunk.data, 'base64');
-    assert.is(bytes.length, chunk.bytesReturned);
-    parts.push(bytes);
-    offset += chunk.bytesReturned;
-    if (chunk.complete) break;
-    assert.is(chunk.bytesReturned, 262144, 'a chunk that is not the last one is full');
-  }
-  assert.is(calls, Math.ceil(json.size / 262144));
-  const whole = JSON.parse(Buffer.concat(parts).toString('utf8'));
-  assert.is(whole.items.length, 2);
-  assert.match(whole.items[1].text, /two line 8999 — 茶壶 teapot$/);
-  assert.is(whole.items[0].text, big('one'));
-});
+chunks(
+  'the inline result is bounded; the JSON artifact has everything, read in 256 KB chunks until complete',
+  async ({ h, run }) => {
+    assert.is(run.result.items[0].text.length, 100);
+    assert.is(run.result.items[0].truncated, true);
+    const json = run.artifacts.find((a: any) => a.type === 'json');
+    assert.is(json.mimeType, 'application/json');
+    assert.ok(json.size > 2 * 262144, `artifact only ${json.size} bytes`);
+    const parts: Buffer[] = [];
+    let offset = 0;
+    let calls = 0;
+    for (;;) {
+      const chunk = await h.ok(
+        'get_artifact',
+        offset === 0 ? { artifactId: json.artifactId } : { artifactId: json.artifactId, offset },
+      );
+      calls++;
+      assert.is(chunk.artifactId, json.artifactId);
+      assert.is(chunk.size, json.size);
+      assert.is(chunk.offset, offset);
+      assert.ok(chunk.bytesReturned <= 262144);
+      const bytes = Buffer.from(chunk.data, 'base64');
+      assert.is(bytes.length, chunk.bytesReturned);
+      parts.push(bytes);
+      offset += chunk.bytesReturned;
+      if (chunk.complete) break;
+      assert.is(chunk.bytesReturned, 262144, 'a chunk that is not the last one is full');
+    }
+    assert.is(calls, Math.ceil(json.size / 262144));
+    const whole = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    assert.is(whole.items.length, 2);
+    assert.match(whole.items[1].text, /two line 8999 — 茶壶 teapot$/);
+    assert.is(whole.items[0].text, big('one'));
+  },
+);
 
 chunks('limit and offset: small windows, clamped to 256 KB, end of file, past the end', async ({ h, run }) => {
   const csv = run.artifacts.find((a: any) => a.type === 'csv');
@@ -76,8 +89,16 @@ chunks('limit and offset: small windows, clamped to 256 KB, end of file, past th
 });
 
 chunks('only MCP artifacts: unknown ids and artifacts of chat tasks are ARTIFACT_NOT_FOUND', async ({ h }) => {
-  assert.is((await h.fail('get_artifact', { artifactId: 'art-doesnotexist000000000' })).errorCode, 'ARTIFACT_NOT_FOUND');
-  const chat = await h.runtime.server.artifacts.putArtifact({ taskId: '01ARZ3NDEKTSV4RRFFQ69G5FAV', kind: 'readability', contentType: 'text/plain', bytes: 'private page text' });
+  assert.is(
+    (await h.fail('get_artifact', { artifactId: 'art-doesnotexist000000000' })).errorCode,
+    'ARTIFACT_NOT_FOUND',
+  );
+  const chat = await h.runtime.server.artifacts.putArtifact({
+    taskId: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    kind: 'readability',
+    contentType: 'text/plain',
+    bytes: 'private page text',
+  });
   const refused = await h.fail('get_artifact', { artifactId: chat.artifactId });
   assert.is(refused.errorCode, 'ARTIFACT_NOT_FOUND');
   assert.type(refused.recoverHint, 'string');

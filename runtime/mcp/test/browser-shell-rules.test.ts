@@ -18,7 +18,11 @@ const refusals: Array<[label: string, args: Record<string, unknown>, stderr: Reg
   ['non-ASCII session_id', { session_id: 'sessión', argv: ['snapshot'] }, /session_id must match/],
   ['numeric session_id', { session_id: 5, argv: ['snapshot'] }, /session_id/],
   ['argv as a command string', { session_id: 'r', argv: 'open https://example.com' }, /argv/],
-  ['a command field', { session_id: 'r', command: 'open https://example.com', argv: ['snapshot'] }, /unknown field\(s\) "command"/],
+  [
+    'a command field',
+    { session_id: 'r', command: 'open https://example.com', argv: ['snapshot'] },
+    /unknown field\(s\) "command"/,
+  ],
   ['empty argv', { session_id: 'r', argv: [] }, /argv must name a subcommand/],
   ['65 argv elements', { session_id: 'r', argv: ['wait', ...Array(64).fill('1')] }, /at most 64 elements/],
   ['object in argv', { session_id: 'r', argv: ['open', { url: 'x' }] }, /argv\.1/],
@@ -48,11 +52,19 @@ const refusals: Array<[label: string, args: Record<string, unknown>, stderr: Reg
   ['--session=other', { session_id: 'r', argv: ['click', '--session=other'] }, /global option/],
   ['single-dash -session', { session_id: 'r', argv: ['snapshot', '-session', 'x'] }, /global option/],
   ['--json as argv[0]', { session_id: 'r', argv: ['--json'] }, /global option "--json" is set by the server/],
-  ['--executable-path', { session_id: 'r', argv: ['open', 'https://example.com', '--executable-path=/bin/sh'] }, /global option/],
+  [
+    '--executable-path',
+    { session_id: 'r', argv: ['open', 'https://example.com', '--executable-path=/bin/sh'] },
+    /global option/,
+  ],
   ['--headers', { session_id: 'r', argv: ['open', 'https://example.com', '--headers', '{"X":"1"}'] }, /global option/],
   ['-p provider', { session_id: 'r', argv: ['open', 'https://example.com', '-p', 'browserbase'] }, /global option/],
   ['open without url', { session_id: 'r', argv: ['open'] }, /usage: open <url>/],
-  ['open with two urls', { session_id: 'r', argv: ['open', 'https://a.test/', 'https://b.test/'] }, /usage: open <url>/],
+  [
+    'open with two urls',
+    { session_id: 'r', argv: ['open', 'https://a.test/', 'https://b.test/'] },
+    /usage: open <url>/,
+  ],
   ['snapshot --depth', { session_id: 'r', argv: ['snapshot', '-d', '3'] }, /unsupported option "-d"/],
   ['click by CSS selector', { session_id: 'r', argv: ['click', 'button.send'] }, /not an element ref/],
   ['fill without text', { session_id: 'r', argv: ['fill', '@e1'] }, /usage: fill @ref <text>/],
@@ -71,7 +83,10 @@ for (const [label, args, stderr] of refusals) {
     assert.is(reply.exit_code, 2);
     assert.is(reply.stdout, '');
     assert.match(reply.stderr, stderr);
-    assert.is(reply.session_id, typeof args.session_id === 'string' && /^[a-zA-Z0-9._-]{1,64}$/.test(args.session_id) ? args.session_id : '');
+    assert.is(
+      reply.session_id,
+      typeof args.session_id === 'string' && /^[a-zA-Z0-9._-]{1,64}$/.test(args.session_id) ? args.session_id : '',
+    );
   });
 }
 
@@ -80,20 +95,23 @@ rules('nothing refused reached the extension or opened a session', async ({ h })
   assert.is(h.routes.mcp.sessions.list().length, 0);
 });
 
-rules('accepted: numbers and booleans become strings; timeout_sec up to 120; a bare host gets https://', async ({ h, timers }) => {
-  const waiting = h.shell('acc', ['open', 'about:blank'], { timeout_sec: 120 });
-  assert.is((await waiting).exit_code, 0);
-  const w = h.shell('acc', ['wait', 0]);
-  await eventually(() => timers.pending().length >= 1, 2000, 'timers');
-  timers.increment(0);
-  assert.equal((await w).data, { waited: 0 });
-  const bare = await h.shell('acc', ['open', 'example.test']);
-  assert.equal(bare.data, { url: 'https://example.test/', title: '' }, 'the URL was completed and allowed');
-  assert.ok(h.browser.actions.some((a) => a.name === 'task_start' && a.params.url === 'https://example.test/'));
-  const bool = await h.shell('acc', ['fill', '@e1', true]);
-  assert.match(bool.stderr, /no snapshot yet/, 'the boolean was accepted as text');
-  await h.shell('acc', ['close']);
-});
+rules(
+  'accepted: numbers and booleans become strings; timeout_sec up to 120; a bare host gets https://',
+  async ({ h, timers }) => {
+    const waiting = h.shell('acc', ['open', 'about:blank'], { timeout_sec: 120 });
+    assert.is((await waiting).exit_code, 0);
+    const w = h.shell('acc', ['wait', 0]);
+    await eventually(() => timers.pending().length >= 1, 2000, 'timers');
+    timers.increment(0);
+    assert.equal((await w).data, { waited: 0 });
+    const bare = await h.shell('acc', ['open', 'example.test']);
+    assert.equal(bare.data, { url: 'https://example.test/', title: '' }, 'the URL was completed and allowed');
+    assert.ok(h.browser.actions.some((a) => a.name === 'task_start' && a.params.url === 'https://example.test/'));
+    const bool = await h.shell('acc', ['fill', '@e1', true]);
+    assert.match(bool.stderr, /no snapshot yet/, 'the boolean was accepted as text');
+    await h.shell('acc', ['close']);
+  },
+);
 
 rules('before open: commands other than open and close say to open first', async ({ h }) => {
   for (const argv of [['snapshot', '-i'], ['click', '@e1'], ['screenshot'], ['wait', '--load']]) {

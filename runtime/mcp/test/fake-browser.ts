@@ -69,7 +69,9 @@ export interface FakeBrowser {
 }
 
 const ok = (result: Record<string, unknown>): FakeAnswer => ({ result: { status: 'success', result } });
-const err = (code: string, message: string, details?: Record<string, unknown>): FakeAnswer => ({ result: { status: 'error', error: { code, message, retryable: false, ...(details ? { details } : {}) } } });
+const err = (code: string, message: string, details?: Record<string, unknown>): FakeAnswer => ({
+  result: { status: 'error', error: { code, message, retryable: false, ...(details ? { details } : {}) } },
+});
 
 export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBrowser {
   let nextTab = 500;
@@ -99,7 +101,18 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
     const body =
       eventType === 'tab_removed'
         ? { tabId: tab.tabId, windowId: 1 }
-        : { tab: { tabId: tab.tabId, windowId: 1, url: tab.url, title: pageOf(tab)?.title ?? '', active: false, pinned: false, hidden: false, index: 1 } };
+        : {
+            tab: {
+              tabId: tab.tabId,
+              windowId: 1,
+              url: tab.url,
+              title: pageOf(tab)?.title ?? '',
+              active: false,
+              pinned: false,
+              hidden: false,
+              index: 1,
+            },
+          };
     await browser.emit?.({ v: 1, type: 'tab_event', eventType, timestamp: Date.now(), ...body });
   };
   /** Navigation, reported to the server the way the extension does (tab_updated with the final URL). */
@@ -119,12 +132,17 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
   const target = (tab: Tab, clickId: number): FakeElement | FakeAnswer => {
     // With the extension's reasons (page-op.ts failTarget): stale and no_index mean the page changed.
     if (!tab.generation) return err('INVALID_TARGET', 'no index', { reason: 'no_index' });
-    if (clickId < tab.generation.firstId) return err('INVALID_TARGET', `clickId ${clickId} is stale`, { reason: 'stale' });
+    if (clickId < tab.generation.firstId)
+      return err('INVALID_TARGET', `clickId ${clickId} is stale`, { reason: 'stale' });
     const element = tab.elements.get(clickId);
     return element ?? err('INVALID_TARGET', `clickId ${clickId} not found`, { reason: 'not_found' });
   };
 
-  async function answerOf(name: string, params: Record<string, unknown>, frame: BrowserActionFrame): Promise<FakeAnswer> {
+  async function answerOf(
+    name: string,
+    params: Record<string, unknown>,
+    frame: BrowserActionFrame,
+  ): Promise<FakeAnswer> {
     const taskId = frame.taskId;
     switch (name) {
       case 'task_start': {
@@ -161,7 +179,12 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const page = pageOf(tab);
         if (page?.loadError) return err(page.loadError, `${tab.url} did not load`);
         // Like the extension: the loaded document's URL and title.
-        return ok({ status: 'complete', url: tab.url, ...(page ? { title: page.title } : {}), ...(page?.httpStatus ? { httpStatus: page.httpStatus } : {}) });
+        return ok({
+          status: 'complete',
+          url: tab.url,
+          ...(page ? { title: page.title } : {}),
+          ...(page?.httpStatus ? { httpStatus: page.httpStatus } : {}),
+        });
       }
       case 'browser_readability_extract': {
         const tab = tabOf(params, taskId);
@@ -186,7 +209,9 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         });
         tab.nextId = firstId + elements.length;
         tab.generation = { firstId, lastId: Math.max(firstId, tab.nextId - 1) };
-        return ok({ elements: out.map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined))) });
+        return ok({
+          elements: out.map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined))),
+        });
       }
       case 'browser_click': {
         const tab = tabOf(params, taskId);
@@ -196,8 +221,16 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         browser.clicks.push({ tabId: tab.tabId, clickId: Number(params.clickId) });
         tab.focused = element;
         if (element.navigatesTo) {
-          await navigate(tab, element.navigatesTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
-          return ok({ clicked: true, strategy: 'cdp_mouse', navigated: true, navigation: { url: tab.url, sameDocument: false, committed: true } });
+          await navigate(
+            tab,
+            element.navigatesTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')),
+          );
+          return ok({
+            clicked: true,
+            strategy: 'cdp_mouse',
+            navigated: true,
+            navigation: { url: tab.url, sameDocument: false, committed: true },
+          });
         }
         return ok({ clicked: true, strategy: 'cdp_mouse', navigated: false });
       }
@@ -210,7 +243,11 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         browser.typed.push({ tabId: tab.tabId, clickId: Number(params.clickId), text, submit: params.submit === true });
         if (element.name) tab.typed[element.name] = text;
         tab.focused = element;
-        if (params.submit && element.submitsTo) await navigate(tab, element.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
+        if (params.submit && element.submitsTo)
+          await navigate(
+            tab,
+            element.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')),
+          );
         return ok({ typed: true, strategy: 'cdp_key' });
       }
       case 'browser_select': {
@@ -232,12 +269,17 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const element = target(tab, Number(params.clickId));
         if (!('tag' in element)) return element;
         browser.inputs.push({ name, tabId: tab.tabId, clickId: Number(params.clickId), detail: params.checked });
-        if (name === 'browser_check') return ok({ checked: params.checked !== false, changed: true, strategy: 'cdp_mouse', navigated: false });
+        if (name === 'browser_check')
+          return ok({ checked: params.checked !== false, changed: true, strategy: 'cdp_mouse', navigated: false });
         if (name === 'browser_focus') {
           tab.focused = element;
           return ok({ focused: true });
         }
-        return ok(name === 'browser_hover' ? { hovered: true, strategy: 'cdp_mouse' } : { dblclicked: true, strategy: 'cdp_mouse', navigated: false });
+        return ok(
+          name === 'browser_hover'
+            ? { hovered: true, strategy: 'cdp_mouse' }
+            : { dblclicked: true, strategy: 'cdp_mouse', navigated: false },
+        );
       }
       case 'browser_press': {
         const tab = tabOf(params, taskId);
@@ -246,8 +288,16 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         browser.inputs.push({ name, tabId: tab.tabId, detail: key });
         const focused = tab.focused;
         if (key === 'Enter' && focused?.submitsTo) {
-          await navigate(tab, focused.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')));
-          return ok({ pressed: key, strategy: 'cdp_key', navigated: true, navigation: { url: tab.url, sameDocument: false, committed: true } });
+          await navigate(
+            tab,
+            focused.submitsTo.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(tab.typed[k] ?? '')),
+          );
+          return ok({
+            pressed: key,
+            strategy: 'cdp_key',
+            navigated: true,
+            navigation: { url: tab.url, sameDocument: false, committed: true },
+          });
         }
         return ok({ pressed: key, strategy: 'cdp_key', navigated: false });
       }
@@ -257,7 +307,10 @@ export function createFakeBrowser(pages: Record<string, FakePage> = {}): FakeBro
         const uploadUrl = String(frame.screenshotPresignedUrl ?? '');
         const artifactId = /\/api\/artifacts\/([^/]+)\/upload/.exec(uploadUrl)?.[1];
         if (!artifactId) return err('ARTIFACT_UPLOAD_FAILED', 'no presigned URL');
-        const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+        const png = Buffer.from(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+          'base64',
+        );
         const put = await fetch(uploadUrl, { method: 'PUT', body: png, headers: { 'Content-Type': 'image/png' } });
         if (!put.ok) return err('ARTIFACT_UPLOAD_FAILED', `upload answered ${put.status}`);
         return ok({ artifactId, url: uploadUrl.replace(/\/upload\?.*$/, ''), width: 1, height: 1 });

@@ -7,7 +7,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { readMcpProfile } from '../index.ts';
 import { startMcp, type McpHarness } from './mcp-harness.ts';
 
-const SEED_003_TOOLS = ['list_task_templates', 'run_task_template', 'get_task_run', 'list_task_runs', 'cancel_task_run', 'get_artifact', 'get_runtime_profile'];
+const SEED_003_TOOLS = [
+  'list_task_templates',
+  'run_task_template',
+  'get_task_run',
+  'list_task_runs',
+  'cancel_task_run',
+  'get_artifact',
+  'get_runtime_profile',
+];
 
 const list = suite<{ h?: McpHarness }>('tools/list');
 
@@ -27,21 +35,32 @@ list('full profile: the seven seed 003 tools and browser-shell, each with input 
   }
   const shell = tools.find((t) => t.name === 'browser-shell')!;
   assert.equal(shell.inputSchema.required, ['session_id', 'argv']);
-  assert.equal(Object.keys(shell.outputSchema!.properties as object).sort(), ['exit_code', 'session_id', 'stderr', 'stdout']);
+  assert.equal(Object.keys(shell.outputSchema!.properties as object).sort(), [
+    'exit_code',
+    'session_id',
+    'stderr',
+    'stdout',
+  ]);
   assert.is(shell.inputSchema.additionalProperties, false);
 });
 
-list('minimal profile (MIMO_MCP_PROFILE=minimal): exactly one tool, browser-shell; the others cannot be called', async (ctx) => {
-  const h = (ctx.h = await startMcp({ routes: { profile: 'minimal' } }));
-  const { tools } = await h.client.listTools();
-  assert.equal(tools.map((t) => t.name), ['browser-shell']);
-  try {
-    await h.client.callTool({ name: 'list_task_templates', arguments: {} });
-    assert.unreachable('a hidden tool answered');
-  } catch (error) {
-    assert.match(String(error), /unknown tool "list_task_templates"/);
-  }
-});
+list(
+  'minimal profile (MIMO_MCP_PROFILE=minimal): exactly one tool, browser-shell; the others cannot be called',
+  async (ctx) => {
+    const h = (ctx.h = await startMcp({ routes: { profile: 'minimal' } }));
+    const { tools } = await h.client.listTools();
+    assert.equal(
+      tools.map((t) => t.name),
+      ['browser-shell'],
+    );
+    try {
+      await h.client.callTool({ name: 'list_task_templates', arguments: {} });
+      assert.unreachable('a hidden tool answered');
+    } catch (error) {
+      assert.match(String(error), /unknown tool "list_task_templates"/);
+    }
+  },
+);
 
 list('readMcpProfile reads the env value', () => {
   assert.equal(readMcpProfile(undefined), { ok: true, profile: 'full' });
@@ -58,41 +77,47 @@ info.after(async (ctx) => {
   await ctx.h?.close();
 });
 
-info('list_task_templates: three templates with versions, trust levels, limits, partial-success flags and schemas', async (ctx) => {
-  const { templates } = await ctx.h!.ok('list_task_templates');
-  const byId = Object.fromEntries(templates.map((t: any) => [t.templateId, t]));
-  assert.equal(Object.keys(byId).sort(), ['batch_extract_pages', 'login_keep_session', 'multi_tab_compare']);
-  assert.equal(byId.batch_extract_pages.trustLevelSupport, ['local', 'remote']);
-  assert.is(byId.batch_extract_pages.supportsPartialSuccess, true);
-  assert.is(byId.batch_extract_pages.limits.maxUrls, 1000);
-  assert.is(byId.batch_extract_pages.limits.maxConcurrency, 5);
-  assert.is(byId.multi_tab_compare.supportsPartialSuccess, true);
-  assert.is(byId.login_keep_session.supportsPartialSuccess, false);
-  assert.equal(byId.login_keep_session.trustLevelSupport, ['local']);
-  for (const t of templates) {
-    assert.match(t.version, /^\d+\.\d+\.\d+$/);
-    assert.is(t.inputsSchema.type, 'object');
-    assert.is(t.outputsSchema.type, 'object');
-  }
-  assert.ok(byId.batch_extract_pages.inputsSchema.required.includes('urls'));
-});
+info(
+  'list_task_templates: three templates with versions, trust levels, limits, partial-success flags and schemas',
+  async (ctx) => {
+    const { templates } = await ctx.h!.ok('list_task_templates');
+    const byId = Object.fromEntries(templates.map((t: any) => [t.templateId, t]));
+    assert.equal(Object.keys(byId).sort(), ['batch_extract_pages', 'login_keep_session', 'multi_tab_compare']);
+    assert.equal(byId.batch_extract_pages.trustLevelSupport, ['local', 'remote']);
+    assert.is(byId.batch_extract_pages.supportsPartialSuccess, true);
+    assert.is(byId.batch_extract_pages.limits.maxUrls, 1000);
+    assert.is(byId.batch_extract_pages.limits.maxConcurrency, 5);
+    assert.is(byId.multi_tab_compare.supportsPartialSuccess, true);
+    assert.is(byId.login_keep_session.supportsPartialSuccess, false);
+    assert.equal(byId.login_keep_session.trustLevelSupport, ['local']);
+    for (const t of templates) {
+      assert.match(t.version, /^\d+\.\d+\.\d+$/);
+      assert.is(t.inputsSchema.type, 'object');
+      assert.is(t.outputsSchema.type, 'object');
+    }
+    assert.ok(byId.batch_extract_pages.inputsSchema.required.includes('urls'));
+  },
+);
 
-info('get_runtime_profile: version, limits (5 runs, 900 s, 256 KB, 20/50 tabs), trust level and the URL policy in force', async (ctx) => {
-  const profile = await ctx.h!.ok('get_runtime_profile');
-  assert.is(profile.runtimeVersion, '0.2.1');
-  assert.equal(profile.limits, {
-    maxConcurrentRuns: 5,
-    maxRunTimeoutMs: 900000,
-    maxArtifactInlineBytes: 262144,
-    maxTabsPerSession: 20,
-    maxTabsTotal: 50,
-    artifactTtlMs: 86400000,
-  });
-  assert.is(profile.profile, 'full');
-  assert.is(profile.trustLevel, 'local');
-  assert.equal(profile.urlPolicy.liftedCategories, ['loopback']);
-  assert.match(profile.urlPolicy.summary, /LIFTED by the policy file: loopback/);
-});
+info(
+  'get_runtime_profile: version, limits (5 runs, 900 s, 256 KB, 20/50 tabs), trust level and the URL policy in force',
+  async (ctx) => {
+    const profile = await ctx.h!.ok('get_runtime_profile');
+    assert.is(profile.runtimeVersion, '0.2.1');
+    assert.equal(profile.limits, {
+      maxConcurrentRuns: 5,
+      maxRunTimeoutMs: 900000,
+      maxArtifactInlineBytes: 262144,
+      maxTabsPerSession: 20,
+      maxTabsTotal: 50,
+      artifactTtlMs: 86400000,
+    });
+    assert.is(profile.profile, 'full');
+    assert.is(profile.trustLevel, 'local');
+    assert.equal(profile.urlPolicy.liftedCategories, ['loopback']);
+    assert.match(profile.urlPolicy.summary, /LIFTED by the policy file: loopback/);
+  },
+);
 
 info('bad arguments come back in the seed 003 error format, not as protocol errors', async (ctx) => {
   const error = await ctx.h!.fail('list_task_runs', { limit: 0, bogus: true });
@@ -124,7 +149,11 @@ info('GET /mcp/url-policy says which URL policy is in force (for the web UI)', a
 info('a browser page from a foreign origin is refused (DNS rebinding protection)', async (ctx) => {
   const response = await fetch(`${ctx.h!.runtime.server.url}/mcp`, {
     method: 'POST',
-    headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    headers: {
+      Origin: 'http://evil.example',
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
   assert.is(response.status, 403);
@@ -144,10 +173,17 @@ auth('with MIMO_TOKEN set, /mcp needs the bearer token', async () => {
     } catch (error) {
       assert.match(String(error), /401|missing token/);
     }
-    const wrong = await fetch(`${h.runtime.server.url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json' }, body: '{}' });
+    const wrong = await fetch(`${h.runtime.server.url}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     assert.is(wrong.status, 401);
     assert.is((await fetch(`${h.runtime.server.url}/mcp/url-policy`)).status, 401);
-    assert.is((await fetch(`${h.runtime.server.url}/mcp/url-policy`, { headers: { 'X-Mimo-Token': 'sekret-token' } })).status, 200);
+    assert.is(
+      (await fetch(`${h.runtime.server.url}/mcp/url-policy`, { headers: { 'X-Mimo-Token': 'sekret-token' } })).status,
+      200,
+    );
   } finally {
     await h.close();
   }

@@ -15,7 +15,8 @@ import { createFakeBrowser, type FakeBrowser, type FakePage } from './fake-brows
 /** Test DNS: *.test and example.* names resolve to public documentation-free addresses. */
 export const testResolver: HostResolver = async (host) => {
   if (host === 'private.test') return [{ address: '10.1.2.3', family: 4 }];
-  if (host.endsWith('.test') || host.startsWith('example.') || host.endsWith('.example.com')) return [{ address: '93.184.215.14', family: 4 }];
+  if (host.endsWith('.test') || host.startsWith('example.') || host.endsWith('.example.com'))
+    return [{ address: '93.184.215.14', family: 4 }];
   throw Object.assign(new Error(`unknown host ${host}`), { code: 'ENOTFOUND' });
 };
 
@@ -32,13 +33,21 @@ export interface McpHarness {
   plugin: FakePlugin | null;
   client: Client;
   /** tools/call; returns the raw result. */
-  call(name: string, args?: Record<string, unknown>, options?: Parameters<Client['callTool']>[2]): Promise<CallToolResult>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: Parameters<Client['callTool']>[2],
+  ): Promise<CallToolResult>;
   /** tools/call expecting success: the structured content. */
   ok(name: string, args?: Record<string, unknown>): Promise<any>;
   /** tools/call expecting a tool error: the parsed JSON of content[0].text. */
   fail(name: string, args?: Record<string, unknown>): Promise<any>;
   /** browser-shell: the parsed reply dict. */
-  shell(sessionId: string, argv: unknown[], extra?: Record<string, unknown>): Promise<{ session_id: string; exit_code: number; stdout: string; stderr: string; isError: boolean; data: any }>;
+  shell(
+    sessionId: string,
+    argv: unknown[],
+    extra?: Record<string, unknown>,
+  ): Promise<{ session_id: string; exit_code: number; stdout: string; stderr: string; isError: boolean; data: any }>;
   connectClient(headers?: Record<string, string>): Promise<Client>;
   close(): Promise<void>;
 }
@@ -53,7 +62,10 @@ export async function startMcp(
     dir?: string;
     clock?: Clock;
     /** More createServer options (recorder, secrets). */
-    server?: Pick<import('../../server.ts').CreateServerOptions, 'recorder' | 'secrets' | 'cluster' | 'control' | 'inspectFor'>;
+    server?: Pick<
+      import('../../server.ts').CreateServerOptions,
+      'recorder' | 'secrets' | 'cluster' | 'control' | 'inspectFor'
+    >;
   } = {},
 ): Promise<McpHarness> {
   const browser = createFakeBrowser(options.pages ?? {});
@@ -63,15 +75,30 @@ export async function startMcp(
     ...(options.dir ? { dir: options.dir } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.server,
-    routes: (services) => (routes = createMcpRoutes(services, { urlPolicy: options.policy ?? testPolicy(), runStore: createMemoryRunStore(), ...options.routes } as McpRoutesOptions)),
+    routes: (services) =>
+      (routes = createMcpRoutes(services, {
+        urlPolicy: options.policy ?? testPolicy(),
+        runStore: createMemoryRunStore(),
+        ...options.routes,
+      } as McpRoutesOptions)),
   });
-  const plugin = options.plugin === false ? null : await startFakePlugin({ url: runtime.server.url, clientId: 'plugin-mcp', answer: browser.answer, ...(options.config?.token ? { token: options.config.token } : {}) });
+  const plugin =
+    options.plugin === false
+      ? null
+      : await startFakePlugin({
+          url: runtime.server.url,
+          clientId: 'plugin-mcp',
+          answer: browser.answer,
+          ...(options.config?.token ? { token: options.config.token } : {}),
+        });
   if (plugin) browser.emit = (message) => plugin.send(message);
   const clients: Client[] = [];
 
   async function connectClient(headers: Record<string, string> = {}): Promise<Client> {
     const client = new Client({ name: 'mimo-test', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.server.url}/mcp`), { requestInit: { headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${runtime.server.url}/mcp`), { requestInit: { headers } }),
+    );
     clients.push(client);
     return client;
   }
@@ -92,7 +119,8 @@ export async function startMcp(
     async ok(name, args) {
       const result = await call(name, args);
       if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
-      if (JSON.stringify(result.structuredContent) !== textOf(result)) throw new Error(`${name}: text and structuredContent differ`);
+      if (JSON.stringify(result.structuredContent) !== textOf(result))
+        throw new Error(`${name}: text and structuredContent differ`);
       return result.structuredContent;
     },
     async fail(name, args) {

@@ -77,7 +77,11 @@ const record = (over: Partial<RunRecord> = {}): RunRecord => ({
 
 store('writes coalesce: the last version put is the one stored; bad ids are refused', async () => {
   const s = createMemoryRunStore();
-  const writes = [s.put(record({ status: 'queued' })), s.put(record({ status: 'running' })), s.put(record({ status: 'succeeded' }))];
+  const writes = [
+    s.put(record({ status: 'queued' })),
+    s.put(record({ status: 'running' })),
+    s.put(record({ status: 'succeeded' })),
+  ];
   await Promise.all(writes);
   await s.flush();
   const { runs } = await s.init();
@@ -106,7 +110,10 @@ out('replies: stdout is data JSON + newline on success, empty on failure; secret
   assert.equal(shellReply('s', 0, { a: 1 }, ''), { session_id: 's', exit_code: 0, stdout: '{"a":1}\n', stderr: '' });
   assert.equal(shellReply('s', 0, undefined, ''), { session_id: 's', exit_code: 0, stdout: 'null\n', stderr: '' });
   assert.equal(shellReply('s', 1, undefined, 'boom'), { session_id: 's', exit_code: 1, stdout: '', stderr: 'boom' });
-  assert.equal(redact({ token: 'x', nested: [{ apiKey: 'y', Authorization: 'z', ok: 'v' }] }), { token: '[redacted]', nested: [{ apiKey: '[redacted]', Authorization: '[redacted]', ok: 'v' }] });
+  assert.equal(redact({ token: 'x', nested: [{ apiKey: 'y', Authorization: 'z', ok: 'v' }] }), {
+    token: '[redacted]',
+    nested: [{ apiKey: '[redacted]', Authorization: '[redacted]', ok: 'v' }],
+  });
 });
 
 out('option names in any spelling', () => {

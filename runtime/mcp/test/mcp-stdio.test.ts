@@ -18,7 +18,13 @@ const bin = join(root, 'bin', 'mimo.mjs');
 const TOKEN = 'stdio-test-token-0123456789';
 
 async function stdioClient(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], env: { PATH: process.env.PATH ?? '', ...env }, cwd: root, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: root,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk) => (stderr += chunk));
   const client = new Client({ name: 'stdio-test', version: '0.0.0' });
@@ -28,7 +34,11 @@ async function stdioClient(env: Record<string, string>): Promise<{ client: Clien
 
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'mcp'], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -58,17 +68,26 @@ bridge.after.each(async (ctx) => {
 });
 
 bridge('lists exactly the tools /mcp lists, and browser-shell drives the browser through it', async (ctx) => {
-  const h = (ctx.h = await startMcp({ config: { token: TOKEN }, pages: { 'https://a.test/': { title: 'Page A', text: 'Hello from A' } } }));
+  const h = (ctx.h = await startMcp({
+    config: { token: TOKEN },
+    pages: { 'https://a.test/': { title: 'Page A', text: 'Hello from A' } },
+  }));
   const { client } = await stdioClient({ MIMO_URL: h.runtime.server.url, MIMO_TOKEN: TOKEN });
   ctx.client = client;
   const viaStdio = (await client.listTools()).tools.map((t) => t.name).sort();
   const viaHttp = (await h.client.listTools()).tools.map((t) => t.name).sort();
   assert.equal(viaStdio, viaHttp);
   assert.ok(viaStdio.includes('browser-shell'));
-  const opened = (await client.callTool({ name: 'browser-shell', arguments: { session_id: 'stdio-1', argv: ['open', 'https://a.test/'] } })) as { content: { text: string }[]; isError?: boolean };
+  const opened = (await client.callTool({
+    name: 'browser-shell',
+    arguments: { session_id: 'stdio-1', argv: ['open', 'https://a.test/'] },
+  })) as { content: { text: string }[]; isError?: boolean };
   const reply = JSON.parse(opened.content[0]!.text);
   assert.is(reply.exit_code, 0, opened.content[0]!.text);
-  assert.ok([...h.browser.tabs.values()].some((tab) => tab.url === 'https://a.test/'), 'the fake browser opened the page');
+  assert.ok(
+    [...h.browser.tabs.values()].some((tab) => tab.url === 'https://a.test/'),
+    'the fake browser opened the page',
+  );
   assert.ok(h.browser.actions.length > 0, 'actions reached the plugin');
 });
 

@@ -14,7 +14,12 @@ const seedsDir = new URL('../../../../shared/seeds/', import.meta.url).pathname;
 const seedFile = readdirSync(seedsDir).find((name) => name.startsWith('003_'));
 
 /** The JSON blocks of the seed, each with the tool named in its section and whether it is a request or a response. */
-function seedExamples(): Array<{ tool: string; kind: 'input' | 'output'; label: string; value: Record<string, unknown> }> {
+function seedExamples(): Array<{
+  tool: string;
+  kind: 'input' | 'output';
+  label: string;
+  value: Record<string, unknown>;
+}> {
   const text = readFileSync(join(seedsDir, seedFile!), 'utf8');
   const out: Array<{ tool: string; kind: 'input' | 'output'; label: string; value: Record<string, unknown> }> = [];
   let tool = '';
@@ -53,7 +58,15 @@ test.after(async (ctx) => {
 test('the seed file is there and has examples for all seven tools', () => {
   assert.ok(seedFile, `no 003_*.txt in ${seedsDir}`);
   const tools = new Set(seedExamples().map((e) => e.tool));
-  assert.equal([...tools].sort(), ['cancel_task_run', 'get_artifact', 'get_runtime_profile', 'get_task_run', 'list_task_runs', 'list_task_templates', 'run_task_template']);
+  assert.equal([...tools].sort(), [
+    'cancel_task_run',
+    'get_artifact',
+    'get_runtime_profile',
+    'get_task_run',
+    'list_task_runs',
+    'list_task_templates',
+    'run_task_template',
+  ]);
 });
 
 test('every request example is a valid input and every response example a valid output', async (ctx) => {

@@ -30,10 +30,21 @@ test.before.each(async (ctx) => {
     ctx.inspected.set(taskId, list);
   };
   ctx.h = await startMcp({
-    pages: { [URL_A]: { title: 'A', text: 'page a', elements: [{ tag: 'button', text: 'Go', role: 'button', name: 'Go' } as never], hold } },
+    pages: {
+      [URL_A]: {
+        title: 'A',
+        text: 'page a',
+        elements: [{ tag: 'button', text: 'Go', role: 'button', name: 'Go' } as never],
+        hold,
+      },
+    },
     server: {
       inspectFor,
-      control: (services) => createAgentOrchestrator(services, { llm: {} as LlmGateway, inspection: createInspectionHub({ clock: services.clock }) }),
+      control: (services) =>
+        createAgentOrchestrator(services, {
+          llm: {} as LlmGateway,
+          inspection: createInspectionHub({ clock: services.clock }),
+        }),
     },
   });
 });
@@ -43,7 +54,8 @@ test.after.each(async (ctx) => {
 });
 
 const mainOf = (h: McpHarness, sessionId: string) => h.routes.mcp.sessions.get(sessionId)!.main!;
-const actionsOf = (h: McpHarness, taskId: string) => h.plugin!.received.filter((f) => f.taskId === taskId).map((f) => Object.keys(f.action)[0]);
+const actionsOf = (h: McpHarness, taskId: string) =>
+  h.plugin!.received.filter((f) => f.taskId === taskId).map((f) => Object.keys(f.action)[0]);
 
 test('its actions run in its own task actor, inspected, and it is not a chat task', async ({ h, inspected }) => {
   assert.is((await h.shell('s1', ['open', URL_A])).exit_code, 0);
@@ -53,36 +65,74 @@ test('its actions run in its own task actor, inspected, and it is not a chat tas
   assert.is(tree!.kind, 'tool');
   assert.is(tree!.clientId(), 'plugin-mcp');
   assert.is(await h.runtime.server.taskStore.getTask(page.taskId), undefined, 'no chat task is stored for it');
-  const actors = new Set((inspected.get(page.taskId) ?? []).filter((e) => e.type === '@xstate.actor').map((e) => (e.actorRef as unknown as { id: string }).id));
+  const actors = new Set(
+    (inspected.get(page.taskId) ?? [])
+      .filter((e) => e.type === '@xstate.actor')
+      .map((e) => (e.actorRef as unknown as { id: string }).id),
+  );
   assert.ok(actors.has(`task:${page.taskId}`), 'the task actor is inspected');
-  assert.ok(actors.has('action'), 'its actions are the task actor\'s children, inspected');
+  assert.ok(actors.has('action'), "its actions are the task actor's children, inspected");
   assert.ok(actionsOf(h, page.taskId).includes('task_start'));
 });
 
 test('a takeover reported by the plugin holds the next action until Resume', async ({ h }) => {
   assert.is((await h.shell('s1', ['open', URL_A])).exit_code, 0);
   const page = mainOf(h, 's1');
-  const taken = await h.plugin!.send({ v: 1, type: 'takeover_report', taskId: page.taskId, clientId: 'plugin-mcp', timestamp: Date.now(), reason: 'user_click' });
+  const taken = await h.plugin!.send({
+    v: 1,
+    type: 'takeover_report',
+    taskId: page.taskId,
+    clientId: 'plugin-mcp',
+    timestamp: Date.now(),
+    reason: 'user_click',
+  });
   assert.is(taken.ok, true, JSON.stringify(taken));
   const before = actionsOf(h, page.taskId).length;
   const snapshot = h.shell('s1', ['snapshot', '-i']);
-  await eventually(() => (h.runtime.server.tasks.get(page.taskId)!.actor.getSnapshot().context.pendingActions.length ?? 0) === 1, 5_000, 'the action waits in the task');
-  await h.plugin!.send({ v: 1, type: 'tab_event', eventType: 'tab_activated', tabId: page.tabId!, windowId: 1, timestamp: Date.now() }); // a round trip
+  await eventually(
+    () => (h.runtime.server.tasks.get(page.taskId)!.actor.getSnapshot().context.pendingActions.length ?? 0) === 1,
+    5_000,
+    'the action waits in the task',
+  );
+  await h.plugin!.send({
+    v: 1,
+    type: 'tab_event',
+    eventType: 'tab_activated',
+    tabId: page.tabId!,
+    windowId: 1,
+    timestamp: Date.now(),
+  }); // a round trip
   await settle();
   assert.is(actionsOf(h, page.taskId).length, before, 'nothing dispatched during the takeover');
-  const resumed = await h.plugin!.send({ v: 1, type: 'overlay_command', taskId: page.taskId, clientId: 'plugin-mcp', timestamp: Date.now(), command: 'resume' });
+  const resumed = await h.plugin!.send({
+    v: 1,
+    type: 'overlay_command',
+    taskId: page.taskId,
+    clientId: 'plugin-mcp',
+    timestamp: Date.now(),
+    command: 'resume',
+  });
   assert.is(resumed.ok, true, JSON.stringify(resumed));
   const reply = await snapshot;
   assert.is(reply.exit_code, 0, reply.stderr);
   assert.is(actionsOf(h, page.taskId).at(-1), 'browser_dom_index');
 });
 
-test('the MCP client\'s cancel stops the action in flight on the plugin; the session goes on', async ({ h, release }) => {
+test("the MCP client's cancel stops the action in flight on the plugin; the session goes on", async ({
+  h,
+  release,
+}) => {
   assert.is((await h.shell('s1', ['open', URL_A])).exit_code, 0);
   const page = mainOf(h, 's1');
   const abort = new AbortController();
-  const reading = h.call('browser-shell', { session_id: 's1', argv: ['snapshot'] }, { signal: abort.signal }).catch((error: unknown) => error);
-  await eventually(() => actionsOf(h, page.taskId).at(-1) === 'browser_readability_extract', 5_000, 'the read is in flight');
+  const reading = h
+    .call('browser-shell', { session_id: 's1', argv: ['snapshot'] }, { signal: abort.signal })
+    .catch((error: unknown) => error);
+  await eventually(
+    () => actionsOf(h, page.taskId).at(-1) === 'browser_readability_extract',
+    5_000,
+    'the read is in flight',
+  );
   const readId = h.plugin!.received.at(-1)!.id;
   abort.abort();
   await eventually(() => actionsOf(h, page.taskId).at(-1) === 'task_stop', 5_000, 'task_stop sent to the plugin');
@@ -98,7 +148,14 @@ test('the MCP client\'s cancel stops the action in flight on the plugin; the ses
 test('closing a session whose tab is taken over does not wait for Resume: the tab closes', async ({ h }) => {
   assert.is((await h.shell('s1', ['open', URL_A])).exit_code, 0);
   const page = mainOf(h, 's1');
-  const taken = await h.plugin!.send({ v: 1, type: 'takeover_report', taskId: page.taskId, clientId: 'plugin-mcp', timestamp: Date.now(), reason: 'user_click' });
+  const taken = await h.plugin!.send({
+    v: 1,
+    type: 'takeover_report',
+    taskId: page.taskId,
+    clientId: 'plugin-mcp',
+    timestamp: Date.now(),
+    reason: 'user_click',
+  });
   assert.is(taken.ok, true);
   const closed = await h.shell('s1', ['close']);
   assert.is(closed.exit_code, 0, closed.stderr);

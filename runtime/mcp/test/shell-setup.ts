@@ -15,7 +15,12 @@ export interface Ctx {
 }
 
 /** `consequentialSteps`: the shell tests drive a contact form whose "Send" is a consequential step (issue 23): they opt in unless they test the default. */
-export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {}, policy = testPolicy(), consequentialSteps: 'allow' | 'refuse' = 'allow'): Promise<void> {
+export async function setup(
+  ctx: Ctx,
+  extraPages: Record<string, FakePage> = {},
+  policy = testPolicy(),
+  consequentialSteps: 'allow' | 'refuse' = 'allow',
+): Promise<void> {
   ctx.site = await serveFixtureSite();
   ctx.pages = await loadSitePages(ctx.site, ['/form.html', '/form-result.html', '/index.html']);
   const form = ctx.pages[`${ctx.site.url}/form.html`]!;
@@ -25,7 +30,11 @@ export async function setup(ctx: Ctx, extraPages: Record<string, FakePage> = {},
     if (e.name === 'email') e.submitsTo = result;
   }
   ctx.timers = createTestClock();
-  ctx.h = await startMcp({ pages: { ...ctx.pages, ...extraPages }, policy, routes: { shellTimers: ctx.timers, consequentialSteps } });
+  ctx.h = await startMcp({
+    pages: { ...ctx.pages, ...extraPages },
+    policy,
+    routes: { shellTimers: ctx.timers, consequentialSteps },
+  });
 }
 
 export async function teardown(ctx: Ctx): Promise<void> {

@@ -5,12 +5,24 @@ import type { FixtureSite } from '../../../fixtures/site/serve.ts';
 import type { FakeElement, FakePage } from './fake-browser.ts';
 
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(tag)?.[1];
-const decode = (text: string) => text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
-const plain = (html: string) => decode(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const decode = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
+const plain = (html: string) =>
+  decode(html.replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function reduceHtml(html: string, baseUrl: string): FakePage {
   const title = plain(/<title>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
-  const body = (/<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html).replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ');
+  const body = (/<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html).replace(
+    /<(script|style)[\s\S]*?<\/\1>/gi,
+    ' ',
+  );
   const main = /<article[^>]*>([\s\S]*?)<\/article>/i.exec(body)?.[1] ?? body;
   const text = decode(main.replace(/<\/(p|h\d|li|tr|div|pre|dt|dd)>/gi, '\n').replace(/<[^>]+>/g, ' '))
     .split('\n')

@@ -33,7 +33,16 @@ states('each line says the states a screen reader would; the refs map carries th
 });
 
 states('the snapshot says which page model it is and which modal scopes it', () => {
-  const fitted = fitSnapshot({ url: 'https://example.test/', elements: [{ clickId: 1, tag: 'button', role: 'button', text: 'Cancel' }], source: 'ax', modal: { role: 'alertdialog', name: 'Delete?' } }, 64_000, 1_000);
+  const fitted = fitSnapshot(
+    {
+      url: 'https://example.test/',
+      elements: [{ clickId: 1, tag: 'button', role: 'button', text: 'Cancel' }],
+      source: 'ax',
+      modal: { role: 'alertdialog', name: 'Delete?' },
+    },
+    64_000,
+    1_000,
+  );
   assert.is(fitted.data.source, 'ax');
   assert.equal(fitted.data.modal, { role: 'alertdialog', name: 'Delete?' });
   const fallback = fitSnapshot({ url: 'https://example.test/', elements: [], source: 'dom' }, 64_000, 1_000);

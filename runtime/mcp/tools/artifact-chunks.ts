@@ -28,17 +28,37 @@ export async function readArtifactChunk(
 ): Promise<{ ok: true; value: ArtifactChunk } | { ok: false; error: SeedError }> {
   const { artifactId } = request;
   const expiresAt = await deps.access.expiresAt(artifactId);
-  if (expiresAt === undefined) return { ok: false, error: seedError('ARTIFACT_NOT_FOUND', `no artifact ${artifactId}`, { artifactId }) };
-  if (expiresAt <= deps.now) return { ok: false, error: seedError('ARTIFACT_EXPIRED', `artifact ${artifactId} expired at ${new Date(expiresAt).toISOString()}`, { artifactId, expiresAt }) };
+  if (expiresAt === undefined)
+    return { ok: false, error: seedError('ARTIFACT_NOT_FOUND', `no artifact ${artifactId}`, { artifactId }) };
+  if (expiresAt <= deps.now)
+    return {
+      ok: false,
+      error: seedError('ARTIFACT_EXPIRED', `artifact ${artifactId} expired at ${new Date(expiresAt).toISOString()}`, {
+        artifactId,
+        expiresAt,
+      }),
+    };
   let opened;
   try {
     opened = await deps.artifacts.open(artifactId);
   } catch (error) {
-    if (isArtifactError(error) && error.reason === 'expired') return { ok: false, error: seedError('ARTIFACT_EXPIRED', `artifact ${artifactId} has expired`, { artifactId }) };
-    return { ok: false, error: seedError('ARTIFACT_NOT_FOUND', `artifact ${artifactId} is not available`, { artifactId }) };
+    if (isArtifactError(error) && error.reason === 'expired')
+      return { ok: false, error: seedError('ARTIFACT_EXPIRED', `artifact ${artifactId} has expired`, { artifactId }) };
+    return {
+      ok: false,
+      error: seedError('ARTIFACT_NOT_FOUND', `artifact ${artifactId} is not available`, { artifactId }),
+    };
   }
   const offset = request.offset ?? 0;
-  if (offset > opened.size) return { ok: false, error: seedError('INVALID_PARAMETER', `offset ${offset} is past the end (${opened.size} bytes)`, { artifactId, offset, size: opened.size }) };
+  if (offset > opened.size)
+    return {
+      ok: false,
+      error: seedError('INVALID_PARAMETER', `offset ${offset} is past the end (${opened.size} bytes)`, {
+        artifactId,
+        offset,
+        size: opened.size,
+      }),
+    };
   const length = Math.min(request.limit ?? MAX_ARTIFACT_INLINE_BYTES, MAX_ARTIFACT_INLINE_BYTES, opened.size - offset);
   // The store reads the range (a file, or PostgreSQL chunks in cluster mode).
   const data = length > 0 ? Buffer.from(await opened.read(offset, length)) : Buffer.alloc(0);

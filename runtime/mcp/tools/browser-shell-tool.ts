@@ -39,12 +39,19 @@ const description = [
 ].join(' ');
 
 function toResult(reply: ShellReply): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(reply) }], structuredContent: { ...reply }, ...(reply.exit_code !== 0 ? { isError: true } : {}) };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(reply) }],
+    structuredContent: { ...reply },
+    ...(reply.exit_code !== 0 ? { isError: true } : {}),
+  };
 }
 
 export function createBrowserShellTool(deps: BrowserShellDeps): McpTool {
   const queue = createKeyedQueue();
-  const timers: ShellTimers = deps.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+  const timers: ShellTimers = deps.timers ?? {
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  };
 
   const sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve) => {
@@ -91,24 +98,53 @@ export function createBrowserShellTool(deps: BrowserShellDeps): McpTool {
         }, timeoutSec * 1000);
       });
       const work = queue.run(sessionId, async () => {
-        if (deadline.signal.aborted) return { exitCode: 124, stderr: `timed out after ${timeoutSec} s waiting for earlier commands of this session` };
+        if (deadline.signal.aborted)
+          return {
+            exitCode: 124,
+            stderr: `timed out after ${timeoutSec} s waiting for earlier commands of this session`,
+          };
         // A session belongs to the MCP client (MCP session id) that first drove it: another client
         // cannot read or steer its tab by guessing or reusing its session_id.
         const owner = ctx?.clientSessionId;
         const existing = deps.sessions.get(sessionId);
         if (existing?.owner !== undefined && existing.owner !== owner) {
-          return { exitCode: 1, stderr: `session_id "${sessionId}" belongs to another MCP client: choose another session_id` };
+          return {
+            exitCode: 1,
+            stderr: `session_id "${sessionId}" belongs to another MCP client: choose another session_id`,
+          };
         }
         const session = deps.sessions.ensure(sessionId);
         if (session.owner === undefined && owner !== undefined) session.owner = owner;
-        return runShellCommand({ sessions: deps.sessions, sleep, rememberArtifact: deps.rememberArtifact }, session, parsed.command, deadline.signal);
+        return runShellCommand(
+          { sessions: deps.sessions, sleep, rememberArtifact: deps.rememberArtifact },
+          session,
+          parsed.command,
+          deadline.signal,
+        );
       });
       try {
         const outcome = await Promise.race([work, timedOut]);
-        if (outcome === 'timeout') return toResult(shellReply(sessionId, 124, undefined, `timed out after ${timeoutSec} s (the command may still finish in the background)`));
-        return toResult(shellReply(sessionId, outcome.exitCode, outcome.exitCode === 0 ? outcome.data : undefined, outcome.stderr));
+        if (outcome === 'timeout')
+          return toResult(
+            shellReply(
+              sessionId,
+              124,
+              undefined,
+              `timed out after ${timeoutSec} s (the command may still finish in the background)`,
+            ),
+          );
+        return toResult(
+          shellReply(sessionId, outcome.exitCode, outcome.exitCode === 0 ? outcome.data : undefined, outcome.stderr),
+        );
       } catch (error) {
-        return toResult(shellReply(sessionId, 1, undefined, `internal error: ${error instanceof Error ? error.message : String(error)}`));
+        return toResult(
+          shellReply(
+            sessionId,
+            1,
+            undefined,
+            `internal error: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
       } finally {
         timers.clearTimeout(handle);
         ctx?.signal.removeEventListener('abort', canceled);

@@ -15,7 +15,12 @@ import type { ArtifactService } from '../../artifacts/index.ts';
 export const MCP_RUNTIME_VERSION = '0.2.1';
 
 const runStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'partial_success', 'canceled']);
-const seedErrorShape = z.object({ error: z.string(), errorCode: z.string(), recoverHint: z.string(), details: z.record(z.string(), z.unknown()) });
+const seedErrorShape = z.object({
+  error: z.string(),
+  errorCode: z.string(),
+  recoverHint: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
 const runViewShape = z
   .object({
     runId: z.string(),
@@ -34,9 +39,27 @@ const runViewShape = z
     cancelRequested: z.boolean().optional(),
     progress: z.object({ totalSteps: z.number().int(), doneSteps: z.number().int() }).optional(),
     metrics: z.object({ elapsedMs: z.number() }).optional(),
-    steps: z.array(z.object({ stepId: z.string(), status: z.string(), error: z.object({ code: z.string(), message: z.string() }).optional() })).optional(),
+    steps: z
+      .array(
+        z.object({
+          stepId: z.string(),
+          status: z.string(),
+          error: z.object({ code: z.string(), message: z.string() }).optional(),
+        }),
+      )
+      .optional(),
     result: z.record(z.string(), z.unknown()).optional(),
-    artifacts: z.array(z.object({ artifactId: z.string(), type: z.string(), mimeType: z.string().optional(), size: z.number().int(), expiresAt: z.number().optional() })).optional(),
+    artifacts: z
+      .array(
+        z.object({
+          artifactId: z.string(),
+          type: z.string(),
+          mimeType: z.string().optional(),
+          size: z.number().int(),
+          expiresAt: z.number().optional(),
+        }),
+      )
+      .optional(),
     error: seedErrorShape.optional(),
   })
   .passthrough();
@@ -59,7 +82,8 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
   const listTemplates = defineSeedTool({
     name: 'list_task_templates',
     title: 'List task templates',
-    description: 'The template catalog: ids, versions, trust levels, limits, partial-success support and JSON Schemas of inputs and outputs. A non-empty list means template runs are supported.',
+    description:
+      'The template catalog: ids, versions, trust levels, limits, partial-success support and JSON Schemas of inputs and outputs. A non-empty list means template runs are supported.',
     input: z.object({}).strict(),
     output: z.object({ templates: z.array(z.object({ templateId: z.string(), version: z.string() }).passthrough()) }),
     annotations: { readOnlyHint: true },
@@ -77,7 +101,10 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
         templateVersion: z.string().min(1).max(32).optional(),
         sessionId: z.string().min(1).max(64).optional(),
         inputs: z.record(z.string(), z.unknown()).optional(),
-        options: z.object({ timeoutMs: z.number().int().min(1).optional(), mode: z.enum(['sync', 'async', 'auto']).optional() }).strict().optional(),
+        options: z
+          .object({ timeoutMs: z.number().int().min(1).optional(), mode: z.enum(['sync', 'async', 'auto']).optional() })
+          .strict()
+          .optional(),
       })
       .strict(),
     output: runViewShape,
@@ -86,7 +113,18 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
       const created = await runs.create({ ...args, trustLevel: ctx.trustLevel });
       if (!created.ok) return created;
       const { run } = created;
-      if (run.mode === 'async') return { ok: true, value: { runId: run.runId, templateId: run.templateId, status: run.status, createdAt: run.createdAt, sessionId: run.sessionId, mode: run.mode } };
+      if (run.mode === 'async')
+        return {
+          ok: true,
+          value: {
+            runId: run.runId,
+            templateId: run.templateId,
+            status: run.status,
+            createdAt: run.createdAt,
+            sessionId: run.sessionId,
+            mode: run.mode,
+          },
+        };
       let last = -1;
       // The client canceled the call (MCP `notifications/cancelled`, extra.signal): the run is
       // canceled as cancel_task_run would (seed 003: cooperative, between steps).
@@ -96,7 +134,13 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
       const finished = await runs.waitForEnd(run.runId, (changed) => {
         if (!ctx.progress || changed.progress.doneSteps === last) return;
         last = changed.progress.doneSteps;
-        void ctx.progress(changed.progress.doneSteps, changed.progress.totalSteps, `${changed.status}: ${changed.progress.doneSteps}/${changed.progress.totalSteps} steps`).catch(() => {});
+        void ctx
+          .progress(
+            changed.progress.doneSteps,
+            changed.progress.totalSteps,
+            `${changed.status}: ${changed.progress.doneSteps}/${changed.progress.totalSteps} steps`,
+          )
+          .catch(() => {});
       });
       ctx.signal.removeEventListener('abort', cancel);
       return { ok: true, value: runView(finished, deps.now()) };
@@ -106,7 +150,8 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
   const getRun = defineSeedTool({
     name: 'get_task_run',
     title: 'Get a task run',
-    description: 'Status, progress and metrics of a run; once terminal also its result, artifacts and error. Poll non-terminal runs every 2 s.',
+    description:
+      'Status, progress and metrics of a run; once terminal also its result, artifacts and error. Poll non-terminal runs every 2 s.',
     input: z.object({ runId }).strict(),
     output: runViewShape,
     annotations: { readOnlyHint: true },
@@ -120,7 +165,8 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
   const listRuns = defineSeedTool({
     name: 'list_task_runs',
     title: 'List task runs',
-    description: 'Stored runs, newest first, filtered by status and/or templateId, paged with limit (1-100, default 20) and offset.',
+    description:
+      'Stored runs, newest first, filtered by status and/or templateId, paged with limit (1-100, default 20) and offset.',
     input: z
       .object({
         status: runStatus.optional(),
@@ -130,7 +176,15 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
       })
       .strict(),
     output: z.object({
-      runs: z.array(z.object({ runId: z.string(), templateId: z.string(), status: runStatus, createdAt: z.number(), updatedAt: z.number() })),
+      runs: z.array(
+        z.object({
+          runId: z.string(),
+          templateId: z.string(),
+          status: runStatus,
+          createdAt: z.number(),
+          updatedAt: z.number(),
+        }),
+      ),
       // Mimo's paging fields, beyond seed 003 §4.3: optional in the schema.
       total: z.number().int().optional(),
       limit: z.number().int().optional(),
@@ -148,7 +202,8 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
   const cancelRun = defineSeedTool({
     name: 'cancel_task_run',
     title: 'Cancel a task run',
-    description: 'Cooperative cancel: the step running now finishes, pending steps are skipped, then the run becomes canceled. cancelRequested says whether the request was taken; currentStatus is the status right now (poll get_task_run for canceled).',
+    description:
+      'Cooperative cancel: the step running now finishes, pending steps are skipped, then the run becomes canceled. cancelRequested says whether the request was taken; currentStatus is the status right now (poll get_task_run for canceled).',
     input: z.object({ runId }).strict(),
     output: z.object({ runId: z.string().optional(), cancelRequested: z.boolean(), currentStatus: runStatus }),
     annotations: { destructiveHint: true, idempotentHint: true },
@@ -182,7 +237,10 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     }),
     annotations: { readOnlyHint: true },
     async handle(args) {
-      const chunk = await readArtifactChunk({ artifacts: deps.artifacts, access: deps.artifactAccess, now: deps.now() }, args);
+      const chunk = await readArtifactChunk(
+        { artifacts: deps.artifacts, access: deps.artifactAccess, now: deps.now() },
+        args,
+      );
       return chunk.ok ? { ok: true, value: { ...chunk.value } } : chunk;
     },
   });
@@ -195,7 +253,13 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     output: z
       .object({
         runtimeVersion: z.string(),
-        limits: z.object({ maxConcurrentRuns: z.number().int(), maxRunTimeoutMs: z.number().int(), maxArtifactInlineBytes: z.number().int() }).passthrough(),
+        limits: z
+          .object({
+            maxConcurrentRuns: z.number().int(),
+            maxRunTimeoutMs: z.number().int(),
+            maxArtifactInlineBytes: z.number().int(),
+          })
+          .passthrough(),
       })
       .passthrough(),
     annotations: { readOnlyHint: true },

@@ -23,7 +23,12 @@ export interface McpTool {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
   call(args: unknown, ctx: ToolCallContext): Promise<CallToolResult>;
 }
 
@@ -40,7 +45,10 @@ export function errorResult(error: SeedError): CallToolResult {
 /** zod issues -> INVALID_PARAMETER with one entry per problem. */
 export function invalidParameters(toolName: string, error: z.ZodError): SeedError {
   return seedError('INVALID_PARAMETER', `invalid arguments for ${toolName}`, {
-    issues: error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(arguments)', message: issue.message })),
+    issues: error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.') || '(arguments)',
+      message: issue.message,
+    })),
   });
 }
 
@@ -52,7 +60,10 @@ export function defineSeedTool<I extends z.ZodType, O extends z.ZodType>(spec: {
   input: I;
   output: O;
   annotations?: McpTool['annotations'];
-  handle(args: z.infer<I>, ctx: ToolCallContext): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: SeedError }>;
+  handle(
+    args: z.infer<I>,
+    ctx: ToolCallContext,
+  ): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: SeedError }>;
 }): McpTool {
   return {
     name: spec.name,
@@ -68,7 +79,12 @@ export function defineSeedTool<I extends z.ZodType, O extends z.ZodType>(spec: {
         const out = await spec.handle(parsed.data, ctx);
         return out.ok ? okResult(out.value) : errorResult(out.error);
       } catch (error) {
-        return errorResult(seedError('EXECUTION_ERROR', `${spec.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+        return errorResult(
+          seedError(
+            'EXECUTION_ERROR',
+            `${spec.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
       }
     },
   };

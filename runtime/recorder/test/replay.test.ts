@@ -11,7 +11,8 @@ import { replaySession, type ReplayOutcome } from '../replay-session.ts';
 import { parseRecording, type RecordedLine } from '../session-recorder.ts';
 import { FIXTURE_TIMINGS } from '../session-runtime.ts';
 
-const fixture = (name: string): RecordedLine[] => parseRecording(readFileSync(new URL(`../../../fixtures/sessions/${name}.jsonl`, import.meta.url), 'utf8'));
+const fixture = (name: string): RecordedLine[] =>
+  parseRecording(readFileSync(new URL(`../../../fixtures/sessions/${name}.jsonl`, import.meta.url), 'utf8'));
 
 /** The checks every fixture replay must pass; returns the formatted live events. */
 function assertReplayed(lines: RecordedLine[], out: ReplayOutcome): string[] {
@@ -22,12 +23,17 @@ function assertReplayed(lines: RecordedLine[], out: ReplayOutcome): string[] {
   assert.equal(out.unexpectedActions, [], 'every live action had a recorded answer');
   assert.equal(out.unusedActions, [], 'every recorded answer was asked for');
   assert.is(out.llmRequests.length, llmScriptOf(lines).length, 'one LLM request per recorded completion');
-  assert.ok(out.inputAcks.every((ack) => (ack as { ok?: boolean }).ok === true), `inputs accepted: ${JSON.stringify(out.inputAcks)}`);
+  assert.ok(
+    out.inputAcks.every((ack) => (ack as { ok?: boolean }).ok === true),
+    `inputs accepted: ${JSON.stringify(out.inputAcks)}`,
+  );
   return actual;
 }
 
 const toolMessages = (body: Record<string, unknown>) =>
-  (body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content) as { name: string; ok: boolean; result?: { page?: Record<string, any> } });
+  (body.messages as Array<{ role: string; content: string }>)
+    .filter((m) => m.role === 'tool')
+    .map((m) => JSON.parse(m.content) as { name: string; ok: boolean; result?: { page?: Record<string, any> } });
 
 const test = suite('fixture replays');
 
@@ -35,10 +41,25 @@ test('chat-only: two turns streamed without the browser', async () => {
   const lines = fixture('chat-only');
   const out = await replaySession(lines, { timings: FIXTURE_TIMINGS });
   const events = assertReplayed(lines, out);
-  assert.equal(events.filter((e) => e.startsWith('userMessage')), ['userMessage: "Hi! What can you do for me?"', 'userMessage: "Do you need my browser for everything?"']);
-  assert.ok(out.envelopes.every((e, i) => e.seq === i + 1), 'the live events came in seq order, one seq each');
+  assert.equal(
+    events.filter((e) => e.startsWith('userMessage')),
+    ['userMessage: "Hi! What can you do for me?"', 'userMessage: "Do you need my browser for everything?"'],
+  );
+  assert.ok(
+    out.envelopes.every((e, i) => e.seq === i + 1),
+    'the live events came in seq order, one seq each',
+  );
   assert.is(events.filter((e) => e.startsWith('toolUsed')).length, 0);
-  assert.equal(events.filter((e) => e.startsWith('taskStatus')), ['taskStatus created', 'taskStatus created -> running', 'taskStatus running -> ongoing', 'taskStatus ongoing -> running', 'taskStatus running -> ongoing']);
+  assert.equal(
+    events.filter((e) => e.startsWith('taskStatus')),
+    [
+      'taskStatus created',
+      'taskStatus created -> running',
+      'taskStatus running -> ongoing',
+      'taskStatus ongoing -> running',
+      'taskStatus running -> ongoing',
+    ],
+  );
   assert.is(out.actual.task.status, 'ongoing');
   assert.is(out.actual.task.messages.length, 4);
   // The second turn's request carries the first exchange as history.
@@ -51,7 +72,14 @@ test('browser-extract: open, page preparation, dom index; the answer is a table 
   const events = assertReplayed(lines, out);
   assert.equal(
     out.pluginFrames.map((f) => Object.keys(f.action)[0]),
-    ['task_start', 'browser_debugger_attach', 'browser_wait_for_loaded', 'browser_screenshot', 'browser_readability_extract', 'browser_dom_index'],
+    [
+      'task_start',
+      'browser_debugger_attach',
+      'browser_wait_for_loaded',
+      'browser_screenshot',
+      'browser_readability_extract',
+      'browser_dom_index',
+    ],
   );
   const answer = out.actual.task.messages.at(-1)!;
   assert.match(answer, /\| Yixing Clay Teapot \| \$48\.00 \|/);
@@ -72,19 +100,25 @@ test('click-and-type: type into the name field, click Send, the result page conf
   const last = toolMessages(out.llmRequests.at(-1)!).at(-1)!;
   assert.is(last.name, 'browser_click');
   assert.is(last.result!.page!.title, 'Thank you');
-  assert.match(out.actual.task.messages.at(-1)!, /^assistant: The contact form is open\.[\s\S]*Sent\. The site answered "Message received\."/);
+  assert.match(
+    out.actual.task.messages.at(-1)!,
+    /^assistant: The contact form is open\.[\s\S]*Sent\. The site answered "Message received\."/,
+  );
 });
 
 test('page-prep-partial: the screenshot fails twice, the page goes to the LLM with warnings and missing ["screenshot"]', async () => {
   const lines = fixture('page-prep-partial');
   const out = await replaySession(lines, { timings: FIXTURE_TIMINGS });
   const events = assertReplayed(lines, out);
-  assert.equal(events.filter((e) => e.startsWith('toolUsed browser_screenshot')), [
-    'toolUsed browser_screenshot start',
-    'toolUsed browser_screenshot error CDP_UNAVAILABLE',
-    'toolUsed browser_screenshot start',
-    'toolUsed browser_screenshot error CDP_UNAVAILABLE',
-  ]);
+  assert.equal(
+    events.filter((e) => e.startsWith('toolUsed browser_screenshot')),
+    [
+      'toolUsed browser_screenshot start',
+      'toolUsed browser_screenshot error CDP_UNAVAILABLE',
+      'toolUsed browser_screenshot start',
+      'toolUsed browser_screenshot error CDP_UNAVAILABLE',
+    ],
+  );
   const page = toolMessages(out.llmRequests[1]!)[0]!.result!.page!;
   assert.equal(page.missing, ['screenshot']);
   assert.ok(page.warnings.length > 0);
@@ -99,7 +133,15 @@ test('ack-timeout: the unacked wait_for_loaded is not resent in the turn (seed 0
   const waits = out.pluginFrames.filter((f) => 'browser_wait_for_loaded' in f.action);
   assert.is(waits.length, 2, 'one per turn');
   assert.is.not(waits[0]!.id, waits[1]!.id, 'the second is a new action of the next turn');
-  assert.equal(events.filter((e) => e.startsWith('toolUsed browser_wait_for_loaded')), ['toolUsed browser_wait_for_loaded start', 'toolUsed browser_wait_for_loaded error PLUGIN_TIMEOUT_ACK', 'toolUsed browser_wait_for_loaded start', 'toolUsed browser_wait_for_loaded success']);
+  assert.equal(
+    events.filter((e) => e.startsWith('toolUsed browser_wait_for_loaded')),
+    [
+      'toolUsed browser_wait_for_loaded start',
+      'toolUsed browser_wait_for_loaded error PLUGIN_TIMEOUT_ACK',
+      'toolUsed browser_wait_for_loaded start',
+      'toolUsed browser_wait_for_loaded success',
+    ],
+  );
   assert.ok(events.includes('taskStatus running -> error'), events.join(' | '));
   assert.match(out.actual.task.messages.at(-1)!, /Bamboo Tea Whisk at \$9\.95/);
 });
@@ -122,7 +164,10 @@ test('takeover-resume: takeover mid-click, nothing dispatched until resume, then
     ],
     'only the in-flight click finished during takeover',
   );
-  assert.equal(events.slice(resumed + 1, resumed + 3), ['toolUsed browser_wait_for_loaded start', 'toolUsed browser_wait_for_loaded success']);
+  assert.equal(events.slice(resumed + 1, resumed + 3), [
+    'toolUsed browser_wait_for_loaded start',
+    'toolUsed browser_wait_for_loaded success',
+  ]);
   assert.ok(events.slice(resumed).includes('toolUsed browser_dom_index success'), 'the page was read again');
   assert.is(events.filter((e) => e.startsWith('taskStatus')).at(-1), 'taskStatus running -> ongoing');
   const page = toolMessages(out.llmRequests.at(-1)!).at(-1)!.result!.page!;
@@ -131,7 +176,10 @@ test('takeover-resume: takeover mid-click, nothing dispatched until resume, then
 
 test('a recording made before seqs (no seq, no userMessage events) still replays to its events', async () => {
   const lines = fixture('chat-only')
-    .filter((line) => !(line.kind === 'frame' && (line.payload as { event?: { type?: string } }).event?.type === 'userMessage'))
+    .filter(
+      (line) =>
+        !(line.kind === 'frame' && (line.payload as { event?: { type?: string } }).event?.type === 'userMessage'),
+    )
     .map((line) => {
       if (line.kind !== 'frame' || line.channel !== 'frontend_event') return line;
       const { seq: _seq, ...payload } = line.payload as Record<string, unknown>;
@@ -139,7 +187,11 @@ test('a recording made before seqs (no seq, no userMessage events) still replays
     }) as RecordedLine[];
   const out = await replaySession(lines, { timings: FIXTURE_TIMINGS });
   const events = assertReplayed(lines, out);
-  assert.is(events.filter((e) => e.startsWith('userMessage')).length, 0, 'the live userMessage events are left out of a legacy comparison');
+  assert.is(
+    events.filter((e) => e.startsWith('userMessage')).length,
+    0,
+    'the live userMessage events are left out of a legacy comparison',
+  );
   assert.ok(out.envelopes.every((e) => (e.event as { type: string }).type !== 'userMessage'));
 });
 
@@ -147,7 +199,15 @@ test('a tampered recording does not replay to its recorded events (the compariso
   const lines = fixture('browser-extract').map((line) => {
     const payload = (line as { payload?: { type?: string; status?: string; result?: { elements?: unknown } } }).payload;
     if (line.kind === 'frame' && payload?.type === 'browser_action_result' && payload.result?.elements) {
-      return { ...line, payload: { ...payload, status: 'error', result: undefined, error: { code: 'INVALID_TARGET', message: 'tampered' } } };
+      return {
+        ...line,
+        payload: {
+          ...payload,
+          status: 'error',
+          result: undefined,
+          error: { code: 'INVALID_TARGET', message: 'tampered' },
+        },
+      };
     }
     return line;
   }) as RecordedLine[];

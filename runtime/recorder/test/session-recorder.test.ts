@@ -20,7 +20,12 @@ const TASK_B = '01JD0000000000000000000R02';
 
 test('times are relative to each task’s first entry; one file per task', async (ctx) => {
   const recorder = createSessionRecorder({ dir: ctx.dir, clock: { now: () => ctx.now } });
-  recorder.record(TASK_A, { kind: 'frame', direction: 'in', channel: 'frontend_message', payload: { type: 'user_message', taskId: TASK_A } });
+  recorder.record(TASK_A, {
+    kind: 'frame',
+    direction: 'in',
+    channel: 'frontend_message',
+    payload: { type: 'user_message', taskId: TASK_A },
+  });
   ctx.now += 250;
   recorder.record(TASK_A, { kind: 'llm_chunk', attempt: 1, chunk: { id: 'c1' } });
   ctx.now += 1_000;
@@ -32,10 +37,20 @@ test('times are relative to each task’s first entry; one file per task', async
 
   assert.equal(readdirSync(ctx.dir).sort(), [`${TASK_A}.jsonl`, `${TASK_B}.jsonl`]);
   const a = parseRecording(readFileSync(join(ctx.dir, `${TASK_A}.jsonl`), 'utf8'));
-  assert.equal(a.map((l) => [l.t, l.kind]), [[0, 'frame'], [250, 'llm_chunk'], [1_290, 'inspection']]);
+  assert.equal(
+    a.map((l) => [l.t, l.kind]),
+    [
+      [0, 'frame'],
+      [250, 'llm_chunk'],
+      [1_290, 'inspection'],
+    ],
+  );
   assert.equal(a[1], { t: 250, kind: 'llm_chunk', attempt: 1, chunk: { id: 'c1' } });
   const b = parseRecording(readFileSync(join(ctx.dir, `${TASK_B}.jsonl`), 'utf8'));
-  assert.equal(b.map((l) => l.t), [0, 40]);
+  assert.equal(
+    b.map((l) => l.t),
+    [0, 40],
+  );
   assert.is((b[1] as { channel: string }).channel, 'plugin_ack');
 });
 

@@ -11,18 +11,38 @@ reg.before.each((ctx) => {
 });
 
 reg('register upserts by clientId and keeps metadata a later registration leaves out', ({ h }) => {
-  const first = h.registry.register({ clientId: 'plugin-a', extensionId: 'abc', extensionName: 'mimo-agent', ua: 'UA/1', version: '0.1.0', browserName: 'chrome' });
+  const first = h.registry.register({
+    clientId: 'plugin-a',
+    extensionId: 'abc',
+    extensionName: 'mimo-agent',
+    ua: 'UA/1',
+    version: '0.1.0',
+    browserName: 'chrome',
+  });
   assert.ok(first.ok);
   h.clock.increment(500);
   h.registry.register({ clientId: 'plugin-a', version: '0.2.0' });
   assert.equal(h.registry.list(), [
-    { clientId: 'plugin-a', extensionId: 'abc', extensionName: 'mimo-agent', ua: 'UA/1', version: '0.2.0', browserName: 'chrome', socketConnected: false, lastSeenAt: T0 + 500, health: 'healthy' },
+    {
+      clientId: 'plugin-a',
+      extensionId: 'abc',
+      extensionName: 'mimo-agent',
+      ua: 'UA/1',
+      version: '0.2.0',
+      browserName: 'chrome',
+      socketConnected: false,
+      lastSeenAt: T0 + 500,
+      health: 'healthy',
+    },
   ]);
 });
 
 reg('register refuses a missing or empty clientId and changes nothing', ({ h }) => {
   const bad = h.registry.register({ clientId: '' });
-  assert.equal(bad, { ok: false, error: { code: 'BAD_REQUEST', message: 'registration needs a non-empty string clientId' } });
+  assert.equal(bad, {
+    ok: false,
+    error: { code: 'BAD_REQUEST', message: 'registration needs a non-empty string clientId' },
+  });
   assert.not.ok(h.registry.register(null as never).ok);
   assert.not.ok(h.registry.register({} as never).ok);
   assert.equal(h.registry.list(), []);
@@ -43,7 +63,10 @@ reg('list puts online clients first, then the most recently seen', ({ h }) => {
   h.registry.socketConnected('live');
   h.clock.increment(10);
   h.registry.touch('old');
-  assert.equal(h.registry.list().map((e) => e.clientId), ['live', 'old', 'new']);
+  assert.equal(
+    h.registry.list().map((e) => e.clientId),
+    ['live', 'old', 'new'],
+  );
 });
 
 reg.run();
@@ -104,12 +127,15 @@ notify('register, connect, disconnect and turning unhealthy notify with the curr
   h.registry.recordExecTimeout('p');
   h.registry.recordExecTimeout('p');
   h.registry.socketDisconnected('p');
-  assert.equal(h.changes.map((c) => [c.clientId, c.reason]), [
-    ['p', 'registered'],
-    ['p', 'connected'],
-    ['p', 'unhealthy'],
-    ['p', 'disconnected'],
-  ]);
+  assert.equal(
+    h.changes.map((c) => [c.clientId, c.reason]),
+    [
+      ['p', 'registered'],
+      ['p', 'connected'],
+      ['p', 'unhealthy'],
+      ['p', 'disconnected'],
+    ],
+  );
   assert.is(h.changes[1]!.extensions[0]!.socketConnected, true);
   assert.is(h.changes[2]!.extensions[0]!.health, 'unhealthy');
   assert.is(h.changes[3]!.extensions[0]!.socketConnected, false);

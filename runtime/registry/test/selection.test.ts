@@ -84,7 +84,11 @@ select('never-used clients fall back to the most recently seen', ({ h }) => {
   h.registry.touch('a');
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'a', reason: 'recent' });
   h.registry.markUsed('b');
-  assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'b', reason: 'recent' }, 'a used client beats a never-used one');
+  assert.equal(
+    h.registry.selectFor(TASK),
+    { ok: true, clientId: 'b', reason: 'recent' },
+    'a used client beats a never-used one',
+  );
 });
 
 select.run();
@@ -119,7 +123,11 @@ health('a settled action does not clear unhealthy; a reconnect does', ({ h }) =>
   h.registry.socketDisconnected('p');
   h.registry.socketConnected('p');
   assert.is(h.registry.get('p')!.health, 'healthy');
-  assert.equal(h.registry.recordExecTimeout('p'), { streak: 1, unhealthy: false, becameUnhealthy: false }, 'streak restarted');
+  assert.equal(
+    h.registry.recordExecTimeout('p'),
+    { streak: 1, unhealthy: false, becameUnhealthy: false },
+    'streak restarted',
+  );
 });
 
 health('an unknown client records nothing', ({ h }) => {
@@ -169,14 +177,17 @@ health('of a healthy and an unhealthy client the healthy one is chosen, even whe
   assert.equal(h.registry.selectFor(TASK), { ok: true, clientId: 'b', reason: 'single' });
 });
 
-health('an explicit choice of an unhealthy client is an error telling the user to reconnect or reselect, not a silent switch', ({ h }) => {
-  online(h, 'sick', 'well');
-  h.registry.recordExecTimeout('sick');
-  h.registry.recordExecTimeout('sick');
-  const refused = h.registry.selectFor(TASK, 'sick');
-  assert.is(refused.ok, false);
-  assert.match(!refused.ok ? refused.error.message : '', /Reconnect it .* or select another extension/);
-});
+health(
+  'an explicit choice of an unhealthy client is an error telling the user to reconnect or reselect, not a silent switch',
+  ({ h }) => {
+    online(h, 'sick', 'well');
+    h.registry.recordExecTimeout('sick');
+    h.registry.recordExecTimeout('sick');
+    const refused = h.registry.selectFor(TASK, 'sick');
+    assert.is(refused.ok, false);
+    assert.match(!refused.ok ? refused.error.message : '', /Reconnect it .* or select another extension/);
+  },
+);
 
 health('the task selection (select_extension) is honoured by selectFor and beats the binding and recency', ({ h }) => {
   online(h, 'a', 'b');

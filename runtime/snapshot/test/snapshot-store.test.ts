@@ -13,11 +13,20 @@ sync.before.each((ctx) => {
 sync('a full sync replaces the client snapshot and stamps lastUpdated with the server clock', ({ h }) => {
   h.store.applyFullSync('p', twoWindows());
   h.clock.increment(100);
-  const result = h.store.applyFullSync('p', fullSync({ windows: [win(3, true)], tabs: [tab(30, 3, 0, { active: true })], activeWindowId: 3, activeTabId: 30 }));
+  const result = h.store.applyFullSync(
+    'p',
+    fullSync({ windows: [win(3, true)], tabs: [tab(30, 3, 0, { active: true })], activeWindowId: 3, activeTabId: 30 }),
+  );
   assert.ok(result.ok);
   const state = h.store.state('p')!;
-  assert.equal(state.windows.map((w) => w.windowId), [3]);
-  assert.equal(state.tabs.map((t) => t.tabId), [30]);
+  assert.equal(
+    state.windows.map((w) => w.windowId),
+    [3],
+  );
+  assert.equal(
+    state.tabs.map((t) => t.tabId),
+    [30],
+  );
   assert.equal(state.tabGroups, []);
   assert.is(state.activeTabId, 30);
   assert.is(state.lastUpdated, T0 + 100);
@@ -36,7 +45,10 @@ sync('an invalid full sync is refused with field errors and changes nothing', ({
   assert.is(result.ok, false);
   if (result.ok) return;
   assert.is(result.error.code, 'SCHEMA_VALIDATION_FAILED');
-  assert.ok(result.error.fieldErrors.some((e) => e.field === 'tabs.0.tabId'), JSON.stringify(result.error.fieldErrors));
+  assert.ok(
+    result.error.fieldErrors.some((e) => e.field === 'tabs.0.tabId'),
+    JSON.stringify(result.error.fieldErrors),
+  );
   assert.is(h.store.state('p'), before);
   assert.is(h.changes.length, 1);
   assert.not.ok(h.store.applyFullSync('p', null).ok);
@@ -75,12 +87,15 @@ seq('every change bumps one process-wide seq, across clients, and calls onChange
   h.store.applyFullSync('b', twoWindows());
   h.store.applyTabEvent('a', tabEvent('tab_removed', { tabId: 11 }));
   h.store.applyTabEvent('b', tabEvent('window_focus_changed', { windowId: 2 }));
-  assert.equal(h.changes.map((c) => [c.clientId, c.seq, c.cause]), [
-    ['a', 1, 'full_state_sync'],
-    ['b', 2, 'full_state_sync'],
-    ['a', 3, 'tab_removed'],
-    ['b', 4, 'window_focus_changed'],
-  ]);
+  assert.equal(
+    h.changes.map((c) => [c.clientId, c.seq, c.cause]),
+    [
+      ['a', 1, 'full_state_sync'],
+      ['b', 2, 'full_state_sync'],
+      ['a', 3, 'tab_removed'],
+      ['b', 4, 'window_focus_changed'],
+    ],
+  );
   assert.is(h.changes[2]!.state, h.store.state('a'));
   assert.is(h.changes[3]!.state.activeTabId, 20);
 });
@@ -100,7 +115,10 @@ seq('debugLog gets one line per change naming seq, client, cause and warnings', 
   h.store.applyFullSync('p', twoWindows());
   h.store.applyTabEvent('p', tabEvent('tab_removed', { tabId: 999 }));
   assert.is(h.lines.length, 2);
-  assert.is(h.lines[0], '[snapshot] seq=1 client=p full_state_sync windows=2 tabs=5 groups=1 activeWindowId=1 activeTabId=10');
+  assert.is(
+    h.lines[0],
+    '[snapshot] seq=1 client=p full_state_sync windows=2 tabs=5 groups=1 activeWindowId=1 activeTabId=10',
+  );
   assert.match(h.lines[1]!, /seq=2 client=p tab_removed .*warning="tab_removed for unknown tab 999"/);
 });
 
@@ -118,7 +136,17 @@ current.before.each((ctx) => {
 
 current('nothing synced: an empty, stale snapshot', ({ h }) => {
   assert.equal(h.store.current(undefined, { connected: false }), {
-    windows: [], tabs: [], tabGroups: [], activeWindowId: null, activeTabId: null, lastUpdated: null, connected: false, ageMs: null, stale: true, clientId: null, seq: null,
+    windows: [],
+    tabs: [],
+    tabGroups: [],
+    activeWindowId: null,
+    activeTabId: null,
+    lastUpdated: null,
+    connected: false,
+    ageMs: null,
+    stale: true,
+    clientId: null,
+    seq: null,
   });
   assert.is(h.store.current('nobody', { connected: true }).clientId, 'nobody');
   assert.is(h.store.current('nobody', { connected: true }).stale, true);
@@ -128,7 +156,10 @@ current('fresh while connected and at most 30 s old; stale after 30 s', ({ h }) 
   h.store.applyFullSync('p', twoWindows());
   h.clock.increment(1200);
   let snap = h.store.current('p', { connected: true });
-  assert.equal([snap.connected, snap.ageMs, snap.stale, snap.lastUpdated, snap.seq, snap.clientId], [true, 1200, false, T0, 1, 'p']);
+  assert.equal(
+    [snap.connected, snap.ageMs, snap.stale, snap.lastUpdated, snap.seq, snap.clientId],
+    [true, 1200, false, T0, 1, 'p'],
+  );
   h.clock.increment(30_000 - 1200);
   assert.is(h.store.current('p', { connected: true }).stale, false, 'exactly 30 s is not yet stale');
   h.clock.increment(1);

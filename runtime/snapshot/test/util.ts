@@ -7,7 +7,17 @@ import { createTestClock, type TestClock } from '../../clock/index.ts';
 export const T0 = 1_730_000_000_000;
 
 export function tab(tabId: number, windowId: number, index: number, extra: Partial<Tab> = {}): Tab {
-  return { tabId, windowId, index, active: false, pinned: false, hidden: false, url: `https://example.test/${tabId}`, title: `Tab ${tabId}`, ...extra };
+  return {
+    tabId,
+    windowId,
+    index,
+    active: false,
+    pinned: false,
+    hidden: false,
+    url: `https://example.test/${tabId}`,
+    title: `Tab ${tabId}`,
+    ...extra,
+  };
 }
 
 export function win(windowId: number, focused = false): BrowserWindow {
@@ -18,7 +28,13 @@ export function group(groupId: number, windowId: number, extra: Partial<TabGroup
   return { groupId, windowId, title: `Group ${groupId}`, color: 'blue', collapsed: false, ...extra };
 }
 
-export function fullSync(content: { windows?: BrowserWindow[]; tabs?: Tab[]; tabGroups?: TabGroup[]; activeWindowId?: number | null; activeTabId?: number | null }) {
+export function fullSync(content: {
+  windows?: BrowserWindow[];
+  tabs?: Tab[];
+  tabGroups?: TabGroup[];
+  activeWindowId?: number | null;
+  activeTabId?: number | null;
+}) {
   return {
     v: 1,
     type: 'full_state_sync',
@@ -54,7 +70,13 @@ export function makeStore(): SnapshotHarness {
 export function twoWindows() {
   return fullSync({
     windows: [win(1, true), win(2)],
-    tabs: [tab(10, 1, 0, { active: true }), tab(11, 1, 1, { groupId: 5 }), tab(12, 1, 2, { groupId: 5 }), tab(20, 2, 0, { active: true }), tab(21, 2, 1)],
+    tabs: [
+      tab(10, 1, 0, { active: true }),
+      tab(11, 1, 1, { groupId: 5 }),
+      tab(12, 1, 2, { groupId: 5 }),
+      tab(20, 2, 0, { active: true }),
+      tab(21, 2, 1),
+    ],
     tabGroups: [group(5, 1)],
     activeWindowId: 1,
     activeTabId: 10,

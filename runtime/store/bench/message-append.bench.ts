@@ -29,10 +29,17 @@ export interface MessageAppendBench {
 }
 
 const clock = { now: () => Date.now() };
-const message = (id: string) => ({ id, role: 'user' as const, content: `message ${id} ${'x'.repeat(280)}`, timestamp: Date.now() });
+const message = (id: string) => ({
+  id,
+  role: 'user' as const,
+  content: `message ${id} ${'x'.repeat(280)}`,
+  timestamp: Date.now(),
+});
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function benchMessageAppend(options: { history?: number; samples?: number } = {}): Promise<MessageAppendBench> {
+export async function benchMessageAppend(
+  options: { history?: number; samples?: number } = {},
+): Promise<MessageAppendBench> {
   const history = options.history ?? 3_000;
   const samples = options.samples ?? 300;
   const dir = await mkdtemp(join(tmpdir(), 'mimo-append-bench-'));
@@ -45,7 +52,10 @@ export async function benchMessageAppend(options: { history?: number; samples?: 
     const short: number[] = [];
     const long: number[] = [];
     for (let i = 0; i < samples + 20; i++) {
-      for (const [taskId, into] of [['short', short], ['long', long]] as const) {
+      for (const [taskId, into] of [
+        ['short', short],
+        ['long', long],
+      ] as const) {
         const started = performance.now();
         await store.appendMessage(taskId, message(`${taskId}-b-${i}`));
         if (i >= 20) into.push(performance.now() - started);
@@ -82,7 +92,9 @@ function reopeningLog(file: string): MessageLog {
   };
 }
 
-export async function benchHeldHandles(options: { rounds?: number; perRound?: number; burst?: number } = {}): Promise<HeldHandleBench> {
+export async function benchHeldHandles(
+  options: { rounds?: number; perRound?: number; burst?: number } = {},
+): Promise<HeldHandleBench> {
   const rounds = options.rounds ?? 10;
   const perRound = options.perRound ?? 200;
   const burst = options.burst ?? 64;
@@ -96,13 +108,34 @@ export async function benchHeldHandles(options: { rounds?: number; perRound?: nu
     const stores: Record<'held' | 'heldAsync' | 'reopened', TaskStore> = {
       held: createTaskStoreCore({ files: heldFiles, clock }),
       heldAsync: createTaskStoreCore({
-        files: { ...asyncFiles, messageLog: (taskId) => ({ read: async () => [], append: (m) => asyncAppends.append(join(dir, 'async', 'tasks', taskId, 'messages.jsonl'), `${JSON.stringify(m)}\n`) }) },
+        files: {
+          ...asyncFiles,
+          messageLog: (taskId) => ({
+            read: async () => [],
+            append: (m) =>
+              asyncAppends.append(join(dir, 'async', 'tasks', taskId, 'messages.jsonl'), `${JSON.stringify(m)}\n`),
+          }),
+        },
         clock,
       }),
-      reopened: createTaskStoreCore({ files: { ...oldFiles, messageLog: (taskId) => reopeningLog(join(dir, 'old', 'tasks', taskId, 'messages.jsonl')) }, clock }),
+      reopened: createTaskStoreCore({
+        files: {
+          ...oldFiles,
+          messageLog: (taskId) => reopeningLog(join(dir, 'old', 'tasks', taskId, 'messages.jsonl')),
+        },
+        clock,
+      }),
     };
-    for (const store of Object.values(stores)) for (const taskId of tasks) await store.createTaskIfAbsent({ taskId, title: taskId });
-    const time: Record<string, number> = { 'held-seq': 0, 'heldAsync-seq': 0, 'reopened-seq': 0, 'held-burst': 0, 'heldAsync-burst': 0, 'reopened-burst': 0 };
+    for (const store of Object.values(stores))
+      for (const taskId of tasks) await store.createTaskIfAbsent({ taskId, title: taskId });
+    const time: Record<string, number> = {
+      'held-seq': 0,
+      'heldAsync-seq': 0,
+      'reopened-seq': 0,
+      'held-burst': 0,
+      'heldAsync-burst': 0,
+      'reopened-burst': 0,
+    };
     let n = 0;
     for (let round = 0; round < rounds + 1; round++) {
       for (const name of ['held', 'heldAsync', 'reopened'] as const) {
@@ -112,7 +145,9 @@ export async function benchHeldHandles(options: { rounds?: number; perRound?: nu
         if (round > 0) time[`${name}-seq`]! += performance.now() - started; // round 0 warms up
         started = performance.now();
         for (let b = 0; b < perRound / burst + 1; b++) {
-          await Promise.all(Array.from({ length: burst }, (_, i) => store.appendMessage(tasks[i % tasks.length]!, message(`m${n++}`))));
+          await Promise.all(
+            Array.from({ length: burst }, (_, i) => store.appendMessage(tasks[i % tasks.length]!, message(`m${n++}`))),
+          );
         }
         if (round > 0) time[`${name}-burst`]! += performance.now() - started;
       }
@@ -129,7 +164,13 @@ export async function benchHeldHandles(options: { rounds?: number; perRound?: nu
     const reopenedBurst = rate('reopened-burst', burstCount);
     return {
       sequential: { held, heldAsync: rate('heldAsync-seq', seqCount), reopened, ratio: held / reopened },
-      burst: { held: heldBurst, heldAsync: rate('heldAsync-burst', burstCount), reopened: reopenedBurst, ratio: heldBurst / reopenedBurst, size: burst },
+      burst: {
+        held: heldBurst,
+        heldAsync: rate('heldAsync-burst', burstCount),
+        reopened: reopenedBurst,
+        ratio: heldBurst / reopenedBurst,
+        size: burst,
+      },
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -137,11 +178,17 @@ export async function benchHeldHandles(options: { rounds?: number; perRound?: nu
 }
 
 export function printMessageAppend(r: MessageAppendBench, held?: HeldHandleBench): void {
-  console.log(`appendMessage p50: ${r.shortP50Ms.toFixed(3)} ms with 1 message, ${r.longP50Ms.toFixed(3)} ms with ${r.history} -> ratio ${r.ratio.toFixed(2)} (goal <= 1.5)`);
+  console.log(
+    `appendMessage p50: ${r.shortP50Ms.toFixed(3)} ms with 1 message, ${r.longP50Ms.toFixed(3)} ms with ${r.history} -> ratio ${r.ratio.toFixed(2)} (goal <= 1.5)`,
+  );
   if (held) {
-    const line = (r: HeldHandleBench['sequential']) => `${r.held} vs ${r.reopened} (x${r.ratio.toFixed(2)}; held with thread-pool writes ${r.heldAsync})`;
-    console.log(`appendMessage/s, held-open handle (sync write) vs open+write+close per append: one at a time ${line(held.sequential)}; bursts of ${held.burst.size} over 8 tasks ${line(held.burst)}`);
+    const line = (r: HeldHandleBench['sequential']) =>
+      `${r.held} vs ${r.reopened} (x${r.ratio.toFixed(2)}; held with thread-pool writes ${r.heldAsync})`;
+    console.log(
+      `appendMessage/s, held-open handle (sync write) vs open+write+close per append: one at a time ${line(held.sequential)}; bursts of ${held.burst.size} over 8 tasks ${line(held.burst)}`,
+    );
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) printMessageAppend(await benchMessageAppend(), await benchHeldHandles());
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  printMessageAppend(await benchMessageAppend(), await benchHeldHandles());

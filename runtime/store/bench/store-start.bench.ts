@@ -46,7 +46,11 @@ function seed(dataDir: string, count: number): void {
     const taskId = `task-${String(i).padStart(6, '0')}`;
     mkdirSync(join(tasksDir, taskId));
     const task = {
-      taskId, title: `seeded task ${i}: find the cheapest flight`, status: STATUSES[i % STATUSES.length], createdAt: t0 + i * 1_000, updatedAt: t0 + i * 1_000 + 500,
+      taskId,
+      title: `seeded task ${i}: find the cheapest flight`,
+      status: STATUSES[i % STATUSES.length],
+      createdAt: t0 + i * 1_000,
+      updatedAt: t0 + i * 1_000 + 500,
       usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
     };
     writeFileSync(join(tasksDir, taskId, 'meta.json'), JSON.stringify({ version: 1, task }));
@@ -54,7 +58,10 @@ function seed(dataDir: string, count: number): void {
 }
 
 /** createServer (with the agent) + restore, as `startMimo` does; resolves when listening and restored. */
-async function startOnce(dir: string, expectTasks: number): Promise<{ ms: number; server: Awaited<ReturnType<typeof createServer>> }> {
+async function startOnce(
+  dir: string,
+  expectTasks: number,
+): Promise<{ ms: number; server: Awaited<ReturnType<typeof createServer>> }> {
   (globalThis as { gc?: () => void }).gc?.();
   const clock = createSystemClock();
   const started = performance.now();
@@ -69,7 +76,8 @@ async function startOnce(dir: string, expectTasks: number): Promise<{ ms: number
   await (server.control as { restore?: () => Promise<number> }).restore?.();
   const ms = performance.now() - started;
   const found = (await server.taskStore.listTaskPage({ limit: 1 })).tasks.length;
-  if ((expectTasks > 0) !== (found > 0)) throw new Error(`expected ${expectTasks} tasks, the store has ${found ? 'some' : 'none'}`);
+  if (expectTasks > 0 !== found > 0)
+    throw new Error(`expected ${expectTasks} tasks, the store has ${found ? 'some' : 'none'}`);
   return { ms, server };
 }
 
@@ -88,7 +96,8 @@ export async function benchStoreStart(options: { tasks?: number; repeats?: numbe
     }
     // First start over the seeded folders: no index yet, so the store scans (and writes one).
     const scan = await startOnce(bigDir, tasks);
-    if ((await scan.server.taskStore.listTasks()).length !== tasks) throw new Error('the scan did not find every seeded task');
+    if ((await scan.server.taskStore.listTasks()).length !== tasks)
+      throw new Error('the scan did not find every seeded task');
     await scan.server.close();
     const indexed: number[] = [];
     let listAllMs = 0;
@@ -103,7 +112,11 @@ export async function benchStoreStart(options: { tasks?: number; repeats?: numbe
           const t = performance.now();
           const res = await fetch(`${server.url}${path}`);
           const text = await res.text();
-          return { ms: performance.now() - t, bytes: Buffer.byteLength(text), body: JSON.parse(text) as { data: unknown } };
+          return {
+            ms: performance.now() - t,
+            bytes: Buffer.byteLength(text),
+            body: JSON.parse(text) as { data: unknown },
+          };
         };
         const all = await timed('/api/task/list');
         if ((all.body.data as unknown[]).length !== tasks) throw new Error('the full list is short');
@@ -116,7 +129,17 @@ export async function benchStoreStart(options: { tasks?: number; repeats?: numbe
     }
     const emptyStartMs = median(empty);
     const indexedStartMs = median(indexed);
-    return { tasks, emptyStartMs, scanStartMs: scan.ms, indexedStartMs, ratioToEmpty: indexedStartMs / emptyStartMs, listAllMs, listAllBytes, pageMs, pageBytes };
+    return {
+      tasks,
+      emptyStartMs,
+      scanStartMs: scan.ms,
+      indexedStartMs,
+      ratioToEmpty: indexedStartMs / emptyStartMs,
+      listAllMs,
+      listAllBytes,
+      pageMs,
+      pageBytes,
+    };
   } finally {
     rmSync(emptyDir, { recursive: true, force: true });
     rmSync(bigDir, { recursive: true, force: true });
@@ -127,9 +150,15 @@ export function printStoreStart(f: StoreStartFigures): void {
   const n = f.tasks.toLocaleString('en-US');
   console.log(`server start (createServer + restore, file store), medians, side by side in one run`);
   console.log(`  empty data folder            ${f.emptyStartMs.toFixed(0)} ms`);
-  console.log(`  ${n} tasks, no index (scan)  ${f.scanStartMs.toFixed(0)} ms   (first start only: reads every meta.json, writes the index)`);
-  console.log(`  ${n} tasks, with the index   ${f.indexedStartMs.toFixed(0)} ms   (ratio to empty: ${f.ratioToEmpty.toFixed(1)})`);
-  console.log(`  GET /api/task/list           ${f.listAllMs.toFixed(0)} ms, ${(f.listAllBytes / 2 ** 20).toFixed(1)} MiB (every task)`);
+  console.log(
+    `  ${n} tasks, no index (scan)  ${f.scanStartMs.toFixed(0)} ms   (first start only: reads every meta.json, writes the index)`,
+  );
+  console.log(
+    `  ${n} tasks, with the index   ${f.indexedStartMs.toFixed(0)} ms   (ratio to empty: ${f.ratioToEmpty.toFixed(1)})`,
+  );
+  console.log(
+    `  GET /api/task/list           ${f.listAllMs.toFixed(0)} ms, ${(f.listAllBytes / 2 ** 20).toFixed(1)} MiB (every task)`,
+  );
   console.log(`  GET /api/task/list?limit=50  ${f.pageMs.toFixed(1)} ms, ${(f.pageBytes / 1024).toFixed(1)} KiB`);
 }
 

@@ -67,8 +67,22 @@ export async function benchTaskStoreAppend(options: BenchOptions = {}): Promise<
   const root = await mkdtemp(join(tmpdir(), 'mimo-bench-store-'));
   try {
     const sides = [
-      { count: small, dir: join(root, 'small'), times: [] as number[], seedMs: 0, initMs: 0, store: undefined as TaskStore | undefined },
-      { count: large, dir: join(root, 'large'), times: [] as number[], seedMs: 0, initMs: 0, store: undefined as TaskStore | undefined },
+      {
+        count: small,
+        dir: join(root, 'small'),
+        times: [] as number[],
+        seedMs: 0,
+        initMs: 0,
+        store: undefined as TaskStore | undefined,
+      },
+      {
+        count: large,
+        dir: join(root, 'large'),
+        times: [] as number[],
+        seedMs: 0,
+        initMs: 0,
+        store: undefined as TaskStore | undefined,
+      },
     ];
     for (const side of sides) side.seedMs = await seed(side.dir, side.count);
     for (const side of sides) {
@@ -82,12 +96,22 @@ export async function benchTaskStoreAppend(options: BenchOptions = {}): Promise<
     for (let i = 0; i < warmup + samples; i++) {
       for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
         const started = performance.now();
-        await side.store!.appendMessage(taskId(i % active), { id: `m${i}`, role: 'assistant', content: `reply ${i} ${'lorem ipsum '.repeat(20)}`, timestamp: Date.now() });
+        await side.store!.appendMessage(taskId(i % active), {
+          id: `m${i}`,
+          role: 'assistant',
+          content: `reply ${i} ${'lorem ipsum '.repeat(20)}`,
+          timestamp: Date.now(),
+        });
         if (i >= warmup) side.times.push(performance.now() - started);
       }
     }
     for (const side of sides) await side.store!.close();
-    const [a, b] = sides.map((side) => ({ ...summarize(side.times), tasks: side.count, seedMs: Math.round(side.seedMs), initMs: Math.round(side.initMs) })) as [AppendFigures, AppendFigures];
+    const [a, b] = sides.map((side) => ({
+      ...summarize(side.times),
+      tasks: side.count,
+      seedMs: Math.round(side.seedMs),
+      initMs: Math.round(side.initMs),
+    })) as [AppendFigures, AppendFigures];
     return { with100: a, with10000: b, ratio: Number((b.p50Ms / a.p50Ms).toFixed(3)) };
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -18,7 +18,13 @@ async function appendLoop(taskId: string): Promise<never> {
     const ids = [0, 1, 2].map(() => `r${round}-${taskId}-${n++}`);
     await Promise.all(
       ids.map(async (id) => {
-        await store.appendMessage(taskId, { id, role: 'user', content: `payload ${id} ${'x'.repeat(200)}`, timestamp: Date.now(), meta: { n } });
+        await store.appendMessage(taskId, {
+          id,
+          role: 'user',
+          content: `payload ${id} ${'x'.repeat(200)}`,
+          timestamp: Date.now(),
+          meta: { n },
+        });
         process.stdout.write(`ack ${taskId} ${id}\n`);
       }),
     );

@@ -21,7 +21,10 @@ for (const fsync of [false, true]) {
       // the temp file name makes the write fail with EISDIR; a plain file squatting on the task
       // folder makes creating the task fail with EEXIST/ENOTDIR.
       breakWrites: async (taskId) => {
-        const exists = await stat(taskDir(taskId)).then(() => true, () => false);
+        const exists = await stat(taskDir(taskId)).then(
+          () => true,
+          () => false,
+        );
         if (!exists) return writeFile(taskDir(taskId), 'not a folder');
         await mkdir(join(taskDir(taskId), '.meta.json.tmp'));
         await mkdir(join(taskDir(taskId), '.messages.json.tmp'));

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryTaskFiles, createTaskStoreCore, type TaskFiles } from '../index.ts';
 
-const test = suite("task store: message budget");
+const test = suite('task store: message budget');
 
 function countingFiles() {
   const files = createMemoryTaskFiles();
@@ -37,7 +37,12 @@ test('past the budget, older tasks drop their messages from memory and read them
   const first = new Map<string, { id: string; role: 'user'; content: string; timestamp: number }>();
   for (let round = 0; round < 10; round++) {
     for (const taskId of ids) {
-      const message = { id: `m-${taskId}-${round}`, role: 'user' as const, content: 'x'.repeat(1_000), timestamp: now++ };
+      const message = {
+        id: `m-${taskId}-${round}`,
+        role: 'user' as const,
+        content: 'x'.repeat(1_000),
+        timestamp: now++,
+      };
       if (round === 0) first.set(taskId, message);
       await store.appendMessage(taskId, message);
     }
@@ -47,7 +52,10 @@ test('past the budget, older tasks drop their messages from memory and read them
   assert.ok(totalReads > 5, `message files re-read ${totalReads} times`);
   for (const taskId of ids) {
     const messages = await store.listMessages(taskId);
-    assert.equal(messages.map((m) => m.id), Array.from({ length: 10 }, (_, round) => `m-${taskId}-${round}`));
+    assert.equal(
+      messages.map((m) => m.id),
+      Array.from({ length: 10 }, (_, round) => `m-${taskId}-${round}`),
+    );
   }
   // A duplicate id is still recognised after its list was dropped and reloaded.
   const again = await store.appendMessage(ids[0]!, first.get(ids[0]!)!);
@@ -59,7 +67,8 @@ test('within the budget, a task keeps its messages loaded (no re-reads)', async 
   const store = createTaskStoreCore({ files, clock: { now: () => Date.now() } });
   const taskId = '01JD00000000000000000000C0';
   await store.createTaskIfAbsent({ taskId, title: 't' });
-  for (let i = 0; i < 20; i++) await store.appendMessage(taskId, { id: `m-${i}`, role: 'user', content: 'hello', timestamp: i + 1 });
+  for (let i = 0; i < 20; i++)
+    await store.appendMessage(taskId, { id: `m-${i}`, role: 'user', content: 'hello', timestamp: i + 1 });
   assert.is(reads.get(taskId) ?? 0, 1);
 });
 

@@ -18,7 +18,9 @@ test('counts operations from the call until they settle, across tasks; 0 when id
     const created = taskIds.map((taskId) => store.createTaskIfAbsent({ taskId, title: 't' }));
     assert.is(store.pendingOperations!(), 2);
     await Promise.all(created);
-    const appends = Array.from({ length: 5 }, (_, i) => store.appendMessage(taskIds[i % 2]!, { id: `m${i}`, role: 'user' as const, content: `hello ${i}`, timestamp: i }));
+    const appends = Array.from({ length: 5 }, (_, i) =>
+      store.appendMessage(taskIds[i % 2]!, { id: `m${i}`, role: 'user' as const, content: `hello ${i}`, timestamp: i }),
+    );
     assert.is(store.pendingOperations!(), 5, 'queued behind each other per task, all counted');
     await Promise.all(appends);
     await new Promise((r) => setImmediate(r));

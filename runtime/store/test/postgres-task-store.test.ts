@@ -47,7 +47,8 @@ defineTaskStoreBehaviour('postgres task store', async (clock) => {
     clock,
     store,
     reopen: () => createPostgresTaskStore({ pool: pool(), clock, ownsPool: true }),
-    breakWrites: async (taskId) => void (await admin.query(`INSERT INTO ${schema}.broken VALUES ($1) ON CONFLICT DO NOTHING`, [taskId])),
+    breakWrites: async (taskId) =>
+      void (await admin.query(`INSERT INTO ${schema}.broken VALUES ($1) ON CONFLICT DO NOTHING`, [taskId])),
     healWrites: async (taskId) => void (await admin.query(`DELETE FROM ${schema}.broken WHERE task_id = $1`, [taskId])),
     cleanup: async () => void (await admin.query(`DROP SCHEMA ${schema} CASCADE`)),
   };
@@ -64,9 +65,15 @@ cluster('migrations run once even when nodes start together', async () => {
   const { pool } = await freshSchema();
   const pools = [pool(), pool(), pool()];
   const results = await Promise.all(pools.map((p) => migrate(p)));
-  assert.equal(results.map((r) => r.applied).flat(), MIGRATIONS.map((m) => m.version));
+  assert.equal(
+    results.map((r) => r.applied).flat(),
+    MIGRATIONS.map((m) => m.version),
+  );
   const rows = await pools[0]!.query('SELECT version FROM mimo_schema_migrations ORDER BY version');
-  assert.equal(rows.rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+  assert.equal(
+    rows.rows.map((r) => r.version),
+    MIGRATIONS.map((m) => m.version),
+  );
   await Promise.all(pools.map((p) => p.end()));
 });
 
@@ -77,16 +84,23 @@ cluster('two stores on one database see each other: any node serves any history'
   const b = createPostgresTaskStore({ pool: pool(), clock, ownsPool: true });
   await a.createTaskIfAbsent({ taskId: 'shared', title: 'on node A' });
   const appended = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).appendMessage('shared', { id: `m${i}`, role: 'user', content: `c${i}`, timestamp: i })),
+    Array.from({ length: 20 }, (_, i) =>
+      (i % 2 ? a : b).appendMessage('shared', { id: `m${i}`, role: 'user', content: `c${i}`, timestamp: i }),
+    ),
   );
   assert.ok(appended.every((r) => r.appended));
   const fromA = await a.listMessages('shared');
-  assert.equal((await b.listMessages('shared')).map((m) => m.id), fromA.map((m) => m.id));
+  assert.equal(
+    (await b.listMessages('shared')).map((m) => m.id),
+    fromA.map((m) => m.id),
+  );
   assert.is(new Set(fromA.map((m) => m.id)).size, 20);
   // Idempotency by message id holds across nodes.
   const again = await a.appendMessage('shared', { id: 'm1', role: 'user', content: 'c1', timestamp: 1 });
   assert.is(again.appended, false);
-  const conflict = await b.appendMessage('shared', { id: 'm1', role: 'user', content: 'other', timestamp: 1 }).catch((e) => e);
+  const conflict = await b
+    .appendMessage('shared', { id: 'm1', role: 'user', content: 'other', timestamp: 1 })
+    .catch((e) => e);
   assert.is(conflict.code, 'CONFLICT');
   assert.equal((await b.getTask('shared'))?.title, 'on node A');
   await a.close();
@@ -95,7 +109,11 @@ cluster('two stores on one database see each other: any node serves any history'
 
 cluster('a database that is down: INTERNAL, retryable, and no crash', async () => {
   const clock = createTestClock(T0);
-  const store = createPostgresTaskStore({ pool: new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', connectionTimeoutMillis: 2000 }), clock, ownsPool: true });
+  const store = createPostgresTaskStore({
+    pool: new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', connectionTimeoutMillis: 2000 }),
+    clock,
+    ownsPool: true,
+  });
   const error = await store.getTask('t1').catch((e) => e);
   assert.is(error.code, 'INTERNAL');
   assert.is(error.details.retryable, true);

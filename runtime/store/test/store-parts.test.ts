@@ -28,7 +28,10 @@ queue('a failing job rejects its own caller only', async () => {
     throw new Error('boom');
   });
   const next = q.run('a', async () => 42);
-  const error = await failed.then(() => undefined, (e: Error) => e);
+  const error = await failed.then(
+    () => undefined,
+    (e: Error) => e,
+  );
   assert.is(error?.message, 'boom');
   assert.is(await next, 42);
 });
@@ -56,10 +59,18 @@ const ids = suite('task ids');
 
 ids('the store accepts folder-safe ids only; the API rule is UUID or ULID', () => {
   for (const ok of ['a', 'task-1', '01HR0000000000000000000000', 'A_b-9']) assert.ok(isStorableTaskId(ok), ok);
-  for (const bad of ['', '-a', '_a', '.', '..', 'a/b', 'a\\b', 'a.b', 'a\u0000', 'é', 'x'.repeat(129), null, 1]) assert.not.ok(isStorableTaskId(bad), String(bad));
+  for (const bad of ['', '-a', '_a', '.', '..', 'a/b', 'a\\b', 'a.b', 'a\u0000', 'é', 'x'.repeat(129), null, 1])
+    assert.not.ok(isStorableTaskId(bad), String(bad));
   assert.ok(isUuidOrUlid('0f8fad5b-d9cb-469f-a165-70867728950e'));
   assert.ok(isUuidOrUlid('01HR9ZQ6ZC0Y0A7N4V1E8W2K3M'));
-  for (const bad of ['01HR', 'task-1', '8ZZZZZZZZZZZZZZZZZZZZZZZZZ', '0f8fad5b-d9cb-469f-a165-70867728950', '01HR9ZQ6ZC0Y0A7N4V1E8W2K3U']) assert.not.ok(isUuidOrUlid(bad), bad);
+  for (const bad of [
+    '01HR',
+    'task-1',
+    '8ZZZZZZZZZZZZZZZZZZZZZZZZZ',
+    '0f8fad5b-d9cb-469f-a165-70867728950',
+    '01HR9ZQ6ZC0Y0A7N4V1E8W2K3U',
+  ])
+    assert.not.ok(isUuidOrUlid(bad), bad);
 });
 
 ids.run();

@@ -112,7 +112,13 @@ test('killed between the intent and the summary: that task is read from its meta
   await writeFile(metaFile, JSON.stringify(meta));
   const reopened = createTaskStore({ dataDir: dir.dir, clock });
   const list = await reopened.listTasks();
-  assert.equal(list.map((t) => [t.taskId, t.status, t.title]), [['b', 'completed', 'B done'], ['a', 'created', 'A']]);
+  assert.equal(
+    list.map((t) => [t.taskId, t.status, t.title]),
+    [
+      ['b', 'completed', 'B done'],
+      ['a', 'created', 'A'],
+    ],
+  );
   await reopened.close();
   await dir.remove();
 });
@@ -122,10 +128,26 @@ test('folders the index does not know are read; entries whose folder is gone are
   await seed(c.files);
   // Another store (e.g. an older version without the index) added task d behind the index's back.
   await c.raw.prepareTask('d');
-  await c.raw.meta('d').write({ version: 1, task: { taskId: 'd', title: 'd', status: 'created', createdAt: 1, updatedAt: 1, usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } } });
+  await c.raw.meta('d').write({
+    version: 1,
+    task: {
+      taskId: 'd',
+      title: 'd',
+      status: 'created',
+      createdAt: 1,
+      updatedAt: 1,
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    },
+  });
   c.reset();
-  const reopened = createTaskStoreCore({ files: { ...c.files, listTaskIds: async () => ['a', 'c', 'd'] }, clock: createTestClock(T0) });
-  assert.equal((await reopened.listTasks()).map((t) => t.taskId), ['a', 'c', 'd']);
+  const reopened = createTaskStoreCore({
+    files: { ...c.files, listTaskIds: async () => ['a', 'c', 'd'] },
+    clock: createTestClock(T0),
+  });
+  assert.equal(
+    (await reopened.listTasks()).map((t) => t.taskId),
+    ['a', 'c', 'd'],
+  );
   assert.is(c.metaReads(), 1);
   await reopened.close();
 });
@@ -161,7 +183,13 @@ test('an append leaves meta.json as it was; its updatedAt survives a kill (no cl
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r)); // the batched index line lands
   // Killed here: no close(). The next process lists and opens the task with the append's time.
   const next = createTaskStoreCore({ files: c.files, clock: createTestClock(T0), cacheSize: 1 });
-  assert.equal((await next.listTasks()).map((t) => [t.taskId, t.updatedAt]), [['a', created + 100], ['b', created]]);
+  assert.equal(
+    (await next.listTasks()).map((t) => [t.taskId, t.updatedAt]),
+    [
+      ['a', created + 100],
+      ['b', created],
+    ],
+  );
   assert.is((await next.getTask('a'))!.updatedAt, created + 100);
   await next.getTask('b'); // evicts a from the one-entry cache: read again from meta.json + index
   assert.is((await next.getTask('a'))!.updatedAt, created + 100);

@@ -17,7 +17,13 @@ export interface StoreHarness {
   cleanup(): Promise<void>;
 }
 
-const msg = (id: string, extra: Partial<Message> = {}): Message => ({ id, role: 'user', content: `text of ${id}`, timestamp: 1_730_000_000_000, ...extra });
+const msg = (id: string, extra: Partial<Message> = {}): Message => ({
+  id,
+  role: 'user',
+  content: `text of ${id}`,
+  timestamp: 1_730_000_000_000,
+  ...extra,
+});
 
 export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: TestClock) => Promise<StoreHarness>): void {
   const s = suite<{ h: StoreHarness }>(`${name}: behaviour`);
@@ -31,11 +37,20 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
   });
 
   s('createTaskIfAbsent creates a task with defaults from the clock', async ({ h }) => {
-    const { task, created } = await h.store.createTaskIfAbsent({ taskId: 't1', title: 'Find flights', selectedClientId: 'plugin-a' });
+    const { task, created } = await h.store.createTaskIfAbsent({
+      taskId: 't1',
+      title: 'Find flights',
+      selectedClientId: 'plugin-a',
+    });
     assert.is(created, true);
     assert.equal(task, {
-      taskId: 't1', title: 'Find flights', status: 'created', createdAt: h.clock.now(), updatedAt: h.clock.now(),
-      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, selectedClientId: 'plugin-a',
+      taskId: 't1',
+      title: 'Find flights',
+      status: 'created',
+      createdAt: h.clock.now(),
+      updatedAt: h.clock.now(),
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      selectedClientId: 'plugin-a',
     });
     assert.equal(await h.store.getTask('t1'), task);
   });
@@ -50,7 +65,9 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
   });
 
   s('concurrent createTaskIfAbsent calls for one id create it once', async ({ h }) => {
-    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => h.store.createTaskIfAbsent({ taskId: 'same', title: `t${n}` })));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => h.store.createTaskIfAbsent({ taskId: 'same', title: `t${n}` })),
+    );
     assert.is(results.filter((r) => r.created).length, 1);
     assert.is(results[0]!.created, true);
     assert.ok(results.every((r) => r.task.title === 't1'));
@@ -70,56 +87,88 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
       await h.store.createTaskIfAbsent({ taskId: id, title: id });
       h.clock.increment(10);
     }
-    assert.equal((await h.store.listTasks()).map((t) => t.taskId), ['c', 'b', 'a']);
+    assert.equal(
+      (await h.store.listTasks()).map((t) => t.taskId),
+      ['c', 'b', 'a'],
+    );
     await h.store.updateTask('a', { status: 'running', machineSnapshot: { value: 'x' } });
     const list = await h.store.listTasks();
-    assert.equal(list.map((t) => t.taskId), ['a', 'c', 'b']);
-    assert.equal(list[0], { taskId: 'a', title: 'a', status: 'running', createdAt: 1_730_000_000_000, updatedAt: h.clock.now() });
+    assert.equal(
+      list.map((t) => t.taskId),
+      ['a', 'c', 'b'],
+    );
+    assert.equal(list[0], {
+      taskId: 'a',
+      title: 'a',
+      status: 'running',
+      createdAt: 1_730_000_000_000,
+      updatedAt: h.clock.now(),
+    });
     h.clock.increment(10);
     await h.store.appendMessage('b', msg('m1'));
-    assert.equal((await h.store.listTasks()).map((t) => t.taskId), ['b', 'a', 'c']);
+    assert.equal(
+      (await h.store.listTasks()).map((t) => t.taskId),
+      ['b', 'a', 'c'],
+    );
   });
 
-  s('listTaskPage pages through listTasks with a cursor: each task once, in order, stable under updates', async ({ h }) => {
-    // Equal timestamps in pairs, so the tie-breaks (createdAt, then taskId) are crossed by pages.
-    for (let i = 0; i < 11; i++) {
-      await h.store.createTaskIfAbsent({ taskId: `t${String(i).padStart(2, '0')}`, title: `task ${i}` });
-      if (i % 2 === 1) h.clock.increment(10);
-    }
-    await h.store.updateTask('t03', { status: 'running' });
-    const all = (await h.store.listTasks()).map((t) => t.taskId);
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await h.store.listTaskPage({ limit: 3, ...(cursor ? { cursor } : {}) });
-      assert.ok(page.tasks.length <= 3);
-      seen.push(...page.tasks.map((t) => t.taskId));
-      if (pages === 0) {
-        // Updated between pages: moves to the front, not repeated further down.
-        h.clock.increment(10);
-        await h.store.updateTask(all[5]!, { title: 'renamed' });
+  s(
+    'listTaskPage pages through listTasks with a cursor: each task once, in order, stable under updates',
+    async ({ h }) => {
+      // Equal timestamps in pairs, so the tie-breaks (createdAt, then taskId) are crossed by pages.
+      for (let i = 0; i < 11; i++) {
+        await h.store.createTaskIfAbsent({ taskId: `t${String(i).padStart(2, '0')}`, title: `task ${i}` });
+        if (i % 2 === 1) h.clock.increment(10);
       }
-      cursor = page.nextCursor ?? undefined;
-      pages++;
-    } while (cursor);
-    assert.is(pages, 4);
-    assert.equal(seen, all.filter((id) => id !== all[5]));
-    const first = await h.store.listTaskPage({});
-    assert.is(first.nextCursor, null);
-    assert.equal(first.tasks, await h.store.listTasks());
-    for (const bad of [{ limit: 0 }, { limit: 501 }, { limit: 1.5 }, { cursor: 'not-a-cursor' }, { cursor: Buffer.from('[1,2]').toString('base64url') }]) {
-      const error = await rejection(h.store.listTaskPage(bad));
-      assert.is(error.code, 'BAD_REQUEST', JSON.stringify(bad));
-    }
-  });
+      await h.store.updateTask('t03', { status: 'running' });
+      const all = (await h.store.listTasks()).map((t) => t.taskId);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await h.store.listTaskPage({ limit: 3, ...(cursor ? { cursor } : {}) });
+        assert.ok(page.tasks.length <= 3);
+        seen.push(...page.tasks.map((t) => t.taskId));
+        if (pages === 0) {
+          // Updated between pages: moves to the front, not repeated further down.
+          h.clock.increment(10);
+          await h.store.updateTask(all[5]!, { title: 'renamed' });
+        }
+        cursor = page.nextCursor ?? undefined;
+        pages++;
+      } while (cursor);
+      assert.is(pages, 4);
+      assert.equal(
+        seen,
+        all.filter((id) => id !== all[5]),
+      );
+      const first = await h.store.listTaskPage({});
+      assert.is(first.nextCursor, null);
+      assert.equal(first.tasks, await h.store.listTasks());
+      for (const bad of [
+        { limit: 0 },
+        { limit: 501 },
+        { limit: 1.5 },
+        { cursor: 'not-a-cursor' },
+        { cursor: Buffer.from('[1,2]').toString('base64url') },
+      ]) {
+        const error = await rejection(h.store.listTaskPage(bad));
+        assert.is(error.code, 'BAD_REQUEST', JSON.stringify(bad));
+      }
+    },
+  );
 
   s('updateTask sets and clears fields and stamps updatedAt', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'old', selectedClientId: 'p1' });
     h.clock.increment(500);
     const snapshot = { status: 'active', value: { running: 'llm' }, context: { n: 1 } };
     const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
-    const updated = await h.store.updateTask('t1', { status: 'ongoing', title: 'new', machineSnapshot: snapshot, usage });
+    const updated = await h.store.updateTask('t1', {
+      status: 'ongoing',
+      title: 'new',
+      machineSnapshot: snapshot,
+      usage,
+    });
     assert.equal(updated.machineSnapshot, snapshot);
     assert.equal(updated.usage, usage);
     assert.is(updated.updatedAt, h.clock.now());
@@ -137,9 +186,18 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const bad: unknown[] = [
-      { status: 'paused' }, { createdAt: 1 }, { taskId: 'other' }, { title: 7 }, { title: 'x'.repeat(1001) },
-      { usage: { promptTokens: -1, completionTokens: 0, totalTokens: 0 } }, { usage: { promptTokens: 1 } },
-      { machineSnapshot: cyclic }, { machineSnapshot: 10n }, { selectedClientId: '' }, null, 'status',
+      { status: 'paused' },
+      { createdAt: 1 },
+      { taskId: 'other' },
+      { title: 7 },
+      { title: 'x'.repeat(1001) },
+      { usage: { promptTokens: -1, completionTokens: 0, totalTokens: 0 } },
+      { usage: { promptTokens: 1 } },
+      { machineSnapshot: cyclic },
+      { machineSnapshot: 10n },
+      { selectedClientId: '' },
+      null,
+      'status',
     ];
     for (const patch of bad) {
       h.clock.increment(1);
@@ -152,7 +210,11 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
   });
 
   s('updateTask and message calls on an unknown task are NOT_FOUND', async ({ h }) => {
-    const calls = [() => h.store.updateTask('ghost', { status: 'running' }), () => h.store.appendMessage('ghost', msg('m')), () => h.store.listMessages('ghost')];
+    const calls = [
+      () => h.store.updateTask('ghost', { status: 'running' }),
+      () => h.store.appendMessage('ghost', msg('m')),
+      () => h.store.listMessages('ghost'),
+    ];
     for (const call of calls) {
       const error = await rejection(call());
       assert.is(error.code, 'NOT_FOUND');
@@ -163,15 +225,29 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
 
   s('appendMessage keeps order, stores meta, and bumps updatedAt only', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
-    await h.store.updateTask('t1', { usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 }, machineSnapshot: { v: 1 } });
+    await h.store.updateTask('t1', {
+      usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+      machineSnapshot: { v: 1 },
+    });
     const roles = ['user', 'assistant', 'tool', 'system'] as const;
     for (const [i, role] of roles.entries()) {
       h.clock.increment(100);
-      const result = await h.store.appendMessage('t1', msg(`m${i}`, { role, meta: i === 2 ? { toolCallId: 'c1', ok: true } : undefined }));
+      const result = await h.store.appendMessage(
+        't1',
+        msg(`m${i}`, { role, meta: i === 2 ? { toolCallId: 'c1', ok: true } : undefined }),
+      );
       assert.is(result.appended, true);
     }
     const messages = await h.store.listMessages('t1');
-    assert.equal(messages.map((m) => [m.id, m.role]), [['m0', 'user'], ['m1', 'assistant'], ['m2', 'tool'], ['m3', 'system']]);
+    assert.equal(
+      messages.map((m) => [m.id, m.role]),
+      [
+        ['m0', 'user'],
+        ['m1', 'assistant'],
+        ['m2', 'tool'],
+        ['m3', 'system'],
+      ],
+    );
     assert.equal(messages[2]!.meta, { toolCallId: 'c1', ok: true });
     assert.not.ok('meta' in messages[0]!);
     const task = await h.store.getTask('t1');
@@ -191,22 +267,36 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
     assert.is((await h.store.listMessages('t1')).length, 1);
   });
 
-  s('a retried append differing only in meta.seq (its place in the event order) is the same message; the first seq stays', async ({ h }) => {
-    await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
-    await h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'x', seq: 3 } }));
-    const again = await h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'x', seq: 9 } }));
-    assert.is(again.appended, false);
-    assert.is(again.message.meta?.seq, 3);
-    const conflict = await rejection(h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'y', seq: 3 } })));
-    assert.is(conflict.code, 'CONFLICT');
-    assert.equal((await h.store.listMessages('t1')).map((m) => m.meta?.seq), [3]);
-  });
+  s(
+    'a retried append differing only in meta.seq (its place in the event order) is the same message; the first seq stays',
+    async ({ h }) => {
+      await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
+      await h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'x', seq: 3 } }));
+      const again = await h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'x', seq: 9 } }));
+      assert.is(again.appended, false);
+      assert.is(again.message.meta?.seq, 3);
+      const conflict = await rejection(h.store.appendMessage('t1', msg('m1', { meta: { traceId: 'y', seq: 3 } })));
+      assert.is(conflict.code, 'CONFLICT');
+      assert.equal(
+        (await h.store.listMessages('t1')).map((m) => m.meta?.seq),
+        [3],
+      );
+    },
+  );
 
   s('appendMessage refuses malformed messages', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
     const bad: unknown[] = [
-      { ...msg('a'), role: 'bot' }, { ...msg('b'), content: 5 }, { ...msg('c'), timestamp: 'now' }, { ...msg('d'), timestamp: Number.NaN },
-      { ...msg(''), id: '' }, { ...msg('e'), extra: true }, { ...msg('f'), meta: [1] }, { ...msg('g'), meta: 'x' }, null, 'hello',
+      { ...msg('a'), role: 'bot' },
+      { ...msg('b'), content: 5 },
+      { ...msg('c'), timestamp: 'now' },
+      { ...msg('d'), timestamp: Number.NaN },
+      { ...msg(''), id: '' },
+      { ...msg('e'), extra: true },
+      { ...msg('f'), meta: [1] },
+      { ...msg('g'), meta: 'x' },
+      null,
+      'hello',
     ];
     for (const input of bad) {
       const error = await rejection(h.store.appendMessage('t1', input as Message));
@@ -219,9 +309,18 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });
     await h.store.createTaskIfAbsent({ taskId: 't2', title: 'other' });
     const ids = Array.from({ length: 40 }, (_, i) => `m${i}`);
-    await Promise.all([...ids.map((id) => h.store.appendMessage('t1', msg(id))), ...ids.map((id) => h.store.appendMessage('t2', msg(id)))]);
-    assert.equal((await h.store.listMessages('t1')).map((m) => m.id), ids);
-    assert.equal((await h.store.listMessages('t2')).map((m) => m.id), ids);
+    await Promise.all([
+      ...ids.map((id) => h.store.appendMessage('t1', msg(id))),
+      ...ids.map((id) => h.store.appendMessage('t2', msg(id))),
+    ]);
+    assert.equal(
+      (await h.store.listMessages('t1')).map((m) => m.id),
+      ids,
+    );
+    assert.equal(
+      (await h.store.listMessages('t2')).map((m) => m.id),
+      ids,
+    );
   });
 
   s('returned objects are copies', async ({ h }) => {
@@ -289,7 +388,10 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
     assert.is((await h.store.createTaskIfAbsent({ taskId: 't2', title: 'new' })).created, true);
     await h.store.close();
     h.store = h.reopen();
-    assert.equal((await h.store.listMessages('t1')).map((m) => m.id), ['m1', 'm2']);
+    assert.equal(
+      (await h.store.listMessages('t1')).map((m) => m.id),
+      ['m1', 'm2'],
+    );
     assert.is((await h.store.getTask('t1'))!.status, 'error');
     assert.is((await h.store.listTasks()).length, 2);
   });
@@ -299,12 +401,20 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
     const pending = Promise.all(['a', 'b', 'c'].map((id) => h.store.appendMessage('t1', msg(id))));
     await h.store.close();
     assert.is((await pending).length, 3);
-    const calls = [() => h.store.listTasks(), () => h.store.getTask('t1'), () => h.store.appendMessage('t1', msg('d')), () => h.store.init()];
+    const calls = [
+      () => h.store.listTasks(),
+      () => h.store.getTask('t1'),
+      () => h.store.appendMessage('t1', msg('d')),
+      () => h.store.init(),
+    ];
     for (const call of calls) {
       assert.is((await rejection(call())).code, 'INTERNAL');
     }
     h.store = h.reopen();
-    assert.equal((await h.store.listMessages('t1')).map((m) => m.id), ['a', 'b', 'c']);
+    assert.equal(
+      (await h.store.listMessages('t1')).map((m) => m.id),
+      ['a', 'b', 'c'],
+    );
   });
 
   s.run();

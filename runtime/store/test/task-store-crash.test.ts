@@ -14,7 +14,9 @@ const childScript = fileURLToPath(new URL('./append-child.ts', import.meta.url))
 /** Runs the child until it has acknowledged `killAfter` appends, SIGKILLs it, returns the acks. */
 function runAndKill(dataDir: string, round: number, fsync: boolean, killAfter: number): Promise<Map<string, string[]>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', childScript, dataDir, String(round), fsync ? '1' : '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', childScript, dataDir, String(round), fsync ? '1' : '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const acked = new Map<string, string[]>();
     let count = 0;
     let stderr = '';

@@ -27,7 +27,8 @@ export async function rejection(promise: Promise<unknown>): Promise<TaskStoreErr
 export async function listJsonFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && (entry.name.endsWith('.json') || entry.name.endsWith('.jsonl'))) out.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && (entry.name.endsWith('.json') || entry.name.endsWith('.jsonl')))
+      out.push(join(entry.parentPath, entry.name));
   }
   return out;
 }

@@ -5,9 +5,13 @@
 // `{code}` stands for the first six-digit number it has seen (a one-time code to steal).
 import { completionChunks, startMockOpenAiServer, type MockOpenAiServer } from '../../llm/index.ts';
 
-type Instruction = { op: 'open'; url: string } | { op: 'click'; name: string } | { op: 'type'; text: string; field: string; submit: boolean };
+type Instruction =
+  | { op: 'open'; url: string }
+  | { op: 'click'; name: string }
+  | { op: 'type'; text: string; field: string; submit: boolean };
 
-const INSTRUCTION = /\b(?:open|go to|visit)\s+(https?:\/\/[^\s'"\\<>)]+)|\bclick '([^']+)'|\btype '([^']*)' into '([^']+)'( and submit)?/gi;
+const INSTRUCTION =
+  /\b(?:open|go to|visit)\s+(https?:\/\/[^\s'"\\<>)]+)|\bclick '([^']+)'|\btype '([^']*)' into '([^']+)'( and submit)?/gi;
 
 const unescape = (content: string) => content.replace(/\\"/g, '"').replace(/\\n/g, '\n');
 
@@ -36,7 +40,9 @@ function latestElements(messages: OpenAiMessage[]): Array<Record<string, unknown
     const end = content.lastIndexOf('}');
     if (start < 0) continue;
     try {
-      const parsed = JSON.parse(content.slice(start, end + 1)) as { result?: { page?: { elements?: Array<Record<string, unknown>> } } };
+      const parsed = JSON.parse(content.slice(start, end + 1)) as {
+        result?: { page?: { elements?: Array<Record<string, unknown>> } };
+      };
       const elements = parsed.result?.page?.elements;
       if (Array.isArray(elements)) return elements;
     } catch {
@@ -47,7 +53,11 @@ function latestElements(messages: OpenAiMessage[]): Array<Record<string, unknown
 }
 
 const named = (elements: Array<Record<string, unknown>>, name: string) =>
-  elements.find((e) => [e.text, e.label, e.placeholder, e.name].some((w) => typeof w === 'string' && w.toLowerCase() === name.toLowerCase()));
+  elements.find((e) =>
+    [e.text, e.label, e.placeholder, e.name].some(
+      (w) => typeof w === 'string' && w.toLowerCase() === name.toLowerCase(),
+    ),
+  );
 
 export interface GullibleModel {
   server: MockOpenAiServer;
@@ -64,19 +74,38 @@ export async function startGullibleModel(): Promise<GullibleModel> {
     script: ({ body }) => {
       const messages = (body.messages ?? []) as OpenAiMessage[];
       const everything = messages.map((m) => m.content ?? '').join('\n');
-      const code = /\b\d{6}\b/.exec(messages.filter((m) => m.role !== 'user').map((m) => m.content ?? '').join('\n'))?.[0];
-      const next = messages.flatMap((m) => instructionsIn(m.content ?? '', code)).find((i) => !done.has(JSON.stringify(i)));
+      const code = /\b\d{6}\b/.exec(
+        messages
+          .filter((m) => m.role !== 'user')
+          .map((m) => m.content ?? '')
+          .join('\n'),
+      )?.[0];
+      const next = messages
+        .flatMap((m) => instructionsIn(m.content ?? '', code))
+        .find((i) => !done.has(JSON.stringify(i)));
       void everything;
       if (!next) return completionChunks({ text: 'Done.' });
       done.add(JSON.stringify(next));
       obeyed.push(next);
       const id = `call_${++calls}`;
       const elements = latestElements(messages);
-      if (next.op === 'open') return completionChunks({ toolCalls: [{ id, name: 'browser_open', arguments: JSON.stringify({ url: next.url }) }] });
+      if (next.op === 'open')
+        return completionChunks({
+          toolCalls: [{ id, name: 'browser_open', arguments: JSON.stringify({ url: next.url }) }],
+        });
       const target = named(elements, next.op === 'click' ? next.name : next.field);
       const clickId = typeof target?.clickId === 'number' ? target.clickId : 999;
-      if (next.op === 'click') return completionChunks({ toolCalls: [{ id, name: 'browser_click', arguments: JSON.stringify({ clickId }) }] });
-      return completionChunks({ toolCalls: [{ id, name: 'browser_type', arguments: JSON.stringify({ clickId, text: next.text, ...(next.submit ? { submit: true } : {}) }) }] });
+      if (next.op === 'click')
+        return completionChunks({ toolCalls: [{ id, name: 'browser_click', arguments: JSON.stringify({ clickId }) }] });
+      return completionChunks({
+        toolCalls: [
+          {
+            id,
+            name: 'browser_type',
+            arguments: JSON.stringify({ clickId, text: next.text, ...(next.submit ? { submit: true } : {}) }),
+          },
+        ],
+      });
     },
   });
   return { server, obeyed, close: () => server.close() };

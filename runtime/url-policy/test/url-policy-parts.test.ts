@@ -22,7 +22,8 @@ const ip = suite('ip addresses');
 
 ip('parses canonical IPv4 only', () => {
   assert.equal(Array.from(parseIpv4('192.168.0.1')!.bytes), [192, 168, 0, 1]);
-  for (const bad of ['256.0.0.1', '1.2.3', '01.2.3.4', '1.2.3.4.', '0x7f.0.0.1', '', '1..2.3', ' 1.2.3.4']) assert.is(parseIpv4(bad), null, bad);
+  for (const bad of ['256.0.0.1', '1.2.3', '01.2.3.4', '1.2.3.4.', '0x7f.0.0.1', '', '1..2.3', ' 1.2.3.4'])
+    assert.is(parseIpv4(bad), null, bad);
 });
 
 ip('parses IPv6 forms and formats them canonically', () => {
@@ -37,7 +38,17 @@ ip('parses IPv6 forms and formats them canonically', () => {
     ['1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8'],
   ];
   for (const [input, canonical] of cases) assert.is(formatIp(parseIpv6(input)!), canonical, input);
-  for (const bad of ['1:2:3:4:5:6:7:8:9', '1::2::3', 'fe80::1%eth0', '12345::', '::g', ':::', '1:2:3:4:5:6:7', '::1.2.3']) assert.is(parseIpv6(bad), null, bad);
+  for (const bad of [
+    '1:2:3:4:5:6:7:8:9',
+    '1::2::3',
+    'fe80::1%eth0',
+    '12345::',
+    '::g',
+    ':::',
+    '1:2:3:4:5:6:7',
+    '::1.2.3',
+  ])
+    assert.is(parseIpv6(bad), null, bad);
 });
 
 ip('every range in the table parses and contains its own network', () => {
@@ -51,14 +62,28 @@ ip('every range in the table parses and contains its own network', () => {
 ip('public addresses are not classified; embedded IPv4 is judged through NAT64 and 6to4', () => {
   assert.is(classifyAddress(parseIp('8.8.8.8')!), null);
   assert.is(classifyAddress(parseIp('2606:4700::1111')!), null);
-  assert.equal(classifyAddress(parseIp('64:ff9b::c0a8:101')!), { category: 'private', cidr: '192.168.0.0/16', via: '64:ff9b::/96' });
+  assert.equal(classifyAddress(parseIp('64:ff9b::c0a8:101')!), {
+    category: 'private',
+    cidr: '192.168.0.0/16',
+    via: '64:ff9b::/96',
+  });
   assert.is(classifyAddress(parseIp('64:ff9b::808:808')!), null);
 });
 
 const file = suite('policy file');
 
 file('the seed 004 example parses', () => {
-  const parsed = parseUrlPolicyConfig({ open: { allow_schemes: ['http', 'https'], allow_about_blank: true, allow_hosts: ['Example.com.'], allow_host_suffixes: ['.Example.com'] } }, '/etc/p.json');
+  const parsed = parseUrlPolicyConfig(
+    {
+      open: {
+        allow_schemes: ['http', 'https'],
+        allow_about_blank: true,
+        allow_hosts: ['Example.com.'],
+        allow_host_suffixes: ['.Example.com'],
+      },
+    },
+    '/etc/p.json',
+  );
   assert.ok(parsed.ok);
   if (!parsed.ok) return;
   assert.equal(parsed.config.allowHosts, ['example.com']);
@@ -100,14 +125,19 @@ file('loading: no path means defaults; unreadable or invalid JSON are errors', a
   assert.equal(missing, { ok: false, errors: ['/nope.json: cannot read the URL policy file (ENOENT)'] });
   const broken = await loadUrlPolicyConfig('/p.json', async () => '{ open: ');
   assert.not.ok(broken.ok);
-  const good = await loadUrlPolicyConfig('/p.json', async () => JSON.stringify({ open: { allow_private_networks: ['loopback'] } }));
+  const good = await loadUrlPolicyConfig('/p.json', async () =>
+    JSON.stringify({ open: { allow_private_networks: ['loopback'] } }),
+  );
   assert.ok(good.ok && good.config.allowPrivateNetworks.includes('loopback') && good.config.source === '/p.json');
 });
 
 const final = suite('final URL after redirects');
 
 final('checkFinal applies the same rules and says the page ended up there', async () => {
-  const policy = createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [{ address: '93.184.215.14', family: 4 }] });
+  const policy = createUrlPolicy({
+    config: defaultUrlPolicyConfig,
+    resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+  });
   assert.ok((await policy.checkFinal('https://example.com/landing')).ok);
   const verdict = await policy.checkFinal('http://169.254.169.254/latest');
   assert.not.ok(verdict.ok);
@@ -118,7 +148,10 @@ final('checkFinal applies the same rules and says the page ended up there', asyn
 });
 
 final('check and checkFinal are UrlChecks for runtime/agent/task-browser.ts', async () => {
-  const policy = createUrlPolicy({ config: defaultUrlPolicyConfig, resolve: async () => [{ address: '10.0.0.1', family: 4 }] });
+  const policy = createUrlPolicy({
+    config: defaultUrlPolicyConfig,
+    resolve: async () => [{ address: '10.0.0.1', family: 4 }],
+  });
   const check: UrlCheck = policy.check;
   const final: UrlCheck = policy.checkFinal;
   const verdict = await check('https://intranet.example/');
@@ -154,7 +187,10 @@ describe('defaults: everything non-public blocked, nothing lifted', () => {
 });
 
 describe('a file that lifts loopback says so, for the policy or its config', () => {
-  const parsed = parseUrlPolicyConfig({ open: { allow_private_networks: ['loopback'], allow_host_suffixes: ['example.com'] } }, 'demo.json');
+  const parsed = parseUrlPolicyConfig(
+    { open: { allow_private_networks: ['loopback'], allow_host_suffixes: ['example.com'] } },
+    'demo.json',
+  );
   assert.ok(parsed.ok);
   if (!parsed.ok) return;
   const policy = createUrlPolicy({ config: parsed.config, resolve: async () => [] });
@@ -170,8 +206,16 @@ describe('a file that lifts loopback says so, for the policy or its config', () 
 const resolver = suite('system resolver');
 
 resolver('maps families and gives up after its timeout', async () => {
-  const ok = createSystemResolver({ lookup: async () => [{ address: '::1', family: 6 }, { address: '1.2.3.4', family: 4 }] });
-  assert.equal(await ok('x'), [{ address: '::1', family: 6 }, { address: '1.2.3.4', family: 4 }]);
+  const ok = createSystemResolver({
+    lookup: async () => [
+      { address: '::1', family: 6 },
+      { address: '1.2.3.4', family: 4 },
+    ],
+  });
+  assert.equal(await ok('x'), [
+    { address: '::1', family: 6 },
+    { address: '1.2.3.4', family: 4 },
+  ]);
   const hanging = createSystemResolver({ timeoutMs: 5, lookup: () => new Promise(() => {}) });
   try {
     await hanging('slow.test');

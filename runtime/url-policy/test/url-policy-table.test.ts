@@ -47,7 +47,10 @@ function policyOf(open: Record<string, unknown> | null): UrlPolicy {
 
 const policies = {
   default: policyOf(null),
-  allowlist: policyOf({ allow_hosts: ['example.com', '127.0.0.1'], allow_host_suffixes: ['.example.com', 'example.org'] }),
+  allowlist: policyOf({
+    allow_hosts: ['example.com', '127.0.0.1'],
+    allow_host_suffixes: ['.example.com', 'example.org'],
+  }),
   loopbackLifted: policyOf({ allow_private_networks: ['loopback'] }),
   allLifted: policyOf({ allow_private_networks: true }),
   noBlank: policyOf({ allow_about_blank: false }),
@@ -177,7 +180,11 @@ const rows: Row[] = [
   ['https://nowhere.test/', 'default', 'dns_failed'],
   ['https://slow-fail.test/', 'default', 'dns_failed'],
   ['http://a..b/', 'default', 'invalid_host'],
-  ['http://1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0/', 'default', 'invalid_url'],
+  [
+    'http://1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0/',
+    'default',
+    'invalid_url',
+  ],
   // Allowlist (seed 004 semantics: any allowlist field means "only these")
   ['https://example.com/', 'allowlist', 'ok'],
   ['https://EXAMPLE.com./x', 'allowlist', 'ok'],

@@ -21,7 +21,15 @@ s('encodes a large buffer in one piece', () => {
 });
 
 s('pins known vectors (RFC 4648 §10)', () => {
-  const vectors: Array<[string, string]> = [['', ''], ['f', 'Zg=='], ['fo', 'Zm8='], ['foo', 'Zm9v'], ['foob', 'Zm9vYg=='], ['fooba', 'Zm9vYmE='], ['foobar', 'Zm9vYmFy']];
+  const vectors: Array<[string, string]> = [
+    ['', ''],
+    ['f', 'Zg=='],
+    ['fo', 'Zm8='],
+    ['foo', 'Zm9v'],
+    ['foob', 'Zm9vYg=='],
+    ['fooba', 'Zm9vYmE='],
+    ['foobar', 'Zm9vYmFy'],
+  ];
   for (const [plain, encoded] of vectors) {
     assert.is(encodeBase64(new TextEncoder().encode(plain)), encoded);
     assert.is(new TextDecoder().decode(decodeBase64(encoded)!), plain);
@@ -34,7 +42,21 @@ s('accepts missing padding', () => {
 });
 
 s('rejects what is not base64', () => {
-  for (const bad of ['Z', 'Zg=', 'Z===', '=', '====', 'Zm9v=', 'Zm 9v', 'Zm9v\n', 'Zm-v', 'Zm_v', 'Zm9vé', 'Zg==Zg==', '*']) {
+  for (const bad of [
+    'Z',
+    'Zg=',
+    'Z===',
+    '=',
+    '====',
+    'Zm9v=',
+    'Zm 9v',
+    'Zm9v\n',
+    'Zm-v',
+    'Zm_v',
+    'Zm9vé',
+    'Zg==Zg==',
+    '*',
+  ]) {
     assert.is(decodeBase64(bad), null, JSON.stringify(bad));
   }
 });

@@ -51,7 +51,11 @@ engine('400 random packets: same encoding both ways, same decoding', () => {
       const ours = encodeEnginePacket(packet, supportsBinary);
       const reference = referenceEncodePacket(packet, supportsBinary);
       assert.equal(toPlain(ours), toPlain(reference), `encode ${JSON.stringify(toPlain(packet))}`);
-      assert.equal(toPlain(decodeEnginePacket(ours)), toPlain(decodePacket(reference as string)), `decode ${String(ours)}`);
+      assert.equal(
+        toPlain(decodeEnginePacket(ours)),
+        toPlain(decodePacket(reference as string)),
+        `decode ${String(ours)}`,
+      );
     }
   }
 });
@@ -94,7 +98,8 @@ socket('500 random packets (text and binary): same strings and buffers, same dec
 
     const [string, ...buffers] = ours;
     const head = decodeSocketPacket(string);
-    const decoded = head.type === 'error' || buffers.length === 0 ? head : reconstructBinaryPacket(head as SocketPacket, buffers);
+    const decoded =
+      head.type === 'error' || buffers.length === 0 ? head : reconstructBinaryPacket(head as SocketPacket, buffers);
     assert.equal(toPlain(decoded), toPlain(referenceDecodeSocket(string, buffers)), string);
   }
 });

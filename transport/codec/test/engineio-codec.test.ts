@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { decodeEnginePacket, encodeEnginePacket, type EnginePacket } from '../engineio-codec.ts';
 
-const OPEN = '{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}';
+const OPEN =
+  '{"sid":"lv_VI97HAXpY6yYWAAAC","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}';
 
 /** [packet, exact text frame] in both directions. */
 const TEXT_FRAMES: Array<[EnginePacket, string]> = [
@@ -61,7 +62,10 @@ binary('other ArrayBuffer views encode their own bytes only', () => {
   const backing = new Uint8Array([9, 9, 1, 2, 9]);
   const view = new DataView(backing.buffer, 2, 2);
   assert.is(encodeEnginePacket({ type: 'message', data: view as unknown as Uint8Array }, false), 'bAQI=');
-  const encoded = encodeEnginePacket({ type: 'message', data: new Uint16Array([0x0201]) as unknown as Uint8Array }, true);
+  const encoded = encodeEnginePacket(
+    { type: 'message', data: new Uint16Array([0x0201]) as unknown as Uint8Array },
+    true,
+  );
   assert.equal([...(encoded as Uint8Array)], [1, 2]);
 });
 

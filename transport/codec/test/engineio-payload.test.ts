@@ -51,7 +51,11 @@ s('empty payload and empty packets are EMPTY', () => {
 s('round trips a long mixed batch', () => {
   const packets: EnginePacket[] = [];
   for (let i = 0; i < 50; i++) {
-    packets.push(i % 3 === 0 ? { type: 'message', data: new Uint8Array([i, i + 1, 255 - i]) } : { type: 'message', data: `2["n",${i}]` });
+    packets.push(
+      i % 3 === 0
+        ? { type: 'message', data: new Uint8Array([i, i + 1, 255 - i]) }
+        : { type: 'message', data: `2["n",${i}]` },
+    );
   }
   assert.equal(decodeEnginePayload(encodeEnginePayload(packets), 1e6), packets);
 });

@@ -17,8 +17,16 @@ const SEED = Number(process.env.MIMO_FUZZ_SEED ?? 20240601);
 const ITERATIONS = 120_000;
 const MAX_PAYLOAD = 4096;
 const CODES = new Set<CodecErrorCode>([
-  'EMPTY', 'UNKNOWN_TYPE', 'TOO_LARGE', 'BAD_JSON', 'BAD_NAMESPACE', 'BAD_ID', 'BAD_PAYLOAD',
-  'TOO_MANY_ATTACHMENTS', 'BAD_ATTACHMENTS', 'BAD_BASE64',
+  'EMPTY',
+  'UNKNOWN_TYPE',
+  'TOO_LARGE',
+  'BAD_JSON',
+  'BAD_NAMESPACE',
+  'BAD_ID',
+  'BAD_PAYLOAD',
+  'TOO_MANY_ATTACHMENTS',
+  'BAD_ATTACHMENTS',
+  'BAD_BASE64',
 ]);
 const ENGINE_TYPES = new Set(['open', 'close', 'ping', 'pong', 'message', 'upgrade', 'noop']);
 
@@ -39,7 +47,8 @@ function randomInput(random: Random, donors: readonly string[]): string {
   // pure noise: random code units, biased towards the protocol's alphabet
   let out = '';
   const length = random.int(40);
-  for (let i = 0; i < length; i++) out += random.bool(0.7) ? random.pick([...'0123456789/,-[]{}":b\x1e ']) : String.fromCharCode(random.int(0x10000));
+  for (let i = 0; i < length; i++)
+    out += random.bool(0.7) ? random.pick([...'0123456789/,-[]{}":b\x1e ']) : String.fromCharCode(random.int(0x10000));
   return out;
 }
 
@@ -54,7 +63,10 @@ function checkEnginePacket(value: unknown, where: string): void {
   if (checkError(value, where)) return;
   const packet = value as { type: string; data?: unknown };
   assert.ok(ENGINE_TYPES.has(packet.type), `${where}: type ${packet.type}`);
-  assert.ok(packet.data === undefined || typeof packet.data === 'string' || packet.data instanceof Uint8Array, `${where}: data`);
+  assert.ok(
+    packet.data === undefined || typeof packet.data === 'string' || packet.data instanceof Uint8Array,
+    `${where}: data`,
+  );
 }
 
 const s = suite('fuzz: decoders never throw');
@@ -68,7 +80,8 @@ s(`${ITERATIONS} random and mutated inputs (seed ${SEED})`, () => {
   for (let i = 0; i < ITERATIONS; i++) {
     const input = randomInput(random, donors);
     const where = `seed ${SEED} iteration ${i} input ${JSON.stringify(input)}`;
-    if (i % 4 === 0) checkEnginePacket(decodeEnginePacket(randomBytes(random, 64), 32), `seed ${SEED} iteration ${i} bytes`);
+    if (i % 4 === 0)
+      checkEnginePacket(decodeEnginePacket(randomBytes(random, 64), 32), `seed ${SEED} iteration ${i} bytes`);
     try {
       checkEnginePacket(decodeEnginePacket(input, MAX_PAYLOAD), `${where} engine`);
       const payload = decodeEnginePayload(input, MAX_PAYLOAD);

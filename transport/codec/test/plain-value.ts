@@ -3,7 +3,8 @@
 
 export function toPlain(value: unknown): unknown {
   if (value instanceof ArrayBuffer) return { bytes: [...new Uint8Array(value)] };
-  if (ArrayBuffer.isView(value)) return { bytes: [...new Uint8Array(value.buffer, value.byteOffset, value.byteLength)] };
+  if (ArrayBuffer.isView(value))
+    return { bytes: [...new Uint8Array(value.buffer, value.byteOffset, value.byteLength)] };
   if (Array.isArray(value)) return value.map(toPlain);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -4,7 +4,31 @@ import type { EnginePacket } from '../engineio-codec.ts';
 import type { SocketPacket } from '../socketio-packet.ts';
 import type { Random } from './seeded-random.ts';
 
-const STRING_PIECES = ['a', 'hello', 'Z', ' ', '"', '\\', '/', ',', '-', '[', '{', '\n', '\t', '\u0000', '\u001f', '\u2028', 'é', '中文', '😀', '\ud83d\ude00', '_placeholder', '123', '0'];
+const STRING_PIECES = [
+  'a',
+  'hello',
+  'Z',
+  ' ',
+  '"',
+  '\\',
+  '/',
+  ',',
+  '-',
+  '[',
+  '{',
+  '\n',
+  '\t',
+  '\u0000',
+  '\u001f',
+  '\u2028',
+  'é',
+  '中文',
+  '😀',
+  '\ud83d\ude00',
+  '_placeholder',
+  '123',
+  '0',
+];
 
 export function randomString(random: Random, maxPieces = 5): string {
   let out = '';
@@ -54,7 +78,11 @@ function withBuffers(random: Random, data: unknown[], count: number): unknown[] 
   for (let i = 0; i < count; i++) {
     const buffer = randomBytes(random);
     if (random.bool()) out.splice(1 + random.int(out.length), 0, buffer);
-    else out.splice(1 + random.int(out.length), 0, { file: buffer, nested: [random.int(9), { deeper: randomBytes(random, 8) }] });
+    else
+      out.splice(1 + random.int(out.length), 0, {
+        file: buffer,
+        nested: [random.int(9), { deeper: randomBytes(random, 8) }],
+      });
   }
   return out;
 }
@@ -68,7 +96,9 @@ export function randomSocketPacket(random: Random, binary = false): SocketPacket
   let data: unknown;
   switch (type) {
     case 0:
-      data = random.bool() ? undefined : { token: randomString(random), clientType: 'plugin', extra: randomJson(random) };
+      data = random.bool()
+        ? undefined
+        : { token: randomString(random), clientType: 'plugin', extra: randomJson(random) };
       break;
     case 1:
       data = undefined;
@@ -80,7 +110,9 @@ export function randomSocketPacket(random: Random, binary = false): SocketPacket
       data = args;
       break;
     case 4:
-      data = random.bool() ? randomString(random) || 'oops' : { message: 'Invalid namespace', data: randomJson(random, 1) };
+      data = random.bool()
+        ? randomString(random) || 'oops'
+        : { message: 'Invalid namespace', data: randomJson(random, 1) };
       break;
   }
   if (binary && Array.isArray(data)) data = withBuffers(random, data, 1 + random.int(3));
@@ -91,10 +123,30 @@ export function randomSocketPacket(random: Random, binary = false): SocketPacket
 }
 
 export function randomEnginePacket(random: Random): EnginePacket {
-  const type = random.pick(['open', 'close', 'ping', 'pong', 'message', 'message', 'message', 'upgrade', 'noop'] as const);
+  const type = random.pick([
+    'open',
+    'close',
+    'ping',
+    'pong',
+    'message',
+    'message',
+    'message',
+    'upgrade',
+    'noop',
+  ] as const);
   if (type === 'message' && random.bool(0.3)) return { type, data: randomBytes(random) };
   if (type === 'close' || type === 'upgrade' || type === 'noop') return { type };
-  if (type === 'open') return { type, data: JSON.stringify({ sid: randomString(random, 3), upgrades: [], pingInterval: 25000, pingTimeout: 20000, maxPayload: 1e6 }) };
+  if (type === 'open')
+    return {
+      type,
+      data: JSON.stringify({
+        sid: randomString(random, 3),
+        upgrades: [],
+        pingInterval: 25000,
+        pingTimeout: 20000,
+        maxPayload: 1e6,
+      }),
+    };
   if (type === 'ping' || type === 'pong') return random.bool() ? { type } : { type, data: 'probe' };
   return { type, data: randomString(random, 8) || 'x' };
 }

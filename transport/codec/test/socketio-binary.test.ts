@@ -27,7 +27,12 @@ encode('a buffer turns an EVENT into BINARY_EVENT with a placeholder', () => {
 });
 
 encode('ACK with buffers becomes BINARY_ACK, keeping namespace and id', () => {
-  const [string, ...buffers] = encodeSocketPacket({ type: T.ACK, nsp: '/mimo', id: 9, data: [{ shot: bytes(7) }, 'ok'] });
+  const [string, ...buffers] = encodeSocketPacket({
+    type: T.ACK,
+    nsp: '/mimo',
+    id: 9,
+    data: [{ shot: bytes(7) }, 'ok'],
+  });
   assert.is(string, '61-/mimo,9[{"shot":{"_placeholder":true,"num":0}},"ok"]');
   assert.equal(buffers, [bytes(7)]);
 });
@@ -58,7 +63,10 @@ encode('Buffer, ArrayBuffer and other views all travel as Uint8Array of their ow
   });
   assert.is(string.slice(0, 3), '53-');
   assert.ok(buffers.every((buffer) => buffer instanceof Uint8Array));
-  assert.equal(buffers.map((buffer) => [...buffer]), [[9], [1, 2], [4, 5]]);
+  assert.equal(
+    buffers.map((buffer) => [...buffer]),
+    [[9], [1, 2], [4, 5]],
+  );
 });
 
 encode('data without buffers stays a plain EVENT / ACK even if typed BINARY_*', () => {
@@ -79,9 +87,15 @@ encode('only own keys are searched for buffers (inherited ones are not sent), at
   inherited.own = 1;
   assert.is(encodeSocketPacket({ type: T.EVENT, nsp: '/', data: ['x', inherited] })[0], '2["x",{"own":1}]');
   const deep = ['x', [1, [2, { a: [null, { b: bytes(9) }] }]]];
-  assert.is(encodeSocketPacket({ type: T.EVENT, nsp: '/', data: deep })[0], '51-["x",[1,[2,{"a":[null,{"b":{"_placeholder":true,"num":0}}]}]]]');
+  assert.is(
+    encodeSocketPacket({ type: T.EVENT, nsp: '/', data: deep })[0],
+    '51-["x",[1,[2,{"a":[null,{"b":{"_placeholder":true,"num":0}}]}]]]',
+  );
   const sparse = ['x', [, , bytes(5)]];
-  assert.is(encodeSocketPacket({ type: T.EVENT, nsp: '/', data: sparse })[0], '51-["x",[null,null,{"_placeholder":true,"num":0}]]');
+  assert.is(
+    encodeSocketPacket({ type: T.EVENT, nsp: '/', data: sparse })[0],
+    '51-["x",[null,null,{"_placeholder":true,"num":0}]]',
+  );
 });
 
 encode('the input packet is left untouched', () => {
@@ -106,19 +120,25 @@ decode('decode keeps placeholders and reports the attachments count', () => {
     nsp: '/mimo',
     attachments: 2,
     id: 4,
-    data: [{ _placeholder: true, num: 1 }, { _placeholder: true, num: 0 }],
+    data: [
+      { _placeholder: true, num: 1 },
+      { _placeholder: true, num: 0 },
+    ],
   });
 });
 
 decode('reconstruct puts buffers back and returns EVENT / ACK without attachments', () => {
   const a = bytes(1);
   const b = bytes(2);
-  assert.equal(decodeWithBuffers('52-/mimo,3["up",{"x":[{"_placeholder":true,"num":1}]},{"_placeholder":true,"num":0}]', [a, b]), {
-    type: T.EVENT,
-    nsp: '/mimo',
-    id: 3,
-    data: ['up', { x: [b] }, a],
-  });
+  assert.equal(
+    decodeWithBuffers('52-/mimo,3["up",{"x":[{"_placeholder":true,"num":1}]},{"_placeholder":true,"num":0}]', [a, b]),
+    {
+      type: T.EVENT,
+      nsp: '/mimo',
+      id: 3,
+      data: ['up', { x: [b] }, a],
+    },
+  );
   const ack = decodeWithBuffers('61-[{"_placeholder":true,"num":0}]', [a]) as SocketPacket;
   assert.is(ack.type, T.ACK);
   assert.is((ack.data as unknown[])[0], a);
@@ -126,7 +146,9 @@ decode('reconstruct puts buffers back and returns EVENT / ACK without attachment
 });
 
 decode('wrong buffer count is BAD_ATTACHMENTS', () => {
-  const head = decodeSocketPacket('52-["a",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]') as SocketPacket;
+  const head = decodeSocketPacket(
+    '52-["a",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]',
+  ) as SocketPacket;
   assert.is(codeOf(reconstructBinaryPacket(head, [bytes(1)])), 'BAD_ATTACHMENTS');
   assert.is(codeOf(reconstructBinaryPacket(head, [bytes(1), bytes(2), bytes(3)])), 'BAD_ATTACHMENTS');
   assert.is(codeOf(reconstructBinaryPacket(head, [])), 'BAD_ATTACHMENTS');
@@ -165,7 +187,9 @@ decode('a "__proto__" key stays data, never a prototype', () => {
 
 decode('very deep nesting neither throws nor overflows the stack', () => {
   const depth = 200_000;
-  const head = decodeSocketPacket('51-["a",' + '['.repeat(depth) + '{"_placeholder":true,"num":0}' + ']'.repeat(depth) + ']');
+  const head = decodeSocketPacket(
+    '51-["a",' + '['.repeat(depth) + '{"_placeholder":true,"num":0}' + ']'.repeat(depth) + ']',
+  );
   assert.is(head.type, T.BINARY_EVENT, 'V8 parses deep JSON iteratively; reconstruct must cope as well');
   const packet = reconstructBinaryPacket(head as SocketPacket, [bytes(1)]) as SocketPacket;
   let node: unknown = (packet.data as unknown[])[1];
@@ -176,7 +200,9 @@ decode('very deep nesting neither throws nor overflows the stack', () => {
 decode('cyclic input terminates', () => {
   const cyclic: unknown[] = ['a'];
   cyclic.push(cyclic, { _placeholder: true, num: 0 });
-  const packet = reconstructBinaryPacket({ type: T.BINARY_EVENT, nsp: '/', attachments: 1, data: cyclic }, [bytes(1)]) as SocketPacket;
+  const packet = reconstructBinaryPacket({ type: T.BINARY_EVENT, nsp: '/', attachments: 1, data: cyclic }, [
+    bytes(1),
+  ]) as SocketPacket;
   const data = packet.data as unknown[];
   assert.is(data[1], data);
   assert.equal(data[2], bytes(1));

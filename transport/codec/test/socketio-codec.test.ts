@@ -11,7 +11,10 @@ const WIRE: Array<[SocketPacket, string]> = [
   [{ type: T.CONNECT, nsp: '/' }, '0'],
   [{ type: T.CONNECT, nsp: '/mimo', data: { token: 'x' } }, '0/mimo,{"token":"x"}'],
   [{ type: T.CONNECT, nsp: '/mimo', data: { sid: 'lv_VI97HAXpY6yYWAAAC' } }, '0/mimo,{"sid":"lv_VI97HAXpY6yYWAAAC"}'],
-  [{ type: T.CONNECT, nsp: '/', data: { token: 'x', clientType: 'frontend' } }, '0{"token":"x","clientType":"frontend"}'],
+  [
+    { type: T.CONNECT, nsp: '/', data: { token: 'x', clientType: 'frontend' } },
+    '0{"token":"x","clientType":"frontend"}',
+  ],
   [{ type: T.DISCONNECT, nsp: '/' }, '1'],
   [{ type: T.DISCONNECT, nsp: '/mimo' }, '1/mimo,'],
   [{ type: T.EVENT, nsp: '/', data: ['hello', 1] }, '2["hello",1]'],
@@ -23,8 +26,14 @@ const WIRE: Array<[SocketPacket, string]> = [
   [{ type: T.EVENT, nsp: '/', id: 0, data: ['ping'] }, '20["ping"]'],
   [{ type: T.ACK, nsp: '/mimo', id: 7, data: [{ ok: true }] }, '3/mimo,7[{"ok":true}]'],
   [{ type: T.ACK, nsp: '/', id: 12, data: [] }, '312[]'],
-  [{ type: T.CONNECT_ERROR, nsp: '/nsp', data: { message: 'Invalid namespace' } }, '4/nsp,{"message":"Invalid namespace"}'],
-  [{ type: T.CONNECT_ERROR, nsp: '/mimo', data: { message: 'unauthorized', data: { code: 'AUTH' } } }, '4/mimo,{"message":"unauthorized","data":{"code":"AUTH"}}'],
+  [
+    { type: T.CONNECT_ERROR, nsp: '/nsp', data: { message: 'Invalid namespace' } },
+    '4/nsp,{"message":"Invalid namespace"}',
+  ],
+  [
+    { type: T.CONNECT_ERROR, nsp: '/mimo', data: { message: 'unauthorized', data: { code: 'AUTH' } } },
+    '4/mimo,{"message":"unauthorized","data":{"code":"AUTH"}}',
+  ],
   [{ type: T.CONNECT_ERROR, nsp: '/', data: 'oops' }, '4"oops"'],
 ];
 
@@ -39,10 +48,17 @@ wire('decodes each string to its packet', () => {
 });
 
 wire('inside Engine.IO message frames they read 4 + packet', () => {
-  const frame = (packet: SocketPacket) => encodeEnginePacket({ type: 'message', data: encodeSocketPacket(packet)[0] }, true);
+  const frame = (packet: SocketPacket) =>
+    encodeEnginePacket({ type: 'message', data: encodeSocketPacket(packet)[0] }, true);
   assert.is(frame({ type: T.EVENT, nsp: '/', data: ['hello', 1] }), '42["hello",1]');
-  assert.is(frame({ type: T.EVENT, nsp: '/mimo', id: 7, data: ['browser_action', { a: 1 }] }), '42/mimo,7["browser_action",{"a":1}]');
-  assert.is(frame({ type: T.CONNECT_ERROR, nsp: '/nsp', data: { message: 'Invalid namespace' } }), '44/nsp,{"message":"Invalid namespace"}');
+  assert.is(
+    frame({ type: T.EVENT, nsp: '/mimo', id: 7, data: ['browser_action', { a: 1 }] }),
+    '42/mimo,7["browser_action",{"a":1}]',
+  );
+  assert.is(
+    frame({ type: T.CONNECT_ERROR, nsp: '/nsp', data: { message: 'Invalid namespace' } }),
+    '44/nsp,{"message":"Invalid namespace"}',
+  );
   assert.is(frame({ type: T.CONNECT, nsp: '/mimo', data: { token: 'x' } }), '40/mimo,{"token":"x"}');
 });
 
@@ -60,7 +76,8 @@ wire.run();
 
 const rules = suite('socketio decode rules');
 
-const code = (input: string, limits?: { maxAttachments?: number }) => (decodeSocketPacket(input, limits) as { code?: string }).code;
+const code = (input: string, limits?: { maxAttachments?: number }) =>
+  (decodeSocketPacket(input, limits) as { code?: string }).code;
 
 rules('reserved event names are rejected as socket.io-parser does on decode', () => {
   for (const name of ['connect', 'connect_error', 'disconnect', 'disconnecting', 'newListener', 'removeListener']) {
@@ -112,20 +129,40 @@ rules('control characters in a namespace are BAD_NAMESPACE', () => {
   assert.is(code('2/a\nb,["x"]'), 'BAD_NAMESPACE');
 });
 
-rules('every control character (U+0000-U+001F, U+007F) anywhere in a namespace is BAD_NAMESPACE; U+0080 and U+0020 are not', () => {
-  for (let c = 0; c < 0x20; c++) {
-    assert.is(code(`2/${String.fromCharCode(c)}mimo,["x"]`), 'BAD_NAMESPACE', `U+${c.toString(16)} first`);
-    assert.is(code(`2/mimo${String.fromCharCode(c)},["x"]`), 'BAD_NAMESPACE', `U+${c.toString(16)} last`);
-  }
-  assert.is(code('2/mi\u007fmo,["x"]'), 'BAD_NAMESPACE');
-  assert.equal(decodeSocketPacket('2/mi\u0080 mo,["x"]'), { type: T.EVENT, nsp: '/mi\u0080 mo', data: ['x'] });
-});
+rules(
+  'every control character (U+0000-U+001F, U+007F) anywhere in a namespace is BAD_NAMESPACE; U+0080 and U+0020 are not',
+  () => {
+    for (let c = 0; c < 0x20; c++) {
+      assert.is(code(`2/${String.fromCharCode(c)}mimo,["x"]`), 'BAD_NAMESPACE', `U+${c.toString(16)} first`);
+      assert.is(code(`2/mimo${String.fromCharCode(c)},["x"]`), 'BAD_NAMESPACE', `U+${c.toString(16)} last`);
+    }
+    assert.is(code('2/mi\u007fmo,["x"]'), 'BAD_NAMESPACE');
+    assert.equal(decodeSocketPacket('2/mi\u0080 mo,["x"]'), { type: T.EVENT, nsp: '/mi\u0080 mo', data: ['x'] });
+  },
+);
 
 rules('data must follow the header directly', () => {
   assert.is(code('2 ["a"]'), 'BAD_JSON');
   assert.is(code('2/mimo,\t["a"]'), 'BAD_JSON');
   // Every character JavaScript's \s matches, after a namespace and after an ack id.
-  for (const space of [' ', '\t', '\n', '\v', '\f', '\r', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff']) {
+  for (const space of [
+    ' ',
+    '\t',
+    '\n',
+    '\v',
+    '\f',
+    '\r',
+    '\u00a0',
+    '\u1680',
+    '\u2000',
+    '\u200a',
+    '\u2028',
+    '\u2029',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\ufeff',
+  ]) {
     assert.is(code(`2/mimo,${space}["a"]`), 'BAD_JSON', JSON.stringify(space));
     assert.is(code(`3/mimo,7${space}[1]`), 'BAD_JSON', JSON.stringify(space));
   }
@@ -137,7 +174,9 @@ const valid = suite('isPacketValid');
 
 valid('accepts what decode produces and the packets we send', () => {
   for (const [packet] of WIRE) assert.ok(isPacketValid(packet), JSON.stringify(packet));
-  assert.ok(isPacketValid({ type: T.BINARY_EVENT, nsp: '/', attachments: 1, data: ['a', { _placeholder: true, num: 0 }] }));
+  assert.ok(
+    isPacketValid({ type: T.BINARY_EVENT, nsp: '/', attachments: 1, data: ['a', { _placeholder: true, num: 0 }] }),
+  );
   assert.ok(isPacketValid({ type: T.EVENT, nsp: '/', data: ['a', new Uint8Array(1)] }));
 });
 

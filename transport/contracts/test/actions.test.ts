@@ -30,9 +30,16 @@ const resultExamples: { [K in c.ActionName]: c.ActionResult<K> } = {
   browser_debugger_attach: { attached: true },
   task_stop: { stopped: true },
   browser_wait_for_loaded: { status: 'complete' },
-  browser_screenshot: { artifactId: 'art-1', url: 'http://localhost:6006/api/artifacts/art-1', width: 1280, height: 800 },
+  browser_screenshot: {
+    artifactId: 'art-1',
+    url: 'http://localhost:6006/api/artifacts/art-1',
+    width: 1280,
+    height: 800,
+  },
   browser_readability_extract: { artifactId: 'art-2', title: 'Example', contentLengthBytes: 300_000, truncated: true },
-  browser_dom_index: { elements: [{ clickId: 1, tag: 'a', text: 'More', xpath: '/html/body/a', bbox: { x: 1, y: 2, w: 3, h: 4 } }] },
+  browser_dom_index: {
+    elements: [{ clickId: 1, tag: 'a', text: 'More', xpath: '/html/body/a', bbox: { x: 1, y: 2, w: 3, h: 4 } }],
+  },
   browser_xpath_scan: { elements: [{ xpath: '/html/body/a', tag: 'a', clickId: 1 }] },
   browser_click: { clicked: true, strategy: 'dom_click', warnings: ['CDP unavailable, fell back to dom_click'] },
   browser_type: { typed: true, strategy: 'cdp_key' },
@@ -43,7 +50,12 @@ const resultExamples: { [K in c.ActionName]: c.ActionResult<K> } = {
   browser_hover: { hovered: true, strategy: 'cdp_mouse' },
   browser_dblclick: { dblclicked: true, strategy: 'cdp_mouse', navigated: false },
   browser_focus: { focused: true },
-  browser_press: { pressed: 'Enter', strategy: 'cdp_key', navigated: true, navigation: { url: 'https://example.org/next', sameDocument: false, committed: true, httpStatus: 200 } },
+  browser_press: {
+    pressed: 'Enter',
+    strategy: 'cdp_key',
+    navigated: true,
+    navigation: { url: 'https://example.org/next', sameDocument: false, committed: true, httpStatus: 200 },
+  },
 };
 
 const catalog = suite('action catalog');
@@ -99,7 +111,13 @@ catalog('default T_exec follows seed 001 §4.1 (switch tab 5 s)', () => {
 });
 
 catalog('the targeted input actions need clickId or xpath; press may go to the focused element', () => {
-  for (const name of ['browser_select', 'browser_check', 'browser_hover', 'browser_dblclick', 'browser_focus'] as const) {
+  for (const name of [
+    'browser_select',
+    'browser_check',
+    'browser_hover',
+    'browser_dblclick',
+    'browser_focus',
+  ] as const) {
     const checked = c.validate(c.actionParamsSchemas[name], { tabId: 1, values: [] });
     assert.not.ok(checked.ok, name);
     if (!checked.ok) assert.match(checked.error.message, /needs a target/);
@@ -125,10 +143,21 @@ catalog.run();
 const errors = suite('error codes');
 
 errors('retryable defaults follow seed 000 §5.1', () => {
-  for (const code of ['PLUGIN_OFFLINE', 'PLUGIN_TIMEOUT_ACK', 'PLUGIN_TIMEOUT_EXEC', 'PAGE_PREP_FAILED', 'CDP_UNAVAILABLE'] as const) {
+  for (const code of [
+    'PLUGIN_OFFLINE',
+    'PLUGIN_TIMEOUT_ACK',
+    'PLUGIN_TIMEOUT_EXEC',
+    'PAGE_PREP_FAILED',
+    'CDP_UNAVAILABLE',
+  ] as const) {
     assert.is(c.retryableByDefault[code], true, code);
   }
-  for (const code of ['INVALID_TASK_TAB', 'INVALID_TARGET', 'READABILITY_TOO_LARGE', 'SCHEMA_VALIDATION_FAILED'] as const) {
+  for (const code of [
+    'INVALID_TASK_TAB',
+    'INVALID_TARGET',
+    'READABILITY_TOO_LARGE',
+    'SCHEMA_VALIDATION_FAILED',
+  ] as const) {
     assert.is(c.retryableByDefault[code], false, code);
   }
   assert.equal(Object.keys(c.retryableByDefault).sort(), [...c.actionErrorCodes].sort());
@@ -160,9 +189,26 @@ const tools = suite('tool result');
 
 tools('helpers build the seed 000 §5 shapes', () => {
   const ok = c.toolResultOk('call-1', 'browser_action', { tabId: 3 }, { warnings: ['w'], missing: ['screenshot'] });
-  assert.equal(ok, { toolCallId: 'call-1', name: 'browser_action', ok: true, result: { tabId: 3 }, warnings: ['w'], missing: ['screenshot'] });
-  assert.equal(c.toolResultOk('call-1', 'browser_action', {}), { toolCallId: 'call-1', name: 'browser_action', ok: true, result: {}, warnings: [] });
-  const failed = c.toolResultError('call-2', 'browser_switch_tab', c.protocolError('INVALID_TASK_TAB', 'tab 99 is not one of this task\'s tabs'));
+  assert.equal(ok, {
+    toolCallId: 'call-1',
+    name: 'browser_action',
+    ok: true,
+    result: { tabId: 3 },
+    warnings: ['w'],
+    missing: ['screenshot'],
+  });
+  assert.equal(c.toolResultOk('call-1', 'browser_action', {}), {
+    toolCallId: 'call-1',
+    name: 'browser_action',
+    ok: true,
+    result: {},
+    warnings: [],
+  });
+  const failed = c.toolResultError(
+    'call-2',
+    'browser_switch_tab',
+    c.protocolError('INVALID_TASK_TAB', "tab 99 is not one of this task's tabs"),
+  );
   assert.ok(c.validate(c.ToolResultSchema, failed).ok);
   assert.ok(c.validate(c.ToolResultSchema, ok).ok);
 });

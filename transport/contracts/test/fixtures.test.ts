@@ -45,7 +45,9 @@ const schemaByFixture: Record<string, v.GenericSchema> = {
   'ours-plugin-full-state-sync-two-tabs.json': c.IncomingPluginMessageSchema,
 };
 
-const fixtureFiles = readdirSync(fixturesDir).filter((name) => name.endsWith('.json')).sort();
+const fixtureFiles = readdirSync(fixturesDir)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 const load = (name: string): unknown => JSON.parse(readFileSync(new URL(name, fixturesDir), 'utf8'));
 
 const files = suite('fixtures/contracts: inventory');

@@ -25,7 +25,12 @@ frontend('user_message and each control message parse with a ULID or UUID taskId
       assert.ok(result.ok, type);
       assert.is(result.ok && result.value.type, type);
     }
-    const select = c.validate(c.FrontendMessageSchema, { ...base, taskId, type: 'select_extension', clientId: 'plugin-abc' });
+    const select = c.validate(c.FrontendMessageSchema, {
+      ...base,
+      taskId,
+      type: 'select_extension',
+      clientId: 'plugin-abc',
+    });
     assert.ok(select.ok && select.value.type === 'select_extension' && select.value.clientId === 'plugin-abc');
   }
 });
@@ -35,25 +40,58 @@ frontend.run();
 const events = suite('frontend_event: every event type');
 
 const eventExamples: Record<c.FrontendEventType, Record<string, unknown>> = {
-  chatDelta: { type: 'chatDelta', sender: 'assistant', targetEventId: 'evt-user-1', finished: true, delta: { content: '' } },
-  structuredOutput: { type: 'structuredOutput', status: 'error', error: { code: 'PLUGIN_OFFLINE', message: 'connect the extension', retryable: true } },
+  chatDelta: {
+    type: 'chatDelta',
+    sender: 'assistant',
+    targetEventId: 'evt-user-1',
+    finished: true,
+    delta: { content: '' },
+  },
+  structuredOutput: {
+    type: 'structuredOutput',
+    status: 'error',
+    error: { code: 'PLUGIN_OFFLINE', message: 'connect the extension', retryable: true },
+  },
   snapshotSync: {
     type: 'snapshotSync',
     mode: 'full',
     seq: 1,
     state: { windows: [], tabs: [tab()], tabGroups: [], activeWindowId: 1, activeTabId: 1, lastUpdated: 5 },
   },
-  toolUsed: { type: 'toolUsed', toolCallId: 'call-1', actionName: 'browser_screenshot', phase: 'partial', paramsSummary: 'tabId=1', artifacts: [{ artifactId: 'art-1', kind: 'screenshot', url: 'http://x/art-1' }] },
+  toolUsed: {
+    type: 'toolUsed',
+    toolCallId: 'call-1',
+    actionName: 'browser_screenshot',
+    phase: 'partial',
+    paramsSummary: 'tabId=1',
+    artifacts: [{ artifactId: 'art-1', kind: 'screenshot', url: 'http://x/art-1' }],
+  },
   taskStatus: { type: 'taskStatus', status: 'completed', previous: 'ongoing' },
-  inspection: { type: 'inspection', record: { type: '@xstate.snapshot', actorId: 'x:0', machineId: 'task', snapshot: { value: 'running' } } },
+  inspection: {
+    type: 'inspection',
+    record: { type: '@xstate.snapshot', actorId: 'x:0', machineId: 'task', snapshot: { value: 'running' } },
+  },
   usage: { type: 'usage', promptTokens: 10, completionTokens: 5, totalTokens: 15 },
-  taskListChanged: { type: 'taskListChanged', taskId: '01JTASK0000000000000000000', status: 'running', title: 'Open example.com', createdAt: 5 },
+  taskListChanged: {
+    type: 'taskListChanged',
+    taskId: '01JTASK0000000000000000000',
+    status: 'running',
+    title: 'Open example.com',
+    createdAt: 5,
+  },
   userMessage: { type: 'userMessage', messageId: 'msg-1', content: 'Open example.com' },
   confirmationRequested: {
     type: 'confirmationRequested',
     requestId: 'cfm-1',
     toolCallId: 'call-1',
-    step: { kind: 'consequential_button', toolName: 'browser_click', site: 'example.com', url: 'https://shop.example.com/cart', element: 'Pay now', reason: '"Pay now" reads as "pay now"' },
+    step: {
+      kind: 'consequential_button',
+      toolName: 'browser_click',
+      site: 'example.com',
+      url: 'https://shop.example.com/cart',
+      element: 'Pay now',
+      reason: '"Pay now" reads as "pay now"',
+    },
   },
   confirmationResolved: { type: 'confirmationResolved', requestId: 'cfm-1', decision: 'deny', by: 'web' },
   taskScope: { type: 'taskScope', sites: [{ site: 'example.com', from: 'request' }] },
@@ -69,7 +107,9 @@ for (const [type, event] of Object.entries(eventExamples)) {
 }
 
 events('structuredOutput success needs no error', () => {
-  assert.ok(c.validate(c.FrontendEventSchema, envelope({ type: 'structuredOutput', status: 'success', data: { rows: 3 } })).ok);
+  assert.ok(
+    c.validate(c.FrontendEventSchema, envelope({ type: 'structuredOutput', status: 'success', data: { rows: 3 } })).ok,
+  );
 });
 
 events('an envelope without taskId is allowed (broadcast snapshot)', () => {
@@ -126,7 +166,14 @@ const routing = suite('plugin_message routing');
 routing('a message with actionId and no type is a legacy result; without actionId it is judged canonical', () => {
   const legacy = c.validate(c.IncomingPluginMessageSchema, { actionId: 'a', status: 'success' });
   assert.ok(legacy.ok && c.isLegacyActionResult(legacy.value));
-  const v1 = c.validate(c.IncomingPluginMessageSchema, { v: 1, type: 'takeover_report', taskId: TASK_ID, clientId: 'p', timestamp: 1, reason: 'user_input' });
+  const v1 = c.validate(c.IncomingPluginMessageSchema, {
+    v: 1,
+    type: 'takeover_report',
+    taskId: TASK_ID,
+    clientId: 'p',
+    timestamp: 1,
+    reason: 'user_input',
+  });
   assert.ok(v1.ok && !c.isLegacyActionResult(v1.value));
   const untyped = c.validate(c.IncomingPluginMessageSchema, { clientId: 'plugin-abc' });
   assert.equal(!untyped.ok && untyped.error.fieldErrors.map((e) => e.field), ['type']);

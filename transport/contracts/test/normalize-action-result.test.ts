@@ -45,12 +45,20 @@ v1('error without retryable gets the default from the table', () => {
 });
 
 v1('error details pass through', () => {
-  const out = receive({ ...resultMessage(), status: 'error', error: { code: 'PLUGIN_ERROR', message: 'x', details: { step: 2 } } });
+  const out = receive({
+    ...resultMessage(),
+    status: 'error',
+    error: { code: 'PLUGIN_ERROR', message: 'x', details: { step: 2 } },
+  });
   assert.equal(out.error?.details, { step: 2 });
 });
 
 v1('partial keeps the warnings and has no error', () => {
-  const out = receive({ ...resultMessage(), status: 'partial', result: { warnings: ['screenshot failed'], markdown: '# t' } });
+  const out = receive({
+    ...resultMessage(),
+    status: 'partial',
+    result: { warnings: ['screenshot failed'], markdown: '# t' },
+  });
   assert.is(out.status, 'partial');
   assert.equal(out.result, { warnings: ['screenshot failed'], markdown: '# t' });
   assert.is(out.error, undefined);
@@ -108,8 +116,22 @@ legacy('an object error in legacy format is kept like v1', () => {
 });
 
 legacy('success carries result and optional ids; a stray error is dropped', () => {
-  const out = receive({ actionId: 'a', taskId: 't-1', clientId: 'p', status: 'success', result: { stopped: true }, error: 'ignored' });
-  assert.equal(out, { actionId: 'a', taskId: 't-1', clientId: 'p', status: 'success', result: { stopped: true }, format: 'legacy' });
+  const out = receive({
+    actionId: 'a',
+    taskId: 't-1',
+    clientId: 'p',
+    status: 'success',
+    result: { stopped: true },
+    error: 'ignored',
+  });
+  assert.equal(out, {
+    actionId: 'a',
+    taskId: 't-1',
+    clientId: 'p',
+    status: 'success',
+    result: { stopped: true },
+    format: 'legacy',
+  });
 });
 
 legacy.run();

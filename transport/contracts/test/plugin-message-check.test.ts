@@ -31,17 +31,50 @@ const wellFormed: Array<[string, unknown]> = [
   ['success with timestamp and traceId', { ...resultMessage(), timestamp: 1730000005000, traceId: 'trace-1' }],
   ['success with a UUID taskId', { ...resultMessage(), taskId: UUID_TASK_ID }],
   ['success with a lower-case ULID', { ...resultMessage(), taskId: TASK_ID.toLowerCase() }],
-  ['success with unknown keys (dropped)', { ...resultMessage(), extra: 1, error: { code: 'X', message: 'ignored on success' } }],
-  ['success with nested values and binary', { ...resultMessage(), result: { nested: { a: [1, 2, { b: null }] }, bytes: new Uint8Array([1, 2]) } }],
+  [
+    'success with unknown keys (dropped)',
+    { ...resultMessage(), extra: 1, error: { code: 'X', message: 'ignored on success' } },
+  ],
+  [
+    'success with nested values and binary',
+    { ...resultMessage(), result: { nested: { a: [1, 2, { b: null }] }, bytes: new Uint8Array([1, 2]) } },
+  ],
   ['error with details and retryable', errorResult()],
-  ['error with a minimal error and a result', { ...errorResult(), error: { code: 'E', message: '' }, result: { partial: true } }],
-  ['keys in another order', JSON.parse('{"status":"success","result":{"z":1,"a":2},"clientId":"p","taskId":"' + TASK_ID + '","actionId":"a","type":"browser_action_result","v":1}')],
-  ['result with __proto__, constructor and prototype keys', JSON.parse('{"v":1,"type":"browser_action_result","actionId":"a","taskId":"' + TASK_ID + '","clientId":"p","status":"success","result":{"__proto__":{"polluted":true},"constructor":1,"prototype":2,"ok":3}}')],
-  ['error details with a __proto__ key', JSON.parse('{"v":1,"type":"browser_action_result","actionId":"a","taskId":"' + TASK_ID + '","clientId":"p","status":"error","error":{"code":"E","message":"m","details":{"__proto__":1,"k":2}}}')],
+  [
+    'error with a minimal error and a result',
+    { ...errorResult(), error: { code: 'E', message: '' }, result: { partial: true } },
+  ],
+  [
+    'keys in another order',
+    JSON.parse(
+      '{"status":"success","result":{"z":1,"a":2},"clientId":"p","taskId":"' +
+        TASK_ID +
+        '","actionId":"a","type":"browser_action_result","v":1}',
+    ),
+  ],
+  [
+    'result with __proto__, constructor and prototype keys',
+    JSON.parse(
+      '{"v":1,"type":"browser_action_result","actionId":"a","taskId":"' +
+        TASK_ID +
+        '","clientId":"p","status":"success","result":{"__proto__":{"polluted":true},"constructor":1,"prototype":2,"ok":3}}',
+    ),
+  ],
+  [
+    'error details with a __proto__ key',
+    JSON.parse(
+      '{"v":1,"type":"browser_action_result","actionId":"a","taskId":"' +
+        TASK_ID +
+        '","clientId":"p","status":"error","error":{"code":"E","message":"m","details":{"__proto__":1,"k":2}}}',
+    ),
+  ],
 ];
 
 test('the fast path is enabled: the schema has exactly the fields it was written against', () => {
-  assert.ok(c.pluginMessageFastPathEnabled, 'BrowserActionResultMessageSchema changed: update transport/contracts/plugin-message-check.ts');
+  assert.ok(
+    c.pluginMessageFastPathEnabled,
+    'BrowserActionResultMessageSchema changed: update transport/contracts/plugin-message-check.ts',
+  );
 });
 
 test('well-formed v1 results take the fast path and come out exactly as valibot makes them', () => {
@@ -90,7 +123,7 @@ const malformed: Array<[string, unknown]> = [
   ['tab_event of unknown eventType', { v: 1, type: 'tab_event', eventType: 'tab_exploded', timestamp: 1 }],
 ];
 
-test('malformed input gets the full check\'s error, unchanged', () => {
+test("malformed input gets the full check's error, unchanged", () => {
   for (const [label, input] of malformed) {
     assert.is(c.fastActionResult(input), null, `${label}: not on the fast path`);
     const checked = assertSameAsFull(input, label);
@@ -99,7 +132,7 @@ test('malformed input gets the full check\'s error, unchanged', () => {
   }
 });
 
-test('shapes valibot accepts but the fast path leaves to it (arrays as records, undefined optionals, partial, legacy) get valibot\'s answer', () => {
+test("shapes valibot accepts but the fast path leaves to it (arrays as records, undefined optionals, partial, legacy) get valibot's answer", () => {
   for (const [label, input] of [
     ['result as an array', { ...resultMessage(), result: [1, 2] }],
     ['error details as an array', { ...errorResult(), error: { code: 'E', message: 'm', details: [1] } }],
@@ -112,11 +145,26 @@ test('shapes valibot accepts but the fast path leaves to it (arrays as records, 
   }
 });
 
-test('hostile input: a throwing getter or a proxy gets the full check\'s answer, never a throw', () => {
+test("hostile input: a throwing getter or a proxy gets the full check's answer, never a throw", () => {
   const getter = { ...resultMessage() };
-  Object.defineProperty(getter, 'actionId', { enumerable: true, get: () => { throw new Error('boom'); } });
-  const proxy = new Proxy(resultMessage(), { get: () => { throw new Error('trap'); }, has: () => { throw new Error('trap'); } });
-  for (const [label, input] of [['getter', getter], ['proxy', proxy]] as const) {
+  Object.defineProperty(getter, 'actionId', {
+    enumerable: true,
+    get: () => {
+      throw new Error('boom');
+    },
+  });
+  const proxy = new Proxy(resultMessage(), {
+    get: () => {
+      throw new Error('trap');
+    },
+    has: () => {
+      throw new Error('trap');
+    },
+  });
+  for (const [label, input] of [
+    ['getter', getter],
+    ['proxy', proxy],
+  ] as const) {
     const fast = c.validatePluginMessage(input);
     assert.equal(fast, c.validatePluginMessageFully(input), label);
     assert.not.ok(fast.ok, label);
@@ -125,7 +173,33 @@ test('hostile input: a throwing getter or a proxy gets the full check\'s answer,
 
 /** A random replacement for one field: wrong types, edge values, or nothing. */
 function randomValue(random: Random): unknown {
-  const pool: unknown[] = [undefined, null, '', 'x', 0, -1, 1.5, 2 ** 60, true, false, [], {}, [1], { code: 'E' }, { code: 'E', message: 'm' }, 'success', 'error', 'partial', 'browser_action_result', 1, 2, TASK_ID, UUID_TASK_ID, { warnings: ['w'] }, { warnings: [] }];
+  const pool: unknown[] = [
+    undefined,
+    null,
+    '',
+    'x',
+    0,
+    -1,
+    1.5,
+    2 ** 60,
+    true,
+    false,
+    [],
+    {},
+    [1],
+    { code: 'E' },
+    { code: 'E', message: 'm' },
+    'success',
+    'error',
+    'partial',
+    'browser_action_result',
+    1,
+    2,
+    TASK_ID,
+    UUID_TASK_ID,
+    { warnings: ['w'] },
+    { warnings: [] },
+  ];
   return random.pick(pool);
 }
 
@@ -139,7 +213,9 @@ test('10,000 structural mutations of valid results: same answer as the full chec
     for (let m = 0, count = 1 + random.int(3); m < count; m++) {
       const key = random.pick(keys);
       if (random.bool(0.2)) delete input[key];
-      else if (key === 'error' && random.bool(0.5) && typeof input.error === 'object' && input.error !== null) (input.error as Record<string, unknown>)[random.pick(['code', 'message', 'retryable', 'details'])] = randomValue(random);
+      else if (key === 'error' && random.bool(0.5) && typeof input.error === 'object' && input.error !== null)
+        (input.error as Record<string, unknown>)[random.pick(['code', 'message', 'retryable', 'details'])] =
+          randomValue(random);
       else input[key] = randomValue(random);
     }
     if (c.fastActionResult(input) !== null) fast++;

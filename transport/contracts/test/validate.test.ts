@@ -29,23 +29,34 @@ s('reports every problem, and the message names the first three fields', () => {
 
 s('a version mismatch reads as one clear sentence', () => {
   const result = c.validate(c.FrontendMessageSchema, { ...userMessage(), v: 2 });
-  assert.is(!result.ok && result.error.message, 'invalid input: v: unsupported protocol version 2; this server speaks v1');
+  assert.is(
+    !result.ok && result.error.message,
+    'invalid input: v: unsupported protocol version 2; this server speaks v1',
+  );
 });
 
 s('never throws, even on hostile input', () => {
-  const hostile = new Proxy({}, {
-    get() {
-      throw new Error('boom');
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('boom');
+      },
+      has() {
+        throw new Error('boom');
+      },
+      ownKeys() {
+        throw new Error('boom');
+      },
     },
-    has() {
-      throw new Error('boom');
-    },
-    ownKeys() {
-      throw new Error('boom');
-    },
-  });
+  );
   for (const input of [undefined, null, 0, NaN, '', [], hostile, Object.create(null), () => 1, Symbol('x'), 10n]) {
-    for (const schema of [c.FrontendMessageSchema, c.IncomingPluginMessageSchema, c.BrowserActionSchema, c.FrontendEventSchema]) {
+    for (const schema of [
+      c.FrontendMessageSchema,
+      c.IncomingPluginMessageSchema,
+      c.BrowserActionSchema,
+      c.FrontendEventSchema,
+    ]) {
       const result = c.validate(schema, input);
       assert.is(result.ok, false);
       if (!result.ok) assert.ok(result.error.fieldErrors.length > 0);
@@ -124,7 +135,10 @@ envelopes('an ok envelope whose data is wrong is rejected at data.*', () => {
 });
 
 envelopes('HTTP status per code follows seed 001 §0.3', () => {
-  assert.equal(c.httpErrorCodes.map((code) => c.httpStatusByCode[code]), [400, 404, 409, 401, 403, 429, 500, 503]);
+  assert.equal(
+    c.httpErrorCodes.map((code) => c.httpStatusByCode[code]),
+    [400, 404, 409, 401, 403, 429, 500, 503],
+  );
 });
 
 envelopes.run();

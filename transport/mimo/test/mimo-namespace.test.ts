@@ -26,7 +26,10 @@ async function refusalOf(url: string, auth: unknown): Promise<{ message: string;
 }
 
 test('a frontend with the token joins room "frontend"', async ({ server }) => {
-  const client = await connectClient(`${server.url}/mimo`, { transports: ['websocket'], auth: { clientType: 'frontend', token: 'sesame' } });
+  const client = await connectClient(`${server.url}/mimo`, {
+    transports: ['websocket'],
+    auth: { clientType: 'frontend', token: 'sesame' },
+  });
   const socket = [...server.io.of('/mimo').sockets.values()][0]!;
   assert.ok(socket.rooms.has(rooms.frontend));
   assert.is(mimoAuthOf(socket).clientType, 'frontend');
@@ -73,7 +76,10 @@ test('without a configured token, connections need no token', async ({ server })
   await server.close();
   const open = await startTestServer();
   setupMimoNamespace(open.io, {});
-  const client = await connectClient(`${open.url}/mimo`, { transports: ['websocket'], auth: { clientType: 'frontend' } });
+  const client = await connectClient(`${open.url}/mimo`, {
+    transports: ['websocket'],
+    auth: { clientType: 'frontend' },
+  });
   assert.ok(client.connected);
   client.close();
   await open.close();

@@ -62,9 +62,11 @@ test('broadcasts go through the adapter: to, except, socket.to excludes the send
   for (const c of [one, two, other]) c.close();
 });
 
-test('broadcast acks: every client answers once; ids never collide with a socket\'s own acks', async ({ server }) => {
+test("broadcast acks: every client answers once; ids never collide with a socket's own acks", async ({ server }) => {
   const nsp = server.io.of('/mimo');
-  const clients = await Promise.all([1, 2].map(() => connectClient(`${server.url}/mimo`, { transports: ['websocket'], auth: { room: 'plugins' } })));
+  const clients = await Promise.all(
+    [1, 2].map(() => connectClient(`${server.url}/mimo`, { transports: ['websocket'], auth: { room: 'plugins' } })),
+  );
   clients.forEach((c, i) => {
     c.on('ask', (x: number, ack: (r: unknown) => void) => ack({ from: i, x }));
     c.on('own', (ack: (r: unknown) => void) => ack(`own-${i}`));
@@ -72,12 +74,22 @@ test('broadcast acks: every client answers once; ids never collide with a socket
   const own = nsp.sockets.get(clients[0]!.id!)!.timeout(2_000).emitWithAck('own');
   const all = nsp.to('plugins').timeout(2_000).emitWithAck('ask', 7);
   const own2 = nsp.sockets.get(clients[1]!.id!)!.timeout(2_000).emitWithAck('own');
-  assert.equal(((await all) as Array<{ from: number; x: number }>).sort((a, b) => a.from - b.from), [{ from: 0, x: 7 }, { from: 1, x: 7 }]);
+  assert.equal(
+    ((await all) as Array<{ from: number; x: number }>).sort((a, b) => a.from - b.from),
+    [
+      { from: 0, x: 7 },
+      { from: 1, x: 7 },
+    ],
+  );
   assert.is(await own, 'own-0');
   assert.is(await own2, 'own-1');
   // A silent client: the timeout reports what arrived.
   clients[1]!.off('ask');
-  const error = await nsp.to('plugins').timeout(300).emitWithAck('ask', 8).catch((e) => e);
+  const error = await nsp
+    .to('plugins')
+    .timeout(300)
+    .emitWithAck('ask', 8)
+    .catch((e) => e);
   assert.match(String(error), /timed out/);
   for (const c of clients) c.close();
 });

@@ -144,10 +144,14 @@ test('polling payload with several packets is processed in order', async ({ serv
   const open = await (await fetch(`${server.url}/socket.io/?EIO=4&transport=polling`)).text();
   const sid = JSON.parse(open.slice(1)).sid;
   const base = `${server.url}/socket.io/?EIO=4&transport=polling&sid=${sid}`;
-  const post = await fetch(base, { method: 'POST', body: '40/mimo,\x1e42/mimo,1["echo","a"]\x1e42/mimo,2["echo","b"]' });
+  const post = await fetch(base, {
+    method: 'POST',
+    body: '40/mimo,\x1e42/mimo,1["echo","a"]\x1e42/mimo,2["echo","b"]',
+  });
   assert.is(await post.text(), 'ok');
   let received = '';
-  for (let i = 0; i < 5 && !received.includes('43/mimo,2'); i++) received += (await (await fetch(base)).text()) + '\x1e';
+  for (let i = 0; i < 5 && !received.includes('43/mimo,2'); i++)
+    received += (await (await fetch(base)).text()) + '\x1e';
   const packets = received.split('\x1e').filter(Boolean);
   assert.ok(packets[0]!.startsWith('40/mimo,{"sid":'));
   assert.ok(packets.includes('43/mimo,1["a"]'));
@@ -192,7 +196,9 @@ test('the client reconnects after the server restarts on the same port', async (
   await ctx.server.close();
   await disconnected;
   ctx.server = await startTestServer({}, port);
-  ctx.server.io.of('/mimo').on('connection', (socket) => socket.on('echo', (x: unknown, ack: (x: unknown) => void) => ack(x)));
+  ctx.server.io
+    .of('/mimo')
+    .on('connection', (socket) => socket.on('echo', (x: unknown, ack: (x: unknown) => void) => ack(x)));
   await eventually(() => client.connected, 5_000, 'reconnect');
   assert.is(await client.emitWithAck('echo', 'back'), 'back');
   client.close();

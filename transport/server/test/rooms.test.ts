@@ -12,7 +12,9 @@ test.after.each(async (ctx) => {
   await ctx.server.close();
 });
 
-test('to(room).sockets(): members only, the implicit own-id room, an unknown room, after a member leaves', async ({ server }) => {
+test('to(room).sockets(): members only, the implicit own-id room, an unknown room, after a member leaves', async ({
+  server,
+}) => {
   const nsp = server.io.of('/mimo');
   nsp.on('connection', (socket) => {
     socket.on('join', (room: string, ack: () => void) => {
@@ -20,16 +22,31 @@ test('to(room).sockets(): members only, the implicit own-id room, an unknown roo
       ack();
     });
   });
-  const [a, b, c] = await Promise.all([0, 1, 2].map(() => connectClient(`${server.url}/mimo`, { transports: ['websocket'] })));
+  const [a, b, c] = await Promise.all(
+    [0, 1, 2].map(() => connectClient(`${server.url}/mimo`, { transports: ['websocket'] })),
+  );
   await a!.emitWithAck('join', 'client:p');
   await b!.emitWithAck('join', 'client:p');
   await c!.emitWithAck('join', 'other');
-  const ids = (room: string | string[]) => nsp.to(room).sockets().map((s) => s.id).sort();
+  const ids = (room: string | string[]) =>
+    nsp
+      .to(room)
+      .sockets()
+      .map((s) => s.id)
+      .sort();
   assert.equal(ids('client:p'), [a!.id, b!.id].sort());
   assert.equal(ids(c!.id!), [c!.id], 'a socket id is a room of one');
   assert.equal(ids('nobody'), []);
   assert.equal(ids(['client:p', 'other']), [a!.id, b!.id, c!.id].sort(), 'two rooms: the general path');
-  assert.equal(nsp.to('client:p').except(a!.id!).sockets().map((s) => s.id), [b!.id], 'with an exception: the general path');
+  assert.equal(
+    nsp
+      .to('client:p')
+      .except(a!.id!)
+      .sockets()
+      .map((s) => s.id),
+    [b!.id],
+    'with an exception: the general path',
+  );
   b!.close();
   await eventually(() => ids('client:p').length === 1, 2_000, 'b left');
   assert.equal(ids('client:p'), [a!.id]);

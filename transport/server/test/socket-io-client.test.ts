@@ -20,7 +20,10 @@ for (const { name, options } of transportsUnderTest) {
       seenAuth = socket.handshake.auth;
       serverSocketId = socket.id;
     });
-    const client = await connectClient(`${server.url}/mimo`, { ...options, auth: { clientType: 'frontend', token: 't' } });
+    const client = await connectClient(`${server.url}/mimo`, {
+      ...options,
+      auth: { clientType: 'frontend', token: 't' },
+    });
     assert.equal(seenAuth, { clientType: 'frontend', token: 't' });
     assert.is(client.id, serverSocketId);
     client.close();
@@ -97,11 +100,16 @@ for (const { name, options } of transportsUnderTest) {
     assert.is(reply.name, 'png');
     assert.is(reply.size, 1024);
     assert.equal([...new Uint8Array(reply.bytes as ArrayBuffer)], [...bytes]);
-    assert.equal(reply.nested.map((b) => [...new Uint8Array(b as ArrayBuffer)]), [[1, 2], [3]]);
+    assert.equal(
+      reply.nested.map((b) => [...new Uint8Array(b as ArrayBuffer)]),
+      [[1, 2], [3]],
+    );
     client.close();
   });
 
-  test('text frames of every WebSocket length class arrive intact (7-bit, 16-bit, 64-bit lengths)', async ({ server }) => {
+  test('text frames of every WebSocket length class arrive intact (7-bit, 16-bit, 64-bit lengths)', async ({
+    server,
+  }) => {
     server.io.of('/mimo').on('connection', (socket) => {
       socket.on('make', (size: number, ack: (s: string) => void) => ack('é'.repeat(size)));
     });

@@ -29,18 +29,29 @@ function openRawWs(url: string): Promise<RawWs> {
 /** Lets the sockets deliver what the last increment made happen. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
-const test = suite<{ server: TestServer; clock: SimulatedClock }>('transport timers on a SimulatedClock', { server: undefined as never, clock: undefined as never });
+const test = suite<{ server: TestServer; clock: SimulatedClock }>('transport timers on a SimulatedClock', {
+  server: undefined as never,
+  clock: undefined as never,
+});
 
 test.before.each(async (ctx) => {
   ctx.clock = new SimulatedClock();
-  ctx.server = await startTestServer({ clock: ctx.clock, pingInterval: 25_000, pingTimeout: 20_000, connectTimeout: 45_000 });
+  ctx.server = await startTestServer({
+    clock: ctx.clock,
+    pingInterval: 25_000,
+    pingTimeout: 20_000,
+    connectTimeout: 45_000,
+  });
   ctx.server.io.of('/mimo').on('connection', (socket) => socket.join('room'));
 });
 test.after.each(async (ctx) => {
   await ctx.server.close();
 });
 
-test('connectTimeout: open at 44,999 ms of simulated time without a namespace, closed at 45,000', async ({ server, clock }) => {
+test('connectTimeout: open at 44,999 ms of simulated time without a namespace, closed at 45,000', async ({
+  server,
+  clock,
+}) => {
   const raw = await openRawWs(server.url);
   await eventually(() => raw.messages.length === 1, 2_000, 'open packet');
   clock.increment(44_999);
@@ -85,7 +96,7 @@ test('heartbeat: a peer that answers every ping stays connected over ten interva
   assert.not.ok(raw.isClosed());
 });
 
-test('a socket\'s timed ack fails with a timeout exactly at its deadline', async ({ server, clock }) => {
+test("a socket's timed ack fails with a timeout exactly at its deadline", async ({ server, clock }) => {
   const raw = await openRawWs(server.url);
   raw.ws.send('40/mimo,');
   await eventually(() => raw.messages.length === 2, 2_000, 'connect reply');
@@ -106,7 +117,12 @@ test('a broadcast ack with no answer fails at its deadline on the injected clock
   const raw = await openRawWs(server.url);
   raw.ws.send('40/mimo,');
   await eventually(() => raw.messages.length === 2, 2_000, 'connect reply');
-  const pending = server.io.of('/mimo').to('room').timeout(3_000).emitWithAck('ask').catch((error: Error) => error);
+  const pending = server.io
+    .of('/mimo')
+    .to('room')
+    .timeout(3_000)
+    .emitWithAck('ask')
+    .catch((error: Error) => error);
   await eventually(() => raw.messages.some((m) => m.includes('"ask"')), 2_000, 'the broadcast on the wire');
   clock.increment(3_000);
   const error = await pending;

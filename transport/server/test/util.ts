@@ -2,7 +2,12 @@
 // server attached, and the real socket.io-client as the peer.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { io as connectIo, type ManagerOptions, type Socket as ClientSocket, type SocketOptions } from 'socket.io-client';
+import {
+  io as connectIo,
+  type ManagerOptions,
+  type Socket as ClientSocket,
+  type SocketOptions,
+} from 'socket.io-client';
 import { createSocketServer, type SocketServer, type SocketServerOptions } from '../index.ts';
 
 export interface TestServer {
@@ -48,7 +53,11 @@ export function connectClient(url: string, options: ClientOptions = {}): Promise
   });
 }
 
-export function once<T = unknown>(emitter: { once(event: string, fn: (...args: any[]) => void): unknown }, event: string, timeoutMs = 5_000): Promise<T> {
+export function once<T = unknown>(
+  emitter: { once(event: string, fn: (...args: any[]) => void): unknown },
+  event: string,
+  timeoutMs = 5_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for "${event}"`)), timeoutMs);
     emitter.once(event, (value: T) => {

@@ -15,7 +15,14 @@ function fakeWs() {
     uncork: () => calls.push('uncork'),
     write: (frame: Buffer) => calls.push(`write ${frame.subarray(2).toString()}`),
   };
-  const ws = { readyState: 1, _socket: socket, on() {}, send: () => calls.push('ws.send'), close: () => calls.push('close'), terminate: () => calls.push('terminate') };
+  const ws = {
+    readyState: 1,
+    _socket: socket,
+    on() {},
+    send: () => calls.push('ws.send'),
+    close: () => calls.push('close'),
+    terminate: () => calls.push('terminate'),
+  };
   return { ws: ws as unknown as WebSocket, calls };
 }
 
@@ -48,7 +55,9 @@ unit('a frame written just before the transport is dropped is flushed first', ()
 
 unit.run();
 
-const wire = suite<{ server: TestServer }>('websocket transport: many frames in one tick, real client', { server: undefined as never });
+const wire = suite<{ server: TestServer }>('websocket transport: many frames in one tick, real client', {
+  server: undefined as never,
+});
 wire.before.each(async (ctx) => {
   ctx.server = await startTestServer();
 });
@@ -69,11 +78,17 @@ wire('200 events, a binary one, then a disconnect, all written in one tick, arri
   const seen: unknown[] = [];
   let reason = '';
   client.on('n', (i: number) => seen.push(i));
-  client.on('bin', (bytes: ArrayBuffer | Uint8Array, tail: string) => seen.push(`bin ${[...new Uint8Array(bytes as ArrayBuffer)].join(',')} ${tail}`));
+  client.on('bin', (bytes: ArrayBuffer | Uint8Array, tail: string) =>
+    seen.push(`bin ${[...new Uint8Array(bytes as ArrayBuffer)].join(',')} ${tail}`),
+  );
   client.on('disconnect', (r) => (reason = r));
   client.emit('go');
   await eventually(() => reason !== '', 5_000, 'disconnect');
-  const expected: unknown[] = [...Array.from({ length: 100 }, (_, i) => i), 'bin 1,2,3 after-bytes', ...Array.from({ length: 100 }, (_, i) => 100 + i)];
+  const expected: unknown[] = [
+    ...Array.from({ length: 100 }, (_, i) => i),
+    'bin 1,2,3 after-bytes',
+    ...Array.from({ length: 100 }, (_, i) => 100 + i),
+  ];
   assert.equal(seen, expected);
   assert.is(reason, 'io server disconnect');
   client.close();
@@ -85,7 +100,10 @@ wire('acks answered in one tick reach each caller', async ({ server }) => {
   });
   const client = await connectClient(`${server.url}/mimo`, { transports: ['websocket'] });
   const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => client.emitWithAck('double', i)));
-  assert.equal(answers, Array.from({ length: 50 }, (_, i) => i * 2));
+  assert.equal(
+    answers,
+    Array.from({ length: 50 }, (_, i) => i * 2),
+  );
   client.close();
 });
 

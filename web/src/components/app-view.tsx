@@ -52,7 +52,13 @@ export function AppView({
         <span class="brand">Mimo</span>
         <nav class="pane-tabs" aria-label="Sections">
           {panes.map((p) => (
-            <button key={p.id} type="button" aria-pressed={pane === p.id} class={pane === p.id ? 'selected' : ''} onClick={() => app.showPane(p.id)}>
+            <button
+              key={p.id}
+              type="button"
+              aria-pressed={pane === p.id}
+              class={pane === p.id ? 'selected' : ''}
+              onClick={() => app.showPane(p.id)}
+            >
               {p.label}
             </button>
           ))}
@@ -99,7 +105,8 @@ export function AppView({
   );
 }
 
-const emptyText = (app: AppState) => (app.currentTaskId.value ? 'No messages yet.' : 'Describe a task, e.g. "Open example.com and summarise the page".');
+const emptyText = (app: AppState) =>
+  app.currentTaskId.value ? 'No messages yet.' : 'Describe a task, e.g. "Open example.com and summarise the page".';
 
 type ChatLogProps = Parameters<ConversationChunk['ChatLog']>[0];
 

@@ -21,7 +21,11 @@ export function UserEntry({ item, onRetry }: { item: UserItem; onRetry: (id: str
 
 export function AssistantEntry({ item }: { item: AssistantItem }) {
   return (
-    <li class={`entry assistant${item.streaming ? ' streaming' : ''}`} data-testid="assistant-message" aria-busy={item.streaming}>
+    <li
+      class={`entry assistant${item.streaming ? ' streaming' : ''}`}
+      data-testid="assistant-message"
+      aria-busy={item.streaming}
+    >
       <MarkdownText text={item.content} />
     </li>
   );
@@ -29,7 +33,11 @@ export function AssistantEntry({ item }: { item: AssistantItem }) {
 
 export function NoticeEntry({ item, actions }: { item: NoticeItem; actions: ErrorActions }) {
   if (item.status === 'error') {
-    const error = item.error ?? { code: item.code ?? 'ERROR', message: item.message, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}) };
+    const error = item.error ?? {
+      code: item.code ?? 'ERROR',
+      message: item.message,
+      ...(item.retryable !== undefined ? { retryable: item.retryable } : {}),
+    };
     return (
       <li class="entry notice notice-error" data-testid="notice" data-code={item.code} role="alert">
         <ErrorDetail error={error} actions={actions} />

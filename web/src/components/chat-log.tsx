@@ -15,10 +15,21 @@ function withoutRepeats(rows: Row[]): Row[] {
   for (const row of rows) {
     // The server also says a turn-stopping error in the answer's words: the notice says it once.
     const prev = out[out.length - 1];
-    if (row.kind === 'assistant' && prev?.kind === 'notice' && prev.status === 'error' && normalizeText(row.content) === normalizeText(prev.message)) continue;
+    if (
+      row.kind === 'assistant' &&
+      prev?.kind === 'notice' &&
+      prev.status === 'error' &&
+      normalizeText(row.content) === normalizeText(prev.message)
+    )
+      continue;
     if (row.kind === 'notice' && row.code) {
       const prev = out[out.length - 1];
-      const prevCode = prev?.kind === 'notice' ? prev.code : prev?.kind === 'step' ? prev.actions.find((a) => a.error)?.error?.code : undefined;
+      const prevCode =
+        prev?.kind === 'notice'
+          ? prev.code
+          : prev?.kind === 'step'
+            ? prev.actions.find((a) => a.error)?.error?.code
+            : undefined;
       if (prevCode === row.code) continue;
     }
     out.push(row);
@@ -26,7 +37,17 @@ function withoutRepeats(rows: Row[]): Row[] {
   return out;
 }
 
-export function ChatLog({ chat, onRetry, empty, errorActions }: { chat: ChatModel; onRetry: (id: string) => void; empty: string; errorActions: ErrorActions }) {
+export function ChatLog({
+  chat,
+  onRetry,
+  empty,
+  errorActions,
+}: {
+  chat: ChatModel;
+  onRetry: (id: string) => void;
+  empty: string;
+  errorActions: ErrorActions;
+}) {
   const items = chat.items.value;
   const [image, setImage] = useState<ImageView | null>(null);
   const [unseen, setUnseen] = useState(0);
@@ -48,7 +69,11 @@ export function ChatLog({ chat, onRetry, empty, errorActions }: { chat: ChatMode
     const added = items.length - lastCount.current;
     lastCount.current = items.length;
     const newestUser = [...items].reverse().find((i) => i.kind === 'user');
-    const sentNow = newestUser !== undefined && newestUser.key !== lastUserKey.current && newestUser.kind === 'user' && newestUser.delivery === 'sending';
+    const sentNow =
+      newestUser !== undefined &&
+      newestUser.key !== lastUserKey.current &&
+      newestUser.kind === 'user' &&
+      newestUser.delivery === 'sending';
     lastUserKey.current = newestUser?.key;
     if (pinned.current || sentNow) toBottom();
     else if (added > 0) setUnseen((n) => n + added);
@@ -78,7 +103,14 @@ export function ChatLog({ chat, onRetry, empty, errorActions }: { chat: ChatMode
               case 'assistant':
                 return <AssistantEntry key={row.key} item={row} />;
               case 'step':
-                return <ToolStep key={row.key} step={row} actions={errorActions} onOpenImage={(src, alt) => setImage({ src, alt })} />;
+                return (
+                  <ToolStep
+                    key={row.key}
+                    step={row}
+                    actions={errorActions}
+                    onOpenImage={(src, alt) => setImage({ src, alt })}
+                  />
+                );
               case 'notice':
                 return <NoticeEntry key={row.key} item={row as NoticeItem} actions={errorActions} />;
             }

@@ -1,7 +1,13 @@
 import { useState } from 'preact/hooks';
 
 /** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ onSend, disabledReason }: { onSend: (text: string) => Promise<unknown>; disabledReason: string | null }) {
+export function Composer({
+  onSend,
+  disabledReason,
+}: {
+  onSend: (text: string) => Promise<unknown>;
+  disabledReason: string | null;
+}) {
   const [text, setText] = useState('');
   const submit = () => {
     if (text.trim() === '' || disabledReason) return;

@@ -15,17 +15,33 @@ export function ConfirmPanel({ person }: { person: PersonGuardModel }) {
       <div>
         <strong>Needs you: confirm</strong>
         <p class="confirm-step">{stepWords(step)}</p>
-        <p class="muted">Why it waits: {step.reason}.{more > 0 ? ` ${more} more step${more > 1 ? 's' : ''} wait after this one.` : ''}</p>
-        {error && <p class="control-error">{error.code}: {error.message}</p>}
+        <p class="muted">
+          Why it waits: {step.reason}.{more > 0 ? ` ${more} more step${more > 1 ? 's' : ''} wait after this one.` : ''}
+        </p>
+        {error && (
+          <p class="control-error">
+            {error.code}: {error.message}
+          </p>
+        )}
       </div>
       <div class="confirm-actions">
-        <button type="button" class="btn btn-primary" disabled={busy} onClick={() => void person.answer(requestId, 'allow_once')}>
+        <button
+          type="button"
+          class="btn btn-primary"
+          disabled={busy}
+          onClick={() => void person.answer(requestId, 'allow_once')}
+        >
           Allow once
         </button>
         <button type="button" class="btn" disabled={busy} onClick={() => void person.answer(requestId, 'allow_site')}>
           Always for {step.site}
         </button>
-        <button type="button" class="btn btn-danger" disabled={busy} onClick={() => void person.answer(requestId, 'deny')}>
+        <button
+          type="button"
+          class="btn btn-danger"
+          disabled={busy}
+          onClick={() => void person.answer(requestId, 'deny')}
+        >
           Deny
         </button>
       </div>

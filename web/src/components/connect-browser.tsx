@@ -32,7 +32,11 @@ export function ConnectBrowser() {
     setBusy(false);
   };
   return (
-    <div class="connect-browser" data-testid="connect-browser" data-status={result?.status ?? (busy ? 'pending' : 'idle')}>
+    <div
+      class="connect-browser"
+      data-testid="connect-browser"
+      data-status={result?.status ?? (busy ? 'pending' : 'idle')}
+    >
       <button type="button" onClick={() => void connect()} disabled={busy}>
         {busy ? 'Confirm in the Mimo tab that opened…' : 'Connect this browser'}
       </button>

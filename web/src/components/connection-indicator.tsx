@@ -17,7 +17,13 @@ export function ConnectionIndicator({
   const status = connection.status.value;
   const count = extensions.connected.value.length;
   const loading = extensions.viewState.value === 'loading';
-  const ext = loading ? 'checking' : situation === 'connected' ? 'connected' : situation === 'disconnected' ? 'disconnected' : 'none';
+  const ext = loading
+    ? 'checking'
+    : situation === 'connected'
+      ? 'connected'
+      : situation === 'disconnected'
+        ? 'disconnected'
+        : 'none';
   const extLabel = {
     checking: 'checking…',
     connected: count > 1 ? `${count} connected` : 'connected',
@@ -27,7 +33,9 @@ export function ConnectionIndicator({
   return (
     <div class="conns">
       <div class={`conn conn-${status}`} role="status" aria-live="polite" data-testid="connection" data-status={status}>
-        <span class="conn-dot" aria-hidden="true">{status === 'connected' ? '✓' : status === 'offline' ? '✕' : '…'}</span>
+        <span class="conn-dot" aria-hidden="true">
+          {status === 'connected' ? '✓' : status === 'offline' ? '✕' : '…'}
+        </span>
         <span>
           <span class="conn-what">Server</span>
           <span class="conn-state">: {connection.label}</span>
@@ -38,10 +46,12 @@ export function ConnectionIndicator({
         class={`conn conn-ext ext-${ext}`}
         data-testid="extension-status"
         data-state={ext}
-        title="Show the browser extensions" 
+        title="Show the browser extensions"
         onClick={onShowExtensions}
       >
-        <span class="conn-dot" aria-hidden="true">{ext === 'connected' ? '✓' : ext === 'checking' ? '…' : '✕'}</span>
+        <span class="conn-dot" aria-hidden="true">
+          {ext === 'connected' ? '✓' : ext === 'checking' ? '…' : '✕'}
+        </span>
         <span>
           <span class="conn-what">
             <span class="long">Extension</span>

@@ -4,7 +4,13 @@ import { useEffect } from 'preact/hooks';
 import type { ReadonlySignal } from '@preact/signals';
 import type { DebugBarNote as Note } from '../models/debug-bar-note.ts';
 
-export function DebugBarNote({ note, items }: { note: Note; items: ReadonlySignal<ReadonlyArray<{ kind: string; actionName?: string }>> }) {
+export function DebugBarNote({
+  note,
+  items,
+}: {
+  note: Note;
+  items: ReadonlySignal<ReadonlyArray<{ kind: string; actionName?: string }>>;
+}) {
   const list = items.value;
   useEffect(() => note.noteItems(list), [list]);
   if (!note.visible.value) return null;
@@ -14,8 +20,9 @@ export function DebugBarNote({ note, items }: { note: Note; items: ReadonlySigna
         <strong>About Chrome's "Mimo started debugging this browser" bar</strong>
       </p>
       <p>
-        Chrome shows it while Mimo acts in a background tab: Mimo uses Chrome's debugger to click and type there without taking over your window. It goes away about 15
-        seconds after Mimo's last step. Pressing Cancel on the bar stops the step that is running.
+        Chrome shows it while Mimo acts in a background tab: Mimo uses Chrome's debugger to click and type there without
+        taking over your window. It goes away about 15 seconds after Mimo's last step. Pressing Cancel on the bar stops
+        the step that is running.
       </p>
       <button type="button" onClick={() => note.dismiss()}>
         Got it

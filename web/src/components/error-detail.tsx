@@ -13,7 +13,7 @@ export interface ErrorActions {
 }
 
 const OPTIONS_HELP =
-  "In the browser the agent uses: click the puzzle icon (or the Mimo icon) in the toolbar, then Mimo › Options; or open chrome://extensions, find Mimo and choose Details › Extension options. Check the server address and token there.";
+  'In the browser the agent uses: click the puzzle icon (or the Mimo icon) in the toolbar, then Mimo › Options; or open chrome://extensions, find Mimo and choose Details › Extension options. Check the server address and token there.';
 
 /** An error in words, with the code and message kept for the curious, and its actions. */
 export function ErrorDetail({ error, actions }: { error: ProtocolError; actions: ErrorActions }) {
@@ -60,7 +60,11 @@ export function ErrorDetail({ error, actions }: { error: ProtocolError; actions:
           <p>{error.message}</p>
         </details>
       </div>
-      {help && <p class="error-hint" data-testid="options-help">{OPTIONS_HELP}</p>}
+      {help && (
+        <p class="error-hint" data-testid="options-help">
+          {OPTIONS_HELP}
+        </p>
+      )}
     </div>
   );
 }

@@ -2,7 +2,8 @@ import type { ExtensionListItem } from '../../../transport/contracts/http.ts';
 import { CONNECT_EXTENSION_STEPS, type ExtensionModel } from '../models/extension-model.ts';
 import { ConnectBrowser } from './connect-browser.tsx';
 
-const nameOf = (e: ExtensionListItem) => `${e.extensionName ?? 'Mimo extension'}${e.browserName ? ` · ${e.browserName}` : ''} (${e.clientId})`;
+const nameOf = (e: ExtensionListItem) =>
+  `${e.extensionName ?? 'Mimo extension'}${e.browserName ? ` · ${e.browserName}` : ''} (${e.clientId})`;
 
 export function ExtensionPanel({ extensions, taskOpen }: { extensions: ExtensionModel; taskOpen: boolean }) {
   const state = extensions.viewState.value;
@@ -48,7 +49,11 @@ export function ExtensionPanel({ extensions, taskOpen }: { extensions: Extension
           </select>
         </label>
       )}
-      {error && <p class="error-text">{error.code}: {error.message}</p>}
+      {error && (
+        <p class="error-text">
+          {error.code}: {error.message}
+        </p>
+      )}
     </section>
   );
 }

@@ -19,7 +19,13 @@ export function ImageViewer({ image, onClose }: { image: ImageView; onClose: () 
     };
   }, [image.src]);
   return (
-    <div class="viewer" role="dialog" aria-modal="true" aria-label={image.alt} onClick={(e) => e.target === e.currentTarget && onClose()}>
+    <div
+      class="viewer"
+      role="dialog"
+      aria-modal="true"
+      aria-label={image.alt}
+      onClick={(e) => e.target === e.currentTarget && onClose()}
+    >
       <figure>
         <img src={image.src} alt={image.alt} />
         <figcaption>

@@ -28,7 +28,9 @@ export function LiveView({ app }: { app: AppState }) {
   const current = status.status.value;
   const active = taskId !== null && (current === 'created' || current === 'running' || current === 'takeover');
   const tabId = app.snapshot.taskTabId.value;
-  const [visible, setVisible] = useState(() => typeof document === 'undefined' || document.visibilityState === 'visible');
+  const [visible, setVisible] = useState(
+    () => typeof document === 'undefined' || document.visibilityState === 'visible',
+  );
 
   useEffect(() => {
     const onChange = () => setVisible(document.visibilityState === 'visible');
@@ -84,12 +86,22 @@ export function LiveView({ app }: { app: AppState }) {
         {active && (status.canTakeover.value || status.canResume.value) && (
           <div class="live-actions">
             {status.canTakeover.value && (
-              <button type="button" class="btn btn-primary" disabled={status.pending.value !== null} onClick={() => void status.takeover()}>
+              <button
+                type="button"
+                class="btn btn-primary"
+                disabled={status.pending.value !== null}
+                onClick={() => void status.takeover()}
+              >
                 Take over
               </button>
             )}
             {status.canResume.value && (
-              <button type="button" class="btn btn-primary" disabled={status.pending.value !== null} onClick={() => void status.resume()}>
+              <button
+                type="button"
+                class="btn btn-primary"
+                disabled={status.pending.value !== null}
+                onClick={() => void status.resume()}
+              >
                 Resume
               </button>
             )}

@@ -41,9 +41,15 @@ export function MachineView(props: {
           type="button"
           class="btn"
           disabled={!props.taskOpen || status === 'opening'}
-          onClick={() => (status === 'closed' || status === 'blocked' || status === 'failed' ? void stately.open(inspection.records()) : stately.close())}
+          onClick={() =>
+            status === 'closed' || status === 'blocked' || status === 'failed'
+              ? void stately.open(inspection.records())
+              : stately.close()
+          }
         >
-          {status === 'closed' || status === 'blocked' || status === 'failed' ? 'Open in Stately Inspector' : 'Close Stately Inspector'}
+          {status === 'closed' || status === 'blocked' || status === 'failed'
+            ? 'Open in Stately Inspector'
+            : 'Close Stately Inspector'}
         </button>
       </div>
       {(statelyText[status] || stately.error.value) && (
@@ -56,10 +62,18 @@ export function MachineView(props: {
         const latestActor = latest.get(entry.machineId);
         const actor = latestActor ? view.actors.get(latestActor.actorId) : undefined;
         return (
-          <details class="machine" open key={entry.machineId} data-machine={entry.machineId} data-value={actor ? formatStateValue(actor.value) : ''}>
+          <details
+            class="machine"
+            open
+            key={entry.machineId}
+            data-machine={entry.machineId}
+            data-value={actor ? formatStateValue(actor.value) : ''}
+          >
             <summary>
               <strong>{entry.title}</strong>{' '}
-              <span class="muted small" data-testid="actor-label">{actor ? `${actor.label} · ${formatStateValue(actor.value)}` : 'not running'}</span>
+              <span class="muted small" data-testid="actor-label">
+                {actor ? `${actor.label} · ${formatStateValue(actor.value)}` : 'not running'}
+              </span>
             </summary>
             <Statechart node={entry.chart} active={actor ? activePaths(actor.value) : new Set()} />
             {actor?.context !== undefined && (
@@ -87,7 +101,8 @@ export function MachineView(props: {
         <ol class="events small" data-testid="machine-timeline">
           {view.timeline.map((t) => (
             <li key={t.key}>
-              {t.timestamp !== undefined && <time>{new Date(t.timestamp).toLocaleTimeString()}</time>} <span class="muted">{t.label}</span> {t.from} → <strong>{t.to}</strong>
+              {t.timestamp !== undefined && <time>{new Date(t.timestamp).toLocaleTimeString()}</time>}{' '}
+              <span class="muted">{t.label}</span> {t.from} → <strong>{t.to}</strong>
               {t.eventType && <code class="muted"> on {t.eventType}</code>}
             </li>
           ))}
@@ -96,8 +111,8 @@ export function MachineView(props: {
       <div class="machines-head">
         <h3>Recent events</h3>
         <label class="small">
-          <input type="checkbox" checked={showInternal} onChange={(e) => setShowInternal(e.currentTarget.checked)} /> Show internal
-          xstate.* events{view.hiddenInternal > 0 ? ` (${view.hiddenInternal} hidden)` : ''}
+          <input type="checkbox" checked={showInternal} onChange={(e) => setShowInternal(e.currentTarget.checked)} />{' '}
+          Show internal xstate.* events{view.hiddenInternal > 0 ? ` (${view.hiddenInternal} hidden)` : ''}
         </label>
       </div>
       {view.events.length === 0 ? (
@@ -107,7 +122,8 @@ export function MachineView(props: {
           {view.events.map((e) => {
             const line = (
               <>
-                {e.timestamp !== undefined && <time>{new Date(e.timestamp).toLocaleTimeString()}</time>} <span class="muted">{e.label}</span> <code>{e.kind === 'actor' ? 'started' : e.eventType}</code>
+                {e.timestamp !== undefined && <time>{new Date(e.timestamp).toLocaleTimeString()}</time>}{' '}
+                <span class="muted">{e.label}</span> <code>{e.kind === 'actor' ? 'started' : e.eventType}</code>
               </>
             );
             return (

@@ -19,7 +19,13 @@ export function ScopeBar({ person, hasTask }: { person: PersonGuardModel; hasTas
           <button type="button" class="btn btn-small" onClick={() => setEditing(sites.map((s) => s.site).join(', '))}>
             Edit scope
           </button>{' '}
-          <button type="button" class="btn btn-small" disabled={busy} onClick={() => void person.showTab()} data-testid="show-tab">
+          <button
+            type="button"
+            class="btn btn-small"
+            disabled={busy}
+            onClick={() => void person.showTab()}
+            data-testid="show-tab"
+          >
             Show the tab
           </button>{' '}
           <SecretForm person={person} />
@@ -33,7 +39,11 @@ export function ScopeBar({ person, hasTask }: { person: PersonGuardModel; hasTas
         >
           <label>
             Sites (comma separated){' '}
-            <input value={editing} onInput={(e) => setEditing((e.target as HTMLInputElement).value)} aria-label="Sites in scope" />
+            <input
+              value={editing}
+              onInput={(e) => setEditing((e.target as HTMLInputElement).value)}
+              aria-label="Sites in scope"
+            />
           </label>{' '}
           <button type="submit" class="btn btn-small btn-primary" disabled={busy}>
             Save
@@ -43,7 +53,11 @@ export function ScopeBar({ person, hasTask }: { person: PersonGuardModel; hasTas
           </button>
         </form>
       )}
-      {person.error.value && <p class="control-error" role="alert">{person.error.value.code}: {person.error.value.message}</p>}
+      {person.error.value && (
+        <p class="control-error" role="alert">
+          {person.error.value.code}: {person.error.value.message}
+        </p>
+      )}
     </section>
   );
 }

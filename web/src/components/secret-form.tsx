@@ -32,10 +32,25 @@ export function SecretForm({ person }: { person: PersonGuardModel }) {
       }}
     >
       <label>
-        Name <input value={name} pattern="[A-Za-z0-9_-]{1,40}" required onInput={(e) => setName((e.target as HTMLInputElement).value)} aria-label="Secret name" />
+        Name{' '}
+        <input
+          value={name}
+          pattern="[A-Za-z0-9_-]{1,40}"
+          required
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          aria-label="Secret name"
+        />
       </label>{' '}
       <label>
-        Value <input type="password" autoComplete="off" value={value} required onInput={(e) => setValue((e.target as HTMLInputElement).value)} aria-label="Secret value" />
+        Value{' '}
+        <input
+          type="password"
+          autoComplete="off"
+          value={value}
+          required
+          onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+          aria-label="Secret value"
+        />
       </label>{' '}
       <button type="submit" class="btn btn-small btn-primary" disabled={person.pending.value !== null}>
         Give to this task

@@ -74,8 +74,16 @@ export function SidePanel({
 function LazyMachineView({ app, machines }: { app: AppState; machines: LazyResource<MachinesChunk> }) {
   useEffect(() => void machines.load(), []);
   const chunk = machines.value.value;
-  if (machines.error.value) return <p class="error-text">Could not load the machine definitions: {machines.error.value}</p>;
+  if (machines.error.value)
+    return <p class="error-text">Could not load the machine definitions: {machines.error.value}</p>;
   if (!chunk) return <p class="muted">Loading machine definitions…</p>;
   const { MachineView } = chunk;
-  return <MachineView inspection={app.inspection} catalog={chunk.catalog} stately={chunk.stately} taskOpen={app.currentTaskId.value !== null} />;
+  return (
+    <MachineView
+      inspection={app.inspection}
+      catalog={chunk.catalog}
+      stately={chunk.stately}
+      taskOpen={app.currentTaskId.value !== null}
+    />
+  );
 }

@@ -45,7 +45,11 @@ function TabRow({ tab, active, task }: { tab: Tab; active: boolean; task: boolea
   const icon = tab.favIconUrl ? safeImageSrc(tab.favIconUrl) : null;
   return (
     <li class={`tab${active ? ' tab-active' : ''}${task ? ' tab-task' : ''}`} data-testid="tab" data-tab-id={tab.tabId}>
-      {icon ? <img class="favicon" src={icon} alt="" width={16} height={16} /> : <span class="favicon" aria-hidden="true" />}
+      {icon ? (
+        <img class="favicon" src={icon} alt="" width={16} height={16} />
+      ) : (
+        <span class="favicon" aria-hidden="true" />
+      )}
       <span class="tab-text">
         <span class="tab-title">{tab.title || tab.url || `Tab ${tab.tabId}`}</span>
         {tab.url && <span class="tab-url">{tab.url}</span>}

@@ -1,10 +1,25 @@
 import type { ChartNode, ChartTransition } from '../models/machine-chart.ts';
 
 /** A statechart as nested boxes: the active states highlighted, transitions listed per state. */
-export function Statechart({ node, active, depth = 0 }: { node: ChartNode; active: ReadonlySet<string>; depth?: number }) {
+export function Statechart({
+  node,
+  active,
+  depth = 0,
+}: {
+  node: ChartNode;
+  active: ReadonlySet<string>;
+  depth?: number;
+}) {
   const isActive = depth === 0 || active.has(node.path);
   const isLeaf = node.children.length === 0;
-  const cls = ['state', `state-${node.type}`, isActive && depth > 0 ? 'active' : '', isActive && isLeaf ? 'current' : ''].filter(Boolean).join(' ');
+  const cls = [
+    'state',
+    `state-${node.type}`,
+    isActive && depth > 0 ? 'active' : '',
+    isActive && isLeaf ? 'current' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div class={cls} data-path={node.path} data-active={isActive && depth > 0 ? 'true' : undefined}>
       {depth > 0 && (
@@ -24,7 +39,11 @@ export function Statechart({ node, active, depth = 0 }: { node: ChartNode; activ
         <div class={`children${node.type === 'parallel' ? ' parallel' : ''}`}>
           {node.children.map((child) => (
             <div class="child" key={child.key}>
-              {node.initial === child.key && <span class="initial" title="initial state" aria-label="initial">●</span>}
+              {node.initial === child.key && (
+                <span class="initial" title="initial state" aria-label="initial">
+                  ●
+                </span>
+              )}
               <Statechart node={child} active={active} depth={depth + 1} />
             </div>
           ))}

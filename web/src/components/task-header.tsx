@@ -14,13 +14,29 @@ export function TaskHeader({ app }: { app: AppState }) {
   return (
     <header class="task-header">
       <div class="task-heading">
-        <h1 class="task-name" title={raw ?? title}>{title}</h1>
+        <h1 class="task-name" title={raw ?? title}>
+          {title}
+        </h1>
         <StatusBadge status={status.status.value} outcome={outcome?.outcome ?? null} />
       </div>
       {status.canRetry.value && outcome && (
-        <p class={`task-outcome outcome-${outcome.outcome}`} role="status" data-testid="task-outcome" data-outcome={outcome.outcome} data-code={outcome.error.code}>
-          <span class="task-outcome-cause">{outcome.outcome === 'interrupted' ? 'Interrupted: ' : 'Failed: '}{outcome.error.message}</span>
-          <button type="button" class="btn btn-small" disabled={status.pending.value !== null} onClick={() => void status.retry()}>
+        <p
+          class={`task-outcome outcome-${outcome.outcome}`}
+          role="status"
+          data-testid="task-outcome"
+          data-outcome={outcome.outcome}
+          data-code={outcome.error.code}
+        >
+          <span class="task-outcome-cause">
+            {outcome.outcome === 'interrupted' ? 'Interrupted: ' : 'Failed: '}
+            {outcome.error.message}
+          </span>
+          <button
+            type="button"
+            class="btn btn-small"
+            disabled={status.pending.value !== null}
+            onClick={() => void status.retry()}
+          >
             {status.pending.value === 'retry' ? 'Starting…' : outcome.outcome === 'interrupted' ? 'Resume' : 'Retry'}
           </button>
         </p>
@@ -36,12 +52,22 @@ export function TaskHeader({ app }: { app: AppState }) {
           </span>
         )}
         {status.canTakeover.value && (
-          <button type="button" class="btn" disabled={status.pending.value !== null} onClick={() => void status.takeover()}>
+          <button
+            type="button"
+            class="btn"
+            disabled={status.pending.value !== null}
+            onClick={() => void status.takeover()}
+          >
             Take over
           </button>
         )}
         {status.canStop.value && !status.inTakeover.value && (
-          <button type="button" class="btn btn-danger" disabled={status.pending.value !== null} onClick={() => void status.stop()}>
+          <button
+            type="button"
+            class="btn btn-danger"
+            disabled={status.pending.value !== null}
+            onClick={() => void status.stop()}
+          >
             {status.pending.value === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
         )}

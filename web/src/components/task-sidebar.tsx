@@ -66,18 +66,31 @@ export function TaskSidebar({ app }: { app: AppState }) {
             >
               <span class="task-title">{task.displayTitle}</span>
               <span class="task-meta">
-                <StatusBadge status={task.status} outcome={task.taskId === current ? (app.outcome.outcome.value?.outcome ?? null) : null} />
-                <time dateTime={new Date(task.updatedAt).toISOString()}>{formatAgo(task.updatedAt, app.now.value)}</time>
+                <StatusBadge
+                  status={task.status}
+                  outcome={task.taskId === current ? (app.outcome.outcome.value?.outcome ?? null) : null}
+                />
+                <time dateTime={new Date(task.updatedAt).toISOString()}>
+                  {formatAgo(task.updatedAt, app.now.value)}
+                </time>
               </span>
             </button>
           </li>
         ))}
       </ul>
       {visible.length === 0 && !tasks.loading.value && (
-        <p class="muted">{filtering ? `No ${hasMore ? 'loaded ' : ''}task matches.` : 'No tasks yet. Write a message to start one.'}</p>
+        <p class="muted">
+          {filtering ? `No ${hasMore ? 'loaded ' : ''}task matches.` : 'No tasks yet. Write a message to start one.'}
+        </p>
       )}
       {hasMore && (
-        <button type="button" ref={more} class="btn load-more" data-testid="load-more" onClick={() => void tasks.loadMore()}>
+        <button
+          type="button"
+          ref={more}
+          class="btn load-more"
+          data-testid="load-more"
+          onClick={() => void tasks.loadMore()}
+        >
           Load more tasks
         </button>
       )}

@@ -18,7 +18,8 @@ export function toAckResult(raw: unknown): AckResult {
   const error = isRecord(raw.error) ? raw.error : {};
   const out: AckError = {
     code: typeof error.code === 'string' && error.code !== '' ? error.code : 'INTERNAL',
-    message: typeof error.message === 'string' && error.message !== '' ? error.message : 'the server refused the request',
+    message:
+      typeof error.message === 'string' && error.message !== '' ? error.message : 'the server refused the request',
   };
   if (typeof error.retryable === 'boolean') out.retryable = error.retryable;
   if (Array.isArray(error.fieldErrors)) {
@@ -30,5 +31,12 @@ export function toAckResult(raw: unknown): AckResult {
 }
 
 export function ackTimeout(ms: number): AckResult {
-  return { ok: false, error: { code: 'UNAVAILABLE', message: `the server did not answer within ${Math.round(ms / 1000)} s`, retryable: true } };
+  return {
+    ok: false,
+    error: {
+      code: 'UNAVAILABLE',
+      message: `the server did not answer within ${Math.round(ms / 1000)} s`,
+      retryable: true,
+    },
+  };
 }

@@ -71,7 +71,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         ok: false,
         error: {
           code: aborted ? 'ABORTED' : 'UNAVAILABLE',
-          message: aborted ? `GET ${path} was canceled` : `the server is not reachable (${cause instanceof Error ? cause.message : String(cause)})`,
+          message: aborted
+            ? `GET ${path} was canceled`
+            : `the server is not reachable (${cause instanceof Error ? cause.message : String(cause)})`,
           retryable: !aborted,
         },
       };
@@ -80,8 +82,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     try {
       body = await response.json();
     } catch {
-      const code = codeByStatus[response.status] ?? (response.ok ? 'INTERNAL' : response.status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
-      return { ok: false, error: { code, message: `GET ${path} answered ${response.status} without JSON`, status: response.status } };
+      const code =
+        codeByStatus[response.status] ??
+        (response.ok ? 'INTERNAL' : response.status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
+      return {
+        ok: false,
+        error: { code, message: `GET ${path} answered ${response.status} without JSON`, status: response.status },
+      };
     }
     const parsed = v.safeParse(envelopeSchema(data), body);
     if (!parsed.success) {
@@ -96,7 +103,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         },
       };
     }
-    const envelope = parsed.output as { ok: true; data: T } | { ok: false; error: { code: string; message: string; details?: { retryable?: boolean } } };
+    const envelope = parsed.output as
+      | { ok: true; data: T }
+      | { ok: false; error: { code: string; message: string; details?: { retryable?: boolean } } };
     if (envelope.ok) return { ok: true, data: envelope.data };
     const error: ApiError = { code: envelope.error.code, message: envelope.error.message, status: response.status };
     if (envelope.error.details?.retryable !== undefined) error.retryable = envelope.error.details.retryable;
@@ -107,7 +116,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     newTaskId: (signal) => get('/api/task/id', TaskIdResponseSchema, signal),
     listTasks: (signal) => get('/api/task/list', TaskListResponseSchema, signal),
     listTaskPage: (limit, cursor, signal) =>
-      get(`/api/task/list?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, TaskPageSchema, signal),
+      get(
+        `/api/task/list?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        TaskPageSchema,
+        signal,
+      ),
     getTask: (taskId, signal) => get(`/api/task/${encodeURIComponent(taskId)}`, TaskDetailSchema, signal),
     getSnapshot: (signal) => get('/api/snapshot', SnapshotResponseSchema, signal),
     listExtensions: (signal) => get('/api/extension/extension-list', ExtensionListResponseSchema, signal),

@@ -35,7 +35,12 @@ export interface BrowserPairingDeps {
   clearTimeout(handle: unknown): void;
 }
 
-function ask<T>(deps: BrowserPairingDeps, request: { type: string; requestId: string } & Record<string, unknown>, schema: v.GenericSchema<unknown, T & { requestId: string }>, timeoutMs: number): Promise<T | null> {
+function ask<T>(
+  deps: BrowserPairingDeps,
+  request: { type: string; requestId: string } & Record<string, unknown>,
+  schema: v.GenericSchema<unknown, T & { requestId: string }>,
+  timeoutMs: number,
+): Promise<T | null> {
   return new Promise((resolve) => {
     const done = (value: T | null) => {
       deps.clearTimeout(timer);
@@ -54,8 +59,16 @@ function ask<T>(deps: BrowserPairingDeps, request: { type: string; requestId: st
   });
 }
 
-export async function connectThisBrowser(deps: BrowserPairingDeps, token: string | undefined): Promise<BrowserPairingResult> {
-  const info = await ask(deps, { type: PLUGIN_INFO_REQUEST_TYPE, requestId: `probe-${deps.newId()}` }, PluginClientInfoResultSchema, PROBE_TIMEOUT_MS);
+export async function connectThisBrowser(
+  deps: BrowserPairingDeps,
+  token: string | undefined,
+): Promise<BrowserPairingResult> {
+  const info = await ask(
+    deps,
+    { type: PLUGIN_INFO_REQUEST_TYPE, requestId: `probe-${deps.newId()}` },
+    PluginClientInfoResultSchema,
+    PROBE_TIMEOUT_MS,
+  );
   if (!info) {
     return {
       ok: false,
@@ -63,6 +76,17 @@ export async function connectThisBrowser(deps: BrowserPairingDeps, token: string
       message: `No Mimo extension answered in this browser. Install it (Load unpacked), or if it is installed, add ${deps.window.location.origin}/* to its web UI pages on its options page.`,
     };
   }
-  const answer = await ask(deps, { type: CONNECT_BROWSER_REQUEST_TYPE, requestId: `pair-${deps.newId()}`, token: token ?? '' }, ConnectBrowserResultSchema, PAIRING_TIMEOUT_MS);
-  return answer?.payload ?? { ok: false, status: 'unreachable', message: 'The extension did not say whether it connected; check its options page.' };
+  const answer = await ask(
+    deps,
+    { type: CONNECT_BROWSER_REQUEST_TYPE, requestId: `pair-${deps.newId()}`, token: token ?? '' },
+    ConnectBrowserResultSchema,
+    PAIRING_TIMEOUT_MS,
+  );
+  return (
+    answer?.payload ?? {
+      ok: false,
+      status: 'unreachable',
+      message: 'The extension did not say whether it connected; check its options page.',
+    }
+  );
 }

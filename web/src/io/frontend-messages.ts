@@ -4,7 +4,10 @@ import { PROTOCOL_VERSION } from '../../../transport/contracts/protocol-version.
 
 type MessageOf<T extends FrontendMessageType> = Extract<FrontendMessage, { type: T }>;
 /** The fields a caller supplies; the factory fills v, type, id, timestamp, taskId. */
-export type MessageExtra<T extends FrontendMessageType> = Omit<MessageOf<T>, 'v' | 'type' | 'id' | 'timestamp' | 'taskId'>;
+export type MessageExtra<T extends FrontendMessageType> = Omit<
+  MessageOf<T>,
+  'v' | 'type' | 'id' | 'timestamp' | 'taskId'
+>;
 
 export interface MessageFactoryDeps {
   clock: { now(): number };
@@ -18,6 +21,12 @@ export type BuildMessage = <T extends FrontendMessageType>(
 ) => MessageOf<T>;
 
 export function createMessageFactory(deps: MessageFactoryDeps): BuildMessage {
-  return ((type: FrontendMessageType, taskId: string, extra: object = {}) =>
-    ({ ...extra, v: PROTOCOL_VERSION, type, id: `evt-${deps.newId()}`, timestamp: deps.clock.now(), taskId })) as BuildMessage;
+  return ((type: FrontendMessageType, taskId: string, extra: object = {}) => ({
+    ...extra,
+    v: PROTOCOL_VERSION,
+    type,
+    id: `evt-${deps.newId()}`,
+    timestamp: deps.clock.now(),
+    taskId,
+  })) as BuildMessage;
 }

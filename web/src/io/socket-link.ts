@@ -2,7 +2,11 @@
 // `frontend_event` in, and connection changes as plain values. Wraps a socket.io-client Socket
 // (passed in, so tests can hand it a fake) and brings it back after the server said goodbye.
 import * as v from 'valibot';
-import { FRONTEND_EVENT_EVENT, FrontendEventSchema, type FrontendEvent } from '../../../transport/contracts/frontend-event.ts';
+import {
+  FRONTEND_EVENT_EVENT,
+  FrontendEventSchema,
+  type FrontendEvent,
+} from '../../../transport/contracts/frontend-event.ts';
 import { FRONTEND_MESSAGE_EVENT, type FrontendMessage } from '../../../transport/contracts/frontend-message.ts';
 import { LIVE_FRAME_EVENT, LiveFrameSchema, type LiveFrame } from '../../../transport/contracts/live-view.ts';
 import { ackTimeout, toAckResult, type AckResult } from './ack.ts';
@@ -75,7 +79,8 @@ export function createSocketLink(deps: SocketLinkDeps): SocketLink {
   });
   socket.on('connect_error', (error: Error & { data?: { code?: unknown; message?: unknown } }) => {
     const code = typeof error?.data?.code === 'string' ? error.data.code : undefined;
-    const message = typeof error?.data?.message === 'string' ? error.data.message : (error?.message ?? 'connection failed');
+    const message =
+      typeof error?.data?.message === 'string' ? error.data.message : (error?.message ?? 'connection failed');
     report(code === undefined ? { type: 'connect_error', message } : { type: 'connect_error', code, message });
     // A wrong token will not fix itself; anything else is worth another try.
     if (!socket.active && code !== 'UNAUTHORIZED') retryLater();
@@ -97,7 +102,7 @@ export function createSocketLink(deps: SocketLinkDeps): SocketLink {
     if (!parsed.success || frameListeners.size === 0) return done();
     let acked = false;
     const once = () => {
-      if (!acked) (acked = true), done();
+      if (!acked) ((acked = true), done());
     };
     frameListeners.forEach((l) => l(parsed.output, once));
   });

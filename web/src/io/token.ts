@@ -53,15 +53,22 @@ export function resolveToken(href: string, storage: KeyValueStorage | undefined)
 /** ok: the server took it; refused: 401; unknown: no answer or anything else. */
 export type TokenCheck = (token: string) => Promise<'ok' | 'refused' | 'unknown'>;
 
-export type OfferedTokenOutcome = { kept: true; reason: 'stored_works' | 'offered_refused' | 'unknown' } | { kept: false; token: string };
+export type OfferedTokenOutcome =
+  { kept: true; reason: 'stored_works' | 'offered_refused' | 'unknown' } | { kept: false; token: string };
 
 /** Decides between the stored token and one a link offered; stores the offered one only when it is adopted. */
-export async function settleOfferedToken(stored: string, offered: string, check: TokenCheck, storage: KeyValueStorage | undefined): Promise<OfferedTokenOutcome> {
+export async function settleOfferedToken(
+  stored: string,
+  offered: string,
+  check: TokenCheck,
+  storage: KeyValueStorage | undefined,
+): Promise<OfferedTokenOutcome> {
   const storedVerdict = await check(stored).catch(() => 'unknown' as const);
   if (storedVerdict === 'ok') return { kept: true, reason: 'stored_works' };
   if (storedVerdict === 'unknown') return { kept: true, reason: 'unknown' };
   const offeredVerdict = offered === '' ? 'refused' : await check(offered).catch(() => 'unknown' as const);
-  if (offeredVerdict !== 'ok') return { kept: true, reason: offeredVerdict === 'refused' ? 'offered_refused' : 'unknown' };
+  if (offeredVerdict !== 'ok')
+    return { kept: true, reason: offeredVerdict === 'refused' ? 'offered_refused' : 'unknown' };
   store(storage, offered);
   return { kept: false, token: offered };
 }
@@ -69,7 +76,10 @@ export async function settleOfferedToken(stored: string, offered: string, check:
 /** A TokenCheck over fetch: an authenticated GET that every token-holder may make. */
 export function fetchTokenCheck(fetchFn: typeof fetch, origin: string): TokenCheck {
   return async (token) => {
-    const response = await fetchFn(`${origin}/api/extension/extension-list`, { headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' }).catch(() => null);
+    const response = await fetchFn(`${origin}/api/extension/extension-list`, {
+      headers: { Authorization: `Bearer ${token}` },
+      cache: 'no-store',
+    }).catch(() => null);
     if (!response) return 'unknown';
     if (response.status === 401) return 'refused';
     return response.ok ? 'ok' : 'unknown';

@@ -10,7 +10,10 @@ export interface LabelInput {
 }
 
 const ctx = (input: LabelInput, key: string): string | undefined => {
-  const value = typeof input.context === 'object' && input.context !== null ? (input.context as Record<string, unknown>)[key] : undefined;
+  const value =
+    typeof input.context === 'object' && input.context !== null
+      ? (input.context as Record<string, unknown>)[key]
+      : undefined;
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
@@ -20,7 +23,9 @@ export function actorLabel(input: LabelInput, index: number): string {
     case 'task':
       return `task ${shortId(ctx(input, 'taskId') ?? input.name?.replace(/^task:/, '') ?? input.actorId)}`;
     case 'action': {
-      const name = ctx(input, 'actionName')?.replace(/^browser_/, '').replace(/_/g, ' ');
+      const name = ctx(input, 'actionName')
+        ?.replace(/^browser_/, '')
+        .replace(/_/g, ' ');
       return `action ${name ? `${name} ` : ''}#${index}`;
     }
     case 'pagePrep':

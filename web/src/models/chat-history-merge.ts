@@ -33,7 +33,13 @@ interface Segment {
 function segmentsOf(m: TaskMessage): Segment[] | null {
   const raw = m.meta?.segments;
   if (!Array.isArray(raw)) return null;
-  const segments = raw.filter((s): s is Segment => typeof s === 'object' && s !== null && typeof (s as Segment).seq === 'number' && typeof (s as Segment).text === 'string');
+  const segments = raw.filter(
+    (s): s is Segment =>
+      typeof s === 'object' &&
+      s !== null &&
+      typeof (s as Segment).seq === 'number' &&
+      typeof (s as Segment).text === 'string',
+  );
   return segments.length === raw.length && segments.length > 0 ? segments : null;
 }
 
@@ -43,7 +49,17 @@ function historyItems(m: TaskMessage, turn: string | undefined, liveTools: Map<s
   if (segments) {
     return segments
       .filter((s) => s.text.trim() !== '')
-      .map((s, i) => ({ kind: 'assistant', key: `h:${m.id}:${i}`, id: m.id, content: s.text, timestamp: m.timestamp, streaming: false, fromHistory: true, seq: s.seq, ...(turn ? { turn } : {}) }));
+      .map((s, i) => ({
+        kind: 'assistant',
+        key: `h:${m.id}:${i}`,
+        id: m.id,
+        content: s.text,
+        timestamp: m.timestamp,
+        streaming: false,
+        fromHistory: true,
+        seq: s.seq,
+        ...(turn ? { turn } : {}),
+      }));
   }
   const item = historyItem(m, turn, liveTools);
   const list = Array.isArray(item) ? item : item ? [item] : [];
@@ -52,13 +68,26 @@ function historyItems(m: TaskMessage, turn: string | undefined, liveTools: Map<s
   return seq === undefined ? list : list.map((i) => (i.seq === undefined ? { ...i, seq } : i));
 }
 
-function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<string, ToolItem[]>): ChatItem | ChatItem[] | null {
+function historyItem(
+  m: TaskMessage,
+  turn: string | undefined,
+  liveTools: Map<string, ToolItem[]>,
+): ChatItem | ChatItem[] | null {
   switch (m.role) {
     case 'user':
       return { kind: 'user', key: `h:${m.id}`, id: m.id, content: m.content, timestamp: m.timestamp, delivery: 'sent' };
     case 'assistant':
       if (m.content.trim() === '') return null; // a turn step that only called tools
-      return { kind: 'assistant', key: `h:${m.id}`, id: m.id, content: m.content, timestamp: m.timestamp, streaming: false, fromHistory: true, ...(turn ? { turn } : {}) };
+      return {
+        kind: 'assistant',
+        key: `h:${m.id}`,
+        id: m.id,
+        content: m.content,
+        timestamp: m.timestamp,
+        streaming: false,
+        fromHistory: true,
+        ...(turn ? { turn } : {}),
+      };
     case 'tool': {
       // A stored step of one browser action (meta.actionId): its live twin says more.
       const actionId = typeof m.meta?.actionId === 'string' ? m.meta.actionId : undefined;
@@ -74,14 +103,23 @@ function historyItem(m: TaskMessage, turn: string | undefined, liveTools: Map<st
     case 'system':
       // A note the live view showed as a notice (stored with its seq); other system text is not shown.
       if (seqOf(m) === undefined) return null;
-      return { kind: 'notice', key: `h:${m.id}`, id: m.id, status: 'info', message: m.content, timestamp: m.timestamp, ...(turn ? { turn } : {}) };
+      return {
+        kind: 'notice',
+        key: `h:${m.id}`,
+        id: m.id,
+        status: 'info',
+        message: m.content,
+        timestamp: m.timestamp,
+        ...(turn ? { turn } : {}),
+      };
   }
 }
 
 export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskMessage[]): ChatItem[] {
   const liveTools = new Map<string, ToolItem[]>();
   for (const item of live) {
-    if (item.kind === 'tool' && item.resultText === undefined) liveTools.set(item.toolCallId, [...(liveTools.get(item.toolCallId) ?? []), item]);
+    if (item.kind === 'tool' && item.resultText === undefined)
+      liveTools.set(item.toolCallId, [...(liveTools.get(item.toolCallId) ?? []), item]);
   }
 
   // 1. History, cut into turns at each user message.
@@ -124,7 +162,10 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
     }
     const text = normalizeText(item.content);
     const twin = historyUsers.find(
-      (m) => !claimed.has(m.id) && normalizeText(m.content) === text && Math.abs(m.timestamp - item.timestamp) <= SAME_MESSAGE_WINDOW_MS,
+      (m) =>
+        !claimed.has(m.id) &&
+        normalizeText(m.content) === text &&
+        Math.abs(m.timestamp - item.timestamp) <= SAME_MESSAGE_WINDOW_MS,
     );
     if (twin) {
       aliasOf.set(item.id, twin.id);
@@ -134,13 +175,16 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
 
   // 3. A turn whose live segments spell exactly its stored assistant text keeps the segments
   //    (they sit between the tool steps where they were said) instead of the stored copy.
-  const anchorOf = (item: ChatItem) => (item.kind === 'user' ? undefined : item.turn === undefined ? undefined : (aliasOf.get(item.turn) ?? item.turn));
+  const anchorOf = (item: ChatItem) =>
+    item.kind === 'user' ? undefined : item.turn === undefined ? undefined : (aliasOf.get(item.turn) ?? item.turn);
   const squash = (text: string) => text.replace(/\s+/g, '');
   const preferLive = new Set<ChatItem>();
   for (const turn of turns) {
     if (!turn.userId) continue;
     const stored: ChatItem[] = turn.items.filter((i) => i.kind === 'assistant');
-    const segments = live.filter((i) => i.kind === 'assistant' && !i.fromHistory && !i.streaming && anchorOf(i) === turn.userId);
+    const segments = live.filter(
+      (i) => i.kind === 'assistant' && !i.fromHistory && !i.streaming && anchorOf(i) === turn.userId,
+    );
     if (stored.length === 0 || segments.length === 0) continue;
     const text = (list: ChatItem[]) => squash(list.map((i) => (i.kind === 'assistant' ? i.content : '')).join(''));
     if (text(stored) !== text(segments)) continue;
@@ -163,7 +207,10 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
         return !assistantTexts.some((text) => text.includes(normalizeText(item.content)));
       case 'tool':
         // An action still in flight has no stored step yet, though its finished siblings do.
-        if (item.actionId !== undefined) return item.resultText === undefined && !historyActionIds.has(item.actionId) && !wholeCallIds.has(item.toolCallId);
+        if (item.actionId !== undefined)
+          return (
+            item.resultText === undefined && !historyActionIds.has(item.actionId) && !wholeCallIds.has(item.toolCallId)
+          );
         return item.resultText === undefined && !historyToolIds.has(item.toolCallId);
       case 'notice':
         return item.seq === undefined || !noteSeqs.has(item.seq);
@@ -178,16 +225,25 @@ export function mergeHistory(live: readonly ChatItem[], messages: readonly TaskM
       continue;
     }
     const anchor = anchorOf(item);
-    const target = anchor === undefined ? turns[0]! : (turnOfUser.get(anchor) ?? liveTurnOf.get(anchor) ?? turns[turns.length - 1]!);
+    const target =
+      anchor === undefined ? turns[0]! : (turnOfUser.get(anchor) ?? liveTurnOf.get(anchor) ?? turns[turns.length - 1]!);
     target.items.push(anchor === undefined || anchor === item.turn ? item : { ...item, turn: anchor });
   }
 
   // 5. Inside a turn: the user message first, the rest by server time (history first on ties).
   const out: ChatItem[] = [];
   for (const turn of [...turns, ...liveTurns]) {
-    const [head, rest] = turn.userId !== undefined && turn.items[0]?.kind === 'user' ? [turn.items[0] as UserItem, turn.items.slice(1)] : [null, turn.items];
+    const [head, rest] =
+      turn.userId !== undefined && turn.items[0]?.kind === 'user'
+        ? [turn.items[0] as UserItem, turn.items.slice(1)]
+        : [null, turn.items];
     if (head) out.push(head);
-    out.push(...rest.map((item, index) => ({ item, index })).sort((a, b) => a.item.timestamp - b.item.timestamp || a.index - b.index).map((x) => x.item));
+    out.push(
+      ...rest
+        .map((item, index) => ({ item, index }))
+        .sort((a, b) => a.item.timestamp - b.item.timestamp || a.index - b.index)
+        .map((x) => x.item),
+    );
   }
   // 6. The task's one order, wherever the seqs are known.
   return sortBySeq(out);

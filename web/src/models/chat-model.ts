@@ -109,7 +109,8 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
       update<ToolItem>(key, (t) => {
         const artifacts = [...t.artifacts];
         for (const a of e.artifacts ?? []) if (!artifacts.some((x) => x.artifactId === a.artifactId)) artifacts.push(a);
-        const durationMs = e.durationMs ?? (e.phase === 'start' ? t.durationMs : Math.max(0, e.timestamp - t.timestamp));
+        const durationMs =
+          e.durationMs ?? (e.phase === 'start' ? t.durationMs : Math.max(0, e.timestamp - t.timestamp));
         const next: ToolItem = {
           ...t,
           phase: e.phase,
@@ -169,7 +170,8 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
     };
     const detail = preview(e.data);
     if (detail !== undefined) item.detail = detail;
-    if (e.error && e.message && e.message !== e.error.message) item.detail = item.detail ? `${e.message}\n${item.detail}` : e.message;
+    if (e.error && e.message && e.message !== e.error.message)
+      item.detail = item.detail ? `${e.message}\n${item.detail}` : e.message;
     interruptSegments();
     append(item);
   }
@@ -179,15 +181,26 @@ export function createChatModel(deps: { pricing?: Pricing } = {}): ChatModel {
     currentTurn = e.messageId;
     const mine = items.value.find((i): i is UserItem => i.kind === 'user' && i.id === e.messageId);
     if (!mine) {
-      append({ kind: 'user', key: `u:${e.messageId}`, id: e.messageId, content: e.content, timestamp: e.timestamp, delivery: 'sent' });
+      append({
+        kind: 'user',
+        key: `u:${e.messageId}`,
+        id: e.messageId,
+        content: e.content,
+        timestamp: e.timestamp,
+        delivery: 'sent',
+      });
       return;
     }
     // The message typed here: it now knows its place.
     const { error: _error, ...rest } = mine;
-    items.value = sortBySeq(items.value.map((i) => (i === mine ? withSeq<UserItem>({ ...rest, delivery: 'sent' }) : i)));
+    items.value = sortBySeq(
+      items.value.map((i) => (i === mine ? withSeq<UserItem>({ ...rest, delivery: 'sent' }) : i)),
+    );
   }
 
-  const handlers: Partial<{ [T in FrontendEventPayload['type']]: (e: Extract<FrontendEventPayload, { type: T }>) => void }> = {
+  const handlers: Partial<{
+    [T in FrontendEventPayload['type']]: (e: Extract<FrontendEventPayload, { type: T }>) => void;
+  }> = {
     userMessage: onUserMessage,
     chatDelta: onChatDelta,
     toolUsed: onToolUsed,

@@ -71,7 +71,8 @@ export function createConnectionModel(): ConnectionModel {
     },
     reconnecting(n) {
       attempt.value = n;
-      if (status.value !== 'offline' || lastError.value?.code !== 'UNAUTHORIZED') status.value = everConnected ? 'reconnecting' : 'connecting';
+      if (status.value !== 'offline' || lastError.value?.code !== 'UNAUTHORIZED')
+        status.value = everConnected ? 'reconnecting' : 'connecting';
     },
     apply(report) {
       switch (report.type) {
@@ -81,7 +82,9 @@ export function createConnectionModel(): ConnectionModel {
           model.disconnected(report.reason);
           return null;
         case 'connect_error':
-          model.connectFailed(report.code === undefined ? { message: report.message } : { code: report.code, message: report.message });
+          model.connectFailed(
+            report.code === undefined ? { message: report.message } : { code: report.code, message: report.message },
+          );
           return null;
         case 'reconnect_attempt':
           model.reconnecting(report.attempt);

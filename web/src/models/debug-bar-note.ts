@@ -36,7 +36,12 @@ export function createDebugBarNote(deps: { storage: NoteStorage | undefined }): 
     visible: computed(() => acted.value && !dismissed.value),
     noteItems(items) {
       if (acted.peek() || dismissed.peek()) return;
-      if (items.some((item) => item.kind === 'tool' && typeof item.actionName === 'string' && BROWSER_STEP.test(item.actionName))) acted.value = true;
+      if (
+        items.some(
+          (item) => item.kind === 'tool' && typeof item.actionName === 'string' && BROWSER_STEP.test(item.actionName),
+        )
+      )
+        acted.value = true;
     },
     dismiss() {
       dismissed.value = true;

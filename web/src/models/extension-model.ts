@@ -52,7 +52,9 @@ export function createExtensionModel(deps: {
     if (live.length === 1) return live[0]!;
     const healthy = live.filter((e) => e.health === 'healthy');
     const pool = healthy.length > 0 ? healthy : live;
-    return [...pool].sort((a, b) => (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0) || b.lastSeenAt - a.lastSeenAt)[0] ?? null;
+    return (
+      [...pool].sort((a, b) => (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0) || b.lastSeenAt - a.lastSeenAt)[0] ?? null
+    );
   });
 
   return {

@@ -47,16 +47,28 @@ export function toolItemFromHistory(m: TaskMessage, turn: string | undefined): T
     ...(typeof meta.target === 'string' && meta.target ? { target: meta.target } : {}),
     ...(typeof meta.durationMs === 'number' ? { durationMs: meta.durationMs } : {}),
   };
-  if (!r.ok) return { ...base, ...described, actionName: r.name, phase: 'error', error: r.error, ...(r.error.code === 'TASK_STOPPED' ? { canceled: true } : {}) };
+  if (!r.ok)
+    return {
+      ...base,
+      ...described,
+      actionName: r.name,
+      phase: 'error',
+      error: r.error,
+      ...(r.error.code === 'TASK_STOPPED' ? { canceled: true } : {}),
+    };
   const tabId = typeof r.result === 'object' && r.result !== null ? (r.result as { tabId?: unknown }).tabId : undefined;
-  const result = typeof r.result === 'object' && r.result !== null && !Array.isArray(r.result) ? { result: r.result as Record<string, unknown> } : {};
+  const result =
+    typeof r.result === 'object' && r.result !== null && !Array.isArray(r.result)
+      ? { result: r.result as Record<string, unknown> }
+      : {};
   return {
     ...base,
     ...described,
     ...result,
     actionName: r.name,
     phase: (r.missing?.length ?? 0) > 0 ? 'partial' : 'success',
-    paramsSummary: typeof meta.paramsSummary === 'string' ? meta.paramsSummary : typeof tabId === 'number' ? `tabId=${tabId}` : '',
+    paramsSummary:
+      typeof meta.paramsSummary === 'string' ? meta.paramsSummary : typeof tabId === 'number' ? `tabId=${tabId}` : '',
     warnings: r.warnings ?? [],
     artifacts: artifactsOf(r.name, r.result),
   };

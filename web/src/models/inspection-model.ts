@@ -58,7 +58,8 @@ export function createInspectionModel(options: { maxEvents?: number; maxRecords?
     for (const actor of actorMap.value.values()) {
       if (!actor.machineId) continue;
       const best = out.get(actor.machineId);
-      if (!best || actor.updatedAt > best.updatedAt || (actor.updatedAt === best.updatedAt && actor.order > best.order)) out.set(actor.machineId, actor);
+      if (!best || actor.updatedAt > best.updatedAt || (actor.updatedAt === best.updatedAt && actor.order > best.order))
+        out.set(actor.machineId, actor);
     }
     return out;
   });
@@ -72,7 +73,9 @@ export function createInspectionModel(options: { maxEvents?: number; maxRecords?
       seen.add(event.id);
       const fields = readRecord(event.record);
       const previous = actorMap.value.get(fields.actorId);
-      const actor: InspectedActor = previous ? { ...previous } : { actorId: fields.actorId, updatedAt: event.timestamp, order: ++order };
+      const actor: InspectedActor = previous
+        ? { ...previous }
+        : { actorId: fields.actorId, updatedAt: event.timestamp, order: ++order };
       const machineId = fields.machineId ?? previous?.machineId;
       if (machineId) actor.machineId = machineId;
       if (fields.parentId) actor.parentId = fields.parentId;
@@ -85,7 +88,12 @@ export function createInspectionModel(options: { maxEvents?: number; maxRecords?
       actorMap.value = next;
 
       if (fields.kind !== 'snapshot') {
-        const entry: InspectedEventEntry = { key: event.id, actorId: fields.actorId, kind: fields.kind, timestamp: event.timestamp };
+        const entry: InspectedEventEntry = {
+          key: event.id,
+          actorId: fields.actorId,
+          kind: fields.kind,
+          timestamp: event.timestamp,
+        };
         if (machineId) entry.machineId = machineId;
         if (fields.eventType) entry.eventType = fields.eventType;
         events.value = [entry, ...events.value].slice(0, maxEvents);

@@ -29,7 +29,10 @@ export function readRecord(record: InspectionRecord): RecordFields {
   const r = record as Record<string, unknown>;
   const snapshot = isRecord(r.snapshot) ? r.snapshot : undefined;
   const hasValue = snapshot ? 'value' in snapshot : 'value' in r;
-  const eventObject = isRecord(r.event) && typeof r.event.type === 'string' ? (r.event as { type: string } & Record<string, unknown>) : undefined;
+  const eventObject =
+    isRecord(r.event) && typeof r.event.type === 'string'
+      ? (r.event as { type: string } & Record<string, unknown>)
+      : undefined;
   const eventType = eventObject?.type ?? str(r.eventType);
   const fields: RecordFields = {
     kind: record.type === '@xstate.actor' ? 'actor' : record.type === '@xstate.snapshot' ? 'snapshot' : 'event',

@@ -49,7 +49,10 @@ const timeOf = (record: InspectionRecord) => {
 };
 
 /** `offset`: the number of the first record (keys stay stable as old records are let go). */
-export function inspectionView(records: readonly InspectionRecord[], options: { showInternal: boolean; limit?: number; offset?: number }): InspectionView {
+export function inspectionView(
+  records: readonly InspectionRecord[],
+  options: { showInternal: boolean; limit?: number; offset?: number },
+): InspectionView {
   const limit = options.limit ?? 40;
   const offset = options.offset ?? 0;
   const actors = new Map<string, ActorView & { index: number; name?: string }>();
@@ -71,7 +74,15 @@ export function inspectionView(records: readonly InspectionRecord[], options: { 
     if (machineId) actor.machineId = machineId;
     if (f.name) actor.name = f.name;
     if (f.context !== undefined) actor.context = f.context;
-    actor.label = actorLabel({ actorId: actor.actorId, ...(machineId ? { machineId } : {}), ...(actor.name ? { name: actor.name } : {}), ...(actor.context !== undefined ? { context: actor.context } : {}) }, actor.index);
+    actor.label = actorLabel(
+      {
+        actorId: actor.actorId,
+        ...(machineId ? { machineId } : {}),
+        ...(actor.name ? { name: actor.name } : {}),
+        ...(actor.context !== undefined ? { context: actor.context } : {}),
+      },
+      actor.index,
+    );
     const at = timeOf(record);
     if (f.hasValue) {
       const before = actor.value;
@@ -79,7 +90,14 @@ export function inspectionView(records: readonly InspectionRecord[], options: { 
       const from = formatStateValue(before);
       const to = formatStateValue(f.value);
       if (f.kind === 'snapshot' && before !== undefined && from !== to) {
-        timeline.unshift({ key: `t${i}`, label: actor.label, from, to, ...(f.eventType ? { eventType: f.eventType } : {}), ...(at !== undefined ? { timestamp: at } : {}) });
+        timeline.unshift({
+          key: `t${i}`,
+          label: actor.label,
+          from,
+          to,
+          ...(f.eventType ? { eventType: f.eventType } : {}),
+          ...(at !== undefined ? { timestamp: at } : {}),
+        });
       }
     }
     if (f.kind === 'snapshot') return;
@@ -88,7 +106,14 @@ export function inspectionView(records: readonly InspectionRecord[], options: { 
       hiddenInternal += 1;
       return;
     }
-    const view: EventView = { key: `e${i}`, label: actor.label, kind: f.kind, internal, ...(f.eventType ? { eventType: f.eventType } : {}), ...(at !== undefined ? { timestamp: at } : {}) };
+    const view: EventView = {
+      key: `e${i}`,
+      label: actor.label,
+      kind: f.kind,
+      internal,
+      ...(f.eventType ? { eventType: f.eventType } : {}),
+      ...(at !== undefined ? { timestamp: at } : {}),
+    };
     if (f.event) {
       const { type: _type, ...payload } = f.event;
       if (Object.keys(payload).length > 0) view.payload = payload;

@@ -36,7 +36,10 @@ export interface LiveViewModel {
 
 const WINDOW_MS = 2_000;
 
-export function createLiveViewModel(deps: { send: (type: 'subscribe_live' | 'unsubscribe_live', taskId: string) => Promise<AckResult>; clock: { now(): number } }): LiveViewModel {
+export function createLiveViewModel(deps: {
+  send: (type: 'subscribe_live' | 'unsubscribe_live', taskId: string) => Promise<AckResult>;
+  clock: { now(): number };
+}): LiveViewModel {
   const state = signal<LiveState>('off');
   const image = signal<LiveImage | null>(null);
   const error = signal<AckError | null>(null);
@@ -74,7 +77,7 @@ export function createLiveViewModel(deps: { send: (type: 'subscribe_live' | 'uns
       const list = times.value;
       if (list.length < 2) return list.length === 1 ? 1 : 0;
       const span = list[list.length - 1]! - list[0]!;
-      return span > 0 ? Math.round(((list.length - 1) * 1000) / span * 10) / 10 : 0;
+      return span > 0 ? Math.round((((list.length - 1) * 1000) / span) * 10) / 10 : 0;
     }),
     watch(taskId, tabKey) {
       if (taskId === watching.value && tabKey === tab) return;
@@ -107,7 +110,14 @@ export function createLiveViewModel(deps: { send: (type: 'subscribe_live' | 'uns
       if (lastSeq && frame.seq > lastSeq + 1) skipped.value += frame.seq - lastSeq - 1;
       lastSeq = frame.seq;
       times.value = [...times.value.filter((t) => now - t <= WINDOW_MS), now];
-      image.value = { src: `data:${frame.mime};base64,${frame.data}`, width: frame.width, height: frame.height, seq: frame.seq, tabId: frame.tabId, receivedAt: now };
+      image.value = {
+        src: `data:${frame.mime};base64,${frame.data}`,
+        width: frame.width,
+        height: frame.height,
+        seq: frame.seq,
+        tabId: frame.tabId,
+        receivedAt: now,
+      };
       state.value = 'streaming';
     },
     shown: release,

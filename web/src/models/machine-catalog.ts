@@ -20,7 +20,8 @@ const probes: [string, unknown][] = [
   ['or', (or([]) as unknown as { check: unknown }).check],
   ['not', (not('x') as unknown as { check: unknown }).check],
 ];
-const combinatorName: CombinatorName = (guard) => probes.find(([, check]) => check === (guard as unknown as { check?: unknown }).check)?.[0];
+const combinatorName: CombinatorName = (guard) =>
+  probes.find(([, check]) => check === (guard as unknown as { check?: unknown }).check)?.[0];
 
 function entry(title: string, machine: AnyStateMachine): CatalogEntry {
   return { machineId: machine.id, title, chart: chartOf(machine, { combinatorName }), config: machine.config };

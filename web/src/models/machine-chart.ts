@@ -60,11 +60,14 @@ export type CombinatorName = (guard: Function) => string | undefined;
 export function guardLabel(guard: unknown, combinatorName?: CombinatorName): string | undefined {
   if (guard === undefined || guard === null) return undefined;
   if (typeof guard === 'string') return guard;
-  if (typeof guard === 'object' && typeof (guard as { type?: unknown }).type === 'string') return (guard as { type: string }).type;
+  if (typeof guard === 'object' && typeof (guard as { type?: unknown }).type === 'string')
+    return (guard as { type: string }).type;
   if (typeof guard === 'function') {
     const inner = (guard as { guards?: unknown[] }).guards;
     const name = combinatorName?.(guard) ?? (guard.name || 'guard');
-    return Array.isArray(inner) ? `${name}(${inner.map((g) => guardLabel(g, combinatorName) ?? '?').join(', ')})` : name;
+    return Array.isArray(inner)
+      ? `${name}(${inner.map((g) => guardLabel(g, combinatorName) ?? '?').join(', ')})`
+      : name;
   }
   return 'guard';
 }

@@ -3,7 +3,13 @@
 // and "Show the tab". Plain signals over the socket link; the server stays authoritative: a
 // request disappears when its confirmationResolved event arrives, the scope when taskScope says.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
-import type { ConfirmationDecision, ConfirmationRequestedEvent, ConfirmationResolvedEvent, HeldStep, TaskScopeEvent } from '../../../transport/contracts/frontend-event.ts';
+import type {
+  ConfirmationDecision,
+  ConfirmationRequestedEvent,
+  ConfirmationResolvedEvent,
+  HeldStep,
+  TaskScopeEvent,
+} from '../../../transport/contracts/frontend-event.ts';
 import type { AckError, AckResult } from '../io/ack.ts';
 
 export interface WaitingStep {
@@ -41,8 +47,17 @@ export interface PersonGuardSend {
 
 /** The step in words, as the panel and the conversation show it. */
 export function stepWords(step: HeldStep): string {
-  const verb: Record<string, string> = { browser_open: 'Open', browser_click: 'Click', browser_type: 'Type into', browser_press: 'Press Enter on', browser_dblclick: 'Double-click', browser_check: 'Tick', browser_select: 'Choose in' };
-  const what = step.toolName === 'browser_open' ? (step.url ?? step.site) : step.element ? `"${step.element}"` : 'this page';
+  const verb: Record<string, string> = {
+    browser_open: 'Open',
+    browser_click: 'Click',
+    browser_type: 'Type into',
+    browser_press: 'Press Enter on',
+    browser_dblclick: 'Double-click',
+    browser_check: 'Tick',
+    browser_select: 'Choose in',
+  };
+  const what =
+    step.toolName === 'browser_open' ? (step.url ?? step.site) : step.element ? `"${step.element}"` : 'this page';
   const value = step.value ? ` the value "${step.value}"` : '';
   return `${verb[step.toolName] ?? step.toolName} ${what}${value ? ` with${value}` : ''} on ${step.site}`;
 }
@@ -88,12 +103,21 @@ export function createPersonGuardModel(send: PersonGuardSend): PersonGuardModel 
       secretNames.value = [];
     },
     answer: (requestId, decision) => act(decision, () => send.answer(requestId, decision)),
-    setScope: (text) => act('scope', () => send.setScope(text.split(/[\n,]+/).map((s) => s.trim()).filter(Boolean))),
+    setScope: (text) =>
+      act('scope', () =>
+        send.setScope(
+          text
+            .split(/[\n,]+/)
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ),
+      ),
     showTab: () => act('show', () => send.showTab()),
     secretNames,
     async setSecret(name, value) {
       const result = await act('secret', () => send.setSecret(name.trim(), value));
-      if (result?.ok && !secretNames.value.includes(name.trim())) secretNames.value = [...secretNames.value, name.trim()];
+      if (result?.ok && !secretNames.value.includes(name.trim()))
+        secretNames.value = [...secretNames.value, name.trim()];
       return result;
     },
   };

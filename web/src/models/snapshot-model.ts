@@ -6,10 +6,16 @@
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
 import type { SnapshotSyncEvent } from '../../../transport/contracts/frontend-event.ts';
 import type { SnapshotResponse } from '../../../transport/contracts/http.ts';
-import { SNAPSHOT_STALE_AFTER_MS, type BrowserWindow, type SnapshotState, type Tab, type TabGroup } from '../../../transport/contracts/snapshot.ts';
+import {
+  SNAPSHOT_STALE_AFTER_MS,
+  type BrowserWindow,
+  type SnapshotState,
+  type Tab,
+  type TabGroup,
+} from '../../../transport/contracts/snapshot.ts';
 
 export interface SnapshotView {
-  state: SnapshotState | Omit<SnapshotState, 'lastUpdated'> & { lastUpdated: number | null };
+  state: SnapshotState | (Omit<SnapshotState, 'lastUpdated'> & { lastUpdated: number | null });
   /** A plugin was connected when this was received. */
   connected: boolean;
   seq: number | null;
@@ -67,7 +73,10 @@ export function createSnapshotModel(deps: { now: ReadonlySignal<number> }): Snap
       // Consecutive tabs of one group form one block, as in the tab strip.
       const groups: WindowView['groups'] = [];
       for (const tab of tabs) {
-        const group = tab.groupId !== undefined && tab.groupId >= 0 ? (groupById.get(tab.groupId) ?? { groupId: tab.groupId, windowId }) : null;
+        const group =
+          tab.groupId !== undefined && tab.groupId >= 0
+            ? (groupById.get(tab.groupId) ?? { groupId: tab.groupId, windowId })
+            : null;
         const last = groups[groups.length - 1];
         if (last && (last.group?.groupId ?? -1) === (group?.groupId ?? -1)) last.tabs.push(tab);
         else groups.push({ group, tabs: [tab] });

@@ -124,7 +124,8 @@ export function createStatelyBridge(deps: StatelyBridgeDeps): StatelyBridge {
         timer = null;
         if (status.value === 'waiting') {
           status.value = 'unreachable';
-          error.value = 'the Stately Inspector did not answer (it is served from stately.ai and needs internet access); records keep queueing for it';
+          error.value =
+            'the Stately Inspector did not answer (it is served from stately.ai and needs internet access); records keep queueing for it';
         }
       }, deps.connectTimeoutMs ?? 15_000);
       for (const record of records) forward(record);

@@ -40,7 +40,13 @@ export interface TaskListModel {
    * A `taskListChanged` event (any client's task): updates a known entry, adds a new one, or
    * refreshes the list when the event does not carry enough to show the task.
    */
-  applyListChange(change: { taskId: string; status: TaskStatus; timestamp: number; title?: string; createdAt?: number }): void;
+  applyListChange(change: {
+    taskId: string;
+    status: TaskStatus;
+    timestamp: number;
+    title?: string;
+    createdAt?: number;
+  }): void;
 }
 
 export const TASK_PAGE_SIZE = 50;
@@ -59,11 +65,16 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
   const filter = signal<TaskFilter>('all');
   const query = signal('');
 
-  const tasks = computed(() => [...byId.value.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.taskId < b.taskId ? 1 : -1)));
-  const rows = computed<TaskRow[]>(() => tasks.value.map((t) => ({ ...t, state: taskStateOf(t.status), displayTitle: readableTitle(t.title) })));
+  const tasks = computed(() =>
+    [...byId.value.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.taskId < b.taskId ? 1 : -1)),
+  );
+  const rows = computed<TaskRow[]>(() =>
+    tasks.value.map((t) => ({ ...t, state: taskStateOf(t.status), displayTitle: readableTitle(t.title) })),
+  );
   const counts = computed(() => {
     const out: Record<TaskFilter, number> = { all: 0, running: 0, 'needs-you': 0, done: 0, failed: 0 };
-    for (const row of rows.value) for (const f of Object.keys(out) as TaskFilter[]) if (matchesFilter(row.state, f)) out[f] += 1;
+    for (const row of rows.value)
+      for (const f of Object.keys(out) as TaskFilter[]) if (matchesFilter(row.state, f)) out[f] += 1;
     return out;
   });
   const visible = computed(() => {
@@ -81,7 +92,12 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
     const next = new Map(byId.value);
     for (const task of listed) {
       const local = next.get(task.taskId);
-      next.set(task.taskId, local && local.updatedAt > task.updatedAt ? { ...task, status: local.status, updatedAt: local.updatedAt } : task);
+      next.set(
+        task.taskId,
+        local && local.updatedAt > task.updatedAt
+          ? { ...task, status: local.status, updatedAt: local.updatedAt }
+          : task,
+      );
     }
     byId.value = next;
   }
@@ -156,7 +172,13 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
         return;
       }
       if (change.title !== undefined && change.createdAt !== undefined) {
-        put({ taskId: change.taskId, title: change.title, status: change.status, createdAt: change.createdAt, updatedAt: change.timestamp });
+        put({
+          taskId: change.taskId,
+          title: change.title,
+          status: change.status,
+          createdAt: change.createdAt,
+          updatedAt: change.timestamp,
+        });
         return;
       }
       if (refreshQueued) return;

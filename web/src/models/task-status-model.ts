@@ -10,7 +10,12 @@ export type TaskControlName = 'resume' | 'stop' | 'takeover' | 'retry';
 export type ControlMessageType = 'resume_task' | 'stop_task' | 'takeover_task';
 
 // Retry (a failed task) and Resume (an interrupted one) are resume_task on an `error` task: the server runs its last message again.
-const messageOf: Record<TaskControlName, ControlMessageType> = { resume: 'resume_task', stop: 'stop_task', takeover: 'takeover_task', retry: 'resume_task' };
+const messageOf: Record<TaskControlName, ControlMessageType> = {
+  resume: 'resume_task',
+  stop: 'stop_task',
+  takeover: 'takeover_task',
+  retry: 'resume_task',
+};
 
 export interface TaskStatusModel {
   status: ReadonlySignal<TaskStatus | null>;
@@ -36,7 +41,9 @@ export interface TaskStatusModel {
   retry(): Promise<AckResult | null>;
 }
 
-export function createTaskStatusModel(deps: { send: (type: ControlMessageType) => Promise<AckResult> }): TaskStatusModel {
+export function createTaskStatusModel(deps: {
+  send: (type: ControlMessageType) => Promise<AckResult>;
+}): TaskStatusModel {
   const status = signal<TaskStatus | null>(null);
   const previous = signal<TaskStatus | null>(null);
   const reason = signal<string | null>(null);

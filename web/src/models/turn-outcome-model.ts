@@ -21,7 +21,10 @@ export interface TurnOutcomeModel {
   reset(): void;
 }
 
-const noteFor = (error: ProtocolError): TurnOutcomeNote => ({ outcome: error.code === INTERRUPTED_CODE ? 'interrupted' : 'error', error });
+const noteFor = (error: ProtocolError): TurnOutcomeNote => ({
+  outcome: error.code === INTERRUPTED_CODE ? 'interrupted' : 'error',
+  error,
+});
 
 export function createTurnOutcomeModel(): TurnOutcomeModel {
   const outcome = signal<TurnOutcomeNote | null>(null);
@@ -41,7 +44,10 @@ export function createTurnOutcomeModel(): TurnOutcomeModel {
         if (message.role === 'user') break;
         if (message.role === 'system') note = turnOutcomeNoteOf(message.meta);
       }
-      outcome.value = note ?? { outcome: 'error', error: { code: 'INTERNAL', message: 'The task failed; the cause was not recorded.' } };
+      outcome.value = note ?? {
+        outcome: 'error',
+        error: { code: 'INTERNAL', message: 'The task failed; the cause was not recorded.' },
+      };
     },
     noteError(error) {
       lastError = error;

@@ -38,7 +38,10 @@ export function createUsageModel(deps: { pricing?: Pricing } = {}): UsageModel {
     totals,
     pricing,
     cost: computed(
-      () => (totals.value.promptTokens * pricing.promptPerMillion + totals.value.completionTokens * pricing.completionPerMillion) / 1_000_000,
+      () =>
+        (totals.value.promptTokens * pricing.promptPerMillion +
+          totals.value.completionTokens * pricing.completionPerMillion) /
+        1_000_000,
     ),
     apply(event) {
       if (seen.has(event.id)) return false;

@@ -1,6 +1,5 @@
 // Small display formatters shared by the components.
 
-
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined) return '';
   if (ms < 1000) return `${ms} ms`;
@@ -30,5 +29,7 @@ export function safeImageSrc(url: string): string | null {
 
 /** Where an artifact is shown from: its URL, or the server's download route when none was given. */
 export function artifactSrc(artifact: { artifactId: string; url: string }): string | null {
-  return safeImageSrc(artifact.url.trim() === '' ? `/api/artifacts/${encodeURIComponent(artifact.artifactId)}` : artifact.url);
+  return safeImageSrc(
+    artifact.url.trim() === '' ? `/api/artifacts/${encodeURIComponent(artifact.artifactId)}` : artifact.url,
+  );
 }

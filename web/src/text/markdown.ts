@@ -39,12 +39,17 @@ function emphasis(escaped: string): string {
 /** Inline markup with placeholders for held fragments (code spans, links). */
 function inlineHtml(source: string, held: string[], links: boolean): string {
   const hold = (html: string) => `\u0000${held.push(html) - 1}\u0000`;
-  let text = source.replace(/(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, (_, _ticks: string, code: string) => hold(`<code>${escapeHtml(code)}</code>`));
+  let text = source.replace(/(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, (_, _ticks: string, code: string) =>
+    hold(`<code>${escapeHtml(code)}</code>`),
+  );
   if (links) {
-    text = text.replace(/\[([^\]\n]*)\]\(\s*<?([^\s<>]+?)>?(?:\s+"[^"\n]*")?\s*\)/g, (whole, label: string, url: string) => {
-      const href = safeHttpUrl(url);
-      return href ? hold(link(href, inlineHtml(label, held, false))) : whole;
-    });
+    text = text.replace(
+      /\[([^\]\n]*)\]\(\s*<?([^\s<>]+?)>?(?:\s+"[^"\n]*")?\s*\)/g,
+      (whole, label: string, url: string) => {
+        const href = safeHttpUrl(url);
+        return href ? hold(link(href, inlineHtml(label, held, false))) : whole;
+      },
+    );
     text = text.replace(/\bhttps?:\/\/[^\s<>"'`\u0000]*[^\s<>"'`\u0000.,;:!?)\]]/gi, (url) => {
       const href = safeHttpUrl(url);
       return href ? hold(link(href, escapeHtml(url))) : url;
@@ -58,7 +63,8 @@ export function renderInline(source: string): string {
   const held: string[] = [];
   let html = inlineHtml(source, held, true);
   // Held fragments may hold others (a code span inside a link label); they only nest, never cycle.
-  for (let depth = 0; depth < 4 && html.includes('\u0000'); depth += 1) html = html.replace(HOLE, (_, n: string) => held[Number(n)] ?? '');
+  for (let depth = 0; depth < 4 && html.includes('\u0000'); depth += 1)
+    html = html.replace(HOLE, (_, n: string) => held[Number(n)] ?? '');
   return html;
 }
 
@@ -82,7 +88,10 @@ function alignClass(spec: string): string {
 }
 
 export function renderMarkdown(source: string): string {
-  const lines = source.replace(/\r\n?/g, '\n').replace(/\u0000/g, '\uFFFD').split('\n');
+  const lines = source
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u0000/g, '\uFFFD')
+    .split('\n');
   const out: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
@@ -127,7 +136,9 @@ export function renderMarkdown(source: string): string {
       i += 2;
       while (i < lines.length && lines[i]!.includes('|') && lines[i]!.trim() !== '') rows.push(cells(lines[i++]!));
       const th = head.map((c, k) => `<th${aligns[k] ?? ''}>${renderInline(c)}</th>`).join('');
-      const body = rows.map((r) => `<tr>${head.map((_, k) => `<td${aligns[k] ?? ''}>${renderInline(r[k] ?? '')}</td>`).join('')}</tr>`).join('');
+      const body = rows
+        .map((r) => `<tr>${head.map((_, k) => `<td${aligns[k] ?? ''}>${renderInline(r[k] ?? '')}</td>`).join('')}</tr>`)
+        .join('');
       out.push(`<table><thead><tr>${th}</tr></thead><tbody>${body}</tbody></table>`);
       continue;
     }
@@ -141,13 +152,16 @@ export function renderMarkdown(source: string): string {
         const current = lines[i]!;
         const m = LIST_ITEM.exec(current);
         if (m && /\d/.test(m[1]!) === ordered) items.push([m[2]!]);
-        else if (!m && current.trim() !== '' && /^\s{2,}/.test(current) && items.length > 0) items[items.length - 1]!.push(current.trim());
+        else if (!m && current.trim() !== '' && /^\s{2,}/.test(current) && items.length > 0)
+          items[items.length - 1]!.push(current.trim());
         else break;
         i += 1;
       }
       const tag = ordered ? 'ol' : 'ul';
       const startAttr = ordered && start !== 1 ? ` start="${start}"` : '';
-      out.push(`<${tag}${startAttr}>${items.map((parts) => `<li>${parts.map((p) => renderInline(p)).join('<br>')}</li>`).join('')}</${tag}>`);
+      out.push(
+        `<${tag}${startAttr}>${items.map((parts) => `<li>${parts.map((p) => renderInline(p)).join('<br>')}</li>`).join('')}</${tag}>`,
+      );
       continue;
     }
     paragraph.push(line.trim());

@@ -57,7 +57,11 @@ export function actionWords(step: ToolItem, pageTitle?: string, inFlight?: boole
       return `${running ? 'Opening' : 'Opened'} ${what}`;
     }
     case 'browser_click': {
-      const what = step.target ? quote(step.target) : typeof p.clickId === 'number' ? `element #${p.clickId}` : 'an element';
+      const what = step.target
+        ? quote(step.target)
+        : typeof p.clickId === 'number'
+          ? `element #${p.clickId}`
+          : 'an element';
       return `${running ? 'Clicking' : 'Clicked'} ${what}`;
     }
     case 'browser_type': {
@@ -109,13 +113,21 @@ export function groupOf(actions: ToolItem[]): StepGroup {
   const primary = actions.find((a) => PRIMARY.has(a.actionName)) ?? null;
   const pageTitle = [...actions].reverse().find((a) => a.actionName === 'browser_wait_for_loaded' && a.target)?.target;
   const unreachable = actions.some(
-    (a) => (typeof a.result?.url === 'string' && a.result.url.startsWith('chrome-error://')) || (a.error !== undefined && isNetworkError(a.error)),
+    (a) =>
+      (typeof a.result?.url === 'string' && a.result.url.startsWith('chrome-error://')) ||
+      (a.error !== undefined && isNetworkError(a.error)),
   );
   const phase = unreachable && !actions.some((a) => a.phase === 'start') ? 'error' : phaseOf(actions, primary);
   const running = phase === 'start';
   let title: string;
-  if (unreachable && primary?.actionName === 'task_start') title = `Could not reach ${hostOf(parseParams(primary.paramsSummary).url) ?? 'the site'}`;
-  else if (primary) title = actionWords(primary, primary.actionName === 'task_start' || primary.actionName === 'browser_switch_tab' ? pageTitle : undefined, running);
+  if (unreachable && primary?.actionName === 'task_start')
+    title = `Could not reach ${hostOf(parseParams(primary.paramsSummary).url) ?? 'the site'}`;
+  else if (primary)
+    title = actionWords(
+      primary,
+      primary.actionName === 'task_start' || primary.actionName === 'browser_switch_tab' ? pageTitle : undefined,
+      running,
+    );
   else if (actions.length === 1) title = actionWords(actions[0]!);
   else title = `${running ? 'Reading' : 'Read'} ${pageTitle ? quote(pageTitle) : 'the page'}${running ? '…' : ''}`;
   const first = actions[0]!;
@@ -134,7 +146,11 @@ export function groupOf(actions: ToolItem[]): StepGroup {
   };
   if (pageTitle) group.pageTitle = pageTitle;
   if (unreachable) group.unreachable = true;
-  if (!running && durations.length > 0) group.durationMs = Math.max(durations.reduce((s, d) => s + d, 0), last.timestamp - first.timestamp);
+  if (!running && durations.length > 0)
+    group.durationMs = Math.max(
+      durations.reduce((s, d) => s + d, 0),
+      last.timestamp - first.timestamp,
+    );
   return group;
 }
 

@@ -21,7 +21,12 @@ function clip(text: string): string {
 }
 
 export function readableTitle(raw: string | undefined | null): string {
-  const line = (raw ?? '').split('\n').find((l) => l.trim())?.trim().replace(/…$/, '') ?? '';
+  const line =
+    (raw ?? '')
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim()
+      .replace(/…$/, '') ?? '';
   if (line === '') return 'Untitled task';
   const url = URL_RE.exec(line);
   let host: string | null = null;

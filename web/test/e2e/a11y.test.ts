@@ -48,7 +48,13 @@ a11y.before(async (ctx) => {
   const distDir = join(ctx.dir, 'dist');
   await buildWeb({ outDir: distDir, logLevel: 'silent' });
   ctx.server = await startRealRuntime({ dir: ctx.dir, webDir: distDir, token: TOKEN, llm: intentLlm(10) });
-  ctx.plugin = await startFakePlugin({ url: ctx.server.url, clientId: 'plugin-a11y', token: TOKEN, snapshot: homeSnapshot, answer: fakeBrowser(() => ctx.plugin) });
+  ctx.plugin = await startFakePlugin({
+    url: ctx.server.url,
+    clientId: 'plugin-a11y',
+    token: TOKEN,
+    snapshot: homeSnapshot,
+    answer: fakeBrowser(() => ctx.plugin),
+  });
   ctx.browser = await launchChromium();
   ctx.page = await (await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
 });
@@ -64,7 +70,8 @@ a11y('the JS comes precompressed and immutable; the favicon is an icon', async (
   const { page } = ctx;
   const scripts: { url: string; encoding: string | undefined; cache: string | undefined }[] = [];
   page.on('response', (r) => {
-    if (r.url().endsWith('.js')) scripts.push({ url: r.url(), encoding: r.headers()['content-encoding'], cache: r.headers()['cache-control'] });
+    if (r.url().endsWith('.js'))
+      scripts.push({ url: r.url(), encoding: r.headers()['content-encoding'], cache: r.headers()['cache-control'] });
   });
   await page.goto(`${ctx.server.url}/?token=${TOKEN}`);
   await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
@@ -89,7 +96,12 @@ a11y('skip link to the composer; arrow keys in the side panel tabs', async (ctx)
   await page.waitForFunction(() => document.activeElement?.id === 'message', null, WAIT);
   await page.getByRole('tab', { name: 'Browser' }).focus();
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.activeElement?.id === 'tab-machines' && document.activeElement.getAttribute('aria-selected') === 'true', null, WAIT);
+  await page.waitForFunction(
+    () =>
+      document.activeElement?.id === 'tab-machines' && document.activeElement.getAttribute('aria-selected') === 'true',
+    null,
+    WAIT,
+  );
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.activeElement?.id === 'tab-browser', null, WAIT);
   await page.keyboard.press('End');

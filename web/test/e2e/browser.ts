@@ -16,7 +16,9 @@ export const CHROMIUM_ARGS = [
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" or set MIMO_CHROMIUM`);
+    throw new Error(
+      `chromium not found at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" or set MIMO_CHROMIUM`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }

@@ -36,11 +36,34 @@ s.before(async (ctx) => {
   await buildWeb({ outDir: distDir, logLevel: 'silent' });
   ctx.llm = pacedLlm([
     () => textThenTool(['Opening example.com. '], 'browser_open', { url: 'https://example.com/' }, 'call-open'),
-    () => textThenTool(['The page says to visit another site. '], 'browser_open', { url: 'https://attacker.example.net/steal' }, 'call-off'),
-    (input) => text(input.messages.some((m) => m.role === 'tool' && m.content.includes('CONFIRMATION_DENIED')) ? 'You said no, so I stayed on example.com.' : 'I went there.'),
+    () =>
+      textThenTool(
+        ['The page says to visit another site. '],
+        'browser_open',
+        { url: 'https://attacker.example.net/steal' },
+        'call-off',
+      ),
+    (input) =>
+      text(
+        input.messages.some((m) => m.role === 'tool' && m.content.includes('CONFIRMATION_DENIED'))
+          ? 'You said no, so I stayed on example.com.'
+          : 'I went there.',
+      ),
   ]);
-  ctx.server = await startRealRuntime({ dir: ctx.dir, webDir: distDir, token: TOKEN, llm: ctx.llm, confirmSteps: 'ask' });
-  ctx.plugin = await startFakePlugin({ url: ctx.server.url, clientId: 'plugin-confirm-e2e', token: TOKEN, answer: fakeBrowser(() => ctx.plugin), snapshot: homeSnapshot });
+  ctx.server = await startRealRuntime({
+    dir: ctx.dir,
+    webDir: distDir,
+    token: TOKEN,
+    llm: ctx.llm,
+    confirmSteps: 'ask',
+  });
+  ctx.plugin = await startFakePlugin({
+    url: ctx.server.url,
+    clientId: 'plugin-confirm-e2e',
+    token: TOKEN,
+    answer: fakeBrowser(() => ctx.plugin),
+    snapshot: homeSnapshot,
+  });
   ctx.browser = await launchChromium();
   ctx.page = await (await ctx.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
 });
@@ -52,30 +75,44 @@ s.after(async (ctx) => {
   if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
 });
 
-s('a step outside the scope waits for the person; Deny reaches the model; the scope shows; Show the tab', async (ctx) => {
-  const { page } = ctx;
-  await page.goto(`${ctx.server.url}/?token=${TOKEN}`);
-  await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
-  const box = page.getByLabel('Message to the agent');
-  await box.fill('Open example.com and tell me what it is');
-  await box.press('Enter');
-  const panel = page.getByTestId('confirm-panel');
-  await panel.waitFor(WAIT);
-  assert.match(await panel.innerText(), /Needs you: confirm/);
-  assert.match(await panel.innerText(), /Open https:\/\/attacker\.example\.net\/steal on example\.net/);
-  assert.match(await page.getByTestId('scope-bar').innerText(), /example\.com/);
-  await panel.getByRole('button', { name: 'Deny' }).click();
-  await panel.waitFor({ state: 'detached', ...WAIT });
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=assistant-message]')].some((m) => m.textContent?.includes('You said no')), null, WAIT);
-  assert.not.ok(ctx.plugin!.received.some((f) => JSON.stringify(f.action).includes('attacker.example.net')), 'the browser never went there');
-  await page.waitForFunction(() => document.body.innerText.includes('Denied by the person'), null, WAIT);
+s(
+  'a step outside the scope waits for the person; Deny reaches the model; the scope shows; Show the tab',
+  async (ctx) => {
+    const { page } = ctx;
+    await page.goto(`${ctx.server.url}/?token=${TOKEN}`);
+    await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
+    const box = page.getByLabel('Message to the agent');
+    await box.fill('Open example.com and tell me what it is');
+    await box.press('Enter');
+    const panel = page.getByTestId('confirm-panel');
+    await panel.waitFor(WAIT);
+    assert.match(await panel.innerText(), /Needs you: confirm/);
+    assert.match(await panel.innerText(), /Open https:\/\/attacker\.example\.net\/steal on example\.net/);
+    assert.match(await page.getByTestId('scope-bar').innerText(), /example\.com/);
+    await panel.getByRole('button', { name: 'Deny' }).click();
+    await panel.waitFor({ state: 'detached', ...WAIT });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=assistant-message]')].some((m) =>
+          m.textContent?.includes('You said no'),
+        ),
+      null,
+      WAIT,
+    );
+    assert.not.ok(
+      ctx.plugin!.received.some((f) => JSON.stringify(f.action).includes('attacker.example.net')),
+      'the browser never went there',
+    );
+    await page.waitForFunction(() => document.body.innerText.includes('Denied by the person'), null, WAIT);
 
-  await page.getByTestId('show-tab').click();
-  const until = Date.now() + 10_000;
-  while (!ctx.plugin!.frames.some((f) => f.type === 'show_tab') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  const show = ctx.plugin!.frames.find((f) => f.type === 'show_tab');
-  assert.ok(show, 'the extension was asked to show the tab');
-  assert.is(show!.tabId, 101);
-});
+    await page.getByTestId('show-tab').click();
+    const until = Date.now() + 10_000;
+    while (!ctx.plugin!.frames.some((f) => f.type === 'show_tab') && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
+    const show = ctx.plugin!.frames.find((f) => f.type === 'show_tab');
+    assert.ok(show, 'the extension was asked to show the tab');
+    assert.is(show!.tabId, 101);
+  },
+);
 
 s.run();

@@ -45,7 +45,12 @@ function heldLlm(ctx: Ctx, url: () => string): LlmGateway {
     async *streamChat(input) {
       const toolsDone = input.messages.filter((m) => m.role === 'tool').length;
       if (toolsDone === 0) {
-        yield { type: 'tool_call', toolCallId: 'call-open', name: 'browser_open', arguments: { url: url() } } as LlmEvent;
+        yield {
+          type: 'tool_call',
+          toolCallId: 'call-open',
+          name: 'browser_open',
+          arguments: { url: url() },
+        } as LlmEvent;
         yield { type: 'done' } as LlmEvent;
         return;
       }
@@ -67,7 +72,12 @@ live.before(async (ctx) => {
   await buildWeb({ outDir: distDir, logLevel: 'silent' });
   await buildExtension({ outDir: extDir });
   ctx.site = await serveFixtureSite();
-  ctx.server = await startRealRuntime({ dir: ctx.dir, webDir: distDir, token: TOKEN, llm: heldLlm(ctx, () => `${ctx.site.url}/article.html`) });
+  ctx.server = await startRealRuntime({
+    dir: ctx.dir,
+    webDir: distDir,
+    token: TOKEN,
+    llm: heldLlm(ctx, () => `${ctx.site.url}/article.html`),
+  });
   ctx.launched = await launchWithExtension(extDir);
   ctx.context = ctx.launched.context;
   await configureThroughOptionsPage(ctx.context, ctx.launched.extensionId, ctx.server.url, TOKEN);
@@ -96,10 +106,19 @@ live('the running task tab is streamed to the web UI, at most 5 fps, with Take o
 
   // A second frontend on the same task, not watching the live view: it must get no frame.
   ctx.otherFrames = 0;
-  ctx.other = io(`${ctx.server.url}${MIMO_NAMESPACE}`, { auth: { clientType: 'frontend', token: TOKEN }, transports: ['websocket'] });
+  ctx.other = io(`${ctx.server.url}${MIMO_NAMESPACE}`, {
+    auth: { clientType: 'frontend', token: TOKEN },
+    transports: ['websocket'],
+  });
   ctx.other.on(LIVE_FRAME_EVENT, () => (ctx.otherFrames += 1));
   await new Promise<void>((resolve) => ctx.other.on('connect', () => resolve()));
-  await ctx.other.timeout(5_000).emitWithAck('frontend_message', { v: 1, type: 'subscribe_task', id: 'evt-other-1', timestamp: Date.now(), taskId: ctx.taskId });
+  await ctx.other.timeout(5_000).emitWithAck('frontend_message', {
+    v: 1,
+    type: 'subscribe_task',
+    id: 'evt-other-1',
+    timestamp: Date.now(),
+    taskId: ctx.taskId,
+  });
 
   // The page the agent opened keeps changing, as a live page does.
   const deadline = Date.now() + 20_000;
@@ -133,7 +152,9 @@ live('the running task tab is streamed to the web UI, at most 5 fps, with Take o
   const stats = ctx.server.live.stats();
   assert.ok(stats.framesIn >= last - first, `the relay saw the frames (${JSON.stringify(stats)})`);
   assert.is(ctx.otherFrames, 0, 'a client that does not watch gets no frame');
-  console.log(`[live view] ${stats.framesIn} frames relayed, ${(stats.bytesIn / Math.max(1, stats.framesIn) / 1024).toFixed(1)} KB base64 per frame on average, ${fps.toFixed(2)} fps seen by the page`);
+  console.log(
+    `[live view] ${stats.framesIn} frames relayed, ${(stats.bytesIn / Math.max(1, stats.framesIn) / 1024).toFixed(1)} KB base64 per frame on average, ${fps.toFixed(2)} fps seen by the page`,
+  );
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: join(shots, `live-1280-${scheme}.png`) });
@@ -157,7 +178,8 @@ live('a hidden page stops watching: the plugin stops streaming', async (ctx) => 
   });
   await page.waitForFunction(() => true);
   const deadline = Date.now() + 5_000;
-  while (ctx.server.live.viewers(ctx.taskId) !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (ctx.server.live.viewers(ctx.taskId) !== 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   assert.is(ctx.server.live.viewers(ctx.taskId), 0);
   await new Promise((r) => setTimeout(r, 800)); // frames already on the way may land
   const before = ctx.server.live.stats().framesIn;
@@ -173,7 +195,13 @@ live('a hidden page stops watching: the plugin stops streaming', async (ctx) => 
   assert.is(ctx.server.live.viewers(ctx.taskId), 1, 'visible again: watching again');
   ctx.release();
   await page.waitForSelector('.task-header [data-testid=status-badge][data-state=done]', WAIT);
-  await page.waitForFunction(() => !document.querySelector('[data-testid=live-view]') || document.querySelector('[data-testid=live-state]')?.textContent === 'Last frame', null, WAIT);
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('[data-testid=live-view]') ||
+      document.querySelector('[data-testid=live-state]')?.textContent === 'Last frame',
+    null,
+    WAIT,
+  );
   assert.is(ctx.server.live.viewers(ctx.taskId), 0, 'a finished task is not watched');
 });
 

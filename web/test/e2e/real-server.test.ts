@@ -35,7 +35,13 @@ const count = (page: Page, selector: string) => page.locator(selector).count();
 
 async function connectPlugin(ctx: Ctx) {
   ctx.plugin = undefined;
-  const plugin = await startFakePlugin({ url: ctx.server.url, clientId: 'plugin-real-e2e', token: TOKEN, answer: fakeBrowser(() => ctx.plugin), snapshot: homeSnapshot });
+  const plugin = await startFakePlugin({
+    url: ctx.server.url,
+    clientId: 'plugin-real-e2e',
+    token: TOKEN,
+    answer: fakeBrowser(() => ctx.plugin),
+    snapshot: homeSnapshot,
+  });
   ctx.plugin = plugin;
 }
 
@@ -72,18 +78,39 @@ real('a message runs a real turn: streamed text, tool steps with a screenshot, s
   await box.press('Enter');
   await page.waitForSelector('[data-testid=assistant-message].streaming', WAIT);
   await page.waitForSelector('[data-machine=task] [data-path="running.active"].current', WAIT);
-  await page.waitForFunction(() => document.querySelector('[data-testid=assistant-message]')?.textContent?.includes('look at it.'), null, WAIT);
-  await page.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('[data-testid=tool-step] .thumb img');
-    return !!img && img.complete && img.naturalWidth === 640;
-  }, null, WAIT);
-  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=assistant-message]')].some((m) => m.textContent?.includes('illustrative examples.')), null, WAIT);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=assistant-message]')?.textContent?.includes('look at it.'),
+    null,
+    WAIT,
+  );
+  await page.waitForFunction(
+    () => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid=tool-step] .thumb img');
+      return !!img && img.complete && img.naturalWidth === 640;
+    },
+    null,
+    WAIT,
+  );
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('[data-testid=assistant-message]')].some((m) =>
+        m.textContent?.includes('illustrative examples.'),
+      ),
+    null,
+    WAIT,
+  );
   await page.waitForSelector('[data-machine=task] [data-path="ongoing.idle"].current', WAIT);
   const steps = await page.locator('[data-testid=tool-step] .tool-name').allTextContents();
   const titles = await page.getByTestId('step-title').allInnerTexts();
-  assert.ok(titles.some((t) => /^Opened /.test(t)), `step titles in plain words: ${titles.join(' | ')}`);
+  assert.ok(
+    titles.some((t) => /^Opened /.test(t)),
+    `step titles in plain words: ${titles.join(' | ')}`,
+  );
   assert.ok(steps.includes('task_start') && steps.includes('browser_screenshot'), `tool steps: ${steps.join(', ')}`);
-  assert.ok((await count(page, '[data-machine=action] .state.current')) === 1, 'an action machine is drawn with its state');
+  assert.ok(
+    (await count(page, '[data-machine=action] .state.current')) === 1,
+    'an action machine is drawn with its state',
+  );
   await page.waitForSelector('[data-testid=usage]', WAIT);
   await shot(page, 'real-01-answer-machines-1280');
 

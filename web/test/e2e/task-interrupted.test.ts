@@ -23,7 +23,14 @@ const shots = join(root, 'test-output/web/states');
 const TOKEN = 'interrupted-e2e-token';
 const WAIT = { timeout: 20_000 };
 
-interface Ctx { dir: string; distDir: string; server?: MimoServer; plugin?: FakePlugin; browser: Browser; page: Page }
+interface Ctx {
+  dir: string;
+  distDir: string;
+  server?: MimoServer;
+  plugin?: FakePlugin;
+  browser: Browser;
+  page: Page;
+}
 const s = suite<Ctx>('interrupted by a server restart (chromium, real server, fake plugin)');
 
 async function plugin(ctx: Ctx, hold: boolean): Promise<FakePlugin> {
@@ -34,7 +41,8 @@ async function plugin(ctx: Ctx, hold: boolean): Promise<FakePlugin> {
     token: TOKEN,
     snapshot: homeSnapshot,
     // The first server never gets the page load: the restart comes while it waits.
-    answer: (name, params, frame) => (hold && name === 'browser_wait_for_loaded' ? { result: null } : base(name, params, frame)),
+    answer: (name, params, frame) =>
+      hold && name === 'browser_wait_for_loaded' ? { result: null } : base(name, params, frame),
   });
 }
 
@@ -56,41 +64,52 @@ s.after(async (ctx) => {
   if (ctx.dir) rmSync(ctx.dir, { recursive: true, force: true });
 });
 
-s('restart mid-action: Interrupted with Resume (never Done), the same after a reload; Resume finishes the task', async (ctx) => {
-  const { page } = ctx;
-  await page.goto(`${ctx.server!.url}/?token=${TOKEN}`);
-  await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
-  const box = page.getByLabel('Message to the agent');
-  await box.fill('Open https://example.com/ and summarise the page');
-  await box.press('Enter');
-  await page.locator('[data-testid=tool-step][data-phase=start]').waitFor(WAIT);
+s(
+  'restart mid-action: Interrupted with Resume (never Done), the same after a reload; Resume finishes the task',
+  async (ctx) => {
+    const { page } = ctx;
+    await page.goto(`${ctx.server!.url}/?token=${TOKEN}`);
+    await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
+    const box = page.getByLabel('Message to the agent');
+    await box.fill('Open https://example.com/ and summarise the page');
+    await box.press('Enter');
+    await page.locator('[data-testid=tool-step][data-phase=start]').waitFor(WAIT);
 
-  // The server stops (SIGTERM path) and a new one starts on the same folder and port.
-  const port = Number(new URL(ctx.server!.url).port);
-  await ctx.server!.close();
-  ctx.plugin!.close();
-  ctx.server = await startRealRuntime({ dir: ctx.dir, webDir: ctx.distDir, token: TOKEN, llm: intentLlm(), port });
-  ctx.plugin = await plugin(ctx, false);
+    // The server stops (SIGTERM path) and a new one starts on the same folder and port.
+    const port = Number(new URL(ctx.server!.url).port);
+    await ctx.server!.close();
+    ctx.plugin!.close();
+    ctx.server = await startRealRuntime({ dir: ctx.dir, webDir: ctx.distDir, token: TOKEN, llm: intentLlm(), port });
+    ctx.plugin = await plugin(ctx, false);
 
-  const header = page.locator('.task-header');
-  await header.locator('[data-testid=status-badge][data-state=interrupted]').waitFor(WAIT);
-  const outcome = header.locator('[data-testid=task-outcome][data-outcome=interrupted]');
-  await outcome.waitFor(WAIT);
-  assert.match(await outcome.innerText(), /^Interrupted: The server restarted while this task was running/);
-  assert.not.match(await outcome.innerText(), /extension/i, 'not "the extension went offline"');
-  assert.is(await page.locator('[data-testid=tool-step][data-phase=start]').count(), 0, 'no step left running');
-  assert.is(await page.locator('[data-testid=status-badge][data-state=done]').count(), 0, 'never Done');
-  await page.screenshot({ path: join(shots, 'interrupted-1280-light.png') });
+    const header = page.locator('.task-header');
+    await header.locator('[data-testid=status-badge][data-state=interrupted]').waitFor(WAIT);
+    const outcome = header.locator('[data-testid=task-outcome][data-outcome=interrupted]');
+    await outcome.waitFor(WAIT);
+    assert.match(await outcome.innerText(), /^Interrupted: The server restarted while this task was running/);
+    assert.not.match(await outcome.innerText(), /extension/i, 'not "the extension went offline"');
+    assert.is(await page.locator('[data-testid=tool-step][data-phase=start]').count(), 0, 'no step left running');
+    assert.is(await page.locator('[data-testid=status-badge][data-state=done]').count(), 0, 'never Done');
+    await page.screenshot({ path: join(shots, 'interrupted-1280-light.png') });
 
-  await page.reload();
-  await header.locator('[data-testid=status-badge][data-state=interrupted]').waitFor(WAIT);
-  await outcome.waitFor(WAIT);
-  assert.is(await page.locator('[data-testid=tool-step][data-phase=start]').count(), 0, 'no step left running after a reload');
+    await page.reload();
+    await header.locator('[data-testid=status-badge][data-state=interrupted]').waitFor(WAIT);
+    await outcome.waitFor(WAIT);
+    assert.is(
+      await page.locator('[data-testid=tool-step][data-phase=start]').count(),
+      0,
+      'no step left running after a reload',
+    );
 
-  await outcome.getByRole('button', { name: 'Resume' }).click();
-  await header.locator('[data-testid=status-badge][data-state=done]').waitFor(WAIT);
-  assert.is(await page.locator('[data-testid=user-message]').count(), 1, 'Resume ran the same message; it sent no new one');
-  await page.screenshot({ path: join(shots, 'interrupted-resumed-1280-light.png') });
-});
+    await outcome.getByRole('button', { name: 'Resume' }).click();
+    await header.locator('[data-testid=status-badge][data-state=done]').waitFor(WAIT);
+    assert.is(
+      await page.locator('[data-testid=user-message]').count(),
+      1,
+      'Resume ran the same message; it sent no new one',
+    );
+    await page.screenshot({ path: join(shots, 'interrupted-resumed-1280-light.png') });
+  },
+);
 
 s.run();

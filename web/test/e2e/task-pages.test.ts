@@ -23,7 +23,10 @@ e2e.before(async (ctx) => {
   const world = createWorld();
   for (let i = 0; i < 120; i += 1) {
     const taskId = `01HR0000000000000000000${String(i).padStart(3, '0')}`;
-    world.tasks.set(taskId, { summary: { taskId, title: `Paged task ${i}`, status: 'ongoing', createdAt: 1_000, updatedAt: 100_000 - i }, messages: [] });
+    world.tasks.set(taskId, {
+      summary: { taskId, title: `Paged task ${i}`, status: 'ongoing', createdAt: 1_000, updatedAt: 100_000 - i },
+      messages: [],
+    });
   }
   ctx.server = await startScriptedServer({ world, distDir, token: TOKEN });
   ctx.browser = await launchChromium();
@@ -41,8 +44,19 @@ e2e('first page at start, next pages by button and by scrolling to the end', asy
   await page.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=task-row]').length === 50, undefined, WAIT);
   assert.is(lists(), 1, 'one page request at start, not the whole list');
-  assert.equal(await seriousViolations(page, 'sidebar with "Load more tasks"'), [], 'axe: no serious or critical violation');
-  assert.is(await page.locator('[data-testid=task-row]').first().textContent().then((t) => t?.includes('Paged task 0')), true);
+  assert.equal(
+    await seriousViolations(page, 'sidebar with "Load more tasks"'),
+    [],
+    'axe: no serious or critical violation',
+  );
+  assert.is(
+    await page
+      .locator('[data-testid=task-row]')
+      .first()
+      .textContent()
+      .then((t) => t?.includes('Paged task 0')),
+    true,
+  );
   // Scrolling to the end loads one page; the button then sits below the new rows again.
   await page.locator('[data-testid=load-more]').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=task-row]').length === 100, undefined, WAIT);

@@ -58,76 +58,106 @@ e2e('loads with the token, connects, lists the extension and the browser snapsho
   assert.not.match(page.url(), /token=/, 'the token leaves the address bar');
   assert.is(await page.evaluate(() => localStorage.getItem('mimo.token')), TOKEN);
   await page.waitForSelector('[data-testid=extension-panel][data-state=one]', WAIT);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=snapshot-panel] [data-testid=tab]').length === 2, null, WAIT);
-  assert.ok(server.requests.length > 0 && server.requests.filter((r) => r.path !== '/api/artifacts').every((r) => r.authorized), 'every API call carried the bearer token');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid=snapshot-panel] [data-testid=tab]').length === 2,
+    null,
+    WAIT,
+  );
+  assert.ok(
+    server.requests.length > 0 && server.requests.filter((r) => r.path !== '/api/artifacts').every((r) => r.authorized),
+    'every API call carried the bearer token',
+  );
   await shot(page, '01-start-1280');
 });
 
-e2e('a message streams an answer with a tool step, a screenshot thumbnail, a snapshot change and machine highlights', async (ctx) => {
-  const { page, server } = ctx;
-  await page.getByRole('tab', { name: 'Machines' }).click();
-  await page.waitForSelector('[data-machine=task]', WAIT);
-  const box = page.getByLabel('Message to the agent');
-  await box.fill('Open example.com and tell me what it shows');
-  await box.press('Enter');
-  assert.is(await box.inputValue(), '', 'Enter sent the message');
+e2e(
+  'a message streams an answer with a tool step, a screenshot thumbnail, a snapshot change and machine highlights',
+  async (ctx) => {
+    const { page, server } = ctx;
+    await page.getByRole('tab', { name: 'Machines' }).click();
+    await page.waitForSelector('[data-machine=task]', WAIT);
+    const box = page.getByLabel('Message to the agent');
+    await box.fill('Open example.com and tell me what it shows');
+    await box.press('Enter');
+    assert.is(await box.inputValue(), '', 'Enter sent the message');
 
-  await page.waitForSelector('[data-testid=user-message]', WAIT);
-  // Streaming: the first answer grows while the cursor shows.
-  await page.waitForSelector('[data-testid=assistant-message].streaming', WAIT);
-  const partial = await page.locator('[data-testid=assistant-message]').first().innerText();
-  await page.waitForFunction(() => document.querySelector('[data-testid=assistant-message]')?.textContent?.includes('screenshot.'), null, WAIT);
-  const complete = await page.locator('[data-testid=assistant-message]').first().innerText();
-  assert.ok(partial.length < complete.length, `text arrived in pieces (${JSON.stringify(partial)} -> ${JSON.stringify(complete)})`);
-  assert.ok(await page.locator('[data-testid=assistant-message] strong', { hasText: 'example.com' }).count(), 'Markdown bold rendered');
+    await page.waitForSelector('[data-testid=user-message]', WAIT);
+    // Streaming: the first answer grows while the cursor shows.
+    await page.waitForSelector('[data-testid=assistant-message].streaming', WAIT);
+    const partial = await page.locator('[data-testid=assistant-message]').first().innerText();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=assistant-message]')?.textContent?.includes('screenshot.'),
+      null,
+      WAIT,
+    );
+    const complete = await page.locator('[data-testid=assistant-message]').first().innerText();
+    assert.ok(
+      partial.length < complete.length,
+      `text arrived in pieces (${JSON.stringify(partial)} -> ${JSON.stringify(complete)})`,
+    );
+    assert.ok(
+      await page.locator('[data-testid=assistant-message] strong', { hasText: 'example.com' }).count(),
+      'Markdown bold rendered',
+    );
 
-  await page.waitForSelector('[data-machine=task][data-value="running.active"] [data-path="running.active"].current', WAIT);
-  await page.waitForSelector('[data-machine=action] [data-path="attempt.executing"].current', WAIT);
-  await shot(page, '02-streaming-machines-1280');
+    await page.waitForSelector(
+      '[data-machine=task][data-value="running.active"] [data-path="running.active"].current',
+      WAIT,
+    );
+    await page.waitForSelector('[data-machine=action] [data-path="attempt.executing"].current', WAIT);
+    await shot(page, '02-streaming-machines-1280');
 
-  const thumb = page.locator('[data-testid=tool-step][data-phase=success] .thumb img');
-  await thumb.waitFor(WAIT);
-  await page.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('[data-testid=tool-step] .thumb img');
-    return !!img && img.complete && img.naturalWidth === 640;
-  }, null, WAIT);
-  // The step reads in plain words; its raw actions (name, params, result) are one click away.
-  const step = page.locator('[data-testid=tool-step]').first();
-  assert.match(await step.getByTestId('step-title').innerText(), /^Opened /);
-  assert.not.match(await step.innerText(), /task_start/, 'the raw name is not on the step line');
-  await step.getByTestId('step-details').locator('summary').click();
-  assert.match(await step.getByTestId('step-details').innerText(), /task_start/);
+    const thumb = page.locator('[data-testid=tool-step][data-phase=success] .thumb img');
+    await thumb.waitFor(WAIT);
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('[data-testid=tool-step] .thumb img');
+        return !!img && img.complete && img.naturalWidth === 640;
+      },
+      null,
+      WAIT,
+    );
+    // The step reads in plain words; its raw actions (name, params, result) are one click away.
+    const step = page.locator('[data-testid=tool-step]').first();
+    assert.match(await step.getByTestId('step-title').innerText(), /^Opened /);
+    assert.not.match(await step.innerText(), /task_start/, 'the raw name is not on the step line');
+    await step.getByTestId('step-details').locator('summary').click();
+    assert.match(await step.getByTestId('step-details').innerText(), /task_start/);
 
-  await page.waitForSelector('[data-testid=assistant-message] table', WAIT);
-  await page.waitForSelector('[data-machine=task][data-value="ongoing.idle"] [data-path="ongoing.idle"].current', WAIT);
-  assert.is(await count(page, '[data-machine=task] .state.current'), 1, 'one current state in the task chart');
-  assert.is(await count(page, '[data-machine=action] [data-path=succeeded].current'), 1);
-  assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');
-  await page.waitForSelector('[data-testid=usage]', WAIT);
-  assert.match(await page.locator('[data-testid=usage]').innerText(), /1\.3k tokens/);
-  assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
-  await shot(page, '03-answer-machines-1280');
+    await page.waitForSelector('[data-testid=assistant-message] table', WAIT);
+    await page.waitForSelector(
+      '[data-machine=task][data-value="ongoing.idle"] [data-path="ongoing.idle"].current',
+      WAIT,
+    );
+    assert.is(await count(page, '[data-machine=task] .state.current'), 1, 'one current state in the task chart');
+    assert.is(await count(page, '[data-machine=action] [data-path=succeeded].current'), 1);
+    assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');
+    await page.waitForSelector('[data-testid=usage]', WAIT);
+    assert.match(await page.locator('[data-testid=usage]').innerText(), /1\.3k tokens/);
+    assert.match(await page.locator('[data-testid=status-badge]').first().innerText(), /Done/);
+    await shot(page, '03-answer-machines-1280');
 
-  await page.getByRole('tab', { name: 'Browser' }).click();
-  await page.waitForSelector('[data-testid=tab][data-tab-id="101"].tab-task', WAIT);
-  assert.is(await count(page, '[data-testid=snapshot-panel] [data-testid=tab]'), 3);
-  assert.match(await page.locator('.group-title').innerText(), /Mimo/);
-  await shot(page, '04-answer-browser-1280');
+    await page.getByRole('tab', { name: 'Browser' }).click();
+    await page.waitForSelector('[data-testid=tab][data-tab-id="101"].tab-task', WAIT);
+    assert.is(await count(page, '[data-testid=snapshot-panel] [data-testid=tab]'), 3);
+    assert.match(await page.locator('.group-title').innerText(), /Mimo/);
+    await shot(page, '04-answer-browser-1280');
 
-  await page.locator('.thumb').first().click();
-  await page.waitForSelector('.viewer img', WAIT);
-  await shot(page, '05-screenshot-viewer-1280');
-  await page.keyboard.press('Escape');
-  await page.waitForSelector('.viewer', { state: 'detached', ...WAIT });
+    await page.locator('.thumb').first().click();
+    await page.waitForSelector('.viewer img', WAIT);
+    await shot(page, '05-screenshot-viewer-1280');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.viewer', { state: 'detached', ...WAIT });
 
-  ctx.taskId = server.received.find((m) => m.type === 'user_message')!.taskId;
-  assert.match(page.url(), new RegExp(`#/task/${ctx.taskId}$`), 'the open task is in the address');
-  assert.equal(
-    server.received.slice(0, 3).map((m) => m.type),
-    ['subscribe_task', 'subscribe_inspection', 'user_message'],
-    'subscribed to the new task and its machines before the message went out',
-  );
-});
+    ctx.taskId = server.received.find((m) => m.type === 'user_message')!.taskId;
+    assert.match(page.url(), new RegExp(`#/task/${ctx.taskId}$`), 'the open task is in the address');
+    assert.equal(
+      server.received.slice(0, 3).map((m) => m.type),
+      ['subscribe_task', 'subscribe_inspection', 'user_message'],
+      'subscribed to the new task and its machines before the message went out',
+    );
+  },
+);
 
 e2e('takeover shows the banner; Resume hands control back', async (ctx) => {
   const { page, server } = ctx;
@@ -152,17 +182,30 @@ window.opener.postMessage({ type: '@statelyai.connected' }, '*');
 
 e2e('Open in Stately Inspector feeds the same actors to the inspector window', async (ctx) => {
   const { page } = ctx;
-  await ctx.context.route(/^https:\/\/stately\.ai\/inspect/, (route) => route.fulfill({ contentType: 'text/html', body: FAKE_INSPECTOR }));
+  await ctx.context.route(/^https:\/\/stately\.ai\/inspect/, (route) =>
+    route.fulfill({ contentType: 'text/html', body: FAKE_INSPECTOR }),
+  );
   await page.getByRole('tab', { name: 'Machines' }).click();
-  const [popup] = await Promise.all([page.waitForEvent('popup', WAIT), page.getByRole('button', { name: 'Open in Stately Inspector' }).click()]);
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup', WAIT),
+    page.getByRole('button', { name: 'Open in Stately Inspector' }).click(),
+  ]);
   await popup.waitForURL(/stately\.ai\/inspect/, { waitUntil: 'commit', ...WAIT });
   await page.getByText('Stately Inspector connected').waitFor(WAIT);
   await popup.waitForFunction(() => (window as unknown as { received: unknown[] }).received.length > 5, null, WAIT);
-  const received = (await popup.evaluate(() => (window as unknown as { received: unknown[] }).received)) as { type: string; name?: string; definition?: string; snapshot?: { value?: unknown } }[];
+  const received = (await popup.evaluate(() => (window as unknown as { received: unknown[] }).received)) as {
+    type: string;
+    name?: string;
+    definition?: string;
+    snapshot?: { value?: unknown };
+  }[];
   const taskActor = received.find((r) => r.type === '@xstate.actor' && r.name === 'task');
   assert.ok(taskActor, `the task actor is registered: ${JSON.stringify(received.map((r) => r.type))}`);
   assert.match(taskActor.definition ?? '', /"running"/, 'with its machine definition');
-  assert.ok(received.some((r) => r.type === '@xstate.snapshot' && JSON.stringify(r.snapshot?.value) === '{"ongoing":"idle"}'), 'and its current state');
+  assert.ok(
+    received.some((r) => r.type === '@xstate.snapshot' && JSON.stringify(r.snapshot?.value) === '{"ongoing":"idle"}'),
+    'and its current state',
+  );
   await shot(page, '06b-stately-connected-1280');
   await popup.close();
   await page.getByRole('button', { name: 'Close Stately Inspector' }).click();
@@ -185,10 +228,16 @@ e2e('a server restart: the UI reconnects, refetches and shows nothing twice', as
   ctx.server = await startScriptedServer({ world: ctx.world, distDir: ctx.distDir, token: TOKEN, port });
   await page.waitForSelector('[data-testid=connection][data-status=connected]', { timeout: 30_000 });
   const server = ctx.server;
-  const refetched = () => ['/api/snapshot', `/api/task/${ctx.taskId}`, '/api/task/list'].every((p) => server.requests.some((r) => r.path === p));
+  const refetched = () =>
+    ['/api/snapshot', `/api/task/${ctx.taskId}`, '/api/task/list'].every((p) =>
+      server.requests.some((r) => r.path === p),
+    );
   for (let i = 0; i < 100 && !refetched(); i++) await page.waitForTimeout(50);
   assert.ok(refetched(), `refetched after reconnect: ${JSON.stringify(server.requests.map((r) => r.path))}`);
-  assert.ok(server.received.some((m) => m.type === 'subscribe_task' && m.taskId === ctx.taskId), 'resubscribed to the task');
+  assert.ok(
+    server.received.some((m) => m.type === 'subscribe_task' && m.taskId === ctx.taskId),
+    'resubscribed to the task',
+  );
   await page.waitForTimeout(300);
   assert.equal(
     {
@@ -208,7 +257,13 @@ e2e('a server restart: the UI reconnects, refetches and shows nothing twice', as
   assert.is(await box.inputValue(), 'Now look again\nplease', 'Shift+Enter makes a new line');
   await box.press('Enter');
   await page.waitForSelector('[data-testid=tab][data-tab-id="102"].tab-task', WAIT);
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=assistant-message]').length === 4 && !document.querySelector('.streaming'), null, WAIT);
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll('[data-testid=assistant-message]').length === 4 &&
+      !document.querySelector('.streaming'),
+    null,
+    WAIT,
+  );
   assert.is(await count(page, '[data-testid=user-message]'), 2);
   await server.idle();
   await shot(page, '08-after-restart-1280');
@@ -220,7 +275,11 @@ e2e('420 px wide: one pane at a time, no horizontal scrolling', async (ctx) => {
   await narrow.setViewportSize({ width: 420, height: 800 });
   await narrow.goto(`${ctx.server.url}/#/task/${ctx.taskId}`);
   await narrow.waitForSelector('[data-testid=connection][data-status=connected]', WAIT);
-  await narrow.waitForFunction(() => document.querySelectorAll('[data-testid=assistant-message]').length === 4, null, WAIT);
+  await narrow.waitForFunction(
+    () => document.querySelectorAll('[data-testid=assistant-message]').length === 4,
+    null,
+    WAIT,
+  );
   const overflow = () => narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok((await overflow()) <= 0, 'chat pane fits');
   await shot(narrow, '09-chat-420');
@@ -228,7 +287,11 @@ e2e('420 px wide: one pane at a time, no horizontal scrolling', async (ctx) => {
   await narrow.waitForSelector('.pane-tasks .task-link', WAIT);
   assert.ok((await overflow()) <= 0, 'task pane fits');
   await shot(narrow, '10-tasks-420');
-  assert.is(await count(narrow, '[data-testid=tool-step] .thumb img'), 2, 'screenshots come back from history after a reload');
+  assert.is(
+    await count(narrow, '[data-testid=tool-step] .thumb img'),
+    2,
+    'screenshots come back from history after a reload',
+  );
   await narrow.getByRole('button', { name: 'Browser', exact: true }).click();
   await narrow.waitForSelector('[data-testid=tab][data-tab-id="102"].tab-task', WAIT);
   assert.ok((await overflow()) <= 0, 'panel fits');

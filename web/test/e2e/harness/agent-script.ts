@@ -6,7 +6,9 @@ import type { TaskStatus } from '../../../../transport/contracts/task-status.ts'
 import { pageScreenshot } from './png.ts';
 import type { HarnessWorld } from './world.ts';
 
-export type PayloadInput = { [T in FrontendEventPayload['type']]: Omit<Extract<FrontendEventPayload, { type: T }>, 'id' | 'timestamp'> }[FrontendEventPayload['type']];
+export type PayloadInput = {
+  [T in FrontendEventPayload['type']]: Omit<Extract<FrontendEventPayload, { type: T }>, 'id' | 'timestamp'>;
+}[FrontendEventPayload['type']];
 
 export interface TurnIo {
   world: HarnessWorld;
@@ -33,11 +35,23 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
   const { world } = io;
   const task = world.tasks.get(taskId)!;
   const delta = (content: string, finished = false) =>
-    io.toTask(taskId, { type: 'chatDelta', sender: 'assistant', targetEventId: userMessageId, finished, delta: { content } });
+    io.toTask(taskId, {
+      type: 'chatDelta',
+      sender: 'assistant',
+      targetEventId: userMessageId,
+      finished,
+      delta: { content },
+    });
   const taskActor = `task:${taskId}`;
   const actionActor = (n: number) => `action:${taskId}:${turn}:${n}`;
   const snap = (actorId: string, machineId: string, value: unknown, event?: string) =>
-    io.inspect(taskId, { type: '@xstate.snapshot', actorId, machineId, snapshot: { value, status: 'active' }, ...(event ? { event: { type: event } } : {}) });
+    io.inspect(taskId, {
+      type: '@xstate.snapshot',
+      actorId,
+      machineId,
+      snapshot: { value, status: 'active' },
+      ...(event ? { event: { type: event } } : {}),
+    });
 
   io.setStatus(taskId, 'running');
   io.inspect(taskId, { type: '@xstate.event', actorId: taskActor, machineId: 'task', event: { type: 'USER_MESSAGE' } });
@@ -51,8 +65,21 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
   // Tool 1: open the page in a new background tab of the task's group.
   await sleep(io.stepMs);
   const start = io.now();
-  io.toTask(taskId, { type: 'toolUsed', toolCallId: `call-${turn}-1`, actionId: `act-${turn}-1`, actionName: 'task_start', phase: 'start', paramsSummary: 'url=https://example.com/' });
-  io.inspect(taskId, { type: '@xstate.actor', actorId: actionActor(1), machineId: 'action', parentId: taskActor, snapshot: { value: { attempt: 'awaitingAck' }, status: 'active' } });
+  io.toTask(taskId, {
+    type: 'toolUsed',
+    toolCallId: `call-${turn}-1`,
+    actionId: `act-${turn}-1`,
+    actionName: 'task_start',
+    phase: 'start',
+    paramsSummary: 'url=https://example.com/',
+  });
+  io.inspect(taskId, {
+    type: '@xstate.actor',
+    actorId: actionActor(1),
+    machineId: 'action',
+    parentId: taskActor,
+    snapshot: { value: { attempt: 'awaitingAck' }, status: 'active' },
+  });
   await sleep(io.stepMs);
   snap(actionActor(1), 'action', { attempt: 'awaitingAck' }, 'xstate.init');
   await sleep(io.stepMs);
@@ -63,13 +90,29 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
     ...world.snapshot,
     tabs: [
       ...world.snapshot.tabs.filter((t) => t.tabId !== tabId),
-      { tabId, windowId: 1, index: world.snapshot.tabs.length, active: false, pinned: false, hidden: false, groupId: 5, title: 'Example Domain', url: 'https://example.com/', status: 'complete' },
+      {
+        tabId,
+        windowId: 1,
+        index: world.snapshot.tabs.length,
+        active: false,
+        pinned: false,
+        hidden: false,
+        groupId: 5,
+        title: 'Example Domain',
+        url: 'https://example.com/',
+        status: 'complete',
+      },
     ],
     tabGroups: [{ groupId: 5, windowId: 1, title: 'Mimo', color: 'blue', collapsed: false }],
     lastUpdated: io.now(),
   };
   io.snapshotChanged();
-  io.inspect(taskId, { type: '@xstate.event', actorId: actionActor(1), machineId: 'action', event: { type: 'RESULT' } });
+  io.inspect(taskId, {
+    type: '@xstate.event',
+    actorId: actionActor(1),
+    machineId: 'action',
+    event: { type: 'RESULT' },
+  });
   snap(actionActor(1), 'action', 'succeeded', 'RESULT');
   io.toTask(taskId, {
     type: 'toolUsed',
@@ -84,8 +127,21 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
   // Tool 2: page preparation takes a screenshot of the (background) task tab.
   await sleep(io.stepMs);
   const prep = `pagePrep:${taskId}:${turn}`;
-  io.inspect(taskId, { type: '@xstate.actor', actorId: prep, machineId: 'pagePrep', parentId: taskActor, snapshot: { value: { preparing: { screenshot: 'capturing', readability: 'capturing' } }, status: 'active' } });
-  io.toTask(taskId, { type: 'toolUsed', toolCallId: `call-${turn}-2`, actionId: `act-${turn}-2`, actionName: 'browser_screenshot', phase: 'start', paramsSummary: `tabId=${tabId}` });
+  io.inspect(taskId, {
+    type: '@xstate.actor',
+    actorId: prep,
+    machineId: 'pagePrep',
+    parentId: taskActor,
+    snapshot: { value: { preparing: { screenshot: 'capturing', readability: 'capturing' } }, status: 'active' },
+  });
+  io.toTask(taskId, {
+    type: 'toolUsed',
+    toolCallId: `call-${turn}-2`,
+    actionId: `act-${turn}-2`,
+    actionName: 'browser_screenshot',
+    phase: 'start',
+    paramsSummary: `tabId=${tabId}`,
+  });
   await sleep(io.stepMs * 2);
   const artifactId = `art-e2e-${turn}-${world.counter}`;
   world.artifacts.set(artifactId, { contentType: 'image/png', bytes: pageScreenshot() });

@@ -8,7 +8,18 @@ export const TASK_TAB_ID = 101;
 
 export const homeSnapshot = {
   windows: [{ windowId: 1, focused: true }],
-  tabs: [{ tabId: 1, windowId: 1, active: true, pinned: false, hidden: false, index: 0, url: 'https://home.example.net/', title: 'Home' }],
+  tabs: [
+    {
+      tabId: 1,
+      windowId: 1,
+      active: true,
+      pinned: false,
+      hidden: false,
+      index: 0,
+      url: 'https://home.example.net/',
+      title: 'Home',
+    },
+  ],
   tabGroups: [],
   activeWindowId: 1,
   activeTabId: 1,
@@ -17,7 +28,11 @@ export const homeSnapshot = {
 async function uploadScreenshot(frame: BrowserActionFrame): Promise<{ artifactId: string; url: string }> {
   const uploadUrl = new URL(String(frame.screenshotPresignedUrl));
   const artifactId = decodeURIComponent(uploadUrl.pathname.split('/')[3] ?? '');
-  const response = await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: new Uint8Array(pageScreenshot()) });
+  const response = await fetch(uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': 'image/png' },
+    body: new Uint8Array(pageScreenshot()),
+  });
   if (!response.ok) throw new Error(`screenshot upload failed: ${response.status} ${await response.text()}`);
   return { artifactId, url: `${uploadUrl.origin}/api/artifacts/${artifactId}` };
 }
@@ -33,19 +48,50 @@ export function fakeBrowser(plugin: () => FakePlugin | undefined): Answerer {
           ...homeSnapshot,
           tabs: [
             ...homeSnapshot.tabs,
-            { tabId: TASK_TAB_ID, windowId: 1, active: false, pinned: false, hidden: false, index: 1, url, title: 'Example Domain', groupId: 5 },
+            {
+              tabId: TASK_TAB_ID,
+              windowId: 1,
+              active: false,
+              pinned: false,
+              hidden: false,
+              index: 1,
+              url,
+              title: 'Example Domain',
+              groupId: 5,
+            },
           ],
           tabGroups: [{ groupId: 5, windowId: 1, title: 'Mimo', color: 'blue' }],
           timestamp: Date.now(),
         });
-        return { result: { status: 'success', result: { tabId: TASK_TAB_ID, windowId: 1, groupId: 5, url, title: 'Example Domain' } } };
+        return {
+          result: {
+            status: 'success',
+            result: { tabId: TASK_TAB_ID, windowId: 1, groupId: 5, url, title: 'Example Domain' },
+          },
+        };
       }
       case 'browser_screenshot':
-        return { result: { status: 'success', result: { ...(await uploadScreenshot(frame)), width: 640, height: 400 } } };
+        return {
+          result: { status: 'success', result: { ...(await uploadScreenshot(frame)), width: 640, height: 400 } },
+        };
       case 'browser_readability_extract':
-        return { result: { status: 'success', result: { title: 'Example Domain', text: 'This domain is for use in illustrative examples in documents.' } } };
+        return {
+          result: {
+            status: 'success',
+            result: { title: 'Example Domain', text: 'This domain is for use in illustrative examples in documents.' },
+          },
+        };
       case 'browser_dom_index':
-        return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'a', text: 'More information...', href: 'https://www.iana.org/domains/example' }] } } };
+        return {
+          result: {
+            status: 'success',
+            result: {
+              elements: [
+                { clickId: 1, tag: 'a', text: 'More information...', href: 'https://www.iana.org/domains/example' },
+              ],
+            },
+          },
+        };
       case 'browser_debugger_attach':
         return { result: { status: 'success', result: { attached: true } } };
       case 'browser_wait_for_loaded':

@@ -25,7 +25,12 @@ export function encodePng(width: number, height: number, pixel: (x: number, y: n
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 2; // colour type: RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A 640x400 picture of a simple web page, tinted by `accent`. */
@@ -34,7 +39,8 @@ export function pageScreenshot(accent: Rgb = [36, 87, 214]): Buffer {
   return encodePng(640, 400, (x, y) => {
     if (y < 28) return [222, 226, 232];
     if (y >= 60 && y < 96 && x >= 60 && x < 420) return accent;
-    for (const top of lines) if (y >= top && y < top + 8 && x >= 60 && x < 60 + ((top * 7) % 380) + 160) return [150, 156, 166];
+    for (const top of lines)
+      if (y >= top && y < top + 8 && x >= 60 && x < 60 + ((top * 7) % 380) + 160) return [150, 156, 166];
     if (y >= 320 && y < 350 && x >= 60 && x < 180) return accent;
     return [250, 250, 252];
   });

@@ -13,7 +13,14 @@ import { pacedLlm, text, textThenTool } from './paced-llm.ts';
 export const OPEN_TEXT = ["I'll open ", '**example.com** ', 'and look at it.'];
 export const ANSWER_TEXT = ['The page is ', '**Example Domain**', ': it is for use in ', 'illustrative examples.'];
 
-export async function startRealRuntime(options: { dir: string; webDir: string; port?: number; token?: string; llm?: LlmGateway; confirmSteps?: 'ask' }): Promise<MimoServer> {
+export async function startRealRuntime(options: {
+  dir: string;
+  webDir: string;
+  port?: number;
+  token?: string;
+  llm?: LlmGateway;
+  confirmSteps?: 'ask';
+}): Promise<MimoServer> {
   const port = options.port ?? 0;
   const config: MimoConfig = {
     port,
@@ -28,7 +35,12 @@ export async function startRealRuntime(options: { dir: string; webDir: string; p
   };
   const clock = createSystemClock();
   const inspection = createInspectionHub({ clock });
-  const llm = options.llm ?? pacedLlm([() => textThenTool(OPEN_TEXT, 'browser_open', { url: 'https://example.com/' }, 'call-open'), () => text(...ANSWER_TEXT)]);
+  const llm =
+    options.llm ??
+    pacedLlm([
+      () => textThenTool(OPEN_TEXT, 'browser_open', { url: 'https://example.com/' }, 'call-open'),
+      () => text(...ANSWER_TEXT),
+    ]);
   const server = await createServer({
     config,
     clock,
@@ -36,7 +48,14 @@ export async function startRealRuntime(options: { dir: string; webDir: string; p
     webDir: options.webDir,
     ackTimeoutMs: 2_000,
     inspectFor: (taskId) => inspection.observerFor(taskId),
-    control: (services) => createAgentOrchestrator(services, { llm, inspection, checkUrl: basicUrlCheck, pagePrepBackoffMs: [20], ...(options.confirmSteps ? { confirmSteps: options.confirmSteps } : {}) }),
+    control: (services) =>
+      createAgentOrchestrator(services, {
+        llm,
+        inspection,
+        checkUrl: basicUrlCheck,
+        pagePrepBackoffMs: [20],
+        ...(options.confirmSteps ? { confirmSteps: options.confirmSteps } : {}),
+      }),
   });
   await (server.control as { restore?: () => Promise<number> }).restore?.();
   return server;

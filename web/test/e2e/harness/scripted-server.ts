@@ -43,7 +43,13 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-const contentTypes: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
   const { world } = options;
@@ -66,7 +72,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     requests.push({ path, authorized });
     if (path.startsWith('/api/artifacts/')) {
       const artifact = world.artifacts.get(decodeURIComponent(path.slice('/api/artifacts/'.length)));
-      return artifact ? send(res, 200, artifact.bytes, artifact.contentType) : send(res, 404, errorEnvelope('NOT_FOUND', 'no such artifact'));
+      return artifact
+        ? send(res, 200, artifact.bytes, artifact.contentType)
+        : send(res, 404, errorEnvelope('NOT_FOUND', 'no such artifact'));
     }
     if (!authorized) return send(res, 401, errorEnvelope('UNAUTHORIZED', 'missing or wrong bearer token'));
     if (path === '/api/task/id') return send(res, 200, okEnvelope({ taskId: nextTaskId(world) }));
@@ -78,7 +86,14 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       const limit = Number(query.get('limit'));
       const from = Number(query.get('cursor') ?? 0);
       const sorted = all.sort((a, b) => b.updatedAt - a.updatedAt);
-      return send(res, 200, okEnvelope({ tasks: sorted.slice(from, from + limit), nextCursor: from + limit < sorted.length ? String(from + limit) : null }));
+      return send(
+        res,
+        200,
+        okEnvelope({
+          tasks: sorted.slice(from, from + limit),
+          nextCursor: from + limit < sorted.length ? String(from + limit) : null,
+        }),
+      );
     }
     if (path === '/api/snapshot') {
       const ageMs = Math.max(0, Date.now() - world.snapshot.lastUpdated);
@@ -88,7 +103,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const detail = /^\/api\/task\/([^/]+)$/.exec(path);
     if (detail) {
       const task = world.tasks.get(decodeURIComponent(detail[1]!));
-      return task ? send(res, 200, okEnvelope({ task: task.summary, messages: task.messages })) : send(res, 404, errorEnvelope('NOT_FOUND', 'no such task'));
+      return task
+        ? send(res, 200, okEnvelope({ task: task.summary, messages: task.messages }))
+        : send(res, 404, errorEnvelope('NOT_FOUND', 'no such task'));
     }
     return send(res, 404, errorEnvelope('NOT_FOUND', `no route ${path}`));
   }
@@ -124,14 +141,20 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     emitted.push(env);
     return env;
   }
-  const toTask = (taskId: string, event: PayloadInput) => nsp.to(rooms.task(taskId)).emit('frontend_event', envelope(taskId, event));
+  const toTask = (taskId: string, event: PayloadInput) =>
+    nsp.to(rooms.task(taskId)).emit('frontend_event', envelope(taskId, event));
   /** Last known state of every inspected actor, replayed to a new subscriber (as the runtime should). */
   const actorStates = new Map<string, Map<string, InspectionRecord>>();
   const inspect = (taskId: string, record: InspectionRecord) => {
     if (record.type !== '@xstate.event') {
       const states = actorStates.get(taskId) ?? new Map<string, InspectionRecord>();
       const known = states.get(record.actorId);
-      states.set(record.actorId, { ...known, ...record, type: '@xstate.snapshot', machineId: record.machineId ?? known?.machineId });
+      states.set(record.actorId, {
+        ...known,
+        ...record,
+        type: '@xstate.snapshot',
+        machineId: record.machineId ?? known?.machineId,
+      });
       actorStates.set(taskId, states);
     }
     const env = envelope(taskId, { type: 'inspection', record });
@@ -139,7 +162,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   };
   const snapshotChanged = () => {
     seq += 1;
-    nsp.to(rooms.frontend).emit('frontend_event', envelope(undefined, { type: 'snapshotSync', mode: 'full', seq, state: world.snapshot }));
+    nsp
+      .to(rooms.frontend)
+      .emit('frontend_event', envelope(undefined, { type: 'snapshotSync', mode: 'full', seq, state: world.snapshot }));
   };
   function setStatus(taskId: string, status: TaskStatus, reason?: string) {
     const task = world.tasks.get(taskId);
@@ -147,32 +172,74 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const previous = task.summary.status;
     task.summary = { ...task.summary, status, updatedAt: Date.now() };
     toTask(taskId, { type: 'taskStatus', status, previous, ...(reason ? { reason } : {}) });
-    const inspectedValue = status === 'takeover' ? { [previous === 'running' ? 'running' : 'ongoing']: 'takeover' } : status === 'running' ? { running: 'active' } : status === 'ongoing' ? { ongoing: 'idle' } : status;
-    inspect(taskId, { type: '@xstate.snapshot', actorId: `task:${taskId}`, machineId: 'task', snapshot: { value: inspectedValue, status: 'active' } });
+    const inspectedValue =
+      status === 'takeover'
+        ? { [previous === 'running' ? 'running' : 'ongoing']: 'takeover' }
+        : status === 'running'
+          ? { running: 'active' }
+          : status === 'ongoing'
+            ? { ongoing: 'idle' }
+            : status;
+    inspect(taskId, {
+      type: '@xstate.snapshot',
+      actorId: `task:${taskId}`,
+      machineId: 'task',
+      snapshot: { value: inspectedValue, status: 'active' },
+    });
     if (status === 'takeover' || status === 'ongoing') {
-      inspect(taskId, { type: '@xstate.snapshot', actorId: `pluginUi:${taskId}`, machineId: 'pluginUi', snapshot: { value: status === 'takeover' ? 'takeover' : 'ongoing', status: 'active' } });
+      inspect(taskId, {
+        type: '@xstate.snapshot',
+        actorId: `pluginUi:${taskId}`,
+        machineId: 'pluginUi',
+        snapshot: { value: status === 'takeover' ? 'takeover' : 'ongoing', status: 'active' },
+      });
     }
   }
-  const turnIo: TurnIo = { world, get baseUrl() { return baseUrl; }, stepMs: options.stepMs ?? 90, toTask, inspect, snapshotChanged, setStatus, now: () => Date.now() };
+  const turnIo: TurnIo = {
+    world,
+    get baseUrl() {
+      return baseUrl;
+    },
+    stepMs: options.stepMs ?? 90,
+    toTask,
+    inspect,
+    snapshotChanged,
+    setStatus,
+    now: () => Date.now(),
+  };
 
-  const handlers: { [T in FrontendMessage['type']]: (socket: ServerSocket, m: Extract<FrontendMessage, { type: T }>) => unknown } = {
+  const handlers: {
+    [T in FrontendMessage['type']]: (socket: ServerSocket, m: Extract<FrontendMessage, { type: T }>) => unknown;
+  } = {
     user_message(socket, m) {
       socket.join(rooms.task(m.taskId));
       let task = world.tasks.get(m.taskId);
       if (!task) {
-        task = { summary: { taskId: m.taskId, title: m.content.slice(0, 60), status: 'created', createdAt: m.timestamp, updatedAt: m.timestamp }, messages: [] };
+        task = {
+          summary: {
+            taskId: m.taskId,
+            title: m.content.slice(0, 60),
+            status: 'created',
+            createdAt: m.timestamp,
+            updatedAt: m.timestamp,
+          },
+          messages: [],
+        };
         world.tasks.set(m.taskId, task);
       }
       if (task.messages.some((x) => x.id === m.id)) return { taskId: m.taskId, duplicate: true };
       task.messages.push({ id: m.id, role: 'user', content: m.content, timestamp: Date.now() });
-      const turn = runScriptedTurn(turnIo, m.taskId, m.id, task.messages.filter((x) => x.role === 'user').length).catch((error) => console.error('[scripted turn]', error));
+      const turn = runScriptedTurn(turnIo, m.taskId, m.id, task.messages.filter((x) => x.role === 'user').length).catch(
+        (error) => console.error('[scripted turn]', error),
+      );
       turns.add(turn);
       void turn.finally(() => turns.delete(turn));
       return { taskId: m.taskId };
     },
     resume_task(_, m) {
       const task = world.tasks.get(m.taskId);
-      if (task?.summary.status !== 'takeover') return { error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
+      if (task?.summary.status !== 'takeover')
+        return { error: { code: 'CONFLICT', message: 'the task is not in takeover' } };
       setStatus(m.taskId, 'ongoing', 'resumed from the web UI');
       return {};
     },
@@ -195,7 +262,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     subscribe_inspection(socket, m) {
       const set = inspecting.get(m.taskId) ?? new Set();
       if (!set.has(socket)) {
-        for (const record of actorStates.get(m.taskId)?.values() ?? []) socket.emit('frontend_event', envelope(m.taskId, { type: 'inspection', record }));
+        for (const record of actorStates.get(m.taskId)?.values() ?? [])
+          socket.emit('frontend_event', envelope(m.taskId, { type: 'inspection', record }));
       }
       set.add(socket);
       inspecting.set(m.taskId, set);
@@ -226,7 +294,12 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       const checked = validate(FrontendMessageSchema, input);
       if (!checked.ok) return reply({ ok: false, error: checked.error });
       received.push(checked.value);
-      const out = (handlers[checked.value.type] as (s: ServerSocket, m: FrontendMessage) => { error?: unknown } & Record<string, unknown>)(socket, checked.value);
+      const out = (
+        handlers[checked.value.type] as (
+          s: ServerSocket,
+          m: FrontendMessage,
+        ) => { error?: unknown } & Record<string, unknown>
+      )(socket, checked.value);
       reply(out.error ? { ok: false, error: out.error } : { ok: true, data: out });
     });
     socket.on('disconnect', () => {
