@@ -2,7 +2,8 @@
 // the tools' zod definitions), with the SDK's own validator: every request example must be a valid
 // input and every response example a valid output. Fields Mimo adds beyond the seed are optional,
 // so a client written from the seed alone is never refused. The examples are read from the seed
-// text itself (shared/seeds/003_*.txt), so a change of either side shows here.
+// text itself (a copy of shared/seeds/003_*.txt kept in fixtures/contracts/seed-003.txt, so the
+// test runs in a checkout without the shared folder), so a change of either side shows here.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -10,8 +11,8 @@ import * as assert from 'uvu/assert';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { startMcp, type McpHarness } from './mcp-harness.ts';
 
-const seedsDir = new URL('../../../../shared/seeds/', import.meta.url).pathname;
-const seedFile = readdirSync(seedsDir).find((name) => name.startsWith('003_'));
+const seedsDir = new URL('../../../fixtures/contracts/', import.meta.url).pathname;
+const seedFile = readdirSync(seedsDir).find((name) => name === 'seed-003.txt');
 
 /** The JSON blocks of the seed, each with the tool named in its section and whether it is a request or a response. */
 function seedExamples(): Array<{
@@ -56,7 +57,7 @@ test.after(async (ctx) => {
 });
 
 test('the seed file is there and has examples for all seven tools', () => {
-  assert.ok(seedFile, `no 003_*.txt in ${seedsDir}`);
+  assert.ok(seedFile, `no seed-003.txt in ${seedsDir}`);
   const tools = new Set(seedExamples().map((e) => e.tool));
   assert.equal([...tools].sort(), [
     'cancel_task_run',
