@@ -4,7 +4,7 @@
 // APIError without a status. A 429's `retry-after` is kept so the single retry waits that long.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { llmFailure, type LlmFailure } from './llm-error-codes.ts';
-import type { FailureContext } from './openai-error-classify.ts';
+import type { FailureContext } from './gateway-attempt.ts';
 
 export type AnthropicFailure = LlmFailure & { retryAfterMs?: number };
 

@@ -18,8 +18,13 @@ import {
   type LlmToolCall,
   type StreamChatInput,
 } from './llm-types.ts';
-import type { FailureContext } from './openai-error-classify.ts';
-import { waitOrAbort } from './wait-or-abort.ts';
+import {
+  guardAttempt,
+  isAttemptGuard,
+  notifyRecorder,
+  streamWithOneRetry,
+  type AttemptState,
+} from './gateway-attempt.ts';
 
 export interface AnthropicGatewayOptions {
   apiKey: string;
@@ -60,26 +65,15 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
   async function* attempt(
     input: StreamChatInput,
     attemptNo: number,
-    state: { yielded: boolean },
+    state: AttemptState,
   ): AsyncGenerator<LlmEvent, AnthropicFailure | null> {
-    const requested = input.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
-    const timeoutMs = Number.isFinite(requested) && requested > 0 ? Math.ceil(requested) : DEFAULT_LLM_TIMEOUT_MS;
     if (!Array.isArray(input.messages))
       return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
     const converted = toAnthropicMessages(input.messages);
     if (!converted.ok) return llmFailure('LLM_BAD_REQUEST', `Cannot send the conversation: ${converted.problem}.`);
-    if (input.signal?.aborted) return llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
-    const ctx: FailureContext = { endpoint, timeoutMs, timedOut: false, aborted: false, phase: 'request' };
-    const controller = new AbortController();
-    const onCallerAbort = () => {
-      ctx.aborted = true;
-      controller.abort();
-    };
-    input.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timer = clock.setTimeout(() => {
-      ctx.timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    const guard = guardAttempt(clock, endpoint, input);
+    if (!isAttemptGuard(guard)) return guard;
+    const { ctx } = guard;
     try {
       const tools = toAnthropicTools(Array.isArray(input.tools) ? input.tools : []);
       const stream = await client.messages.create(
@@ -92,8 +86,8 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
           stream: true,
         },
         {
-          signal: controller.signal,
-          timeout: timeoutMs,
+          signal: guard.signal,
+          timeout: ctx.timeoutMs,
           ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}),
         },
       );
@@ -106,13 +100,7 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
       let cacheWrite = 0;
       let stopped = false;
       for await (const event of stream) {
-        if (options.onEvent) {
-          try {
-            options.onEvent(event, { taskId: input.taskId, attempt: attemptNo });
-          } catch {
-            // A recorder failure must not break the conversation.
-          }
-        }
+        notifyRecorder(options.onEvent, event, { taskId: input.taskId, attempt: attemptNo });
         switch (event.type) {
           case 'message_start': {
             const usage = event.message.usage;
@@ -170,22 +158,17 @@ export function createAnthropicGateway(options: AnthropicGatewayOptions): LlmGat
     } catch (error) {
       return classifyAnthropicError(error, ctx);
     } finally {
-      clock.clearTimeout(timer);
-      input.signal?.removeEventListener('abort', onCallerAbort);
-      controller.abort();
+      guard.end();
     }
   }
 
-  async function* streamChat(input: StreamChatInput): AsyncGenerator<LlmEvent, void> {
-    const state = { yielded: false };
-    let failure = yield* attempt(input, 1, state);
-    if (failure && failure.retryable && !state.yielded && (failure.retryAfterMs ?? 0) <= MAX_RETRY_AFTER_MS) {
-      const waited = await waitOrAbort(clock, failure.retryAfterMs ?? retryDelayMs, input.signal);
-      failure = waited
-        ? yield* attempt(input, 2, state)
-        : llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
-    }
-    if (failure) yield { type: 'error', code: failure.code, message: failure.message, retryable: failure.retryable };
+  function streamChat(input: StreamChatInput): AsyncGenerator<LlmEvent, void> {
+    return streamWithOneRetry<AnthropicFailure>(
+      clock,
+      input,
+      (attemptNo, state) => attempt(input, attemptNo, state),
+      (failure) => ((failure.retryAfterMs ?? 0) <= MAX_RETRY_AFTER_MS ? (failure.retryAfterMs ?? retryDelayMs) : null),
+    );
   }
 
   return { kind: 'anthropic', model: options.model, streamChat };

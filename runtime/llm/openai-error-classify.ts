@@ -3,15 +3,9 @@
 // reports both as a bare abort (or, mid-stream, as a silent end of the stream).
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { llmFailure, type LlmFailure } from './llm-error-codes.ts';
+import type { FailureContext } from './gateway-attempt.ts';
 
-export interface FailureContext {
-  endpoint: string;
-  timeoutMs: number;
-  timedOut: boolean;
-  aborted: boolean;
-  /** 'request' until the response headers arrived, then 'stream'. */
-  phase: 'request' | 'stream';
-}
+export type { FailureContext };
 
 export function classifyOpenAiError(error: unknown, ctx: FailureContext): LlmFailure {
   if (ctx.aborted) return llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');

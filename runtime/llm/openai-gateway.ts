@@ -15,8 +15,14 @@ import {
   type LlmGateway,
   type StreamChatInput,
 } from './llm-types.ts';
-import { classifyOpenAiError, type FailureContext } from './openai-error-classify.ts';
-import { waitOrAbort } from './wait-or-abort.ts';
+import { classifyOpenAiError } from './openai-error-classify.ts';
+import {
+  guardAttempt,
+  isAttemptGuard,
+  notifyRecorder,
+  streamWithOneRetry,
+  type AttemptState,
+} from './gateway-attempt.ts';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages.ts';
 import { createToolCallAccumulator } from './tool-call-accumulator.ts';
 
@@ -41,11 +47,6 @@ export interface OpenAiGatewayOptions {
   onChunk?(chunk: ChatCompletionChunk, info: OpenAiChunkInfo): void;
 }
 
-interface AttemptState {
-  /** Something reached the caller: from then on a failure is reported, never retried. */
-  yielded: boolean;
-}
-
 export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
   const clock = options.clock ?? createSystemClock();
   const retryDelayMs = options.retryDelayMs ?? 1000;
@@ -63,25 +64,13 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
     attemptNo: number,
     state: AttemptState,
   ): AsyncGenerator<LlmEvent, LlmFailure | null> {
-    const requested = input.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
-    // The SDK insists on a positive integer; our own timer uses the same value.
-    const timeoutMs = Number.isFinite(requested) && requested > 0 ? Math.ceil(requested) : DEFAULT_LLM_TIMEOUT_MS;
     if (!Array.isArray(input.messages))
       return llmFailure('LLM_BAD_REQUEST', 'Cannot send the conversation: messages is not an array.');
     const converted = toOpenAiMessages(input.messages);
     if (!converted.ok) return llmFailure('LLM_BAD_REQUEST', `Cannot send the conversation: ${converted.problem}.`);
-    const ctx: FailureContext = { endpoint, timeoutMs, timedOut: false, aborted: false, phase: 'request' };
-    if (input.signal?.aborted) return llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
-    const controller = new AbortController();
-    const onCallerAbort = () => {
-      ctx.aborted = true;
-      controller.abort();
-    };
-    input.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timer = clock.setTimeout(() => {
-      ctx.timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    const guard = guardAttempt(clock, endpoint, input);
+    if (!isAttemptGuard(guard)) return guard;
+    const { ctx } = guard;
     try {
       const tools = toOpenAiTools(Array.isArray(input.tools) ? input.tools : []);
       const stream = await client.chat.completions.create(
@@ -94,8 +83,8 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
           stream_options: { include_usage: true },
         },
         {
-          signal: controller.signal,
-          timeout: timeoutMs,
+          signal: guard.signal,
+          timeout: ctx.timeoutMs,
           ...(input.traceId ? { headers: { 'x-mimo-trace-id': input.traceId } } : {}),
         },
       );
@@ -103,13 +92,7 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
       const calls = createToolCallAccumulator(() => `call_${nanoid(12)}`);
       const done: LlmDone = { type: 'done' };
       for await (const chunk of stream) {
-        if (options.onChunk) {
-          try {
-            options.onChunk(chunk, { taskId: input.taskId, attempt: attemptNo });
-          } catch {
-            // A recorder failure must not break the conversation.
-          }
-        }
+        notifyRecorder(options.onChunk, chunk, { taskId: input.taskId, attempt: attemptNo });
         if (chunk.usage) {
           done.usage = {
             promptTokens: chunk.usage.prompt_tokens ?? 0,
@@ -147,22 +130,17 @@ export function createOpenAiGateway(options: OpenAiGatewayOptions): LlmGateway {
     } catch (error) {
       return classifyOpenAiError(error, ctx);
     } finally {
-      clock.clearTimeout(timer);
-      input.signal?.removeEventListener('abort', onCallerAbort);
-      controller.abort(); // closes the connection if the caller stopped iterating early
+      guard.end(); // closes the connection if the caller stopped iterating early
     }
   }
 
-  async function* streamChat(input: StreamChatInput): AsyncGenerator<LlmEvent, void> {
-    const state: AttemptState = { yielded: false };
-    let failure = yield* attempt(input, 1, state);
-    if (failure && failure.retryable && !state.yielded) {
-      const waited = await waitOrAbort(clock, retryDelayMs, input.signal);
-      failure = waited
-        ? yield* attempt(input, 2, state)
-        : llmFailure('LLM_ABORTED', 'The LLM call was aborted by the caller.');
-    }
-    if (failure) yield { type: 'error', code: failure.code, message: failure.message, retryable: failure.retryable };
+  function streamChat(input: StreamChatInput): AsyncGenerator<LlmEvent, void> {
+    return streamWithOneRetry(
+      clock,
+      input,
+      (attemptNo, state) => attempt(input, attemptNo, state),
+      () => retryDelayMs,
+    );
   }
 
   return { kind: 'openai', model: options.model, streamChat };

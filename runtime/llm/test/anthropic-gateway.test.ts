@@ -13,7 +13,7 @@ import {
   type MockAnthropicServer,
 } from '../mock-anthropic-server.ts';
 import type { LlmError, LlmEvent, LlmMessage } from '../llm-types.ts';
-import { collect, textOf, waitFor } from './util.ts';
+import { collect, errorOf, start, textOf, waitFor } from './util.ts';
 import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const messages: LlmMessage[] = [
@@ -51,21 +51,6 @@ async function gatewayFor(ctx: Ctx, script: MockAnthropicResponse[], retryDelayM
     clock: ctx.clock,
     retryDelayMs,
   });
-}
-
-function errorOf(events: LlmEvent[]): LlmError {
-  const last = events.at(-1);
-  if (last?.type !== 'error') throw new Error(`expected a final error event, got ${JSON.stringify(events)}`);
-  return last;
-}
-
-function start(events: AsyncIterable<LlmEvent>) {
-  const seen: LlmEvent[] = [];
-  const finished = (async () => {
-    for await (const event of events) seen.push(event);
-    return seen;
-  })();
-  return { seen, finished };
 }
 
 s('text streams as deltas; done carries usage with cache tokens and the stop reason', async (ctx) => {

@@ -5,7 +5,7 @@ import { createOpenAiGateway } from '../openai-gateway.ts';
 import { startMockOpenAiServer, type MockOpenAiServer, type MockScript } from '../mock-openai-server.ts';
 import { completionChunks, textChunks } from '../mock-openai-chunks.ts';
 import type { LlmError, LlmEvent, LlmMessage } from '../llm-types.ts';
-import { collect, textOf, typesOf, waitFor } from './util.ts';
+import { collect, errorOf, start, textOf, typesOf, waitFor } from './util.ts';
 import { createTestClock, type TestClock } from '../../clock/index.ts';
 
 const messages: LlmMessage[] = [{ role: 'user', content: 'hi' }];
@@ -35,22 +35,6 @@ async function gatewayFor(
     clock: ctx.clock,
     retryDelayMs,
   });
-}
-
-function errorOf(events: LlmEvent[]): LlmError {
-  const last = events.at(-1);
-  if (last?.type !== 'error') throw new Error(`expected a final error event, got ${JSON.stringify(events)}`);
-  return last;
-}
-
-/** Runs the stream in the background so the test can move the clock while it is open. */
-function start(events: AsyncIterable<LlmEvent>) {
-  const seen: LlmEvent[] = [];
-  const finished = (async () => {
-    for await (const event of events) seen.push(event);
-    return seen;
-  })();
-  return { seen, finished };
 }
 
 s('429 then success: exactly one retry, only after the injected delay', async (ctx) => {
