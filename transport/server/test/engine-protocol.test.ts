@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'ws';
+import { SimulatedClock } from 'xstate';
 import { connectClient, eventually, sleep, startTestServer, type TestServer } from './util.ts';
 
 const test = suite<{ server: TestServer }>('engine.io protocol', { server: undefined as never });
@@ -158,18 +159,34 @@ test('polling payload with several packets is processed in order', async ({ serv
   assert.ok(packets.indexOf('43/mimo,1["a"]') < packets.indexOf('43/mimo,2["b"]'));
 });
 
-// connectTimeout and the heartbeat's exact timing are pinned on a SimulatedClock in
-// transport-timers.test.ts; here the real client meets the real timers once.
-test('heartbeat: a real client that stops answering pings is dropped with "ping timeout"', async ({ server }) => {
-  const reasons: string[] = [];
-  server.io.of('/mimo').on('connection', (socket) => socket.on('disconnect', (r: string) => reasons.push(r)));
-  const client = await connectClient(`${server.url}/mimo`, { transports: ['websocket'] });
-  const engine = client.io.engine as unknown as { _sendPacket: (type: string, ...rest: unknown[]) => void };
-  const sendPacket = engine._sendPacket.bind(engine);
-  engine._sendPacket = (type, ...rest) => (type === 'pong' ? undefined : sendPacket(type, ...rest));
-  await eventually(() => reasons.length === 1, 3_000, 'ping timeout');
-  assert.equal(reasons, ['ping timeout']);
-  client.close();
+// connectTimeout and the heartbeat's exact timing are pinned on a SimulatedClock with a raw peer in
+// transport-timers.test.ts; here the real client meets the same timers on a SimulatedClock.
+test('heartbeat: a real client that stops answering pings is dropped with "ping timeout"', async () => {
+  const clock = new SimulatedClock();
+  const server = await startTestServer({ clock, pingInterval: 300, pingTimeout: 200 });
+  try {
+    const reasons: string[] = [];
+    server.io.of('/mimo').on('connection', (socket) => socket.on('disconnect', (r: string) => reasons.push(r)));
+    const client = await connectClient(`${server.url}/mimo`, { transports: ['websocket'] });
+    const engine = client.io.engine as unknown as {
+      _sendPacket: (type: string, ...rest: unknown[]) => void;
+      on(event: 'ping', fn: () => void): void;
+    };
+    let pings = 0;
+    engine.on('ping', () => pings++);
+    const sendPacket = engine._sendPacket.bind(engine);
+    engine._sendPacket = (type, ...rest) => (type === 'pong' ? undefined : sendPacket(type, ...rest));
+    clock.increment(300);
+    await eventually(() => pings === 1, 2_000, 'the ping reaching the client');
+    clock.increment(199);
+    assert.equal(reasons, [], 'still connected before pingTimeout');
+    clock.increment(1);
+    await eventually(() => reasons.length === 1, 2_000, 'ping timeout');
+    assert.equal(reasons, ['ping timeout']);
+    client.close();
+  } finally {
+    await server.close();
+  }
 });
 
 test('polling client upgrades to websocket and keeps its session id', async ({ server }) => {

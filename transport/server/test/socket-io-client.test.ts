@@ -198,7 +198,10 @@ for (const { name, options } of transportsUnderTest) {
     b.on('heard', (t: string) => heardByB.push(t));
     b.emit('shout', 'task:1', 'hello room');
     await eventually(() => heardByA.length === 1, 2_000, 'room message');
-    await new Promise((r) => setTimeout(r, 100));
+    // A round trip on each connection after the broadcast: anything the server wrote to it before
+    // (a second copy to A, a copy to B) has arrived by the time the ack does.
+    await a.emitWithAck('join', 'barrier-a');
+    await b.emitWithAck('join', 'barrier-b');
     assert.equal(heardByA, ['hello room']);
     assert.equal(heardByB, []);
     a.close();
