@@ -309,13 +309,15 @@ persist(
     const dir = mkdtempSync(join(tmpdir(), 'mimo-mcp-runs-'));
     try {
       const pages = { 'https://a.test/': { title: 'A', text: 'alpha' } };
-      const first = await startMcp({ pages, routes: { runStore: createRunStore({ dataDir: dir }) } });
+      const firstStore = createRunStore({ dataDir: dir });
+      const first = await startMcp({ pages, routes: { runStore: firstStore } });
       const done = await first.ok('run_task_template', {
         templateId: 'batch_extract_pages',
         inputs: { urls: ['https://a.test/'] },
         options: { mode: 'sync' },
       });
       await first.close();
+      await firstStore.flush();
 
       // A run left "running" by a crash, written as the store writes it.
       const crashStore = createRunStore({ dataDir: dir });
@@ -329,7 +331,8 @@ persist(
       });
       await crashStore.flush();
 
-      const second = await startMcp({ pages, routes: { runStore: createRunStore({ dataDir: dir }) } });
+      const secondStore = createRunStore({ dataDir: dir });
+      const second = await startMcp({ pages, routes: { runStore: secondStore } });
       try {
         const back = await second.ok('get_task_run', { runId: done.runId });
         assert.is(back.status, 'succeeded');
@@ -342,6 +345,8 @@ persist(
         assert.is((await second.ok('list_task_runs', {})).total, 2);
       } finally {
         await second.close();
+        // The restart's own writes (the interrupted run marked canceled) land before the folder goes.
+        await secondStore.flush();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
