@@ -2,7 +2,6 @@
 // (HTTP API, socket link) passed in. Components read its signals and call its named actions;
 // tests drive it with a fake API and a fake link, without a DOM.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
-import type { FrontendEvent } from '../../transport/contracts/frontend-event.ts';
 import type { LiveFrame } from '../../transport/contracts/live-view.ts';
 import type { TaskSummary } from '../../transport/contracts/http.ts';
 import type { AckResult } from './io/ack.ts';
@@ -18,6 +17,7 @@ import { createTaskListModel, type TaskListModel } from './models/task-list-mode
 import { createTaskStatusModel, type TaskStatusModel } from './models/task-status-model.ts';
 import { createTurnOutcomeModel, type TurnOutcomeModel } from './models/turn-outcome-model.ts';
 import { createPersonGuardModel, type PersonGuardModel } from './models/person-guard-model.ts';
+import { createEventRouter } from './event-router.ts';
 import type { Pricing } from './models/usage-model.ts';
 import type { ExtensionSituation } from './text/error-words.ts';
 
@@ -161,55 +161,7 @@ export function createAppState(deps: AppDeps): AppState {
     if (panel.value === 'machines') void link.send(build('subscribe_inspection', taskId));
   }
 
-  const onTaskEvent: {
-    [T in FrontendEvent['event']['type']]?: (
-      e: Extract<FrontendEvent['event'], { type: T }>,
-      env: FrontendEvent,
-    ) => void;
-  } = {
-    // Each with its envelope's seq: the chat is kept in the task's order.
-    userMessage: (e, env) => void chat.applyEvent(e, env.seq),
-    chatDelta: (e, env) => void chat.applyEvent(e, env.seq),
-    structuredOutput: (e, env) => {
-      if (chat.applyEvent(e, env.seq) && e.error) outcome.noteError(e.error);
-    },
-    usage: (e, env) => void chat.applyEvent(e, env.seq),
-    toolUsed: (e, env) => {
-      if (!chat.applyEvent(e, env.seq)) return;
-      const tabId = tabIdFromParams(e.paramsSummary);
-      if (tabId !== null) snapshot.setTaskTab(tabId);
-    },
-    taskStatus: (e) => {
-      if (!status.applyEvent(e)) return;
-      outcome.onStatus(e.status);
-      if (status.finished.value) chat.cancelRunning();
-    },
-    inspection: (e) => void inspection.apply(e),
-    confirmationRequested: (e) => person.applyRequested(e),
-    confirmationResolved: (e) => person.applyResolved(e),
-    taskScope: (e) => person.applyScope(e),
-  };
-
-  function onEvent(env: FrontendEvent) {
-    const e = env.event;
-    if (e.type === 'snapshotSync') {
-      snapshot.applySync(e);
-      return;
-    }
-    if (e.type === 'taskListChanged') {
-      tasks.applyListChange({
-        taskId: e.taskId,
-        status: e.status,
-        timestamp: e.timestamp,
-        ...(e.title !== undefined ? { title: e.title } : {}),
-        ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}),
-      });
-      return;
-    }
-    if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp);
-    if (!env.taskId || env.taskId !== currentTaskId.value) return;
-    (onTaskEvent[e.type] as ((e: FrontendEvent['event'], env: FrontendEvent) => void) | undefined)?.(e, env);
-  }
+  const onEvent = createEventRouter({ currentTaskId, tasks, chat, snapshot, status, outcome, inspection, person });
 
   async function deliver(id: string, content: string, taskId: string): Promise<AckResult> {
     const message = { ...build('user_message', taskId, { content }), id };
