@@ -13,7 +13,13 @@ import {
 import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
-import { defaultSettings, parseSettings, readSettings, SETTINGS_KEY } from '../shared/settings.ts';
+import {
+  connectionSettingsDiffer,
+  defaultSettings,
+  parseSettings,
+  readSettings,
+  SETTINGS_KEY,
+} from '../shared/settings.ts';
 import type { Settings } from '../shared/settings.ts';
 import type { BackgroundServices } from './action-context.ts';
 import { actionHandlers } from './action-handlers.ts';
@@ -199,6 +205,8 @@ export function createBackground(deps: BackgroundDeps): Background {
     timers: deps.timers,
     inUse: (tabId) => live.streaming(tabId),
     forceDetach: async (tabId) => void (await browser.debugger?.detach({ tabId })),
+    idleMs: () => settings.debuggerIdleSeconds * 1000,
+    collapseMs: () => settings.groupCollapseSeconds * 1000,
     ...(deps.log ? { log: deps.log } : {}),
   });
   const runner = createActionRunner({
@@ -388,10 +396,10 @@ export function createBackground(deps: BackgroundDeps): Background {
   browser.storage.onChanged.addListener((changes, area) => {
     if (area !== 'local' || !(SETTINGS_KEY in changes)) return;
     const next = parseSettings(changes[SETTINGS_KEY]?.newValue);
-    // Pairing applied these settings already: no second reconnect.
-    if (JSON.stringify(next) === JSON.stringify(settings)) return;
+    const reconnect = connectionSettingsDiffer(next, settings);
     settings = next;
-    void link.restart();
+    // Pairing applied these settings already, and the idle timings need no new connection.
+    if (reconnect) void link.restart();
   });
   installKeepalive(browser, () => void link.ensureConnected());
 

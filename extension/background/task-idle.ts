@@ -18,9 +18,10 @@ import type { ActionContext, ActionHandler, ActionHandlers } from './action-cont
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import type { TaskTabs } from './task-tabs.ts';
+import { DEBUGGER_IDLE_SECONDS, GROUP_COLLAPSE_SECONDS } from '../shared/settings.ts';
 
-export const DEBUGGER_IDLE_MS = 15_000;
-export const GROUP_COLLAPSE_MS = 60_000;
+export const DEBUGGER_IDLE_MS = DEBUGGER_IDLE_SECONDS * 1000;
+export const GROUP_COLLAPSE_MS = GROUP_COLLAPSE_SECONDS * 1000;
 
 export interface TaskIdleDeps {
   browser: Pick<BrowserApi, 'tabs' | 'tabGroups'>;
@@ -31,8 +32,9 @@ export interface TaskIdleDeps {
   inUse?(tabId: number): boolean;
   /** chrome.debugger.detach for a session this worker did not attach (a previous worker life's). */
   forceDetach?(tabId: number): Promise<void>;
-  idleMs?: number;
-  collapseMs?: number;
+  /** Read at each arming, so a change in the options applies to the next idle period. */
+  idleMs?(): number;
+  collapseMs?(): number;
   log?(message: string): void;
 }
 
@@ -60,8 +62,8 @@ interface TaskTimers {
 export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
   const tasks = new Map<string, TaskTimers>();
   const collapsedByUs = new Set<number>();
-  const idleMs = deps.idleMs ?? DEBUGGER_IDLE_MS;
-  const collapseMs = deps.collapseMs ?? GROUP_COLLAPSE_MS;
+  const idleMs = () => deps.idleMs?.() ?? DEBUGGER_IDLE_MS;
+  const collapseMs = () => deps.collapseMs?.() ?? GROUP_COLLAPSE_MS;
 
   const clear = (timers: TaskTimers) => {
     if (timers.detach !== undefined) deps.timers.clearTimeout(timers.detach);
@@ -89,7 +91,7 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
     }
     // The live view still streams: look again after another idle period.
     if (kept && timers.running === 0 && timers.detach === undefined)
-      timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
+      timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs());
     forgetIfDone(taskId);
   }
 
@@ -139,8 +141,8 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
       timers.running = Math.max(0, timers.running - 1);
       if (timers.running > 0) return;
       clear(timers);
-      timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
-      timers.collapse = deps.timers.setTimeout(() => void collapseIdle(taskId), collapseMs);
+      timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs());
+      timers.collapse = deps.timers.setTimeout(() => void collapseIdle(taskId), collapseMs());
     },
     taskEnded(taskId) {
       const timers = tasks.get(taskId);
@@ -154,7 +156,7 @@ export function createTaskIdle(deps: TaskIdleDeps): TaskIdle {
         if (tasks.has(taskId)) continue;
         const timers: TaskTimers = { running: 0, detach: undefined, collapse: undefined, sweep: true };
         tasks.set(taskId, timers);
-        timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs);
+        timers.detach = deps.timers.setTimeout(() => void detachIdle(taskId), idleMs());
       }
     },
   };

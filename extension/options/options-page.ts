@@ -1,4 +1,4 @@
-// The options page: server URL, token, extra web UI patterns, CDP on/off; and the connection
+// The options page: server URL, token, extra web UI patterns, CDP on/off, the idle timings; and the connection
 // status the background reports.
 import type { BrowserApi } from '../shared/browser-api.ts';
 import type { ConnectionStatus } from '../shared/internal-messages.ts';
@@ -15,6 +15,8 @@ export async function startOptionsPage(browser: BrowserApi, document: Document):
   field<HTMLInputElement>('token').value = settings.token;
   field<HTMLTextAreaElement>('webUiPatterns').value = settings.webUiPatterns.join('\n');
   field<HTMLInputElement>('useCdp').checked = settings.useCdp;
+  field<HTMLInputElement>('debuggerIdleSeconds').value = String(settings.debuggerIdleSeconds);
+  field<HTMLInputElement>('groupCollapseSeconds').value = String(settings.groupCollapseSeconds);
 
   async function showStatus(): Promise<void> {
     const status = (await browser.runtime
@@ -37,6 +39,8 @@ export async function startOptionsPage(browser: BrowserApi, document: Document):
         .map((line) => line.trim())
         .filter(Boolean),
       useCdp: field<HTMLInputElement>('useCdp').checked,
+      debuggerIdleSeconds: field<HTMLInputElement>('debuggerIdleSeconds').valueAsNumber,
+      groupCollapseSeconds: field<HTMLInputElement>('groupCollapseSeconds').valueAsNumber,
     }).then((outcome) => {
       if (outcome.ok) field('saved').textContent = 'Saved.';
       else field('error').textContent = outcome.error.message;

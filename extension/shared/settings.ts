@@ -1,11 +1,23 @@
 // User settings from the options page, kept in storage.local: where the server is, the
-// socket token, extra web UI origins, and whether input may use chrome.debugger (CDP).
+// socket token, extra web UI origins, whether input may use chrome.debugger (CDP), and how soon an
+// idle task lets go of the debugger and collapses its tab group.
 import * as v from 'valibot';
 import type { StorageArea } from './browser-api.ts';
 import { parseMatchPattern } from './match-pattern.ts';
 
 export const SETTINGS_KEY = 'mimo.settings';
 export const DEFAULT_SERVER_URL = 'http://localhost:6006';
+export const DEBUGGER_IDLE_SECONDS = 15;
+export const GROUP_COLLAPSE_SECONDS = 60;
+
+function wholeSeconds(what: string, min: number, max: number) {
+  return v.pipe(
+    v.number(`${what} must be a number of seconds`),
+    v.integer(`${what} must be a whole number of seconds`),
+    v.minValue(min, `${what} must be at least ${min} s`),
+    v.maxValue(max, `${what} must be at most ${max} s`),
+  );
+}
 
 export const SettingsSchema = v.object({
   serverUrl: v.pipe(
@@ -26,6 +38,10 @@ export const SettingsSchema = v.object({
   ),
   /** false: never attach chrome.debugger; input and screenshots use DOM strategies only. */
   useCdp: v.boolean(),
+  /** Seconds after a task's last action before the debugger (and Chrome's bar) goes. */
+  debuggerIdleSeconds: v.optional(wholeSeconds('the debugger idle time', 1, 3_600), DEBUGGER_IDLE_SECONDS),
+  /** Seconds after a task's last action before its tab group is collapsed. */
+  groupCollapseSeconds: v.optional(wholeSeconds('the group collapse time', 1, 86_400), GROUP_COLLAPSE_SECONDS),
 });
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
@@ -34,7 +50,15 @@ export const defaultSettings: Settings = {
   token: '',
   webUiPatterns: [],
   useCdp: true,
+  debuggerIdleSeconds: DEBUGGER_IDLE_SECONDS,
+  groupCollapseSeconds: GROUP_COLLAPSE_SECONDS,
 };
+
+/** Whether two settings differ in what the connection depends on (not the idle timings). */
+export function connectionSettingsDiffer(a: Settings, b: Settings): boolean {
+  const key = (s: Settings) => JSON.stringify([s.serverUrl, s.token, s.webUiPatterns, s.useCdp]);
+  return key(a) !== key(b);
+}
 
 /** Stored settings merged over the defaults; a damaged or partial entry falls back field by field. */
 export function parseSettings(stored: unknown): Settings {

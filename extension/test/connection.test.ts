@@ -360,6 +360,24 @@ app('the keepalive alarm and new settings reconnect', async () => {
   await flush();
   assert.is(sockets.length, 2);
   assert.is(sockets[1]!.url, 'http://other:2/mimo');
+  // New idle timings alone change no connection.
+  browser.events.storageChanged.fire(
+    {
+      [SETTINGS_KEY]: {
+        newValue: {
+          serverUrl: 'http://other:2',
+          token: '',
+          webUiPatterns: [],
+          useCdp: true,
+          debuggerIdleSeconds: 4,
+          groupCollapseSeconds: 9,
+        },
+      },
+    },
+    'local',
+  );
+  await flush();
+  assert.is(sockets.length, 2, 'no reconnect for the idle timings');
 });
 
 link.run();

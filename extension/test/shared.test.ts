@@ -97,6 +97,8 @@ settings('writeSettings validates and stores; bad input is an error value and ch
     token: 't',
     webUiPatterns: ['https://ui.example/*'],
     useCdp: false,
+    debuggerIdleSeconds: 15,
+    groupCollapseSeconds: 60,
   });
 });
 
@@ -136,5 +138,26 @@ retry('does not retry other errors, and returns the first success', async () => 
 });
 
 patterns.run();
+settings('the idle timings: whole seconds in range, or an error that names them and stores nothing', async () => {
+  const base = { serverUrl: 'http://127.0.0.1:6006', token: '', webUiPatterns: [], useCdp: true };
+  for (const [field, value, words] of [
+    ['debuggerIdleSeconds', 0, 'at least 1 s'],
+    ['debuggerIdleSeconds', 2.5, 'whole number'],
+    ['groupCollapseSeconds', 100_000, 'at most 86400 s'],
+    ['groupCollapseSeconds', Number.NaN, 'a number of seconds'],
+  ] as const) {
+    const storage = fakeStorage();
+    const outcome = await writeSettings(storage, { ...base, [field]: value });
+    assert.is(outcome.ok, false, `${field} ${value}`);
+    if (!outcome.ok) assert.match(outcome.error.message, words);
+    assert.equal(storage.data, {});
+  }
+  const storage = fakeStorage();
+  const good = await writeSettings(storage, { ...base, debuggerIdleSeconds: 3, groupCollapseSeconds: 8 });
+  assert.ok(good.ok);
+  assert.equal(await readSettings(storage), { ...base, debuggerIdleSeconds: 3, groupCollapseSeconds: 8 });
+  assert.is(parseSettings({ debuggerIdleSeconds: -4 }).debuggerIdleSeconds, 15, 'a damaged value falls back');
+});
+
 settings.run();
 retry.run();

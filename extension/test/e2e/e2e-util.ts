@@ -34,17 +34,28 @@ export async function inWorker<T, A>(env: E2eEnv, fn: (arg: A) => Promise<T> | T
   return (worker.evaluate as (f: unknown, a: unknown) => Promise<T>).call(worker, fn, arg);
 }
 
+/** The options page's idle timings (seconds after a task's last action). */
+export interface IdleSeconds {
+  debugger: number;
+  groupCollapse: number;
+}
+
 export async function configureThroughOptionsPage(
   context: BrowserContext,
   extensionId: string,
   serverUrl: string,
   token: string,
+  idle?: IdleSeconds,
 ): Promise<void> {
   const page = await context.newPage();
   try {
     await page.goto(`chrome-extension://${extensionId}/options.html`);
     await page.fill('#serverUrl', serverUrl);
     await page.fill('#token', token);
+    if (idle) {
+      await page.fill('#debuggerIdleSeconds', String(idle.debugger));
+      await page.fill('#groupCollapseSeconds', String(idle.groupCollapse));
+    }
     await page.click('button[type=submit]');
     await page.waitForSelector('#saved:has-text("Saved.")', { timeout: 5_000 });
   } finally {
@@ -52,7 +63,10 @@ export async function configureThroughOptionsPage(
   }
 }
 
-export async function startE2eEnv(mode: E2eEnv['mode'], options: { pingInterval?: number } = {}): Promise<E2eEnv> {
+export async function startE2eEnv(
+  mode: E2eEnv['mode'],
+  options: { pingInterval?: number; idle?: IdleSeconds } = {},
+): Promise<E2eEnv> {
   const outDir = await mkdtemp(join(tmpdir(), 'mimo-ext-build-'));
   const cleanups: Array<() => Promise<unknown>> = [() => rm(outDir, { recursive: true, force: true })];
   const close = async () => {
@@ -87,7 +101,7 @@ export async function startE2eEnv(mode: E2eEnv['mode'], options: { pingInterval?
       context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`)) ??
       (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
 
-    await configureThroughOptionsPage(context, extensionId, harness.url, harness.token);
+    await configureThroughOptionsPage(context, extensionId, harness.url, harness.token, options.idle);
     const clientId = await harness.waitForPlugin(15_000);
     const driver = createActionDriver(harness, clientId);
     return {
