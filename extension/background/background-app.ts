@@ -10,7 +10,7 @@ import {
   PROTOCOL_VERSION,
   validate,
 } from '../../transport/contracts/index.ts';
-import type { OverlayCommand, PluginClientInfo, TakeoverReport } from '../../transport/contracts/index.ts';
+import type { OverlayCommand, TakeoverReport } from '../../transport/contracts/index.ts';
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { matchesAnyPattern, webUiPatterns } from '../shared/match-pattern.ts';
 import {
@@ -37,15 +37,13 @@ import { createPopupGuard } from './popup-guard.ts';
 import { withInterruptions } from './with-interruptions.ts';
 import { installKeepalive } from './keepalive.ts';
 import { createLiveView } from './live-view.ts';
-import { createMessageRouter } from './message-router.ts';
+import { installExtensionMessages } from './extension-messages.ts';
 import { createNavigationGuard, NAVIGATION_CHECK_TIMEOUT_MS, navigationCheckMessage } from './navigation-guard.ts';
 import { createNewTabGate } from './new-tab-gate.ts';
 import type { NavigationGuard } from './navigation-guard.ts';
 import { createOverlayRelay } from './overlay-relay.ts';
 import { createCdpPageAgent } from './page-agent-cdp.ts';
 import { createPageAgentClient } from './page-agent-client.ts';
-import { pageOrigin, pairBrowser } from './pairing.ts';
-import { createPairingConsent } from './pairing-consent.ts';
 import { registerExtension } from './registration.ts';
 import { createServerLink } from './server-link.ts';
 import type { ConnectSocket, ServerLink } from './server-link.ts';
@@ -326,72 +324,25 @@ export function createBackground(deps: BackgroundDeps): Background {
         .catch((error) => deps.log?.(`tab ${tabId} not guarded: ${String(error)}`));
   };
 
-  const consent = createPairingConsent({ browser, timers: deps.timers, newId: deps.newId });
-
-  const clientInfo = async (): Promise<PluginClientInfo> => {
-    const status = link.status();
-    const info: PluginClientInfo = {
-      ok: true,
-      extensionId: browser.runtime.id,
-      extensionName: manifest.name,
-      version: manifest.version,
-      socketConnected: status.connected,
-    };
-    const clientId = identity.current() ?? (await identity.get().catch(() => null));
-    if (clientId) info.clientId = clientId;
-    return info;
-  };
-
-  browser.runtime.onMessage.addListener(
-    createMessageRouter({
-      extensionId: browser.runtime.id,
-      extensionOrigin: browser.runtime.getURL(''),
-      content: {
-        content_hello: async (_message, sender) => overlay.sessionFor(sender.tab.id),
-        user_takeover: async (message, sender) => {
-          const record = await taskTabs.taskOfTab(sender.tab.id);
-          if (record?.taskId !== message.taskId || record.tabId !== sender.tab.id) return { ok: false };
-          return { ok: overlay.userTakeover(message.taskId, sender.tab.id, message.reason) };
-        },
-        confirmation_answer: async (message, sender) => confirmations.fromTab(message, sender.tab.id),
-        overlay_command: async (message, sender) => {
-          const record = await taskTabs.taskOfTab(sender.tab.id);
-          if (record?.taskId !== message.taskId) return { ok: false };
-          return { ok: overlay.overlayCommand(message.taskId, message.command) };
-        },
-        // Only web UI pages may ask (the content script checks event.origin too).
-        client_info: async (_message, sender) =>
-          isWebUiUrl(sender.tab.url ?? sender.url) ? clientInfo() : { ok: false },
-        // "Connect this browser": only a web UI page, and the server URL is that page's origin.
-        connect_browser: async (message, sender) => {
-          const pageUrl = sender.url ?? sender.tab.url;
-          if (!isWebUiUrl(pageUrl) || !pageOrigin(pageUrl))
-            return { ok: false, status: 'invalid', message: 'this page may not connect the browser' };
-          return pairBrowser(
-            {
-              storage: browser.storage.local,
-              settings: () => settings,
-              status: () => link.status(),
-              confirm: (serverUrl) => consent.ask(serverUrl, sender.tab.id),
-              apply: async (next) => {
-                settings = next;
-                await link.restart();
-              },
-              fetch: deps.fetch,
-              sleep: deps.sleep,
-              now: deps.now,
-            },
-            { token: message.token, pageUrl },
-          );
-        },
-      },
-      options: {
-        get_status: async () => link.status(),
-        pairing_question: async (message) => consent.question(message.id),
-        pairing_answer: async (message) => ({ ok: consent.answer(message.id, message.allow) }),
-      },
-    }),
-  );
+  installExtensionMessages({
+    browser,
+    identity,
+    taskTabs,
+    overlay,
+    confirmations,
+    link: () => link,
+    isWebUiUrl,
+    settings: () => settings,
+    applySettings: async (next) => {
+      settings = next;
+      await link.restart();
+    },
+    fetch: deps.fetch,
+    sleep: deps.sleep,
+    now: deps.now,
+    timers: deps.timers,
+    newId: deps.newId,
+  });
 
   browser.storage.onChanged.addListener((changes, area) => {
     if (area !== 'local' || !(SETTINGS_KEY in changes)) return;

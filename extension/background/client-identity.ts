@@ -4,10 +4,12 @@ import type { StorageArea } from '../shared/browser-api.ts';
 export const CLIENT_ID_KEY = 'mimo.clientId';
 
 /** Reads the stored id or creates and stores one; concurrent callers get the same id. */
-export function createClientIdentity(
-  storage: StorageArea,
-  newId: () => string,
-): { get(): Promise<string>; current(): string | null } {
+export interface ClientIdentity {
+  get(): Promise<string>;
+  current(): string | null;
+}
+
+export function createClientIdentity(storage: StorageArea, newId: () => string): ClientIdentity {
   let current: string | null = null;
   let pending: Promise<string> | null = null;
   return {
