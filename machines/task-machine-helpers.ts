@@ -26,11 +26,12 @@ interface ActionStarter {
  */
 export function startAction(
   enqueue: unknown,
-  self: { getSnapshot(): { children: Record<string, unknown> } },
+  self: { getSnapshot(): { children?: Record<string, unknown> } | undefined },
   action: ActionInput,
 ): void {
   const e = enqueue as ActionStarter;
-  if (!self.getSnapshot().children[ACTION_CHILD_ID])
+  // The snapshot before this step (a pure transition has none: it spawns, as on a first action).
+  if (!self.getSnapshot()?.children?.[ACTION_CHILD_ID])
     e.spawnChild('runAction' as never, { id: ACTION_CHILD_ID } as never);
   e.sendTo(ACTION_CHILD_ID as never, { type: 'START', action } as never);
   named(e, 'actionStarted', { actionId: action.actionId });
