@@ -28,10 +28,12 @@ export function startAction(
   enqueue: unknown,
   self: { getSnapshot(): { children?: Record<string, unknown> } | undefined },
   action: ActionInput,
+  /** The action actor failed and was stopped in this step: make a new one. */
+  fresh = false,
 ): void {
   const e = enqueue as ActionStarter;
   // The snapshot before this step (a pure transition has none: it spawns, as on a first action).
-  if (!self.getSnapshot()?.children?.[ACTION_CHILD_ID])
+  if (fresh || !self.getSnapshot()?.children?.[ACTION_CHILD_ID])
     e.spawnChild('runAction' as never, { id: ACTION_CHILD_ID } as never);
   e.sendTo(ACTION_CHILD_ID as never, { type: 'START', action } as never);
   named(e, 'actionStarted', { actionId: action.actionId });

@@ -114,9 +114,12 @@ export const taskMachine = setup({
     }),
     /** The action actor settled the action in flight (ACTION_DONE), or failed itself (then it is gone). */
     settleAction: enqueueActions(({ context, event, enqueue, check, self }) => {
+      const done = event as { type: string; output?: ActionOutput; error?: unknown };
+      // An action actor that failed is gone for good: the next action gets a new one.
+      const failed = done.type !== 'ACTION_DONE';
+      if (failed) enqueue.stopChild(ACTION_CHILD_ID);
       const actionId = context.inFlightActionId;
       if (actionId === null) return;
-      const done = event as { type: string; output?: ActionOutput; error?: unknown };
       const output =
         done.type === 'ACTION_DONE' && done.output
           ? done.output
@@ -130,7 +133,7 @@ export const taskMachine = setup({
       const [next, ...rest] = context.pendingActions;
       if (next && isIn(check, '#task.running.active')) {
         enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-        startAction(enqueue, self, next);
+        startAction(enqueue, self, next, failed);
       }
     }),
     settleChild: enqueueActions(({ context, event, enqueue }) => {

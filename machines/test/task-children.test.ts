@@ -198,4 +198,49 @@ gating(
   },
 );
 
+gating(
+  'an action actor that fails (its sendFrame throws) fails the action in flight; the queued and later actions get a new one',
+  async () => {
+    let sends = 0;
+    const settled: string[] = [];
+    const machine = taskMachine.provide({
+      actors: {
+        runTurn: createDeferredActors().logic(),
+        runAction: actionMachine.provide({
+          actions: {
+            sendFrame: () => {
+              if (sends++ === 0) throw new Error('boom');
+            },
+          },
+        }),
+      },
+      actions: {
+        actionSettled: (_, p) => void settled.push(`${p.actionId}:${p.output.status}:${p.output.error?.code ?? ''}`),
+      },
+    });
+    const actor = createActor(machine, { clock: new SimulatedClock(), input: { taskId: 'task-1' } }).start();
+    actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+    const action = (actionId: string) => ({
+      actionId,
+      actionName: 'browser_click',
+      params: { tabId: 1 },
+      taskId: 'task-1',
+      clientId: 'p',
+    });
+    // a1 fails with the actor; a2, queued behind it, starts in a new action actor.
+    actor.send({ type: 'ACTION_REQUESTED', action: action('a1') });
+    actor.send({ type: 'ACTION_REQUESTED', action: action('a2') });
+    await settle();
+    assert.equal(settled, ['a1:failed:INTERNAL']);
+    const child = () => actor.getSnapshot().children.action as any;
+    assert.is(child()?.getSnapshot().status, 'active');
+    assert.is(child()?.getSnapshot().context.current?.actionId, 'a2', 'a2 runs in a new action actor');
+    child().send({ type: 'RESULT', status: 'success' });
+    actor.send({ type: 'ACTION_REQUESTED', action: action('a3') });
+    assert.is(child()?.getSnapshot().context.current?.actionId, 'a3', 'and so does the next one');
+    child().send({ type: 'RESULT', status: 'success' });
+    assert.equal(settled, ['a1:failed:INTERNAL', 'a2:succeeded:', 'a3:succeeded:']);
+  },
+);
+
 gating.run();
