@@ -17,23 +17,13 @@ const ctx = (input: LabelInput, key: string): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
-/** `context[key].actionName` (the action actor's action in flight, or its last settled one). */
-const actionOf = (input: LabelInput, key: 'current' | 'last'): string | undefined => {
-  const inner =
-    typeof input.context === 'object' && input.context !== null
-      ? (input.context as Record<string, unknown>)[key]
-      : undefined;
-  return ctx({ ...input, context: inner }, 'actionName');
-};
-
 /** `index` counts the actors of the same machine in this task (1-based). */
 export function actorLabel(input: LabelInput, index: number): string {
   switch (input.machineId) {
     case 'task':
       return `task ${shortId(ctx(input, 'taskId') ?? input.name?.replace(/^task:/, '') ?? input.actorId)}`;
     case 'action': {
-      // The task's action actor runs its actions one after another: the one in flight, else the last.
-      const name = (actionOf(input, 'current') ?? actionOf(input, 'last') ?? ctx(input, 'actionName'))
+      const name = ctx(input, 'actionName')
         ?.replace(/^browser_/, '')
         .replace(/_/g, ' ');
       return `action ${name ? `${name} ` : ''}#${index}`;
