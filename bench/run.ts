@@ -13,6 +13,7 @@ import { benchStoreStart, printStoreStart } from '../runtime/store/bench/store-s
 import { benchActionOverhead, printActionOverhead } from './runtime/action-overhead.bench.ts';
 import { benchAgentLoop, printAgentLoop } from './runtime/agent-loop.bench.ts';
 import { benchActorFloor, printActorFloor } from './runtime/actor-floor.bench.ts';
+import { benchServerBlackbox, printServerBlackbox } from './runtime/server-blackbox.bench.ts';
 import { measureWebBundle, printWebBundle } from '../web/bench-size.ts';
 import { benchDeltaLatency, pageContextTokens, printAgent } from './runtime/agent.bench.ts';
 import { benchLiveView, printLiveView } from './runtime/live-view.bench.ts';
@@ -44,6 +45,15 @@ const sections: Section[] = [
     run: async () => {
       // 200 tasks saturate the one JS thread (about 10,000 actions/s asked for); 20 do not.
       for (const tasks of [200, 20]) printAgentLoop(await benchAgentLoop({ tasks, seconds: Math.min(seconds, 5) }));
+    },
+  },
+  // The whole server in its own process, fake extensions like the real one in another, beside a
+  // plain Socket.IO event+ack measured in the same run; 20 tasks (the gap) and 200 (saturation).
+  {
+    name: 'server-blackbox',
+    run: async () => {
+      for (const tasks of [20, 200])
+        printServerBlackbox(await benchServerBlackbox({ tasks, seconds: Math.min(seconds, 5), rounds: 3 }));
     },
   },
   {

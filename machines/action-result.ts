@@ -1,8 +1,8 @@
-// What to do with a browser_action_result, decided from the action actor's snapshot.
-// While an attempt is open the machine takes the result itself; once it has settled
-// (or while it waits to retry after an error) a result is ignored: a "duplicate" when
-// it repeats the answer already taken, otherwise "late". The router in the runtime asks
-// this before sending RESULT, because a finished actor can no longer report anything.
+// What to do with a browser_action_result for `actionId`, decided from the action actor's
+// snapshot. While an attempt of that action is open the machine takes the result itself; once
+// it has settled (the actor is idle or runs a later action), or while it waits to retry after an
+// error, a result is ignored: a "duplicate" when it repeats the answer already taken, otherwise
+// "late".
 import type { SnapshotFrom } from 'xstate';
 import type { ActionAnswer, IgnoredResultDisposition } from './action-types.ts';
 import type { actionMachine } from './action.machine.ts';
@@ -10,11 +10,14 @@ import type { actionMachine } from './action.machine.ts';
 export type ActionSnapshot = SnapshotFrom<typeof actionMachine>;
 export type ResultDisposition = 'accept' | IgnoredResultDisposition;
 
-export function resultDisposition(snapshot: ActionSnapshot, answer: ActionAnswer): ResultDisposition {
-  const settled = snapshot.status !== 'active';
-  const waitingToRetry = snapshot.status === 'active' && snapshot.matches('retryWait') && answer.status === 'error';
-  if (!settled && !waitingToRetry) return 'accept';
-  return sameAnswer(snapshot.context.lastAnswer, answer) ? 'duplicate' : 'late';
+export function resultDisposition(snapshot: ActionSnapshot, actionId: string, answer: ActionAnswer): ResultDisposition {
+  const current = snapshot.context.current;
+  const inFlight = snapshot.status === 'active' && current !== null && current.actionId === actionId;
+  const waitingToRetry = inFlight && snapshot.matches('retryWait') && answer.status === 'error';
+  if (inFlight && !waitingToRetry) return 'accept';
+  if (inFlight) return sameAnswer(current.lastAnswer, answer) ? 'duplicate' : 'late';
+  const last = snapshot.context.last;
+  return last?.actionId === actionId && sameAnswer(snapshot.context.lastAnswer, answer) ? 'duplicate' : 'late';
 }
 
 /** Equality of two answers by value (stable over key order); undefined never matches. */

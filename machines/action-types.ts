@@ -67,17 +67,47 @@ export interface ActionAnswer {
   error?: ErrorValue;
 }
 
-export type ActionResultEvent = { type: 'RESULT' } & ActionAnswer;
+export type ActionResultEvent = { type: 'RESULT'; actionId?: string } & ActionAnswer;
 
+/**
+ * The events of the action actor. Plugin-side events may name the action they are for
+ * (`actionId`): one for another action than the one in flight is ignored (the actor lives as long
+ * as its task and runs its actions one after another).
+ */
 export type ActionEvent =
-  | { type: 'ACK' }
+  /** Starts an action (the actor is idle: the task runs one action at a time). */
+  | { type: 'START'; action: ActionInput }
+  | { type: 'ACK'; actionId?: string }
   /** The frame could not be written (no socket, or refused): the error says why. */
-  | { type: 'DISPATCH_FAILED'; error: unknown }
+  | { type: 'DISPATCH_FAILED'; error: unknown; actionId?: string }
   | ActionResultEvent
-  | { type: 'PLUGIN_GONE'; reason?: string }
+  | { type: 'PLUGIN_GONE'; reason?: string; actionId?: string }
   /** The task was stopped: settle now as canceled; a frame already sent is canceled on the plugin. */
   | { type: 'CANCEL'; reason?: string; closeTab?: boolean }
+  /** The deadline armed as `waitId` (provided `armDeadline`) has passed; an older one is ignored. */
+  | { type: 'DEADLINE'; waitId: number }
   | RestoredEvent;
+
+/** What `armDeadline` receives: the wait to time, on the actor's clock. */
+export interface DeadlineInput {
+  waitId: number;
+  ms: number;
+}
+
+/** The long-lived action actor's context: the action in flight (null when idle) and its wait. */
+export interface ActionSlotContext {
+  current: ActionContext | null;
+  /** Id of the latest armed wait; a DEADLINE for another id is stale. */
+  waitId: number;
+  /** Duration of the current wait (re-armed in full by RESTORED). */
+  waitMs: number;
+  /** The output of the last action settled (what the task was told). */
+  last: ActionOutput | null;
+  /** The answer the last settled action took (to tell a duplicate from a late result). */
+  lastAnswer?: ActionAnswer;
+  /** Actions settled by this actor. */
+  settled: number;
+}
 
 export type ActionStatus = 'succeeded' | 'partial' | 'failed' | 'canceled';
 export type ActionTimeoutKind = 'ack' | 'exec';

@@ -1,44 +1,59 @@
-// actionMachine: the life of one browser_action (seed 001 §3.5 / §4, seed 000 §5.1).
+// actionMachine: the browser actions of one task (seed 001 §3.5 / §4, seed 000 §5.1), one after
+// another, in one actor that lives as long as its task (the task actor's child `action`).
 //
-//   attempt.dispatching (frame written) --> attempt.awaitingAck --ACK--> attempt.executing
-//        |                                         | ACK_TIMEOUT               | EXEC_TIMEOUT
-//        | RESULT (any attempt state) ------------> succeeded | partial | failed
-//        | DISPATCH_FAILED (the frame could not be written) --> failed
-//        '-- idempotent action, first attempt only (seed 001 §4.2) -->
-//            retryWait --RETRY_BACKOFF--> attempt
-//              after an exec timeout (no result): the same actionId;
-//              after a retryable error RESULT: a new dispatch id (`<actionId>~2`), since the
-//              plugin answers a repeated actionId from its dedupe cache.
-//   ACK_TIMEOUT -> failed at once, never a resend: the plugin is unavailable (seed 001 §4.1).
-//   PLUGIN_GONE anywhere -> failed (PLUGIN_OFFLINE), at once.
-//   CANCEL anywhere -> canceled (TASK_STOPPED), at once; the plugin is told through the
-//   provided `cancelOnPlugin` action (the runtime sends task_stop).
+//   idle --START--> awaitingAck (frame written) --ACK--> executing
+//                       | T_ack passed                 | T_exec passed
+//   RESULT (awaitingAck | executing) ----------------> idle: succeeded | partial | failed
+//   DISPATCH_FAILED (the frame could not be written) -> idle: failed
+//   idempotent action, first attempt only (seed 001 §4.2) -> retryWait --backoff--> awaitingAck
+//     after an exec timeout (no result): the same actionId;
+//     after a retryable error RESULT: a new dispatch id (`<actionId>~2`), since the plugin
+//     answers a repeated actionId from its dedupe cache.
+//   T_ack passed -> failed at once, never a resend: the plugin is unavailable (seed 001 §4.1).
+//   PLUGIN_GONE -> failed (PLUGIN_OFFLINE); CANCEL -> canceled (TASK_STOPPED), at once; the
+//   plugin is told through the provided `cancelOnPlugin` action (the runtime sends task_stop).
+// Settling goes back to `idle`: the output is kept as `last` and sent to the parent as
+// ACTION_DONE. Plugin events that name another action than the one in flight are ignored.
 //
-// A child of the task actor (same system, same clock), or its own actor for MCP sessions; the
-// provided `announce` entry action lets the runtime route ACK / RESULT / PLUGIN_GONE to it.
+// Timeouts are deadlines: entering a wait arms one with the provided `armDeadline` (waitId, ms),
+// which answers DEADLINE { waitId } once the time has passed on the actor's clock; a DEADLINE for
+// an older wait is ignored, so nothing is ever canceled. The default implementation uses the
+// actor system's scheduler (its clock); the runtime provides one timer per actor that is re-armed
+// only when a deadline passes (runtime/scheduler/deadline-timer.ts).
 //
 // Side effects are provided by the runtime: `sendFrame` (hands the frame to the transport at
-// once; a plugin with no socket, or a refusal, comes back as DISPATCH_FAILED, e.g. PLUGIN_OFFLINE)
-// and `reportIgnoredResult` (log a late/duplicate result). Writing a frame is synchronous, so
-// `dispatching` is passed through in the same step; T_ack runs from the moment the frame is
-// written and T_exec starts at the ack. Input `retry: false` turns the retry off (for callers
-// with their own policy, e.g. page preparation).
-// Results that arrive once the action has settled: ask `resultDisposition`.
-import { assign, setup } from 'xstate';
-import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
+// once; a plugin with no socket, or a refusal, comes back as DISPATCH_FAILED) and
+// `reportIgnoredResult` (a late or duplicate result). T_ack runs from the write, T_exec from the
+// ack. Input `retry: false` turns the retry off (callers with their own policy, e.g. page
+// preparation). After a restore, RESTORED re-arms the current wait in full (restored-event.ts).
+import { assign, enqueueActions, setup } from 'xstate';
 import { ErrorCode, retryableErrorCodes } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
-import { answerOf, outputOf, retryDispatchIdOf } from './action-output.ts';
+import { answerOf, retryDispatchIdOf } from './action-output.ts';
+import {
+  actionContextOf,
+  answered,
+  cancel,
+  cur,
+  dispatch,
+  gone,
+  ignored,
+  isFor,
+  settleAs,
+  wait,
+  type Built,
+} from './action-steps.ts';
+export { actionContextOf } from './action-steps.ts';
 import type {
-  ActionAnswer,
   ActionContext,
   ActionEvent,
   ActionInput,
-  ActionOutput,
   ActionResultEvent,
+  ActionSlotContext,
   ActionStatus,
   CancelActionInput,
+  DeadlineInput,
   IgnoredResultDisposition,
   SendActionInput,
 } from './action-types.ts';
@@ -56,19 +71,24 @@ export type {
   ActionOutput,
   ActionResultEvent,
   ActionResultStatus,
+  ActionSlotContext,
   ActionStatus,
   ActionTimeoutKind,
   CancelActionInput,
+  DeadlineInput,
   IgnoredResultDisposition,
   SendActionInput,
 } from './action-types.ts';
 
+const update = (fn: (c: ActionContext, event: ActionEvent) => Partial<ActionContext>) =>
+  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context, event }) => ({
+    current: { ...cur(context), ...fn(cur(context), event) },
+  }));
+
 export const actionMachine = setup({
   types: {} as {
-    context: ActionContext;
+    context: ActionSlotContext;
     events: ActionEvent;
-    input: ActionInput;
-    output: ActionOutput;
   },
   actions: {
     /** Writes the browser_action frame; a frame that cannot be written answers DISPATCH_FAILED. */
@@ -78,23 +98,29 @@ export const actionMachine = setup({
         error: errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendFrame is not provided', { retryable: true }),
       });
     },
+    /** Answers DEADLINE { waitId } once `ms` has passed on the actor's clock. */
+    armDeadline: ({ self, system }, params: DeadlineInput) => {
+      const deadline: ActionEvent = { type: 'DEADLINE', waitId: params.waitId };
+      system.scheduler.schedule(self, self, deadline, params.ms, `deadline-${params.waitId}`);
+    },
     reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
-    /** Entry of the machine: the runtime learns the live actor of this actionId. */
-    announce: () => {},
     /** The action was canceled after its frame was written: tell the plugin (task_stop). */
     cancelOnPlugin: (_, _params: CancelActionInput) => {},
-    recordCancel: assign(({ context, event }) => ({
+    /** The parent (the task actor) hears each settled action as ACTION_DONE. */
+    reportSettled: enqueueActions(({ context, enqueue, self }) => {
+      if (self._parent) enqueue.sendParent({ type: 'ACTION_DONE', output: context.last! } as never);
+    }) as Built,
+    recordCancel: update((c, event) => ({
       timedOut: undefined,
       error: errorValue(
         ErrorCode.TASK_STOPPED,
-        (event as { reason?: string }).reason ?? `${context.actionName} was canceled: the task was stopped`,
+        (event as { reason?: string }).reason ?? `${c.actionName} was canceled: the task was stopped`,
         { retryable: false },
       ),
     })),
-    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
     /** The retry after an answer goes out under a new id: a repeated one gets the cached answer. */
-    renewDispatchId: assign({ dispatchId: ({ context }) => retryDispatchIdOf(context.actionId, context.attempts + 1) }),
-    recordAnswer: assign(({ context, event }) => {
+    renewDispatchId: update((c) => ({ dispatchId: retryDispatchIdOf(c.actionId, c.attempts + 1) })),
+    recordAnswer: update((c, event) => {
       const answer = answerOf(event as ActionResultEvent);
       const error =
         answer.status === 'error'
@@ -105,195 +131,125 @@ export const actionMachine = setup({
         answered: true,
         execTimeoutStreak: 0,
         timedOut: undefined,
-        result: answer.result ?? context.result,
+        result: answer.result ?? c.result,
         error,
       };
     }),
-    recordAckTimeout: assign(({ context }) => ({
+    recordAckTimeout: update((c) => ({
       timedOut: 'ack' as const,
-      error: errorValue(
-        ErrorCode.PLUGIN_TIMEOUT_ACK,
-        `no ack for ${context.actionName} within ${context.ackTimeoutMs} ms`,
-        { retryable: true },
-      ),
+      error: errorValue(ErrorCode.PLUGIN_TIMEOUT_ACK, `no ack for ${c.actionName} within ${c.ackTimeoutMs} ms`, {
+        retryable: true,
+      }),
     })),
-    recordExecTimeout: assign(({ context }) => ({
+    recordExecTimeout: update((c) => ({
       timedOut: 'exec' as const,
-      execTimeoutStreak: context.execTimeoutStreak + 1,
-      error: errorValue(
-        ErrorCode.PLUGIN_TIMEOUT_EXEC,
-        `no result for ${context.actionName} within ${context.execTimeoutMs} ms`,
-        { retryable: true },
-      ),
+      execTimeoutStreak: c.execTimeoutStreak + 1,
+      error: errorValue(ErrorCode.PLUGIN_TIMEOUT_EXEC, `no result for ${c.actionName} within ${c.execTimeoutMs} ms`, {
+        retryable: true,
+      }),
     })),
-    recordDispatchFailure: assign(({ event }) => {
+    recordDispatchFailure: update((_, event) => {
       const error = toErrorValue((event as { error?: unknown }).error, ErrorCode.PLUGIN_OFFLINE);
       // 000 §5.1 classifies the code when the thrower did not say.
       if (error.retryable === undefined && retryableErrorCodes.has(error.code)) error.retryable = true;
       return { timedOut: undefined, error };
     }),
-    recordPluginGone: assign(({ event }) => {
-      const reason = (event as { reason?: string }).reason;
-      return {
-        timedOut: undefined,
-        error: errorValue(ErrorCode.PLUGIN_OFFLINE, reason ?? 'the plugin disconnected', { retryable: true }),
-      };
-    }),
-    countIgnoredResult: assign({ ignoredResults: ({ context }) => context.ignoredResults + 1 }),
+    recordPluginGone: update((_, event) => ({
+      timedOut: undefined,
+      error: errorValue(ErrorCode.PLUGIN_OFFLINE, (event as { reason?: string }).reason ?? 'the plugin disconnected', {
+        retryable: true,
+      }),
+    })),
+    countIgnoredResult: update((c) => ({ ignoredResults: c.ignoredResults + 1 })),
   },
   guards: {
-    isSuccess: ({ event }) => event.type === 'RESULT' && event.status === 'success',
-    isPartial: ({ event }) => event.type === 'RESULT' && event.status === 'partial',
-    isSuccessOrPartial: ({ event }) => event.type === 'RESULT' && event.status !== 'error',
-    canRetry: ({ context }) => context.retryAllowed && context.attempts < maxActionAttempts,
+    /** The event is for the action in flight (an event that names no action is). */
+    forCurrent: ({ context, event }) => {
+      const id = (event as { actionId?: string }).actionId;
+      return context.current !== null && (id === undefined || id === context.current.actionId);
+    },
+    isDeadline: ({ context, event }) => event.type === 'DEADLINE' && event.waitId === context.waitId,
+    isSuccess: ({ context, event }) =>
+      event.type === 'RESULT' && event.status === 'success' && isFor(context, event.actionId),
+    isPartial: ({ context, event }) =>
+      event.type === 'RESULT' && event.status === 'partial' && isFor(context, event.actionId),
+    canRetry: ({ context }) => cur(context).retryAllowed && cur(context).attempts < maxActionAttempts,
     canRetryAnswer: ({ context, event }) =>
       event.type === 'RESULT' &&
       event.error?.retryable === true &&
-      context.retryAllowed &&
-      context.attempts < maxActionAttempts,
+      cur(context).retryAllowed &&
+      cur(context).attempts < maxActionAttempts,
     isDuplicateAnswer: ({ context, event }) =>
-      event.type === 'RESULT' && sameAnswer(context.lastAnswer, answerOf(event)),
-  },
-  delays: {
-    ACK_TIMEOUT: ({ context }) => context.ackTimeoutMs,
-    EXEC_TIMEOUT: ({ context }) => context.execTimeoutMs,
-    RETRY_BACKOFF: ({ context }) => context.retryBackoffMs,
+      event.type === 'RESULT' && sameAnswer(cur(context).lastAnswer, answerOf(event)),
   },
 }).createMachine({
   id: actionMachineId,
-  context: ({ input }) => ({
-    actionId: input.actionId,
-    actionName: input.actionName,
-    params: input.params,
-    taskId: input.taskId,
-    clientId: input.clientId,
-    dispatchId: input.actionId,
-    ackTimeoutMs: ackTimeoutFor(input.ackTimeoutMs),
-    execTimeoutMs: execTimeoutFor(input.actionName, input.execTimeoutMs, input.params),
-    retryBackoffMs:
-      input.retryBackoffMs !== undefined && input.retryBackoffMs >= 0 ? input.retryBackoffMs : defaultRetryBackoffMs,
-    idempotent: isIdempotentAction(input.actionName),
-    retryAllowed: isIdempotentAction(input.actionName) && input.retry !== false,
-    ...(input.traceId !== undefined ? { traceId: input.traceId } : {}),
-    ...(input.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
-    attempts: 0,
-    execTimeoutStreak: 0,
-    answered: false,
-    ignoredResults: 0,
-  }),
-  initial: 'attempt',
-  entry: 'announce',
-  on: {
-    PLUGIN_GONE: { target: '.failed', actions: 'recordPluginGone' },
-    CANCEL: {
-      target: '.canceled',
-      actions: [
-        'recordCancel',
-        {
-          type: 'cancelOnPlugin',
-          params: ({ context, event }: { context: ActionContext; event: ActionEvent }) => ({
-            actionId: context.actionId,
-            actionName: context.actionName,
-            taskId: context.taskId,
-            clientId: context.clientId,
-            reason: (event as { reason?: string }).reason ?? 'the task was stopped',
-            closeTab: (event as { closeTab?: boolean }).closeTab === true,
-            ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
-          }),
-        },
-      ],
-    },
-  },
+  context: { current: null, waitId: 0, waitMs: 0, last: null, settled: 0 },
+  initial: 'idle',
   states: {
-    attempt: {
-      initial: 'dispatching',
-      entry: 'countAttempt',
+    idle: {
       on: {
-        DISPATCH_FAILED: { target: '#action.failed', actions: 'recordDispatchFailure' },
-        RESULT: [
-          { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
-          { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },
-          { guard: 'canRetryAnswer', target: 'retryWait', actions: ['recordAnswer', 'renewDispatchId'] },
-          { target: 'failed', actions: 'recordAnswer' },
-        ],
+        START: {
+          target: 'awaitingAck',
+          actions: [assign({ current: ({ event }) => actionContextOf(event.action) }), ...(dispatch as [])],
+        },
       },
-      states: {
-        // Entered once per attempt: the frame is written on entry, then the ack is awaited.
-        // Transient, so never restored: a restored action waits in awaitingAck or executing.
-        dispatching: {
-          entry: {
-            type: 'sendFrame',
-            params: ({ context }) => ({
-              actionId: context.actionId,
-              dispatchId: context.dispatchId,
-              actionName: context.actionName,
-              params: context.params,
-              taskId: context.taskId,
-              clientId: context.clientId,
-              attempt: context.attempts,
-              execTimeoutMs: context.execTimeoutMs,
-              ...(context.traceId !== undefined ? { traceId: context.traceId } : {}),
-              ...(context.screenshotPresignedUrl !== undefined
-                ? { screenshotPresignedUrl: context.screenshotPresignedUrl }
-                : {}),
-            }),
-          },
-          always: { target: 'awaitingAck' },
+    },
+    // Waiting for the plugin's ack of the frame just written. No resend: a plugin that missed an
+    // ack is unavailable (seed 001 §4.1).
+    awaitingAck: {
+      on: {
+        ACK: { guard: 'forCurrent', target: 'executing', actions: wait((c) => c.execTimeoutMs) },
+        DEADLINE: { guard: 'isDeadline', target: 'idle', actions: ['recordAckTimeout', ...settleAs('failed')] },
+        RESULT: answered(),
+        DISPATCH_FAILED: {
+          guard: 'forCurrent',
+          target: 'idle',
+          actions: ['recordDispatchFailure', ...settleAs('failed')],
         },
-        awaitingAck: {
-          on: {
-            ACK: { target: 'executing' },
-            RESTORED: { target: 'awaitingAck', reenter: true },
+        PLUGIN_GONE: gone(),
+        CANCEL: cancel(),
+        RESTORED: { actions: wait((c) => c.ackTimeoutMs) },
+      },
+    },
+    executing: {
+      on: {
+        DEADLINE: [
+          {
+            guard: ({ context, event }) =>
+              event.waitId === context.waitId && cur(context).retryAllowed && cur(context).attempts < maxActionAttempts,
+            target: 'retryWait',
+            actions: ['recordExecTimeout', ...wait((c) => c.retryBackoffMs)],
           },
-          // No resend: a plugin that missed an ack is unavailable (seed 001 §4.1).
-          after: { ACK_TIMEOUT: { target: '#action.failed', actions: 'recordAckTimeout' } },
+          { guard: 'isDeadline', target: 'idle', actions: ['recordExecTimeout', ...settleAs('failed')] },
+        ],
+        RESULT: answered(),
+        DISPATCH_FAILED: {
+          guard: 'forCurrent',
+          target: 'idle',
+          actions: ['recordDispatchFailure', ...settleAs('failed')],
         },
-        executing: {
-          on: { RESTORED: { target: 'executing', reenter: true } },
-          after: {
-            EXEC_TIMEOUT: [
-              { guard: 'canRetry', target: '#action.retryWait', actions: 'recordExecTimeout' },
-              { target: '#action.failed', actions: 'recordExecTimeout' },
-            ],
-          },
-        },
+        PLUGIN_GONE: gone(),
+        CANCEL: cancel(),
+        RESTORED: { actions: wait((c) => c.execTimeoutMs) },
       },
     },
     retryWait: {
       on: {
+        DEADLINE: { guard: 'isDeadline', target: 'awaitingAck', actions: dispatch },
         // After an exec timeout (same actionId) a success now is the action's success (the
         // plugin dedups by actionId and answers every send with the same result, 001 §4.2).
         RESULT: [
-          { guard: 'isSuccess', target: 'succeeded', actions: 'recordAnswer' },
-          { guard: 'isPartial', target: 'partial', actions: 'recordAnswer' },
-          {
-            guard: 'isDuplicateAnswer',
-            actions: [
-              'countIgnoredResult',
-              {
-                type: 'reportIgnoredResult',
-                params: ({ context }) => ({ actionId: context.actionId, disposition: 'duplicate' as const }),
-              },
-            ],
-          },
-          {
-            actions: [
-              'countIgnoredResult',
-              {
-                type: 'reportIgnoredResult',
-                params: ({ context }) => ({ actionId: context.actionId, disposition: 'late' as const }),
-              },
-            ],
-          },
+          { guard: 'isSuccess', target: 'idle', actions: ['recordAnswer', ...settleAs('succeeded')] },
+          { guard: 'isPartial', target: 'idle', actions: ['recordAnswer', ...settleAs('partial')] },
+          { guard: ({ context, event }) => !isFor(context, event.actionId) },
+          { guard: 'isDuplicateAnswer', actions: ignored('duplicate') },
+          { actions: ignored('late') },
         ],
-        RESTORED: { target: 'retryWait', reenter: true },
+        PLUGIN_GONE: gone(),
+        CANCEL: cancel(),
+        RESTORED: { actions: wait((c) => c.retryBackoffMs) },
       },
-      after: { RETRY_BACKOFF: { target: 'attempt' } },
     },
-    succeeded: { type: 'final', output: ({ context }) => outputOf(context, 'succeeded') },
-    partial: { type: 'final', output: ({ context }) => outputOf(context, 'partial') },
-    failed: { type: 'final', output: ({ context }) => outputOf(context, 'failed') },
-    canceled: { type: 'final', output: ({ context }) => outputOf(context, 'canceled') },
   },
-  output: ({ event }) => event.output as ActionOutput,
 });

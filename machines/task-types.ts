@@ -28,8 +28,10 @@ export type TaskEvent =
   /** `closeTab: false`: the tab stays (an MCP session's cancel: the session goes on with it). */
   | { type: 'STOP'; closeTab?: boolean }
   | { type: 'FAIL'; error: ErrorValue }
-  /** The turn asks for a browser action: it runs as this actor's child when the task may act. */
+  /** The turn asks for a browser action: this actor's action actor runs it when the task may act. */
   | { type: 'ACTION_REQUESTED'; action: ActionInput }
+  /** The action actor settled the action in flight. */
+  | { type: 'ACTION_DONE'; output: ActionOutput }
   /** The turn asks for a page preparation: it runs as this actor's child. */
   | { type: 'PAGE_PREP_REQUESTED'; prepId: string; input: PagePrepInput };
 
@@ -45,7 +47,7 @@ export interface TaskContext {
   currentMessage: TaskMessage | null;
   /** Messages that arrived while a turn was running, oldest first. */
   queue: TaskMessage[];
-  /** The one browser action in flight for this task (the child actor `ACTION_CHILD_ID`), if any. */
+  /** The one browser action in flight for this task (in the child actor `ACTION_CHILD_ID`), if any. */
   inFlightActionId: string | null;
   /** Actions requested while one was in flight or during takeover, oldest first. */
   pendingActions: ActionInput[];

@@ -9,22 +9,23 @@
 //   completed | error --USER_MESSAGE--> running   (a follow-up reopens the same task)
 //
 // The turn (the provided `runTurn` actor: LLM <-> tools loop for one user message) is invoked by
-// `running`. It asks for browser actions with ACTION_REQUESTED: the action runs as a spawned
-// `runAction` child (actionMachine) when the task may act (seed 000 §2.1 rules 1 and 4: one in
-// flight, none during takeover); otherwise it waits in `pendingActions` and starts on RESUME or
-// when the action in flight settles. Each settled action is handed to the provided
-// `actionSettled` action. Page preparations (PAGE_PREP_REQUESTED) run as `preparePage` children;
-// their captures are actions like any other. Ending the task (STOP, FAIL, a failed turn) cancels
-// what is in flight: the action child gets CANCEL (it tells the plugin and settles as canceled),
-// queued actions settle as canceled without being sent, page preparations are stopped.
-// Child ids are reused slots (task-child-slots.ts), never the action or prep ids.
+// `running`. It asks for browser actions with ACTION_REQUESTED: the action is sent (START) to
+// the task's one action actor (`runAction`, actionMachine, invoked for the task's whole life)
+// when the task may act (seed 000 §2.1 rules 1 and 4: one in flight, none during takeover);
+// otherwise it waits in `pendingActions` and starts on RESUME or when the action in flight
+// settles. The action actor reports each settled action as ACTION_DONE; it is handed to the
+// provided `actionSettled` action. Page preparations (PAGE_PREP_REQUESTED) run as `preparePage`
+// children; their captures are actions like any other. Ending the task (STOP, FAIL, a failed
+// turn) cancels what is in flight: the action actor gets CANCEL (it tells the plugin and settles
+// as canceled), queued actions settle as canceled without being sent, page preparations are
+// stopped. Child ids are fixed or reused slots (task-child-slots.ts), never action or prep ids.
 import { and, assign, enqueueActions, fromPromise, setup, stateIn, type ActorRefFrom } from 'xstate';
 import { actionMachine } from './action.machine.ts';
 import type { ActionInput, ActionOutput } from './action-types.ts';
 import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
 import { ACTION_CHILD_ID, freePrepSlot } from './task-child-slots.ts';
 import { canceledActionOutput, canceledPrep } from './task-outputs.ts';
-import { isIn, named, report } from './task-machine-helpers.ts';
+import { isIn, named, report, startAction } from './task-machine-helpers.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import type {
@@ -86,7 +87,7 @@ export const taskMachine = setup({
       ],
     }),
     /** Starts the requested action now, or queues it until the task may act. */
-    requestAction: enqueueActions(({ context, event, enqueue, check }) => {
+    requestAction: enqueueActions(({ context, event, enqueue, check, self }) => {
       const action = (event as Extract<TaskEvent, { type: 'ACTION_REQUESTED' }>).action;
       if (!isIn(check, '#task.running')) {
         named(enqueue, 'actionSettled', {
@@ -99,40 +100,46 @@ export const taskMachine = setup({
         isIn(check, '#task.running.active')
       ) {
         enqueue.assign({ inFlightActionId: action.actionId });
-        enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: action });
-        named(enqueue, 'actionStarted', { actionId: action.actionId });
+        startAction(enqueue, self, action);
       } else {
         enqueue.assign({ pendingActions: [...context.pendingActions, action] });
       }
     }),
     /** The next queued action, when nothing is in flight and the task is not taken over. */
-    startNextAction: enqueueActions(({ context, enqueue }) => {
+    startNextAction: enqueueActions(({ context, enqueue, self }) => {
       const [next, ...rest] = context.pendingActions;
       if (!next || context.inFlightActionId !== null) return;
       enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-      enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: next });
-      named(enqueue, 'actionStarted', { actionId: next.actionId });
+      startAction(enqueue, self, next);
     }),
-    settleChild: enqueueActions(({ context, event, enqueue, check }) => {
+    /** The action actor settled the action in flight (ACTION_DONE), or failed itself (then it is gone). */
+    settleAction: enqueueActions(({ context, event, enqueue, check, self }) => {
+      const done = event as { type: string; output?: ActionOutput; error?: unknown };
+      // An action actor that failed is gone for good: the next action gets a new one.
+      const failed = done.type !== 'ACTION_DONE';
+      if (failed) enqueue.stopChild(ACTION_CHILD_ID);
+      const actionId = context.inFlightActionId;
+      if (actionId === null) return;
+      const output =
+        done.type === 'ACTION_DONE' && done.output
+          ? done.output
+          : {
+              ...canceledActionOutput({ actionId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
+              status: 'failed' as const,
+              error: toErrorValue(done.error, ErrorCode.INTERNAL),
+            };
+      enqueue.assign({ inFlightActionId: null });
+      named(enqueue, 'actionSettled', { actionId, output });
+      const [next, ...rest] = context.pendingActions;
+      if (next && isIn(check, '#task.running.active')) {
+        enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
+        startAction(enqueue, self, next, failed);
+      }
+    }),
+    settleChild: enqueueActions(({ context, event, enqueue }) => {
       const done = event as unknown as { actorId: string; output?: unknown; error?: unknown };
       const prep = context.pagePreps.find((p) => p.child === done.actorId);
-      if (done.actorId === ACTION_CHILD_ID && context.inFlightActionId !== null) {
-        const actionId = context.inFlightActionId;
-        const output = (done.output as ActionOutput | undefined) ?? {
-          ...canceledActionOutput({ actionId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
-          status: 'failed' as const,
-          error: toErrorValue(done.error, ErrorCode.INTERNAL),
-        };
-        enqueue.stopChild(ACTION_CHILD_ID);
-        enqueue.assign({ inFlightActionId: null });
-        named(enqueue, 'actionSettled', { actionId, output });
-        const [next, ...rest] = context.pendingActions;
-        if (next && isIn(check, '#task.running.active')) {
-          enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-          enqueue.spawnChild('runAction', { id: ACTION_CHILD_ID, input: next });
-          named(enqueue, 'actionStarted', { actionId: next.actionId });
-        }
-      } else if (prep) {
+      if (prep) {
         const output = (done.output as PagePrepOutput | undefined) ?? {
           ...canceledPrep('the page preparation failed'),
           error: toErrorValue(done.error, ErrorCode.INTERNAL),
@@ -204,6 +211,8 @@ export const taskMachine = setup({
     FAIL: { target: '.error', actions: 'recordFailure' },
     ACTION_REQUESTED: { actions: 'requestAction' },
     PAGE_PREP_REQUESTED: { actions: 'startPagePrep' },
+    ACTION_DONE: { actions: 'settleAction' },
+    [`xstate.error.actor.${ACTION_CHILD_ID}`]: { actions: 'settleAction' },
     'xstate.done.actor.*': { actions: 'settleChild' },
     'xstate.error.actor.*': { actions: 'settleChild' },
   },

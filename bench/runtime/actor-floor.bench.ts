@@ -2,9 +2,9 @@
 // (start, frame written, ACK, RESULT, final), with no transport, store or runtime, measured side
 // by side in one process, in repeated rounds with the variants interleaved (the order rotates
 // each round; medians are reported):
-//   - bare: actionMachine as its own actor, no inspection;
-//   - in the task tree: the same machine as the child of a running taskMachine (ACTION_REQUESTED,
-//     spawn, done event, actionSettled), the path the runtime takes, no inspection;
+//   - bare: one actionMachine actor running the actions one after another, no inspection;
+//   - in the task tree: the same machine as the task actor's action child (ACTION_REQUESTED,
+//     START, ACTION_DONE, actionSettled), the path the runtime takes, no inspection;
 //   - inspected: the task tree with the runtime's real inspection hub (runtime/agent/
 //     inspection-hub.ts, with a redactor as app.ts gives it), nobody subscribed;
 //   - as the runtime runs it: inspected, plus the plugin-UI mirror hearing each start and settle.
@@ -26,6 +26,7 @@ import {
 import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
 import { createPluginUiMirror } from '../../runtime/agent/plugin-ui-mirror.ts';
 import { createSystemClock } from '../../runtime/clock/index.ts';
+import { createDeadlineTimer } from '../../runtime/scheduler/deadline-timer.ts';
 import { createSecretRegistry, redactDeep } from '../../runtime/redaction/redact.ts';
 
 export interface ActorFloorFigures {
@@ -57,16 +58,29 @@ function cpuMicrosPer(n: number, run: () => void): number {
   return (used.user + used.system) / n;
 }
 
+/** actionMachine as the runtime provides it: deadlines on one timer per actor (deadline-timer.ts). */
+function actionLogic(onFrame: (self: { send(event: unknown): void }) => void = () => {}) {
+  const deadlines = createDeadlineTimer(clock);
+  return actionMachine.provide({
+    actions: {
+      sendFrame: ({ self }) => onFrame(self),
+      armDeadline: ({ self }, { waitId, ms }) => deadlines.arm(self, waitId, ms),
+    },
+  });
+}
+
 function bare(n: number): number {
-  const logic = actionMachine.provide({ actions: { sendFrame: () => {} } });
-  return cpuMicrosPer(n, () => {
+  const actor = createActor(actionLogic(), { clock }).start();
+  const micros = cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
-      const actor = createActor(logic, { input: inputOf(i), clock }).start();
+      actor.send({ type: 'START', action: inputOf(i) });
       actor.send({ type: 'ACK' });
       actor.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
-      if (actor.getSnapshot().status !== 'done') throw new Error('the action did not settle');
+      if (actor.getSnapshot().context.settled !== i + 1) throw new Error('the action did not settle');
     }
   });
+  actor.stop();
+  return micros;
 }
 
 /** The real hub as app.ts builds it (a redactor over a secret registry), counting what its observers receive. */
@@ -95,9 +109,7 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; 
   const logic = taskMachine.provide({
     actors: {
       runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
-      runAction: actionMachine.provide({
-        actions: { announce: ({ self }) => void (live = self), sendFrame: () => {} },
-      }),
+      runAction: actionLogic((self) => void (live = self)),
     },
     actions: {
       actionStarted: (_, params: { actionId: string }) => mirror?.actionStarted(params.actionId),

@@ -73,11 +73,25 @@ export async function benchAgentLoop(
   // Every inspection event of every actor reaches the hub through observerFor: count them there.
   let inspectionEvents = 0;
   let measuring = false;
+  // MIMO_BENCH_INSPECTION_KINDS=1: counts them by actor, kind and event/action too (printed to stderr).
+  const kinds = process.env.MIMO_BENCH_INSPECTION_KINDS ? new Map<string, number>() : null;
   const observerFor = inspection.observerFor.bind(inspection);
   inspection.observerFor = (taskId: string) => {
     const observe = observerFor(taskId);
     return (event) => {
-      if (measuring) inspectionEvents++;
+      if (measuring) {
+        inspectionEvents++;
+        if (kinds) {
+          const e = event as {
+            type: string;
+            actorRef?: { id?: string };
+            event?: { type?: string };
+            action?: { type?: string };
+          };
+          const key = `${e.actorRef?.id?.replace(/:.*/, '') ?? '?'} ${e.type} ${e.action?.type ?? e.event?.type ?? ''}`;
+          kinds.set(key, (kinds.get(key) ?? 0) + 1);
+        }
+      }
       observe(event);
     };
   };
@@ -169,6 +183,9 @@ export async function benchAgentLoop(
   swarm.kill('SIGTERM');
   await server.close();
   rmSync(dir, { recursive: true, force: true });
+  if (kinds)
+    for (const [key, n] of [...kinds].sort((a, b) => b[1] - a[1]))
+      console.error(`${(n / Math.max(1, actions)).toFixed(2).padStart(6)}  ${key}`);
   gaps.sort((a, b) => a - b);
   const gapsByPair = [...pairGaps]
     .filter(([, list]) => list.length >= 20)

@@ -2,7 +2,7 @@
 // with MIMO_BENCH_CPU_PROF) went: self time by area (XState, our folders, node_modules, Node
 // internals, GC, idle) and the top functions by self time.
 //
-//   node --import tsx bench/runtime/cpu-profile-summary.ts file.cpuprofile [top=25]
+//   node --import tsx bench/runtime/cpu-profile-summary.ts file.cpuprofile [top=25] [browser actions in the profile]
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -29,7 +29,8 @@ export function areaOf(url: string, name: string): string {
   return 'other';
 }
 
-export function summarize(profile: Profile, top = 25) {
+/** `actions`: also each area's self time per browser action (µs), for profiles of runs that differ in length. */
+export function summarize(profile: Profile, top = 25, actions?: number) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++)
@@ -52,7 +53,9 @@ export function summarize(profile: Profile, top = 25) {
     areas: [...areas]
       .filter(([a]) => a !== '(idle)')
       .sort((a, b) => b[1] - a[1])
-      .map(([area, m]) => `${share(m)} %  ${area}`),
+      .map(
+        ([area, m]) => `${share(m)} %  ${actions ? `${(m / actions).toFixed(0).padStart(5)} µs/action  ` : ''}${area}`,
+      ),
     functions: [...functions]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
@@ -63,8 +66,10 @@ export function summarize(profile: Profile, top = 25) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const file = process.argv[2];
   if (!file) throw new Error('usage: cpu-profile-summary.ts file.cpuprofile [top]');
-  const summary = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(process.argv[3] ?? 25));
-  console.log(`busy ${summary.busyMs.toFixed(0)} ms (self time, idle excluded)\nby area:`);
+  const actions = process.argv[4] ? Number(process.argv[4]) : undefined;
+  const summary = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(process.argv[3] ?? 25), actions);
+  const perAction = actions ? `, ${((summary.busyMs * 1000) / actions).toFixed(0)} µs per action` : '';
+  console.log(`busy ${summary.busyMs.toFixed(0)} ms (self time, idle excluded)${perAction}\nby area:`);
   for (const line of summary.areas.slice(0, 30)) console.log(`  ${line}`);
   console.log('top functions:');
   for (const line of summary.functions) console.log(`  ${line}`);

@@ -58,12 +58,18 @@ function run(actionName: string, params: Record<string, unknown>) {
   const clock = new SimulatedClock();
   const frames: number[] = [];
   const machine = actionMachine.provide({ actions: { sendFrame: (_, p) => void frames.push(p.execTimeoutMs) } });
-  const actor = createActor(machine, {
-    clock,
-    input: { actionId: 'act-1', actionName, params, taskId: 't', clientId: 'p', retry: false },
-  }).start();
+  const actor = createActor(machine, { clock }).start();
+  actor.send({
+    type: 'START',
+    action: { actionId: 'act-1', actionName, params, taskId: 't', clientId: 'p', retry: false },
+  });
   actor.send({ type: 'ACK' });
-  return { clock, actor, frames, output: () => actor.getSnapshot().output as ActionOutput | undefined };
+  return {
+    clock,
+    actor,
+    frames,
+    output: () => (actor.getSnapshot().context.last ?? undefined) as ActionOutput | undefined,
+  };
 }
 
 live(

@@ -1,73 +1,23 @@
-// actionMachine behaviour: seed 001 §4.1 timeouts per action, the retry rules of
-// 000 §5.1 / 001 §4.2, late and duplicate results, exec timeout streaks (its pure steps are in
-// action.pure.test.ts).
+// actionMachine behaviour: seed 001 §4.1 timeouts per action and the retry rules of 000 §5.1 /
+// 001 §4.2 (late and duplicate results and exec timeout streaks are in action-results.test.ts,
+// its pure steps in action.pure.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createActor, SimulatedClock } from 'xstate';
-import {
-  actionMachine,
-  type ActionEvent,
-  type ActionInput,
-  type ActionOutput,
-  type SendActionInput,
-} from '../action.machine.ts';
-import { resultDisposition } from '../action-result.ts';
 import { defaultExecTimeoutMs, fallbackExecTimeoutMs, idempotentActions } from '../../spec/action-timeouts.ts';
-import { isPluginUnhealthy, nextExecTimeoutStreak } from '../plugin-health.ts';
+import { notRetryable, retryable, start } from './action-harness.ts';
 import { settle } from './util.ts';
-
-/**
- * What the fake transport does with each frame `sendFrame` writes, from inside the action (as
- * the runtime's transport does): nothing (written, the plugin has not answered yet), or send the
- * actor an event at once (DISPATCH_FAILED when the frame cannot be written, an ACK or a RESULT
- * from a plugin that answers at once).
- */
-type Transport = (frame: SendActionInput, attempt: number) => ActionEvent | undefined;
-
-function start(overrides: Partial<ActionInput> = {}, transport: Transport = () => undefined) {
-  const clock = new SimulatedClock();
-  const frames: SendActionInput[] = [];
-  const ignored: Array<{ actionId: string; disposition: string }> = [];
-  const machine = actionMachine.provide({
-    actions: {
-      sendFrame: ({ self }, frame) => {
-        frames.push(frame);
-        const answer = transport(frame, frames.length);
-        if (answer) self.send(answer);
-      },
-      reportIgnoredResult: (_, params) => void ignored.push(params),
-    },
-  });
-  const input: ActionInput = {
-    actionId: 'act-001',
-    actionName: 'browser_screenshot',
-    params: { tabId: 123 },
-    taskId: 'task-1',
-    clientId: 'plugin-abc',
-    ...overrides,
-  };
-  const actor = createActor(machine, { clock, input }).start();
-  /** The frames written so far (one per attempt). */
-  const sends = () => frames as unknown as Array<Record<string, unknown>>;
-  const value = () => actor.getSnapshot().value;
-  const output = () => actor.getSnapshot().output as ActionOutput;
-  return { actor, clock, sends, value, output, ignored };
-}
-
-const retryable = { code: 'PLUGIN_TIMEOUT_EXEC', message: 'slow', retryable: true };
-const notRetryable = { code: 'INVALID_TARGET', message: 'no such element', retryable: false };
 
 const timeouts = suite('actionMachine timeouts (seed 001 §4.1)');
 
 for (const [actionName, execMs] of Object.entries(defaultExecTimeoutMs)) {
   timeouts(`${actionName}: T_ack 1.5 s, then T_exec ${execMs / 1000} s from the ack`, async () => {
     const t = start({ actionName, retry: false });
-    assert.equal(t.value(), { attempt: 'awaitingAck' });
+    assert.equal(t.value(), 'awaitingAck');
     t.clock.increment(1_499);
-    assert.equal(t.value(), { attempt: 'awaitingAck' });
+    assert.equal(t.value(), 'awaitingAck');
     t.actor.send({ type: 'ACK' });
     t.clock.increment(execMs - 1);
-    assert.equal(t.value(), { attempt: 'executing' }, 'still executing 1 ms before T_exec');
+    assert.equal(t.value(), 'executing', 'still executing 1 ms before T_exec');
     t.clock.increment(1);
     assert.equal(t.value(), 'failed');
     assert.equal(t.output().error?.code, 'PLUGIN_TIMEOUT_EXEC');
@@ -78,7 +28,7 @@ for (const [actionName, execMs] of Object.entries(defaultExecTimeoutMs)) {
 timeouts('no ack within 1.5 s -> PLUGIN_TIMEOUT_ACK', async () => {
   const t = start({ actionName: 'browser_click' });
   t.clock.increment(1_499);
-  assert.equal(t.value(), { attempt: 'awaitingAck' });
+  assert.equal(t.value(), 'awaitingAck');
   t.clock.increment(1);
   assert.equal(t.output(), {
     actionId: 'act-001',
@@ -97,7 +47,7 @@ timeouts('T_ack and T_exec are overridable per call', async () => {
   t.clock.increment(299);
   t.actor.send({ type: 'ACK' });
   t.clock.increment(41_999);
-  assert.equal(t.value(), { attempt: 'executing' });
+  assert.equal(t.value(), 'executing');
   t.clock.increment(1);
   assert.equal(t.output().error?.message, 'no result for browser_click within 42000 ms');
 });
@@ -106,20 +56,20 @@ timeouts('an action missing from the table gets the fallback T_exec', async () =
   const t = start({ actionName: 'browser_scroll' });
   t.actor.send({ type: 'ACK' });
   t.clock.increment(fallbackExecTimeoutMs - 1);
-  assert.equal(t.value(), { attempt: 'executing' });
+  assert.equal(t.value(), 'executing');
   t.clock.increment(1);
   assert.equal(t.value(), 'failed');
 });
 
 timeouts('the frame is written on entry: awaitingAck at once, T_ack counted from that write', async () => {
   const t = start({ actionName: 'browser_click' });
-  assert.equal(t.value(), { attempt: 'awaitingAck' }, 'dispatching is passed through in the same step');
+  assert.equal(t.value(), 'awaitingAck', 'dispatching is passed through in the same step');
   assert.equal(
     t.sends().map((f) => [f.actionId, f.attempt]),
     [['act-001', 1]],
   );
   t.clock.increment(1_499);
-  assert.equal(t.value(), { attempt: 'awaitingAck' });
+  assert.equal(t.value(), 'awaitingAck');
   t.clock.increment(1);
   assert.equal([t.output().error?.code, t.output().timedOut], ['PLUGIN_TIMEOUT_ACK', 'ack']);
   assert.is(t.sends().length, 1);
@@ -151,20 +101,20 @@ timeouts('the retry after an exec timeout gets its own T_ack from its own write'
     [1, 2],
     'the second frame is written when the backoff ends',
   );
-  assert.equal(t.value(), { attempt: 'awaitingAck' });
+  assert.equal(t.value(), 'awaitingAck');
   t.clock.increment(1_499);
-  assert.equal(t.value(), { attempt: 'awaitingAck' }, 'a fresh T_ack, not what was left of the first');
+  assert.equal(t.value(), 'awaitingAck', 'a fresh T_ack, not what was left of the first');
   t.clock.increment(1);
   assert.equal([t.output().status, t.output().attempts, t.output().error?.code], ['failed', 2, 'PLUGIN_TIMEOUT_ACK']);
 });
 
 timeouts('a transport that acks from inside the write leads to executing, and T_exec runs', async () => {
   const t = start({ actionName: 'browser_click' }, () => ({ type: 'ACK' }));
-  assert.equal(t.value(), { attempt: 'executing' });
+  assert.equal(t.value(), 'executing');
   t.clock.increment(1_500);
-  assert.equal(t.value(), { attempt: 'executing' }, 'no T_ack left armed once acked');
+  assert.equal(t.value(), 'executing', 'no T_ack left armed once acked');
   t.clock.increment(5_000 - 1_500 - 1);
-  assert.equal(t.value(), { attempt: 'executing' });
+  assert.equal(t.value(), 'executing');
   t.clock.increment(1);
   assert.equal([t.output().error?.code, t.output().timedOut], ['PLUGIN_TIMEOUT_EXEC', 'exec']);
 });
@@ -345,108 +295,3 @@ retry("the retry's frame that cannot be written fails the action with that error
 });
 
 retry.run();
-
-const late = suite('actionMachine late and duplicate results');
-
-late('a duplicate of the accepted result is ignored and classified "duplicate"', async () => {
-  const t = start();
-  t.actor.send({ type: 'ACK' });
-  const answer = { status: 'success' as const, result: { artifactId: 'art-1', url: 'u', width: 1, height: 1 } };
-  t.actor.send({ type: 'RESULT', ...answer });
-  const before = t.output();
-  assert.is(resultDisposition(t.actor.getSnapshot(), answer), 'duplicate');
-  // key order does not matter
-  assert.is(resultDisposition(t.actor.getSnapshot(), { result: { ...answer.result }, status: 'success' }), 'duplicate');
-  t.actor.send({ type: 'RESULT', ...answer });
-  assert.equal(t.output(), before);
-});
-
-late('a result after an exec timeout is late and changes nothing', async () => {
-  const t = start({ actionName: 'browser_click' });
-  t.actor.send({ type: 'ACK' });
-  t.clock.increment(5_000);
-  const before = t.output();
-  const answer = { status: 'success' as const, result: { clicked: true } };
-  assert.is(resultDisposition(t.actor.getSnapshot(), answer), 'late');
-  t.actor.send({ type: 'RESULT', ...answer });
-  assert.equal(t.output(), before);
-  assert.equal(before.error?.code, 'PLUGIN_TIMEOUT_EXEC');
-});
-
-late('while waiting to retry: the same error again is a duplicate, another error is late', async () => {
-  const t = start();
-  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
-  assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'error', error: retryable }), 'duplicate');
-  t.actor.send({ type: 'RESULT', status: 'error', error: retryable });
-  t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
-  assert.equal(t.value(), 'retryWait');
-  assert.equal(t.ignored, [
-    { actionId: 'act-001', disposition: 'duplicate' },
-    { actionId: 'act-001', disposition: 'late' },
-  ]);
-  assert.is(t.actor.getSnapshot().context.ignoredResults, 2);
-});
-
-late('while waiting to retry, a success for the same actionId is taken', async () => {
-  const t = start();
-  t.actor.send({ type: 'ACK' });
-  t.clock.increment(10_000);
-  assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'success' }), 'accept');
-  t.actor.send({ type: 'RESULT', status: 'partial', result: { warnings: ['cut'] } });
-  assert.equal(t.output().status, 'partial');
-  assert.equal(t.output().attempts, 1);
-  t.clock.increment(10_000);
-  await settle();
-  assert.is(t.sends().length, 1, 'no retry once answered');
-});
-
-late('a result before the ack is accepted', async () => {
-  const t = start();
-  assert.is(resultDisposition(t.actor.getSnapshot(), { status: 'success' }), 'accept');
-  t.actor.send({ type: 'RESULT', status: 'success', result: 1 });
-  assert.equal(t.output().status, 'succeeded');
-});
-
-late.run();
-
-const health = suite('actionMachine exec timeouts in a row');
-
-async function execTimeout(actionName: string) {
-  const t = start({ actionName });
-  t.actor.send({ type: 'ACK' });
-  t.clock.increment(defaultExecTimeoutMs[actionName]!);
-  return t;
-}
-
-health('two actions timing out in a row mark the plugin unhealthy', async () => {
-  const first = (await execTimeout('browser_click')).output();
-  const second = (await execTimeout('browser_type')).output();
-  assert.equal([first.timedOut, first.execTimeoutStreak, first.answered], ['exec', 1, false]);
-  let streak = nextExecTimeoutStreak(0, first);
-  assert.is(isPluginUnhealthy(streak), false);
-  streak = nextExecTimeoutStreak(streak, second);
-  assert.is(streak, 2);
-  assert.is(isPluginUnhealthy(streak), true);
-});
-
-health('an answer in between breaks the streak', async () => {
-  const first = (await execTimeout('browser_click')).output();
-  const t = start({ actionName: 'browser_click' });
-  t.actor.send({ type: 'RESULT', status: 'error', error: notRetryable });
-  const third = (await execTimeout('browser_click')).output();
-  const streak = [first, t.output(), third].reduce(nextExecTimeoutStreak, 0);
-  assert.is(streak, 1);
-  assert.is(isPluginUnhealthy(streak), false);
-});
-
-health('an idempotent action timing out on both attempts reports a streak of 2 by itself', async () => {
-  const t = await execTimeout('browser_screenshot');
-  t.clock.increment(1_000);
-  await settle();
-  t.actor.send({ type: 'ACK' });
-  t.clock.increment(10_000);
-  assert.equal([t.output().status, t.output().execTimeoutStreak, t.output().timedOut], ['failed', 2, 'exec']);
-  assert.is(isPluginUnhealthy(nextExecTimeoutStreak(0, t.output())), true);
-});
-
-health.run();

@@ -1,9 +1,10 @@
-// actionMachine as pure steps (initialTransition / transition): the frame written on entry of an
-// attempt, its timers armed and canceled, settling, and events it does not know.
+// actionMachine as pure steps (initialTransition / transition): the frame written when an action
+// starts, its deadlines armed (never canceled), settling back to idle with the parent told, the
+// next action in the same actor, and events it does not know.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { initialTransition, transition } from 'xstate';
-import { actionMachine, type ActionInput, type ActionOutput } from '../action.machine.ts';
+import { actionMachine, type ActionInput } from '../action.machine.ts';
 
 const pure = suite('actionMachine pure steps (initialTransition / transition)');
 
@@ -15,11 +16,22 @@ const pureInput: ActionInput = {
   clientId: 'plugin-abc',
 };
 
-pure('the initial step runs sendFrame with the frame for attempt 1, arms T_ack and waits in awaitingAck', () => {
-  const [snapshot, actions] = initialTransition(actionMachine, pureInput);
-  assert.equal(snapshot.value, { attempt: 'awaitingAck' });
-  assert.is(snapshot.context.attempts, 1);
-  assert.is(snapshot.context.execTimeoutMs, 5_000);
+const started = () => {
+  const [idle] = initialTransition(actionMachine);
+  return transition(actionMachine, idle, { type: 'START', action: pureInput });
+};
+const deadlines = (actions: Array<{ type: string; params?: unknown }>) =>
+  actions.filter((a) => a.type === 'armDeadline').map((a) => a.params);
+
+pure('idle at first; START runs sendFrame with the frame for attempt 1, arms T_ack and waits in awaitingAck', () => {
+  const [idle, initial] = initialTransition(actionMachine);
+  assert.is(idle.value, 'idle');
+  assert.is(idle.context.current, null);
+  assert.equal(deadlines(initial), [], 'nothing is timed while idle');
+  const [snapshot, actions] = started();
+  assert.is(snapshot.value, 'awaitingAck');
+  assert.is(snapshot.context.current?.attempts, 1);
+  assert.is(snapshot.context.current?.execTimeoutMs, 5_000);
   assert.equal(
     actions.filter((a) => a.type === 'sendFrame').map((a) => a.params),
     [
@@ -37,47 +49,65 @@ pure('the initial step runs sendFrame with the frame for attempt 1, arms T_ack a
   );
   assert.not.ok(
     actions.some((a) => a.type === 'xstate.spawnChild'),
-    'no child actor per attempt',
+    'no child actor per action',
   );
   assert.equal(Object.keys(snapshot.children), []);
-  const timer = actions.find((a) => a.type === 'xstate.raise');
-  assert.equal(
-    [(timer?.params as { delay?: number }).delay, (timer?.params as { event?: { type?: string } }).event?.type],
-    [1_500, 'xstate.after.ACK_TIMEOUT.action.attempt.awaitingAck'],
+  assert.equal(deadlines(actions), [{ waitId: 1, ms: 1_500 }]);
+  assert.not.ok(
+    actions.some((a) => a.type === 'xstate.raise' || (a.type as string) === 'xstate.cancel'),
+    'no XState timers',
   );
 });
 
-pure('DISPATCH_FAILED settles at once and cancels T_ack', () => {
-  const [s0] = initialTransition(actionMachine, pureInput);
+pure('DISPATCH_FAILED settles at once: idle, the output kept as last; nothing canceled', () => {
+  const [s0] = started();
   const [s1, a1] = transition(actionMachine, s0, {
     type: 'DISPATCH_FAILED',
     error: { code: 'PLUGIN_OFFLINE', message: 'gone' },
   });
-  assert.is(s1.status, 'done');
-  assert.equal((s1.output as ActionOutput).error, { code: 'PLUGIN_OFFLINE', message: 'gone', retryable: true });
-  assert.ok(
+  assert.is(s1.value, 'idle');
+  assert.is(s1.context.current, null);
+  assert.equal(s1.context.last?.error, { code: 'PLUGIN_OFFLINE', message: 'gone', retryable: true });
+  assert.is(s1.context.settled, 1);
+  assert.not.ok(
     a1.some((a) => (a.type as string) === 'xstate.cancel'),
-    'the ack timer is canceled',
+    'no timer to cancel',
   );
 });
 
-pure('ACK arms EXEC_TIMEOUT with the table value; RESULT settles with an output', () => {
-  const [s0] = initialTransition(actionMachine, pureInput);
-  const [s1, a1] = transition(actionMachine, s0, { type: 'ACK' });
-  assert.equal(s1.value, { attempt: 'executing' });
-  const timer = a1.find((a) => a.type === 'xstate.raise');
-  assert.is((timer?.params as { delay?: number }).delay, 5_000);
-  const [s2, a2] = transition(actionMachine, s1, { type: 'RESULT', status: 'success', result: { clicked: true } });
-  assert.is(s2.status, 'done');
-  assert.equal((s2.output as ActionOutput).result, { clicked: true });
-  assert.ok(
-    a2.some((a) => (a.type as string) === 'xstate.cancel'),
-    'the exec timer is canceled',
-  );
+pure(
+  'ACK arms the exec deadline with the table value; RESULT settles with an output; a DEADLINE of an older wait is ignored',
+  () => {
+    const [s0] = started();
+    const [s1, a1] = transition(actionMachine, s0, { type: 'ACK' });
+    assert.is(s1.value, 'executing');
+    assert.equal(deadlines(a1), [{ waitId: 2, ms: 5_000 }]);
+    const [stale] = transition(actionMachine, s1, { type: 'DEADLINE', waitId: 1 });
+    assert.is(stale.value, 'executing', 'the T_ack deadline is stale once acked');
+    const [s2] = transition(actionMachine, s1, { type: 'RESULT', status: 'success', result: { clicked: true } });
+    assert.is(s2.value, 'idle');
+    assert.equal(s2.context.last?.status, 'succeeded');
+    assert.equal(s2.context.last?.result, { clicked: true });
+    const [s3] = transition(actionMachine, s2, { type: 'DEADLINE', waitId: 2 });
+    assert.is(s3.value, 'idle', 'a deadline after the action settled changes nothing');
+    const [s4, a4] = transition(actionMachine, s3, { type: 'START', action: { ...pureInput, actionId: 'act-10' } });
+    assert.is(s4.value, 'awaitingAck', 'the same actor runs the next action');
+    assert.is(s4.context.current?.actionId, 'act-10');
+    assert.equal(deadlines(a4), [{ waitId: 3, ms: 1_500 }]);
+  },
+);
+
+pure('events for another action than the one in flight change nothing', () => {
+  const [s0] = started();
+  const [s1] = transition(actionMachine, s0, { type: 'ACK', actionId: 'act-other' });
+  assert.is(s1.value, 'awaitingAck');
+  const [s2] = transition(actionMachine, s0, { type: 'RESULT', actionId: 'act-other', status: 'success' });
+  assert.is(s2.value, 'awaitingAck');
+  assert.equal(s2.context.current, s0.context.current);
 });
 
 pure('unknown events change nothing', () => {
-  const [s0] = initialTransition(actionMachine, pureInput);
+  const [s0] = started();
   const [s1] = transition(actionMachine, s0, { type: 'NOPE' } as never);
   assert.equal(s1.value, s0.value);
   assert.equal(s1.context, s0.context);

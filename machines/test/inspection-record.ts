@@ -69,7 +69,7 @@ export function createInspectionRecorder(rootLabel: string) {
           const snap = event.snapshot as {
             value?: unknown;
             status: string;
-            context?: { attempts?: number };
+            context?: { attempts?: number; current?: { attempts?: number } | null };
             output?: unknown;
           };
           const record: InspectionRecord = {
@@ -80,6 +80,8 @@ export function createInspectionRecorder(rootLabel: string) {
           };
           if (snap.value !== undefined) record.value = snap.value;
           if (typeof snap.context?.attempts === 'number') record.attempts = snap.context.attempts;
+          // The action actor: the attempts of the action in flight.
+          if (typeof snap.context?.current?.attempts === 'number') record.attempts = snap.context.current.attempts;
           if (snap.value !== undefined && snap.status === 'done') record.output = snap.output;
           records.push(record);
           break;

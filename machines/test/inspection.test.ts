@@ -29,7 +29,11 @@ async function recordScreenshotWithRetry(): Promise<InspectionRecord[]> {
   const actor = createActor(actionMachine.provide({ actions: { sendFrame: () => {} } }), {
     clock,
     inspect: recorder.inspect,
-    input: {
+  });
+  actor.start();
+  actor.send({
+    type: 'START',
+    action: {
       actionId: 'act-001',
       actionName: 'browser_screenshot',
       params: { tabId: 123 },
@@ -37,7 +41,6 @@ async function recordScreenshotWithRetry(): Promise<InspectionRecord[]> {
       clientId: 'plugin-abc',
     },
   });
-  actor.start();
   actor.send({ type: 'ACK' });
   actor.send({
     type: 'RESULT',

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, SimulatedClock, type AnyStateMachine, type Snapshot } from 'xstate';
-import { actionMachine, type ActionEvent, type ActionOutput } from '../action.machine.ts';
+import { actionMachine, type ActionEvent } from '../action.machine.ts';
 import { taskMachine } from '../task.machine.ts';
 import type { TurnInput } from '../task-types.ts';
 import { taskStatusOf } from '../task-queries.ts';
@@ -39,6 +39,13 @@ function persistAndRestore(machine: AnyStateMachine, actor: Persistable) {
 
 const persistence = suite('persistence: persist -> JSON -> restore -> continue');
 
+/** The action actor (idle at first) started on one action, as the task actor starts each one. */
+function startAction(machine: AnyStateMachine, clock: SimulatedClock, action: Record<string, unknown>) {
+  const actor = createActor(machine, { clock }).start();
+  actor.send({ type: 'START', action });
+  return actor;
+}
+
 /** actionMachine with a recording sendFrame: the frames it writes, as [actionId, attempt]. */
 function actionWithFrames(transport: (attempt: number) => ActionEvent | undefined = () => undefined) {
   const frames: Array<[string, number]> = [];
@@ -59,93 +66,100 @@ persistence(
   async () => {
     const first = actionWithFrames();
     const clock = new SimulatedClock();
-    const actor = createActor(first.machine, {
-      clock,
-      input: { actionId: 'act-7', actionName: 'browser_screenshot', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-    }).start();
+    const actor = startAction(first.machine, clock, {
+      actionId: 'act-7',
+      actionName: 'browser_screenshot',
+      params: { tabId: 1 },
+      taskId: 't',
+      clientId: 'p',
+    });
     actor.send({ type: 'ACK' });
     clock.increment(4_000);
     const second = actionWithFrames();
     const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
     assert.equal(second.frames, [], 'restoring writes no frame: the plugin already has it');
     clock2.increment(60_000);
-    assert.equal(restored.getSnapshot().value, { attempt: 'executing' }, 'XState restores no timer by itself');
+    assert.equal(restored.getSnapshot().value, 'executing', 'XState restores no timer by itself');
     restored.send(restoredEvent);
     clock2.increment(9_999);
-    assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
+    assert.equal(restored.getSnapshot().value, 'executing');
     clock2.increment(1);
     assert.equal(restored.getSnapshot().value, 'retryWait');
     clock2.increment(1_000);
     assert.equal(second.frames, [['act-7', 2]], 'the retry writes the same actionId as attempt 2');
-    assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
+    assert.equal(restored.getSnapshot().value, 'awaitingAck');
     restored.send({ type: 'ACK' });
     restored.send({ type: 'RESULT', status: 'success', result: { artifactId: 'a' } });
-    assert.equal((restored.getSnapshot().output as ActionOutput).attempts, 2);
+    assert.equal(restored.getSnapshot().context.last?.attempts, 2);
     assert.equal(first.frames, [['act-7', 1]]);
   },
 );
 
-persistence(
-  'actionMachine just sent: persisted in awaitingAck (dispatching is never persisted); RESTORED re-arms T_ack; an ACK goes on',
-  async () => {
-    const first = actionWithFrames();
-    const actor = createActor(first.machine, {
-      clock: new SimulatedClock(),
-      input: { actionId: 'act-8', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-    }).start();
-    assert.equal(first.frames, [['act-8', 1]]);
-    assert.equal((roundTrip(actor.getPersistedSnapshot()) as { value?: unknown }).value, { attempt: 'awaitingAck' });
-    const second = actionWithFrames();
-    const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
-    assert.equal(second.frames, [], 'the frame is not written again on restore');
-    restored.send(restoredEvent);
-    clock2.increment(1_499);
-    assert.equal(restored.getSnapshot().value, { attempt: 'awaitingAck' });
-    restored.send({ type: 'ACK' });
-    assert.equal(restored.getSnapshot().value, { attempt: 'executing' });
-    clock2.increment(5_000);
-    assert.equal(
-      (restored.getSnapshot().output as ActionOutput).error?.code,
-      'PLUGIN_TIMEOUT_EXEC',
-      'browser_click is not retried',
-    );
-  },
-);
+persistence('actionMachine just sent: persisted in awaitingAck; RESTORED re-arms T_ack; an ACK goes on', async () => {
+  const first = actionWithFrames();
+  const actor = startAction(first.machine, new SimulatedClock(), {
+    actionId: 'act-8',
+    actionName: 'browser_click',
+    params: { tabId: 1 },
+    taskId: 't',
+    clientId: 'p',
+  });
+  assert.equal(first.frames, [['act-8', 1]]);
+  assert.equal((roundTrip(actor.getPersistedSnapshot()) as { value?: unknown }).value, 'awaitingAck');
+  const second = actionWithFrames();
+  const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
+  assert.equal(second.frames, [], 'the frame is not written again on restore');
+  restored.send(restoredEvent);
+  clock2.increment(1_499);
+  assert.equal(restored.getSnapshot().value, 'awaitingAck');
+  restored.send({ type: 'ACK' });
+  assert.equal(restored.getSnapshot().value, 'executing');
+  clock2.increment(5_000);
+  assert.equal(restored.getSnapshot().context.last?.error?.code, 'PLUGIN_TIMEOUT_EXEC', 'browser_click is not retried');
+});
 
 persistence(
   'actionMachine restored in awaitingAck: T_ack (from RESTORED) runs out, the action fails and is not resent (seed 001 §4.1)',
   async () => {
     const first = actionWithFrames();
-    const actor = createActor(first.machine, {
-      clock: new SimulatedClock(),
-      input: { actionId: 'act-9', actionName: 'browser_dom_index', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-    }).start();
+    const actor = startAction(first.machine, new SimulatedClock(), {
+      actionId: 'act-9',
+      actionName: 'browser_dom_index',
+      params: { tabId: 1 },
+      taskId: 't',
+      clientId: 'p',
+    });
     const second = actionWithFrames();
     const { restored, clock: clock2 } = persistAndRestore(second.machine, actor);
     restored.send(restoredEvent);
     clock2.increment(1_500);
-    assert.equal(restored.getSnapshot().value, 'failed');
-    assert.equal(restored.getSnapshot().context.error?.code, 'PLUGIN_TIMEOUT_ACK');
+    assert.equal(restored.getSnapshot().value, 'idle');
+    assert.equal(restored.getSnapshot().context.last?.status, 'failed');
+    assert.equal(restored.getSnapshot().context.last?.error?.code, 'PLUGIN_TIMEOUT_ACK');
     clock2.increment(1_000);
     assert.equal(second.frames, []);
   },
 );
 
 persistence(
-  'actionMachine whose frame could not be written: it persists failed and restores failed, nothing sent',
+  'actionMachine whose frame could not be written: it persists idle with the failed output and restores so, nothing sent',
   () => {
     const first = actionWithFrames(() => ({
       type: 'DISPATCH_FAILED',
       error: { code: 'PLUGIN_OFFLINE', message: 'no socket', retryable: true },
     }));
-    const actor = createActor(first.machine, {
-      input: { actionId: 'act-10', actionName: 'browser_click', params: { tabId: 1 }, taskId: 't', clientId: 'p' },
-    }).start();
+    const actor = startAction(first.machine, new SimulatedClock(), {
+      actionId: 'act-10',
+      actionName: 'browser_click',
+      params: { tabId: 1 },
+      taskId: 't',
+      clientId: 'p',
+    });
     const stored = roundTrip(actor.getPersistedSnapshot());
     const second = actionWithFrames();
     const restored = createActor(second.machine, { clock: new SimulatedClock(), snapshot: stored } as never).start();
-    assert.equal([restored.getSnapshot().status, restored.getSnapshot().value], ['done', 'failed']);
-    assert.equal((restored.getSnapshot().output as ActionOutput).error, {
+    assert.equal([restored.getSnapshot().status, restored.getSnapshot().value], ['active', 'idle']);
+    assert.equal(restored.getSnapshot().context.last?.error, {
       code: 'PLUGIN_OFFLINE',
       message: 'no socket',
       retryable: true,

@@ -27,12 +27,13 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
       });
     }
   }
-  // The action in flight runs in the child slot `action` (task.machine.ts).
+  // The action in flight runs in the task's action actor `action` (task.machine.ts), which
+  // reports it settled (ACTION_DONE) or fails itself (an error event; it is made again).
   const inFlight = context.inFlightActionId;
   if (inFlight && snapshot.children.action) {
+    events.push({ type: 'xstate.error.actor.action', actorId: 'action', error: { code: 'INTERNAL', message: 'bug' } });
     events.push({
-      type: 'xstate.done.actor.action',
-      actorId: 'action',
+      type: 'ACTION_DONE',
       output: {
         actionId: inFlight,
         actionName: 'browser_click',

@@ -164,6 +164,9 @@ export async function playStep(
     const context = actor.getSnapshot().context;
     const ms = typeof delay === 'function' ? (delay as (a: unknown) => number)({ context, event }) : Number(delay);
     clock.increment(ms);
+  } else if (type === 'DEADLINE') {
+    // The action machine's deadline (armed on entering the wait): the clock reaches it.
+    clock.increment(actor.getSnapshot().context.waitMs);
   } else {
     actor.send(event);
   }

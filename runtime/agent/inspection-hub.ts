@@ -74,6 +74,20 @@ function noteOf(event: RecordedEvent, now: number): InspectionNote {
   return note;
 }
 
+/**
+ * The context a record summarises (its scalar fields). The action actor lives as long as its task
+ * and keeps the action in flight under `current` (else the last settled one under `last`): their
+ * fields (actionId, actionName, attempts, ...) are summarised as its own, as they were when each
+ * action had an actor.
+ */
+function contextSummaryOf(machineId: string | undefined, context: Record<string, unknown>): Record<string, unknown> {
+  if (machineId !== 'action') return context;
+  const action = context.current ?? context.last;
+  return typeof action === 'object' && action !== null && !Array.isArray(action)
+    ? { ...context, ...(action as Record<string, unknown>) }
+    : context;
+}
+
 /** The record of a note: JSON-safe, small fields: the value, status, event type, a context summary. */
 function recordOf(note: InspectionNote): InspectionRecordJson {
   const record: InspectionRecordJson = { type: note.type, actorId: note.actorId, timestamp: note.timestamp };
@@ -83,7 +97,7 @@ function recordOf(note: InspectionNote): InspectionRecordJson {
   const snapshot = note.snapshot;
   if (snapshot?.value !== undefined) record.value = snapshot.value;
   if (snapshot?.status !== undefined) record.status = snapshot.status;
-  if (snapshot?.context) record.context = redactedScalars(snapshot.context);
+  if (snapshot?.context) record.context = redactedScalars(contextSummaryOf(note.machineId, snapshot.context));
   if (note.event !== undefined) {
     const type = (note.event as { type?: unknown })?.type;
     if (typeof type === 'string')

@@ -1,7 +1,7 @@
 // Real token counts for what the LLM receives: OpenAI's o200k_base encoding (gpt-4o, gpt-4.1,
 // o-series) through `gpt-tokenizer`, a pure-JS BPE with the rank table bundled in the package
 // (no WASM, no download at run time, synchronous). chars / 4 undercounts element JSON by 20-35 %.
-import { countTokens as countO200k, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countO200k, decode, encode, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
 
 // The tokenizer memoizes merged chunks in a process-wide map of up to 100,000 entries by default
 // (string -> token array). Page text and tool results keep bringing new chunks (ids, URLs, numbers),
@@ -55,4 +55,18 @@ export function countMessageTokens(messages: ReadonlyArray<{ content: string; to
     if (message.toolCalls) total += countTokens(message.toolCalls);
   }
   return total;
+}
+
+/**
+ * The character lengths of the text of `text`'s first `counts[i]` tokens (one encoding), or
+ * undefined for a count whose tokens do not decode to a prefix of `text` (a character split
+ * between tokens). A hint: what fits is decided by counting the slice itself.
+ */
+export function tokenPrefixLengths(text: string, counts: readonly number[]): Array<number | undefined> {
+  const tokens = encode(text);
+  return counts.map((n) => {
+    if (n >= tokens.length) return text.length;
+    const prefix = decode(tokens.slice(0, n));
+    return text.startsWith(prefix) ? prefix.length : undefined;
+  });
 }

@@ -1,6 +1,6 @@
 // The one registry of browser actions (and page preparations) by id, for every task tree. An
-// entry is made when a task's pipeline asks its task actor for the action, gets its live actor
-// when the action actor announces itself (so the plugin's result is routed to it), its `toolUsed`
+// entry is made when a task's pipeline asks its task actor for the action, gets its task's action
+// actor when its first frame is written (so the plugin's result is routed to it), its `toolUsed`
 // start envelope when it really starts, and is removed when the task actor reports it settled.
 // Before this there were three maps (the scheduler's actors, the task's resolvers, the task's
 // start envelopes) that had to agree.
@@ -15,7 +15,7 @@ export interface ActionEntry {
   taskId: string;
   actionName: string;
   clientId: string;
-  /** The live action actor (between its announce and its end). */
+  /** The task's action actor, from the action's first frame until it settles. */
   actor?: AnyActorRef;
   /** When its actor started (clock time), for the step's duration. */
   startedAt?: number;
@@ -44,6 +44,8 @@ export interface ActionRegistry {
   alias(dispatchId: string, actionId: string): void;
   /** The actionId a plugin's result id stands for (itself unless it is a live dispatch id). */
   resolve(id: string): string;
+  /** Told first whenever an action settles (the scheduler's accounting). */
+  onSettled(listener: (entry: ActionEntry, output: ActionOutput, durationMs: number) => void): void;
   /** Entries with a live actor. */
   live(): Iterable<ActionEntry>;
   /** The start envelopes of a task's actions running now. */
@@ -62,6 +64,7 @@ export function createActionRegistry(options: { rememberFinished?: number } = {}
   const aliases = new Map<string, string>();
   const finishedAliases = new Map<string, string>();
   const rememberFinished = options.rememberFinished ?? 10_000;
+  const settledListeners: Array<(entry: ActionEntry, output: ActionOutput, durationMs: number) => void> = [];
 
   function remember(actionId: string): void {
     finished.add(actionId);
@@ -95,9 +98,12 @@ export function createActionRegistry(options: { rememberFinished?: number } = {}
       entries.delete(actionId);
       remember(actionId);
       dropAliases(actionId);
-      entry.onSettled?.({ ...output, durationMs: entry.startedAt === undefined ? 0 : now - entry.startedAt });
+      const durationMs = entry.startedAt === undefined ? 0 : now - entry.startedAt;
+      for (const listener of settledListeners) listener(entry, output, durationMs);
+      entry.onSettled?.({ ...output, durationMs });
     },
     wasFinished: (actionId) => finished.has(actionId),
+    onSettled: (listener) => void settledListeners.push(listener),
     alias: (dispatchId, actionId) => void aliases.set(dispatchId, actionId),
     resolve: (id) => aliases.get(id) ?? finishedAliases.get(id) ?? id,
     *live() {

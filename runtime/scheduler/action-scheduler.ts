@@ -1,8 +1,9 @@
 // ActionScheduler (seed 000 §1, 001 §4): the transport side of every browser_action. It provides
 // `actionMachine` with the real IO once (`actionLogic`): `sendFrame` writes the typed frame to
-// the plugin's room `client:{clientId}` with a Socket.IO ack (-> ACK), `announce` registers the
-// live actor so the plugin's `browser_action_result` (new or legacy format) is routed to it by
-// actionId (-> RESULT), a plugin that disconnects fails what it had in flight at once
+// the plugin's room `client:{clientId}` with a Socket.IO ack (-> ACK) and, on an action's first
+// frame, registers the live actor so the plugin's `browser_action_result` (new or legacy format)
+// is routed to it by actionId (-> RESULT); `armDeadline` times the actor's waits on the clock
+// (deadline-timer.ts); a plugin that disconnects fails what it had in flight at once
 // (-> PLUGIN_GONE), and `cancelOnPlugin` sends task_stop when a task stop cancels an action.
 // Only task actors run `actionLogic`, as their children (the task machine serialises and gates
 // them; MCP sessions have task actors too, runtime/agent/tool-task.ts); every action is tracked
@@ -15,7 +16,7 @@ import {
   ErrorCode,
   execTimeoutFor,
   restoredEvent,
-  type ActionContext,
+  type ActionSlotContext,
   type ActionInput,
   type ActionOutput,
   type ErrorValue,
@@ -24,7 +25,8 @@ import {
 } from '../../machines/index.ts';
 import { browserActionFrame, type NormalizedActionResult } from '../../transport/contracts/index.ts';
 import type { Clock } from '../clock/index.ts';
-import { createActionRegistry, type ActionRegistry } from './action-registry.ts';
+import { createActionRegistry, type ActionEntry, type ActionRegistry } from './action-registry.ts';
+import { createDeadlineTimer } from './deadline-timer.ts';
 
 /** How the scheduler reaches a plugin: emit to its room and report the first ack. */
 export interface PluginChannel {
@@ -123,38 +125,41 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     deps.registry ??
     createActionRegistry(deps.rememberFinished !== undefined ? { rememberFinished: deps.rememberFinished } : {});
 
-  function track(self: AnyActorRef, context: ActionContext): void {
-    let entry = registry.get(context.actionId);
+  const deadlines = createDeadlineTimer(deps.clock);
+
+  /** The first frame of an action: its registry entry learns its actor (results are routed to it). */
+  function track(self: AnyActorRef, input: SendActionInput): void {
+    let entry = registry.get(input.actionId);
     if (!entry) {
       entry = {
-        actionId: context.actionId,
-        actionName: context.actionName,
-        taskId: context.taskId,
-        clientId: context.clientId,
+        actionId: input.actionId,
+        actionName: input.actionName,
+        taskId: input.taskId,
+        clientId: input.clientId,
       };
       registry.add(entry);
     }
     entry.actor = self;
-    entry.clientId = context.clientId;
+    entry.clientId = input.clientId;
     entry.startedAt = deps.clock.now();
-    const action: SettledAction = {
-      actionId: context.actionId,
-      actionName: context.actionName,
-      taskId: context.taskId,
-      clientId: context.clientId,
-    };
-    const startedAt = entry.startedAt;
-    let ended = false;
-    const done = () => {
-      if (ended) return;
-      ended = true;
-      // Ends the action's dispatch-id aliases too (action-registry.ts).
-      if (registry.get(action.actionId)?.actor === self) registry.ended(action.actionId);
-      const snapshot = self.getSnapshot() as { status: string; output?: ActionOutput };
-      if (snapshot.output) deps.onSettled?.(action, snapshot.output, deps.clock.now() - startedAt);
-    };
-    self.subscribe({ complete: done, error: done });
   }
+
+  /** The entry of an action its actor is running now (the actor runs the task's later actions after it). */
+  function inFlight(actionId: string): ActionEntry | undefined {
+    const entry = registry.get(actionId);
+    const current = (entry?.actor?.getSnapshot() as { context?: ActionSlotContext } | undefined)?.context?.current;
+    return current?.actionId === actionId ? entry : undefined;
+  }
+
+  registry.onSettled((entry, output, durationMs) => {
+    if (entry.actor === undefined) return;
+    entry.actor = undefined;
+    deps.onSettled?.(
+      { actionId: entry.actionId, actionName: entry.actionName, taskId: entry.taskId, clientId: entry.clientId },
+      output,
+      durationMs,
+    );
+  });
 
   function stopOnPlugin(clientId: string, taskId: string, options: { closeTab: boolean; traceId?: string }): void {
     deps.channel.emitWithAck(
@@ -178,8 +183,9 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     actions: {
       sendFrame: ({ self }, input: SendActionInput) => {
         const refusal = deps.refuse?.(input.clientId, input.taskId);
+        if (input.attempt === 1) track(self, input);
         if (refusal) {
-          self.send({ type: 'DISPATCH_FAILED', error: refusal });
+          self.send({ type: 'DISPATCH_FAILED', actionId: input.actionId, error: refusal });
           return;
         }
         // A retry after an error result goes out under a new dispatch id; its result comes back to this action.
@@ -196,15 +202,14 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
           ...(input.traceId ? { traceId: input.traceId } : {}),
           ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
         });
-        const actorOf = () => registry.get(input.actionId)?.actor;
         const sent = deps.channel.emitWithAck(
           input.clientId,
           frame,
-          () => actorOf()?.send({ type: 'ACK' }),
+          () => inFlight(input.actionId)?.actor?.send({ type: 'ACK', actionId: input.actionId }),
           () => {
             // Still waiting for this frame's ack: the wait starts again now (RESTORED restarts a live actor's wait).
-            const actor = actorOf();
-            if (!actor?.getSnapshot().matches({ attempt: 'awaitingAck' })) return false;
+            const actor = inFlight(input.actionId)?.actor;
+            if (!actor?.getSnapshot().matches('awaitingAck')) return false;
             actor.send(restoredEvent);
             return true;
           },
@@ -212,12 +217,13 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
         if (!sent)
           self.send({
             type: 'DISPATCH_FAILED',
+            actionId: input.actionId,
             error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, {
               retryable: true,
             }),
           });
       },
-      announce: ({ self, context }) => track(self, context),
+      armDeadline: ({ self }, { waitId, ms }) => deadlines.arm(self, waitId, ms),
       reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
       // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
       // its answer is routed like any unknown result and ignored).
@@ -251,37 +257,41 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     inputOf,
     registry,
     stopOnPlugin,
-    actorOf: (actionId) => registry.get(actionId)?.actor,
-    inFlightIds: () => [...registry.live()].map((entry) => entry.actionId),
+    actorOf: (actionId) => inFlight(actionId)?.actor,
+    inFlightIds: () => [...registry.live()].filter((entry) => inFlight(entry.actionId)).map((entry) => entry.actionId),
     taskOf: (actionId) => registry.get(actionId)?.taskId,
     handleResult(clientId, result) {
       const actionId = registry.resolve(result.actionId);
-      const entry = registry.get(actionId);
-      if (entry?.actor && entry.clientId !== clientId) {
+      const entry = inFlight(actionId);
+      if (entry && entry.clientId !== clientId) {
         deps.onIgnoredResult?.(result.actionId, 'unknown');
         return 'foreign';
       }
-      if (!entry?.actor) {
-        const disposition = registry.wasFinished(actionId) ? 'late' : 'unknown';
+      if (!entry) {
+        const disposition = registry.wasFinished(actionId) || registry.get(actionId) ? 'late' : 'unknown';
         deps.onIgnoredResult?.(result.actionId, disposition);
         return disposition;
       }
-      const actor = entry.actor;
-      const before = (actor.getSnapshot() as { context: ActionContext }).context.ignoredResults;
+      const actor = entry.actor!;
+      const current = () => (actor.getSnapshot() as { context: ActionSlotContext }).context.current;
+      const before = current()!.ignoredResults;
       actor.send({
         type: 'RESULT',
+        actionId,
         status: result.status,
         ...(result.result !== undefined ? { result: result.result } : {}),
         ...(result.error !== undefined ? { error: result.error } : {}),
       });
-      const after = actor.getSnapshot() as { status: string; context: ActionContext };
-      return after.status === 'active' && after.context.ignoredResults > before ? 'duplicate' : 'accepted';
+      const after = current();
+      return after?.actionId === actionId && after.ignoredResults > before ? 'duplicate' : 'accepted';
     },
     pluginGone(clientId, reason) {
-      for (const entry of [...registry.live()]) {
-        if (entry.clientId === clientId)
+      for (const { actionId } of [...registry.live()]) {
+        const entry = inFlight(actionId);
+        if (entry?.clientId === clientId)
           entry.actor!.send({
             type: 'PLUGIN_GONE',
+            actionId,
             reason: reason ?? `the browser extension ${clientId} disconnected`,
           });
       }

@@ -96,7 +96,7 @@ test('no result (exec timeout) on an idempotent action: the retry keeps the acti
   });
   await eventually(() => p.received.length === 1, 10_000, 'sent');
   const id = p.received[0]!.id;
-  await eventually(inState(rt, id, { attempt: 'executing' }), 10_000, 'acked');
+  await eventually(inState(rt, id, 'executing'), 10_000, 'acked');
   rt.clock.increment(10_000);
   rt.clock.increment(1_000);
   await eventually(() => p.received.length === 2, 10_000, 'resent');
@@ -104,7 +104,7 @@ test('no result (exec timeout) on an idempotent action: the retry keeps the acti
     p.received.map((f) => f.id),
     [id, id],
   );
-  await eventually(inState(rt, id, { attempt: 'executing' }), 10_000, 'acked again');
+  await eventually(inState(rt, id, 'executing'), 10_000, 'acked again');
   rt.clock.increment(10_000);
   assert.is((await pending).error?.code, 'PLUGIN_TIMEOUT_EXEC');
 });
@@ -139,9 +139,9 @@ test("params.timeoutMs 60000 on browser_wait_for_loaded: T_exec 61 s (the handle
   await eventually(() => p.received.length === 1, 10_000, 'sent');
   const id = p.received[0]!.id;
   assert.is((p.received[0] as { timeoutMs?: number }).timeoutMs, 61_000);
-  await eventually(inState(rt, id, { attempt: 'executing' }), 10_000, 'acked');
+  await eventually(inState(rt, id, 'executing'), 10_000, 'acked');
   rt.clock.increment(20_000);
-  assert.ok(inState(rt, id, { attempt: 'executing' })(), 'still waiting at 20 s');
+  assert.ok(inState(rt, id, 'executing')(), 'still waiting at 20 s');
   rt.clock.increment(41_000);
   assert.is((await pending).error?.code, 'PLUGIN_TIMEOUT_EXEC');
   const long = rt.server.tasks.run({
@@ -153,7 +153,7 @@ test("params.timeoutMs 60000 on browser_wait_for_loaded: T_exec 61 s (the handle
   });
   await eventually(() => p.received.length === 2, 10_000, 'sent');
   assert.is((p.received[1] as { timeoutMs?: number }).timeoutMs, 121_000, '120 s at most, plus the grace');
-  await eventually(inState(rt, p.received[1]!.id, { attempt: 'executing' }), 10_000, 'acked');
+  await eventually(inState(rt, p.received[1]!.id, 'executing'), 10_000, 'acked');
   rt.clock.increment(121_000);
   await long;
 });
@@ -183,7 +183,7 @@ test('a 2,000-character browser_type from the agent is given 30 s and succeeds w
   });
   await eventually(() => typing !== undefined, 10_000, 'typing sent');
   assert.is((typing as { timeoutMs?: number }).timeoutMs, 30_000);
-  await eventually(inState(rt, typing!.id, { attempt: 'executing' }), 10_000, 'acked');
+  await eventually(inState(rt, typing!.id, 'executing'), 10_000, 'acked');
   rt.clock.increment(20_000);
   p.sendResult(typing!, { status: 'success', result: { typed: true, strategy: 'cdp_key' } });
   await eventually(

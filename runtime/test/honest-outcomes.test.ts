@@ -185,11 +185,7 @@ for (const row of rows) {
       const { action, state, ms } = row.timeOut;
       await eventually(() => plugin!.received.some((f) => action in f.action), 10_000, `${action} sent`);
       const id = plugin!.received.find((f) => action in f.action)!.id;
-      const inState = () =>
-        rt.server.scheduler
-          .actorOf(id)
-          ?.getSnapshot()
-          .matches(state === 'executing' ? { attempt: 'executing' } : 'retryWait') === true;
+      const inState = () => rt.server.scheduler.actorOf(id)?.getSnapshot().matches(state) === true;
       await eventually(inState, 10_000, `${action} ${state}`);
       rt.clock.increment(ms);
     }

@@ -62,7 +62,7 @@ async function whenLast(rt: TestRuntime, plugin: FakePlugin, name: string, state
   await eventually(() => names(plugin).at(-1) === name, 10_000, `${name} dispatched`);
   const id = plugin.received.at(-1)!.id;
   await eventually(
-    () => rt.server.scheduler.actorOf(id)?.getSnapshot().matches({ attempt: state }) === true,
+    () => rt.server.scheduler.actorOf(id)?.getSnapshot().matches(state) === true,
     10_000,
     `${name} ${state}`,
   );
@@ -128,7 +128,7 @@ test('two exec timeouts in a row: the plugin is unhealthy, what it had in flight
   await eventually(() => plugin.received.length === 2, 10_000, 'two in flight');
   for (const f of plugin.received)
     await eventually(
-      () => rt.server.scheduler.actorOf(f.id)?.getSnapshot().matches({ attempt: 'executing' }) === true,
+      () => rt.server.scheduler.actorOf(f.id)?.getSnapshot().matches('executing') === true,
       10_000,
       'acked',
     );

@@ -32,7 +32,7 @@ test("malformed results are refused with the full check's error; then a well-for
   await eventually(() => plugin.received.length === 1, 5_000, 'browser_action received');
   const actionId = plugin.received[0]!.id;
   await eventually(
-    () => rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }) === true,
+    () => rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches('executing') === true,
     5_000,
     'acked',
   );
@@ -62,7 +62,7 @@ test("malformed results are refused with the full check's error; then a well-for
     assert.equal(reply, { ok: false, error: (expected as { error: unknown }).error }, JSON.stringify(message));
   }
   assert.ok(
-    rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches({ attempt: 'executing' }),
+    rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches('executing'),
     'still in flight after every refusal',
   );
 

@@ -9,7 +9,7 @@ import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from '
 async function actionIn(rt: TestRuntime, frames: { id: string }[], n: number, state: string): Promise<void> {
   await eventually(() => frames.length > n, 5_000, `frame ${n}`);
   await eventually(
-    () => rt.server.scheduler.actorOf(frames[n]!.id)?.getSnapshot().matches({ attempt: state }) === true,
+    () => rt.server.scheduler.actorOf(frames[n]!.id)?.getSnapshot().matches(state) === true,
     5_000,
     `action ${n} ${state}`,
   );

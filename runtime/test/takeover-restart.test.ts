@@ -168,7 +168,7 @@ test('stop while an action runs: the action is canceled on the plugin, the turn 
     TASK,
   )!.actor;
   assert.is(
-    task.getSnapshot().children.action?.getSnapshot().context.actionId,
+    task.getSnapshot().children.action?.getSnapshot().context.current?.actionId,
     waitId,
     'the action runs as a child of the task actor',
   );
@@ -178,7 +178,9 @@ test('stop while an action runs: the action is canceled on the plugin, the turn 
   // STOP reached the action in flight: it settled as canceled and the turn is gone, with no
   // simulated time passing (the plugin did not answer, no timeout fired).
   assert.is(rt.clock.now(), clockAtStop);
-  assert.equal(Object.keys(task.getSnapshot().children), [], 'no turn, no action left in the tree');
+  // The task's action actor stays (it runs the task's later actions), idle: nothing in flight.
+  assert.equal(Object.keys(task.getSnapshot().children), ['action'], 'no turn left in the tree');
+  assert.is(task.getSnapshot().children.action.getSnapshot().context.current, null, 'no action in flight');
   await eventually(
     () =>
       web.events.some(

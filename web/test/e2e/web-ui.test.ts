@@ -104,7 +104,7 @@ e2e(
       '[data-machine=task][data-value="running.active"] [data-path="running.active"].current',
       WAIT,
     );
-    await page.waitForSelector('[data-machine=action] [data-path="attempt.executing"].current', WAIT);
+    await page.waitForSelector('[data-machine=action] [data-path="executing"].current', WAIT);
     await shot(page, '02-streaming-machines-1280');
 
     const thumb = page.locator('[data-testid=tool-step][data-phase=success] .thumb img');
@@ -130,7 +130,7 @@ e2e(
       WAIT,
     );
     assert.is(await count(page, '[data-machine=task] .state.current'), 1, 'one current state in the task chart');
-    assert.is(await count(page, '[data-machine=action] [data-path=succeeded].current'), 1);
+    assert.is(await count(page, '[data-machine=action] [data-path=idle].current'), 1, 'the action actor is idle again');
     assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');
     await page.waitForSelector('[data-testid=usage]', WAIT);
     assert.match(await page.locator('[data-testid=usage]').innerText(), /1\.3k tokens/);

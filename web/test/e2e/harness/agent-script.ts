@@ -78,12 +78,12 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
     actorId: actionActor(1),
     machineId: 'action',
     parentId: taskActor,
-    snapshot: { value: { attempt: 'awaitingAck' }, status: 'active' },
+    snapshot: { value: 'awaitingAck', status: 'active' },
   });
   await sleep(io.stepMs);
-  snap(actionActor(1), 'action', { attempt: 'awaitingAck' }, 'xstate.init');
+  snap(actionActor(1), 'action', 'awaitingAck', 'xstate.init');
   await sleep(io.stepMs);
-  snap(actionActor(1), 'action', { attempt: 'executing' }, 'ACK');
+  snap(actionActor(1), 'action', 'executing', 'ACK');
   await sleep(io.stepMs);
   const tabId = 100 + turn;
   world.snapshot = {
@@ -113,7 +113,7 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
     machineId: 'action',
     event: { type: 'RESULT' },
   });
-  snap(actionActor(1), 'action', 'succeeded', 'RESULT');
+  snap(actionActor(1), 'action', 'idle', 'RESULT');
   io.toTask(taskId, {
     type: 'toolUsed',
     toolCallId: `call-${turn}-1`,

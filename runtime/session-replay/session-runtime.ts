@@ -3,7 +3,9 @@
 // store and a temp folder. Left out: MCP routes and the URL policy (the fixture site is on
 // loopback, which the default policy refuses; the orchestrator's basic http(s) check applies).
 // fixtures/sessions/record.ts records through it and the replay tests replay through it, so a
-// fixture is replayed by the same composition that recorded it.
+// fixture is replayed by the same composition that recorded it. A composition like app.ts (it
+// builds the server), so it lives beside the recorder, not in it: the recorder is a part the
+// server is given and imports nothing above it.
 import { createSystemClock, type Clock } from '../clock/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import type { LlmGateway } from '../llm/llm-types.ts';
 import { createServer, type MimoServer } from '../server.ts';
 import { createMemoryTaskStore } from '../store/index.ts';
 import { testConfig } from '../test/util.ts';
-import { recordInspection, type SessionRecorder } from './session-recorder.ts';
+import { recordInspection, type SessionRecorder } from '../recorder/session-recorder.ts';
 
 /** The timing knobs a recording depends on; a replay must use the ones it was recorded with. */
 export interface SessionTimings {

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatDescriptor, llmScriptOf } from '../replay.ts';
+import { formatDescriptor, llmScriptOf } from '../../recorder/replay.ts';
 import { replaySession, type ReplayOutcome } from '../replay-session.ts';
-import { parseRecording, type RecordedLine } from '../session-recorder.ts';
+import { parseRecording, type RecordedLine } from '../../recorder/session-recorder.ts';
 import { FIXTURE_TIMINGS } from '../session-runtime.ts';
 
 const fixture = (name: string): RecordedLine[] =>

@@ -15,7 +15,7 @@ import {
   recordedFrontendEvents,
   type EventDescriptor,
   type TaskOutcome,
-} from './event-descriptors.ts';
+} from '../recorder/event-descriptors.ts';
 import {
   createReplayAnswerer,
   llmScriptOf,
@@ -23,8 +23,8 @@ import {
   replayInputs,
   taskIdOf,
   type ReplayAnswererOptions,
-} from './replay.ts';
-import type { RecordedLine } from './session-recorder.ts';
+} from '../recorder/replay.ts';
+import type { RecordedLine } from '../recorder/session-recorder.ts';
 import {
   openAiGatewayFor,
   startSessionRuntime,

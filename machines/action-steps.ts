@@ -1,0 +1,156 @@
+// The transitions of actionMachine (action.machine.ts) that several states share, and the
+// per-action context: entering a wait (a deadline armed), writing a new attempt's frame, settling
+// back to idle, a RESULT while an attempt is open, the plugin gone, a cancel, an ignored result.
+import { assign } from 'xstate';
+import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
+import { outputOf } from './action-output.ts';
+import type {
+  ActionContext,
+  ActionEvent,
+  ActionInput,
+  ActionSlotContext,
+  ActionStatus,
+  DeadlineInput,
+  IgnoredResultDisposition,
+  SendActionInput,
+} from './action-types.ts';
+
+/** The per-action context of an action input. */
+export function actionContextOf(input: ActionInput): ActionContext {
+  return {
+    actionId: input.actionId,
+    actionName: input.actionName,
+    params: input.params,
+    taskId: input.taskId,
+    clientId: input.clientId,
+    dispatchId: input.actionId,
+    ackTimeoutMs: ackTimeoutFor(input.ackTimeoutMs),
+    execTimeoutMs: execTimeoutFor(input.actionName, input.execTimeoutMs, input.params),
+    retryBackoffMs:
+      input.retryBackoffMs !== undefined && input.retryBackoffMs >= 0 ? input.retryBackoffMs : defaultRetryBackoffMs,
+    idempotent: isIdempotentAction(input.actionName),
+    retryAllowed: isIdempotentAction(input.actionName) && input.retry !== false,
+    ...(input.traceId !== undefined ? { traceId: input.traceId } : {}),
+    ...(input.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
+    attempts: 0,
+    execTimeoutStreak: 0,
+    answered: false,
+    ignoredResults: 0,
+  };
+}
+
+export type Args = { context: ActionSlotContext; event: ActionEvent };
+/**
+ * A transition or action list built by the helpers below. XState's config types are inferred from
+ * `setup`, which helpers outside the config cannot name; the machine's tests check the behaviour.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Built = any;
+export const cur = (context: ActionSlotContext) => context.current!;
+
+/** The frame of the current attempt (`attempts` already counted). */
+function frameOf(c: ActionContext): SendActionInput {
+  return {
+    actionId: c.actionId,
+    dispatchId: c.dispatchId,
+    actionName: c.actionName,
+    params: c.params,
+    taskId: c.taskId,
+    clientId: c.clientId,
+    attempt: c.attempts,
+    execTimeoutMs: c.execTimeoutMs,
+    ...(c.traceId !== undefined ? { traceId: c.traceId } : {}),
+    ...(c.screenshotPresignedUrl !== undefined ? { screenshotPresignedUrl: c.screenshotPresignedUrl } : {}),
+  };
+}
+
+/** The actions of entering a wait of `ms` (a new waitId, then the deadline is armed). */
+export function wait(ms: (c: ActionContext) => number): Built {
+  return [
+    assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
+      waitId: context.waitId + 1,
+      waitMs: ms(cur(context)),
+    })),
+    {
+      type: 'armDeadline' as const,
+      params: ({ context }: Args): DeadlineInput => ({ waitId: context.waitId, ms: context.waitMs }),
+    },
+  ];
+}
+
+/** Write the frame of a new attempt and wait for its ack. */
+export const dispatch: Built = [
+  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
+    current: { ...cur(context), attempts: cur(context).attempts + 1 },
+  })),
+  { type: 'sendFrame' as const, params: ({ context }: Args) => frameOf(cur(context)) },
+  ...wait((c) => c.ackTimeoutMs),
+];
+
+/** Settle the current action as `status`: back to idle, the parent told. */
+export function settleAs(status: ActionStatus): Built {
+  return [
+    assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
+      last: outputOf(cur(context), status),
+      lastAnswer: cur(context).lastAnswer,
+      current: null,
+      settled: context.settled + 1,
+    })),
+    'reportSettled' as const,
+  ];
+}
+
+export function isFor(context: ActionSlotContext, actionId: string | undefined): boolean {
+  return context.current !== null && (actionId === undefined || actionId === context.current.actionId);
+}
+
+/** A RESULT while an attempt is open. */
+export function answered(): Built {
+  return [
+    { guard: 'isSuccess', target: 'idle', actions: ['recordAnswer', ...settleAs('succeeded')] },
+    { guard: 'isPartial', target: 'idle', actions: ['recordAnswer', ...settleAs('partial')] },
+    { guard: ({ context, event }: Args) => !isFor(context, (event as { actionId?: string }).actionId) },
+    {
+      guard: 'canRetryAnswer',
+      target: 'retryWait',
+      actions: ['recordAnswer', 'renewDispatchId', ...wait((c) => c.retryBackoffMs)],
+    },
+    { target: 'idle', actions: ['recordAnswer', ...settleAs('failed')] },
+  ] as const;
+}
+
+export function gone(): Built {
+  return { guard: 'forCurrent', target: 'idle', actions: ['recordPluginGone', ...settleAs('failed')] } as const;
+}
+
+export function cancel(): Built {
+  return {
+    target: 'idle',
+    actions: [
+      'recordCancel',
+      {
+        type: 'cancelOnPlugin',
+        params: ({ context, event }: Args) => ({
+          actionId: cur(context).actionId,
+          actionName: cur(context).actionName,
+          taskId: cur(context).taskId,
+          clientId: cur(context).clientId,
+          reason: (event as { reason?: string }).reason ?? 'the task was stopped',
+          closeTab: (event as { closeTab?: boolean }).closeTab === true,
+          ...(cur(context).traceId !== undefined ? { traceId: cur(context).traceId } : {}),
+        }),
+      },
+      ...settleAs('canceled'),
+    ],
+  } as const;
+}
+
+export function ignored(disposition: IgnoredResultDisposition): Built {
+  return [
+    'countIgnoredResult',
+    {
+      type: 'reportIgnoredResult',
+      params: ({ context }: Args) => ({ actionId: cur(context).actionId, disposition }),
+    },
+  ] as const;
+}
