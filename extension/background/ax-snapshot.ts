@@ -1,15 +1,17 @@
 // Fetches what the page model is built from, over the tab's CDP session: the frame tree, one
 // accessibility tree per frame (Accessibility.getFullAXTree with frameId; DOM.getFrameOwner places
 // a child frame at its <iframe>), and the few DOM attributes the accessibility tree does not carry
-// (aria-sort, aria-current, a link's target). A frame in another process (a cross-origin iframe
-// under site isolation) cannot be read from the tab's session: it is left out with a warning.
+// (aria-sort, aria-current, a link's target). A frame in another process (a cross-site iframe
+// under site isolation) is read through its child session (frame-sessions.ts) and placed at its
+// <iframe> in the parent's tree the same way.
 import type { AxNode } from './ax-tree.ts';
 import type { AxFrameTree, DomExtras } from './ax-model.ts';
+import type { FrameSession } from './frame-sessions.ts';
 
 export type CdpSend = <T = unknown>(
   method: string,
   params?: Record<string, unknown>,
-  options?: { timeoutMs?: number },
+  options?: { timeoutMs?: number; sessionId?: string },
 ) => Promise<T>;
 
 /** Chrome builds the tree of a page of thousands of controls in seconds on a loaded machine: beyond the usual 5 s command bound. */
@@ -102,10 +104,42 @@ async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
   return extras;
 }
 
-export async function takeAxSnapshot(send: CdpSend): Promise<AxSnapshot> {
-  const { frameTree } = await send<{ frameTree: FrameTreeNode }>('Page.getFrameTree');
+/** An out-of-process frame's tree (its own document; frames nested in it in the same process are not read). */
+async function outOfProcessTree(send: CdpSend, frame: FrameSession): Promise<AxFrameTree> {
+  const [tree, owner] = await Promise.all([
+    send<{ nodes: AxNode[] }>(
+      'Accessibility.getFullAXTree',
+      {},
+      { timeoutMs: AX_TREE_TIMEOUT_MS, sessionId: frame.sessionId },
+    ),
+    send<{ backendNodeId: number }>(
+      'DOM.getFrameOwner',
+      { frameId: frame.frameId },
+      frame.parentSessionId ? { sessionId: frame.parentSessionId } : undefined,
+    ),
+  ]);
+  const out: AxFrameTree = {
+    frameId: frame.frameId,
+    nodes: tree.nodes,
+    ownerBackendId: owner.backendNodeId,
+    url: frame.url,
+    sessionId: frame.sessionId,
+  };
+  if (frame.parentSessionId) out.ownerSessionId = frame.parentSessionId;
+  return out;
+}
+
+export async function takeAxSnapshot(
+  send: CdpSend,
+  outOfProcess: () => Promise<FrameSession[]> = async () => [],
+): Promise<AxSnapshot> {
+  const [{ frameTree }, remote] = await Promise.all([
+    send<{ frameTree: FrameTreeNode }>('Page.getFrameTree'),
+    outOfProcess().catch(() => [] as FrameSession[]),
+  ]);
   const warnings: string[] = [];
-  const children = flatten(frameTree);
+  const remoteIds = new Set(remote.map((f) => f.frameId));
+  const children = flatten(frameTree).filter((child) => !remoteIds.has(child.frame.id));
   const [main, extras, ...childTrees] = await Promise.all([
     send<{ nodes: AxNode[] }>(
       'Accessibility.getFullAXTree',
@@ -131,11 +165,19 @@ export async function takeAxSnapshot(send: CdpSend): Promise<AxSnapshot> {
         };
       } catch {
         warnings.push(
-          `the frame ${child.frame.url.slice(0, 200)} runs in another process (cross-origin): its content is not in the page model`,
+          `the frame ${child.frame.url.slice(0, 200)} could not be read: its content is not in the page model`,
         );
         return null;
       }
     }),
+    ...remote.map((frame) =>
+      outOfProcessTree(send, frame).catch(() => {
+        warnings.push(
+          `the frame ${frame.url.slice(0, 200)} runs in another process and could not be read: its content is not in the page model`,
+        );
+        return null;
+      }),
+    ),
   ]);
   const frames: AxFrameTree[] = [{ frameId: frameTree.frame.id, nodes: main.nodes, url: frameTree.frame.url }];
   for (const tree of childTrees) if (tree) frames.push(tree);
