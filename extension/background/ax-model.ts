@@ -88,6 +88,8 @@ export interface AxFrameTree {
   sessionId?: string;
   /** The session whose tree holds this frame's <iframe> (undefined: the tab's own). */
   ownerSessionId?: string;
+  /** This frame's DOM extras (a child frame's; the main frame's come as axModel's `extras`). */
+  extras?: ReadonlyMap<number, DomExtras>;
 }
 
 export interface AxEntry {
@@ -312,8 +314,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       const role = roleOfNode(node);
       const props =
         node.ignored || node.backendDOMNodeId === undefined || SKIPPED.has(role) ? null : propertiesOf(node);
-      // DOM extras are read from the tab's own process only.
-      const extra = props && !tree.sessionId ? extras.get(node.backendDOMNodeId!) : undefined;
+      const extra = props ? (tree === main ? extras : tree.extras)?.get(node.backendDOMNodeId!) : undefined;
       const element = !props
         ? null
         : role === 'LabelText'

@@ -24,7 +24,17 @@ s.after(async (ctx) => {
   disarm();
 });
 
-type Entry = { role?: string; name?: string; frame?: string; expanded?: boolean; checked?: boolean };
+type Entry = {
+  role?: string;
+  name?: string;
+  frame?: string;
+  expanded?: boolean;
+  checked?: boolean;
+  type?: string;
+  value?: string;
+  sort?: string;
+  current?: string;
+};
 const by = (role: string, name: string) => (e: Entry) => e.role === role && e.name === name;
 const refs = (snap: { refs: Record<string, Entry> }) => Object.values(snap.refs);
 
@@ -65,6 +75,16 @@ s('the controls of a cross-site frame are listed under it; type, check and click
   await env.ok('form', ['check', refWhere(snap, by('checkbox', 'Gift wrap'), 'Gift wrap')]);
   await env.ok('form', ['click', refWhere(snap, by('button', 'Send order'), 'Send order')]);
   assert.is(await frame.evaluate(() => document.getElementById('out')!.textContent), 'sent:Ada:true:true');
+  // What the tree does not carry is read from the frame's DOM (and its shadow roots): a password
+  // field (its value never shown), a sorted column, the current page's link.
+  await env.ok('form', ['type', refWhere(snap, by('textbox', 'PIN'), 'PIN'), '1234']);
+  const read = (await env.ok('form', ['snapshot', '-i'])) as { refs: Record<string, Entry> };
+  const pin = refs(read).find(by('textbox', 'PIN'))!;
+  assert.is(pin.type, 'password');
+  assert.is(pin.value, undefined, 'a password is not shown');
+  assert.is(refs(read).find(by('columnheader', 'Item'))?.sort, 'ascending');
+  assert.is(refs(read).find(by('link', 'Order'))?.current, 'page');
+  assert.not.ok(refs(read).find(by('link', 'Cart'))?.current);
   // Refs stay stable across snapshots in the frame too.
   const again = await env.ok('form', ['snapshot', '-i']);
   assert.is(refWhere(again, by('button', 'Send order'), 'Send order'), refWhere(snap, by('button', 'Send order'), ''));
