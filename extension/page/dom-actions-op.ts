@@ -4,6 +4,7 @@ import { armOwnInput } from '../shared/own-input-guard.ts';
 import { hitsTarget, inViewport, isToggleControl, isVisible, resolveTarget, visibleLabel } from './element-lookup.ts';
 import type { PageOpFailure, PageOps, RefGeneration, TargetSpec } from './page-ops.ts';
 import { isA } from './realm.ts';
+import { inMotion } from './motion.ts';
 
 type RefState = { docToken: string; current: RefGeneration | null };
 
@@ -112,6 +113,7 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
     submitsForm: submitsForm(element),
   };
   if (point.via) result.via = point.via;
+  if (inMotion(element)) result.moving = true;
   if (hit && !hitsTarget(element, x, y) && !hit.contains(element)) result.obscuredBy = describe(hit);
   return result;
 }

@@ -100,6 +100,8 @@ export interface PageOps {
           mac: boolean;
           via?: 'label';
           submitsForm: boolean;
+          /** An animation is moving the element (or an ancestor): its point may not be where it ends up. */
+          moving?: true;
         }
       | PageOpFailure;
   };

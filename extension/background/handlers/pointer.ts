@@ -1,6 +1,6 @@
 // Shared by the pointer handlers (click, double-click, hover, check): where to put the mouse
-// (the page agent's locate: scrolled into view, through the label of a visually hidden control)
-// and CDP mouse events there. `null` from pointAt: the control has no box but element.click()
+// (the page agent's locate: scrolled into view, through the label of a visually hidden control,
+// once no animation moves it) and CDP mouse events there. `null` from pointAt: the control has no box but element.click()
 // operates it (a display:none checkbox with no visible label).
 import type { ActionContext } from '../action-context.ts';
 import type { PageOps, TargetSpec } from '../../page/page-ops.ts';
@@ -10,6 +10,9 @@ import { failTarget, runPageOp } from './page-op.ts';
 export type Located = Extract<PageOps['locate']['result'], { ok: true }> & { sessionId?: string };
 
 const MODIFIER_CTRL = 2;
+/** How long a click waits for an animation moving its target to end, and how often it looks. */
+export const SETTLE_MAX_MS = 1_000;
+const SETTLE_POLL_MS = 50;
 const MODIFIER_META = 4;
 
 export async function pointAt(
@@ -18,11 +21,18 @@ export async function pointAt(
   target: TargetSpec,
   warnings: string[],
 ): Promise<Located | null> {
-  const located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
+  let located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
+  // An element an animation is moving (a menu or tree opening): located again until it settles,
+  // as Playwright waits for a stable box, within a bound.
+  for (let waited = 0; located.ok && located.moving && waited < SETTLE_MAX_MS; waited += SETTLE_POLL_MS) {
+    await new Promise<void>((resolve) => ctx.timers.setTimeout(resolve, SETTLE_POLL_MS));
+    located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
+  }
   if (!located.ok) {
     if (located.operableByDom) return null;
     failTarget(located);
   }
+  if (located.moving) warnings.push(`the target was still moving after ${SETTLE_MAX_MS} ms; clicked where it was`);
   if (located.obscuredBy)
     warnings.push(`the target's centre is covered by ${located.obscuredBy}; clicked there anyway`);
   // Inside a child frame the page agent's point is the frame's own: CDP gives it in the tab's viewport.
