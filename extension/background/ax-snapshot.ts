@@ -40,7 +40,7 @@ function flatten(node: FrameTreeNode, out: FrameTreeNode[] = []): FrameTreeNode[
 }
 
 /** A frame's DOM extras; none when they cannot be read (the tree alone still makes the model). */
-const extrasOf = (send: CdpSend, frameId: string, sessionId?: string) =>
+const extrasOf = (send: CdpSend, frameId: string | undefined, sessionId?: string) =>
   domExtras(send, frameId, sessionId).catch(() => new Map<number, DomExtras>());
 
 /** An out-of-process frame's tree (its own document; frames nested in it in the same process are not read). */
@@ -74,6 +74,7 @@ export async function takeAxSnapshot(
   send: CdpSend,
   outOfProcess: () => Promise<FrameSession[]> = async () => [],
 ): Promise<AxSnapshot> {
+  const mainExtras = extrasOf(send, undefined);
   const [{ frameTree }, remote] = await Promise.all([
     send<{ frameTree: FrameTreeNode }>('Page.getFrameTree'),
     outOfProcess().catch(() => [] as FrameSession[]),
@@ -87,7 +88,7 @@ export async function takeAxSnapshot(
       { frameId: frameTree.frame.id },
       { timeoutMs: AX_TREE_TIMEOUT_MS },
     ),
-    extrasOf(send, frameTree.frame.id),
+    mainExtras,
     ...children.map(async (child): Promise<AxFrameTree | null> => {
       try {
         const [tree, owner, frameExtras] = await Promise.all([

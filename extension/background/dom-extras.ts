@@ -1,8 +1,8 @@
 // The few DOM attributes the accessibility tree does not carry (aria-sort, aria-current, a link's
 // target, an input's type and a field's name, a native multiple select), read in one frame's
-// document and its open shadow roots: one query in an isolated world of the frame (so the page's
-// own overrides of querySelectorAll do not matter), then DOM.describeNode of each match for its
-// backend node id. Works in any frame, in the tab's process or another (through its session).
+// document and its open shadow roots: one query (in an isolated world of a child frame; in the
+// main frame's own world, with the prototypes' querySelectorAll), then DOM.describeNode of each
+// match for its backend node id. Works in any frame, in the tab's process or another (its session).
 import type { DomExtras } from './ax-model.ts';
 import type { CdpSend } from './ax-snapshot.ts';
 
@@ -44,11 +44,15 @@ const FIND_FUNCTION = `(typedSelector, otherSelector, maxTyped, maxOther) => {
   const roots = [document];
   const typed = [];
   const other = [];
+  const query = Document.prototype.querySelectorAll;
+  const queryIn = DocumentFragment.prototype.querySelectorAll;
   for (let i = 0; i < roots.length && i < 5000; i++) {
     const root = roots[i];
-    for (const el of root.querySelectorAll(typedSelector)) if (typed.length < maxTyped) typed.push(el);
-    for (const el of root.querySelectorAll(otherSelector)) if (other.length < maxOther) other.push(el);
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+    const all = (selector) => (root === document ? query : queryIn).call(root, selector);
+    for (const el of all(typedSelector)) if (typed.length < maxTyped) typed.push(el);
+    for (const el of all(otherSelector)) if (other.length < maxOther) other.push(el);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    while (walker.nextNode()) if (walker.currentNode.shadowRoot) roots.push(walker.currentNode.shadowRoot);
   }
   return typed.concat(other);
 }`;
@@ -77,19 +81,32 @@ function extraOf(described: Described): DomExtras {
  * above all: the tree cannot tell an empty one from a text field, and the runtime must know them
  * to keep what is typed there secret).
  */
-export async function domExtras(send: CdpSend, frameId: string, sessionId?: string): Promise<Map<number, DomExtras>> {
+export async function domExtras(
+  send: CdpSend,
+  frameId: string | undefined,
+  sessionId?: string,
+): Promise<Map<number, DomExtras>> {
   const options = sessionId ? { sessionId } : undefined;
   const extras = new Map<number, DomExtras>();
-  const world = await send<{ executionContextId: number }>(
-    'Page.createIsolatedWorld',
-    { frameId, worldName: WORLD_NAME },
-    options,
-  );
+  // The main frame's document is read in the page's own world (no world to create first: the
+  // query then runs before the accessibility tree is built, and only the descriptions wait for it).
+  const world =
+    frameId === undefined
+      ? undefined
+      : await send<{ executionContextId: number }>(
+          'Page.createIsolatedWorld',
+          { frameId, worldName: WORLD_NAME },
+          options,
+        );
   const args = [TYPED_SELECTOR, EXTRAS_SELECTOR, MAX_TYPED, MAX_EXTRAS].map((a) => JSON.stringify(a)).join(', ');
   try {
     const found = await send<{ result: { objectId?: string } }>(
       'Runtime.evaluate',
-      { expression: `(${FIND_FUNCTION})(${args})`, contextId: world.executionContextId, objectGroup: OBJECT_GROUP },
+      {
+        expression: `(${FIND_FUNCTION})(${args})`,
+        objectGroup: OBJECT_GROUP,
+        ...(world ? { contextId: world.executionContextId } : {}),
+      },
       options,
     );
     if (!found.result.objectId) return extras;
