@@ -33,7 +33,9 @@ async function partial(ctx: ActionContext, tabId: number, backendNodeId: number)
 
 /** The ARIA combobox or listbox a select target names; null for a native <select> (the page agent's) or anything else. */
 export async function ariaWidgetOf(ctx: ActionContext, tabId: number, target: TargetSpec): Promise<AriaWidget | null> {
-  if (!ctx.cdp.isAttached(tabId)) return null;
+  // A node of an out-of-process frame: its backend id means nothing in the tab's session (the
+  // page agent's native <select> path, run in that frame, is what remains).
+  if (!ctx.cdp.isAttached(tabId) || target.node?.sessionId) return null;
   try {
     let backendId = target.node?.backendId;
     if (backendId === undefined) {

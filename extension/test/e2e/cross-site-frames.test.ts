@@ -73,8 +73,9 @@ s('the controls of a cross-site frame are listed under it; type, check and click
   await env.ok('form', ['type', refWhere(snap, by('textbox', 'Name'), 'Name'), 'Ada']);
   assert.is(await frame.evaluate(() => (document.getElementById('name') as HTMLInputElement).value), 'Ada');
   await env.ok('form', ['check', refWhere(snap, by('checkbox', 'Gift wrap'), 'Gift wrap')]);
+  await env.ok('form', ['select', refWhere(snap, by('combobox', 'Size'), 'Size'), 'Large']);
   await env.ok('form', ['click', refWhere(snap, by('button', 'Send order'), 'Send order')]);
-  assert.is(await frame.evaluate(() => document.getElementById('out')!.textContent), 'sent:Ada:true:true');
+  assert.is(await frame.evaluate(() => document.getElementById('out')!.textContent), 'sent:Ada:true:Large:true');
   // What the tree does not carry is read from the frame's DOM (and its shadow roots): a password
   // field (its value never shown), a sorted column, the current page's link.
   await env.ok('form', ['type', refWhere(snap, by('textbox', 'PIN'), 'PIN'), '1234']);
