@@ -1,5 +1,5 @@
 // ARIA patterns the vendored libraries do not have, on pages written after the ARIA Authoring
-// Practices (pages/menubar.html, pages/grid-combobox.html), through browser-shell in a plain
+// Practices (fixtures/corpus/aria-patterns: menubar.html, grid-combobox.html), through browser-shell in a plain
 // Chromium: a menubar (items listed with their expanded and checked states, opened by a click or
 // the keyboard, an item chosen) and a combobox with a grid pop-up (select picks a row by its
 // name). Verdicts are read from the pages' own DOM.
@@ -39,7 +39,7 @@ const snapshotWith = async (env: McpEnv, session: string, pred: (e: Entry) => bo
   )) as Snap;
 
 s('menubar: items with their states; a click opens a menu, an item is chosen', async ({ env }) => {
-  await env.ok('bar', ['open', `${env.corpus.url}/local/menubar.html`]);
+  await env.ok('bar', ['open', `${env.corpus.url}/aria-patterns/menubar.html`]);
   const closed = (await env.ok('bar', ['snapshot', '-i'])) as Snap;
   assert.is(find(closed, 'menuitem', 'File')?.expanded, false, 'File says it is collapsed');
   assert.ok(find(closed, 'menuitem', 'Style'), 'the item that is not a tab stop is listed');
@@ -48,7 +48,7 @@ s('menubar: items with their states; a click opens a menu, an item is chosen', a
   const open = await snapshotWith(env, 'bar', by('menuitem', 'Open…'), 'the File menu');
   assert.is(find(open, 'menuitem', 'File')?.expanded, true, 'File says it is expanded');
   await env.ok('bar', ['click', refWhere(open, by('menuitem', 'Open…'), 'Open…')]);
-  const page = await env.pageOf('/local/menubar.html');
+  const page = await env.pageOf('/aria-patterns/menubar.html');
   assert.is(await page.textContent('#last'), 'last:Open…');
 });
 
@@ -57,7 +57,7 @@ s('menubar: the keyboard moves along the bar and opens a menu; checkbox and radi
   await env.ok('bar', ['focus', refWhere(snap, by('menuitem', 'File'), 'File')]);
   await env.ok('bar', ['press', 'ArrowRight']);
   await env.ok('bar', ['press', 'Enter']);
-  const page = await env.pageOf('/local/menubar.html');
+  const page = await env.pageOf('/aria-patterns/menubar.html');
   assert.is(await page.getAttribute('#m-style', 'aria-expanded'), 'true', 'the keys reached Style');
   const open = await snapshotWith(env, 'bar', by('menuitemradio', 'Large'), 'the Style menu');
   assert.is(find(open, 'menuitemcheckbox', 'Bold')?.checked, false);
@@ -72,12 +72,12 @@ s('menubar: the keyboard moves along the bar and opens a menu; checkbox and radi
 });
 
 s('combobox with a grid pop-up: select chooses a row by its name', async ({ env }) => {
-  await env.ok('grid', ['open', `${env.corpus.url}/local/grid-combobox.html`]);
+  await env.ok('grid', ['open', `${env.corpus.url}/aria-patterns/grid-combobox.html`]);
   const snap = (await env.ok('grid', ['snapshot', '-i'])) as Snap;
   const food = find(snap, 'combobox', 'Food');
   assert.ok(food, 'the combobox is listed');
   assert.is(food!.hasPopup, 'grid');
-  const page = await env.pageOf('/local/grid-combobox.html');
+  const page = await env.pageOf('/aria-patterns/grid-combobox.html');
   const chosen = await env.ok('grid', ['select', refWhere(snap, by('combobox', 'Food'), 'Food'), 'Banana']);
   assert.not.ok(chosen.warnings, 'chosen from the grid, not typed');
   assert.is(await page.inputValue('#cb-input'), 'Banana');
