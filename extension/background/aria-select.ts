@@ -33,7 +33,9 @@ async function partial(ctx: ActionContext, tabId: number, backendNodeId: number)
 
 /** The ARIA combobox or listbox a select target names; null for a native <select> (the page agent's) or anything else. */
 export async function ariaWidgetOf(ctx: ActionContext, tabId: number, target: TargetSpec): Promise<AriaWidget | null> {
-  if (!ctx.cdp.isAttached(tabId)) return null;
+  // A node of an out-of-process frame: its backend id means nothing in the tab's session (the
+  // page agent's native <select> path, run in that frame, is what remains).
+  if (!ctx.cdp.isAttached(tabId) || target.node?.sessionId) return null;
   try {
     let backendId = target.node?.backendId;
     if (backendId === undefined) {
@@ -81,23 +83,31 @@ async function visibleOptions(ctx: ActionContext, tabId: number, widget: AriaWid
             .map((r) => r.backendDOMNodeId)
             .filter((id): id is number => id !== undefined)
         : [];
+  // A combobox whose pop-up is a grid (its cells are the choices) or a tree (its items).
+  const popup = propertiesOf(fresh).get('hasPopup');
+  const roles = ['option'];
+  if (widget.role === 'combobox' && roots.length > 0 && (popup === 'grid' || popup === 'tree'))
+    roles.push(popup === 'grid' ? 'gridcell' : 'treeitem');
   if (roots.length === 0)
     roots.push(
       (await ctx.cdp.send<{ root: { backendNodeId: number } }>(tabId, 'DOM.getDocument', { depth: 0 })).root
         .backendNodeId,
     );
   const out: OptionNode[] = [];
-  for (const root of roots) {
-    const { nodes } = await ctx.cdp
-      .send<{ nodes: AxNode[] }>(tabId, 'Accessibility.queryAXTree', { backendNodeId: root, role: 'option' })
-      .catch(() => ({ nodes: [] as AxNode[] }));
-    for (const node of nodes) {
-      if (node.ignored || node.backendDOMNodeId === undefined) continue;
-      const option: OptionNode = { backendId: node.backendDOMNodeId, name: textOfValue(node.name) };
-      const selected = propertiesOf(node).get('selected');
-      if (typeof selected === 'boolean') option.selected = selected;
-      out.push(option);
+  for (const role of roles) {
+    for (const root of roots) {
+      const { nodes } = await ctx.cdp
+        .send<{ nodes: AxNode[] }>(tabId, 'Accessibility.queryAXTree', { backendNodeId: root, role })
+        .catch(() => ({ nodes: [] as AxNode[] }));
+      for (const node of nodes) {
+        if (node.ignored || node.backendDOMNodeId === undefined) continue;
+        const option: OptionNode = { backendId: node.backendDOMNodeId, name: textOfValue(node.name) };
+        const selected = propertiesOf(node).get('selected');
+        if (typeof selected === 'boolean') option.selected = selected;
+        out.push(option);
+      }
     }
+    if (out.length > 0) break;
   }
   return out;
 }
@@ -164,6 +174,7 @@ export async function ariaSelect(
     if (opened) await clickNode(ctx, tabId, widget.backendId);
     let found = await waitForOption(ctx, tabId, widget, wanted);
     const editable = propertiesOf(widget.node).get('editable') !== undefined;
+    const firstSeen = found.options;
     if (!found.option && widget.role === 'combobox' && editable) {
       // An autocomplete: its suggestions come from what is typed.
       const focused = await runPageOp(ctx, tabId, 'focusForTyping', {
@@ -177,7 +188,10 @@ export async function ariaSelect(
         // A datalist or free-text combobox: what was typed is the value.
         const value = textOfValue((await partial(ctx, tabId, widget.backendId))?.value);
         if (value.toLowerCase() === wanted.toLowerCase()) {
-          warnings.push('no suggestion list showed this option; the text was typed into the combobox');
+          const seen = firstSeen.map((o) => JSON.stringify(o.name)).slice(0, 10);
+          warnings.push(
+            `no suggestion list showed this option (${seen.length > 0 ? `it showed ${seen.join(', ')}` : 'it showed none'}); the text was typed into the combobox`,
+          );
           labels.push(value);
           continue;
         }

@@ -19,16 +19,19 @@ const MAX_BOX_CHECKS = 50;
  * its row's label is listed instead. A wider one (TodoMVC's todo toggles, opacity 0 over a drawn
  * box) is kept.
  */
-async function pixelWide(ctx: ActionContext, tabId: number, entries: AxEntry[]): Promise<Set<number>> {
-  const tiny = new Set<number>();
+async function pixelWide(ctx: ActionContext, tabId: number, entries: AxEntry[]): Promise<Set<AxEntry>> {
+  const tiny = new Set<AxEntry>();
   await Promise.all(
     entries.map(async (entry) => {
       const box = await ctx.cdp
-        .send<{ model: { width: number; height: number } }>(tabId, 'DOM.getBoxModel', {
-          backendNodeId: entry.backendId,
-        })
+        .send<{ model: { width: number; height: number } }>(
+          tabId,
+          'DOM.getBoxModel',
+          { backendNodeId: entry.backendId },
+          entry.sessionId ? { sessionId: entry.sessionId } : undefined,
+        )
         .catch(() => null);
-      if (box && (box.model.width <= 2 || box.model.height <= 2)) tiny.add(entry.backendId);
+      if (box && (box.model.width <= 2 || box.model.height <= 2)) tiny.add(entry);
     }),
   );
   return tiny;
@@ -36,7 +39,10 @@ async function pixelWide(ctx: ActionContext, tabId: number, entries: AxEntry[]):
 
 export async function axIndex(ctx: ActionContext, tabId: number): Promise<ActionResultMap['browser_dom_index']> {
   await ctx.cdp.attach(tabId);
-  const snapshot = await takeAxSnapshot((method, params, options) => ctx.cdp.send(tabId, method, params, options));
+  const snapshot = await takeAxSnapshot(
+    (method, params, options) => ctx.cdp.send(tabId, method, params, options),
+    () => ctx.cdp.frames.list(tabId),
+  );
   const model = axModel(snapshot.frames, snapshot.extras);
   const tiny = await pixelWide(ctx, tabId, model.entries.filter((e) => e.unnamedToggle).slice(0, MAX_BOX_CHECKS));
   // Nodes behind an open modal keep their refs (acting on one says why it cannot) but are not listed.
@@ -44,10 +50,10 @@ export async function axIndex(ctx: ActionContext, tabId: number): Promise<Action
   const ids = await ctx.refs.recordAx(
     tabId,
     snapshot.loaderId,
-    kept.map((e) => ({ b: e.backendId, f: e.frameId })),
+    kept.map((e) => (e.sessionId ? { b: e.backendId, f: e.frameId, o: 1 as const } : { b: e.backendId, f: e.frameId })),
   );
   const elements = kept.flatMap((entry, i) =>
-    entry.behindModal || tiny.has(entry.backendId) ? [] : [{ clickId: ids[i]!, ...entry.element }],
+    entry.behindModal || tiny.has(entry) ? [] : [{ clickId: ids[i]!, ...entry.element }],
   );
   const warnings = [...snapshot.warnings];
   if (model.entries.length > kept.length)

@@ -1,6 +1,6 @@
 // The page model from Chrome's accessibility tree: every node a person could operate
 // or read as a control, in document order, with its role, own accessible name, value and ARIA
-// states. Child frames are inlined where their <iframe> sits; open shadow roots are already part
+// states. Child frames (in the tab's process or another) are inlined where their <iframe> sits; open shadow roots are already part
 // of the tree Chrome builds. A modal dialog scopes the model to itself. Pure: the trees come from
 // ax-snapshot.ts.
 import type { IndexedElement } from '../page/page-ops.ts';
@@ -84,11 +84,19 @@ export interface AxFrameTree {
   ownerBackendId?: number;
   /** The frame's URL, named on entries when the <iframe> has no accessible name. */
   url?: string;
+  /** The child session of a frame in another process (its backend node ids are that process's own). */
+  sessionId?: string;
+  /** The session whose tree holds this frame's <iframe> (undefined: the tab's own). */
+  ownerSessionId?: string;
+  /** This frame's DOM extras (a child frame's; the main frame's come as axModel's `extras`). */
+  extras?: ReadonlyMap<number, DomExtras>;
 }
 
 export interface AxEntry {
   backendId: number;
   frameId: string;
+  /** The child session of an out-of-process frame the node lives in. */
+  sessionId?: string;
   element: Omit<IndexedElement, 'clickId'>;
   /** A checkbox or radio with no name of its own (named by its row): ax-index.ts drops it when it is a pixel wide. */
   unnamedToggle?: true;
@@ -284,9 +292,12 @@ function entryOf(
 export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomExtras> = new Map()): AxModel {
   const main = frames[0];
   if (!main) return { entries: [] };
-  const childByOwner = new Map<number, AxFrameTree>();
+  // Backend node ids are per renderer process: an <iframe> is keyed by its tree's session too.
+  const ownerKey = (sessionId: string | undefined, backendId: number) => `${sessionId ?? ''}:${backendId}`;
+  const childByOwner = new Map<string, AxFrameTree>();
   for (const frame of frames.slice(1))
-    if (frame.ownerBackendId !== undefined) childByOwner.set(frame.ownerBackendId, frame);
+    if (frame.ownerBackendId !== undefined)
+      childByOwner.set(ownerKey(frame.ownerSessionId, frame.ownerBackendId), frame);
   const modalNode = findModal(main);
   const entries: AxEntry[] = [];
   const seen = new Set<string>();
@@ -303,7 +314,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       const role = roleOfNode(node);
       const props =
         node.ignored || node.backendDOMNodeId === undefined || SKIPPED.has(role) ? null : propertiesOf(node);
-      const extra = props ? extras.get(node.backendDOMNodeId!) : undefined;
+      const extra = props ? (tree === main ? extras : tree.extras)?.get(node.backendDOMNodeId!) : undefined;
       const element = !props
         ? null
         : role === 'LabelText'
@@ -314,6 +325,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       if (element) {
         if (frameLabel && !element.frame) element.frame = frameLabel;
         const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element };
+        if (tree.sessionId) entry.sessionId = tree.sessionId;
         if (!inside) entry.behindModal = true;
         if ((role === 'checkbox' || role === 'radio') && !textOfValue(node.name)) entry.unnamedToggle = true;
         entries.push(entry);
@@ -321,7 +333,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
       // A native <select>'s options are its `options`, not entries of their own.
       if (role === 'MenuListPopup' || extra?.multipleSelect) return;
       if ((role === 'Iframe' || role === 'IframePresentational') && node.backendDOMNodeId !== undefined) {
-        const child = childByOwner.get(node.backendDOMNodeId);
+        const child = childByOwner.get(ownerKey(tree.sessionId, node.backendDOMNodeId));
         if (child && !node.ignored) walkFrame(child, textOfValue(node.name) || child.url || 'iframe', inside);
       }
       for (const id of node.childIds ?? []) {

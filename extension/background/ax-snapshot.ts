@@ -1,15 +1,18 @@
 // Fetches what the page model is built from, over the tab's CDP session: the frame tree, one
 // accessibility tree per frame (Accessibility.getFullAXTree with frameId; DOM.getFrameOwner places
-// a child frame at its <iframe>), and the few DOM attributes the accessibility tree does not carry
-// (aria-sort, aria-current, a link's target). A frame in another process (a cross-origin iframe
-// under site isolation) cannot be read from the tab's session: it is left out with a warning.
+// a child frame at its <iframe>), and per frame the few DOM attributes the accessibility tree does
+// not carry (dom-extras.ts: aria-sort, aria-current, a link's target, an input's type). A frame in another process (a cross-site iframe
+// under site isolation) is read through its child session (frame-sessions.ts) and placed at its
+// <iframe> in the parent's tree the same way.
 import type { AxNode } from './ax-tree.ts';
 import type { AxFrameTree, DomExtras } from './ax-model.ts';
+import { domExtras } from './dom-extras.ts';
+import type { FrameSession } from './frame-sessions.ts';
 
 export type CdpSend = <T = unknown>(
   method: string,
   params?: Record<string, unknown>,
-  options?: { timeoutMs?: number },
+  options?: { timeoutMs?: number; sessionId?: string },
 ) => Promise<T>;
 
 /** Chrome builds the tree of a page of thousands of controls in seconds on a loaded machine: beyond the usual 5 s command bound. */
@@ -28,36 +31,6 @@ export interface AxSnapshot {
   warnings: string[];
 }
 
-/** DOM attributes read beside the tree; bounded so a page of a thousand target=_blank links stays cheap. */
-const EXTRAS_SELECTOR = '[aria-sort],[aria-current]:not([aria-current="false"]),a[target]:not([target="_self"])';
-const MAX_EXTRAS = 200;
-/** Input types the tree does not tell apart from a text field (a checkbox, a range or a number it does). */
-const TYPED_INPUTS = [
-  'password',
-  'email',
-  'url',
-  'tel',
-  'date',
-  'time',
-  'datetime-local',
-  'month',
-  'week',
-  'color',
-  'file',
-  'range',
-  'number',
-];
-/** Also form fields' `name` attributes (planners match them) and native multiple selects. */
-const TYPED_SELECTOR = [
-  ...TYPED_INPUTS.map((t) => `input[type="${t}" i]`),
-  'input[name]',
-  'select[name]',
-  'textarea[name]',
-  'select[multiple]',
-].join(',');
-const MAX_TYPED = 500;
-const SORTS = new Set(['ascending', 'descending', 'other']);
-
 function flatten(node: FrameTreeNode, out: FrameTreeNode[] = []): FrameTreeNode[] {
   for (const child of node.childFrames ?? []) {
     out.push(child);
@@ -66,76 +39,89 @@ function flatten(node: FrameTreeNode, out: FrameTreeNode[] = []): FrameTreeNode[
   return out;
 }
 
-async function domExtras(send: CdpSend): Promise<Map<number, DomExtras>> {
-  const extras = new Map<number, DomExtras>();
-  const { root } = await send<{ root: { nodeId: number } }>('DOM.getDocument', { depth: 0 });
-  // Typed inputs first (password fields above all: the tree cannot tell an empty one from a text
-  // field, and the runtime must know them to keep what is typed there secret).
-  const [typed, others] = await Promise.all(
-    [TYPED_SELECTOR, EXTRAS_SELECTOR].map((selector) =>
-      send<{ nodeIds: number[] }>('DOM.querySelectorAll', { nodeId: root.nodeId, selector }),
+/** A frame's DOM extras; none when they cannot be read (the tree alone still makes the model). */
+const extrasOf = (send: CdpSend, frameId: string | undefined, sessionId?: string) =>
+  domExtras(send, frameId, sessionId).catch(() => new Map<number, DomExtras>());
+
+/** An out-of-process frame's tree (its own document; frames nested in it in the same process are not read). */
+async function outOfProcessTree(send: CdpSend, frame: FrameSession): Promise<AxFrameTree> {
+  const [tree, owner, extras] = await Promise.all([
+    send<{ nodes: AxNode[] }>(
+      'Accessibility.getFullAXTree',
+      {},
+      { timeoutMs: AX_TREE_TIMEOUT_MS, sessionId: frame.sessionId },
     ),
-  );
-  const nodeIds = [...typed!.nodeIds.slice(0, MAX_TYPED), ...others!.nodeIds.slice(0, MAX_EXTRAS)];
-  const described = await Promise.all(
-    nodeIds.map((nodeId) =>
-      send<{ node: { backendNodeId: number; nodeName: string; attributes?: string[] } }>('DOM.describeNode', {
-        nodeId,
-      }).catch(() => null),
+    send<{ backendNodeId: number }>(
+      'DOM.getFrameOwner',
+      { frameId: frame.frameId },
+      frame.parentSessionId ? { sessionId: frame.parentSessionId } : undefined,
     ),
-  );
-  for (const result of described) {
-    if (!result) continue;
-    const attrs = result.node.attributes ?? [];
-    const extra: DomExtras = {};
-    for (let i = 0; i + 1 < attrs.length; i += 2) {
-      const [name, value] = [attrs[i]!, attrs[i + 1]!.trim()];
-      if (name === 'aria-sort' && SORTS.has(value)) extra.sort = value as DomExtras['sort'];
-      else if (name === 'aria-current' && value !== '' && value !== 'false') extra.current = value;
-      else if (name === 'target' && value !== '' && value !== '_self') extra.target = value;
-      else if (name === 'type' && TYPED_INPUTS.includes(value.toLowerCase())) extra.type = value.toLowerCase();
-      else if (name === 'name' && value !== '') extra.name = value.slice(0, 200);
-      else if (name === 'multiple' && result.node.nodeName === 'SELECT') extra.multipleSelect = true;
-    }
-    if (Object.keys(extra).length > 0) extras.set(result.node.backendNodeId, extra);
-  }
-  return extras;
+    extrasOf(send, frame.frameId, frame.sessionId),
+  ]);
+  const out: AxFrameTree = {
+    frameId: frame.frameId,
+    nodes: tree.nodes,
+    ownerBackendId: owner.backendNodeId,
+    url: frame.url,
+    sessionId: frame.sessionId,
+    extras,
+  };
+  if (frame.parentSessionId) out.ownerSessionId = frame.parentSessionId;
+  return out;
 }
 
-export async function takeAxSnapshot(send: CdpSend): Promise<AxSnapshot> {
-  const { frameTree } = await send<{ frameTree: FrameTreeNode }>('Page.getFrameTree');
+export async function takeAxSnapshot(
+  send: CdpSend,
+  outOfProcess: () => Promise<FrameSession[]> = async () => [],
+): Promise<AxSnapshot> {
+  const mainExtras = extrasOf(send, undefined);
+  const [{ frameTree }, remote] = await Promise.all([
+    send<{ frameTree: FrameTreeNode }>('Page.getFrameTree'),
+    outOfProcess().catch(() => [] as FrameSession[]),
+  ]);
   const warnings: string[] = [];
-  const children = flatten(frameTree);
+  const remoteIds = new Set(remote.map((f) => f.frameId));
+  const children = flatten(frameTree).filter((child) => !remoteIds.has(child.frame.id));
   const [main, extras, ...childTrees] = await Promise.all([
     send<{ nodes: AxNode[] }>(
       'Accessibility.getFullAXTree',
       { frameId: frameTree.frame.id },
       { timeoutMs: AX_TREE_TIMEOUT_MS },
     ),
-    domExtras(send).catch(() => new Map<number, DomExtras>()),
+    mainExtras,
     ...children.map(async (child): Promise<AxFrameTree | null> => {
       try {
-        const [tree, owner] = await Promise.all([
+        const [tree, owner, frameExtras] = await Promise.all([
           send<{ nodes: AxNode[] }>(
             'Accessibility.getFullAXTree',
             { frameId: child.frame.id },
             { timeoutMs: AX_TREE_TIMEOUT_MS },
           ),
           send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: child.frame.id }),
+          extrasOf(send, child.frame.id),
         ]);
         return {
           frameId: child.frame.id,
           nodes: tree.nodes,
           ownerBackendId: owner.backendNodeId,
           url: child.frame.url,
+          extras: frameExtras,
         };
       } catch {
         warnings.push(
-          `the frame ${child.frame.url.slice(0, 200)} runs in another process (cross-origin): its content is not in the page model`,
+          `the frame ${child.frame.url.slice(0, 200)} could not be read: its content is not in the page model`,
         );
         return null;
       }
     }),
+    ...remote.map((frame) =>
+      outOfProcessTree(send, frame).catch(() => {
+        warnings.push(
+          `the frame ${frame.url.slice(0, 200)} runs in another process and could not be read: its content is not in the page model`,
+        );
+        return null;
+      }),
+    ),
   ]);
   const frames: AxFrameTree[] = [{ frameId: frameTree.frame.id, nodes: main.nodes, url: frameTree.frame.url }];
   for (const tree of childTrees) if (tree) frames.push(tree);

@@ -4,6 +4,7 @@
 // Every command is bounded by a timeout so a wedged renderer cannot hang an action.
 import type { BrowserApi, Timers } from '../shared/browser-api.ts';
 import { messageOf } from './action-failure.ts';
+import { createFrameSessions, type FrameSessions } from './frame-sessions.ts';
 
 export const CDP_PROTOCOL_VERSION = '1.3';
 export const CDP_COMMAND_TIMEOUT_MS = 5_000;
@@ -23,13 +24,18 @@ export class CdpError extends Error {
 export interface CdpSessions {
   /** Attaches (once) and enables focus emulation; rejects with CdpError('unavailable'). */
   attach(tabId: number): Promise<void>;
-  /** `timeoutMs` overrides the command timeout for one slow read (the accessibility tree of a big page). */
+  /**
+   * `timeoutMs` overrides the command timeout for one slow read (the accessibility tree of a big
+   * page); `sessionId` sends to an out-of-process frame's child session (`frames`).
+   */
   send<T = unknown>(
     tabId: number,
     method: string,
     params?: Record<string, unknown>,
-    options?: { timeoutMs?: number },
+    options?: { timeoutMs?: number; sessionId?: string },
   ): Promise<T>;
+  /** The tab's out-of-process frames and their child sessions. */
+  frames: FrameSessions;
   detach(tabId: number): Promise<void>;
   isAttached(tabId: number): boolean;
 }
@@ -79,14 +85,17 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     method: string,
     params?: Record<string, unknown>,
     limitMs?: number,
+    sessionId?: string,
   ): Promise<T> {
     if (!api) throw new CdpError('chrome.debugger is not available in this browser', 'unavailable');
     try {
-      return (await bounded(api.sendCommand({ tabId }, method, params ?? {}), `CDP ${method}`, limitMs)) as T;
+      const target = sessionId ? { tabId, sessionId } : { tabId };
+      return (await bounded(api.sendCommand(target, method, params ?? {}), `CDP ${method}`, limitMs)) as T;
     } catch (error) {
       if (error instanceof CdpError) throw error;
       const message = messageOf(error);
-      if (/not attached|detached/i.test(message)) attached.delete(tabId);
+      // A child session that went away (its frame navigated) says nothing about the tab's own.
+      if (!sessionId && /not attached|detached/i.test(message)) attached.delete(tabId);
       throw new CdpError(`CDP ${method} failed: ${message}`, 'command');
     }
   }
@@ -133,14 +142,25 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     return pending;
   }
 
+  const frames = createFrameSessions(api, (tabId, method, params, sessionId) =>
+    rawSend(tabId, method, params, undefined, sessionId),
+  );
+
   return {
     attach,
-    async send<T>(tabId: number, method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }) {
+    async send<T>(
+      tabId: number,
+      method: string,
+      params?: Record<string, unknown>,
+      options?: { timeoutMs?: number; sessionId?: string },
+    ) {
       await attach(tabId);
-      return rawSend<T>(tabId, method, params, options?.timeoutMs);
+      return rawSend<T>(tabId, method, params, options?.timeoutMs, options?.sessionId);
     },
+    frames,
     async detach(tabId) {
       const was = attached.delete(tabId);
+      frames.forget(tabId);
       deps.afterDetach?.(tabId);
       if (was && api) await api.detach({ tabId }).catch(() => {});
     },

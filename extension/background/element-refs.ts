@@ -3,7 +3,7 @@
 // recognisably old (below the current firstId) instead of silently naming a new element.
 // Kept in storage.session when available so a restarted service worker still knows them.
 import type { StorageArea } from '../shared/browser-api.ts';
-import type { RefGeneration } from '../page/page-ops.ts';
+import type { AxRefNode, RefGeneration } from '../page/page-ops.ts';
 
 export const ELEMENT_REFS_KEY = 'mimo.elementRefs';
 /** Attribute an accessibility-tree ref is marked with just before an action (ax-target.ts). */
@@ -27,7 +27,7 @@ export interface ElementRefs {
    * previous AX index of the same document keeps its clickId (stable refs while the node lives),
    * a new one gets the next id of the tab.
    */
-  recordAx(tabId: number, loaderId: string, nodes: Array<{ b: number; f: string }>): Promise<number[]>;
+  recordAx(tabId: number, loaderId: string, nodes: AxRefNode[]): Promise<number[]>;
   /** Whether `clickId` belongs to the tab's current generation (the page checks the document). */
   check(tabId: number, clickId: number): Promise<RefCheck>;
   current(tabId: number): Promise<RefGeneration | null>;
@@ -74,12 +74,13 @@ export function createElementRefs(storage: StorageArea | undefined): ElementRefs
       const map = await load();
       const refs = entry(map, tabId);
       const previous = refs.current?.ax?.loaderId === loaderId ? refs.current.ax.nodes : {};
-      const kept = new Map<number, number>();
-      for (const [id, node] of Object.entries(previous)) kept.set(node.b, Number(id));
+      // Backend node ids are per renderer process: a node is known by its frame and id.
+      const kept = new Map<string, number>();
+      for (const [id, node] of Object.entries(previous)) kept.set(`${node.f}:${node.b}`, Number(id));
       const ids: number[] = [];
-      const table: Record<string, { b: number; f: string }> = {};
+      const table: Record<string, AxRefNode> = {};
       for (const node of nodes) {
-        const id = kept.get(node.b) ?? refs.nextId++;
+        const id = kept.get(`${node.f}:${node.b}`) ?? refs.nextId++;
         ids.push(id);
         table[id] = node;
       }

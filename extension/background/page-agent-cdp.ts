@@ -4,11 +4,13 @@
 // extension's origin, and executeScript then refuses it ("Cannot access contents of url
 // chrome-extension://<id>/"), so after a refused navigation no read worked. The
 // debugger can still run the same page agent there, in an isolated world of the main frame.
-// Only about:blank in an attached tab is served this way; everything else stays with
+// Only about:blank in an attached tab is served this way, and operations on a target inside an
+// out-of-process frame (run in that frame's child session); everything else stays with
 // executeScript (null = not served).
 import type { BrowserApi } from '../shared/browser-api.ts';
 import type { CdpSessions } from './cdp-sessions.ts';
 import { callAgent, PAGE_AGENT_FILE, type CallOutcome } from './page-agent-call.ts';
+import { frameSessionOf } from './page-agent-client.ts';
 
 export interface CdpPageAgentDeps {
   browser: BrowserApi;
@@ -36,27 +38,29 @@ export function createCdpPageAgent(deps: CdpPageAgentDeps): PageAgentFallback {
     return source;
   };
 
-  return async (tabId, op, args) => {
-    if (!deps.cdp.isAttached(tabId)) return null;
-    const tab = await deps.browser.tabs.get(tabId).catch(() => undefined);
-    if (!tab || !/^about:blank(#.*)?$/i.test(tab.url ?? '')) return null;
-    const tree = await deps.cdp
-      .send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree')
-      .catch(() => undefined);
-    const frameId = tree?.frameTree?.frame?.id;
-    if (!frameId) return null;
+  /** Runs the agent in a fresh isolated world of `frameId` (no state can leak between calls). */
+  async function runIn(
+    tabId: number,
+    frameId: string,
+    sessionId: string | undefined,
+    op: string,
+    args: unknown,
+  ): Promise<CallOutcome | null> {
+    const options = sessionId ? { sessionId } : undefined;
     const world = await deps.cdp
-      .send<{ executionContextId?: number }>(tabId, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME })
+      .send<{
+        executionContextId?: number;
+      }>(tabId, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME }, options)
       .catch(() => undefined);
     if (world?.executionContextId === undefined) return null;
-    // A fresh world each time: the blank page is tiny, and no state can leak between reads.
     const expression = `${await agentSource()}\n;(${callAgent.toString()})(${JSON.stringify(op)}, ${JSON.stringify(args ?? null)})`;
     const evaluated = await deps.cdp
-      .send<Evaluated>(tabId, 'Runtime.evaluate', {
-        expression,
-        contextId: world.executionContextId,
-        returnByValue: true,
-      })
+      .send<Evaluated>(
+        tabId,
+        'Runtime.evaluate',
+        { expression, contextId: world.executionContextId, returnByValue: true },
+        options,
+      )
       .catch(() => undefined);
     if (!evaluated) return null;
     if (evaluated.exceptionDetails)
@@ -68,5 +72,19 @@ export function createCdpPageAgent(deps: CdpPageAgentDeps): PageAgentFallback {
       };
     const outcome = evaluated.result?.value as CallOutcome | undefined;
     return outcome && typeof outcome === 'object' ? outcome : null;
+  }
+
+  return async (tabId, op, args) => {
+    if (!deps.cdp.isAttached(tabId)) return null;
+    const frame = frameSessionOf(args);
+    if (frame) return runIn(tabId, frame.frameId, frame.sessionId, op, args);
+    const tab = await deps.browser.tabs.get(tabId).catch(() => undefined);
+    if (!tab || !/^about:blank(#.*)?$/i.test(tab.url ?? '')) return null;
+    const tree = await deps.cdp
+      .send<{ frameTree?: { frame?: { id?: string } } }>(tabId, 'Page.getFrameTree')
+      .catch(() => undefined);
+    const frameId = tree?.frameTree?.frame?.id;
+    if (!frameId) return null;
+    return runIn(tabId, frameId, undefined, op, args);
   };
 }

@@ -16,12 +16,24 @@ export class PageAgentError extends Error {
   }
 }
 
+/** The child session named by an operation's target (an accessibility ref in an out-of-process frame). */
+export function frameSessionOf(args: unknown): { sessionId: string; frameId: string } | undefined {
+  const node = (args as { target?: { node?: { sessionId?: string; frameId?: string } } } | null)?.target?.node;
+  return node?.sessionId && node.frameId ? { sessionId: node.sessionId, frameId: node.frameId } : undefined;
+}
+
 export interface PageAgentClient {
   run<K extends PageOpName>(tabId: number, op: K, args: PageOps[K]['args']): Promise<PageOps[K]['result']>;
 }
 
 export function createPageAgentClient(browser: BrowserApi, fallback?: PageAgentFallback): PageAgentClient {
   async function call(tabId: number, op: string, args: unknown): Promise<CallOutcome> {
+    // A target in an out-of-process frame: executeScript's frame ids do not name it; CDP's session does.
+    if (fallback && frameSessionOf(args)) {
+      const served = await fallback(tabId, op, args).catch((error: unknown) => ({ error: messageOf(error) }));
+      if (served) return served;
+      throw new PageAgentError(`cannot run script in the frame of tab ${tabId}`);
+    }
     let results;
     try {
       results = await browser.scripting.executeScript({ target: { tabId }, func: callAgent, args: [op, args] });

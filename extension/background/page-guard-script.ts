@@ -110,19 +110,23 @@ export function pageGuardMain(bindingName: string): ((message: Record<string, un
     };
   };
 
-  w.open = function open(url?: unknown, target?: unknown, features?: unknown) {
-    const name = target === undefined || target === null ? '' : String(target);
-    if (sameContext(name) || namedFrame(name)) return nativeOpen.call(w, url, target, features);
-    const href = resolve(url);
-    // Chrome's popup blocker asks for user activation; so do we (the agent's clicks provide it).
-    if (navigator.userActivation && !navigator.userActivation.isActive) {
-      post({ kind: 'open_blocked', url: href, reason: 'no user activation' });
-      return null;
-    }
-    const openId = `open-${Date.now().toString(36)}-${++counter}`;
-    post({ kind: 'open', openId, url: href, target: name, via: 'window.open' });
-    return standIn(openId, href);
-  };
+  // Guarding a document that already runs (the guard arrives after the page's scripts): a page
+  // that declared its own global `function open` keeps it (replacing it broke the page's widget).
+  const ownOpen = !/\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(nativeOpen));
+  if (!ownOpen)
+    w.open = function open(url?: unknown, target?: unknown, features?: unknown) {
+      const name = target === undefined || target === null ? '' : String(target);
+      if (sameContext(name) || namedFrame(name)) return nativeOpen.call(w, url, target, features);
+      const href = resolve(url);
+      // Chrome's popup blocker asks for user activation; so do we (the agent's clicks provide it).
+      if (navigator.userActivation && !navigator.userActivation.isActive) {
+        post({ kind: 'open_blocked', url: href, reason: 'no user activation' });
+        return null;
+      }
+      const openId = `open-${Date.now().toString(36)}-${++counter}`;
+      post({ kind: 'open', openId, url: href, target: name, via: 'window.open' });
+      return standIn(openId, href);
+    };
 
   const opensNewContext = (target: string) => target !== '' && !sameContext(target) && !namedFrame(target);
   // Untrusted clicks (`a.click()` from a script) on a new-tab link: the default action would open

@@ -31,6 +31,7 @@ export async function targetStates(
   try {
     await ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: SETTLE_EXPRESSION, awaitPromise: true });
     let params: Record<string, unknown>;
+    const session = target.node?.sessionId ? { sessionId: target.node.sessionId } : undefined;
     if (target.node) params = { backendNodeId: target.node.backendId, fetchRelatives: false };
     else {
       const expression = lookupExpression(target);
@@ -39,7 +40,7 @@ export async function targetStates(
       if (!found.result.objectId) return undefined;
       params = { objectId: found.result.objectId, fetchRelatives: false };
     }
-    const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.getPartialAXTree', params);
+    const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.getPartialAXTree', params, session);
     if (typeof params.objectId === 'string')
       void ctx.cdp.send(tabId, 'Runtime.releaseObject', { objectId: params.objectId }).catch(() => {});
     const node = nodes.find((n) => n.backendDOMNodeId !== undefined) ?? nodes[0];
@@ -71,9 +72,11 @@ async function paramsTarget(
     const check = await ctx.refs.check(tabId, params.clickId);
     if (!check.ok) return null;
     const node = check.ref.ax?.nodes[params.clickId];
-    return node
-      ? { clickId: params.clickId, node: { backendId: node.b, frameId: node.f, mainFrame: true } }
-      : { clickId: params.clickId, ref: check.ref };
+    if (!node) return { clickId: params.clickId, ref: check.ref };
+    const spec: TargetSpec = { clickId: params.clickId, node: { backendId: node.b, frameId: node.f, mainFrame: true } };
+    const sessionId = node.o ? ctx.cdp.frames.sessionOf(tabId, node.f)?.sessionId : undefined;
+    if (sessionId) spec.node!.sessionId = sessionId;
+    return spec;
   }
   return params.xpath !== undefined ? { xpath: params.xpath } : {};
 }

@@ -4,6 +4,7 @@
 import { armOwnInput } from '../shared/own-input-guard.ts';
 import { collapse, resolveTarget, textOf } from './element-lookup.ts';
 import type { InvalidFieldInfo, PageOpFailure, PageOps, RefGeneration, TargetSpec } from './page-ops.ts';
+import { isA } from './realm.ts';
 
 type RefState = { docToken: string; current: RefGeneration | null };
 
@@ -28,13 +29,13 @@ function findOption(options: HTMLOptionElement[], wanted: string): HTMLOptionEle
 }
 
 function optionDisabled(option: HTMLOptionElement): boolean {
-  return option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled);
+  return option.disabled || (isA(option.parentElement, 'HTMLOptGroupElement') && option.parentElement.disabled);
 }
 
 /** A <select>, or the select a label names. */
 function selectOf(element: Element): HTMLSelectElement | null {
-  if (element instanceof HTMLSelectElement) return element;
-  if (element instanceof HTMLLabelElement && element.control instanceof HTMLSelectElement) return element.control;
+  if (isA(element, 'HTMLSelectElement')) return element;
+  if (isA(element, 'HTMLLabelElement') && isA(element.control, 'HTMLSelectElement')) return element.control;
   return null;
 }
 
@@ -103,8 +104,8 @@ export function selectOptions(
 export function checkState(args: PageOps['checkState']['args'], state: RefState): PageOps['checkState']['result'] {
   const element = resolveTarget(args.target, state);
   if (isFailure(element)) return element;
-  const control = element instanceof HTMLLabelElement && element.control ? element.control : element;
-  if (control instanceof HTMLInputElement && (control.type === 'checkbox' || control.type === 'radio')) {
+  const control = isA(element, 'HTMLLabelElement') && element.control ? element.control : element;
+  if (isA(control, 'HTMLInputElement') && (control.type === 'checkbox' || control.type === 'radio')) {
     return { ok: true, checked: control.checked, kind: control.type };
   }
   const aria = control.getAttribute('aria-checked') ?? control.getAttribute('aria-pressed');
@@ -119,14 +120,23 @@ export function checkState(args: PageOps['checkState']['args'], state: RefState)
 export function focus(args: PageOps['focus']['args'], state: RefState): PageOps['focus']['result'] {
   const element = resolveTarget(args.target, state);
   if (isFailure(element)) return element;
-  if (!(element instanceof HTMLElement || element instanceof SVGElement))
+  if (!(isA(element, 'HTMLElement') || isA(element, 'SVGElement')))
     return { ok: false, reason: 'not_editable', message: `${describe(element)} cannot take the focus` };
   element.focus({ preventScroll: false });
-  return {
-    ok: true,
-    focused: document.activeElement === element || element.contains(document.activeElement),
-    tag: element.localName,
-  };
+  return { ok: true, focused: holdsFocus(element), tag: element.localName };
+}
+
+/**
+ * Whether the focus is on the element or inside it, through shadow roots (a document's
+ * activeElement is the shadow host; a custom element delegates its focus into its shadow root) in
+ * the element's own document (a frame's).
+ */
+function holdsFocus(element: Element): boolean {
+  let active = element.ownerDocument.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  for (let node: Node | null = active; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null)
+    if (node === element) return true;
+  return false;
 }
 
 export function domPointer(args: PageOps['domPointer']['args'], state: RefState): PageOps['domPointer']['result'] {
@@ -164,7 +174,7 @@ function focusTarget(target: TargetSpec | null, state: RefState): Element | Page
   if (target && (target.clickId !== undefined || target.xpath !== undefined)) {
     const element = resolveTarget(target, state);
     if (isFailure(element)) return element;
-    if (element instanceof HTMLElement) element.focus({ preventScroll: false });
+    if (isA(element, 'HTMLElement')) element.focus({ preventScroll: false });
     return element;
   }
   return document.activeElement ?? document.body ?? document.documentElement;
@@ -200,8 +210,8 @@ export function domKey(args: PageOps['domKey']['args'], state: RefState): PageOp
     element.dispatchEvent(new KeyboardEvent('keypress', init));
     if (args.key === 'Enter') {
       const form = (element as HTMLInputElement).form ?? element.closest('form');
-      if (form && element instanceof HTMLInputElement) form.requestSubmit();
-    } else if ((element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) && !element.readOnly) {
+      if (form && isA(element, 'HTMLInputElement')) form.requestSubmit();
+    } else if ((isA(element, 'HTMLInputElement') || isA(element, 'HTMLTextAreaElement')) && !element.readOnly) {
       element.setRangeText(
         args.text,
         element.selectionStart ?? element.value.length,

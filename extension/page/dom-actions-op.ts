@@ -3,6 +3,8 @@
 import { armOwnInput } from '../shared/own-input-guard.ts';
 import { hitsTarget, inViewport, isToggleControl, isVisible, resolveTarget, visibleLabel } from './element-lookup.ts';
 import type { PageOpFailure, PageOps, RefGeneration, TargetSpec } from './page-ops.ts';
+import { isA } from './realm.ts';
+import { inMotion } from './motion.ts';
 
 type RefState = { docToken: string; current: RefGeneration | null };
 
@@ -74,8 +76,8 @@ function clickPoint(element: Element): (Point & { via?: 'label' }) | PageOpFailu
 }
 
 function submitsForm(element: Element): boolean {
-  if (element instanceof HTMLButtonElement) return element.type === 'submit' && element.form !== null;
-  if (element instanceof HTMLInputElement)
+  if (isA(element, 'HTMLButtonElement')) return element.type === 'submit' && element.form !== null;
+  if (isA(element, 'HTMLInputElement'))
     return (element.type === 'submit' || element.type === 'image') && element.form !== null;
   return false;
 }
@@ -88,7 +90,7 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
   // The background dispatches CDP input at this point next: not the user's input.
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now());
   const { x, y } = point;
-  if (args.focus && element instanceof HTMLElement) element.focus({ preventScroll: true });
+  if (args.focus && isA(element, 'HTMLElement')) element.focus({ preventScroll: true });
   const hit = document.elementFromPoint(x, y);
   const link = element.closest('a[href]');
   const newContext = (target: string) => target !== '' && !['_self', '_parent', '_top'].includes(target.toLowerCase());
@@ -111,6 +113,7 @@ export function locate(args: PageOps['locate']['args'], state: RefState): PageOp
     submitsForm: submitsForm(element),
   };
   if (point.via) result.via = point.via;
+  if (inMotion(element)) result.moving = true;
   if (hit && !hitsTarget(element, x, y) && !hit.contains(element)) result.obscuredBy = describe(hit);
   return result;
 }
@@ -131,10 +134,10 @@ export function domClick(args: PageOps['domClick']['args'], state: RefState): Pa
   };
   element.dispatchEvent(new PointerEvent('pointerdown', { ...init, pointerType: 'mouse', isPrimary: true }));
   element.dispatchEvent(new MouseEvent('mousedown', { ...init, buttons: 1 }));
-  if (element instanceof HTMLElement) element.focus({ preventScroll: true });
+  if (isA(element, 'HTMLElement')) element.focus({ preventScroll: true });
   element.dispatchEvent(new PointerEvent('pointerup', { ...init, pointerType: 'mouse', isPrimary: true }));
   element.dispatchEvent(new MouseEvent('mouseup', init));
-  if (element instanceof HTMLElement) element.click();
+  if (isA(element, 'HTMLElement')) element.click();
   else element.dispatchEvent(new MouseEvent('click', init));
   return { ok: true, tag: element.localName };
 }
@@ -158,10 +161,10 @@ function editableTarget(target: TargetSpec | null, state: RefState): Editable | 
       return { ok: false, reason: 'no_target', message: 'no target given and no element has focus' };
     }
   }
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isA(element, 'HTMLInputElement') || isA(element, 'HTMLTextAreaElement')) {
     if (element.disabled || element.readOnly)
       return { ok: false, reason: 'not_editable', message: `${describe(element)} is disabled or read-only` };
-    if (element instanceof HTMLInputElement && NOT_TYPED.has(element.type)) {
+    if (isA(element, 'HTMLInputElement') && NOT_TYPED.has(element.type)) {
       return {
         ok: false,
         reason: 'not_editable',
@@ -170,7 +173,7 @@ function editableTarget(target: TargetSpec | null, state: RefState): Editable | 
     }
     return element;
   }
-  if (element instanceof HTMLElement && element.isContentEditable) return element;
+  if (isA(element, 'HTMLElement') && element.isContentEditable) return element;
   return { ok: false, reason: 'not_editable', message: `${describe(element)} does not accept text` };
 }
 
@@ -181,11 +184,11 @@ export function focusForTyping(
   const element = editableTarget(args.target, state);
   if (isFailure(element)) return element;
   if (!fullyInViewport(element)) element.scrollIntoView({ block: 'center', behavior: 'instant' });
-  if (element instanceof HTMLInputElement && SET_DIRECTLY.has(element.type))
+  if (isA(element, 'HTMLInputElement') && SET_DIRECTLY.has(element.type))
     return { ok: true, tag: element.localName, direct: true };
   armOwnInput(globalThis as unknown as Record<string, unknown>, Date.now(), args.guardMs);
   element.focus({ preventScroll: true });
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isA(element, 'HTMLInputElement') || isA(element, 'HTMLTextAreaElement')) {
     try {
       element.select();
     } catch {
@@ -202,7 +205,7 @@ export function focusForTyping(
 }
 
 function setNativeValue(element: HTMLInputElement | HTMLTextAreaElement, value: string): void {
-  const proto = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const proto = isA(element, 'HTMLTextAreaElement') ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
   if (setter) setter.call(element, value);
   else element.value = value;
@@ -225,7 +228,7 @@ export function domInput(args: PageOps['domInput']['args'], state: RefState): Pa
   const element = editableTarget(args.target, state);
   if (isFailure(element)) return element;
   element.focus({ preventScroll: true });
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isA(element, 'HTMLInputElement') || isA(element, 'HTMLTextAreaElement')) {
     setNativeValue(element, args.text);
     element.dispatchEvent(
       new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: args.text }),

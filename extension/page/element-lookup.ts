@@ -2,6 +2,7 @@
 // box, and resolving a clickId / XPath target with stale-ref protection.
 import { behindModal } from './modal-scope.ts';
 import type { BBox, PageOpFailure, RefGeneration, Scope, TargetSpec } from './page-ops.ts';
+import { isA } from './realm.ts';
 
 export const INTERACTIVE_SELECTOR = [
   'a[href]',
@@ -63,7 +64,7 @@ export function inScope(element: Element, scope: Scope): boolean {
 
 /** Checkboxes and radios: what custom-styled forms hide and operate through a label. */
 export function isToggleControl(element: Element): element is HTMLInputElement {
-  return element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio');
+  return isA(element, 'HTMLInputElement') && (element.type === 'checkbox' || element.type === 'radio');
 }
 
 /** The first label of a form control a user could click (visible, with a box). */
@@ -122,15 +123,15 @@ export function textOf(element: Element): string {
   const html = element as HTMLElement;
   const aria = element.getAttribute('aria-label');
   if (aria) return collapse(aria);
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-    if (element instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(element.type))
+  if (isA(element, 'HTMLInputElement') || isA(element, 'HTMLTextAreaElement')) {
+    if (isA(element, 'HTMLInputElement') && ['button', 'submit', 'reset'].includes(element.type))
       return collapse(element.value);
     // A password never leaves the page: its field is described by placeholder or name only.
-    if (element instanceof HTMLInputElement && element.type === 'password')
+    if (isA(element, 'HTMLInputElement') && element.type === 'password')
       return collapse(element.placeholder || element.name);
     return collapse(element.value || element.placeholder || element.name);
   }
-  if (element instanceof HTMLSelectElement) return collapse(element.selectedOptions[0]?.textContent ?? '');
+  if (isA(element, 'HTMLSelectElement')) return collapse(element.selectedOptions[0]?.textContent ?? '');
   const text = collapse(html.innerText ?? element.textContent);
   return text || collapse(element.getAttribute('title') ?? element.getAttribute('alt') ?? '');
 }
@@ -170,8 +171,7 @@ export function elementByXpath(xpath: string): Element | PageOpFailure {
       message: `invalid XPath ${JSON.stringify(xpath)}: ${(error as Error).message}`,
     };
   }
-  if (!(node instanceof Element))
-    return { ok: false, reason: 'not_found', message: `no element matches XPath ${xpath}` };
+  if (!isA(node, 'Element')) return { ok: false, reason: 'not_found', message: `no element matches XPath ${xpath}` };
   return node;
 }
 
@@ -206,7 +206,7 @@ function deepQuery(root: Document | ShadowRoot, selector: string): Element | nul
       const found = deepQuery(element.shadowRoot, selector);
       if (found) return found;
     }
-    if (element instanceof HTMLIFrameElement) {
+    if (isA(element, 'HTMLIFrameElement')) {
       let doc: Document | null = null;
       try {
         doc = element.contentDocument;

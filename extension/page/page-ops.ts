@@ -19,7 +19,14 @@ export interface RefGeneration {
 
 export interface AxRefs {
   loaderId: string;
-  nodes: Record<string, { b: number; f: string }>;
+  /** `o`: the frame runs in another process (reached through its child session). */
+  nodes: Record<string, AxRefNode>;
+}
+
+export interface AxRefNode {
+  b: number;
+  f: string;
+  o?: 1;
 }
 
 export interface TargetSpec {
@@ -28,7 +35,7 @@ export interface TargetSpec {
   /** An accessibility-tree ref the background has just marked with `attr="value"` through CDP (ax-target.ts). */
   mark?: { attr: string; value: string };
   /** The accessibility node behind `mark` (for the background's CDP reads; the page ignores it). */
-  node?: { backendId: number; frameId: string; mainFrame: boolean };
+  node?: { backendId: number; frameId: string; mainFrame: boolean; sessionId?: string };
   /** Required with clickId: the generation the id must belong to. */
   ref?: RefGeneration;
 }
@@ -93,6 +100,8 @@ export interface PageOps {
           mac: boolean;
           via?: 'label';
           submitsForm: boolean;
+          /** An animation is moving the element (or an ancestor): its point may not be where it ends up. */
+          moving?: true;
         }
       | PageOpFailure;
   };

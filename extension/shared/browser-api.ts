@@ -73,6 +73,8 @@ export interface InjectionResult<T = unknown> {
 
 export interface DebuggeeTarget {
   tabId?: number;
+  /** A child session of the tab's attachment (Target.setAutoAttach with flatten; Chromium 125+). */
+  sessionId?: string;
 }
 
 export interface StorageArea {

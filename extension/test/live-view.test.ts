@@ -23,6 +23,7 @@ function setup(options: { connected?: boolean } = {}) {
     },
     detach: async () => {},
     isAttached: () => true,
+    frames: { list: async () => [], sessionOf: () => undefined, forget: () => {} },
   };
   const frames: { frame: LiveFrame; ack: (r: unknown) => void }[] = [];
   const live = createLiveView({

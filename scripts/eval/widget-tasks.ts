@@ -155,6 +155,30 @@ export const widgetTasks: EvalTask[] = [
     },
   },
   {
+    id: 'menubar: choose an item from a submenu',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/aria-patterns/menubar.html and choose Large from the Style menu`],
+    check: async (page) => {
+      const state = await page.evaluate(() => ({
+        last: document.getElementById('last')?.textContent ?? null,
+        large: document.querySelectorAll('[role="menuitemradio"]')[1]?.getAttribute('aria-checked') ?? null,
+      }));
+      return { ok: state.last === 'last:Large' && state.large === 'true', detail: JSON.stringify(state) };
+    },
+  },
+  {
+    id: 'grid combobox: choose a row of the pop-up',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/aria-patterns/grid-combobox.html and choose Cherry in Food`],
+    check: async (page) => {
+      const state = await page.evaluate(() => ({
+        value: (document.getElementById('cb-input') as HTMLInputElement | null)?.value ?? null,
+        chosen: document.getElementById('chosen')?.textContent ?? null,
+      }));
+      return { ok: state.value === 'Cherry' && state.chosen === 'chosen:Cherry', detail: JSON.stringify(state) };
+    },
+  },
+  {
     id: 'iframe: expand a tree node inside a frame',
     site: 'widgets',
     messages: (b) => [`Open ${b}/iframes/with-tree.html and expand Coniferous`],

@@ -51,3 +51,16 @@ export async function targetSpec(
   if (params.xpath !== undefined) return { xpath: params.xpath };
   return null;
 }
+
+/**
+ * A target in an out-of-process frame: the page agent focused it inside its frame, but the keys
+ * the tab's session sends go to the frame the browser has focused. DOM.focus through the frame's
+ * session moves the browser's focus into that frame too.
+ */
+export async function focusFrameNode(ctx: ActionContext, tabId: number, target: TargetSpec | null): Promise<void> {
+  const node = target?.node;
+  if (!node?.sessionId) return;
+  await ctx.cdp
+    .send(tabId, 'DOM.focus', { backendNodeId: node.backendId }, { sessionId: node.sessionId })
+    .catch(() => {});
+}

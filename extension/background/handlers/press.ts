@@ -9,7 +9,7 @@ import { chordEvents, parseChord } from '../key-chord.ts';
 import { OWN_INPUT_ARM_MS } from '../../shared/own-input-guard.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
-import { failTarget, runPageOp, targetSpec } from './page-op.ts';
+import { failTarget, focusFrameNode, runPageOp, targetSpec } from './page-op.ts';
 
 const isMac = () => /Mac/i.test((globalThis as { navigator?: { platform?: string } }).navigator?.platform ?? '');
 
@@ -26,6 +26,7 @@ export const press: ActionHandler<'browser_press'> = async (params, ctx) => {
     await ctx.cdp.attach(params.tabId);
     const focused = await runPageOp(ctx, params.tabId, 'focusForKeys', { target, guardMs: OWN_INPUT_ARM_MS });
     if (!focused.ok) failTarget(focused);
+    await focusFrameNode(ctx, params.tabId, target);
     const events = chordEvents(chord, focused.mac);
     await Promise.all(events.map((event) => ctx.cdp.send(params.tabId, 'Input.dispatchKeyEvent', event)));
   } catch (error) {

@@ -13,7 +13,7 @@ import { comboboxSuggestions } from '../aria-select.ts';
 import { requireTaskTab } from '../tab-guard.ts';
 import type { TargetSpec } from '../../page/page-ops.ts';
 import { INPUT_COMMIT_WAIT_MS, reportAfterInput, watchNavigation } from './navigation-watch.ts';
-import { failTarget, runPageOp, targetSpec } from './page-op.ts';
+import { failTarget, focusFrameNode, runPageOp, targetSpec } from './page-op.ts';
 
 /** false: the control takes no keystrokes (range, date, color): its value is set through the DOM. */
 async function cdpType(
@@ -31,6 +31,7 @@ async function cdpType(
   });
   if (!focused.ok) failTarget(focused);
   if (focused.direct) return false;
+  await focusFrameNode(ctx, tabId, target);
   if (text === '') {
     // Clearing: the contents are selected, Delete removes them.
     await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', {

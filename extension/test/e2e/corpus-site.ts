@@ -1,7 +1,8 @@
 // The real-page corpus (fixtures/corpus: TodoMVC, MDN forms, SQLite's lang_select.html) over
 // HTTP on 127.0.0.1, unchanged, plus what navigation tests need around it: `/status/<code>`
 // answers an HTML page with that HTTP status, `/redirect?to=URL` a 302 to URL, the MDN first form's POST target answers a
-// "thank you" page echoing the fields, and `/slow?ms=N` answers after N ms.
+// "thank you" page echoing the fields, `/slow?ms=N` answers after N ms, and `/cross-site?src=PATH`
+// a page framing PATH from the other loopback name (127.0.0.1 <-> localhost: a cross-site frame).
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +77,26 @@ export async function serveCorpus(): Promise<CorpusSite> {
       }, ms);
       timers.add(timer);
       return;
+    }
+    if (url.pathname === '/cross-site') {
+      // The same server under the other loopback name: another site, so Chromium's site isolation
+      // puts the frame in a process of its own (an out-of-process iframe).
+      const host = req.headers.host ?? '';
+      const other = host.startsWith('localhost:')
+        ? host.replace('localhost:', '127.0.0.1:')
+        : host.replace('127.0.0.1:', 'localhost:');
+      const src = `http://${other}${(url.searchParams.get('src') ?? '/').replace(/^(?!\/)/, '/')}`;
+      const title = escape(url.searchParams.get('title') ?? 'Cross-site frame');
+      return send(
+        res,
+        200,
+        types['.html']!,
+        page(
+          'Cross-site frame',
+          `<h1>Host page</h1><button id="host-button">Host button</button>` +
+            `<iframe id="cross" title="${title}" src="${escape(src)}" width="700" height="500"></iframe>`,
+        ),
+      );
     }
     if (url.pathname === '/my-handling-form-page' && req.method === 'POST') {
       const fields = new URLSearchParams(await readBody(req));

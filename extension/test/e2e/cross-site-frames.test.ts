@@ -1,0 +1,120 @@
+// Out-of-process iframes (a frame from another site: Chromium's site isolation gives it a renderer
+// of its own) through browser-shell in a plain Chromium: the frame's controls are listed inline
+// under their frame, and click, type, check, focus and press on them reach the frame. The page is
+// the corpus server's /cross-site (127.0.0.1 framing localhost); verdicts are read from the frame's DOM.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Frame } from 'playwright-core';
+import { armWatchdog } from './e2e-util.ts';
+import { refWhere, startMcpEnv, until, type McpEnv } from './mcp-env.ts';
+
+const disarm = armWatchdog(240_000, 'cross-site-frames.test');
+const s = suite<{ env: McpEnv }>('cross-site (out-of-process) iframes through browser-shell in a real Chromium');
+
+s.before(async (ctx) => {
+  try {
+    ctx.env = await startMcpEnv();
+  } catch (error) {
+    console.error('setup failed:', error); // uvu drops errors thrown by hooks
+    throw error;
+  }
+});
+s.after(async (ctx) => {
+  await ctx.env?.close();
+  disarm();
+});
+
+type Entry = {
+  role?: string;
+  name?: string;
+  frame?: string;
+  expanded?: boolean;
+  checked?: boolean;
+  type?: string;
+  value?: string;
+  sort?: string;
+  current?: string;
+};
+const by = (role: string, name: string) => (e: Entry) => e.role === role && e.name === name;
+const refs = (snap: { refs: Record<string, Entry> }) => Object.values(snap.refs);
+
+async function snapshotWith(env: McpEnv, session: string, pred: (e: Entry) => boolean, what: string) {
+  return until(
+    async () => {
+      const snap = await env.ok(session, ['snapshot', '-i']);
+      return refs(snap).some(pred) ? snap : null;
+    },
+    what,
+    10_000,
+  );
+}
+
+async function crossSiteFrame(env: McpEnv, path: string): Promise<Frame> {
+  const page = await env.pageOf(`/cross-site?src=${path}`);
+  const frame = await until(
+    () => page.frames().find((f) => f !== page.mainFrame() && new URL(f.url()).pathname === path),
+    `the frame ${path}`,
+  );
+  assert.ok(frame, `the frame ${path}`);
+  assert.ok(new URL(frame.url()).host.startsWith('localhost:'), 'the frame is from the other site');
+  assert.ok(new URL(page.url()).host.startsWith('127.0.0.1:'));
+  return frame;
+}
+
+s('the controls of a cross-site frame are listed under it; type, check and click reach them', async ({ env }) => {
+  await env.ok('form', ['open', `${env.corpus.url}/cross-site?src=/local/frame-form.html&title=Order%20form`]);
+  const snap = await snapshotWith(env, 'form', by('button', 'Send order'), 'the button in the frame');
+  const host = refs(snap).find(by('button', 'Host button'));
+  assert.ok(host, 'the host page is listed too');
+  assert.not.ok(host!.frame);
+  const send = refs(snap).find(by('button', 'Send order'))!;
+  assert.is(send.frame, 'Order form', 'the entry names its frame');
+  const frame = await crossSiteFrame(env, '/local/frame-form.html');
+  await env.ok('form', ['type', refWhere(snap, by('textbox', 'Name'), 'Name'), 'Ada']);
+  assert.is(await frame.evaluate(() => (document.getElementById('name') as HTMLInputElement).value), 'Ada');
+  await env.ok('form', ['check', refWhere(snap, by('checkbox', 'Gift wrap'), 'Gift wrap')]);
+  await env.ok('form', ['select', refWhere(snap, by('combobox', 'Size'), 'Size'), 'Large']);
+  await env.ok('form', ['click', refWhere(snap, by('button', 'Send order'), 'Send order')]);
+  assert.is(await frame.evaluate(() => document.getElementById('out')!.textContent), 'sent:Ada:true:Large:true');
+  // What the tree does not carry is read from the frame's DOM (and its shadow roots): a password
+  // field (its value never shown), a sorted column, the current page's link.
+  await env.ok('form', ['type', refWhere(snap, by('textbox', 'PIN'), 'PIN'), '1234']);
+  const read = (await env.ok('form', ['snapshot', '-i'])) as { refs: Record<string, Entry> };
+  const pin = refs(read).find(by('textbox', 'PIN'))!;
+  assert.is(pin.type, 'password');
+  assert.is(pin.value, undefined, 'a password is not shown');
+  assert.is(refs(read).find(by('columnheader', 'Item'))?.sort, 'ascending');
+  assert.is(refs(read).find(by('link', 'Order'))?.current, 'page');
+  assert.not.ok(refs(read).find(by('link', 'Cart'))?.current);
+  // Refs stay stable across snapshots in the frame too.
+  const again = await env.ok('form', ['snapshot', '-i']);
+  assert.is(refWhere(again, by('button', 'Send order'), 'Send order'), refWhere(snap, by('button', 'Send order'), ''));
+});
+
+s('a tree in a cross-site frame: an item is selected by a click, the keyboard expands another', async ({ env }) => {
+  await env.ok('tree', ['open', `${env.corpus.url}/cross-site?src=/shoelace/pages/tree.html&title=Tree`]);
+  const snap = await snapshotWith(env, 'tree', by('treeitem', 'Coniferous'), 'the tree in the frame');
+  const frame = await crossSiteFrame(env, '/shoelace/pages/tree.html');
+  const item = (i: number) =>
+    frame.evaluate((index) => {
+      const el = document.querySelectorAll('sl-tree > sl-tree-item')[index] as unknown as {
+        selected?: boolean;
+        expanded?: boolean;
+      };
+      return { selected: el.selected, expanded: el.expanded };
+    }, i);
+  await env.ok('tree', ['click', refWhere(snap, by('treeitem', 'Non-trees'), 'Non-trees')]);
+  assert.is((await item(2)).selected, true, 'Non-trees is selected');
+  await env.ok('tree', ['focus', refWhere(snap, by('treeitem', 'Coniferous'), 'Coniferous')]);
+  await env.ok('tree', ['press', 'ArrowRight']);
+  await until(async () => (await item(1)).expanded === true, 'Coniferous to expand', 3_000);
+  const after = await snapshotWith(
+    env,
+    'tree',
+    (e) => by('treeitem', 'Coniferous')(e) && e.expanded === true,
+    'Coniferous listed as expanded',
+  );
+  assert.ok(refs(after).some(by('treeitem', 'Pine')), 'its children are listed');
+});
+
+s.run();
