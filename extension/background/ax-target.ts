@@ -10,6 +10,7 @@ import type { ActionContext } from './action-context.ts';
 import { fail } from './action-failure.ts';
 import { CdpError } from './cdp-sessions.ts';
 import { AX_MARK_ATTR } from './element-refs.ts';
+import { checkFrameOwnerScope } from './frame-owner-scope.ts';
 
 /** Runs on the element in the page's main world (Runtime.callFunctionOn): one mark per document. */
 const MARK_FUNCTION = `function (attr, value) {
@@ -88,6 +89,7 @@ export async function axTarget(ctx: ActionContext, tabId: number, clickId: numbe
     });
   }
   const sessionId = await sessionOfRef(ctx, tabId, clickId, node);
+  if (sessionId) await checkFrameOwnerScope(ctx, tabId, clickId, node.f);
   await markNode(ctx, tabId, node.b, String(clickId), sessionId);
   const spec: TargetSpec = {
     clickId,

@@ -101,6 +101,11 @@ export function selectOptions(
   };
 }
 
+export function reachable(args: PageOps['reachable']['args'], state: RefState): PageOps['reachable']['result'] {
+  const element = resolveTarget(args.target, state);
+  return isFailure(element) ? element : { ok: true };
+}
+
 export function checkState(args: PageOps['checkState']['args'], state: RefState): PageOps['checkState']['result'] {
   const element = resolveTarget(args.target, state);
   if (isFailure(element)) return element;

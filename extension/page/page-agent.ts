@@ -5,6 +5,7 @@
 import { domClick, domInput, focusForTyping, locate } from './dom-actions-op.ts';
 import {
   checkState,
+  reachable,
   documentState,
   domKey,
   domPointer,
@@ -45,6 +46,7 @@ function install(): void {
     submitWatch: (args) => submitWatch(args),
     selectOptions: (args) => selectOptions(args, state),
     checkState: (args) => checkState(args, state),
+    reachable: (args) => reachable(args, state),
     focus: (args) => focus(args, state),
     domPointer: (args) => domPointer(args, state),
     domKey: (args) => domKey(args, state),

@@ -110,6 +110,11 @@ export interface PageOps {
     args: { target: TargetSpec; values: string[] };
     result: { ok: true; selected: string[]; labels: string[]; changed: boolean } | PageOpFailure;
   };
+  /** Whether a person could reach the target now (not behind the top document's open modal); no side effect. */
+  reachable: {
+    args: { target: TargetSpec };
+    result: { ok: true } | PageOpFailure;
+  };
   /** The checked state of a checkbox, radio or ARIA checkbox/switch. */
   checkState: {
     args: { target: TargetSpec };

@@ -117,4 +117,34 @@ s('a tree in a cross-site frame: an item is selected by a click, the keyboard ex
   assert.ok(refs(after).some(by('treeitem', 'Pine')), 'its children are listed');
 });
 
+s('a modal in the top page scopes a cross-site frame behind it: listing and actions', async ({ env }) => {
+  // Its own URL: the first test's tab shows the same frame.
+  await env.ok('modal', ['open', `${env.corpus.url}/cross-site?src=/local/frame-form.html&title=Behind%20a%20modal`]);
+  const snap = await snapshotWith(env, 'modal', by('button', 'Send order'), 'the button in the frame');
+  const send = refWhere(snap, by('button', 'Send order'), 'Send order');
+  const page = await env.pageOf('title=Behind%20a%20modal');
+  await page.evaluate(() => {
+    const modal = document.createElement('div');
+    modal.setAttribute('role', 'alertdialog');
+    modal.setAttribute('aria-modal', 'true');
+    modal.setAttribute('aria-label', 'Cookie consent');
+    modal.innerHTML = '<p>Cookies?</p><button id="accept">Accept</button>';
+    document.body.append(modal);
+  });
+  // The ref from before the modal opened: the action path checks the frame's place, not the listing.
+  const refused = await env.shell('modal', ['click', send]);
+  assert.is(refused.exit_code, 1, `expected a refusal, got exit 0: ${refused.stdout}`);
+  assert.match(refused.stderr, /^ELEMENT_OUTSIDE_MODAL: /, refused.stderr);
+  assert.match(refused.stderr, /Cookie consent/);
+  const frame = page.frames().find((f) => new URL(f.url()).pathname === '/local/frame-form.html')!;
+  assert.is(await frame.evaluate(() => document.getElementById('out')!.textContent), '', 'nothing was sent');
+  const scoped = await snapshotWith(env, 'modal', by('button', 'Accept'), 'the modal listed');
+  assert.not.ok(refs(scoped).some(by('button', 'Send order')), 'the frame behind the modal is not listed');
+  // Once the modal is gone, the frame is listed and acted on again.
+  await page.evaluate(() => document.querySelector('[aria-modal="true"]')!.remove());
+  const back = await snapshotWith(env, 'modal', by('button', 'Send order'), 'the frame listed again');
+  await env.ok('modal', ['click', refWhere(back, by('button', 'Send order'), 'Send order')]);
+  assert.match(await frame.evaluate(() => document.getElementById('out')!.textContent ?? ''), /^sent:/);
+});
+
 s.run();
