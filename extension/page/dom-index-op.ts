@@ -6,6 +6,7 @@
 // listed is not listed again.
 import { bboxOf, collapse, INTERACTIVE_SELECTOR, listedAs, textOf, xpathOf } from './element-lookup.ts';
 import type { IndexedElement, PageOps, RefGeneration } from './page-ops.ts';
+import { isA } from './realm.ts';
 
 export const MAX_INDEXED_ELEMENTS = 1_000;
 const MAX_OPTIONS = 50;
@@ -32,7 +33,7 @@ export function domIndex(
   for (const { element, hidden } of candidates) {
     // A label is only worth a ref of its own when its control is not listed (TodoMVC's todo
     // titles have no control and take a double-click; "Small" next to its radio is the radio).
-    if (element instanceof HTMLLabelElement) {
+    if (isA(element, 'HTMLLabelElement')) {
       const control = element.control;
       if (control && listed.has(control)) continue;
       if (!control && !textOf(element)) continue;
@@ -80,7 +81,7 @@ function describe(element: Element, entry: IndexedElement): void {
   const attr = (name: string) => element.getAttribute(name)?.trim() || undefined;
   const role = attr('role');
   if (role) entry.role = clip(role);
-  const type = element instanceof HTMLInputElement || element instanceof HTMLButtonElement ? element.type : undefined;
+  const type = isA(element, 'HTMLInputElement') || isA(element, 'HTMLButtonElement') ? element.type : undefined;
   if (type) entry.type = type;
   const name = attr('name');
   if (name) entry.name = clip(name);
@@ -88,7 +89,7 @@ function describe(element: Element, entry: IndexedElement): void {
   if (placeholder) entry.placeholder = clip(placeholder);
   const label = labelOf(element);
   if (label) entry.label = clip(label);
-  if (element instanceof HTMLAnchorElement && element.href) {
+  if (isA(element, 'HTMLAnchorElement') && element.href) {
     entry.href = clip(element.href);
     if (element.target) entry.target = element.target;
   }
@@ -97,15 +98,15 @@ function describe(element: Element, entry: IndexedElement): void {
 
 function controlState(element: Element, entry: IndexedElement): void {
   if (
-    element instanceof HTMLInputElement ||
-    element instanceof HTMLSelectElement ||
-    element instanceof HTMLTextAreaElement ||
-    element instanceof HTMLButtonElement
+    isA(element, 'HTMLInputElement') ||
+    isA(element, 'HTMLSelectElement') ||
+    isA(element, 'HTMLTextAreaElement') ||
+    isA(element, 'HTMLButtonElement')
   ) {
     if (element.disabled) entry.disabled = true;
-    if (!(element instanceof HTMLButtonElement) && element.required) entry.required = true;
+    if (!isA(element, 'HTMLButtonElement') && element.required) entry.required = true;
   }
-  if (element instanceof HTMLInputElement) {
+  if (isA(element, 'HTMLInputElement')) {
     if (element.type === 'checkbox' || element.type === 'radio') entry.checked = element.checked;
     if (SETTING_TYPES.has(element.type) && element.type !== 'checkbox' && element.type !== 'radio')
       entry.value = clip(element.value);
@@ -114,7 +115,7 @@ function controlState(element: Element, entry: IndexedElement): void {
       if (element.max) entry.max = element.max;
       if (element.step) entry.step = element.step;
     }
-  } else if (element instanceof HTMLSelectElement) {
+  } else if (isA(element, 'HTMLSelectElement')) {
     if (element.multiple) entry.multiple = true;
     entry.options = Array.from(element.options)
       .slice(0, MAX_OPTIONS)
@@ -124,7 +125,7 @@ function controlState(element: Element, entry: IndexedElement): void {
           label: clip(collapse(option.label || option.text)),
         };
         if (option.selected) info.selected = true;
-        if (option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled))
+        if (option.disabled || (isA(option.parentElement, 'HTMLOptGroupElement') && option.parentElement.disabled))
           info.disabled = true;
         return info;
       });
@@ -157,7 +158,7 @@ function labelOf(element: Element): string | undefined {
       : '';
   if (text) return text;
   // A checkbox or radio with no label of its own (TodoMVC's toggles) is named by its row.
-  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio'))
+  if (isA(element, 'HTMLInputElement') && (element.type === 'checkbox' || element.type === 'radio'))
     return rowText(element);
   return undefined;
 }

@@ -26,10 +26,11 @@ function inTopDocument(element: Element): Element | null {
   let node: Element = element;
   for (let hops = 0; hops < 50; hops++) {
     const root = node.getRootNode();
-    if (root instanceof ShadowRoot) node = root.host;
+    // By node type, not instanceof: a same-origin frame's roots belong to its own realm.
+    if (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root) node = (root as ShadowRoot).host;
     else if (root === document) return node;
-    else if (root instanceof Document) {
-      const frame = root.defaultView?.frameElement ?? null;
+    else if (root.nodeType === Node.DOCUMENT_NODE) {
+      const frame = (root as Document).defaultView?.frameElement ?? null;
       if (!frame) return null;
       node = frame;
     } else return null;

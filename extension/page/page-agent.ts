@@ -18,6 +18,7 @@ import { domIndex } from './dom-index-op.ts';
 import { elementByXpath } from './element-lookup.ts';
 import type { PageOpName, PageOps, RefGeneration } from './page-ops.ts';
 import { readability } from './readability-op.ts';
+import { isA } from './realm.ts';
 import { submitWatch } from './submit-watch-op.ts';
 import { xpathScan } from './xpath-scan-op.ts';
 
@@ -60,7 +61,7 @@ function install(): void {
         return { ok: true, html: `<!doctype html>\n${clone.outerHTML}`, url: location.href };
       }
       const element = elementByXpath(args.xpath);
-      return element instanceof Element ? { ok: true, html: element.outerHTML, url: location.href } : element;
+      return isA(element, 'Element') ? { ok: true, html: element.outerHTML, url: location.href } : element;
     },
   };
   g[PAGE_AGENT_GLOBAL] = {
