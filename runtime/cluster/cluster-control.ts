@@ -75,6 +75,8 @@ export function createClusterControl(deps: {
   /** How often a waiting forward checks that the owner still holds the task; default 200 ms. */
   forwardPollMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** A fresh claim, before anything of the task runs here (its event order starts above the last owner's: owner-seq.ts). */
+  claimed?: (taskId: string, generation: number) => Promise<void>;
 }): ClusterControl {
   const { nsp, ownership, fence, taskStore, log } = deps;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -119,6 +121,7 @@ export function createClusterControl(deps: {
       if (!claim.ok) return false;
       if (claim.fresh) {
         fence.regained(taskId);
+        await deps.claimed?.(taskId, claim.generation);
         await adopt(taskId, claim.previous).catch((error: unknown) =>
           log({ event: 'task_adopt_failed', taskId, error: String(error) }),
         );

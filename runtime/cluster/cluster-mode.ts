@@ -33,6 +33,9 @@ import { createTaskOwnership, type TaskOwnership } from './task-ownership.ts';
 import { createFencedTaskStore } from './fenced-task-store.ts';
 import { createTaskFence } from './task-fence.ts';
 import { leaveCluster } from './graceful-leave.ts';
+import { seedOwnerSeq } from './owner-seq.ts';
+import { createHeldEvents } from './held-events.ts';
+import type { TaskSeq } from '../socket/task-seq.ts';
 
 const HANDOFF = 'mimo:handoff';
 
@@ -147,6 +150,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log, fence });
 
   let localControl: ResumableControl | undefined;
+  let taskSeq: TaskSeq | undefined;
   const taskStore = createFencedTaskStore(baseStore, {
     fence,
     onEnded(taskId) {
@@ -173,18 +177,14 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
       );
     },
     services(services) {
+      taskSeq = services.events.seq;
       return {
         ...services,
         registry: plugins.wrapRegistry(services.registry),
         snapshots: plugins.wrapSnapshots(services.snapshots),
-        // Nothing of a task another node runs now leaves this node (its actor is being stopped).
-        events: {
-          ...services.events,
-          toTask: (taskId, event, traceId) =>
-            fence.state(taskId) === 'lost'
-              ? services.events.envelope(event, taskId)
-              : services.events.toTask(taskId, event, traceId),
-        },
+        // Nothing of a task another node runs now leaves this node (its actor is being stopped), and
+        // nothing of a task whose owner is unknown until this node holds it again (held-events.ts).
+        events: { ...services.events, toTask: createHeldEvents({ fence, sink: services.events }).toTask },
         scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
       };
     },
@@ -196,7 +196,16 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
           return typeof value === 'function' ? value.bind(ownership) : value;
         },
       });
-      control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, fence, taskStore, log: deps.log });
+      control = createClusterControl({
+        nsp: nsp!,
+        ownership: lazyOwnership,
+        fence,
+        taskStore,
+        log: deps.log,
+        claimed: async (taskId, generation) => {
+          if (taskSeq) await seedOwnerSeq(taskSeq, taskId, generation, (id) => taskStore.listMessages(id));
+        },
+      });
       localControl = local;
       return control.wrap(local);
     },

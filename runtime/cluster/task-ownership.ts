@@ -23,8 +23,11 @@ export const NODE_LOCK_SPACE = 0x6d6e6f64; // "mnod"
 export const TASK_LOCK_SPACE = 0x6d74736b; // "mtsk"
 export const HANDOFF_PREFIX = 'handoff:';
 
-/** A claim: `fresh` when this node did not hold the task before; `previous` is who last claimed it. */
-export type Claim = { ok: false } | { ok: true; fresh: boolean; previous: string | null };
+/**
+ * A claim: `fresh` when this node did not hold the task before; `previous` is who last claimed it;
+ * `generation` counts the task's fresh claims (0 for its first owner).
+ */
+export type Claim = { ok: false } | { ok: true; fresh: boolean; previous: string | null; generation: number };
 
 export type OwnershipChange = { type: 'fenced' } | { type: 'restored'; kept: string[]; lost: string[] };
 
@@ -85,6 +88,7 @@ const UNANSWERED_SQL = `
 export async function createTaskOwnership(options: TaskOwnershipOptions): Promise<TaskOwnership> {
   const { pool, nodeId, clock } = options;
   const owned = new Set<string>();
+  const generations = new Map<string, number>();
   const listeners: Array<(change: OwnershipChange) => void> = [];
   const tell = (change: OwnershipChange) => listeners.forEach((l) => l(change));
   let graceUntil = 0;
@@ -120,6 +124,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
       else {
         if (got) await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
         owned.delete(taskId);
+        generations.delete(taskId);
         lost.push(taskId);
       }
     }
@@ -143,22 +148,26 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
   async function claimTask(taskId: string): Promise<Claim> {
     return connection
       .serial(async (locks): Promise<Claim> => {
-        if (owned.has(taskId)) return { ok: true, fresh: false, previous: nodeId };
+        if (owned.has(taskId))
+          return { ok: true, fresh: false, previous: nodeId, generation: generations.get(taskId) ?? 0 };
         const result = await locks.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
           TASK_LOCK_SPACE,
           taskId,
         ]);
         if (!result.rows[0]!.ok) return { ok: false };
         try {
-          const upsert = await pool.query<{ previous: string | null }>(
+          const upsert = await pool.query<{ previous: string | null; generation: number }>(
             `WITH old AS (SELECT node_id FROM mimo_task_owners WHERE task_id = $1)
-           INSERT INTO mimo_task_owners (task_id, node_id, claimed_at) VALUES ($1, $2, $3)
-           ON CONFLICT (task_id) DO UPDATE SET node_id = EXCLUDED.node_id, claimed_at = EXCLUDED.claimed_at
-           RETURNING (SELECT node_id FROM old) AS previous`,
+           INSERT INTO mimo_task_owners (task_id, node_id, claimed_at, generation) VALUES ($1, $2, $3, 0)
+           ON CONFLICT (task_id) DO UPDATE SET node_id = EXCLUDED.node_id, claimed_at = EXCLUDED.claimed_at,
+             generation = mimo_task_owners.generation + 1
+           RETURNING (SELECT node_id FROM old) AS previous, generation`,
             [taskId, nodeId, clock.now()],
           );
           owned.add(taskId);
-          return { ok: true, fresh: true, previous: upsert.rows[0]?.previous ?? null };
+          const generation = upsert.rows[0]?.generation ?? 0;
+          generations.set(taskId, generation);
+          return { ok: true, fresh: true, previous: upsert.rows[0]?.previous ?? null, generation };
         } catch (error) {
           await locks
             .query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId])
@@ -181,6 +190,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     release(taskId) {
       return connection
         .serial(async (locks) => {
+          generations.delete(taskId);
           if (!owned.delete(taskId)) return;
           await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
         })
@@ -196,6 +206,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
         ]);
         for (const taskId of tasks) {
           owned.delete(taskId);
+          generations.delete(taskId);
           await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
         }
         return tasks;
@@ -230,6 +241,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     },
     async close() {
       owned.clear();
+      generations.clear();
       await connection.close();
     },
   };

@@ -4,6 +4,7 @@
 // kill -9 of a node (restarted after a moment, as a supervisor would), SIGTERM of a node (it
 // must exit 0 after its handoff; then restarted), or a PostgreSQL restart (down 1-3 s). Then the
 // history is checked (chaos-check.ts). Seeded: the same seed gives the same schedule of faults.
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { startMockOpenAiServer } from '../../llm/mock-openai-server.ts';
 import { CLUSTER_TOKEN, startClusterHarness, type NodeProcess } from './cluster-harness.ts';
@@ -200,6 +201,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   await sleep(500); // a late duplicate answer would show now
   report = checkHistory(await historyNow());
   await db.end();
+  if (process.env.MIMO_CHAOS_DUMP) {
+    const bad = new Set(report.eventsOutOfOrder.map((line) => line.split(':')[0]!));
+    const events = clients.filter((c) => bad.has(c.taskId)).map((c) => ({ taskId: c.taskId, events: c.events }));
+    writeFileSync(process.env.MIMO_CHAOS_DUMP, JSON.stringify({ report, events }, null, 1));
+  }
 
   for (const c of clients) c.close();
   for (const p of plugins) p.close();

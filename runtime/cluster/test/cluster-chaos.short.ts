@@ -21,7 +21,8 @@ chaos('kill -9, SIGTERM and a PostgreSQL restart while 50 tasks run: every invar
   console.log(
     `    chaos: ${report.tasks} tasks, faults ${JSON.stringify(outcome.faults)}, ${report.acknowledged} acknowledged, ${report.answered} answered (${report.failed} of them by a failed turn's outcome note), ` +
       `${report.answeredTwice.length} answered twice, ${report.stranded.length} stranded, ${report.executedTwice.length} run twice, ` +
-      `${report.resentSameId} re-sent under their own actionId, ${outcome.unacknowledged} never acknowledged, ${outcome.durationMs} ms`,
+      `${report.resentSameId} re-sent under their own actionId, ${outcome.unacknowledged} never acknowledged, ` +
+      `${report.eventsArrivedLate} events arrived after a later one, ${outcome.durationMs} ms`,
   );
   for (const kind of ['kill9', 'sigterm', 'pgRestart'] as const)
     assert.ok(outcome.faults[kind] > 0, `a ${kind} fault was injected`);

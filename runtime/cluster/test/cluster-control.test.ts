@@ -12,6 +12,7 @@ import type { Claim, TaskOwnership } from '../task-ownership.ts';
 interface World {
   locks: Map<string, string>;
   recorded: Map<string, string>;
+  generations: Map<string, number>;
   live: Set<string>;
   bus: Map<string, Map<string, (payload: any) => void>>;
   tasks: Map<string, { status: string }>;
@@ -34,12 +35,15 @@ function fakeNode(world: World, nodeId: string) {
     nodeId,
     async claimTask(taskId: string): Promise<Claim> {
       const holder = world.locks.get(taskId);
-      if (holder === nodeId) return { ok: true, fresh: false, previous: nodeId };
+      if (holder === nodeId)
+        return { ok: true, fresh: false, previous: nodeId, generation: world.generations.get(taskId)! };
       if (holder && world.live.has(holder)) return { ok: false };
       world.locks.set(taskId, nodeId);
       const previous = world.recorded.get(taskId) ?? null;
       world.recorded.set(taskId, nodeId);
-      return { ok: true, fresh: true, previous };
+      const generation = world.generations.has(taskId) ? world.generations.get(taskId)! + 1 : 0;
+      world.generations.set(taskId, generation);
+      return { ok: true, fresh: true, previous, generation };
     },
     claim: async (taskId: string) => (await ownership.claimTask(taskId)).ok,
     owns: (taskId: string) => world.locks.get(taskId) === nodeId && world.live.has(nodeId),
@@ -85,6 +89,7 @@ function fakeNode(world: World, nodeId: string) {
 const newWorld = (): World => ({
   locks: new Map(),
   recorded: new Map(),
+  generations: new Map(),
   live: new Set(),
   bus: new Map(),
   tasks: new Map(),

@@ -191,8 +191,11 @@ test('handoff: every task released with a handoff record; a running one is an or
   assert.is(await a.recordedOwner('h-run'), 'handoff:node-leaving');
   assert.ok((await b.orphans()).includes('h-run'), 'A is still alive, yet its handed-over task is free');
   const claim = await b.claimTask('h-run');
-  assert.equal(claim, { ok: true, fresh: true, previous: 'handoff:node-leaving' });
-  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: false, previous: 'node-staying' });
+  // The task's second owner: generation 1 (its events are numbered above every one of node-leaving's).
+  assert.equal(claim, { ok: true, fresh: true, previous: 'handoff:node-leaving', generation: 1 });
+  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: false, previous: 'node-staying', generation: 1 });
+  await b.release('h-run');
+  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: true, previous: 'node-staying', generation: 2 });
 });
 
 test.run();
