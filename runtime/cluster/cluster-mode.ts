@@ -35,6 +35,7 @@ import { createTaskFence } from './task-fence.ts';
 import { leaveCluster } from './graceful-leave.ts';
 import { seedOwnerSeq } from './owner-seq.ts';
 import { createHeldEvents } from './held-events.ts';
+import { waitForDatabase, withDbRetry } from './db-retry.ts';
 import type { TaskSeq } from '../socket/task-seq.ts';
 
 const HANDOFF = 'mimo:handoff';
@@ -135,7 +136,8 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   // or between two statements, where the pool listens to it no more: without a listener of its
   // own that would end the process. The query in progress fails and is retried (db-retry.ts).
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const { applied } = await migrate(pool);
+  await waitForDatabase(() => pool.query('SELECT 1'), { maxMs: config.maxOutageMs, log: deps.log });
+  const { applied } = await withDbRetry(() => migrate(pool), { maxMs: config.maxOutageMs });
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
   const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
   const runStore = createPostgresRunStore({ pool, nodeId: config.nodeId, clock: deps.clock });

@@ -1,13 +1,11 @@
-// The short chaos run, `npm run chaos:short` (the long one: `npm run chaos`, scripts/chaos.ts). It is
-// not in `npm test`: after the merge with the person guard and the honest outcomes it failed 2 of 5
-// runs on one check (a client saw a task's events out of time order during a takeover: the new
-// owner's events come from the client's own node, the old owner's last ones through the database
-// relay), and a gate that fails on load is not a gate. Three node
-// processes, web clients on random nodes, three roaming fake extensions, and a seeded driver
-// injecting kill -9, SIGTERM and a PostgreSQL restart while the tasks run. The invariants are
-// checked on the history (chaos-check.ts): every acknowledged message answered exactly once and
-// in order, no task stranded, no click or page open run twice, every client's events in order;
-// no node exits on its own and every SIGTERM ends in exit 0 after a handoff.
+// The short chaos run, in `npm test` (alone: `npm run chaos:short`; the long one: `npm run chaos`,
+// scripts/chaos.ts). Three node processes, web clients on random nodes, three roaming fake
+// extensions, and a seeded driver injecting kill -9, SIGTERM and a PostgreSQL restart while the
+// tasks run. The invariants are checked on the history (chaos-check.ts): every acknowledged message
+// answered exactly once and in order, no task stranded, no click or page open run twice, and every
+// client's chat, rendered by seq as the web UI does, in causal order (no old owner's event after a
+// new owner's, no seq given twice, no event twice); no node exits on its own and every SIGTERM
+// ends in exit 0 after a handoff.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runChaos } from './chaos-run.ts';
