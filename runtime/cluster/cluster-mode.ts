@@ -37,6 +37,7 @@ import { seedOwnerSeq } from './owner-seq.ts';
 import { createHeldEvents } from './held-events.ts';
 import { waitForDatabase, withDbRetry } from './db-retry.ts';
 import type { TaskSeq } from '../socket/task-seq.ts';
+import type { Clock } from '../clock/index.ts';
 
 const HANDOFF = 'mimo:handoff';
 
@@ -117,7 +118,7 @@ export interface ClusterNode {
 }
 
 export interface ClusterNodeDeps {
-  clock: { now(): number };
+  clock: Clock;
   log: (entry: object) => void;
   /**
    * Fencing is impossible (the database stayed away past MIMO_DATABASE_OUTAGE_MAX_MS, or this
@@ -157,14 +158,16 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
     fence,
     onEnded(taskId) {
       // A message queued behind a failed turn starts at once (task machine): the task is running
-      // again on this node by the time `error` is stored, so it keeps its lock.
-      const session = localControl?.sessionOf?.(taskId) as TaskSession | undefined;
-      const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
-      if (now && now !== 'completed' && now !== 'error') return;
-      ledger.endTask(taskId);
-      void ownership
-        ?.release(taskId)
-        .catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
+      // again on this node by the time `error` is stored, so it keeps its lock. So does a task a
+      // command still runs for here (a message being stored): looked at again once none does.
+      void (async () => {
+        await control?.whenIdle(taskId);
+        const session = localControl?.sessionOf?.(taskId) as TaskSession | undefined;
+        const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
+        if (now && now !== 'completed' && now !== 'error') return;
+        ledger.endTask(taskId);
+        await ownership?.release(taskId);
+      })().catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
     },
   });
 
@@ -204,6 +207,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         fence,
         taskStore,
         log: deps.log,
+        clock: deps.clock,
         claimed: async (taskId, generation) => {
           if (taskSeq) await seedOwnerSeq(taskSeq, taskId, generation, (id) => taskStore.listMessages(id));
         },
