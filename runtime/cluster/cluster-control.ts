@@ -14,7 +14,6 @@
 import type { Clock } from '../clock/index.ts';
 import type {
   ConfirmationDecision,
-  FrontendEvent,
   NormalizedActionResult,
   OverlayCommand,
   PluginConfirmationAnswer,
@@ -53,12 +52,11 @@ type Method =
   | 'showTaskTab'
   | 'overlayConfirmation'
   | 'selectExtension'
-  // Answered in the owner's session, not commands: never a reason to claim the task.
-  | 'stepsInFlight'
+  // Told to the owner's session, not a command: never a reason to claim the task.
   | 'lateResult';
 
 /** Methods that are not ControlResult commands: run on the owner if there is one, never claimed for. */
-const QUERIES = new Set<Method>(['stepsInFlight', 'lateResult']);
+const QUERIES = new Set<Method>(['lateResult']);
 
 export interface ClusterControl {
   wrap(local: ResumableControl | undefined): TaskControl | undefined;
@@ -292,13 +290,9 @@ export function createClusterControl(deps: {
                 call('selectExtension', taskId, [taskId, clientId]),
             }
           : {}),
-        // A subscriber on any node gets the steps in flight of the task's owner.
-        ...(inner.stepsInFlight
-          ? {
-              stepsInFlight: async (taskId: string) =>
-                ((await ask('stepsInFlight', taskId, [taskId]).catch(() => null)) as FrontendEvent[] | null) ?? [],
-            }
-          : {}),
+        // The steps in flight this node runs (synchronous: replayed in the tick the subscriber joins
+        // the room, so a step is neither missed nor shown twice).
+        ...(inner.stepsInFlight ? { stepsInFlight: inner.stepsInFlight.bind(inner) } : {}),
         // A stopped step's late result reaches the node its extension is connected to: told to the owner.
         ...(inner.lateResult
           ? {

@@ -37,7 +37,7 @@ export interface TaskControl {
   /** Live machine inspection for a task: `inspection` frontend events to one listener; returns unsubscribe. */
   inspect?(taskId: string, listener: (envelope: FrontendEvent) => void): () => void;
   /** The `toolUsed` start envelopes of the task's actions still in flight (replayed to a subscriber, so a reload shows them). */
-  stepsInFlight?(taskId: string): FrontendEvent[] | Promise<FrontendEvent[]>;
+  stepsInFlight?(taskId: string): FrontendEvent[];
   /** A browser_action_result for an action that had already settled (a Stop canceled it): it may say what really happened. */
   lateResult?(result: NormalizedActionResult): void;
   /** The plugin and tab serving the task now (the live view streams that tab); null before it has one. */

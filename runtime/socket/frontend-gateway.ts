@@ -52,11 +52,9 @@ export function attachFrontendSocket(socket: ServerSocket, deps: FrontendGateway
     resume_task: (m) => deps.control?.resume(m.taskId, 'web') ?? noAgent,
     stop_task: (m) => deps.control?.stop(m.taskId, 'web', m.reason) ?? noAgent,
     takeover_task: (m) => deps.control?.takeover(m.taskId, 'web', m.reason ?? 'taken over from the web UI') ?? noAgent,
-    subscribe_task: async (m) => {
+    subscribe_task: (m) => {
       socket.join(rooms.task(m.taskId));
-      // In a cluster the steps live on the task's owner (asked over the adapter).
-      for (const envelope of (await deps.control?.stepsInFlight?.(m.taskId)) ?? [])
-        socket.emit('frontend_event', envelope);
+      for (const envelope of deps.control?.stepsInFlight?.(m.taskId) ?? []) socket.emit('frontend_event', envelope);
       return { ok: true };
     },
     unsubscribe_task: (m) => {

@@ -23,6 +23,8 @@ export interface StoredRow {
   trace: string | null;
   /** meta.outcome of a turn's failure note (system), else null. */
   outcome?: string | null;
+  /** The failure note's error code (meta.error.code), else null. */
+  code?: string | null;
 }
 
 /** One event as a client connection received it: its id, when its node emitted it, its seq. */
@@ -48,6 +50,8 @@ export interface ChaosReport {
   answered: number;
   /** Messages whose turn ended with a failure outcome note instead of an answer. */
   failed: number;
+  /** Those failure notes by error code. */
+  failedBy: Record<string, number>;
   lost: string[];
   unanswered: string[];
   answeredTwice: string[];
@@ -69,6 +73,7 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
     acknowledged: 0,
     answered: 0,
     failed: 0,
+    failedBy: {},
     lost: [],
     unanswered: [],
     answeredTwice: [],
@@ -98,7 +103,12 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
         report.unanswered.push(`${taskId}/${id}`);
         stranded = true;
       } else report.answered++;
-      if (failedTraces.has(`trace-${id}`)) report.failed++;
+      if (failedTraces.has(`trace-${id}`)) {
+        report.failed++;
+        const note = rows.find((r) => r.role === 'system' && r.outcome && r.trace === `trace-${id}`);
+        const code = note?.code ?? 'unknown';
+        report.failedBy[code] = (report.failedBy[code] ?? 0) + 1;
+      }
       if (n > 1) report.answeredTwice.push(`${taskId}/${id} x${n}`);
     }
     const userOrder = rows.filter((r) => r.role === 'user').map((r) => `trace-${r.id}`);

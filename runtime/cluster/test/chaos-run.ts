@@ -172,7 +172,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const read = async () => {
     const messages = (
       await db.query<StoredRow>(
-        `SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`,
+        `SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome, meta->'error'->>'code' AS code FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`,
       )
     ).rows;
     const statuses = new Map(

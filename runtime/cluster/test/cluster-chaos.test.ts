@@ -17,7 +17,7 @@ chaos('kill -9, SIGTERM and a PostgreSQL restart while 50 tasks run: every invar
   const outcome = await runChaos({ tasks: 50, faults: 4, faultEveryMs: 2_000, seed: 1, settleMs: 30_000 });
   const { report } = outcome;
   console.log(
-    `    chaos: ${report.tasks} tasks, faults ${JSON.stringify(outcome.faults)}, ${report.acknowledged} acknowledged, ${report.answered} answered (${report.failed} of them by a failed turn's outcome note), ` +
+    `    chaos: ${report.tasks} tasks, faults ${JSON.stringify(outcome.faults)}, ${report.acknowledged} acknowledged, ${report.answered} answered (${report.failed} of them by a failed turn's outcome note: ${JSON.stringify(report.failedBy)}), ` +
       `${report.answeredTwice.length} answered twice, ${report.stranded.length} stranded, ${report.executedTwice.length} run twice, ` +
       `${report.resentSameId} re-sent under their own actionId, ${outcome.unacknowledged} never acknowledged, ` +
       `${report.eventsArrivedLate} events arrived after a later one, ${outcome.durationMs} ms`,
