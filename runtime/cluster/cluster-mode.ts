@@ -34,7 +34,7 @@ import { createFencedTaskStore } from './fenced-task-store.ts';
 import { createTaskFence } from './task-fence.ts';
 import { leaveCluster } from './graceful-leave.ts';
 import { seedOwnerSeq } from './owner-seq.ts';
-import { createHeldEvents } from './held-events.ts';
+import { createHeldEvents, type HeldEvents } from './held-events.ts';
 import { waitForDatabase, withDbRetry } from './db-retry.ts';
 import type { TaskSeq } from '../socket/task-seq.ts';
 import type { Clock } from '../clock/index.ts';
@@ -154,6 +154,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
 
   let localControl: ResumableControl | undefined;
   let taskSeq: TaskSeq | undefined;
+  let heldEvents: HeldEvents | undefined;
   const taskStore = createFencedTaskStore(baseStore, {
     fence,
     onEnded(taskId) {
@@ -189,7 +190,10 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         snapshots: plugins.wrapSnapshots(services.snapshots),
         // Nothing of a task another node runs now leaves this node (its actor is being stopped), and
         // nothing of a task whose owner is unknown until this node holds it again (held-events.ts).
-        events: { ...services.events, toTask: createHeldEvents({ fence, sink: services.events }).toTask },
+        events: {
+          ...services.events,
+          toTask: (heldEvents = createHeldEvents({ fence, sink: services.events, clock: deps.clock })).toTask,
+        },
         scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
       };
     },
@@ -213,7 +217,12 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         },
       });
       localControl = local;
-      return control.wrap(local);
+      const wrapped = control.wrap(local);
+      // A subscriber gets the steps in flight already told; a held one comes live when it is sent.
+      const steps = wrapped?.stepsInFlight;
+      if (wrapped && steps)
+        wrapped.stepsInFlight = (taskId) => steps(taskId).filter((envelope) => !heldEvents?.isHeld(envelope));
+      return wrapped;
     },
   };
 

@@ -9,6 +9,7 @@
 // - the channel: an action for a plugin on another node is a room broadcast with an ack
 //   (`nsp.to('client:id').timeout(ms).emit(...)`): the ack comes back to the dispatching node.
 import type pg from 'pg';
+import type { Clock } from '../clock/index.ts';
 import { SocketPacketType } from '../../transport/codec/index.ts';
 import { rooms, type NormalizedActionResult } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
@@ -30,8 +31,16 @@ type ExtensionNote =
 export interface ClusterPluginsOptions {
   nodeId: string;
   pool: pg.Pool;
-  clock: { now(): number };
+  clock: Pick<Clock, 'now' | 'setTimeout'>;
   log: (entry: object) => void;
+  /**
+   * A plugin whose socket was on another node that died or closed it is most likely fine: it
+   * reconnects to a live node (the load balancer's pick) within a second or two and sends the
+   * results that were ready meanwhile. It counts as offline (its actions failing with
+   * PLUGIN_OFFLINE) only if it is not back within this long (default 5 s). A plugin whose socket
+   * on this node closes is offline at once, as on one node.
+   */
+  pluginReturnGraceMs?: number;
   /** How long a cross-node action ack is awaited at most (the scheduler's T_ack decides earlier). */
   remoteAckWaitMs?: number;
   /**
@@ -89,9 +98,20 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
     else clients.delete(clientId);
   }
 
+  /**
+   * A socket of the plugin on another node is gone. The plugin counts as connected for the
+   * return grace still: it reconnects to a live node and its frames, delivered again to its room
+   * every second, reach it there. Only if it has no socket anywhere after the grace is it offline
+   * and its actions in flight fail (PLUGIN_OFFLINE).
+   */
   function remoteDisconnect(clientId: string, why: string): void {
-    registry?.socketDisconnected(clientId);
-    if (registry && !registry.isOnline(clientId)) scheduler?.pluginGone(clientId, why);
+    const drop = () => {
+      registry?.socketDisconnected(clientId);
+      if (registry && !registry.isOnline(clientId)) scheduler?.pluginGone(clientId, why);
+    };
+    const graceMs = options.pluginReturnGraceMs ?? 5_000;
+    if (graceMs <= 0) return drop();
+    clock.setTimeout(drop, graceMs);
   }
 
   function onExtensionNote(note: ExtensionNote): void {
@@ -149,15 +169,17 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
             );
           deliver();
           const every = options.remoteRedeliverMs ?? 1_000;
-          const until = Date.now() + (options.remoteRedeliverForMs ?? 10_000);
+          const until = clock.now() + (options.remoteRedeliverForMs ?? 10_000);
           const again = () => {
-            if (answered || Date.now() > until || !deps.registry.isOnline(clientId)) return;
+            if (answered || clock.now() > until) return;
             // Only while the action still awaits this ack (not after a result, a Stop or its T_ack).
+            // A plugin away (its node died; it is back on another within the return grace, or its
+            // actions fail as offline) holds the frame: the wait restarts, the frame goes when it is back.
             if (!onHeldFrameSent?.()) return;
-            deliver();
-            setTimeout(again, every).unref?.();
+            if (deps.registry.isOnline(clientId)) deliver();
+            clock.setTimeout(again, every);
           };
-          setTimeout(again, every).unref?.();
+          clock.setTimeout(again, every);
           return true;
         },
       };

@@ -7,19 +7,30 @@
 // task's events never leave the node. A node that is leaving counts as owning: the actions that
 // settle before the handoff are told.
 import type { FrontendEvent } from '../../transport/contracts/index.ts';
+import type { Clock } from '../clock/index.ts';
 import type { FrontendEventInput, FrontendEventSink } from '../socket/frontend-events.ts';
 import type { TaskFence } from './task-fence.ts';
 
 export interface HeldEvents {
   /** FrontendEventSink.toTask under the fence: sent, held or (a lost task) built and dropped. */
   toTask(taskId: string, event: FrontendEventInput, traceId?: string, seq?: number): FrontendEvent;
+  /** An envelope built but not sent yet (a replay to a subscriber leaves it out: it comes live). */
+  isHeld(envelope: FrontendEvent): boolean;
   /** Events held now (all tasks). */
   heldCount(): number;
 }
 
-export function createHeldEvents(deps: { fence: TaskFence; sink: FrontendEventSink }): HeldEvents {
+export function createHeldEvents(deps: {
+  fence: TaskFence;
+  sink: FrontendEventSink;
+  clock: Pick<Clock, 'setTimeout'>;
+  /** While anything is held it is looked at again this often (a reconnect may end without a fence change); default 500 ms. */
+  recheckMs?: number;
+}): HeldEvents {
   const { fence, sink } = deps;
   const held = new Map<string, FrontendEvent[]>();
+  const heldIds = new Set<string>();
+  let rechecking = false;
 
   /** Sends or drops what a task holds, as its fence says now; true when nothing is held any more. */
   function review(taskId: string): boolean {
@@ -27,23 +38,39 @@ export function createHeldEvents(deps: { fence: TaskFence; sink: FrontendEventSi
     if (state === 'held') return false;
     const queue = held.get(taskId) ?? [];
     held.delete(taskId);
-    if (state === 'open') for (const envelope of queue) sink.send(envelope);
+    for (const envelope of queue) {
+      heldIds.delete(envelope.id);
+      if (state === 'open') sink.send(envelope);
+    }
     return true;
   }
-  fence.onChange(() => {
+  const reviewAll = () => {
     for (const taskId of [...held.keys()]) review(taskId);
-  });
+  };
+  function recheck(): void {
+    if (rechecking || held.size === 0) return;
+    rechecking = true;
+    deps.clock.setTimeout(() => {
+      rechecking = false;
+      reviewAll();
+      recheck();
+    }, deps.recheckMs ?? 500);
+  }
+  fence.onChange(reviewAll);
 
   return {
     toTask(taskId, event, traceId, seq) {
       if (!review(taskId)) {
         const envelope = sink.prepare(taskId, event, traceId, seq);
         held.get(taskId)?.push(envelope) ?? held.set(taskId, [envelope]);
+        heldIds.add(envelope.id);
+        recheck();
         return envelope;
       }
       if (fence.state(taskId, 'open') === 'lost') return sink.envelope(event, taskId);
       return sink.toTask(taskId, event, traceId, seq);
     },
-    heldCount: () => [...held.values()].reduce((n, q) => n + q.length, 0),
+    isHeld: (envelope) => heldIds.has(envelope.id),
+    heldCount: () => heldIds.size,
   };
 }

@@ -14,7 +14,8 @@
 // channel and the store to hold everything of its tasks), reconnects with a capped backoff (see
 // lock-connection.ts), takes its node lock again and re-claims each task: those another node took
 // meanwhile are LOST (the caller drops its actor for them), the others are kept. For `graceMs`
-// after its own reconnect a node adopts no orphan, so the other nodes can re-claim theirs first.
+// after its own reconnect, and after it started, a node adopts no orphan, so the other nodes can
+// re-claim theirs first.
 // Two task ids that hash alike share a lock (2^-32 per pair): they then run on the same node.
 import pg from 'pg';
 import { openLockConnection, type LockConnection } from './lock-connection.ts';
@@ -91,7 +92,9 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
   const generations = new Map<string, number>();
   const listeners: Array<(change: OwnershipChange) => void> = [];
   const tell = (change: OwnershipChange) => listeners.forEach((l) => l(change));
-  let graceUntil = 0;
+  // A node that just started is in the grace too: it may start during or right after a database
+  // restart, when the live nodes have not re-taken their locks yet and look dead.
+  let graceUntil = clock.now() + (options.graceMs ?? 3_000);
 
   const row = await pool.query<{ lock_key: number }>(
     `INSERT INTO mimo_nodes (node_id, url, started_at) VALUES ($1, $2, $3)
@@ -123,8 +126,8 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
       if (still) kept.push(taskId);
       else {
         if (got) await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
-        owned.delete(taskId);
-        generations.delete(taskId);
+        // Still counted as owned (fenced: held) until the listeners marked it lost: a write or an
+        // event waiting on it must never see it as just "not ours" (open) in between.
         lost.push(taskId);
       }
     }
@@ -141,6 +144,10 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
       const result = await reclaim(client);
       graceUntil = clock.now() + (options.graceMs ?? 3_000);
       tell({ type: 'restored', ...result });
+      for (const taskId of result.lost) {
+        owned.delete(taskId);
+        generations.delete(taskId);
+      }
     },
     onGiveUp: (error) => options.onLost?.(error),
   });
