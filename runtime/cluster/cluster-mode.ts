@@ -213,7 +213,13 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
         log: deps.log,
         clock: deps.clock,
         claimed: async (taskId, generation) => {
-          if (taskSeq) await seedOwnerSeq(taskSeq, taskId, generation, (id) => taskStore.listMessages(id));
+          // A task claimed for its first message is not stored yet: nothing before it.
+          const stored = (id: string) =>
+            taskStore.listMessages(id).catch((error: { code?: string }) => {
+              if (error?.code === 'NOT_FOUND') return [];
+              throw error;
+            });
+          if (taskSeq) await seedOwnerSeq(taskSeq, taskId, generation, stored);
         },
       });
       localControl = local;
