@@ -50,6 +50,7 @@ async function startNode(
     url: `http://${name}.invalid`,
     clock,
     onLost: (e) => lost.push(e),
+    graceMs: 0, // no database restart here: B may look for orphans the moment it started
   });
   // Only the stores are the cluster's here (no socket adapter, no task forwarding: not needed for runs).
   const cluster = {
