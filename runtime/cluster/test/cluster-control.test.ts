@@ -68,6 +68,11 @@ function fakeNode(world: World, nodeId: string) {
       return { ok: true };
     },
     drop: (taskId: string) => void calls.push(`drop ${taskId}`),
+    lateResult: (result: { actionId: string }) => void calls.push(`lateResult ${result.actionId}`),
+    selectExtension: async (taskId: string, clientId: string) => (
+      calls.push(`selectExtension ${taskId} ${clientId}`),
+      { ok: true, data: { node: nodeId } }
+    ),
   } as unknown as ResumableControl;
   const taskStore = {
     getTask: async (taskId: string) => world.tasks.get(taskId),
@@ -99,6 +104,26 @@ const message = (taskId: string, id: string) =>
   ({ v: 1, type: 'user_message', id, timestamp: 1, taskId, content: id }) as any;
 
 const test = suite('cluster control: routing and adoption');
+
+test("a stopped step's late result and the extension choice reach the task's owner, and claim nothing", async () => {
+  const world = newWorld();
+  const a = fakeNode(world, 'a');
+  const b = fakeNode(world, 'b');
+  world.tasks.set('t9', { status: 'created' });
+  await a.wrapped.userMessage(message('t9', 'm1'), {});
+  b.wrapped.lateResult!({ actionId: 'act-1', taskId: 't9', status: 'success' } as any);
+  const chosen = await b.wrapped.selectExtension!('t9', 'plugin-x');
+  assert.equal(chosen, { ok: true, data: { node: 'a' } });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(a.calls, ['userMessage m1', 'lateResult act-1', 'selectExtension t9 plugin-x']);
+  assert.equal(b.calls, []);
+  // The owner gone, a late result is dropped (nobody to tell); it does not make B claim the task.
+  world.live.delete('a');
+  b.wrapped.lateResult!({ actionId: 'act-2', taskId: 't9', status: 'success' } as any);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(b.calls, []);
+  assert.is(world.locks.get('t9'), 'a');
+});
 
 test('a command reaching the owner during its turn runs on its live actor: no adoption, no note', async () => {
   const world = newWorld();
