@@ -81,10 +81,17 @@ export const LIVE_NODES_SQL = `
   SELECT n.node_id FROM mimo_nodes n
   JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.classid = ${NODE_LOCK_SPACE}::oid AND l.objid = n.lock_key::oid AND l.objsubid = 2`;
 
-/** A user message stored after the task's last answer (its owner died before the turn started). */
+/**
+ * A user message without an outcome: no answer and no failure note carries its traceId (messages
+ * queued during a turn are stored before that turn's answer, so the order of rows alone does not
+ * tell). A message stored without a traceId counts as unanswered when no answer follows it.
+ */
 const UNANSWERED_SQL = `
-  SELECT 1 FROM mimo_messages u WHERE u.task_id = t.task_id AND u.role = 'user'
-    AND u.seq > COALESCE((SELECT max(a.seq) FROM mimo_messages a WHERE a.task_id = t.task_id AND a.role = 'assistant'), 0)`;
+  SELECT 1 FROM mimo_messages u WHERE u.task_id = t.task_id AND u.role = 'user' AND CASE
+    WHEN u.meta->>'traceId' IS NULL THEN u.seq > COALESCE((SELECT max(a.seq) FROM mimo_messages a WHERE a.task_id = t.task_id AND a.role = 'assistant'), 0)
+    ELSE NOT EXISTS (SELECT 1 FROM mimo_messages a WHERE a.task_id = t.task_id AND a.meta->>'traceId' = u.meta->>'traceId'
+      AND (a.role = 'assistant' OR (a.role = 'system' AND a.meta->>'outcome' IS NOT NULL)))
+  END`;
 
 export async function createTaskOwnership(options: TaskOwnershipOptions): Promise<TaskOwnership> {
   const { pool, nodeId, clock } = options;
