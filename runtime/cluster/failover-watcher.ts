@@ -50,7 +50,11 @@ export function startFailoverWatcher(deps: {
           log({ event: 'node_gone', node });
           plugins.nodeGone(node);
         }
+    // Nodes seen for the first time (or back): their plugins, which this node may never have
+    // been told about (it started, or the relay was away, when they connected).
+    const appeared = [...live].filter((node) => !known?.has(node));
     known = live;
+    if (appeared.length > 0) await plugins.loadRemote(appeared);
     const adopted: string[] = [];
     if (deps.leaving?.()) return adopted; // a leaving node adopts nothing more
     for (const taskId of await ownership.orphans()) {

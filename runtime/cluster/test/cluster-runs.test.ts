@@ -136,7 +136,7 @@ test('A dies mid-run: B marks the run canceled (RUN_CANCELED, node_lost) once, a
   // A watcher on B (timers injected: ticks by hand). Nothing is orphaned while A is alive.
   const timers = { setInterval: () => 0, clearInterval: () => undefined };
   const log: any[] = [];
-  const noTasks = { nodeGone: () => undefined } as unknown as ClusterPlugins;
+  const noTasks = { nodeGone: () => undefined, loadRemote: async () => undefined } as unknown as ClusterPlugins;
   const control = { adopt: async () => undefined } as unknown as ClusterControl;
   const watcher = startFailoverWatcher({
     ownership: b.ownership,

@@ -5,7 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestClock } from '../../clock/index.ts';
 import { waitForDatabase } from '../db-retry.ts';
-import { authHeaders, startClusterHarness, type ClusterHarness } from './cluster-harness.ts';
+import { startFakePlugin } from '../../test-util/fake-plugin.ts';
+import { eventually } from '../../test/util.ts';
+import { authHeaders, CLUSTER_TOKEN, startClusterHarness, type ClusterHarness } from './cluster-harness.ts';
 
 const startup = suite<{ h: ClusterHarness }>('cluster node start while the database is away');
 
@@ -30,6 +32,37 @@ startup('a node started during a PostgreSQL restart waits for it, then serves', 
   assert.is(response.status, 200);
   await node.stop();
 });
+
+startup(
+  'a node started during a PostgreSQL restart sees the extension connected to a node that rode it out',
+  async ({ h }) => {
+    const a = await h.startNode('node-with-plugin');
+    const plugin = await startFakePlugin({ url: a.url, clientId: 'plugin-on-a', token: CLUSTER_TOKEN });
+    try {
+      const restarted = h.pg.restart!(2_000);
+      await sleep(300);
+      const b = await h.startNode('node-started-late', { MIMO_DATABASE_OUTAGE_MAX_MS: '30000' });
+      await restarted;
+      // B's first look at the live nodes (after its start grace) finds A and reads A's plugins.
+      await eventually(
+        async () => {
+          const body = (await (
+            await fetch(`${b.url}/api/extension/extension-list`, { headers: authHeaders })
+          ).json()) as {
+            data: Array<{ clientId: string; socketConnected: boolean }>;
+          };
+          return body.data.some((e) => e.clientId === 'plugin-on-a' && e.socketConnected);
+        },
+        15_000,
+        'node B to see the extension on A',
+      );
+      await b.stop();
+    } finally {
+      plugin.close();
+      await a.stop();
+    }
+  },
+);
 
 startup('a node whose database never answers exits 1 once MIMO_DATABASE_OUTAGE_MAX_MS is over', async ({ h }) => {
   const nowhere = 'postgres://mimo@127.0.0.1:1/mimo'; // nothing listens there: ECONNREFUSED, a transient error
