@@ -202,7 +202,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   report = checkHistory(await historyNow());
   await db.end();
   if (process.env.MIMO_CHAOS_DUMP) {
-    const bad = new Set(report.eventsOutOfOrder.map((line) => line.split(':')[0]!));
+    const bad = new Set(
+      [...report.eventsOutOfOrder, ...report.stranded, ...report.unanswered, ...report.answeredTwice].map(
+        (line) => line.split(/[:/ ]/)[0]!,
+      ),
+    );
     const events = clients.filter((c) => bad.has(c.taskId)).map((c) => ({ taskId: c.taskId, events: c.events }));
     writeFileSync(process.env.MIMO_CHAOS_DUMP, JSON.stringify({ report, events }, null, 1));
   }
