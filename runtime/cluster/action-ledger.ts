@@ -17,6 +17,7 @@ import type { NormalizedActionResult } from '../../transport/contracts/index.ts'
 import type { PluginChannel } from '../scheduler/action-scheduler.ts';
 import { withDbRetry } from './db-retry.ts';
 import type { TaskFence } from './task-fence.ts';
+import type { Clock } from '../clock/index.ts';
 
 export interface ActionLedger {
   /** `deliver` hands a stored result to this node's scheduler (handleResult). */
@@ -42,7 +43,9 @@ const TURNS_KEPT = 16;
 export function createActionLedger(options: {
   pool: pg.Pool;
   nodeId: string;
-  clock: { now(): number };
+  clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
+  /** While a frame is held (fenced, or the ledger's database away) its ack wait is restarted this often; default 500 ms. */
+  holdTickMs?: number;
   log: (entry: object) => void;
   fence?: TaskFence;
 }): ActionLedger {
@@ -111,7 +114,17 @@ export function createActionLedger(options: {
           if (!inner.isConnected(clientId)) return false;
           const taskId = frame.taskId!;
           const actionId = frame.id!;
+          // Held frames have not left: their T_ack must not run out meanwhile (it counts from the
+          // real send), so the wait is restarted until they go or the action stops waiting.
+          let holding: unknown;
+          const hold = () => {
+            holding = clock.setTimeout(() => {
+              if (onHeldFrameSent?.()) hold();
+            }, options.holdTickMs ?? 500);
+          };
+          hold();
           const send = (out: Frame) => {
+            clock.clearTimeout(holding);
             if (fence && fence.state(taskId) !== 'open')
               return log({ event: 'action_fenced', taskId, actionId: out.id });
             pending.set(out.id!, { taskId, until: untilOf(out) });
@@ -143,6 +156,7 @@ export function createActionLedger(options: {
             );
             if (row.fresh || row.action_id === actionId) return send(frame); // new, or a retry of this very frame
             if (row.output) {
+              clock.clearTimeout(holding);
               log({ event: 'action_replayed_from_ledger', taskId, actionId: row.action_id, replayedAs: actionId });
               onAck({ ok: true });
               deliver(clientId, { ...row.output, actionId });
@@ -152,6 +166,7 @@ export function createActionLedger(options: {
             aliases.set(row.action_id, actionId);
             send({ ...frame, id: row.action_id });
           })().catch((error: unknown) => {
+            clock.clearTimeout(holding);
             // Lost to another node, or the ledger stayed away past the retry: the action is not
             // sent (sending it unrecorded could run it twice); its ack timeout settles it here.
             log({

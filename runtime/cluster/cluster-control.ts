@@ -11,8 +11,10 @@
 // recorded owner has not come back yet: that owner is re-claiming them.
 // The person's controls (a held step's answer, the scope, a secret, showing the tab, the
 // overlay's answer) are routed the same way: they live in the owner's task session.
+import type { Clock } from '../clock/index.ts';
 import type {
   ConfirmationDecision,
+  NormalizedActionResult,
   OverlayCommand,
   PluginConfirmationAnswer,
   TakeoverReport,
@@ -48,7 +50,13 @@ type Method =
   | 'setTaskScope'
   | 'setTaskSecret'
   | 'showTaskTab'
-  | 'overlayConfirmation';
+  | 'overlayConfirmation'
+  | 'selectExtension'
+  // Told to the owner's session, not a command: never a reason to claim the task.
+  | 'lateResult';
+
+/** Methods that are not ControlResult commands: run on the owner if there is one, never claimed for. */
+const QUERIES = new Set<Method>(['lateResult']);
 
 export interface ClusterControl {
   wrap(local: ResumableControl | undefined): TaskControl | undefined;
@@ -56,6 +64,12 @@ export interface ClusterControl {
   takeOver(taskId: string): Promise<boolean>;
   /** Another node runs these tasks now: their actors here stop. */
   dropTasks(taskIds: string[]): void;
+  /**
+   * Resolves when no command of the task runs on this node. A task that ended is released only
+   * then: a message being stored here would otherwise start its turn on a node that no longer
+   * holds the task, while another node claims it and runs the message too.
+   */
+  whenIdle(taskId: string): Promise<void>;
 }
 
 const unavailable = (message: string): ControlResult => ({
@@ -75,6 +89,10 @@ export function createClusterControl(deps: {
   /** How often a waiting forward checks that the owner still holds the task; default 200 ms. */
   forwardPollMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** A fresh claim, before anything of the task runs here (its event order starts above the last owner's: owner-seq.ts). */
+  claimed?: (taskId: string, generation: number) => Promise<void>;
+  /** The forwarder's timers (the injected clock). */
+  clock?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 }): ClusterControl {
   const { nsp, ownership, fence, taskStore, log } = deps;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -119,6 +137,7 @@ export function createClusterControl(deps: {
       if (!claim.ok) return false;
       if (claim.fresh) {
         fence.regained(taskId);
+        await deps.claimed?.(taskId, claim.generation);
         await adopt(taskId, claim.previous).catch((error: unknown) =>
           log({ event: 'task_adopt_failed', taskId, error: String(error) }),
         );
@@ -129,14 +148,51 @@ export function createClusterControl(deps: {
     return job;
   }
 
-  async function runLocal(method: Method, args: unknown[]): Promise<ControlResult> {
-    return (local![method] as (...a: unknown[]) => Promise<ControlResult>)(...args);
+  /** Commands of a task running on this node, and who waits for none to run. */
+  const busy = new Map<string, number>();
+  const idle = new Map<string, Array<() => void>>();
+  function whenIdle(taskId: string): Promise<void> {
+    if (!busy.get(taskId)) return Promise.resolve();
+    return new Promise((resolve) => idle.set(taskId, [...(idle.get(taskId) ?? []), resolve]));
+  }
+
+  async function runLocal(method: Method, args: unknown[], taskId?: string): Promise<ControlResult> {
+    const run = local![method] as ((...a: unknown[]) => unknown) | undefined;
+    if (!run) return { ok: false, error: { code: 'UNAVAILABLE', message: `${method} is not available here` } };
+    if (taskId) busy.set(taskId, (busy.get(taskId) ?? 0) + 1);
+    let value: unknown;
+    try {
+      value = await run.apply(local, args);
+    } finally {
+      if (taskId) {
+        const left = busy.get(taskId)! - 1;
+        if (left > 0) busy.set(taskId, left);
+        else {
+          busy.delete(taskId);
+          idle.get(taskId)?.forEach((resolve) => resolve());
+          idle.delete(taskId);
+        }
+      }
+    }
+    // A query's value travels as a ControlResult's data.
+    return QUERIES.has(method) ? { ok: true, data: { value: value ?? null } } : (value as ControlResult);
+  }
+
+  /** A query for the task's owner (this node or another); null when no live node owns it. */
+  async function ask(method: Method, taskId: string, args: unknown[]): Promise<unknown> {
+    await claiming.get(taskId);
+    const valueOf = (result: ControlResult) => (result.ok ? result.data?.value : null);
+    if (ownership.owns(taskId)) return valueOf(await runLocal(method, args));
+    const owner = await ownership.ownerOf(taskId).catch(() => null);
+    if (!owner || owner === ownership.nodeId) return null;
+    const outcome = await forwarderOf().forward(owner, taskId, method, args);
+    return outcome.kind === 'answer' ? valueOf(outcome.result) : null;
   }
 
   async function handle(request: ControlRequest): Promise<ControlResult | null> {
     await claiming.get(request.taskId);
     if (!local || !ownership.owns(request.taskId) || fence.state(request.taskId) === 'lost') return null;
-    return runLocal(request.method as Method, request.args);
+    return runLocal(request.method as Method, request.args, request.taskId);
   }
 
   let forwarder: Forwarder | undefined;
@@ -149,6 +205,7 @@ export function createClusterControl(deps: {
       log,
       ...(deps.forwardTimeoutMs ? { timeoutMs: deps.forwardTimeoutMs } : {}),
       ...(deps.forwardPollMs ? { pollMs: deps.forwardPollMs } : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
     }));
 
   /** In the grace after an outage, a task recorded as another node's waits for that node to re-claim it. */
@@ -165,9 +222,9 @@ export function createClusterControl(deps: {
     for (let attempt = 0; Date.now() < deadline; attempt++) {
       if (attempt > 0) await sleep(Math.min(500, 50 * attempt));
       await claiming.get(taskId);
-      if (ownership.owns(taskId)) return runLocal(method, args);
+      if (ownership.owns(taskId)) return runLocal(method, args, taskId);
       if (!fence.draining() && !ownership.fenced() && (await mayClaim(taskId)) && (await takeOver(taskId)))
-        return runLocal(method, args);
+        return runLocal(method, args, taskId);
       const owner = await ownership.ownerOf(taskId).catch(() => null);
       if (owner === null) {
         if (fence.draining()) return unavailable(`this node is leaving; task ${taskId} has no owner yet, try again`);
@@ -182,6 +239,7 @@ export function createClusterControl(deps: {
 
   return {
     takeOver,
+    whenIdle,
     dropTasks(taskIds) {
       fence.markLost(taskIds);
       for (const taskId of taskIds) local?.drop?.(taskId);
@@ -226,6 +284,24 @@ export function createClusterControl(deps: {
                 call('overlayConfirmation', answer.taskId, [answer]),
             }
           : {}),
+        ...(inner.selectExtension
+          ? {
+              selectExtension: (taskId: string, clientId: string) =>
+                call('selectExtension', taskId, [taskId, clientId]),
+            }
+          : {}),
+        // The steps in flight this node runs (synchronous: replayed in the tick the subscriber joins
+        // the room, so a step is neither missed nor shown twice).
+        ...(inner.stepsInFlight ? { stepsInFlight: inner.stepsInFlight.bind(inner) } : {}),
+        // A stopped step's late result reaches the node its extension is connected to: told to the owner.
+        ...(inner.lateResult
+          ? {
+              lateResult: (result: NormalizedActionResult) => {
+                if (result.taskId) void ask('lateResult', result.taskId, [result]).catch(() => undefined);
+              },
+            }
+          : {}),
+        ...(inner.liveTarget ? { liveTarget: inner.liveTarget.bind(inner) } : {}),
         ...(inner.inspect ? { inspect: inner.inspect.bind(inner) } : {}),
       };
       return wrapped;

@@ -33,6 +33,11 @@ import { createTaskOwnership, type TaskOwnership } from './task-ownership.ts';
 import { createFencedTaskStore } from './fenced-task-store.ts';
 import { createTaskFence } from './task-fence.ts';
 import { leaveCluster } from './graceful-leave.ts';
+import { seedOwnerSeq } from './owner-seq.ts';
+import { createHeldEvents, type HeldEvents } from './held-events.ts';
+import { waitForDatabase, withDbRetry } from './db-retry.ts';
+import type { TaskSeq } from '../socket/task-seq.ts';
+import type { Clock } from '../clock/index.ts';
 
 const HANDOFF = 'mimo:handoff';
 
@@ -113,7 +118,7 @@ export interface ClusterNode {
 }
 
 export interface ClusterNodeDeps {
-  clock: { now(): number };
+  clock: Clock;
   log: (entry: object) => void;
   /**
    * Fencing is impossible (the database stayed away past MIMO_DATABASE_OUTAGE_MAX_MS, or this
@@ -132,7 +137,8 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   // or between two statements, where the pool listens to it no more: without a listener of its
   // own that would end the process. The query in progress fails and is retried (db-retry.ts).
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const { applied } = await migrate(pool);
+  await waitForDatabase(() => pool.query('SELECT 1'), { maxMs: config.maxOutageMs, log: deps.log });
+  const { applied } = await withDbRetry(() => migrate(pool), { maxMs: config.maxOutageMs });
   if (applied.length > 0) deps.log({ event: 'database_migrated', versions: applied });
   const baseStore = createPostgresTaskStore({ pool, clock: deps.clock, migrate: false });
   const runStore = createPostgresRunStore({ pool, nodeId: config.nodeId, clock: deps.clock });
@@ -147,18 +153,22 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log, fence });
 
   let localControl: ResumableControl | undefined;
+  let taskSeq: TaskSeq | undefined;
+  let heldEvents: HeldEvents | undefined;
   const taskStore = createFencedTaskStore(baseStore, {
     fence,
     onEnded(taskId) {
       // A message queued behind a failed turn starts at once (task machine): the task is running
-      // again on this node by the time `error` is stored, so it keeps its lock.
-      const session = localControl?.sessionOf?.(taskId) as TaskSession | undefined;
-      const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
-      if (now && now !== 'completed' && now !== 'error') return;
-      ledger.endTask(taskId);
-      void ownership
-        ?.release(taskId)
-        .catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
+      // again on this node by the time `error` is stored, so it keeps its lock. So does a task a
+      // command still runs for here (a message being stored): looked at again once none does.
+      void (async () => {
+        await control?.whenIdle(taskId);
+        const session = localControl?.sessionOf?.(taskId) as TaskSession | undefined;
+        const now = session ? taskStatusOf(session.actor.getSnapshot()) : null;
+        if (now && now !== 'completed' && now !== 'error') return;
+        ledger.endTask(taskId);
+        await ownership?.release(taskId);
+      })().catch((error) => deps.log({ event: 'task_release_failed', taskId, error: String(error) }));
     },
   });
 
@@ -173,17 +183,16 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
       );
     },
     services(services) {
+      taskSeq = services.events.seq;
       return {
         ...services,
         registry: plugins.wrapRegistry(services.registry),
         snapshots: plugins.wrapSnapshots(services.snapshots),
-        // Nothing of a task another node runs now leaves this node (its actor is being stopped).
+        // Nothing of a task another node runs now leaves this node (its actor is being stopped), and
+        // nothing of a task whose owner is unknown until this node holds it again (held-events.ts).
         events: {
           ...services.events,
-          toTask: (taskId, event, traceId) =>
-            fence.state(taskId) === 'lost'
-              ? services.events.envelope(event, taskId)
-              : services.events.toTask(taskId, event, traceId),
+          toTask: (heldEvents = createHeldEvents({ fence, sink: services.events, clock: deps.clock })).toTask,
         },
         scheduler: (scheduler = plugins.wrapScheduler(services.scheduler, (result) => ledger.noteResult(result))),
       };
@@ -196,9 +205,30 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
           return typeof value === 'function' ? value.bind(ownership) : value;
         },
       });
-      control = createClusterControl({ nsp: nsp!, ownership: lazyOwnership, fence, taskStore, log: deps.log });
+      control = createClusterControl({
+        nsp: nsp!,
+        ownership: lazyOwnership,
+        fence,
+        taskStore,
+        log: deps.log,
+        clock: deps.clock,
+        claimed: async (taskId, generation) => {
+          // A task claimed for its first message is not stored yet: nothing before it.
+          const stored = (id: string) =>
+            taskStore.listMessages(id).catch((error: { code?: string }) => {
+              if (error?.code === 'NOT_FOUND') return [];
+              throw error;
+            });
+          if (taskSeq) await seedOwnerSeq(taskSeq, taskId, generation, stored);
+        },
+      });
       localControl = local;
-      return control.wrap(local);
+      const wrapped = control.wrap(local);
+      // A subscriber gets the steps in flight already told; a held one comes live when it is sent.
+      const steps = wrapped?.stepsInFlight;
+      if (wrapped && steps)
+        wrapped.stepsInFlight = (taskId) => steps(taskId).filter((envelope) => !heldEvents?.isHeld(envelope));
+      return wrapped;
     },
   };
 

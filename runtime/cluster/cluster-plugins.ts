@@ -2,13 +2,16 @@
 // on another. Every node keeps the same view through `serverSideEmit` over the adapter:
 // - registry: connects, disconnects, registrations and task bindings are applied on every node
 //   (the durable part, metadata and which node holds the socket, is in mimo_extensions, read by
-//   a node that starts later); a dead node's plugins are dropped by `nodeGone`;
+//   a node that starts later and for every node it sees appear, e.g. back after a database
+//   restart); a dead node's plugins are dropped by `nodeGone`, after a grace to come back;
 // - snapshots: each node applies every plugin's full_state_sync / tab_event, and tells only its
 //   own frontends (server.ts), so the owner of a task sees its tabs and no web client gets two copies;
 // - action results: a browser_action_result reaches the node whose scheduler has the action;
 // - the channel: an action for a plugin on another node is a room broadcast with an ack
 //   (`nsp.to('client:id').timeout(ms).emit(...)`): the ack comes back to the dispatching node.
 import type pg from 'pg';
+import type { Clock } from '../clock/index.ts';
+import { withDbRetry } from './db-retry.ts';
 import { SocketPacketType } from '../../transport/codec/index.ts';
 import { rooms, type NormalizedActionResult } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
@@ -30,8 +33,16 @@ type ExtensionNote =
 export interface ClusterPluginsOptions {
   nodeId: string;
   pool: pg.Pool;
-  clock: { now(): number };
+  clock: Pick<Clock, 'now' | 'setTimeout'>;
   log: (entry: object) => void;
+  /**
+   * A plugin whose socket was on another node that died or closed it is most likely fine: it
+   * reconnects to a live node (the load balancer's pick) within a second or two and sends the
+   * results that were ready meanwhile. It counts as offline (its actions failing with
+   * PLUGIN_OFFLINE) only if it is not back within this long (default 5 s). A plugin whose socket
+   * on this node closes is offline at once, as on one node.
+   */
+  pluginReturnGraceMs?: number;
   /** How long a cross-node action ack is awaited at most (the scheduler's T_ack decides earlier). */
   remoteAckWaitMs?: number;
   /**
@@ -76,10 +87,11 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       log({ event: 'cluster_publish_failed', what: event, error: String(error) });
     }
   };
+  // Retried while the database is away (a plugin that connects during a restart must be findable after it).
   const persist = (sql: string, values: unknown[]) =>
-    void pool
-      .query(sql, values)
-      .catch((error) => log({ event: 'cluster_extension_persist_failed', error: String(error) }));
+    void withDbRetry(() => pool.query(sql, values)).catch((error) =>
+      log({ event: 'cluster_extension_persist_failed', error: String(error) }),
+    );
 
   function countRemote(node: string, clientId: string, delta: number): void {
     const clients = remote.get(node) ?? new Map<string, number>();
@@ -89,9 +101,20 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
     else clients.delete(clientId);
   }
 
+  /**
+   * A socket of the plugin on another node is gone. The plugin counts as connected for the
+   * return grace still: it reconnects to a live node and its frames, delivered again to its room
+   * every second, reach it there. Only if it has no socket anywhere after the grace is it offline
+   * and its actions in flight fail (PLUGIN_OFFLINE).
+   */
   function remoteDisconnect(clientId: string, why: string): void {
-    registry?.socketDisconnected(clientId);
-    if (registry && !registry.isOnline(clientId)) scheduler?.pluginGone(clientId, why);
+    const drop = () => {
+      registry?.socketDisconnected(clientId);
+      if (registry && !registry.isOnline(clientId)) scheduler?.pluginGone(clientId, why);
+    };
+    const graceMs = options.pluginReturnGraceMs ?? 5_000;
+    if (graceMs <= 0) return drop();
+    clock.setTimeout(drop, graceMs);
   }
 
   function onExtensionNote(note: ExtensionNote): void {
@@ -149,15 +172,17 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
             );
           deliver();
           const every = options.remoteRedeliverMs ?? 1_000;
-          const until = Date.now() + (options.remoteRedeliverForMs ?? 10_000);
+          const until = clock.now() + (options.remoteRedeliverForMs ?? 10_000);
           const again = () => {
-            if (answered || Date.now() > until || !deps.registry.isOnline(clientId)) return;
+            if (answered || clock.now() > until) return;
             // Only while the action still awaits this ack (not after a result, a Stop or its T_ack).
+            // A plugin away (its node died; it is back on another within the return grace, or its
+            // actions fail as offline) holds the frame: the wait restarts, the frame goes when it is back.
             if (!onHeldFrameSent?.()) return;
-            deliver();
-            setTimeout(again, every).unref?.();
+            if (deps.registry.isOnline(clientId)) deliver();
+            clock.setTimeout(again, every);
           };
-          setTimeout(again, every).unref?.();
+          clock.setTimeout(again, every);
           return true;
         },
       };
@@ -180,12 +205,17 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
         }
         return meta;
       };
+      // The row names a node that holds a socket of the plugin (whom a node that starts later, or
+      // that missed the relay, asks about it): this one while it has one; when its last goes, the
+      // row is left alone if it names another node.
       const saveRow = (clientId: string, online: boolean) =>
         persist(
           `INSERT INTO mimo_extensions (client_id, metadata, node_id, last_seen_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (client_id) DO UPDATE SET metadata = EXCLUDED.metadata, node_id = EXCLUDED.node_id, last_seen_at = EXCLUDED.last_seen_at`,
-          [clientId, JSON.stringify(metaOf(clientId)), online ? nodeId : null, clock.now()],
+           ON CONFLICT (client_id) DO UPDATE SET metadata = EXCLUDED.metadata, last_seen_at = EXCLUDED.last_seen_at,
+             node_id = CASE WHEN EXCLUDED.node_id IS NOT NULL OR mimo_extensions.node_id = $5 THEN EXCLUDED.node_id ELSE mimo_extensions.node_id END`,
+          [clientId, JSON.stringify(metaOf(clientId)), online ? nodeId : null, clock.now(), nodeId],
         );
+      const localSockets = new Map<string, number>();
       return {
         ...inner,
         register(registration) {
@@ -198,13 +228,17 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
         },
         socketConnected(clientId) {
           inner.socketConnected(clientId);
+          localSockets.set(clientId, (localSockets.get(clientId) ?? 0) + 1);
           publish(EXTENSION, { nodeId, op: 'connected', clientId });
           saveRow(clientId, true);
         },
         socketDisconnected(clientId) {
           inner.socketDisconnected(clientId);
+          const left = (localSockets.get(clientId) ?? 1) - 1;
+          if (left > 0) localSockets.set(clientId, left);
+          else localSockets.delete(clientId);
           publish(EXTENSION, { nodeId, op: 'disconnected', clientId });
-          saveRow(clientId, inner.isOnline(clientId));
+          saveRow(clientId, left > 0);
         },
         bind(taskId, clientId) {
           inner.bind(taskId, clientId);
@@ -265,7 +299,9 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
       const others = liveNodes.filter((n) => n !== nodeId);
       if (others.length === 0) return;
       const rows = await pool.query<{ client_id: string; metadata: ExtensionMetadata; node_id: string }>(
-        'SELECT client_id, metadata, node_id FROM mimo_extensions WHERE node_id = ANY($1)',
+        // Rows written by the node's current run only (a node restarted under the same id has none yet).
+        `SELECT e.client_id, e.metadata, e.node_id FROM mimo_extensions e JOIN mimo_nodes n ON n.node_id = e.node_id
+         WHERE e.node_id = ANY($1) AND e.last_seen_at >= n.started_at`,
         [others],
       );
       for (const row of rows.rows) {
@@ -284,7 +320,8 @@ export function createClusterPlugins(options: ClusterPluginsOptions): ClusterPlu
         for (let i = 0; i < count; i++)
           remoteDisconnect(clientId, `node ${gone} stopped; the browser extension was connected to it`);
       }
-      persist('UPDATE mimo_extensions SET node_id = NULL WHERE node_id = $1', [gone]);
+      // Its rows stay: a node that only looked gone (its lock connection was down) still has those
+      // plugins, and a restarted one's older rows are not read (loadRemote).
     },
   };
 }

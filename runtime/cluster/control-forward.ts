@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Namespace } from '../../transport/server/index.ts';
 import type { ControlResult } from '../services/task-control.ts';
+import type { Clock } from '../clock/index.ts';
 
 const REQUEST = 'mimo:control';
 const REPLY = 'mimo:control_reply';
@@ -38,8 +39,11 @@ export function createForwarder(deps: {
   handle: (request: ControlRequest) => Promise<ControlResult | null>;
   timeoutMs?: number;
   pollMs?: number;
+  /** The timers of the wait and the poll (the injected clock; default Node's). */
+  clock?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   log: (entry: object) => void;
 }): Forwarder {
+  const clock = deps.clock ?? { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout };
   const { nsp } = deps;
   const waiting = new Map<string, (reply: Reply) => void>();
 
@@ -67,20 +71,24 @@ export function createForwarder(deps: {
           if (done) return;
           done = true;
           waiting.delete(id);
-          clearTimeout(timer);
-          clearInterval(poll);
+          clock.clearTimeout(timer);
+          clock.clearTimeout(poll);
           resolve(outcome);
         };
         waiting.set(id, (reply) =>
           finish(reply.result ? { kind: 'answer', result: reply.result } : { kind: 'not_owner' }),
         );
-        const timer = setTimeout(() => finish({ kind: 'timeout' }), deps.timeoutMs ?? 15_000);
-        const poll = setInterval(() => {
-          deps.ownerOf(taskId).then(
-            (owner) => owner !== to && finish({ kind: 'owner_gone' }),
-            () => undefined, // the database is away: keep waiting for the answer
-          );
-        }, deps.pollMs ?? 200);
+        const timer = clock.setTimeout(() => finish({ kind: 'timeout' }), deps.timeoutMs ?? 15_000);
+        let poll: unknown;
+        const check = () => {
+          poll = clock.setTimeout(() => {
+            deps.ownerOf(taskId).then(
+              (owner) => (owner !== to ? finish({ kind: 'owner_gone' }) : !done && check()),
+              () => !done && check(), // the database is away: keep waiting for the answer
+            );
+          }, deps.pollMs ?? 200);
+        };
+        check();
         try {
           nsp.serverSideEmit(REQUEST, { id, from: nodeId, to, taskId, method, args } satisfies ControlRequest);
         } catch (error) {

@@ -39,3 +39,29 @@ export async function withDbRetry<T>(job: () => Promise<T>, options: RetryOption
     }
   }
 }
+
+/**
+ * A node that starts while the database is away (a restart, the database started after the
+ * nodes) waits for it with backoff instead of exiting, up to `maxMs` (MIMO_DATABASE_OUTAGE_MAX_MS,
+ * as a running node rides out an outage); past that, or on a real error, it throws.
+ */
+export async function waitForDatabase(
+  probe: () => Promise<unknown>,
+  options: RetryOptions & { log?: (entry: object) => void } = {},
+): Promise<void> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  let told = false;
+  await withDbRetry(async () => {
+    try {
+      await probe();
+    } catch (error) {
+      if (!told && isTransientDbError(error)) {
+        told = true;
+        options.log?.({ event: 'database_waiting', error: String((error as Error).message ?? error) });
+      }
+      throw error;
+    }
+  }, options);
+  if (told) options.log?.({ event: 'database_reachable', waitedMs: now() - started });
+}

@@ -36,13 +36,17 @@ export function startFailoverWatcher(deps: {
     clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
   };
   let known: Set<string> | null = null;
+  let reloadPlugins = true;
   let busy: Promise<string[]> | null = null;
 
   async function look(): Promise<string[]> {
     // While this node cannot prove its own locks, or just after it got them back, the live set is
     // not to be trusted (the other nodes may be re-connecting too): no node is declared gone, no
     // task adopted, no run marked. A node truly lost meanwhile is seen at the first look after.
-    if (ownership.fenced() || ownership.inGrace()) return [];
+    if (ownership.fenced() || ownership.inGrace()) {
+      reloadPlugins = true; // what other nodes told meanwhile may not have reached this one
+      return [];
+    }
     const live = new Set(await ownership.liveNodes());
     if (known)
       for (const node of known)
@@ -50,7 +54,13 @@ export function startFailoverWatcher(deps: {
           log({ event: 'node_gone', node });
           plugins.nodeGone(node);
         }
+    // Nodes seen for the first time (or back), and every node after this one's own start or
+    // outage: their plugins, which this node may never have been told about (the relay was away
+    // when they connected).
+    const appeared = [...live].filter((node) => reloadPlugins || !known?.has(node));
+    reloadPlugins = false;
     known = live;
+    if (appeared.length > 0) await plugins.loadRemote(appeared);
     const adopted: string[] = [];
     if (deps.leaving?.()) return adopted; // a leaving node adopts nothing more
     for (const taskId of await ownership.orphans()) {

@@ -37,6 +37,9 @@ export async function leaveCluster(deps: {
   while (deps.ledger.inFlight() > 0 && now() - started < settleMs) await sleep(50);
   const unsettled = deps.ledger.inFlight();
   await Promise.race([deps.taskStore.settled(), sleep(Math.max(0, settleMs - (now() - started)))]);
+  // Lost here before their locks go: a write or an event still waiting behind the drain must
+  // not get out once another node may have claimed the task (it would answer a message twice).
+  deps.fence.markLost(deps.ownership.owned());
   const tasks = await deps.ownership.handOffAll();
   deps.control.dropTasks(tasks);
   deps.announce();

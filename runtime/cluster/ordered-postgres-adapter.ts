@@ -15,7 +15,14 @@
 // the official adapter's, msgpack for attachments as well, so the two could share a database.
 import { encode, decode } from '@msgpack/msgpack';
 import pg from 'pg';
-import { ClusterAdapterWithHeartbeat, MessageType, type ClusterMessage, type ClusterResponse } from 'socket.io-adapter';
+import {
+  Adapter,
+  ClusterAdapterWithHeartbeat,
+  MessageType,
+  type BroadcastOptions,
+  type ClusterMessage,
+  type ClusterResponse,
+} from 'socket.io-adapter';
 
 export interface OrderedPubSubOptions {
   connectionString: string;
@@ -156,6 +163,22 @@ export function createOrderedPostgresPubSub(options: OrderedPubSubOptions): Orde
         heartbeatInterval: options.heartbeatIntervalMs ?? 2_000,
         heartbeatTimeout: options.heartbeatTimeoutMs ?? 5_000,
       });
+    }
+    /**
+     * ClusterAdapter delivers a broadcast to this node's own sockets only once its publish is done
+     * (for connection-state-recovery offsets, not used here): behind a slow NOTIFY queue a socket
+     * would get a task's events seconds late, after one that joined the room meanwhile, or after a
+     * replay sent to it directly (a step shown twice). Here this node's sockets get it at once, in
+     * emit order as on one node; the other nodes through the ordered publish chain.
+     */
+    override broadcast(packet: any, opts: BroadcastOptions): Promise<void> {
+      if (!opts.flags?.local)
+        void this.publishAndReturnOffset({
+          type: MessageType.BROADCAST,
+          data: { packet, opts: { rooms: [...opts.rooms], except: [...(opts.except ?? [])], flags: opts.flags ?? {} } },
+        }).catch(onError);
+      Adapter.prototype.broadcast.call(this, packet, opts);
+      return Promise.resolve();
     }
     protected override doPublish(message: ClusterMessage): Promise<string> {
       return publish(message as Message).then(() => '');

@@ -21,6 +21,8 @@ export interface TaskFence {
   regained(taskId: string): void;
   /** Something changed (reconnect, loss): waiters look again. */
   changed(): void;
+  /** Called on every change (after the waiters are woken). */
+  onChange(listener: () => void): void;
 }
 
 export const taskLost = (taskId: string) =>
@@ -30,6 +32,7 @@ export function createTaskFence(ownership: () => TaskOwnership | undefined): Tas
   const lost = new Set<string>();
   let leaving = false;
   let waiters: Array<() => void> = [];
+  const listeners: Array<() => void> = [];
 
   const state = (taskId: string, whileLeaving: FenceState = 'held'): FenceState => {
     if (lost.has(taskId)) return 'lost';
@@ -42,6 +45,7 @@ export function createTaskFence(ownership: () => TaskOwnership | undefined): Tas
     const woken = waiters;
     waiters = [];
     woken.forEach((w) => w());
+    listeners.forEach((l) => l());
   };
 
   return {
@@ -69,5 +73,6 @@ export function createTaskFence(ownership: () => TaskOwnership | undefined): Tas
     },
     regained: (taskId) => void lost.delete(taskId),
     changed,
+    onChange: (listener) => void listeners.push(listener),
   };
 }

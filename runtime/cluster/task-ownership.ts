@@ -14,7 +14,8 @@
 // channel and the store to hold everything of its tasks), reconnects with a capped backoff (see
 // lock-connection.ts), takes its node lock again and re-claims each task: those another node took
 // meanwhile are LOST (the caller drops its actor for them), the others are kept. For `graceMs`
-// after its own reconnect a node adopts no orphan, so the other nodes can re-claim theirs first.
+// after its own reconnect, and after it started, a node adopts no orphan, so the other nodes can
+// re-claim theirs first.
 // Two task ids that hash alike share a lock (2^-32 per pair): they then run on the same node.
 import pg from 'pg';
 import { openLockConnection, type LockConnection } from './lock-connection.ts';
@@ -23,8 +24,11 @@ export const NODE_LOCK_SPACE = 0x6d6e6f64; // "mnod"
 export const TASK_LOCK_SPACE = 0x6d74736b; // "mtsk"
 export const HANDOFF_PREFIX = 'handoff:';
 
-/** A claim: `fresh` when this node did not hold the task before; `previous` is who last claimed it. */
-export type Claim = { ok: false } | { ok: true; fresh: boolean; previous: string | null };
+/**
+ * A claim: `fresh` when this node did not hold the task before; `previous` is who last claimed it;
+ * `generation` counts the task's fresh claims (0 for its first owner).
+ */
+export type Claim = { ok: false } | { ok: true; fresh: boolean; previous: string | null; generation: number };
 
 export type OwnershipChange = { type: 'fenced' } | { type: 'restored'; kept: string[]; lost: string[] };
 
@@ -77,17 +81,27 @@ export const LIVE_NODES_SQL = `
   SELECT n.node_id FROM mimo_nodes n
   JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.classid = ${NODE_LOCK_SPACE}::oid AND l.objid = n.lock_key::oid AND l.objsubid = 2`;
 
-/** A user message stored after the task's last answer (its owner died before the turn started). */
+/**
+ * A user message without an outcome: no answer and no failure note carries its traceId (messages
+ * queued during a turn are stored before that turn's answer, so the order of rows alone does not
+ * tell). A message stored without a traceId counts as unanswered when no answer follows it.
+ */
 const UNANSWERED_SQL = `
-  SELECT 1 FROM mimo_messages u WHERE u.task_id = t.task_id AND u.role = 'user'
-    AND u.seq > COALESCE((SELECT max(a.seq) FROM mimo_messages a WHERE a.task_id = t.task_id AND a.role = 'assistant'), 0)`;
+  SELECT 1 FROM mimo_messages u WHERE u.task_id = t.task_id AND u.role = 'user' AND CASE
+    WHEN u.meta->>'traceId' IS NULL THEN u.seq > COALESCE((SELECT max(a.seq) FROM mimo_messages a WHERE a.task_id = t.task_id AND a.role = 'assistant'), 0)
+    ELSE NOT EXISTS (SELECT 1 FROM mimo_messages a WHERE a.task_id = t.task_id AND a.meta->>'traceId' = u.meta->>'traceId'
+      AND (a.role = 'assistant' OR (a.role = 'system' AND a.meta->>'outcome' IS NOT NULL)))
+  END`;
 
 export async function createTaskOwnership(options: TaskOwnershipOptions): Promise<TaskOwnership> {
   const { pool, nodeId, clock } = options;
   const owned = new Set<string>();
+  const generations = new Map<string, number>();
   const listeners: Array<(change: OwnershipChange) => void> = [];
   const tell = (change: OwnershipChange) => listeners.forEach((l) => l(change));
-  let graceUntil = 0;
+  // A node that just started is in the grace too: it may start during or right after a database
+  // restart, when the live nodes have not re-taken their locks yet and look dead.
+  let graceUntil = clock.now() + (options.graceMs ?? 3_000);
 
   const row = await pool.query<{ lock_key: number }>(
     `INSERT INTO mimo_nodes (node_id, url, started_at) VALUES ($1, $2, $3)
@@ -119,7 +133,8 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
       if (still) kept.push(taskId);
       else {
         if (got) await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
-        owned.delete(taskId);
+        // Still counted as owned (fenced: held) until the listeners marked it lost: a write or an
+        // event waiting on it must never see it as just "not ours" (open) in between.
         lost.push(taskId);
       }
     }
@@ -136,6 +151,10 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
       const result = await reclaim(client);
       graceUntil = clock.now() + (options.graceMs ?? 3_000);
       tell({ type: 'restored', ...result });
+      for (const taskId of result.lost) {
+        owned.delete(taskId);
+        generations.delete(taskId);
+      }
     },
     onGiveUp: (error) => options.onLost?.(error),
   });
@@ -143,22 +162,26 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
   async function claimTask(taskId: string): Promise<Claim> {
     return connection
       .serial(async (locks): Promise<Claim> => {
-        if (owned.has(taskId)) return { ok: true, fresh: false, previous: nodeId };
+        if (owned.has(taskId))
+          return { ok: true, fresh: false, previous: nodeId, generation: generations.get(taskId) ?? 0 };
         const result = await locks.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
           TASK_LOCK_SPACE,
           taskId,
         ]);
         if (!result.rows[0]!.ok) return { ok: false };
         try {
-          const upsert = await pool.query<{ previous: string | null }>(
+          const upsert = await pool.query<{ previous: string | null; generation: number }>(
             `WITH old AS (SELECT node_id FROM mimo_task_owners WHERE task_id = $1)
-           INSERT INTO mimo_task_owners (task_id, node_id, claimed_at) VALUES ($1, $2, $3)
-           ON CONFLICT (task_id) DO UPDATE SET node_id = EXCLUDED.node_id, claimed_at = EXCLUDED.claimed_at
-           RETURNING (SELECT node_id FROM old) AS previous`,
+           INSERT INTO mimo_task_owners (task_id, node_id, claimed_at, generation) VALUES ($1, $2, $3, 0)
+           ON CONFLICT (task_id) DO UPDATE SET node_id = EXCLUDED.node_id, claimed_at = EXCLUDED.claimed_at,
+             generation = mimo_task_owners.generation + 1
+           RETURNING (SELECT node_id FROM old) AS previous, generation`,
             [taskId, nodeId, clock.now()],
           );
           owned.add(taskId);
-          return { ok: true, fresh: true, previous: upsert.rows[0]?.previous ?? null };
+          const generation = upsert.rows[0]?.generation ?? 0;
+          generations.set(taskId, generation);
+          return { ok: true, fresh: true, previous: upsert.rows[0]?.previous ?? null, generation };
         } catch (error) {
           await locks
             .query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId])
@@ -181,6 +204,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     release(taskId) {
       return connection
         .serial(async (locks) => {
+          generations.delete(taskId);
           if (!owned.delete(taskId)) return;
           await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
         })
@@ -196,6 +220,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
         ]);
         for (const taskId of tasks) {
           owned.delete(taskId);
+          generations.delete(taskId);
           await locks.query('SELECT pg_advisory_unlock($1, hashtext($2))', [TASK_LOCK_SPACE, taskId]);
         }
         return tasks;
@@ -230,6 +255,7 @@ export async function createTaskOwnership(options: TaskOwnershipOptions): Promis
     },
     async close() {
       owned.clear();
+      generations.clear();
       await connection.close();
     },
   };

@@ -74,6 +74,8 @@ export function redactingEventSink(sink: FrontendEventSink, secrets: SecretRegis
     envelope: (event, taskId) => sink.envelope(redactSecretValues(event, secrets), taskId),
     // The seq (given or the task's next) is the inner sink's: redaction does not change the order.
     toTask: (taskId, event, traceId, seq) => sink.toTask(taskId, redactEvent(event), traceId, seq),
+    prepare: (taskId, event, traceId, seq) => sink.prepare(taskId, redactEvent(event), traceId, seq),
+    send: (envelope) => sink.send(envelope),
     toAllFrontends: (event, taskId) => sink.toAllFrontends(redactSecretValues(event, secrets), taskId),
     seq: sink.seq,
   };

@@ -22,6 +22,10 @@ export interface FrontendEventSink {
    * `seq.next` (an event whose stored message needed its seq first); returns the envelope.
    */
   toTask(taskId: string, event: FrontendEventInput, traceId?: string, seq?: number): FrontendEvent;
+  /** What `toTask` emits, built (its seq taken) but not emitted yet: `send` emits it (held events, cluster mode). */
+  prepare(taskId: string, event: FrontendEventInput, traceId?: string, seq?: number): FrontendEvent;
+  /** Emits an envelope from `prepare` to its task's room. */
+  send(envelope: FrontendEvent): FrontendEvent;
   /** Emits to the `frontend` room. */
   toAllFrontends(event: FrontendEventInput, taskId?: string): FrontendEvent;
   /** The per-task seq counters (seeded from the store when a task is restored). */
@@ -62,10 +66,14 @@ export function createFrontendEventSink(deps: {
     deps.onEmit?.(env, room);
     return env;
   }
+  const prepare = (taskId: string, event: FrontendEventInput, traceId?: string, order?: number) =>
+    envelope(event, taskId, traceId, order ?? seq.next(taskId));
+  const send = (env: FrontendEvent) => emit(rooms.task(env.taskId!), env);
   return {
     envelope: (event, taskId) => envelope(event, taskId),
-    toTask: (taskId, event, traceId, order) =>
-      emit(rooms.task(taskId), envelope(event, taskId, traceId, order ?? seq.next(taskId))),
+    toTask: (taskId, event, traceId, order) => send(prepare(taskId, event, traceId, order)),
+    prepare,
+    send,
     toAllFrontends: (event, taskId) => emit(rooms.frontend, envelope(event, taskId)),
     seq,
   };

@@ -151,6 +151,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mimo_mcp_runs_live ON mimo_mcp_runs (node_id) WHERE status IN ('queued', 'running');
     `,
   },
+  {
+    version: 3,
+    name: 'task ownership generations',
+    sql: `
+      -- How many times the task changed hands (0 for its first owner, +1 on every fresh claim):
+      -- each owner numbers the task's events above every earlier owner's (runtime/cluster/owner-seq.ts).
+      ALTER TABLE mimo_task_owners ADD COLUMN generation integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Any constant: the key of the advisory lock that serializes migrations across nodes. */

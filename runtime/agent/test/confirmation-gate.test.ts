@@ -30,6 +30,8 @@ function sink() {
       return env;
     },
     toAllFrontends: (event, taskId) => envelope(event, taskId),
+    prepare: (taskId, event) => ({ ...envelope(event, taskId), seq: seq.next(taskId) }),
+    send: (env) => (emitted.push(env), env),
     seq,
   };
   return {

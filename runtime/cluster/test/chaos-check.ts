@@ -9,8 +9,11 @@
 // - stranded: a task still running (or in takeover) at the end, or with an unanswered message;
 // - executed twice: a click or a page open of one turn run by an extension under two actionIds
 //   (a frame re-sent under its own actionId and deduplicated by the extension is counted apart);
-// - events out of order: within one client connection, a repeated event id or a timestamp going back.
+// - events out of order: within one client connection, a repeated event id, two events with one
+//   seq, or the chat as the web UI renders it (by seq) not causal: an earlier owner's event
+//   emitted after a later owner's (renderProblem).
 import type { BrowserActionFrame } from '../../test-util/fake-plugin.ts';
+import { OWNER_SEQ_SPAN } from '../owner-seq.ts';
 
 export interface StoredRow {
   task_id: string;
@@ -20,6 +23,16 @@ export interface StoredRow {
   trace: string | null;
   /** meta.outcome of a turn's failure note (system), else null. */
   outcome?: string | null;
+  /** The failure note's error code (meta.error.code), else null. */
+  code?: string | null;
+}
+
+/** One event as a client connection received it: its id, when its node emitted it, its seq. */
+export interface ClientEvent {
+  id: string;
+  timestamp: number;
+  type?: string;
+  seq?: number;
 }
 
 export interface ChaosHistory {
@@ -28,7 +41,7 @@ export interface ChaosHistory {
   statuses: Map<string, string>;
   executed: BrowserActionFrame[];
   received: BrowserActionFrame[];
-  events: Map<string, Array<Array<{ id: string; timestamp: number }>>>;
+  events: Map<string, Array<ClientEvent[]>>;
 }
 
 export interface ChaosReport {
@@ -37,6 +50,8 @@ export interface ChaosReport {
   answered: number;
   /** Messages whose turn ended with a failure outcome note instead of an answer. */
   failed: number;
+  /** Those failure notes by error code. */
+  failedBy: Record<string, number>;
   lost: string[];
   unanswered: string[];
   answeredTwice: string[];
@@ -45,6 +60,8 @@ export interface ChaosReport {
   executedTwice: string[];
   resentSameId: number;
   eventsOutOfOrder: string[];
+  /** Events that reached a client after one with a higher seq (rendered in place by seq, not a fault). */
+  eventsArrivedLate: number;
   ok: boolean;
 }
 
@@ -56,6 +73,7 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
     acknowledged: 0,
     answered: 0,
     failed: 0,
+    failedBy: {},
     lost: [],
     unanswered: [],
     answeredTwice: [],
@@ -64,6 +82,7 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
     executedTwice: [],
     resentSameId: 0,
     eventsOutOfOrder: [],
+    eventsArrivedLate: 0,
     ok: false,
   };
 
@@ -84,7 +103,12 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
         report.unanswered.push(`${taskId}/${id}`);
         stranded = true;
       } else report.answered++;
-      if (failedTraces.has(`trace-${id}`)) report.failed++;
+      if (failedTraces.has(`trace-${id}`)) {
+        report.failed++;
+        const note = rows.find((r) => r.role === 'system' && r.outcome && r.trace === `trace-${id}`);
+        const code = note?.code ?? 'unknown';
+        report.failedBy[code] = (report.failedBy[code] ?? 0) + 1;
+      }
       if (n > 1) report.answeredTwice.push(`${taskId}/${id} x${n}`);
     }
     const userOrder = rows.filter((r) => r.role === 'user').map((r) => `trace-${r.id}`);
@@ -109,16 +133,9 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
 
   for (const [taskId, connections] of history.events) {
     for (const events of connections) {
-      const ids = new Set<string>();
-      let last = 0;
-      for (const e of events) {
-        if (ids.has(e.id) || e.timestamp < last) {
-          report.eventsOutOfOrder.push(taskId);
-          break;
-        }
-        ids.add(e.id);
-        last = e.timestamp;
-      }
+      const problem = renderProblem(events);
+      if (problem) report.eventsOutOfOrder.push(`${taskId}: ${problem}`);
+      report.eventsArrivedLate += arrivedLate(events);
     }
   }
 
@@ -132,4 +149,59 @@ export function checkHistory(history: ChaosHistory): ChaosReport {
     report.eventsOutOfOrder,
   ].every((list) => list.length === 0);
   return report;
+}
+
+/**
+ * What is wrong with the chat one connection shows, or null. The web UI renders a task's events
+ * by seq (web/src/models/chat-order.ts), whatever order they arrive in, so the rendered order is
+ * the events sorted by seq. One owner's seqs come from one counter, in the order things happened
+ * on it; each later owner numbers above every earlier one (owner-seq.ts). So the rendered order is
+ * causal when every event of an earlier owner was emitted before the first event of a later one
+ * (one machine, one clock): an old owner telling something after the new one took over (a zombie)
+ * or a new owner numbering below the old one breaks it. Two different events with one seq have no
+ * order; an event twice is a duplicate. An event without a seq (a subscription's fresh scope
+ * envelope, replacing the last) takes no place.
+ */
+export function renderProblem(events: readonly ClientEvent[]): string | null {
+  const ids = new Set<string>();
+  const bySeq = new Map<number, string>();
+  for (const e of events) {
+    if (ids.has(e.id)) return `event ${e.id} (${e.type}) received twice`;
+    ids.add(e.id);
+    if (e.seq === undefined) continue;
+    const other = bySeq.get(e.seq);
+    if (other) return `seq ${e.seq} given to two events (${other}, ${e.id} ${e.type})`;
+    bySeq.set(e.seq, e.id);
+  }
+  const owners = new Map<number, ClientEvent[]>();
+  for (const e of events) {
+    if (e.seq === undefined) continue;
+    const owner = Math.floor(e.seq / OWNER_SEQ_SPAN);
+    owners.set(owner, [...(owners.get(owner) ?? []), e]);
+  }
+  let earlier: ClientEvent | undefined; // the last emitted event of every earlier owner
+  for (const owner of [...owners.keys()].sort((a, b) => a - b)) {
+    const list = owners.get(owner)!;
+    const first = list.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
+    if (earlier && first.timestamp < earlier.timestamp)
+      return (
+        `seq ${earlier.seq} (${earlier.type}) of an earlier owner is rendered before seq ${first.seq} ` +
+        `(${first.type}) of owner ${owner}, emitted ${earlier.timestamp - first.timestamp} ms earlier`
+      );
+    const last = list.reduce((a, b) => (b.timestamp > a.timestamp ? b : a));
+    if (!earlier || last.timestamp > earlier.timestamp) earlier = last;
+  }
+  return null;
+}
+
+/** How many events arrived after an event with a higher seq. */
+function arrivedLate(events: readonly ClientEvent[]): number {
+  let highest = -Infinity;
+  let late = 0;
+  for (const e of events) {
+    if (e.seq === undefined) continue;
+    if (e.seq < highest) late++;
+    highest = Math.max(highest, e.seq);
+  }
+  return late;
 }

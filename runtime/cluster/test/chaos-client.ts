@@ -17,7 +17,7 @@ export interface ChaosClient {
   /** Held steps (confirmationRequested) it allowed. */
   confirmed: number;
   /** Events of its task, as received (one list per connection: order is checked within each). */
-  events: Array<Array<{ id: string; timestamp: number; type: string }>>;
+  events: Array<Array<{ id: string; timestamp: number; type: string; seq?: number; url?: string }>>;
   reconnects: number;
   done: Promise<void>;
   close(): void;
@@ -78,7 +78,7 @@ export function startChaosClient(options: {
       client.events.push(seen);
       next.on('frontend_event', (e: any) => {
         if (e?.taskId !== taskId) return;
-        seen.push({ id: e.id, timestamp: e.timestamp, type: e.event?.type });
+        seen.push({ id: e.id, timestamp: e.timestamp, type: e.event?.type, seq: e.seq, url });
         if (e.event?.type === 'confirmationRequested') void confirm(String(e.event.requestId));
       });
       next.on('disconnect', () => {

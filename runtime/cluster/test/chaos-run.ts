@@ -4,6 +4,7 @@
 // kill -9 of a node (restarted after a moment, as a supervisor would), SIGTERM of a node (it
 // must exit 0 after its handoff; then restarted), or a PostgreSQL restart (down 1-3 s). Then the
 // history is checked (chaos-check.ts). Seeded: the same seed gives the same schedule of faults.
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { startMockOpenAiServer } from '../../llm/mock-openai-server.ts';
 import { CLUSTER_TOKEN, startClusterHarness, type NodeProcess } from './cluster-harness.ts';
@@ -171,7 +172,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   const read = async () => {
     const messages = (
       await db.query<StoredRow>(
-        `SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`,
+        `SELECT task_id, id, role, content, meta->>'traceId' AS trace, meta->>'outcome' AS outcome, meta->'error'->>'code' AS code FROM mimo_messages WHERE task_id LIKE '01JDCA%' ORDER BY task_id, seq`,
       )
     ).rows;
     const statuses = new Map(
@@ -200,6 +201,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosOutcome> {
   await sleep(500); // a late duplicate answer would show now
   report = checkHistory(await historyNow());
   await db.end();
+  if (process.env.MIMO_CHAOS_DUMP) {
+    const bad = new Set(
+      [...report.eventsOutOfOrder, ...report.stranded, ...report.unanswered, ...report.answeredTwice].map(
+        (line) => line.split(/[:/ ]/)[0]!,
+      ),
+    );
+    const events = clients.filter((c) => bad.has(c.taskId)).map((c) => ({ taskId: c.taskId, events: c.events }));
+    writeFileSync(process.env.MIMO_CHAOS_DUMP, JSON.stringify({ report, events }, null, 1));
+  }
 
   for (const c of clients) c.close();
   for (const p of plugins) p.close();

@@ -12,6 +12,7 @@ import type { Claim, TaskOwnership } from '../task-ownership.ts';
 interface World {
   locks: Map<string, string>;
   recorded: Map<string, string>;
+  generations: Map<string, number>;
   live: Set<string>;
   bus: Map<string, Map<string, (payload: any) => void>>;
   tasks: Map<string, { status: string }>;
@@ -34,12 +35,15 @@ function fakeNode(world: World, nodeId: string) {
     nodeId,
     async claimTask(taskId: string): Promise<Claim> {
       const holder = world.locks.get(taskId);
-      if (holder === nodeId) return { ok: true, fresh: false, previous: nodeId };
+      if (holder === nodeId)
+        return { ok: true, fresh: false, previous: nodeId, generation: world.generations.get(taskId)! };
       if (holder && world.live.has(holder)) return { ok: false };
       world.locks.set(taskId, nodeId);
       const previous = world.recorded.get(taskId) ?? null;
       world.recorded.set(taskId, nodeId);
-      return { ok: true, fresh: true, previous };
+      const generation = world.generations.has(taskId) ? world.generations.get(taskId)! + 1 : 0;
+      world.generations.set(taskId, generation);
+      return { ok: true, fresh: true, previous, generation };
     },
     claim: async (taskId: string) => (await ownership.claimTask(taskId)).ok,
     owns: (taskId: string) => world.locks.get(taskId) === nodeId && world.live.has(nodeId),
@@ -64,6 +68,11 @@ function fakeNode(world: World, nodeId: string) {
       return { ok: true };
     },
     drop: (taskId: string) => void calls.push(`drop ${taskId}`),
+    lateResult: (result: { actionId: string }) => void calls.push(`lateResult ${result.actionId}`),
+    selectExtension: async (taskId: string, clientId: string) => (
+      calls.push(`selectExtension ${taskId} ${clientId}`),
+      { ok: true, data: { node: nodeId } }
+    ),
   } as unknown as ResumableControl;
   const taskStore = {
     getTask: async (taskId: string) => world.tasks.get(taskId),
@@ -85,6 +94,7 @@ function fakeNode(world: World, nodeId: string) {
 const newWorld = (): World => ({
   locks: new Map(),
   recorded: new Map(),
+  generations: new Map(),
   live: new Set(),
   bus: new Map(),
   tasks: new Map(),
@@ -94,6 +104,26 @@ const message = (taskId: string, id: string) =>
   ({ v: 1, type: 'user_message', id, timestamp: 1, taskId, content: id }) as any;
 
 const test = suite('cluster control: routing and adoption');
+
+test("a stopped step's late result and the extension choice reach the task's owner, and claim nothing", async () => {
+  const world = newWorld();
+  const a = fakeNode(world, 'a');
+  const b = fakeNode(world, 'b');
+  world.tasks.set('t9', { status: 'created' });
+  await a.wrapped.userMessage(message('t9', 'm1'), {});
+  b.wrapped.lateResult!({ actionId: 'act-1', taskId: 't9', status: 'success' } as any);
+  const chosen = await b.wrapped.selectExtension!('t9', 'plugin-x');
+  assert.equal(chosen, { ok: true, data: { node: 'a' } });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(a.calls, ['userMessage m1', 'lateResult act-1', 'selectExtension t9 plugin-x']);
+  assert.equal(b.calls, []);
+  // The owner gone, a late result is dropped (nobody to tell); it does not make B claim the task.
+  world.live.delete('a');
+  b.wrapped.lateResult!({ actionId: 'act-2', taskId: 't9', status: 'success' } as any);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(b.calls, []);
+  assert.is(world.locks.get('t9'), 'a');
+});
 
 test('a command reaching the owner during its turn runs on its live actor: no adoption, no note', async () => {
   const world = newWorld();

@@ -50,6 +50,7 @@ async function startNode(
     url: `http://${name}.invalid`,
     clock,
     onLost: (e) => lost.push(e),
+    graceMs: 0, // no database restart here: B may look for orphans the moment it started
   });
   // Only the stores are the cluster's here (no socket adapter, no task forwarding: not needed for runs).
   const cluster = {
@@ -135,7 +136,7 @@ test('A dies mid-run: B marks the run canceled (RUN_CANCELED, node_lost) once, a
   // A watcher on B (timers injected: ticks by hand). Nothing is orphaned while A is alive.
   const timers = { setInterval: () => 0, clearInterval: () => undefined };
   const log: any[] = [];
-  const noTasks = { nodeGone: () => undefined } as unknown as ClusterPlugins;
+  const noTasks = { nodeGone: () => undefined, loadRemote: async () => undefined } as unknown as ClusterPlugins;
   const control = { adopt: async () => undefined } as unknown as ClusterControl;
   const watcher = startFailoverWatcher({
     ownership: b.ownership,

@@ -7,7 +7,7 @@ import { isTransientDbError, withDbRetry } from '../db-retry.ts';
 import { leaveCluster } from '../graceful-leave.ts';
 import type { ActionLedger } from '../action-ledger.ts';
 import type { ClusterControl } from '../cluster-control.ts';
-import type { TaskFence } from '../task-fence.ts';
+import { createTaskFence, type TaskFence } from '../task-fence.ts';
 import type { TaskOwnership } from '../task-ownership.ts';
 
 /** h25's one test clock, from 0: `sleep` moves it on (due timers fire), `at` sets a timer. */
@@ -30,7 +30,10 @@ function leaving(inFlight: () => number, now: () => number = () => 0) {
       handOffAll: async () => (steps.push('handoff'), ['t1', 't2']),
     } as unknown as TaskOwnership,
     control: { dropTasks: (ids: string[]) => void steps.push(`drop ${ids.join(',')}`) } as unknown as ClusterControl,
-    fence: { drain: () => void steps.push('drain') } as unknown as TaskFence,
+    fence: {
+      drain: () => void steps.push('drain'),
+      markLost: (ids: string[]) => void steps.push(`lost ${ids.join(',')}`),
+    } as unknown as TaskFence,
     ledger: { inFlight } as unknown as ActionLedger,
     taskStore: { settled: async () => void (steps.push('writes settled'), (at.settled = now())) },
     log: () => undefined,
@@ -49,7 +52,7 @@ leave('holds new actions, waits for those in flight, then hands every task over 
   const { deps, steps, at } = leaving(() => inFlight, clock.now);
   const handed = await leaveCluster({ ...deps, sleep: clock.sleep, now: clock.now });
   assert.equal(handed, ['t1', 't2']);
-  assert.equal(steps, ['drain', 'writes settled', 'handoff', 'drop t1,t2', 'announce']);
+  assert.equal(steps, ['drain', 'writes settled', 'lost t1,t2', 'handoff', 'drop t1,t2', 'announce']);
   assert.ok(at.settled! >= 900 && at.settled! < 1_000, `actions settled at ${at.settled} ms`);
 });
 
@@ -59,6 +62,42 @@ leave('an action that never settles delays the handoff by 10 s at most', async (
   await leaveCluster({ ...deps, sleep: clock.sleep, now: clock.now });
   assert.ok(at.settled! >= 10_000 && at.settled! <= 10_100, `stopped waiting at ${at.settled} ms`);
   assert.ok(steps.includes('handoff'));
+});
+
+leave('a write held by the drain never gets out once the task is handed over (it would answer twice)', async () => {
+  const clock = simulated();
+  const owned = new Set(['t1']);
+  const ownership = {
+    nodeId: 'a',
+    owns: (id: string) => owned.has(id),
+    fenced: () => false,
+    owned: () => [...owned],
+    // Each lock goes, then a waiting write looks again (its 500 ms re-check) before the actors are dropped.
+    handOffAll: async () => {
+      owned.delete('t1');
+      fence.changed();
+      await new Promise((r) => setTimeout(r, 5));
+      return ['t1'];
+    },
+  } as unknown as TaskOwnership;
+  const fence = createTaskFence(() => ownership);
+  let written: string | undefined;
+  const { deps } = leaving(() => 0, clock.now);
+  fence.drain();
+  const write = fence.gate('t1').then(
+    () => (written = 'written'),
+    (error: { code?: string }) => (written = error.code),
+  );
+  await leaveCluster({
+    ...deps,
+    ownership,
+    fence,
+    control: { dropTasks: (ids) => fence.markLost(ids) } as ClusterControl,
+    sleep: clock.sleep,
+    now: clock.now,
+  });
+  await write;
+  assert.is(written, 'CLUSTER_TASK_LOST');
 });
 
 const retry = suite('database retry');

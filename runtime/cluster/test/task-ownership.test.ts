@@ -111,6 +111,36 @@ test('orphans: running tasks whose owner is gone or never was, not those a live 
   assert.not.ok(orphans.includes('o-held'));
 });
 
+test('orphans: an ongoing task whose messages queued during its last turn were never answered', async (ctx) => {
+  const b = await node('node-o3');
+  ctx.nodes.push(b);
+  await pool.query(
+    `INSERT INTO mimo_tasks (task_id, title, status, created_at, updated_at, usage) VALUES ('q-queued', 'x', 'ongoing', 1, 2, '{}'), ('q-done', 'x', 'ongoing', 1, 3, '{}')`,
+  );
+  // m2 and m3 were stored while m1's turn ran, so before its answer; the owner died before running them.
+  const rows = (task: string, answered: string[]) =>
+    [
+      ['m1', 'user', 'trace-m1'],
+      ['m2', 'user', 'trace-m2'],
+      ['m3', 'user', 'trace-m3'],
+      ['a1', 'assistant', 'trace-m1'],
+      ...answered.map((t, i) => [`a${i + 2}`, i === 0 ? 'assistant' : 'system', t]),
+    ].map(([id, role, trace], i) =>
+      pool.query(`INSERT INTO mimo_messages (task_id, id, role, content, ts, meta) VALUES ($1, $2, $3, 'x', $4, $5)`, [
+        task,
+        id,
+        role,
+        i,
+        JSON.stringify({ traceId: trace, ...(role === 'system' ? { outcome: 'error' } : {}) }),
+      ]),
+    );
+  for (const q of rows('q-queued', [])) await q;
+  for (const q of rows('q-done', ['trace-m2', 'trace-m3'])) await q; // m3 ended by a failure note
+  const orphans = await b.orphans();
+  assert.ok(orphans.includes('q-queued'), 'its queued messages are unanswered');
+  assert.not.ok(orphans.includes('q-done'));
+});
+
 test('a cut lock connection fences the node, which reconnects and keeps the tasks nobody took', async (ctx) => {
   const changes: string[] = [];
   const a = await createTaskOwnership({
@@ -191,8 +221,11 @@ test('handoff: every task released with a handoff record; a running one is an or
   assert.is(await a.recordedOwner('h-run'), 'handoff:node-leaving');
   assert.ok((await b.orphans()).includes('h-run'), 'A is still alive, yet its handed-over task is free');
   const claim = await b.claimTask('h-run');
-  assert.equal(claim, { ok: true, fresh: true, previous: 'handoff:node-leaving' });
-  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: false, previous: 'node-staying' });
+  // The task's second owner: generation 1 (its events are numbered above every one of node-leaving's).
+  assert.equal(claim, { ok: true, fresh: true, previous: 'handoff:node-leaving', generation: 1 });
+  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: false, previous: 'node-staying', generation: 1 });
+  await b.release('h-run');
+  assert.equal(await b.claimTask('h-run'), { ok: true, fresh: true, previous: 'node-staying', generation: 2 });
 });
 
 test.run();

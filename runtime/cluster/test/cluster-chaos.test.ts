@@ -1,13 +1,11 @@
-// The short chaos run, `npm run chaos:short` (the long one: `npm run chaos`, scripts/chaos.ts). It is
-// not in `npm test`: after the merge with the person guard and the honest outcomes it failed 2 of 5
-// runs on one check (a client saw a task's events out of time order during a takeover: the new
-// owner's events come from the client's own node, the old owner's last ones through the database
-// relay), and a gate that fails on load is not a gate. Three node
-// processes, web clients on random nodes, three roaming fake extensions, and a seeded driver
-// injecting kill -9, SIGTERM and a PostgreSQL restart while the tasks run. The invariants are
-// checked on the history (chaos-check.ts): every acknowledged message answered exactly once and
-// in order, no task stranded, no click or page open run twice, every client's events in order;
-// no node exits on its own and every SIGTERM ends in exit 0 after a handoff.
+// The short chaos run, in `npm test` (alone: `npm run chaos:short`; the long one: `npm run chaos`,
+// scripts/chaos.ts). Three node processes, web clients on random nodes, three roaming fake
+// extensions, and a seeded driver injecting kill -9, SIGTERM and a PostgreSQL restart while the
+// tasks run. The invariants are checked on the history (chaos-check.ts): every acknowledged message
+// answered exactly once and in order, no task stranded, no click or page open run twice, and every
+// client's chat, rendered by seq as the web UI does, in causal order (no old owner's event after a
+// new owner's, no seq given twice, no event twice); no node exits on its own and every SIGTERM
+// ends in exit 0 after a handoff.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runChaos } from './chaos-run.ts';
@@ -19,9 +17,10 @@ chaos('kill -9, SIGTERM and a PostgreSQL restart while 50 tasks run: every invar
   const outcome = await runChaos({ tasks: 50, faults: 4, faultEveryMs: 2_000, seed: 1, settleMs: 30_000 });
   const { report } = outcome;
   console.log(
-    `    chaos: ${report.tasks} tasks, faults ${JSON.stringify(outcome.faults)}, ${report.acknowledged} acknowledged, ${report.answered} answered (${report.failed} of them by a failed turn's outcome note), ` +
+    `    chaos: ${report.tasks} tasks, faults ${JSON.stringify(outcome.faults)}, ${report.acknowledged} acknowledged, ${report.answered} answered (${report.failed} of them by a failed turn's outcome note: ${JSON.stringify(report.failedBy)}), ` +
       `${report.answeredTwice.length} answered twice, ${report.stranded.length} stranded, ${report.executedTwice.length} run twice, ` +
-      `${report.resentSameId} re-sent under their own actionId, ${outcome.unacknowledged} never acknowledged, ${outcome.durationMs} ms`,
+      `${report.resentSameId} re-sent under their own actionId, ${outcome.unacknowledged} never acknowledged, ` +
+      `${report.eventsArrivedLate} events arrived after a later one, ${outcome.durationMs} ms`,
   );
   for (const kind of ['kill9', 'sigterm', 'pgRestart'] as const)
     assert.ok(outcome.faults[kind] > 0, `a ${kind} fault was injected`);
