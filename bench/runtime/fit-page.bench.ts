@@ -3,7 +3,8 @@
 // (new strings, as from the plugin) and fits it to the same budget. CPU per fit, in process; with
 // MIMO_BENCH_COMPARE_TREE=<another checkout> its fitPage runs too, rounds interleaved.
 //
-//   node --import tsx bench/runtime/fit-page.bench.ts   MIMO_BENCH_FITS (per round, default 300), MIMO_BENCH_ROUNDS (default 5)
+//   node --import tsx bench/runtime/fit-page.bench.ts   MIMO_BENCH_FITS (per round, default 300), MIMO_BENCH_ROUNDS (default 5),
+//     MIMO_BENCH_VARY_BUDGET=1 (budgets that differ by up to 400 tokens from step to step)
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ type Of = (input: unknown) => unknown;
 
 const fits = Number(process.env.MIMO_BENCH_FITS ?? 300);
 const rounds = Number(process.env.MIMO_BENCH_ROUNDS ?? 5);
+const vary = process.env.MIMO_BENCH_VARY_BUDGET === '1';
 const raw = readFileSync(new URL('./captured/lang_select.page.json', import.meta.url), 'utf8');
 
 async function load(tree: string): Promise<{ fit: Fit; of: Of }> {
@@ -26,7 +28,9 @@ function round({ fit, of }: { fit: Fit; of: Of }): number {
   for (let i = 0; i < fits; i++) {
     const page = of({ tabId: 1, ...(JSON.parse(raw) as object) });
     const cpu0 = process.cpuUsage();
-    fit(page, { budgetTokens: 3_000 });
+    // MIMO_BENCH_VARY_BUDGET=1: each step's budget differs by up to 400 tokens, as the browser state
+    // and the tool result around the page do between steps.
+    fit(page, { budgetTokens: vary ? 3_000 - ((i * 37) % 400) : 3_000 });
     const cpu = process.cpuUsage(cpu0);
     micros += cpu.user + cpu.system;
   }

@@ -125,6 +125,16 @@ function cutTextOnce(text: string, offset: number, maxTokens: number): number {
   return space > window.length * 0.8 ? offset + space + 1 : lo;
 }
 
+/**
+ * The text's share of a step, rounded down to a multiple of TEXT_BUDGET_STEP tokens: each step's
+ * budget differs by a few tokens (the browser state and the tool result around the page), and a
+ * rounded budget lets successive steps on an unchanged page reuse its cut (cutText) instead of
+ * tokenizing it again. At most TEXT_BUDGET_STEP - 1 tokens of text are left out.
+ */
+const TEXT_BUDGET_STEP = 32;
+const textBudget = (tokens: number) =>
+  tokens > TEXT_BUDGET_STEP * 4 ? tokens - (tokens % TEXT_BUDGET_STEP) : Math.max(0, tokens);
+
 function howTo(textEnd: number, textTotal: number, shown: number, total: number): string {
   const parts: string[] = [];
   if (textEnd < textTotal) parts.push(`more text: browser_read_page_text {"offset": ${textEnd}}`);
@@ -182,7 +192,7 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
       chosen.push(e);
       used += c;
     }
-    textEnd = cutText(page.text, 0, available - used);
+    textEnd = cutText(page.text, 0, textBudget(available - used));
   }
 
   const assemble = (): PageContext => {
