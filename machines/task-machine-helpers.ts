@@ -36,5 +36,4 @@ export function startAction(
   if (fresh || !self.getSnapshot()?.children?.[ACTION_CHILD_ID])
     e.spawnChild('runAction' as never, { id: ACTION_CHILD_ID } as never);
   e.sendTo(ACTION_CHILD_ID as never, { type: 'START', action } as never);
-  named(e, 'actionStarted', { actionId: action.actionId });
 }

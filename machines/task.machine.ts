@@ -13,8 +13,8 @@
 // the task's one action actor (`runAction`, actionMachine, invoked for the task's whole life)
 // when the task may act (seed 000 §2.1 rules 1 and 4: one in flight, none during takeover);
 // otherwise it waits in `pendingActions` and starts on RESUME or when the action in flight
-// settles. The action actor reports each settled action as ACTION_DONE; it is handed to the
-// provided `actionSettled` action. Page preparations (PAGE_PREP_REQUESTED) run as `preparePage`
+// settles (its start is the action actor's first frame: the runtime reports it there). The action
+// actor reports each settled action as ACTION_DONE; it is handed to the provided `actionSettled` action. Page preparations (PAGE_PREP_REQUESTED) run as `preparePage`
 // children; their captures are actions like any other. Ending the task (STOP, FAIL, a failed
 // turn) cancels what is in flight: the action actor gets CANCEL (it tells the plugin and settles
 // as canceled), queued actions settle as canceled without being sent, page preparations are
@@ -60,8 +60,6 @@ export const taskMachine = setup({
   actions: {
     persistStatus: (_, _params: StatusParams) => {},
     notifyStatus: (_, _params: StatusParams) => {},
-    /** The action's child was spawned: it runs now (it may have waited in `pendingActions`). */
-    actionStarted: (_, _params: { actionId: string }) => {},
     actionSettled: (_, _params: ActionSettledParams) => {},
     pagePrepSettled: (_, _params: PagePrepSettledParams) => {},
     reportStatus: enqueueActions(({ context, enqueue }, params: { status: TaskStatus }) => {

@@ -59,11 +59,13 @@ function cpuMicrosPer(n: number, run: () => void): number {
 }
 
 /** actionMachine as the runtime provides it: deadlines on one timer per actor (deadline-timer.ts). */
-function actionLogic(onFrame: (self: { send(event: unknown): void }) => void = () => {}) {
+function actionLogic(
+  onFrame: (self: { send(event: unknown): void }, input: { attempt: number; actionId: string }) => void = () => {},
+) {
   const deadlines = createDeadlineTimer(clock);
   return actionMachine.provide({
     actions: {
-      sendFrame: ({ self }) => onFrame(self),
+      sendFrame: ({ self }, input) => onFrame(self, input),
       armDeadline: ({ self }, { waitId, ms }) => deadlines.arm(self, waitId, ms),
     },
   });
@@ -109,10 +111,13 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; 
   const logic = taskMachine.provide({
     actors: {
       runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
-      runAction: actionLogic((self) => void (live = self)),
+      // The start is reported with the first frame, as task-session.ts does.
+      runAction: actionLogic((self, input) => {
+        live = self;
+        if (input.attempt === 1) mirror?.actionStarted(input.actionId);
+      }),
     },
     actions: {
-      actionStarted: (_, params: { actionId: string }) => mirror?.actionStarted(params.actionId),
       actionSettled: (_, params: { actionId: string }) => {
         settled++;
         mirror?.actionSettled(params.actionId);

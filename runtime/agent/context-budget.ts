@@ -64,8 +64,42 @@ export function elementPriority(page: FullPage, focus?: BBox): PageElement[] {
     .map((e) => e.element);
 }
 
+/**
+ * Cuts of recent page texts: successive steps of a task fit the same page text to the same budget
+ * (the page did not change), and a cut encodes tens of kilobytes. Bounded by characters of the
+ * texts held (their strings are shared with the page, not copied), oldest out first.
+ */
+const CUTS_HELD_CHARS = 2_000_000;
+const cuts = new Map<string, Map<number, number>>();
+let cutsChars = 0;
+
+/** Characters of page text whose cuts are held now (for tests: the bound). */
+export const heldCutChars = () => cutsChars;
+
 /** The end (exclusive) of the longest slice of `text` from `offset` within `maxTokens`, at a line or word boundary when one is near. */
 export function cutText(text: string, offset: number, maxTokens: number): number {
+  if (offset >= text.length || maxTokens <= 0) return offset;
+  const key = offset * 1_048_576 + maxTokens; // exact while maxTokens < 2^20 (MAX_CONTEXT_TOKENS < 2^20)
+  let ofText = cuts.get(text);
+  const known = ofText?.get(key);
+  if (known !== undefined) return known;
+  const end = cutTextOnce(text, offset, maxTokens);
+  if (text.length > CUTS_HELD_CHARS / 4) return end;
+  if (!ofText) {
+    ofText = new Map();
+    cuts.set(text, ofText);
+    cutsChars += text.length;
+    for (const oldest of cuts.keys()) {
+      if (cutsChars <= CUTS_HELD_CHARS) break;
+      cuts.delete(oldest);
+      cutsChars -= oldest.length;
+    }
+  }
+  if (ofText.size < 64) ofText.set(key, end);
+  return end;
+}
+
+function cutTextOnce(text: string, offset: number, maxTokens: number): number {
   if (offset >= text.length || maxTokens <= 0) return offset;
   if (countTokens(text.slice(offset, offset + maxTokens * 12)) <= maxTokens && offset + maxTokens * 12 >= text.length)
     return text.length;
@@ -90,6 +124,16 @@ export function cutText(text: string, offset: number, maxTokens: number): number
   const space = window.lastIndexOf(' ');
   return space > window.length * 0.8 ? offset + space + 1 : lo;
 }
+
+/**
+ * The text's share of a step, rounded down to a multiple of TEXT_BUDGET_STEP tokens: each step's
+ * budget differs by a few tokens (the browser state and the tool result around the page), and a
+ * rounded budget lets successive steps on an unchanged page reuse its cut (cutText) instead of
+ * tokenizing it again. At most TEXT_BUDGET_STEP - 1 tokens of text are left out.
+ */
+const TEXT_BUDGET_STEP = 32;
+const textBudget = (tokens: number) =>
+  tokens > TEXT_BUDGET_STEP * 4 ? tokens - (tokens % TEXT_BUDGET_STEP) : Math.max(0, tokens);
 
 function howTo(textEnd: number, textTotal: number, shown: number, total: number): string {
   const parts: string[] = [];
@@ -148,7 +192,7 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
       chosen.push(e);
       used += c;
     }
-    textEnd = cutText(page.text, 0, available - used);
+    textEnd = cutText(page.text, 0, textBudget(available - used));
   }
 
   const assemble = (): PageContext => {

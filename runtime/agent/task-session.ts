@@ -10,6 +10,7 @@ import {
   uiStateForTask,
   actionInFlightOf,
   type ErrorValue,
+  type SendActionInput,
   type TaskStatus,
 } from '../../machines/index.ts';
 import { pluginUiStateFrame, rooms } from '../../transport/contracts/index.ts';
@@ -211,9 +212,27 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     },
     ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
   });
+  // An action starts with its first frame: the start is reported there (to the plugin-UI mirror and
+  // the turn, before the frame is written), in the action actor's own `sendFrame` step.
+  const writeFrame = scheduler.actionLogic.implementations.actions.sendFrame as (
+    args: unknown,
+    input: SendActionInput,
+  ) => void;
+  const actionStarted = (actionId: string) => {
+    mirror.actionStarted(actionId);
+    children.provided.actionStarted(undefined, { actionId });
+  };
+  const actionLogic = scheduler.actionLogic.provide({
+    actions: {
+      sendFrame: (args, input) => {
+        if (input.attempt === 1) actionStarted(input.actionId);
+        writeFrame(args, input);
+      },
+    },
+  });
   const machine = taskMachine.provide({
     actors: {
-      runAction: scheduler.actionLogic,
+      runAction: actionLogic,
       preparePage: browser.pagePrepLogic,
       runTurn: fromPromise(async ({ input, signal }) => {
         const message = input.message;
@@ -296,11 +315,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     },
     actions: {
       ...children.provided,
-      // The plugin-UI mirror hears every action start and settle too.
-      actionStarted: (args: unknown, params: { actionId: string }) => {
-        mirror.actionStarted(params.actionId);
-        children.provided.actionStarted(args, params);
-      },
+      // The plugin-UI mirror hears every action settle too.
       actionSettled: (args: unknown, params: Parameters<typeof children.provided.actionSettled>[1]) => {
         mirror.actionSettled(params.actionId);
         children.provided.actionSettled(args, params);

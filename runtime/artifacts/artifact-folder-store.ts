@@ -2,13 +2,24 @@
 // (artifact-folder.ts for the layout, artifact-sweep.ts for the sweep). The upload slot is a Set
 // of this process, so it is single-use within one process only: cluster mode uses PostgreSQL.
 import { createReadStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ioError } from './artifact-error.ts';
 import { createArtifactFolder, type ArtifactFolder } from './artifact-folder.ts';
 import type { ArtifactStore, UploadSink } from './artifact-store.ts';
 import { sweepFolder } from './artifact-sweep.ts';
+
+/** Upload bytes gathered in memory before a write (bounded per upload). */
+const FLUSH_BYTES = 512 * 1024;
+
+async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  while (buffer.byteLength > 0) {
+    const { bytesWritten } = await handle.write(buffer, 0, buffer.byteLength);
+    buffer = buffer.subarray(bytesWritten);
+  }
+}
 
 export function createFolderArtifactStore(dir: string): ArtifactStore & { folder: ArtifactFolder } {
   const folder = createArtifactFolder(dir);
@@ -30,19 +41,29 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
     async claimUpload({ artifactId }) {
       if (busy.has(artifactId)) return { ok: false, reason: 'upload_in_progress' };
       busy.add(artifactId); // synchronously after the check: a concurrent upload now sees it
-      const temp = folder.tempPath(artifactId, 'upload');
-      folder.inUse.add(temp);
-      const release = () => {
-        folder.inUse.delete(temp);
-        busy.delete(artifactId);
-      };
+      const release = () => busy.delete(artifactId);
+      // The bytes go straight to their final path: the artifact exists only once its metadata is
+      // written (atomically, after the bytes), so a reader never sees a partial upload; bytes left
+      // without metadata by a crash are swept (artifact-sweep.ts), and `busy` keeps the sweep away
+      // meanwhile. Bytes already there are either an artifact uploaded through another instance on
+      // this folder (its metadata says ready: refused) or the leftover of a crashed upload (overwritten).
+      const path = folder.dataPath(artifactId);
       let file: FileHandle | undefined;
       try {
         await ensureDir();
-        file = await open(temp, 'wx');
+        file = await open(path, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+          const meta = await folder.readMeta(artifactId);
+          if (meta !== null && meta !== 'damaged' && meta.state === 'ready') return undefined;
+          return open(path, 'w');
+        });
       } catch (error) {
         release();
         throw ioError('create the upload file', error, { artifactId });
+      }
+      if (!file) {
+        release();
+        return { ok: false, reason: 'already_uploaded' };
       }
       const handle = file;
       let closed = false;
@@ -51,19 +72,31 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
         closed = true;
         await handle.close();
       };
+      // Chunks are gathered up to FLUSH_BYTES and written in one call (a screenshot: one write).
+      let pending: Uint8Array[] = [];
+      let pendingBytes = 0;
+      const flush = async () => {
+        if (pendingBytes === 0) return;
+        const chunks = pending;
+        pending = [];
+        pendingBytes = 0;
+        await writeAll(handle, chunks);
+      };
       const sink: UploadSink = {
         async write(chunk) {
-          let offset = 0;
-          while (offset < chunk.byteLength)
-            offset += (await handle.write(chunk, offset, chunk.byteLength - offset)).bytesWritten;
+          if (chunk.byteLength === 0) return;
+          pending.push(chunk);
+          pendingBytes += chunk.byteLength;
+          if (pendingBytes >= FLUSH_BYTES) await flush();
         },
         async commit(ready) {
           try {
+            await flush();
             await close();
-            await rename(temp, folder.dataPath(artifactId));
             await folder.writeMeta(ready);
           } catch (error) {
-            await rm(temp, { force: true }).catch(() => undefined);
+            await close().catch(() => undefined);
+            await rm(path, { force: true }).catch(() => undefined);
             throw error;
           } finally {
             release();
@@ -72,7 +105,7 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
         async abort() {
           try {
             await close().catch(() => undefined);
-            await rm(temp, { force: true }).catch(() => undefined);
+            await rm(path, { force: true }).catch(() => undefined);
           } finally {
             release();
           }

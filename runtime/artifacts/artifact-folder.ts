@@ -1,9 +1,10 @@
 // The artifact folder's layout (flat):
 //   <dir>/<artifactId>          the bytes
 //   <dir>/<artifactId>.json     its ArtifactMeta
-//   <dir>/.<artifactId>.<nonce>.tmp / .upload   temp files of atomic writes and uploads in progress
-// Every write goes to a temp file first and is renamed into place. Temp files in use are listed
-// in `inUse`, so a sweep removes only the ones left behind by a crash.
+//   <dir>/.<artifactId>.<nonce>.tmp / .upload   temp files of atomic writes (.upload: older versions)
+// Metadata and server-side writes go to a temp file first and are renamed into place (an upload
+// writes its bytes in place, then its metadata: artifact-folder-store.ts). Temp files in use are
+// listed in `inUse`, so a sweep removes only the ones left behind by a crash.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -80,10 +80,13 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
   // (one TTL), so expired entries are dropped from the head; bounded.
   const presigned = new Map<string, number>();
   const PRESIGNED_KEPT = 100_000;
+  /** Presigned ids with an upload of this process claimed (in flight or committed, until dropped from `presigned`). */
+  const claimedHere = new Set<string>();
   function notePresigned(artifactId: string, uploadExpiresAt: number, now: number): void {
     for (const [id, expiresAt] of presigned) {
       if (expiresAt > now && presigned.size < PRESIGNED_KEPT) break;
       presigned.delete(id);
+      claimedHere.delete(id);
     }
     presigned.set(artifactId, uploadExpiresAt);
   }
@@ -115,7 +118,11 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
     if (isPresignToken(token)) {
       const check = verifyPresignToken(secret, token, artifactId, clock.now());
       if (!check.ok) throw forbidden(artifactId, check.reason);
-      const stored = await readStoredMeta(artifactId);
+      // Presigned by this process and not claimed since: nothing can be stored under its id yet (a
+      // presign writes nothing, and only a claim of this process could have written it), so the
+      // lookup is skipped. After a restart, or once claimed, the store is asked.
+      const unclaimedHere = presigned.has(artifactId) && !claimedHere.has(artifactId);
+      const stored = unclaimedHere ? null : await readStoredMeta(artifactId);
       if (stored === 'damaged') throw notFound(artifactId);
       const { taskId, kind, contentType, createdAt } = check.fields;
       return (
@@ -169,6 +176,8 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
       });
     }
     const sink: UploadSink = claim.sink;
+    const noted = presigned.has(artifactId);
+    if (noted) claimedHere.add(artifactId); // synchronously after the claim: a later upload asks the store
     try {
       if (
         opts.contentType !== undefined &&
@@ -206,9 +215,11 @@ export function createArtifactService(options: ArtifactServiceOptions): Artifact
         throw isArtifactError(error) ? error : ioError('store the upload', error, { artifactId });
       }
       presigned.delete(artifactId);
+      claimedHere.delete(artifactId);
       return stored(ready);
     } catch (error) {
       await sink.abort().catch(() => undefined);
+      if (noted) claimedHere.delete(artifactId); // aborted: the store holds nothing for it (again)
       throw error;
     }
   }

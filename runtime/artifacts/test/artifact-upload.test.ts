@@ -201,6 +201,36 @@ s('racing uploads with one token: exactly one succeeds', async ({ h }) => {
   for (const r of results) if (r.status === 'rejected') assert.is((r.reason as { code: string }).code, 'CONFLICT');
 });
 
+s('bytes left without metadata by a crashed upload are replaced by the upload', async ({ h }) => {
+  const p = await presignPng(h);
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  await mkdir(h.dir, { recursive: true });
+  await writeFile(join(h.dir, p.artifactId), bytes(5_000, 3)); // a crash between the bytes and their metadata
+  const restarted = h.make(); // after the restart nothing is known to be presigned: the store is asked
+  const data = bytes(300, 11);
+  assert.is((await restarted.acceptUpload(p.artifactId, p.token, chunks(data, 64))).size, data.length);
+  assert.equal(await readFile(join(h.dir, p.artifactId)), Buffer.from(data));
+  assert.is((await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(data)))).reason, 'already_uploaded');
+});
+
+s('after a failed upload the same URL uploads; after a success it is refused, bytes kept', async ({ h }) => {
+  const p = await presignPng(h);
+  const failing = manualBody();
+  const upload = h.service.acceptUpload(p.artifactId, p.token, failing);
+  await failing.reads(1);
+  failing.push(bytes(10));
+  failing.fail(new Error('connection reset'));
+  assert.is((await rejection(upload)).reason, 'body_error');
+  assert.equal(await readdir(h.dir), [], 'nothing kept of the failed upload');
+  const data = bytes(60_000, 5); // several chunks, gathered into one write
+  assert.is((await h.service.acceptUpload(p.artifactId, p.token, chunks(data, 4096))).size, data.length);
+  assert.is(
+    (await rejection(h.service.acceptUpload(p.artifactId, p.token, chunks(bytes(3))))).reason,
+    'already_uploaded',
+  );
+  assert.equal(await readFile(join(h.dir, p.artifactId)), Buffer.from(data));
+});
+
 s('a body that errors or yields non-bytes: 400 body_error, nothing kept', async ({ h }) => {
   const p = await presignPng(h);
   const body = manualBody();
