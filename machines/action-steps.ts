@@ -119,6 +119,11 @@ export function answered(): Built {
   ] as const;
 }
 
+/** The frame could not be sent: the action fails (no retry: nothing reached the plugin). */
+export function dispatchFailed(): Built {
+  return { guard: 'forCurrent', target: 'idle', actions: ['recordDispatchFailure', ...settleAs('failed')] } as const;
+}
+
 export function gone(): Built {
   return { guard: 'forCurrent', target: 'idle', actions: ['recordPluginGone', ...settleAs('failed')] } as const;
 }

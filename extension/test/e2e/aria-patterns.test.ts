@@ -3,26 +3,10 @@
 // Chromium: a menubar (items listed with their expanded and checked states, opened by a click or
 // the keyboard, an item chosen) and a combobox with a grid pop-up (select picks a row by its
 // name). Verdicts are read from the pages' own DOM.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { armWatchdog } from './e2e-util.ts';
-import { refWhere, startMcpEnv, until, type McpEnv } from './mcp-env.ts';
+import { mcpSuite, refWhere, until, type McpEnv } from './mcp-env.ts';
 
-const disarm = armWatchdog(240_000, 'aria-patterns.test');
-const s = suite<{ env: McpEnv }>('menubar and grid-popup combobox through browser-shell in a real Chromium');
-
-s.before(async (ctx) => {
-  try {
-    ctx.env = await startMcpEnv();
-  } catch (error) {
-    console.error('setup failed:', error); // uvu drops errors thrown by hooks
-    throw error;
-  }
-});
-s.after(async (ctx) => {
-  await ctx.env?.close();
-  disarm();
-});
+const s = mcpSuite('menubar and grid-popup combobox through browser-shell in a real Chromium', 'aria-patterns.test');
 
 type Entry = { role?: string; name?: string; expanded?: boolean; checked?: boolean | 'mixed'; hasPopup?: string };
 type Snap = { refs: Record<string, Entry> };

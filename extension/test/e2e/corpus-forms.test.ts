@@ -6,26 +6,10 @@
 // refused connection reported as such, a checkbox whose page refuses the click, controls hidden
 // behind their labels, and SQLite's 1.58 MB page as a valid, cut snapshot.
 import { createServer } from 'node:net';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { armWatchdog } from './e2e-util.ts';
-import { refWhere, startMcpEnv, until, type McpEnv } from './mcp-env.ts';
+import { mcpSuite, refWhere, until, type McpEnv } from './mcp-env.ts';
 
-const disarm = armWatchdog(300_000, 'corpus-forms.test');
-const s = suite<{ env: McpEnv }>('MDN forms and navigation through browser-shell in a real Chromium');
-
-s.before(async (ctx) => {
-  try {
-    ctx.env = await startMcpEnv();
-  } catch (error) {
-    console.error('setup failed:', error); // uvu drops errors thrown by hooks
-    throw error;
-  }
-});
-s.after(async (ctx) => {
-  await ctx.env?.close();
-  disarm();
-});
+const s = mcpSuite('MDN forms and navigation through browser-shell in a real Chromium', 'corpus-forms.test', 300_000);
 
 const MDN = '/mdn-forms';
 

@@ -4,27 +4,11 @@
 // against the page's real DOM, never against the action's own words: add three, toggle one by
 // ref (its checkbox is opacity 0, operated where a user clicks), "N items left" read back from
 // the snapshot text, filters by hash route, edit by double-click, clear completed.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { armWatchdog } from './e2e-util.ts';
-import { refWhere, startMcpEnv, until, type McpEnv } from './mcp-env.ts';
+import { mcpSuite, refWhere, until, type McpEnv } from './mcp-env.ts';
 
-const disarm = armWatchdog(240_000, 'corpus-todomvc.test');
-const s = suite<{ env: McpEnv }>('TodoMVC through browser-shell in a real Chromium');
-
-s.before(async (ctx) => {
-  try {
-    ctx.env = await startMcpEnv();
-  } catch (error) {
-    console.error('setup failed:', error); // uvu drops errors thrown by hooks
-    throw error;
-  }
-});
-s.after(async (ctx) => {
-  await ctx.env?.close();
-  disarm();
-});
+const s = mcpSuite('TodoMVC through browser-shell in a real Chromium', 'corpus-todomvc.test');
 
 const TODOS = ['Buy milk', 'Walk the dog', 'Write the report'];
 

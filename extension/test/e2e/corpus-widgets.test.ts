@@ -3,26 +3,10 @@
 // DOM: Shoelace's menu button and menu, tree, select-only combobox, modal dialog, tabs, slider
 // and spinbutton (all in shadow DOM), Duet's calendar grid, AG Grid (sort, edit a cell), and
 // Shoelace's tree inside a same-origin iframe. Real runtime, real extension in a plain Chromium (mcp-env.ts).
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { armWatchdog } from './e2e-util.ts';
-import { refWhere, startMcpEnv, until, type McpEnv } from './mcp-env.ts';
+import { mcpSuite, refWhere, until, type McpEnv } from './mcp-env.ts';
 
-const disarm = armWatchdog(300_000, 'corpus-widgets.test');
-const s = suite<{ env: McpEnv }>('third-party ARIA widgets through browser-shell in a real Chromium');
-
-s.before(async (ctx) => {
-  try {
-    ctx.env = await startMcpEnv();
-  } catch (error) {
-    console.error('setup failed:', error); // uvu drops errors thrown by hooks
-    throw error;
-  }
-});
-s.after(async (ctx) => {
-  await ctx.env?.close();
-  disarm();
-});
+const s = mcpSuite('third-party ARIA widgets through browser-shell in a real Chromium', 'corpus-widgets.test', 300_000);
 
 type Entry = {
   role?: string;

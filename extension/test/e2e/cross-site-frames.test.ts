@@ -2,27 +2,14 @@
 // of its own) through browser-shell in a plain Chromium: the frame's controls are listed inline
 // under their frame, and click, type, check, focus and press on them reach the frame. The page is
 // the corpus server's /cross-site (127.0.0.1 framing localhost); verdicts are read from the frame's DOM.
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Frame } from 'playwright-core';
-import { armWatchdog } from './e2e-util.ts';
-import { refWhere, startMcpEnv, until, type McpEnv } from './mcp-env.ts';
+import { mcpSuite, refWhere, until, type McpEnv } from './mcp-env.ts';
 
-const disarm = armWatchdog(240_000, 'cross-site-frames.test');
-const s = suite<{ env: McpEnv }>('cross-site (out-of-process) iframes through browser-shell in a real Chromium');
-
-s.before(async (ctx) => {
-  try {
-    ctx.env = await startMcpEnv();
-  } catch (error) {
-    console.error('setup failed:', error); // uvu drops errors thrown by hooks
-    throw error;
-  }
-});
-s.after(async (ctx) => {
-  await ctx.env?.close();
-  disarm();
-});
+const s = mcpSuite(
+  'cross-site (out-of-process) iframes through browser-shell in a real Chromium',
+  'cross-site-frames.test',
+);
 
 type Entry = {
   role?: string;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
+import { suite, type uvu } from 'uvu';
 import { ulid } from 'ulid';
 import { createMcpRoutes, createMemoryRunStore, type McpRoutes } from '../../../runtime/mcp/index.ts';
 import { startRuntime, type TestRuntime } from '../../../runtime/test/util.ts';
@@ -16,7 +17,7 @@ import { createSystemResolver, createUrlPolicy, parseUrlPolicyConfig } from '../
 import { buildExtension } from '../../build.ts';
 import { launchRealistic, type RealisticBrowser } from '../harness/chromium.ts';
 import { serveCorpus, type CorpusSite } from './corpus-site.ts';
-import { configureThroughOptionsPage } from './e2e-util.ts';
+import { armWatchdog, configureThroughOptionsPage } from './e2e-util.ts';
 
 export interface ShellReplyData {
   exit_code: number;
@@ -151,4 +152,27 @@ export function refWhere(snapshot: { refs: Record<string, any> }, pred: (entry: 
   const found = Object.entries(snapshot.refs).find(([, entry]) => pred(entry));
   if (!found) throw new Error(`no ref for ${what} in:\n${JSON.stringify(snapshot.refs, null, 1).slice(0, 3000)}`);
   return `@${found[0]}`;
+}
+
+/**
+ * A uvu suite with one browser-shell environment for all its tests: started before them (a setup
+ * failure is printed, since uvu drops errors thrown by hooks), closed after, and a watchdog that
+ * ends the file if it hangs.
+ */
+export function mcpSuite(title: string, file: string, watchdogMs = 240_000): uvu.Test<{ env: McpEnv }> {
+  const disarm = armWatchdog(watchdogMs, file);
+  const s = suite<{ env: McpEnv }>(title);
+  s.before(async (ctx) => {
+    try {
+      ctx.env = await startMcpEnv();
+    } catch (error) {
+      console.error('setup failed:', error);
+      throw error;
+    }
+  });
+  s.after(async (ctx) => {
+    await ctx.env?.close();
+    disarm();
+  });
+  return s;
 }
