@@ -149,7 +149,7 @@ export async function startClusterNode(config: ClusterConfig, deps: ClusterNodeD
   let watcher: FailoverWatcher | undefined;
   let nsp: Namespace | undefined;
   let scheduler: ActionScheduler | undefined;
-  const fence = createTaskFence(() => ownership);
+  const fence = createTaskFence(() => ownership, deps.clock);
   const ledger = createActionLedger({ pool, nodeId: config.nodeId, clock: deps.clock, log: deps.log, fence });
 
   let localControl: ResumableControl | undefined;

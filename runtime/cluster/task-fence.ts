@@ -5,6 +5,7 @@
 // - lost: it held the task and no longer does (another node took it while the database was away,
 //   or it handed it over): what waits is dropped, and nothing of the task leaves this node again.
 // `gate(taskId)` waits while held and throws CLUSTER_TASK_LOST when lost.
+import type { Clock } from '../clock/index.ts';
 import type { TaskOwnership } from './task-ownership.ts';
 
 export type FenceState = 'open' | 'held' | 'lost';
@@ -28,7 +29,10 @@ export interface TaskFence {
 export const taskLost = (taskId: string) =>
   Object.assign(new Error(`task ${taskId} is now run by another node`), { code: 'CLUSTER_TASK_LOST' });
 
-export function createTaskFence(ownership: () => TaskOwnership | undefined): TaskFence {
+/** How often a held gate looks again without being told (a reconnect may not call changed()). */
+export const FENCE_RECHECK_MS = 500;
+
+export function createTaskFence(ownership: () => TaskOwnership | undefined, clock: Clock): TaskFence {
   const lost = new Set<string>();
   let leaving = false;
   let waiters: Array<() => void> = [];
@@ -55,10 +59,14 @@ export function createTaskFence(ownership: () => TaskOwnership | undefined): Tas
         const now = state(taskId, whileLeaving);
         if (now === 'open') return;
         if (now === 'lost') throw taskLost(taskId);
-        // Re-checked on every change and at least every 500 ms (a reconnect may not call changed()).
+        // Re-checked on every change and at least every FENCE_RECHECK_MS on the node's clock.
         await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 500);
+          const timer = clock.setTimeout(wake, FENCE_RECHECK_MS);
+          function wake() {
+            clock.clearTimeout(timer);
+            resolve();
+          }
+          waiters.push(wake);
         });
       }
     },

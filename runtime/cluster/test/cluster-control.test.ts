@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { Namespace } from '../../../transport/server/index.ts';
 import type { TaskStore } from '../../store/task-types.ts';
 import { createClusterControl, type ResumableControl } from '../cluster-control.ts';
+import { createTestClock } from '../../clock/index.ts';
 import { createTaskFence } from '../task-fence.ts';
 import type { Claim, TaskOwnership } from '../task-ownership.ts';
 
@@ -81,7 +82,7 @@ function fakeNode(world: World, nodeId: string) {
   const control = createClusterControl({
     nsp,
     ownership,
-    fence: createTaskFence(() => ownership),
+    fence: createTaskFence(() => ownership, createTestClock(0)),
     taskStore,
     log: () => undefined,
     forwardPollMs: 1,

@@ -72,7 +72,7 @@ leave('a write held by the drain never gets out once the task is handed over (it
     owns: (id: string) => owned.has(id),
     fenced: () => false,
     owned: () => [...owned],
-    // Each lock goes, then a waiting write looks again (its 500 ms re-check) before the actors are dropped.
+    // Each lock goes, then a waiting write looks again (woken by the change) before the actors are dropped.
     handOffAll: async () => {
       owned.delete('t1');
       fence.changed();
@@ -80,7 +80,7 @@ leave('a write held by the drain never gets out once the task is handed over (it
       return ['t1'];
     },
   } as unknown as TaskOwnership;
-  const fence = createTaskFence(() => ownership);
+  const fence = createTaskFence(() => ownership, createTestClock(0));
   let written: string | undefined;
   const { deps } = leaving(() => 0, clock.now);
   fence.drain();
