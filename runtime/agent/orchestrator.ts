@@ -1,7 +1,8 @@
 // AgentOrchestrator (seed 000 §1, §3): user_message -> idempotent task create -> persist ->
 // taskMachine to running -> the turn (LLM <-> browser tools) -> chatDelta / toolUsed /
 // structuredOutput / taskStatus to the web. Also takeover / resume / stop from the web or the
-// page overlay, live inspection, and the restore of interrupted tasks after a restart.
+// page overlay, and live inspection; tasks cut short by a restart or a failover come back through
+// task-recovery.ts.
 import { nanoid } from 'nanoid';
 import { errorValue, taskStatusOf, actionInFlightOf } from '../../machines/index.ts';
 import type {
@@ -20,6 +21,7 @@ import { controlToolTask } from './tool-task-control.ts';
 import { createPersonControls } from './person-controls.ts';
 import { titleFrom } from './task-history.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
+import { createTaskRecovery, type ReplayMessage } from './task-recovery.ts';
 import { failureNoteOf } from './turn-failure-note.ts';
 import {
   createTaskSession,
@@ -29,13 +31,6 @@ import {
 } from './task-session.ts';
 
 export type { OrchestratorOptions } from './task-session.ts';
-
-/** A user message to run again after a failover, with the traceId its turn first ran under. */
-export interface ReplayMessage {
-  id: string;
-  content: string;
-  traceId?: string;
-}
 
 const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
 const notFound = (taskId: string): ControlResult => ({
@@ -160,6 +155,8 @@ export function createAgentOrchestrator(
     log({ event: 'task_rerun', taskId });
     return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
   }
+
+  const recovery = createTaskRecovery({ taskStore, sessions, createSession, noteToTask });
 
   const control = {
     async userMessage(message: UserMessage, context: { traceId?: string } = {}): Promise<ControlResult> {
@@ -340,65 +337,8 @@ export function createAgentOrchestrator(
       for (const record of options.inspection.recent(taskId)) send(record);
       return options.inspection.subscribe(taskId, send);
     },
-    /**
-     * After a restart: every task that was cut short (running, takeover) is restored now, with its
-     * note to the user (see task-restore.ts); the others are restored when first touched.
-     */
-    async restore(): Promise<number> {
-      let restored = 0;
-      for (const task of await taskStore.listTasks()) {
-        const after = restoredTaskOf(task);
-        if (!after.note) continue;
-        if (after.status !== task.status) await taskStore.updateTask(task.taskId, { status: after.status });
-        await noteToTask(task.taskId, after.note, after.interrupted === true);
-        restored++;
-      }
-      return restored;
-    },
-    /**
-     * Failover (cluster mode, runtime/cluster/): this node now owns a task another node was
-     * running. It is restored from the store as ongoing, the user is told (no note after a
-     * handoff), and a turn that had not been answered is run again from its user message (its
-     * actions are idempotent there). With `replay` (the cluster's list of unanswered messages, in
-     * order) every one of them runs again, under its first traceId: the first now, the rest queued.
-     */
-    async resumeInterrupted(taskId: string, note: string | null, replay?: ReplayMessage[]): Promise<ControlResult> {
-      const task = await taskStore.getTask(taskId);
-      if (!task) return notFound(taskId);
-      const messages = await taskStore.listMessages(taskId);
-      let lastUser = -1;
-      for (let i = messages.length - 1; i >= 0 && lastUser === -1; i--) if (messages[i]!.role === 'user') lastUser = i;
-      const unanswered = lastUser !== -1 && !messages.slice(lastUser + 1).some((m) => m.role === 'assistant');
-      // As after a restart (task-restore.ts), with the cluster's note instead of the restart's, except
-      // that a running turn is carried on here (run again below, its actions answered from the
-      // ledger): it does not pass through `error` (which would end its ledger turn and lock).
-      const restored: RestoredTask =
-        task.status === 'running'
-          ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null }
-          : restoredTaskOf(task);
-      if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
-      if (note) await noteToTask(taskId, note);
-      const session =
-        sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
-      // The scope is the person's words, on this node too.
-      session.title ??= task.title;
-      for (const m of messages) if (m.role === 'user') session.guard?.noteRequest(m.content);
-      const fallback: ReplayMessage[] =
-        task.status === 'running' && unanswered
-          ? [{ id: messages[lastUser]!.id, content: messages[lastUser]!.content }]
-          : [];
-      const toRun = task.status === 'takeover' ? [] : (replay ?? fallback);
-      for (const message of toRun)
-        session.actor.send({
-          type: 'USER_MESSAGE',
-          message: {
-            id: message.id,
-            content: message.content,
-            ...(message.traceId ? { traceId: message.traceId } : {}),
-          },
-        });
-      return ok({ taskId, rerun: toRun.length > 0, replayed: toRun.length });
-    },
+    restore: recovery.restore,
+    resumeInterrupted: recovery.resumeInterrupted,
     /** Cluster mode: another node runs the task now; its actor here stops, nothing is persisted. */
     drop(taskId: string): void {
       const session = sessions.get(taskId);

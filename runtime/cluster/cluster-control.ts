@@ -21,7 +21,7 @@ import type {
   UserMessage,
 } from '../../transport/contracts/index.ts';
 import type { Namespace } from '../../transport/server/index.ts';
-import type { ReplayMessage } from '../agent/orchestrator.ts';
+import type { ReplayMessage } from '../agent/task-recovery.ts';
 import type { ControlResult, TaskControl } from '../services/task-control.ts';
 import type { TaskStore } from '../store/task-types.ts';
 import { createForwarder, type ControlRequest, type Forwarder } from './control-forward.ts';

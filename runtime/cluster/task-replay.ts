@@ -6,7 +6,7 @@
 // outcome note carrying the message's traceId) has ended too: it is not run again by a takeover
 // (resume_task is how the user runs it again). Pure: the stored messages in, the replay list out.
 import { turnOutcomeNoteOf } from '../../transport/contracts/index.ts';
-import type { ReplayMessage } from '../agent/orchestrator.ts';
+import type { ReplayMessage } from '../agent/task-recovery.ts';
 
 interface StoredMessage {
   id: string;
