@@ -14,7 +14,7 @@ import type {
   UserMessage,
 } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
-import type { ControlResult, TaskControl } from '../services/task-control.ts';
+import { taskNotFound, controlOk, type ControlResult, type TaskControl } from '../services/task-control.ts';
 import { lastStoredSeq } from '../socket/task-seq.ts';
 import { createFinishedTabs } from './finished-tabs.ts';
 import { controlToolTask } from './tool-task-control.ts';
@@ -31,12 +31,6 @@ import {
 } from './task-session.ts';
 
 export type { OrchestratorOptions } from './task-session.ts';
-
-const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
-const notFound = (taskId: string): ControlResult => ({
-  ok: false,
-  error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` },
-});
 
 export { basicUrlCheck } from './task-history.ts';
 
@@ -153,7 +147,7 @@ export function createAgentOrchestrator(
       },
     });
     log({ event: 'task_rerun', taskId });
-    return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
+    return controlOk({ status: taskStatusOf(session.actor.getSnapshot()) });
   }
 
   const recovery = createTaskRecovery({ taskStore, sessions, createSession, noteToTask });
@@ -189,7 +183,7 @@ export function createAgentOrchestrator(
         timestamp: message.timestamp,
         meta: { traceId, seq },
       });
-      if (!appended.appended) return ok({ taskId: task.taskId, duplicate: true });
+      if (!appended.appended) return controlOk({ taskId: task.taskId, duplicate: true });
       events.toTask(
         task.taskId,
         { type: 'userMessage', messageId: message.id, content: message.content, timestamp: message.timestamp },
@@ -200,7 +194,7 @@ export function createAgentOrchestrator(
       session!.title ??= task.title;
       session!.guard?.noteRequest(message.content);
       session!.actor.send({ type: 'USER_MESSAGE', message: { id: message.id, content: message.content, traceId } });
-      return ok({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
+      return controlOk({ taskId: task.taskId, status: taskStatusOf(session!.actor.getSnapshot()), traceId });
     },
     /**
      * select_extension: the clientId must be a plugin this server knows; the choice is persisted as
@@ -223,13 +217,13 @@ export function createAgentOrchestrator(
       if (task) await taskStore.updateTask(taskId, { selectedClientId: clientId });
       registry.select(taskId, clientId);
       log({ event: 'extension_selected', taskId, clientId });
-      return ok({ taskId, clientId, online: registry.isOnline(clientId) });
+      return controlOk({ taskId, clientId, online: registry.isOnline(clientId) });
     },
     async takeover(taskId: string, source: 'web' | 'plugin', reason: string): Promise<ControlResult> {
       const tool = toolTree(taskId);
       if (tool) return controlToolTask(tool, { type: 'takeover', reason });
       const session = await sessionFor(taskId);
-      if (!session) return notFound(taskId);
+      if (!session) return taskNotFound(taskId);
       const before = taskStatusOf(session.actor.getSnapshot());
       session.actor.send({ type: 'TAKEOVER', reason });
       session.pageStale = true;
@@ -241,13 +235,13 @@ export function createAgentOrchestrator(
         taskId,
         `The person took over (${source === 'web' ? 'from the web UI' : `in the tab: ${reason}`}); the agent waits.`,
       );
-      return ok({ status: after });
+      return controlOk({ status: after });
     },
     async resume(taskId: string, source: 'web' | 'plugin'): Promise<ControlResult> {
       const tool = toolTree(taskId);
       if (tool) return controlToolTask(tool, { type: 'resume' });
       const session = await sessionFor(taskId);
-      if (!session) return notFound(taskId);
+      if (!session) return taskNotFound(taskId);
       if (taskStatusOf(session.actor.getSnapshot()) === 'error') return rerunLastMessage(taskId, session);
       if (taskStatusOf(session.actor.getSnapshot()) !== 'takeover')
         return {
@@ -265,13 +259,13 @@ export function createAgentOrchestrator(
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
       await note;
-      return ok({ status: taskStatusOf(session.actor.getSnapshot()) });
+      return controlOk({ status: taskStatusOf(session.actor.getSnapshot()) });
     },
     async stop(taskId: string, source: 'web' | 'plugin', reason?: string): Promise<ControlResult> {
       const tool = toolTree(taskId);
       if (tool) return controlToolTask(tool, { type: 'stop' });
       const session = await sessionFor(taskId);
-      if (!session) return notFound(taskId);
+      if (!session) return taskNotFound(taskId);
       const clientId = session.browser.clientId;
       // STOP cancels what is in flight: the action child tells the plugin (task_stop) and settles
       // as canceled, queued actions settle unsent, the turn is stopped with the running state.
@@ -290,7 +284,7 @@ export function createAgentOrchestrator(
         scheduler.stopOnPlugin(clientId, taskId, { closeTab: true });
       }
       await note;
-      return ok({ status: 'completed' });
+      return controlOk({ status: 'completed' });
     },
     async takeoverReport(report: TakeoverReport): Promise<ControlResult> {
       if (!servedBy(report.taskId, report.clientId)) {
@@ -329,7 +323,7 @@ export function createAgentOrchestrator(
         })
         .catch(() => {});
       log({ event: 'page_interruption', taskId: report.taskId, tabId: report.tabId, kind: report.kind });
-      return ok({});
+      return controlOk({});
     },
     inspect(taskId: string, listener: (envelope: ReturnType<typeof events.envelope>) => void) {
       const send = (record: object) =>

@@ -4,13 +4,9 @@
 import type { ConfirmationDecision, FrontendEvent } from '../../transport/contracts/index.ts';
 import { PROTOCOL_VERSION, rooms } from '../../transport/contracts/index.ts';
 import type { RuntimeServices } from '../services/runtime-services.ts';
-import type { ControlResult } from '../services/task-control.ts';
+import { taskNotFound, type ControlResult } from '../services/task-control.ts';
 import type { TaskSession } from './task-session.ts';
 
-const notFound = (taskId: string): ControlResult => ({
-  ok: false,
-  error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` },
-});
 const unguarded: ControlResult = {
   ok: false,
   error: {
@@ -35,7 +31,7 @@ export function createPersonControls(deps: {
     ) => ControlResult | Promise<ControlResult>,
   ) => {
     const session = await deps.sessionFor(taskId);
-    if (!session) return notFound(taskId);
+    if (!session) return taskNotFound(taskId);
     if (!session.guard) return unguarded;
     return run(session as TaskSession & { guard: NonNullable<TaskSession['guard']> });
   };
@@ -70,7 +66,7 @@ export function createPersonControls(deps: {
     personReplay: (taskId: string, session: TaskSession | undefined): FrontendEvent[] => session?.guard?.replay() ?? [],
     async showTaskTab(taskId: string): Promise<ControlResult> {
       const session = await deps.sessionFor(taskId);
-      if (!session) return notFound(taskId);
+      if (!session) return taskNotFound(taskId);
       const { clientId, tabId } = session.browser;
       if (!clientId || tabId === null)
         return { ok: false, error: { code: 'TASK_TAB_CLOSED', message: 'the task has no tab yet' } };

@@ -1,7 +1,7 @@
 // Bringing tasks back: after a restart, the tasks a dead process cut short (running, takeover)
 // get their note and status now (task-restore.ts says which); after a failover in cluster mode, a
 // task another node was running is restored here and its unanswered messages run again.
-import type { ControlResult } from '../services/task-control.ts';
+import { taskNotFound, controlOk, type ControlResult } from '../services/task-control.ts';
 import type { TaskStore } from '../store/index.ts';
 import type { TaskSession } from './task-session.ts';
 import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
@@ -19,12 +19,6 @@ export interface TaskRecoveryDeps {
   createSession(taskId: string, restored?: RestoredTask): TaskSession;
   noteToTask(taskId: string, message: string, interrupted?: boolean): Promise<void>;
 }
-
-const ok = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
-const notFound = (taskId: string): ControlResult => ({
-  ok: false,
-  error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` },
-});
 
 export function createTaskRecovery(deps: TaskRecoveryDeps) {
   const { taskStore, sessions, createSession, noteToTask } = deps;
@@ -58,7 +52,7 @@ export function createTaskRecovery(deps: TaskRecoveryDeps) {
     replay?: ReplayMessage[],
   ): Promise<ControlResult> {
     const task = await taskStore.getTask(taskId);
-    if (!task) return notFound(taskId);
+    if (!task) return taskNotFound(taskId);
     const messages = await taskStore.listMessages(taskId);
     let lastUser = -1;
     for (let i = messages.length - 1; i >= 0 && lastUser === -1; i--) if (messages[i]!.role === 'user') lastUser = i;
@@ -88,7 +82,7 @@ export function createTaskRecovery(deps: TaskRecoveryDeps) {
           ...(message.traceId ? { traceId: message.traceId } : {}),
         },
       });
-    return ok({ taskId, rerun: toRun.length > 0, replayed: toRun.length });
+    return controlOk({ taskId, rerun: toRun.length > 0, replayed: toRun.length });
   }
 
   return { restore, resumeInterrupted };

@@ -19,6 +19,15 @@ export type ControlError = ErrorValue;
 /** The Socket.IO ack of the contract (transport/contracts/socket-ack.ts). */
 export type ControlResult = SocketAck;
 
+/** A command that succeeded, with its data if any. */
+export const controlOk = (data?: Record<string, unknown>): ControlResult => ({ ok: true, ...(data ? { data } : {}) });
+
+/** A command for a task that does not exist. */
+export const taskNotFound = (taskId: string): ControlResult => ({
+  ok: false,
+  error: { code: 'NOT_FOUND', message: `task ${taskId} does not exist` },
+});
+
 export interface TaskControl {
   /** Idempotent task create, persist, then start or queue the turn. Resolves once persisted. */
   userMessage(message: UserMessage, context: { traceId?: string }): Promise<ControlResult>;
