@@ -20,7 +20,7 @@ import { createFinishedTabs } from './finished-tabs.ts';
 import { controlToolTask } from './tool-task-control.ts';
 import { createPersonControls } from './person-controls.ts';
 import { titleFrom } from './task-history.ts';
-import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
+import { restoredPatchOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
 import { createTaskRecovery, type ReplayMessage } from './task-recovery.ts';
 import { failureNoteOf } from './turn-failure-note.ts';
 import {
@@ -90,7 +90,7 @@ export function createAgentOrchestrator(
     if (again) return again;
     if (task.selectedClientId && !registry.selectionOf(taskId)) registry.select(taskId, task.selectedClientId);
     const restored = restoredTaskOf(task);
-    if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
+    if (restored.status !== task.status) await taskStore.updateTask(taskId, restoredPatchOf(restored));
     const requests = options.confirmSteps
       ? (await taskStore.listMessages(taskId)).filter((m) => m.role === 'user')
       : [];

@@ -4,7 +4,7 @@
 import { taskNotFound, controlOk, type ControlResult } from '../services/task-control.ts';
 import type { TaskStore } from '../store/index.ts';
 import type { TaskSession } from './task-session.ts';
-import { restoredTaskOf, type RestoredTask } from './task-restore.ts';
+import { restoredPatchOf, restoredTaskOf, type RestoredTask } from './task-restore.ts';
 
 /** A user message to run again after a failover, with the traceId its turn first ran under. */
 export interface ReplayMessage {
@@ -32,7 +32,7 @@ export function createTaskRecovery(deps: TaskRecoveryDeps) {
     for (const task of await taskStore.listTasks()) {
       const after = restoredTaskOf(task);
       if (!after.note) continue;
-      if (after.status !== task.status) await taskStore.updateTask(task.taskId, { status: after.status });
+      if (after.status !== task.status) await taskStore.updateTask(task.taskId, restoredPatchOf(after));
       await noteToTask(task.taskId, after.note, after.interrupted === true);
       restored++;
     }
@@ -62,7 +62,7 @@ export function createTaskRecovery(deps: TaskRecoveryDeps) {
     // ledger): it does not pass through `error` (which would end its ledger turn and lock).
     const restored: RestoredTask =
       task.status === 'running' ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null } : restoredTaskOf(task);
-    if (restored.status !== task.status) await taskStore.updateTask(taskId, { status: restored.status });
+    if (restored.status !== task.status) await taskStore.updateTask(taskId, restoredPatchOf(restored));
     if (note) await noteToTask(taskId, note);
     const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);
     // The scope is the person's words, on this node too.

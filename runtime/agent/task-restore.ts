@@ -22,6 +22,10 @@ export interface RestoredTask {
 export const interruptedMessage =
   'The server restarted while this task was running; its last step was cut short. Resume runs your last message again.';
 
+/** The store patch that records a restore's status (and, for a turn cut short, its outcome). */
+export const restoredPatchOf = (restored: RestoredTask): { status: TaskStatus; outcome?: 'interrupted' } =>
+  restored.interrupted ? { status: restored.status, outcome: 'interrupted' } : { status: restored.status };
+
 export function restoredTaskOf(task: { status: TaskStatus }): RestoredTask {
   switch (task.status) {
     case 'running':

@@ -25,7 +25,7 @@ import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageO
 import { createTaskChildren } from './task-children.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
-import { failureNoteOf } from './turn-failure-note.ts';
+import { failureNoteOf, turnOutcomeOf } from './turn-failure-note.ts';
 import { createPersonGuard, type PersonGuard } from './person-guard.ts';
 import { groupTitleOf } from './group-title.ts';
 
@@ -320,17 +320,24 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
         mirror.actionSettled(params.actionId);
         children.provided.actionSettled(args, params);
       },
-      persistStatus: (_, params) => {
+      persistStatus: ({ context }, params) => {
+        const outcome = params.status === 'error' ? { outcome: turnOutcomeOf(context.error) } : {};
         void taskStore
-          .updateTask(params.taskId, { status: params.status })
+          .updateTask(params.taskId, { status: params.status, ...outcome })
           .catch((error) => log({ event: 'persist_status_failed', taskId, error: String(error) }));
       },
-      notifyStatus: (_, params) => {
-        events.toTask(taskId, { type: 'taskStatus', status: params.status, ...(previous ? { previous } : {}) });
+      notifyStatus: ({ context }, params) => {
+        const outcome = params.status === 'error' ? { outcome: turnOutcomeOf(context.error) } : {};
+        events.toTask(taskId, {
+          type: 'taskStatus',
+          status: params.status,
+          ...(previous ? { previous } : {}),
+          ...outcome,
+        });
         previous = params.status;
         mirror.status(params.status);
         // Every frontend's task list follows (tasks created or driven by another client).
-        events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status });
+        events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status, ...outcome });
         if (session && (params.status === 'completed' || params.status === 'error'))
           finishedTabs.finish(taskId, { tabId: session.browser.tabId, groupId: session.browser.groupId });
         if (session) tellPlugin(session, params.status);

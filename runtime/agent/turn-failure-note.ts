@@ -6,6 +6,10 @@ import type { ErrorValue } from '../../machines/index.ts';
 import type { TurnOutcome } from '../../transport/contracts/index.ts';
 import type { Message } from '../store/task-types.ts';
 
+/** How a turn that put its task in `error` ended: cut short by a restart or a failover, or failed. */
+export const turnOutcomeOf = (error: Pick<ErrorValue, 'code'> | null | undefined): TurnOutcome =>
+  error?.code === 'TASK_INTERRUPTED' ? 'interrupted' : 'error';
+
 export function failureNoteOf(
   error: ErrorValue,
   at: { id: string; timestamp: number; traceId?: string; seq?: number },

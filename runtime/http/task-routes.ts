@@ -16,6 +16,7 @@ function summaryOf(task: TaskSummary): TaskSummary {
     updatedAt: task.updatedAt,
   };
   if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
+  if (task.outcome !== undefined) summary.outcome = task.outcome;
   return summary;
 }
 

@@ -160,6 +160,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE mimo_task_owners ADD COLUMN generation integer NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 4,
+    name: 'task turn outcome',
+    sql: `
+      -- How the last turn of a task in error ended: 'error' (failed) or 'interrupted' (cut short by
+      -- a restart or a failover), so a task list shows Interrupted without reading the messages.
+      ALTER TABLE mimo_tasks ADD COLUMN outcome text;
+    `,
+  },
 ];
 
 /** Any constant: the key of the advisory lock that serializes migrations across nodes. */

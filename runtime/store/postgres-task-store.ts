@@ -32,6 +32,7 @@ interface TaskRow {
   created_at: string;
   updated_at: string;
   selected_client_id: string | null;
+  outcome: TaskSummary['outcome'] | null;
   usage: Task['usage'];
   machine_snapshot: Task['machineSnapshot'] | null;
 }
@@ -44,7 +45,8 @@ interface MessageRow {
   meta: Message['meta'] | null;
 }
 
-const TASK_COLUMNS = 'task_id, title, status, created_at, updated_at, selected_client_id, usage, machine_snapshot';
+const TASK_COLUMNS =
+  'task_id, title, status, created_at, updated_at, selected_client_id, outcome, usage, machine_snapshot';
 
 function summaryOf(row: Omit<TaskRow, 'usage' | 'machine_snapshot'>): TaskSummary {
   const summary: TaskSummary = {
@@ -55,6 +57,7 @@ function summaryOf(row: Omit<TaskRow, 'usage' | 'machine_snapshot'>): TaskSummar
     updatedAt: Number(row.updated_at),
   };
   if (row.selected_client_id !== null) summary.selectedClientId = row.selected_client_id;
+  if (row.outcome !== null && row.outcome !== undefined) summary.outcome = row.outcome;
   return summary;
 }
 
@@ -165,7 +168,7 @@ export function createPostgresTaskStore({
       return track(
         pool
           .query<TaskRow>(
-            'SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C"',
+            'SELECT task_id, title, status, created_at, updated_at, selected_client_id, outcome FROM mimo_tasks ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C"',
           )
           .then((result) => result.rows.map(summaryOf))
           .catch((error: unknown) => {
@@ -190,7 +193,7 @@ export function createPostgresTaskStore({
       return track(
         pool
           .query<TaskRow>(
-            `SELECT task_id, title, status, created_at, updated_at, selected_client_id FROM mimo_tasks ${where} ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C" LIMIT $1`,
+            `SELECT task_id, title, status, created_at, updated_at, selected_client_id, outcome FROM mimo_tasks ${where} ORDER BY updated_at DESC, created_at DESC, task_id COLLATE "C" LIMIT $1`,
             params,
           )
           .then((result) => {
@@ -222,6 +225,11 @@ export function createPostgresTaskStore({
         if (patch.selectedClientId !== undefined) set('selected_client_id', patch.selectedClientId);
         if (patch.machineSnapshot !== undefined)
           set('machine_snapshot', patch.machineSnapshot === null ? null : json(patch.machineSnapshot));
+        // An outcome is kept only while the status is `error` (as in the file store).
+        const param = (value: unknown) => (values.push(value), `$${values.length}::text`);
+        const status = patch.status === undefined ? 'status' : param(patch.status);
+        const outcome = patch.outcome === undefined ? 'outcome' : param(patch.outcome);
+        sets.push(`outcome = CASE WHEN ${status} = 'error' THEN ${outcome} END`);
         const result = await pool.query<TaskRow>(
           `UPDATE mimo_tasks SET ${sets.join(', ')} WHERE task_id = $1 RETURNING ${TASK_COLUMNS}`,
           values,

@@ -12,7 +12,7 @@
 // the index from every meta.json (the slow path) and writes a compacted one. The log is compacted
 // (rewritten as header + one `s` per task + `w` for writes in flight) when it holds more than
 // twice as many lines as tasks.
-import { TASK_STATUSES } from './task-types.ts';
+import { TASK_STATUSES, TURN_OUTCOMES } from './task-types.ts';
 import type { TaskSummary } from './task-types.ts';
 
 export const INDEX_VERSION = 1;
@@ -45,7 +45,8 @@ export function isSummary(value: unknown): value is TaskSummary {
     (TASK_STATUSES as readonly unknown[]).includes(s.status) &&
     typeof s.createdAt === 'number' &&
     typeof s.updatedAt === 'number' &&
-    (s.selectedClientId === undefined || typeof s.selectedClientId === 'string')
+    (s.selectedClientId === undefined || typeof s.selectedClientId === 'string') &&
+    (s.outcome === undefined || (TURN_OUTCOMES as readonly unknown[]).includes(s.outcome))
   );
 }
 

@@ -60,6 +60,7 @@ function summarize(task: Task): TaskSummary {
     updatedAt: task.updatedAt,
   };
   if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
+  if (task.outcome !== undefined) summary.outcome = task.outcome;
   return summary;
 }
 
@@ -86,6 +87,8 @@ function applyPatch(task: Task, patch: ParsedPatch, now: number): Task {
   else if (patch.selectedClientId !== undefined) next.selectedClientId = patch.selectedClientId;
   if (patch.machineSnapshot === null) delete next.machineSnapshot;
   else if (patch.machineSnapshot !== undefined) next.machineSnapshot = patch.machineSnapshot;
+  if (patch.outcome === null || next.status !== 'error') delete next.outcome;
+  else if (patch.outcome !== undefined) next.outcome = patch.outcome;
   return next;
 }
 

@@ -5,6 +5,10 @@
 export const TASK_STATUSES = ['created', 'running', 'ongoing', 'takeover', 'completed', 'error'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** How a turn that left the task in `error` ended (web: Failed with Retry, Interrupted with Resume). */
+export const TURN_OUTCOMES = ['error', 'interrupted'] as const;
+export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
+
 export const MESSAGE_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
@@ -25,6 +29,8 @@ export interface TaskSummary {
   createdAt: number;
   updatedAt: number;
   selectedClientId?: string;
+  /** How the last turn ended when `status` is `error`: failed, or cut short by a server restart. */
+  outcome?: TurnOutcome;
 }
 
 /** The full task record: the summary plus what the runtime persists between turns. */
@@ -59,6 +65,8 @@ export interface TaskPatch {
   selectedClientId?: string | null;
   machineSnapshot?: unknown;
   usage?: TaskUsage;
+  /** Kept only while the status is `error` (a status other than `error` clears it). */
+  outcome?: TurnOutcome | null;
 }
 
 import type { TaskPage, TaskPageQuery } from './task-page.ts';

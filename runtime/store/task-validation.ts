@@ -1,7 +1,7 @@
 // Input checks for the task store. Each returns the normalized value (a private JSON copy) or a
 // BAD_REQUEST TaskStoreError with `fieldErrors`; nothing here throws.
 import { TaskStoreError } from './task-store-error.ts';
-import { MESSAGE_ROLES, TASK_STATUSES } from './task-types.ts';
+import { MESSAGE_ROLES, TASK_STATUSES, TURN_OUTCOMES } from './task-types.ts';
 import type {
   CreateTaskInput,
   JsonValue,
@@ -10,6 +10,7 @@ import type {
   TaskPatch,
   TaskStatus,
   TaskUsage,
+  TurnOutcome,
 } from './task-types.ts';
 
 /**
@@ -111,9 +112,10 @@ export interface ParsedPatch {
   selectedClientId?: string | null;
   machineSnapshot?: JsonValue;
   usage?: TaskUsage;
+  outcome?: TurnOutcome | null;
 }
 
-const PATCH_KEYS = new Set(['status', 'title', 'selectedClientId', 'machineSnapshot', 'usage']);
+const PATCH_KEYS = new Set(['status', 'title', 'selectedClientId', 'machineSnapshot', 'usage', 'outcome']);
 
 export function parsePatch(patch: TaskPatch | unknown): ParsedPatch | TaskStoreError {
   if (!isPlainObject(patch)) return badRequest('expected a patch object', []);
@@ -144,6 +146,11 @@ export function parsePatch(patch: TaskPatch | unknown): ParsedPatch | TaskStoreE
   if ('usage' in patch) {
     const usage = checkUsage(patch.usage, errors);
     if (usage) out.usage = usage;
+  }
+  if ('outcome' in patch) {
+    if (patch.outcome !== null && !(TURN_OUTCOMES as readonly unknown[]).includes(patch.outcome))
+      errors.push({ field: 'outcome', message: `expected one of ${TURN_OUTCOMES.join(', ')} or null` });
+    else out.outcome = patch.outcome as TurnOutcome | null;
   }
   if (errors.length > 0) return badRequest('invalid task patch', errors);
   return out;

@@ -153,6 +153,13 @@ for (const c of cases) {
         'stored as interrupted, not as done and not as the extension going offline',
       );
     else if (c.state !== 'error') assert.equal(outcome, []);
+    // The task list says the same without reading the messages (the web's sidebar: Interrupted, not Failed).
+    const listed = (await (await fetch(`${rt.server.url}/api/task/list`)).json()).data.find(
+      (t: any) => t.taskId === TASK,
+    );
+    assert.is(listed.status, c.restored);
+    const expected = { running: 'interrupted', error: 'error' }[c.state as 'running' | 'error'];
+    assert.is(listed.outcome, expected, 'the listed outcome: Interrupted, Failed, or none');
     assert.equal(
       after.messages.slice(0, before.messages.length).map((m: any) => m.id),
       before.messages.map((m: any) => m.id),
@@ -193,6 +200,7 @@ for (const c of cases) {
         'the resumed turn ran',
       );
       const rerun = await detailOf(rt.server.url);
+      assert.is(rerun.task.outcome, undefined, 'the resumed task is no longer interrupted');
       assert.equal(
         rerun.messages.slice(-1).map((m: any) => m.content),
         ['back again'],

@@ -61,7 +61,8 @@ export async function startRuntime(
     logs,
     async close() {
       await server.close();
-      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+      // An upload the close cut off may still be creating its file: retry as rm -rf would.
+      if (!options.dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -14,7 +14,7 @@ import {
 import { ProtocolErrorSchema } from './error-codes.ts';
 import { ArtifactKindSchema } from './http.ts';
 import { SnapshotStateSchema } from './snapshot.ts';
-import { TaskStatusSchema } from './task-status.ts';
+import { TaskStatusSchema, TurnOutcomeSchema } from './task-status.ts';
 
 /** Socket.IO event name. */
 export const FRONTEND_EVENT_EVENT = 'frontend_event';
@@ -91,6 +91,8 @@ export const TaskStatusEventSchema = frontendEvent('taskStatus', {
   status: TaskStatusSchema,
   previous: v.optional(TaskStatusSchema),
   reason: v.optional(v.string()),
+  /** With `error`: whether the turn failed or was cut short by a restart or a failover. */
+  outcome: v.optional(TurnOutcomeSchema),
 });
 export type TaskStatusEvent = v.InferOutput<typeof TaskStatusEventSchema>;
 
@@ -113,6 +115,8 @@ export type InspectionEvent = v.InferOutput<typeof InspectionEventSchema>;
 export const TaskListChangedEventSchema = frontendEvent('taskListChanged', {
   taskId: TaskIdSchema,
   status: TaskStatusSchema,
+  /** With `error`: as on taskStatus. */
+  outcome: v.optional(TurnOutcomeSchema),
   title: v.optional(v.string()),
   createdAt: v.optional(TimestampSchema),
 });

@@ -11,7 +11,7 @@ import {
   UrlSchema,
 } from './ids.ts';
 import { snapshotContentEntries } from './snapshot.ts';
-import { TaskStatusSchema } from './task-status.ts';
+import { TaskStatusSchema, TurnOutcomeSchema } from './task-status.ts';
 
 // --- §2.1 tasks --------------------------------------------------------------------------
 
@@ -27,6 +27,8 @@ export const TaskSummarySchema = v.object({
   updatedAt: TimestampSchema,
   /** The plugin instance bound to the task; absent or null until one is selected. */
   selectedClientId: v.optional(v.nullable(ClientIdSchema)),
+  /** With status `error`: `error` (the turn failed: Retry) or `interrupted` (cut short by a restart: Resume). */
+  outcome: v.optional(TurnOutcomeSchema),
 });
 export type TaskSummary = v.InferOutput<typeof TaskSummarySchema>;
 

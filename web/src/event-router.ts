@@ -64,12 +64,13 @@ export function createEventRouter(deps: EventRouterDeps): (env: FrontendEvent) =
         taskId: e.taskId,
         status: e.status,
         timestamp: e.timestamp,
+        ...(e.outcome !== undefined ? { outcome: e.outcome } : {}),
         ...(e.title !== undefined ? { title: e.title } : {}),
         ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}),
       });
       return;
     }
-    if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp);
+    if (e.type === 'taskStatus' && env.taskId) tasks.applyStatus(env.taskId, e.status, e.timestamp, e.outcome);
     if (!env.taskId || env.taskId !== currentTaskId.value) return;
     (onTaskEvent[e.type] as ((e: FrontendEvent['event'], env: FrontendEvent) => void) | undefined)?.(e, env);
   }

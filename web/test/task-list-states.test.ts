@@ -114,6 +114,35 @@ list('a task created by another client appears, and its status follows', async (
   assert.is(model.find(TASK_B)?.status, 'takeover');
 });
 
+list(
+  'an interrupted task is Interrupted in the list (not Failed), live and listed; a new status clears it',
+  async () => {
+    const { model } = listWith([
+      summary(TASK_A, { status: 'error', outcome: 'interrupted', updatedAt: 3 }),
+      summary(TASK_B, { status: 'error', outcome: 'error', updatedAt: 2 }),
+      summary(TASK_C, { status: 'error', updatedAt: 1 }),
+    ]);
+    await model.refresh();
+    assert.equal(
+      model.visible.value.map((t) => [t.taskId, t.state]),
+      [
+        [TASK_A, 'interrupted'],
+        [TASK_B, 'failed'],
+        [TASK_C, 'failed'],
+      ],
+    );
+    assert.is(model.counts.value.failed, 3, 'the Failed filter holds interrupted tasks too');
+    model.applyListChange({ taskId: TASK_A, status: 'running', timestamp: 10 });
+    assert.is(model.visible.value.find((t) => t.taskId === TASK_A)?.state, 'running');
+    assert.is(model.find(TASK_A)?.outcome, undefined, 'Resume clears the outcome');
+    model.applyListChange({ taskId: TASK_A, status: 'error', outcome: 'interrupted', timestamp: 20 });
+    assert.is(model.visible.value.find((t) => t.taskId === TASK_A)?.state, 'interrupted', 'a failover tells it live');
+    model.applyListChange({ taskId: TASK_B, status: 'ongoing', timestamp: 20 });
+    model.applyListChange({ taskId: TASK_B, status: 'error', timestamp: 30 });
+    assert.is(model.visible.value.find((t) => t.taskId === TASK_B)?.state, 'failed');
+  },
+);
+
 list.run();
 
 const app = suite('app: live list and canceled steps');

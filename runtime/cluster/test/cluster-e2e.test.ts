@@ -309,9 +309,17 @@ e2e(
     assert.equal(rows.map((r) => r.action_id).sort(), executed.map((f) => f.id).sort());
     assert.ok(rows.every((r) => r.answered));
 
-    // History from a surviving node: the acknowledged user message once, the note, the answer.
-    const body = (await (await fetch(`${ctx.b.url}/api/task/${TASK_TWO}`, { headers: authHeaders })).json()) as any;
-    const messages = body.data.messages as Array<{ id: string; role: string; content: string }>;
+    // History from a surviving node: the acknowledged user message once, the note, the answer
+    // (stored right after it was told live: read until the write has landed).
+    const history = async () =>
+      ((await (await fetch(`${ctx.b.url}/api/task/${TASK_TWO}`, { headers: authHeaders })).json()) as any).data
+        .messages as Array<{ id: string; role: string; content: string }>;
+    let messages = await history();
+    await eventually(
+      async () => (messages = await history()).some((m) => m.role === 'assistant'),
+      10_000,
+      'the answer to be stored',
+    );
     assert.is(messages.filter((m) => m.id === 'evt-two').length, 1);
     assert.ok(messages.some((m) => m.role === 'system' && /took it over/.test(m.content)));
     assert.is(messages.filter((m) => m.role === 'assistant').at(-1)?.content, 'Clicked both buttons.');

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Message, TaskStore } from '../task-types.ts';
 import { rejection, T0 } from './util.ts';
 import { createTestClock, type TestClock } from '../../clock/index.ts';
+import { defineUpdateBehaviour } from './task-store-update-behaviour.ts';
 
 export interface StoreHarness {
   clock: TestClock;
@@ -158,70 +159,7 @@ export function defineTaskStoreBehaviour(name: string, makeHarness: (clock: Test
     },
   );
 
-  s('updateTask sets and clears fields and stamps updatedAt', async ({ h }) => {
-    await h.store.createTaskIfAbsent({ taskId: 't1', title: 'old', selectedClientId: 'p1' });
-    h.clock.increment(500);
-    const snapshot = { status: 'active', value: { running: 'llm' }, context: { n: 1 } };
-    const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
-    const updated = await h.store.updateTask('t1', {
-      status: 'ongoing',
-      title: 'new',
-      machineSnapshot: snapshot,
-      usage,
-    });
-    assert.equal(updated.machineSnapshot, snapshot);
-    assert.equal(updated.usage, usage);
-    assert.is(updated.updatedAt, h.clock.now());
-    assert.is(updated.status, 'ongoing');
-    assert.is(updated.selectedClientId, 'p1');
-    const cleared = await h.store.updateTask('t1', { selectedClientId: null, machineSnapshot: null });
-    assert.not.ok('selectedClientId' in cleared);
-    assert.not.ok('machineSnapshot' in cleared);
-    assert.equal(await h.store.getTask('t1'), cleared);
-  });
-
-  s('updateTask refuses bad patches with fieldErrors and changes nothing', async ({ h }) => {
-    await h.store.createTaskIfAbsent({ taskId: 't1', title: 'keep' });
-    const before = await h.store.getTask('t1');
-    const cyclic: Record<string, unknown> = {};
-    cyclic.self = cyclic;
-    const bad: unknown[] = [
-      { status: 'paused' },
-      { createdAt: 1 },
-      { taskId: 'other' },
-      { title: 7 },
-      { title: 'x'.repeat(1001) },
-      { usage: { promptTokens: -1, completionTokens: 0, totalTokens: 0 } },
-      { usage: { promptTokens: 1 } },
-      { machineSnapshot: cyclic },
-      { machineSnapshot: 10n },
-      { selectedClientId: '' },
-      null,
-      'status',
-    ];
-    for (const patch of bad) {
-      h.clock.increment(1);
-      const error = await rejection(h.store.updateTask('t1', patch as never));
-      assert.is(error.code, 'BAD_REQUEST', JSON.stringify(String(patch)));
-    }
-    const withFields = await rejection(h.store.updateTask('t1', { status: 'paused', extra: 1 } as never));
-    assert.equal(withFields.details?.fieldErrors?.map((f) => f.field).sort(), ['extra', 'status']);
-    assert.equal(await h.store.getTask('t1'), before);
-  });
-
-  s('updateTask and message calls on an unknown task are NOT_FOUND', async ({ h }) => {
-    const calls = [
-      () => h.store.updateTask('ghost', { status: 'running' }),
-      () => h.store.appendMessage('ghost', msg('m')),
-      () => h.store.listMessages('ghost'),
-    ];
-    for (const call of calls) {
-      const error = await rejection(call());
-      assert.is(error.code, 'NOT_FOUND');
-      assert.is(error.status, 404);
-    }
-    assert.equal(await h.store.listTasks(), []);
-  });
+  defineUpdateBehaviour(s);
 
   s('appendMessage keeps order, stores meta, and bumps updatedAt only', async ({ h }) => {
     await h.store.createTaskIfAbsent({ taskId: 't1', title: 'chat' });

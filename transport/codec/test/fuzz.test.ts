@@ -74,7 +74,6 @@ const s = suite('fuzz: decoders never throw');
 s(`${ITERATIONS} random and mutated inputs (seed ${SEED})`, () => {
   const random = createRandom(SEED);
   const donors = buildDonors(random);
-  const started = performance.now();
   let socketPackets = 0;
   let reconstructed = 0;
   for (let i = 0; i < ITERATIONS; i++) {
@@ -107,11 +106,10 @@ s(`${ITERATIONS} random and mutated inputs (seed ${SEED})`, () => {
       assert.unreachable(`${where} threw ${String(error)}`);
     }
   }
-  const ms = performance.now() - started;
-  // The mutations must still reach deep into the decoder, or the loop proves little.
+  // The mutations must still reach deep into the decoder, or the loop proves little. (Its speed is
+  // not asserted here: a timed unit test fails on a loaded machine; the codec's cost is benched.)
   assert.ok(socketPackets > ITERATIONS / 20, `only ${socketPackets} inputs decoded to a Socket.IO packet`);
   assert.ok(reconstructed > 100, `only ${reconstructed} binary packets reconstructed`);
-  assert.ok(ms < 10_000, `fuzz loop took ${Math.round(ms)} ms`);
 });
 
 s('encode then decode is stable for random valid packets (engine)', () => {

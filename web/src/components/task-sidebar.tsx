@@ -68,7 +68,9 @@ export function TaskSidebar({ app }: { app: AppState }) {
               <span class="task-meta">
                 <StatusBadge
                   status={task.status}
-                  outcome={task.taskId === current ? (app.outcome.outcome.value?.outcome ?? null) : null}
+                  outcome={
+                    (task.taskId === current ? app.outcome.outcome.value?.outcome : undefined) ?? task.outcome ?? null
+                  }
                 />
                 <time dateTime={new Date(task.updatedAt).toISOString()}>
                   {formatAgo(task.updatedAt, app.now.value)}

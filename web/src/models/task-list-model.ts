@@ -2,7 +2,7 @@
 // kept current by taskStatus events and by local entries for a task whose first message is on its
 // way. Filter, search and counts work on the loaded tasks; `hasMore` says the server holds more.
 import { computed, signal, type ReadonlySignal } from '@preact/signals';
-import type { TaskStatus } from '../../../transport/contracts/task-status.ts';
+import type { TaskStatus, TurnOutcome } from '../../../transport/contracts/task-status.ts';
 import type { TaskSummary } from '../../../transport/contracts/http.ts';
 import type { ApiClient, ApiError } from '../io/api-client.ts';
 import { readableTitle } from '../text/task-title.ts';
@@ -34,7 +34,8 @@ export interface TaskListModel {
   loadMore(): Promise<void>;
   /** Adds or replaces one entry (e.g. a task created by this page before the server lists it). */
   upsert(summary: TaskSummary): void;
-  applyStatus(taskId: string, status: TaskStatus, timestamp: number): void;
+  /** `outcome` comes with `error` (failed or interrupted); any other status clears it. */
+  applyStatus(taskId: string, status: TaskStatus, timestamp: number, outcome?: TurnOutcome): void;
   find(taskId: string): TaskSummary | undefined;
   /**
    * A `taskListChanged` event (any client's task): updates a known entry, adds a new one, or
@@ -44,6 +45,7 @@ export interface TaskListModel {
     taskId: string;
     status: TaskStatus;
     timestamp: number;
+    outcome?: TurnOutcome;
     title?: string;
     createdAt?: number;
   }): void;
@@ -69,7 +71,7 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
     [...byId.value.values()].sort((a, b) => b.updatedAt - a.updatedAt || (a.taskId < b.taskId ? 1 : -1)),
   );
   const rows = computed<TaskRow[]>(() =>
-    tasks.value.map((t) => ({ ...t, state: taskStateOf(t.status), displayTitle: readableTitle(t.title) })),
+    tasks.value.map((t) => ({ ...t, state: taskStateOf(t.status, t.outcome), displayTitle: readableTitle(t.title) })),
   );
   const counts = computed(() => {
     const out: Record<TaskFilter, number> = { all: 0, running: 0, 'needs-you': 0, done: 0, failed: 0 };
@@ -92,12 +94,17 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
     const next = new Map(byId.value);
     for (const task of listed) {
       const local = next.get(task.taskId);
-      next.set(
-        task.taskId,
-        local && local.updatedAt > task.updatedAt
-          ? { ...task, status: local.status, updatedAt: local.updatedAt }
-          : task,
-      );
+      if (!local || local.updatedAt <= task.updatedAt) {
+        next.set(task.taskId, task);
+        continue;
+      }
+      const { outcome: _listed, ...listed } = task;
+      next.set(task.taskId, {
+        ...listed,
+        status: local.status,
+        updatedAt: local.updatedAt,
+        ...(local.outcome ? { outcome: local.outcome } : {}),
+      });
     }
     byId.value = next;
   }
@@ -159,16 +166,17 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
       return moreInFlight;
     },
     upsert: put,
-    applyStatus(taskId, status, timestamp) {
+    applyStatus(taskId, status, timestamp, outcome) {
       const current = byId.value.get(taskId);
       if (!current || timestamp < current.updatedAt) return;
-      put({ ...current, status, updatedAt: timestamp });
+      const { outcome: _previous, ...rest } = current;
+      put({ ...rest, status, updatedAt: timestamp, ...(status === 'error' && outcome ? { outcome } : {}) });
     },
     find: (taskId) => byId.value.get(taskId),
     applyListChange(change) {
       const current = byId.value.get(change.taskId);
       if (current) {
-        self.applyStatus(change.taskId, change.status, change.timestamp);
+        self.applyStatus(change.taskId, change.status, change.timestamp, change.outcome);
         return;
       }
       if (change.title !== undefined && change.createdAt !== undefined) {
@@ -178,6 +186,7 @@ export function createTaskListModel(deps: { api: Pick<ApiClient, 'listTaskPage'>
           status: change.status,
           createdAt: change.createdAt,
           updatedAt: change.timestamp,
+          ...(change.status === 'error' && change.outcome ? { outcome: change.outcome } : {}),
         });
         return;
       }
