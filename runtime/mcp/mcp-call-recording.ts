@@ -1,8 +1,9 @@
 // MIMO_RECORD_DIR for MCP sessions: each browser-shell call is recorded into the session file of
 // the MCP session's task (its main tab's own task actor, page-driver.ts), beside the browser frames,
 // frontend events and inspection records that task already gets there: an `mcp_call` entry when
-// the call arrives (or, for the call that opens the tab, just before the tab's task starts) and an
-// `mcp_result` entry with the arguments and the result the client got, written when it returns
+// the call arrives (or, for the call that opens the tab, just before the tab's task starts), an
+// `mcp_cancel` entry if the client cancels it, and an `mcp_result` entry with the arguments and
+// the result (what the client got, unless it had canceled the call), written when it returns
 // (so a password typed by the call is a known secret by then and the recorder's redaction hides
 // it in the arguments too). A call that never had a tab (usage error on a new session) has no task
 // file and is not recorded. Template runs are not recorded: each of their steps runs in a worker
@@ -27,6 +28,7 @@ interface PendingCall {
   callId: string;
   tool: string;
   taskId?: string;
+  canceled?: boolean;
 }
 
 export function createMcpCallRecording(deps: {
@@ -41,6 +43,11 @@ export function createMcpCallRecording(deps: {
   const start = (call: PendingCall, taskId: string) => {
     call.taskId = taskId;
     deps.sink.record(taskId, { kind: 'mcp_call', callId: call.callId, tool: call.tool });
+    if (call.canceled) cancel(call);
+  };
+  const cancel = (call: PendingCall) => {
+    call.canceled = true;
+    if (call.taskId) deps.sink.record(call.taskId, { kind: 'mcp_cancel', callId: call.callId, tool: call.tool });
   };
 
   function forget(sessionId: string, call: PendingCall): void {
@@ -61,6 +68,10 @@ export function createMcpCallRecording(deps: {
         const main = deps.sessions().get(sessionId)?.main;
         if (main && !main.closed) start(call, main.taskId);
         else waiting.set(sessionId, [...(waiting.get(sessionId) ?? []), call]);
+        // Recorded when it happens: a replay cancels the call at the same point.
+        const canceled = () => cancel(call);
+        if (ctx.signal.aborted) canceled();
+        else ctx.signal.addEventListener('abort', canceled, { once: true });
         let result: unknown;
         try {
           result = await tool.call(args, ctx);
@@ -69,6 +80,7 @@ export function createMcpCallRecording(deps: {
           result = { error: error instanceof Error ? error.message : String(error) };
           throw error;
         } finally {
+          ctx.signal.removeEventListener('abort', canceled);
           forget(sessionId, call);
           if (call.taskId)
             deps.sink.record(call.taskId, {
@@ -77,7 +89,7 @@ export function createMcpCallRecording(deps: {
               tool: call.tool,
               arguments: args,
               result,
-              ...(ctx.signal.aborted ? { canceled: true as const } : {}),
+              ...(call.canceled ? { canceled: true as const } : {}),
             });
         }
       },

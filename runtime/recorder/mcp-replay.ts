@@ -57,6 +57,8 @@ export interface McpReplayProgress {
 
 export type McpReplayInput = McpReplayProgress & { t: number } & (
     | { channel: 'mcp_call'; call: RecordedMcpCall }
+    /** The client cancels that call (made earlier in the replay). */
+    | { channel: 'mcp_cancel'; callId: string }
     | { channel: 'plugin_message'; payload: Obj }
     | { channel: 'frontend_message'; payload: Obj }
   );
@@ -71,6 +73,8 @@ export function mcpReplayInputs(lines: readonly RecordedLine[]): McpReplayInput[
       const call = calls.get(line.callId);
       if (call) inputs.push({ ...at, channel: 'mcp_call', call });
       seen.afterCalls++;
+    } else if (line.kind === 'mcp_cancel') {
+      if (calls.has(line.callId)) inputs.push({ ...at, channel: 'mcp_cancel', callId: line.callId });
     } else if (line.kind === 'mcp_result') seen.afterResults++;
     else if (line.kind === 'frame') {
       if (line.channel === 'frontend_event' && line.direction === 'out') seen.afterEvents++;
@@ -96,9 +100,13 @@ function normalized(text: string): string {
 /**
  * One line per call: the tool, its arguments, and the result as the client got it (normalized):
  * `isError` when set, the content's text, and the structured content only where it is not that
- * text's JSON (browser-shell and the seed 003 tools send the same JSON both ways).
+ * text's JSON (browser-shell and the seed 003 tools send the same JSON both ways); a call the
+ * client canceled got no result.
  */
-export function describeMcpCall(call: Pick<RecordedMcpCall, 'tool' | 'arguments' | 'result'>): string {
+export function describeMcpCall(
+  call: Pick<RecordedMcpCall, 'tool' | 'arguments' | 'result'> & { canceled?: boolean },
+): string {
+  if (call.canceled) return normalized(`${call.tool} ${JSON.stringify(call.arguments)} -> canceled by the client`);
   const result = isObj(call.result) ? call.result : { unexpected: call.result };
   const content = Array.isArray(result.content) ? result.content : [];
   const texts = content.map((part) => (isObj(part) && part.type === 'text' ? String(part.text) : JSON.stringify(part)));

@@ -19,6 +19,8 @@ export type RecordedEntry =
   | { kind: 'inspection'; record: unknown }
   /** An MCP tool call reached the server (its arguments come with its result, redacted then). */
   | { kind: 'mcp_call'; callId: string; tool: string }
+  /** The MCP client canceled that call (notifications/cancelled, or its connection went away). */
+  | { kind: 'mcp_cancel'; callId: string; tool: string }
   /** The result of that call as the MCP client got it (`canceled`: the client had canceled it). */
   | {
       kind: 'mcp_result';

@@ -93,13 +93,9 @@ export async function replayMcpSession(
   if (!recordedTaskId) throw new Error('the recording has no frame with a taskId');
   const inputs = mcpReplayInputs(lines);
   if (!inputs.some((input) => input.channel === 'mcp_call')) throw new Error('the recording has no MCP call');
-  const unsupported = inputs.find(
-    (input) => input.channel === 'frontend_message' || (input.channel === 'mcp_call' && input.call.canceled),
-  );
+  const unsupported = inputs.find((input) => input.channel === 'frontend_message');
   if (unsupported)
-    throw new Error(
-      `replayMcpSession does not replay ${unsupported.channel === 'mcp_call' ? 'a canceled call' : 'a message from the web UI'} (at ${unsupported.t} ms)`,
-    );
+    throw new Error(`replayMcpSession does not replay a message from the web UI (at ${unsupported.t} ms)`);
   const expectedEvents = recordedFrontendEvents(lines).length;
   const expectedCalls = inputs.filter((input) => input.channel === 'mcp_call').length;
   const answerer = createReplayAnswerer(lines, options.answerer);
@@ -119,6 +115,9 @@ export async function replayMcpSession(
       if (entry.kind === 'mcp_call') {
         liveTaskId ??= taskId;
         if (taskId === liveTaskId) live.calls++;
+      } else if (entry.kind === 'mcp_result') {
+        // Returned on the server (as the recording counts it), whether or not the client still waited.
+        if (taskId === liveTaskId) live.returned++;
       } else if (entry.kind === 'frame' && taskId === liveTaskId) {
         if (entry.channel === 'frontend_event') live.events++;
         else if (entry.channel === 'plugin_message' || entry.channel === 'plugin_ack') live.pluginFrames++;
@@ -136,7 +135,8 @@ export async function replayMcpSession(
   let plugin: FakePlugin | undefined;
   const client = new Client({ name: 'mimo-mcp-replay', version: '0.0.0' });
   /** What the client got for each call, in the order the calls were made. */
-  const results: Array<{ tool: string; arguments: Record<string, unknown>; result: unknown }> = [];
+  const results: Array<{ tool: string; arguments: Record<string, unknown>; result: unknown; canceled?: boolean }> = [];
+  const aborts = new Map<string, AbortController>();
   const inputAcks: unknown[] = [];
   let timedOut = false;
   try {
@@ -160,21 +160,22 @@ export async function replayMcpSession(
             return;
           next++;
           if (input.channel === 'mcp_call') {
-            const { tool, arguments: args } = input.call;
-            const made = { tool, arguments: args, result: undefined as unknown };
+            const { tool, arguments: args, callId } = input.call;
+            const made: (typeof results)[number] = { tool, arguments: args, result: undefined };
             results.push(made);
+            const abort = new AbortController();
+            aborts.set(callId, abort);
             calls.push(
-              client
-                .callTool({ name: tool, arguments: args })
-                .then(
-                  (result) => void (made.result = result),
-                  (error: Error) => void (made.result = { error: error.message }),
-                )
-                .then(() => {
-                  live.returned++;
-                  wake();
-                }),
+              client.callTool({ name: tool, arguments: args }, undefined, { signal: abort.signal }).then(
+                (result) => void (made.result = result),
+                (error: Error) => {
+                  if (abort.signal.aborted) made.canceled = true;
+                  else made.result = { error: error.message };
+                },
+              ),
             );
+          } else if (input.channel === 'mcp_cancel') {
+            aborts.get(input.callId)?.abort();
           } else if (input.channel === 'plugin_message') {
             // The recorded task id is the live one's in this replay.
             const payload = liveTaskId
