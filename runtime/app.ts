@@ -155,6 +155,7 @@ export async function startMimo(
         consequentialSteps: mcpSteps.policy,
         inspectFor: (runId: string) => inspection.observerFor(runId),
         ...(cluster ? { runStore: cluster.runStore } : {}),
+        ...(recorder ? { recorder } : {}),
       })),
     control: (services) =>
       createAgentOrchestrator(services, {

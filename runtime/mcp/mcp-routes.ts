@@ -15,6 +15,7 @@ import type { RuntimeServices } from '../services/runtime-services.ts';
 import { describePolicy, type UrlPolicy } from '../url-policy/index.ts';
 import { createBrowserSessions, type BrowserSessions } from './browser/browser-sessions.ts';
 import { createTabBudget, type TabBudget } from './browser/tab-budget.ts';
+import { createMcpCallRecording, type McpCallSink } from './mcp-call-recording.ts';
 import { createMcpProtocolServer } from './mcp-server.ts';
 import { createRunManager, type ActorClock, type RunManager } from './runs/run-manager.ts';
 import { createRunStore, type RunStore } from './runs/run-store.ts';
@@ -47,6 +48,8 @@ export interface McpRoutesOptions {
   inspectFor?: (runId: string) => ((event: InspectionEvent) => void) | undefined;
   /** Sessions unused this long lose their tabs (checked on each request; default 30 min). */
   sessionIdleMs?: number;
+  /** MIMO_RECORD_DIR: browser-shell calls go into the session file of the MCP session's task (mcp-call-recording.ts). */
+  recorder?: McpCallSink;
 }
 
 export interface McpHandle {
@@ -80,9 +83,13 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
   const { urlPolicy } = options;
   const budget = createTabBudget(options.tabLimits ?? {});
-  const sessions = createBrowserSessions({
+  const recording = options.recorder
+    ? createMcpCallRecording({ sink: options.recorder, sessions: () => sessions })
+    : undefined;
+  const sessions: BrowserSessions = createBrowserSessions({
     services,
     budget,
+    ...(recording ? { onTaskOpening: recording.taskOpening } : {}),
     checkUrl: (url) => urlPolicy.check(url),
     checkFinalUrl: (url) => urlPolicy.checkFinal(url),
     ...(options.consequentialSteps ? { consequentialSteps: options.consequentialSteps } : {}),
@@ -111,7 +118,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
     rememberArtifact: (id) => shellArtifacts.add(id),
     timers: options.shellTimers ?? services.clock,
   });
-  const tools: McpTool[] =
+  const served: McpTool[] =
     profile === 'minimal'
       ? [shell]
       : [
@@ -130,6 +137,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
           }),
           shell,
         ];
+  const tools = recording ? recording.wrap(served) : served;
 
   const loopbackServer = LOOPBACK_HOSTS.has(services.config.host);
   const trustOf = (request: Request): TrustLevel =>

@@ -1,7 +1,8 @@
 // MIMO_RECORD_DIR: records each task's session as JSONL, one file per task, so a session can be
 // replayed as a fixture: socket frames in both directions with times relative to the task's
-// first entry, LLM stream chunks, and inspection records. startMimo gives it a `redact` step, so
-// text typed into password fields and credentials never reach the files.
+// first entry, LLM stream chunks, inspection records, and for an MCP session's tab (its own task)
+// the MCP tool calls it served and their results. startMimo gives it a `redact` step, so text
+// typed into password fields and credentials never reach the files.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { InspectionEvent } from 'xstate';
@@ -15,7 +16,20 @@ export type RecordedEntry =
       payload: unknown;
     }
   | { kind: 'llm_chunk'; attempt: number; chunk: unknown }
-  | { kind: 'inspection'; record: unknown };
+  | { kind: 'inspection'; record: unknown }
+  /** An MCP tool call reached the server (its arguments come with its result, redacted then). */
+  | { kind: 'mcp_call'; callId: string; tool: string }
+  /** The MCP client canceled that call (notifications/cancelled, or its connection went away). */
+  | { kind: 'mcp_cancel'; callId: string; tool: string }
+  /** The result of that call as the MCP client got it (`canceled`: the client had canceled it). */
+  | {
+      kind: 'mcp_result';
+      callId: string;
+      tool: string;
+      arguments: unknown;
+      result: unknown;
+      canceled?: true;
+    };
 
 export type RecordedLine = RecordedEntry & { t: number };
 

@@ -1,7 +1,9 @@
 // A runtime wired the way runtime/app.ts (startMimo) wires the agent side (openai gateway ->
 // orchestrator, inspection hub, optional session recorder), on 127.0.0.1:0 with a memory task
-// store and a temp folder. Left out: MCP routes and the URL policy (the fixture site is on
-// loopback, which the default policy refuses; the orchestrator's basic http(s) check applies).
+// store and a temp folder; with `mcp`, also the /mcp routes (their browser-shell calls recorded
+// with the recorder, as app.ts does) under the URL policy given (fixtureUrlPolicy: loopback
+// allowed). Left out for the agent: the URL policy (the fixture site is on loopback, which the
+// default policy refuses; the orchestrator's basic http(s) check applies).
 // fixtures/sessions/record.ts records through it and the replay tests replay through it, so a
 // fixture is replayed by the same composition that recorded it. A composition like app.ts (it
 // builds the server), so it lives beside the recorder, not in it: the recorder is a part the
@@ -18,6 +20,8 @@ import { createServer, type MimoServer } from '../server.ts';
 import { createMemoryTaskStore } from '../store/index.ts';
 import { testConfig } from '../test/util.ts';
 import { recordInspection, type SessionRecorder } from '../recorder/session-recorder.ts';
+import { createMcpRoutes, createMemoryRunStore, type McpRoutes } from '../mcp/index.ts';
+import { createUrlPolicy, parseUrlPolicyConfig, type UrlPolicy } from '../url-policy/index.ts';
 
 /** The timing knobs a recording depends on; a replay must use the ones it was recorded with. */
 export interface SessionTimings {
@@ -33,9 +37,26 @@ export const FIXTURE_TIMINGS: SessionTimings = Object.freeze({
   pagePrepBackoffMs: Object.freeze([200]),
 });
 
+/**
+ * The URL policy of MCP sessions recorded and replayed here: the defaults with loopback allowed
+ * (the fixture site is served on 127.0.0.1); host names do not resolve (no DNS in tests).
+ */
+export function fixtureUrlPolicy(): UrlPolicy {
+  const parsed = parseUrlPolicyConfig({ open: { allow_private_networks: ['loopback'] } }, 'fixture-url-policy');
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  return createUrlPolicy({
+    config: parsed.config,
+    resolve: async (host) => {
+      throw Object.assign(new Error(`no DNS in session fixtures: ${host}`), { code: 'ENOTFOUND' });
+    },
+  });
+}
+
 export interface SessionRuntime {
   server: MimoServer;
   url: string;
+  /** The /mcp routes, when mounted. */
+  mcp?: McpRoutes['mcp'];
   close(): Promise<void>;
 }
 
@@ -48,6 +69,8 @@ export interface SessionRuntimeOptions {
   log?: (entry: object) => void;
   /** More orchestrator options (e.g. a landing-page URL re-check, as npm start's URL policy has). */
   orchestrator?: Partial<Omit<OrchestratorOptions, 'llm' | 'inspection'>>;
+  /** Mounts /mcp (browser-shell and the templates, a memory run store) under this URL policy. */
+  mcp?: { urlPolicy: UrlPolicy };
 }
 
 /** The openai gateway against `baseURL`, its chunks going to `recorder` as main.ts records them. */
@@ -73,6 +96,8 @@ export async function startSessionRuntime(options: SessionRuntimeOptions): Promi
   });
   const config = testConfig(dir, { artifactSecret: 'mimo-session-secret-mimo-session-secret' });
   const timings = options.timings ?? {};
+  let mcp: McpRoutes | undefined;
+  const mcpOptions = options.mcp;
   const server = await createServer({
     config,
     clock,
@@ -82,6 +107,16 @@ export async function startSessionRuntime(options: SessionRuntimeOptions): Promi
     ...(timings.ackTimeoutMs !== undefined ? { ackTimeoutMs: timings.ackTimeoutMs } : {}),
     ...(recorder ? { recorder } : {}),
     inspectFor: (taskId) => inspection.observerFor(taskId),
+    ...(mcpOptions
+      ? {
+          routes: (services) =>
+            (mcp = createMcpRoutes(services, {
+              urlPolicy: mcpOptions.urlPolicy,
+              runStore: createMemoryRunStore(),
+              ...(recorder ? { recorder } : {}),
+            })),
+        }
+      : {}),
     control: (services) =>
       createAgentOrchestrator(services, {
         ...options.orchestrator,
@@ -93,7 +128,9 @@ export async function startSessionRuntime(options: SessionRuntimeOptions): Promi
   return {
     server,
     url: server.url,
+    ...(mcp ? { mcp: mcp.mcp } : {}),
     async close() {
+      await mcp?.mcp.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -39,6 +39,8 @@ export interface BrowserSessionsDeps {
   checkFinalUrl: UrlCheck;
   /** Consequential steps of MCP runs (default refuse: CONFIRMATION_REQUIRED). */
   consequentialSteps?: McpConsequentialPolicy;
+  /** A tab of the session gets its task (told before the task actor starts; the session recorder). */
+  onTaskOpening?: (sessionId: string, role: 'main' | 'worker', taskId: string) => void;
 }
 
 export type BrowserSessions = ReturnType<typeof createBrowserSessions>;
@@ -47,13 +49,17 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
   const { services, budget } = deps;
   const sessions = new Map<string, BrowserSession>();
 
-  const driverFor = (sessionId: string, role: string) =>
-    createPageDriver(services, {
+  const driverFor = (sessionId: string, role: 'main' | 'worker') => {
+    const taskId = ulid();
+    deps.onTaskOpening?.(sessionId, role, taskId);
+    return createPageDriver(services, {
+      taskId,
       groupTitle: `MCP ${sessionId}${role === 'main' ? '' : ` (${role})`}`.slice(0, 80),
       checkUrl: deps.checkUrl,
       checkFinalUrl: deps.checkFinalUrl,
       ...(deps.consequentialSteps ? { consequentialSteps: deps.consequentialSteps } : {}),
     });
+  };
 
   function ensure(sessionId: string, ephemeral = false): BrowserSession {
     let session = sessions.get(sessionId);

@@ -8,6 +8,7 @@
 import { ulid } from 'ulid';
 import { errorValue, taskStatusOf, type ErrorValue } from '../../../machines/index.ts';
 import { checkPageRead } from '../../url-policy/read-guard.ts';
+import { passwordTargetsOf } from '../../redaction/redact.ts';
 import type { DomIndexElement, ModalScope, PageModelSource } from '../../../transport/contracts/index.ts';
 import { createTaskBrowser, type ActionOutcome, type TaskBrowser, type UrlCheck } from '../../agent/task-browser.ts';
 import { readTaskArtifactText } from '../../agent/task-artifact-text.ts';
@@ -102,6 +103,15 @@ export function createPageDriver(services: RuntimeServices, options: PageDriverO
       elements: lastElements,
     });
   const act = (name: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<ActionOutcome> => {
+    // Text for a password field is a secret even when the step is refused: the MCP call carried it
+    // (the session recorder writes the call's arguments, redacted, when it returns).
+    if (
+      name === 'browser_type' &&
+      typeof params.text === 'string' &&
+      typeof params.clickId === 'number' &&
+      passwordTargetsOf(lastElements).clickIds.has(params.clickId)
+    )
+      services.secrets.add(params.text);
     const refused = CONSEQUENTIAL_ACTIONS.has(name) ? refusal(name, params) : null;
     if (refused) return Promise.resolve({ ok: false, actionId: 'not-sent', error: refused });
     return browser.action(stepOf(signal), name, params);
