@@ -43,9 +43,11 @@ interface FileOutcome {
   output: string;
 }
 
+/** The sum over every uvu summary in the output (a file whose suites run in several rounds prints one per round). */
 function count(output: string, label: string): number {
-  const match = output.match(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm'));
-  return match ? Number(match[1]) : 0;
+  let sum = 0;
+  for (const match of output.matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))) sum += Number(match[1]);
+  return sum;
 }
 
 function runFile(file: string): Promise<FileOutcome> {
