@@ -12,13 +12,12 @@ import { createKeyedQueue } from './keyed-queue.ts';
 import { createLruCache } from './lru-cache.ts';
 import { FILE_FORMAT_VERSION } from './task-files.ts';
 import type { TaskFiles, TaskMetaDoc } from './task-files.ts';
+import { applyPatch, isMetaDoc, summarize } from './task-record.ts';
 import { internalError, TaskStoreError } from './task-store-error.ts';
-import { TASK_STATUSES } from './task-types.ts';
 import type { Clock, InitReport, Message, Task, TaskStore, TaskSummary } from './task-types.ts';
 import { compactedIndex, createIndexWriter, intentLine, isSummary, parseIndex, summaryLine } from './task-index.ts';
 import { byRecency, pageOf, parsePageQuery } from './task-page.ts';
 import { checkTaskId, parseCreateInput, parseMessage, parsePatch, sameMessage } from './task-validation.ts';
-import type { ParsedPatch } from './task-validation.ts';
 
 export interface TaskStoreCoreOptions {
   files: TaskFiles;
@@ -49,47 +48,6 @@ interface LoadedTask {
   /** Loaded on first use. */
   messages?: Message[];
   messageIds?: Set<string>;
-}
-
-function summarize(task: Task): TaskSummary {
-  const summary: TaskSummary = {
-    taskId: task.taskId,
-    title: task.title,
-    status: task.status,
-    createdAt: task.createdAt,
-    updatedAt: task.updatedAt,
-  };
-  if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
-  if (task.outcome !== undefined) summary.outcome = task.outcome;
-  return summary;
-}
-
-function isMetaDoc(doc: unknown, taskId: string): doc is TaskMetaDoc {
-  if (typeof doc !== 'object' || doc === null) return false;
-  const task = (doc as { task?: Partial<Task> }).task;
-  return (
-    typeof task === 'object' &&
-    task !== null &&
-    task.taskId === taskId &&
-    typeof task.title === 'string' &&
-    (TASK_STATUSES as readonly unknown[]).includes(task.status) &&
-    typeof task.createdAt === 'number' &&
-    typeof task.updatedAt === 'number'
-  );
-}
-
-function applyPatch(task: Task, patch: ParsedPatch, now: number): Task {
-  const next: Task = { ...task, updatedAt: now };
-  if (patch.status !== undefined) next.status = patch.status;
-  if (patch.title !== undefined) next.title = patch.title;
-  if (patch.usage !== undefined) next.usage = patch.usage;
-  if (patch.selectedClientId === null) delete next.selectedClientId;
-  else if (patch.selectedClientId !== undefined) next.selectedClientId = patch.selectedClientId;
-  if (patch.machineSnapshot === null) delete next.machineSnapshot;
-  else if (patch.machineSnapshot !== undefined) next.machineSnapshot = patch.machineSnapshot;
-  if (patch.outcome === null || next.status !== 'error') delete next.outcome;
-  else if (patch.outcome !== undefined) next.outcome = patch.outcome;
-  return next;
 }
 
 async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
