@@ -95,6 +95,14 @@ s(
     await page.reload();
     await header.locator('[data-testid=status-badge][data-state=interrupted]').waitFor(WAIT);
     await outcome.waitFor(WAIT);
+    // The task list says so too, from the list alone: with another task open, its row is Interrupted.
+    const taskId = await page.locator('[data-testid=task-row][aria-current=page]').getAttribute('data-task-id');
+    await page.getByRole('button', { name: '+ New task' }).click();
+    const row = page.locator(`[data-testid=task-row][data-task-id="${taskId}"]`);
+    await row.locator('[data-testid=status-badge][data-state=interrupted]').waitFor(WAIT);
+    assert.is(await row.locator('[data-testid=status-badge][data-state=failed]').count(), 0, 'not Failed');
+    await row.click();
+    await outcome.waitFor(WAIT);
     assert.is(
       await page.locator('[data-testid=tool-step][data-phase=start]').count(),
       0,
