@@ -4,19 +4,13 @@
 // tests build as many servers as they like, on memory or temp-dir stores.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { ulid } from 'ulid';
 import type { Hono } from 'hono';
-import type { InspectionEvent } from 'xstate';
 import { rooms } from '../transport/contracts/index.ts';
 import { setupMimoNamespace, tokenGuard } from '../transport/mimo/mimo-namespace.ts';
-import {
-  createSocketServer,
-  type Namespace,
-  type SocketServer,
-  type SocketServerOptions,
-} from '../transport/server/index.ts';
+import { createSocketServer, type Namespace } from '../transport/server/index.ts';
 import { createArtifactService, type ArtifactService, type ArtifactStore } from './artifacts/index.ts';
 import { createSystemClock, every, type Clock } from './clock/index.ts';
 import type { MimoConfig } from './config.ts';
@@ -31,15 +25,13 @@ import { createActionScheduler, type ActionScheduler, type PluginChannel } from 
 import { createSnapshotStore, type SnapshotStore } from './snapshot/index.ts';
 import { createFrontendEventSink, type FrontendEventSink } from './socket/frontend-events.ts';
 import { attachFrontendSocket } from './socket/frontend-gateway.ts';
-import { createLiveViewRelay, type LiveViewRelay } from './socket/live-view-relay.ts';
+import { createLiveViewRelay } from './socket/live-view-relay.ts';
 import { attachPluginSocket } from './socket/plugin-gateway.ts';
-import type { NavigationBlockedReport, NavigationPolicyCheck } from './socket/navigation-check.ts';
-import type { TaskControl } from './services/task-control.ts';
+import type { NavigationBlockedReport } from './socket/navigation-check.ts';
 import type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
-import { createTaskStore, type TaskStore } from './store/index.ts';
+import { createTaskStore } from './store/index.ts';
 import { createWebUi } from './web-ui.ts';
-import type { SessionRecorder } from './recorder/session-recorder.ts';
-import { createSecretRegistry, redactingLog, type SecretRegistry } from './redaction/redact.ts';
+import { createSecretRegistry, redactingLog } from './redaction/redact.ts';
 import { redactingTaskStore } from './redaction/redacting-task-store.ts';
 import { noteChatSecrets } from './redaction/chat-secrets.ts';
 import { redactingEventSink } from './redaction/redacting-event-sink.ts';
@@ -50,50 +42,8 @@ export type { Clock } from './clock/index.ts';
 
 export type { Log, RuntimeServices, ServerClusterHooks } from './services/runtime-services.ts';
 
-export interface CreateServerOptions {
-  config: MimoConfig;
-  /** The one clock of every actor and timer of the runtime (XState's clock + now()). */
-  clock?: Clock;
-  log?: Log;
-  taskStore?: TaskStore;
-  /** Engine.IO / Socket.IO settings (heartbeat, maxPayload, connectTimeout); the gate and CORS come from config. */
-  transport?: Omit<SocketServerOptions, 'corsOrigins' | 'allowRequest' | 'connectGuard'>;
-  /** Default T_ack for every action (ms). */
-  ackTimeoutMs?: number;
-  /** XState inspection observer for the tool tasks' actors (MCP sessions, `tasks.run`). */
-  inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
-  /** The built web UI served at `/` (default: web/dist). */
-  webDir?: string;
-  /** MIMO_RECORD_DIR: records every task's frames (see recorder/session-recorder.ts; it redacts with the same secrets). */
-  recorder?: SessionRecorder;
-  /** The registry of run-time secrets (default: a new one); startMimo shares it with inspection and the Stately bridge. */
-  secrets?: SecretRegistry;
-  /** More Hono route groups (MCP at /mcp) built from the services, mounted after /api, before the web UI. */
-  routes?: (services: RuntimeServices) => Hono;
-  /** Builds the agent side once the services exist (the orchestrator). */
-  control?: (services: RuntimeServices) => TaskControl;
-  /** The URL policy the extension enforces on every navigation of a task tab (navigation_check). */
-  checkNavigation?: NavigationPolicyCheck;
-  /** Hears every navigation the browser refused under that policy (after the task's event). */
-  onNavigationBlocked?: (report: NavigationBlockedReport) => void;
-  /** Cluster mode (runtime/cluster/): wraps the plugin channel, the services and the control so they span nodes. */
-  cluster?: ServerClusterHooks;
-}
-
-export interface MimoServer extends RuntimeServices {
-  /** Task folders the store could not read at start (also logged as `task_file_damaged`). */
-  damagedTasks: ReadonlyArray<{ taskId: string; reason: string }>;
-  http: HttpServer;
-  io: SocketServer;
-  /** The whole HTTP surface (gate, /api, /mcp, web UI): `app.request()` reaches all of it without a port. */
-  app: Hono<HttpEnv>;
-  control: TaskControl | undefined;
-  /** Live view frames: plugin -> the web sockets watching a task. */
-  live: LiveViewRelay;
-  /** The base URL it listens on (createServer resolves once listening). */
-  readonly url: string;
-  close(): Promise<void>;
-}
+import type { CreateServerOptions, MimoServer } from './server-types.ts';
+export type { CreateServerOptions, MimoServer } from './server-types.ts';
 
 /** The request gate's settings from the config (runtime/http/request-gate.ts). */
 export function gateOptionsOf(config: MimoConfig): RequestGateOptions {
