@@ -8,7 +8,7 @@ import { placeholderOf, propertiesOf, roleOfNode, textOfValue, type AxNode } fro
 import { statesOf } from './ax-states.ts';
 
 /** Roles listed whether or not they are tab stops (menu items, tree items, grid cells, options...). */
-const LISTED_ROLES = new Set([
+export const LISTED_ROLES = new Set([
   'button',
   'link',
   'checkbox',

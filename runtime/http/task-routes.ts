@@ -1,24 +1,10 @@
 // Seed 001 §2.1: GET /api/task/id, GET /api/task/list, GET /api/task/:taskId.
 import type { Hono } from 'hono';
 import { isUlid, isUuid } from '../../transport/contracts/index.ts';
-import { MAX_PAGE_LIMIT, type Message, type TaskSummary } from '../store/index.ts';
+import { MAX_PAGE_LIMIT, summarize, type Message } from '../store/index.ts';
 import { errorResponse, okResponse } from './envelope-response.ts';
 import type { HttpAppDeps, HttpEnv } from './http-types.ts';
 import { onlyAllow } from './method-not-allowed.ts';
-
-/** The list/detail row: the stored task without its machine snapshot and usage. */
-function summaryOf(task: TaskSummary): TaskSummary {
-  const summary: TaskSummary = {
-    taskId: task.taskId,
-    title: task.title,
-    status: task.status,
-    createdAt: task.createdAt,
-    updatedAt: task.updatedAt,
-  };
-  if (task.selectedClientId !== undefined) summary.selectedClientId = task.selectedClientId;
-  if (task.outcome !== undefined) summary.outcome = task.outcome;
-  return summary;
-}
 
 /** A history message; `toolCallId` lifted out of `meta`, which is passed on for the UI's tool steps. */
 function messageOf(message: Message): Record<string, unknown> {
@@ -53,7 +39,7 @@ export function registerTaskRoutes(
     const limitText = c.req.query('limit');
     const cursor = c.req.query('cursor');
     if (limitText === undefined && cursor === undefined)
-      return okResponse(c, (await taskStore.listTasks()).map(summaryOf));
+      return okResponse(c, (await taskStore.listTasks()).map(summarize));
     if (limitText !== undefined && !/^[0-9]{1,4}$/.test(limitText)) {
       const message = `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}, got ${JSON.stringify(limitText.slice(0, 40))}`;
       return errorResponse(c, {
@@ -68,7 +54,7 @@ export function registerTaskRoutes(
     });
     return okResponse(
       c,
-      { tasks: page.tasks.map(summaryOf), nextCursor: page.nextCursor },
+      { tasks: page.tasks.map(summarize), nextCursor: page.nextCursor },
       { 'Cache-Control': 'no-store' },
     );
   });
@@ -88,7 +74,7 @@ export function registerTaskRoutes(
     if (task === undefined)
       return errorResponse(c, { code: 'NOT_FOUND', message: `no task ${taskId}`, details: { context: { taskId } } });
     const messages = await taskStore.listMessages(taskId);
-    return okResponse(c, { task: summaryOf(task), messages: messages.map(messageOf) });
+    return okResponse(c, { task: summarize(task), messages: messages.map(messageOf) });
   });
   onlyAllow(app, '/api/task/:taskId', ['GET']);
 }

@@ -12,6 +12,7 @@ export { TaskStoreError, isTaskStoreError } from './task-store-error.ts';
 export type { TaskStoreErrorCode, TaskStoreErrorDetails } from './task-store-error.ts';
 export { isStorableTaskId, isUuidOrUlid, MAX_TITLE_LENGTH } from './task-validation.ts';
 export { TASK_STATUSES, MESSAGE_ROLES } from './task-types.ts';
+export { summarize } from './task-record.ts';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageOf, parsePageQuery, encodeCursor } from './task-page.ts';
 export type {
   Clock,

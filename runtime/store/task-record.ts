@@ -5,7 +5,8 @@ import { TASK_STATUSES } from './task-types.ts';
 import type { Task, TaskSummary } from './task-types.ts';
 import type { ParsedPatch } from './task-validation.ts';
 
-export function summarize(task: Task): TaskSummary {
+/** A task's summary (the list row): the record without its usage and machine snapshot. */
+export function summarize(task: TaskSummary): TaskSummary {
   const summary: TaskSummary = {
     taskId: task.taskId,
     title: task.title,
