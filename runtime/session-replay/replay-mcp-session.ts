@@ -6,6 +6,7 @@
 // returned as before it when recorded: mcp-replay.ts). The live session's own recording is then compared with the recorded
 // one: the tool results the client got, the frontend events (in the task's seq order) and the
 // task's machine snapshots (in order); `mismatches` holds a readable diff of each part that differs.
+import { createWokenWait } from './woken-wait.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,7 +106,7 @@ export async function replayMcpSession(
   let liveTaskId: string | undefined;
   /** How far the live session got (as McpReplayProgress counts it in the recording). */
   const live = { calls: 0, pluginFrames: 0, events: 0, returned: 0 };
-  let wake: () => void = () => {};
+  const waiting = createWokenWait();
   // The replay's recorder, watched: the first call names the session's task; its calls, plugin frames and events are counted.
   const recorder: SessionRecorder = {
     dir: files.dir,
@@ -123,7 +124,7 @@ export async function replayMcpSession(
         else if (entry.channel === 'plugin_message' || entry.channel === 'plugin_ack') live.pluginFrames++;
         else return;
       } else return;
-      wake();
+      waiting.wake();
     },
   };
   const runtime = await startSessionRuntime({
@@ -192,21 +193,11 @@ export async function replayMcpSession(
     };
 
     const timeoutMs = options.timeoutMs ?? 15_000;
-    const started = Date.now();
-    while (live.events < expectedEvents || next < inputs.length || live.returned < expectedCalls) {
-      if (Date.now() - started > timeoutMs) {
-        timedOut = true;
-        break;
-      }
-      flush();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 50);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    timedOut = await waiting.until(
+      () => live.events >= expectedEvents && next >= inputs.length && live.returned >= expectedCalls,
+      timeoutMs,
+      flush,
+    );
     await sending;
     if (!timedOut) await Promise.all(calls);
     await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 150));

@@ -2,6 +2,7 @@
 // OpenAI server streaming the recorded chunks, a fake plugin answering from the recording, and a
 // web client on the real socket.io-client that sends the recorded inputs event-driven (each once
 // as many of the task's frontend events have arrived as had been emitted before it when recorded).
+import { createWokenWait } from './woken-wait.ts';
 import { io } from 'socket.io-client';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { startMockOpenAiServer, type MockOpenAiServer } from '../llm/mock-openai-server.ts';
@@ -116,7 +117,7 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
     const inputAcks: unknown[] = [];
     let next = 0;
     let sending: Promise<void> = Promise.resolve();
-    let wake: () => void = () => {};
+    const waiting = createWokenWait();
     const flush = () => {
       sending = sending.then(async () => {
         while (next < inputs.length && inputs[next]!.afterEvents <= envelopes.length) {
@@ -140,26 +141,15 @@ export async function replaySession(lines: RecordedLine[], options: ReplayOption
       if (envelope?.taskId !== taskId || type === 'inspection' || (legacy && type === 'userMessage')) return;
       envelopes.push(envelope);
       flush();
-      wake();
+      waiting.wake();
     });
     flush();
 
     const timeoutMs = options.timeoutMs ?? 15_000;
-    const started = Date.now();
-    let timedOut = false;
-    while (envelopes.length < expectedEnvelopes.length || next < inputs.length) {
-      if (Date.now() - started > timeoutMs) {
-        timedOut = true;
-        break;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 50);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    const timedOut = await waiting.until(
+      () => envelopes.length >= expectedEnvelopes.length && next >= inputs.length,
+      timeoutMs,
+    );
     await sending;
     await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 150));
 
