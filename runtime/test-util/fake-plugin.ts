@@ -66,6 +66,29 @@ export const okAnswer = (name: string, params: Record<string, unknown>): FakeAns
   result: { status: 'success', result: defaultResultOf(name, params) },
 });
 
+/**
+ * A small page as the extension reads it: its readable text, a screenshot artifact and a
+ * one-element index; every other action answered as okAnswer does.
+ */
+export function pageAnswerer(
+  page: { title?: string; text?: string; element?: { tag: string; text: string } } = {},
+): Answerer {
+  const { title = 'Form', text = 'A form.', element = { tag: 'button', text: 'Go' } } = page;
+  return (name, params) => {
+    if (name === 'browser_readability_extract') return { result: { status: 'success', result: { title, text } } };
+    if (name === 'browser_screenshot')
+      return {
+        result: {
+          status: 'success',
+          result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
+        },
+      };
+    if (name === 'browser_dom_index')
+      return { result: { status: 'success', result: { elements: [{ clickId: 1, ...element }] } } };
+    return okAnswer(name, params);
+  };
+}
+
 export function defaultResultOf(name: string, params: Record<string, unknown>): Record<string, unknown> {
   switch (name) {
     case 'task_start':

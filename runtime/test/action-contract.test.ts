@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
-import { okAnswer, startFakePlugin, type Answerer, type FakePlugin } from '../test-util/fake-plugin.ts';
+import { startFakePlugin, type Answerer, type FakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
 
@@ -21,20 +21,7 @@ test.after.each(async (ctx) => {
   ctx.rt = undefined;
 });
 
-const page: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract')
-    return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
-  if (name === 'browser_screenshot')
-    return {
-      result: {
-        status: 'success',
-        result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
-      },
-    };
-  if (name === 'browser_dom_index')
-    return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'textarea', text: 'Message' }] } } };
-  return okAnswer(name, params);
-};
+const page = pageAnswerer({ element: { tag: 'textarea', text: 'Message' } });
 
 function runtimeWith(llm: LlmGateway) {
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });

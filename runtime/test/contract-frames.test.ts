@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { FrontendEventSchema, ServerToPluginMessageSchema, SocketAckSchema } from '../../transport/contracts/index.ts';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
-import { okAnswer, startFakePlugin, type Answerer } from '../test-util/fake-plugin.ts';
+import { startFakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, startRuntime, type TestRuntime } from './util.ts';
 
@@ -18,20 +18,7 @@ test.after.each(async (ctx) => {
   await ctx.rt?.close();
 });
 
-const pageAnswer: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract')
-    return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
-  if (name === 'browser_screenshot')
-    return {
-      result: {
-        status: 'success',
-        result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
-      },
-    };
-  if (name === 'browser_dom_index')
-    return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
-  return okAnswer(name, params);
-};
+const pageAnswer = pageAnswerer();
 
 function problems(schema: v.GenericSchema, values: unknown[]): string[] {
   const out: string[] = [];

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmEvent } from '../llm/llm-types.ts';
-import { okAnswer, startFakePlugin, type Answerer, type FakePlugin } from '../test-util/fake-plugin.ts';
+import { startFakePlugin, type Answerer, type FakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, type TestRuntime, startRuntime } from './util.ts';
 
@@ -23,20 +23,7 @@ test.after.each(async (ctx) => {
   ctx.rt = undefined;
 });
 
-const page: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract')
-    return { result: { status: 'success', result: { title: 'Page', text: 'Some text.' } } };
-  if (name === 'browser_screenshot')
-    return {
-      result: {
-        status: 'success',
-        result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
-      },
-    };
-  if (name === 'browser_dom_index')
-    return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
-  return okAnswer(name, params);
-};
+const page = pageAnswerer({ title: 'Page', text: 'Some text.' });
 const loadError =
   (code: string, message: string, details: Record<string, unknown> = {}): Answerer =>
   (name, params, frame) =>

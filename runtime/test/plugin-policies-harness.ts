@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
-import { okAnswer, type Answerer, type FakePlugin } from '../test-util/fake-plugin.ts';
+import { type FakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { eventually, startRuntime, type TestRuntime } from './util.ts';
 
 export const TASK = '01JD0000000000000000000P01';
@@ -25,20 +25,7 @@ export function policySuite(name: string) {
   return test;
 }
 
-export const page: Answerer = (name, params) => {
-  if (name === 'browser_readability_extract')
-    return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
-  if (name === 'browser_screenshot')
-    return {
-      result: {
-        status: 'success',
-        result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
-      },
-    };
-  if (name === 'browser_dom_index')
-    return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
-  return okAnswer(name, params);
-};
+export const page = pageAnswerer();
 
 export function runtimeWith(llm: LlmGateway, extra: Parameters<typeof startRuntime>[0] = {}) {
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });

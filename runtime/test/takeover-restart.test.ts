@@ -6,30 +6,18 @@ import * as assert from 'uvu/assert';
 import { createInspectionHub } from '../agent/inspection-hub.ts';
 import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
-import { deferred, startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
+import { deferred, startFakePlugin, okAnswer, type Answerer, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
 
 const TASK = '01JD0000000000000000000B01';
 const test = suite<{ rt?: TestRuntime; dir?: string }>('takeover, stop, restart', {});
 
-const pageAnswer =
-  (clickDone?: Promise<void>): Answerer =>
-  (name, params) => {
-    if (name === 'browser_readability_extract')
-      return { result: { status: 'success', result: { title: 'Form', text: 'A form.' } } };
-    if (name === 'browser_screenshot')
-      return {
-        result: {
-          status: 'success',
-          result: { artifactId: 'art-abcdefghijklmnop', url: 'http://x/a', width: 1, height: 1 },
-        },
-      };
-    if (name === 'browser_dom_index')
-      return { result: { status: 'success', result: { elements: [{ clickId: 1, tag: 'button', text: 'Go' }] } } };
-    if (name === 'browser_click' && clickDone) return { until: clickDone, ...okAnswer(name, params) };
-    return okAnswer(name, params);
-  };
+const pageAnswer = (clickDone?: Promise<void>): Answerer => {
+  const page = pageAnswerer();
+  return (name, params, frame) =>
+    name === 'browser_click' && clickDone ? { until: clickDone, ...okAnswer(name, params) } : page(name, params, frame);
+};
 
 function runtimeWith(llm: LlmGateway, extra: { dir?: string; persistent?: boolean } = {}) {
   const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
