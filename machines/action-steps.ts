@@ -1,5 +1,5 @@
 // The transitions of actionMachine (action.machine.ts) that several states share, and the
-// per-action context: entering a wait (a deadline armed), writing a new attempt's frame, settling
+// per-action context: entering a wait (its deadline armed once committed, action-waits.ts), writing a new attempt's frame, settling
 // back to idle, a RESULT while an attempt is open, the plugin gone, a cancel, an ignored result.
 import { assign } from 'xstate';
 import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
@@ -10,7 +10,6 @@ import type {
   ActionInput,
   ActionSlotContext,
   ActionStatus,
-  DeadlineInput,
   IgnoredResultDisposition,
   SendActionInput,
 } from './action-types.ts';
@@ -64,17 +63,13 @@ function frameOf(c: ActionContext): SendActionInput {
   };
 }
 
-/** The actions of entering a wait of `ms` (a new waitId, then the deadline is armed). */
+/** The actions of entering a wait of `ms`: a new waitId (its deadline is armed once the step is committed, action-waits.ts). */
 export function wait(ms: (c: ActionContext) => number): Built {
   return [
     assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
       waitId: context.waitId + 1,
       waitMs: ms(cur(context)),
     })),
-    {
-      type: 'armDeadline' as const,
-      params: ({ context }: Args): DeadlineInput => ({ waitId: context.waitId, ms: context.waitMs }),
-    },
   ];
 }
 
