@@ -73,13 +73,26 @@ export function wait(ms: (c: ActionContext) => number): Built {
   ];
 }
 
+/** The context of a new attempt of `c` (counted), waiting for its ack: one assign, not three. */
+function attemptOf(context: ActionSlotContext, c: ActionContext): Partial<ActionSlotContext> {
+  return { current: { ...c, attempts: c.attempts + 1 }, waitId: context.waitId + 1, waitMs: c.ackTimeoutMs };
+}
+const sendFrame = { type: 'sendFrame' as const, params: ({ context }: Args) => frameOf(cur(context)) };
+
 /** Write the frame of a new attempt and wait for its ack. */
 export const dispatch: Built = [
-  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
-    current: { ...cur(context), attempts: cur(context).attempts + 1 },
-  })),
-  { type: 'sendFrame' as const, params: ({ context }: Args) => frameOf(cur(context)) },
-  ...wait((c) => c.ackTimeoutMs),
+  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) =>
+    attemptOf(context, cur(context)),
+  ),
+  sendFrame,
+];
+
+/** START: the action becomes the one in flight, its first frame is written and its ack waited for. */
+export const dispatchFirst: Built = [
+  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context, event }) =>
+    attemptOf(context, actionContextOf((event as Extract<ActionEvent, { type: 'START' }>).action)),
+  ),
+  sendFrame,
 ];
 
 /** Settle the current action as `status`: back to idle, the parent told. */

@@ -35,11 +35,11 @@ import { sameAnswer } from './action-result.ts';
 import { answerOf, retryDispatchIdOf } from './action-output.ts';
 import { withTimedWaits } from './action-waits.ts';
 import {
-  actionContextOf,
   answered,
   cancel,
   cur,
   dispatch,
+  dispatchFirst,
   dispatchFailed,
   gone,
   ignored,
@@ -195,7 +195,7 @@ const untimedActionMachine = setup({
       on: {
         START: {
           target: 'awaitingAck',
-          actions: [assign({ current: ({ event }) => actionContextOf(event.action) }), ...(dispatch as [])],
+          actions: dispatchFirst,
         },
       },
     },
