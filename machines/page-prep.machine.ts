@@ -1,11 +1,8 @@
 // pagePrepMachine: the mandatory page preparation of seed 000 §3.2 / §4.5: a screenshot
 // and a readability extract of the task tab, captured concurrently (two parallel
-// regions), each by a provided promise actor (`captureScreenshot`, `extractReadability`).
-// The runtime does not run it as an actor: the task actor runs the same policy as one promise
-// (`runPagePrep`, page-prep-run.ts, built on the helpers exported here) whose captures are
-// browser actions, so a preparation costs the task two events and no actors. This machine is
-// the policy's chart (the web's Machines catalog) and runs it as an actor for a driver that wants
-// one.
+// regions), each by a provided promise actor (`captureScreenshot`, `extractReadability`). The
+// runtime's task actor runs the same policy as one promise (`runPagePrep`, page-prep-run.ts, on
+// the helpers exported here), no actor; this machine is its chart (the web's Machines catalog).
 //
 // Retries, our reading of "各自最多重试 1 次（退避 500ms → 1500ms）": `backoffMs` is the
 // schedule of waits before retry 1, 2, ... (the last value repeats) and `maxRetries`
