@@ -1,5 +1,5 @@
 // The transitions of actionMachine (action.machine.ts) that several states share, and the
-// per-action context: entering a wait (a deadline armed), writing a new attempt's frame, settling
+// per-action context: entering a wait (its deadline armed once committed, action-waits.ts), writing a new attempt's frame, settling
 // back to idle, a RESULT while an attempt is open, the plugin gone, a cancel, an ignored result.
 import { assign } from 'xstate';
 import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
@@ -10,7 +10,6 @@ import type {
   ActionInput,
   ActionSlotContext,
   ActionStatus,
-  DeadlineInput,
   IgnoredResultDisposition,
   SendActionInput,
 } from './action-types.ts';
@@ -64,27 +63,36 @@ function frameOf(c: ActionContext): SendActionInput {
   };
 }
 
-/** The actions of entering a wait of `ms` (a new waitId, then the deadline is armed). */
+/** The actions of entering a wait of `ms`: a new waitId (its deadline is armed once the step is committed, action-waits.ts). */
 export function wait(ms: (c: ActionContext) => number): Built {
   return [
     assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
       waitId: context.waitId + 1,
       waitMs: ms(cur(context)),
     })),
-    {
-      type: 'armDeadline' as const,
-      params: ({ context }: Args): DeadlineInput => ({ waitId: context.waitId, ms: context.waitMs }),
-    },
   ];
 }
 
+/** The context of a new attempt of `c` (counted), waiting for its ack: one assign, not three. */
+function attemptOf(context: ActionSlotContext, c: ActionContext): Partial<ActionSlotContext> {
+  return { current: { ...c, attempts: c.attempts + 1 }, waitId: context.waitId + 1, waitMs: c.ackTimeoutMs };
+}
+const sendFrame = { type: 'sendFrame' as const, params: ({ context }: Args) => frameOf(cur(context)) };
+
 /** Write the frame of a new attempt and wait for its ack. */
 export const dispatch: Built = [
-  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
-    current: { ...cur(context), attempts: cur(context).attempts + 1 },
-  })),
-  { type: 'sendFrame' as const, params: ({ context }: Args) => frameOf(cur(context)) },
-  ...wait((c) => c.ackTimeoutMs),
+  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) =>
+    attemptOf(context, cur(context)),
+  ),
+  sendFrame,
+];
+
+/** START: the action becomes the one in flight, its first frame is written and its ack waited for. */
+export const dispatchFirst: Built = [
+  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context, event }) =>
+    attemptOf(context, actionContextOf((event as Extract<ActionEvent, { type: 'START' }>).action)),
+  ),
+  sendFrame,
 ];
 
 /** Settle the current action as `status`: back to idle, the parent told. */

@@ -15,11 +15,13 @@
 // Settling goes back to `idle`: the output is kept as `last` and sent to the parent as
 // ACTION_DONE. Plugin events that name another action than the one in flight are ignored.
 //
-// Timeouts are deadlines: entering a wait arms one with the provided `armDeadline` (waitId, ms),
-// which answers DEADLINE { waitId } once the time has passed on the actor's clock; a DEADLINE for
-// an older wait is ignored, so nothing is ever canceled. The default implementation uses the
-// actor system's scheduler (its clock); the runtime provides one timer per actor that is re-armed
-// only when a deadline passes (runtime/scheduler/deadline-timer.ts).
+// Timeouts are deadlines: entering a wait sets a new `waitId` and its `waitMs` in the context;
+// once that step is committed the provided `armDeadline` (waitId, ms) is called (action-waits.ts:
+// from the snapshot, not as a transition's action), and answers DEADLINE { waitId } once the time
+// has passed on the actor's clock; a DEADLINE for an older wait is ignored, so nothing is ever
+// canceled. The default implementation uses the actor system's scheduler (its clock); the runtime
+// provides one timer per actor that is re-armed only when a deadline passes
+// (runtime/scheduler/deadline-timer.ts).
 //
 // Side effects are provided by the runtime: `sendFrame` (hands the frame to the transport at
 // once; a plugin with no socket, or a refusal, comes back as DISPATCH_FAILED) and
@@ -31,12 +33,13 @@ import { ErrorCode, retryableErrorCodes } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
 import { answerOf, retryDispatchIdOf } from './action-output.ts';
+import { withTimedWaits } from './action-waits.ts';
 import {
-  actionContextOf,
   answered,
   cancel,
   cur,
   dispatch,
+  dispatchFirst,
   dispatchFailed,
   gone,
   ignored,
@@ -86,7 +89,7 @@ const update = (fn: (c: ActionContext, event: ActionEvent) => Partial<ActionCont
     current: { ...cur(context), ...fn(cur(context), event) },
   }));
 
-export const actionMachine = setup({
+const untimedActionMachine = setup({
   types: {} as {
     context: ActionSlotContext;
     events: ActionEvent;
@@ -99,7 +102,7 @@ export const actionMachine = setup({
         error: errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendFrame is not provided', { retryable: true }),
       });
     },
-    /** Answers DEADLINE { waitId } once `ms` has passed on the actor's clock. */
+    /** Answers DEADLINE { waitId } once `ms` has passed on the actor's clock (called by withTimedWaits). */
     armDeadline: ({ self, system }, params: DeadlineInput) => {
       const deadline: ActionEvent = { type: 'DEADLINE', waitId: params.waitId };
       system.scheduler.schedule(self, self, deadline, params.ms, `deadline-${params.waitId}`);
@@ -192,7 +195,7 @@ export const actionMachine = setup({
       on: {
         START: {
           target: 'awaitingAck',
-          actions: [assign({ current: ({ event }) => actionContextOf(event.action) }), ...(dispatch as [])],
+          actions: dispatchFirst,
         },
       },
     },
@@ -246,3 +249,6 @@ export const actionMachine = setup({
     },
   },
 });
+
+/** The action machine, its waits timed by the provided `armDeadline` (action-waits.ts). */
+export const actionMachine = withTimedWaits(untimedActionMachine);

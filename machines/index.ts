@@ -12,6 +12,7 @@ export * from './task-outputs.ts';
 export * from './task-queries.ts';
 export * from './plugin-ui.machine.ts';
 export * from './page-prep.machine.ts';
+export * from './page-prep-run.ts';
 export * from './run-outcome.ts';
 export * from './run.machine.ts';
 export * from './run-queries.ts';

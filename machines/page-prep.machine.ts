@@ -1,7 +1,8 @@
 // pagePrepMachine: the mandatory page preparation of seed 000 §3.2 / §4.5: a screenshot
 // and a readability extract of the task tab, captured concurrently (two parallel
-// regions), each by a provided promise actor (`captureScreenshot`,
-// `extractReadability`, which the runtime implements with browser actions).
+// regions), each by a provided promise actor (`captureScreenshot`, `extractReadability`). The
+// runtime's task actor runs the same policy as one promise (`runPagePrep`, page-prep-run.ts, on
+// the helpers exported here), no actor; this machine is its chart (the web's Machines catalog).
 //
 // Retries, our reading of "各自最多重试 1 次（退避 500ms → 1500ms）": `backoffMs` is the
 // schedule of waits before retry 1, 2, ... (the last value repeats) and `maxRetries`
@@ -91,13 +92,28 @@ export interface PagePrepOutput {
   error?: ErrorValue;
 }
 
+/** The retries allowed per capture and the waits before them (the input's, or the defaults). */
+export function pagePrepPolicyOf(input: Pick<PagePrepInput, 'maxRetries' | 'backoffMs'>): {
+  maxRetries: number;
+  backoffMs: number[];
+} {
+  return {
+    maxRetries:
+      input.maxRetries !== undefined && Number.isInteger(input.maxRetries) && input.maxRetries >= 0
+        ? input.maxRetries
+        : defaultPagePrepMaxRetries,
+    backoffMs: [...(input.backoffMs ?? defaultPagePrepBackoffMs)].map((ms) => Math.max(0, ms)),
+  };
+}
+
 /** The wait before retry number `retry` (1-based); the schedule's last value repeats. */
 export function backoffBeforeRetry(schedule: readonly number[], retry: number): number {
   if (schedule.length === 0) return 0;
   return schedule[Math.min(retry, schedule.length) - 1]!;
 }
 
-function outputOf(context: PagePrepContext): PagePrepOutput {
+/** The outcome of a preparation from what each capture ended with. */
+export function pagePrepOutputOf(context: Pick<PagePrepContext, 'screenshot' | 'readability'>): PagePrepOutput {
   const warnings: string[] = [];
   const missing: PagePrepPart[] = [];
   for (const part of ['screenshot', 'readability'] as const) {
@@ -192,11 +208,7 @@ export const pagePrepMachine = setup({
     taskId: input.taskId,
     tabId: input.tabId,
     ...(input.prepId !== undefined ? { prepId: input.prepId } : {}),
-    maxRetries:
-      input.maxRetries !== undefined && Number.isInteger(input.maxRetries) && input.maxRetries >= 0
-        ? input.maxRetries
-        : defaultPagePrepMaxRetries,
-    backoffMs: [...(input.backoffMs ?? defaultPagePrepBackoffMs)].map((ms) => Math.max(0, ms)),
+    ...pagePrepPolicyOf(input),
     screenshot: { attempts: 0 },
     readability: { attempts: 0 },
   }),
@@ -270,11 +282,15 @@ export const pagePrepMachine = setup({
     partial: { type: 'final' },
     failed: { type: 'final' },
   },
-  output: ({ context }) => outputOf(context),
+  output: ({ context }) => pagePrepOutputOf(context),
 });
 
 function canRetry(attempts: number, maxRetries: number, event: { type: string }): boolean {
-  const error = (event as { error?: unknown }).error;
+  return canRetryCapture(attempts, maxRetries, (event as { error?: unknown }).error);
+}
+
+/** Another try after a failed attempt number `attempts`: allowed unless the error says it is final. */
+export function canRetryCapture(attempts: number, maxRetries: number, error: unknown): boolean {
   const markedFinal =
     typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === false;
   return !markedFinal && attempts - 1 < maxRetries;

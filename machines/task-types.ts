@@ -32,13 +32,20 @@ export type TaskEvent =
   | { type: 'ACTION_REQUESTED'; action: ActionInput }
   /** The action actor settled the action in flight. */
   | { type: 'ACTION_DONE'; output: ActionOutput }
-  /** The turn asks for a page preparation: it runs as this actor's child. */
-  | { type: 'PAGE_PREP_REQUESTED'; prepId: string; input: PagePrepInput };
+  /** The turn asks for a page preparation: this actor runs it (its provided `preparePage`). */
+  | { type: 'PAGE_PREP_REQUESTED'; prepId: string; input: PagePrepInput }
+  /** The outcome of the page preparation `prepId` (both captures, retries included). */
+  | { type: 'PAGE_PREP_DONE'; prepId: string; output: PagePrepOutput };
 
-/** A page preparation in flight: its id (the runtime's) and its child actor's id (a reused slot). */
-export interface PagePrepChild {
+/** A page preparation in flight (its id is the runtime's). */
+export interface RunningPagePrep {
   prepId: string;
-  child: string;
+}
+
+/** What the provided `preparePage` action receives: it answers PAGE_PREP_DONE { prepId }. */
+export interface PreparePageParams {
+  prepId: string;
+  input: PagePrepInput & { prepId: string };
 }
 
 export interface TaskContext {
@@ -51,8 +58,8 @@ export interface TaskContext {
   inFlightActionId: string | null;
   /** Actions requested while one was in flight or during takeover, oldest first. */
   pendingActions: ActionInput[];
-  /** Page preparations running as children: each prep's id and the child slot it runs in. */
-  pagePreps: PagePrepChild[];
+  /** Page preparations running now (their captures are actions like any other). */
+  pagePreps: RunningPagePrep[];
   /** Turns started so far. */
   turns: number;
   error: ErrorValue | null;

@@ -1,6 +1,6 @@
 // taskMachine: one chat/browser task on the server (seed 000 §2.1), the root of the task's
-// actor tree: its turn, its browser actions and its page preparations are its children, in one
-// actor system on one clock.
+// actor tree: its turn and its browser actions are its children, in one actor system on one
+// clock; it runs its page preparations itself.
 //
 //   created --USER_MESSAGE--> running.active --turn done--> ongoing.idle --USER_MESSAGE--> running ...
 //   running.active <-TAKEOVER/RESUME-> running.takeover
@@ -14,16 +14,18 @@
 // when the task may act (seed 000 §2.1 rules 1 and 4: one in flight, none during takeover);
 // otherwise it waits in `pendingActions` and starts on RESUME or when the action in flight
 // settles (its start is the action actor's first frame: the runtime reports it there). The action
-// actor reports each settled action as ACTION_DONE; it is handed to the provided `actionSettled` action. Page preparations (PAGE_PREP_REQUESTED) run as `preparePage`
-// children; their captures are actions like any other. Ending the task (STOP, FAIL, a failed
-// turn) cancels what is in flight: the action actor gets CANCEL (it tells the plugin and settles
-// as canceled), queued actions settle as canceled without being sent, page preparations are
-// stopped. Child ids are fixed or reused slots (task-child-slots.ts), never action or prep ids.
+// actor reports each settled action as ACTION_DONE; it is handed to the provided `actionSettled`
+// action. Page preparations (PAGE_PREP_REQUESTED) are no actors: this actor records them in
+// `pagePreps`, runs each with the provided `preparePage` action (pagePrepMachine's policy as one
+// promise, page-prep-run.ts; its captures are actions like any other) and hears its outcome as
+// one PAGE_PREP_DONE. Ending the task (STOP, FAIL, a failed turn) cancels what is in flight: the
+// action actor gets CANCEL (it tells the plugin and settles as canceled), queued actions settle
+// as canceled without being sent, page preparations settle as canceled (a later PAGE_PREP_DONE
+// is ignored). Child ids are fixed (task-child-slots.ts), never action ids.
 import { and, assign, enqueueActions, fromPromise, setup, stateIn, type ActorRefFrom } from 'xstate';
 import { actionMachine } from './action.machine.ts';
 import type { ActionInput, ActionOutput } from './action-types.ts';
-import { pagePrepMachine, type PagePrepOutput } from './page-prep.machine.ts';
-import { ACTION_CHILD_ID, freePrepSlot } from './task-child-slots.ts';
+import { ACTION_CHILD_ID } from './task-child-slots.ts';
 import { canceledActionOutput, canceledPrep } from './task-outputs.ts';
 import { isIn, named, report, startAction } from './task-machine-helpers.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
@@ -31,6 +33,7 @@ import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import type {
   ActionSettledParams,
   PagePrepSettledParams,
+  PreparePageParams,
   StatusParams,
   TaskContext,
   TaskEvent,
@@ -55,13 +58,23 @@ export const taskMachine = setup({
       throw errorValue(ErrorCode.INTERNAL, 'runTurn is not provided');
     }),
     runAction: actionMachine,
-    preparePage: pagePrepMachine,
   },
   actions: {
     persistStatus: (_, _params: StatusParams) => {},
     notifyStatus: (_, _params: StatusParams) => {},
     actionSettled: (_, _params: ActionSettledParams) => {},
     pagePrepSettled: (_, _params: PagePrepSettledParams) => {},
+    /** Runs the page preparation (captures as browser actions); its outcome comes back as PAGE_PREP_DONE. */
+    preparePage: ({ self }, params: PreparePageParams) => {
+      self.send({
+        type: 'PAGE_PREP_DONE',
+        prepId: params.prepId,
+        output: {
+          ...canceledPrep('preparePage is not provided'),
+          error: errorValue(ErrorCode.INTERNAL, 'preparePage is not provided', { retryable: false }),
+        },
+      });
+    },
     reportStatus: enqueueActions(({ context, enqueue }, params: { status: TaskStatus }) => {
       if (context.reportedStatus === params.status) return;
       enqueue.assign({ reportedStatus: params.status });
@@ -134,18 +147,12 @@ export const taskMachine = setup({
         startAction(enqueue, self, next, failed);
       }
     }),
-    settleChild: enqueueActions(({ context, event, enqueue }) => {
-      const done = event as unknown as { actorId: string; output?: unknown; error?: unknown };
-      const prep = context.pagePreps.find((p) => p.child === done.actorId);
-      if (prep) {
-        const output = (done.output as PagePrepOutput | undefined) ?? {
-          ...canceledPrep('the page preparation failed'),
-          error: toErrorValue(done.error, ErrorCode.INTERNAL),
-        };
-        enqueue.stopChild(prep.child);
-        enqueue.assign({ pagePreps: context.pagePreps.filter((p) => p !== prep) });
-        named(enqueue, 'pagePrepSettled', { prepId: prep.prepId, output });
-      }
+    /** The outcome of a page preparation in flight; one that was canceled meanwhile is already settled. */
+    settlePagePrep: enqueueActions(({ context, event, enqueue }) => {
+      const { prepId, output } = event as Extract<TaskEvent, { type: 'PAGE_PREP_DONE' }>;
+      if (!context.pagePreps.some((p) => p.prepId === prepId)) return;
+      enqueue.assign({ pagePreps: context.pagePreps.filter((p) => p.prepId !== prepId) });
+      named(enqueue, 'pagePrepSettled', { prepId, output });
     }),
     startPagePrep: enqueueActions(({ context, event, enqueue, check }) => {
       const { prepId, input } = event as Extract<TaskEvent, { type: 'PAGE_PREP_REQUESTED' }>;
@@ -156,9 +163,8 @@ export const taskMachine = setup({
         });
         return;
       }
-      const child = freePrepSlot(context.pagePreps);
-      enqueue.assign({ pagePreps: [...context.pagePreps, { prepId, child }] });
-      enqueue.spawnChild('preparePage', { id: child, input: { ...input, prepId } });
+      enqueue.assign({ pagePreps: [...context.pagePreps, { prepId }] });
+      named(enqueue, 'preparePage', { prepId, input: { ...input, prepId } } satisfies PreparePageParams);
     }),
     /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
     cancelWork: enqueueActions(({ context, enqueue }, params: { closeTab: boolean }) => {
@@ -171,8 +177,7 @@ export const taskMachine = setup({
           output: canceledActionOutput(action, `${action.actionName} was not sent: ${reason}`),
         });
       }
-      for (const { prepId, child } of context.pagePreps) {
-        enqueue.stopChild(child);
+      for (const { prepId } of context.pagePreps) {
         named(enqueue, 'pagePrepSettled', {
           prepId,
           output: canceledPrep(`the page preparation was canceled: ${reason}`),
@@ -209,10 +214,9 @@ export const taskMachine = setup({
     FAIL: { target: '.error', actions: 'recordFailure' },
     ACTION_REQUESTED: { actions: 'requestAction' },
     PAGE_PREP_REQUESTED: { actions: 'startPagePrep' },
+    PAGE_PREP_DONE: { actions: 'settlePagePrep' },
     ACTION_DONE: { actions: 'settleAction' },
     [`xstate.error.actor.${ACTION_CHILD_ID}`]: { actions: 'settleAction' },
-    'xstate.done.actor.*': { actions: 'settleChild' },
-    'xstate.error.actor.*': { actions: 'settleChild' },
   },
   states: {
     created: {

@@ -106,8 +106,8 @@ function realHub() {
 function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; mirror?: boolean } = {}): number {
   let settled = 0;
   let live: { send(event: unknown): void } | undefined;
-  const mirror = options.mirror ? createPluginUiMirror('task-1', options.inspect) : null;
-  mirror?.status('running');
+  /** The mirror, as task-session.ts makes it: in the task actor's system, the task as its parent. */
+  let mirror: ReturnType<typeof createPluginUiMirror> | null = null;
   const logic = taskMachine.provide({
     actors: {
       runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
@@ -128,7 +128,12 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; 
     input: { taskId: 'task-1' },
     clock,
     ...(options.inspect ? { inspect: options.inspect } : {}),
-  }).start();
+  });
+  if (options.mirror) {
+    mirror = createPluginUiMirror('task-1', { parent: task });
+    mirror.status('running');
+  }
+  task.start();
   task.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'go' } } as never);
   const micros = cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {

@@ -20,14 +20,22 @@ const started = () => {
   const [idle] = initialTransition(actionMachine);
   return transition(actionMachine, idle, { type: 'START', action: pureInput });
 };
-const deadlines = (actions: Array<{ type: string; params?: unknown }>) =>
-  actions.filter((a) => a.type === 'armDeadline').map((a) => a.params);
+/** The wait a step entered, from its snapshot (its deadline is armed from there, action-waits.ts); none while idle. */
+const waitOf = (snapshot: { context: { current: unknown; waitId: number; waitMs: number } }) =>
+  snapshot.context.current === null ? null : { waitId: snapshot.context.waitId, ms: snapshot.context.waitMs };
+/** Arming is no action of the step (no inspection event of its own). */
+const noArmingAction = (actions: Array<{ type: string }>) =>
+  assert.not.ok(
+    actions.some((a) => a.type === 'armDeadline'),
+    'no armDeadline action',
+  );
 
 pure('idle at first; START runs sendFrame with the frame for attempt 1, arms T_ack and waits in awaitingAck', () => {
   const [idle, initial] = initialTransition(actionMachine);
   assert.is(idle.value, 'idle');
   assert.is(idle.context.current, null);
-  assert.equal(deadlines(initial), [], 'nothing is timed while idle');
+  assert.is(waitOf(idle), null, 'nothing is timed while idle');
+  noArmingAction(initial);
   const [snapshot, actions] = started();
   assert.is(snapshot.value, 'awaitingAck');
   assert.is(snapshot.context.current?.attempts, 1);
@@ -52,7 +60,8 @@ pure('idle at first; START runs sendFrame with the frame for attempt 1, arms T_a
     'no child actor per action',
   );
   assert.equal(Object.keys(snapshot.children), []);
-  assert.equal(deadlines(actions), [{ waitId: 1, ms: 1_500 }]);
+  assert.equal(waitOf(snapshot), { waitId: 1, ms: 1_500 });
+  noArmingAction(actions);
   assert.not.ok(
     actions.some((a) => a.type === 'xstate.raise' || (a.type as string) === 'xstate.cancel'),
     'no XState timers',
@@ -81,7 +90,8 @@ pure(
     const [s0] = started();
     const [s1, a1] = transition(actionMachine, s0, { type: 'ACK' });
     assert.is(s1.value, 'executing');
-    assert.equal(deadlines(a1), [{ waitId: 2, ms: 5_000 }]);
+    assert.equal(waitOf(s1), { waitId: 2, ms: 5_000 });
+    noArmingAction(a1);
     const [stale] = transition(actionMachine, s1, { type: 'DEADLINE', waitId: 1 });
     assert.is(stale.value, 'executing', 'the T_ack deadline is stale once acked');
     const [s2] = transition(actionMachine, s1, { type: 'RESULT', status: 'success', result: { clicked: true } });
@@ -93,7 +103,8 @@ pure(
     const [s4, a4] = transition(actionMachine, s3, { type: 'START', action: { ...pureInput, actionId: 'act-10' } });
     assert.is(s4.value, 'awaitingAck', 'the same actor runs the next action');
     assert.is(s4.context.current?.actionId, 'act-10');
-    assert.equal(deadlines(a4), [{ waitId: 3, ms: 1_500 }]);
+    assert.equal(waitOf(s4), { waitId: 3, ms: 1_500 });
+    noArmingAction(a4);
   },
 );
 

@@ -14,6 +14,8 @@ export type InspectionRecord =
       value?: unknown;
       status: string;
       attempts?: number;
+      /** The action actor: the wait it is in (its deadline is armed from this snapshot). */
+      wait?: { waitId: number; ms: number };
       output?: unknown;
     }
   | { type: '@xstate.action'; actor: string; action: string; detail?: Record<string, unknown> };
@@ -69,7 +71,12 @@ export function createInspectionRecorder(rootLabel: string) {
           const snap = event.snapshot as {
             value?: unknown;
             status: string;
-            context?: { attempts?: number; current?: { attempts?: number } | null };
+            context?: {
+              attempts?: number;
+              current?: { attempts?: number } | null;
+              waitId?: number;
+              waitMs?: number;
+            };
             output?: unknown;
           };
           const record: InspectionRecord = {
@@ -82,6 +89,8 @@ export function createInspectionRecorder(rootLabel: string) {
           if (typeof snap.context?.attempts === 'number') record.attempts = snap.context.attempts;
           // The action actor: the attempts of the action in flight.
           if (typeof snap.context?.current?.attempts === 'number') record.attempts = snap.context.current.attempts;
+          if (snap.context?.current && typeof snap.context.waitId === 'number')
+            record.wait = { waitId: snap.context.waitId, ms: snap.context.waitMs ?? 0 };
           if (snap.value !== undefined && snap.status === 'done') record.output = snap.output;
           records.push(record);
           break;

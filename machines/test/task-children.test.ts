@@ -1,5 +1,5 @@
 // taskMachine and its children: one action in flight in the task's one action actor, takeover
-// during an action, STOP canceling what runs, page preparations as children in reused slots.
+// during an action, STOP canceling what runs, page preparations run by the task actor itself.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type InspectionEvent, createActor, SimulatedClock } from 'xstate';
@@ -25,6 +25,8 @@ function tree(inspect?: (event: InspectionEvent) => void) {
   const settled: Array<{ actionId: string; status: string; code?: string }> = [];
   const canceled: string[] = [];
   const preps: Array<{ prepId: string; status: string }> = [];
+  /** The preparations the task actor ran (its provided `preparePage`), by id. */
+  const prepsAsked: string[] = [];
   const machine = taskMachine.provide({
     actors: {
       runTurn: turn.logic(),
@@ -43,6 +45,7 @@ function tree(inspect?: (event: InspectionEvent) => void) {
           ...(params.output.error ? { code: params.output.error.code } : {}),
         }),
       pagePrepSettled: (_, params) => void preps.push({ prepId: params.prepId, status: params.output.status }),
+      preparePage: (_, params) => void prepsAsked.push(params.prepId),
     },
   });
   const actor = createActor(machine, { clock, input: { taskId: 'task-1' }, ...(inspect ? { inspect } : {}) }).start();
@@ -64,7 +67,10 @@ function tree(inspect?: (event: InspectionEvent) => void) {
     await settle();
   };
   const status = () => taskStatusOf(actor.getSnapshot());
-  return { actor, clock, turn, frames, settled, canceled, preps, request, child, answer, status };
+  /** The outcome of the page preparation `prepId`, as the runtime reports it. */
+  const prepDone = (prepId: string) =>
+    actor.send({ type: 'PAGE_PREP_DONE', prepId, output: { status: 'ok', warnings: [], missing: [] } });
+  return { actor, clock, turn, frames, settled, canceled, preps, prepsAsked, prepDone, request, child, answer, status };
 }
 
 gating('one action in flight as a child of the task; the next one starts when it settles', async () => {
@@ -139,20 +145,30 @@ gating(
   },
 );
 
-gating('a page preparation runs as a child of the task; its outcome is reported; STOP cancels it', async () => {
+gating('a page preparation runs in the task actor (no child); its outcome is reported; STOP cancels it', async () => {
   const t = tree();
   t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
+  t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-0', input: { taskId: 'task-1', tabId: 3 } });
+  assert.equal(t.prepsAsked, ['prep-0'], 'the task actor runs it');
+  assert.equal(Object.keys(t.actor.getSnapshot().children), ['turn'], 'no child actor for it');
+  assert.equal(t.actor.getSnapshot().context.pagePreps, [{ prepId: 'prep-0' }]);
+  t.prepDone('prep-0');
+  assert.equal(t.preps, [{ prepId: 'prep-0', status: 'ok' }], 'its outcome, reported once');
+  t.prepDone('prep-0');
+  assert.is(t.preps.length, 1, 'a second outcome of the same prep is ignored');
   t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 3 } });
-  assert.ok(t.child('prep-1'), 'prep-1 is a child of the task actor');
   t.actor.send({ type: 'STOP' });
-  assert.equal(t.preps, [{ prepId: 'prep-1', status: 'failed' }]);
-  assert.is(t.child('prep-1'), undefined);
+  assert.equal(t.preps.at(-1), { prepId: 'prep-1', status: 'failed' }, 'canceled by STOP');
+  assert.equal(t.actor.getSnapshot().context.pagePreps, []);
+  t.prepDone('prep-1');
+  assert.is(t.preps.length, 2, 'the outcome that comes after the cancel is ignored');
   t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-2', input: { taskId: 'task-1', tabId: 3 } });
   assert.equal(t.preps.at(-1), { prepId: 'prep-2', status: 'failed' }, 'refused without a turn');
+  assert.equal(t.prepsAsked, ['prep-0', 'prep-1'], 'prep-2 never ran');
 });
 
 gating(
-  'children run in reused slots: the event types the task handles do not grow with the actions it runs',
+  'children run in fixed slots: the event types the task handles do not grow with the actions it runs',
   async () => {
     // XState memoises each state node's transition lookup per event type for the life of the
     // machine definition: a child id per action would add `xstate.done.actor.<id>` types (and
@@ -174,13 +190,8 @@ gating(
       }
       t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-a`, input: { taskId: 'task-1', tabId: 3 } });
       t.actor.send({ type: 'PAGE_PREP_REQUESTED', prepId: `p-${round}-b`, input: { taskId: 'task-1', tabId: 3 } });
-      assert.equal(
-        [t.child(`p-${round}-a`)?.id, t.child(`p-${round}-b`)?.id],
-        ['pagePrep0', 'pagePrep1'],
-        'the lowest free slots',
-      );
-      await settle();
-      await settle();
+      t.prepDone(`p-${round}-a`);
+      t.prepDone(`p-${round}-b`);
       assert.equal(
         t.preps.slice(-2).map((p) => p.prepId),
         [`p-${round}-a`, `p-${round}-b`],

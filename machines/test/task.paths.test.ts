@@ -44,21 +44,10 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
       },
     });
   }
-  const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1') as
-    { child: string } | undefined;
+  // A page preparation runs in the task actor itself: its outcome is one PAGE_PREP_DONE.
+  const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1');
   if (!prep) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
-  if (prep && snapshot.children[prep.child]) {
-    events.push({
-      type: `xstate.done.actor.${prep.child}`,
-      actorId: prep.child,
-      output: { status: 'ok', warnings: [], missing: [] },
-    });
-    events.push({
-      type: `xstate.error.actor.${prep.child}`,
-      actorId: prep.child,
-      error: { code: 'INTERNAL', message: 'bug' },
-    });
-  }
+  else events.push({ type: 'PAGE_PREP_DONE', prepId: 'prep-1', output: { status: 'ok', warnings: [], missing: [] } });
   if (snapshot.children.turn && snapshot.matches('running')) {
     events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });
     events.push({
@@ -87,8 +76,9 @@ function live() {
       actors: {
         runTurn: deferred.logic(),
         runAction: deferred.logic() as never,
-        preparePage: deferred.logic() as never,
       },
+      // The preparation's outcome is an event of the alphabet (PAGE_PREP_DONE).
+      actions: { preparePage: () => {} },
     }),
     clock: new SimulatedClock(),
     deferred,

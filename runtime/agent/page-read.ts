@@ -1,12 +1,11 @@
 // The agent's page read of the task's tab: wait for the load (and the landing URL check, in
-// task-tab.ts), a page preparation (screenshot + readability as pagePrepMachine's captures,
-// a child of the task actor), the readable text (inline or read back from its artifact) and the
+// task-tab.ts), a page preparation (screenshot + readability, run by the task actor with
+// pagePrepMachine's policy, page-prep-run.ts), the readable text (inline or read back from its artifact) and the
 // DOM index, put together as the FullPage the LLM's context is cut from.
-import { createActor, fromPromise, toPromise } from 'xstate';
 import { nanoid } from 'nanoid';
 import {
   errorValue,
-  pagePrepMachine,
+  runPagePrep,
   type CaptureInput,
   type ErrorValue,
   type PagePrepInput,
@@ -14,6 +13,7 @@ import {
   type ReadabilityCapture,
   type ScreenshotCapture,
 } from '../../machines/index.ts';
+import { createSystemClock, delayOn } from '../clock/index.ts';
 import { fullPageOf, type FullPage, type IndexedElement } from './page-context.ts';
 import { markdownForAgent, readableTextOf } from './readable-text.ts';
 import { readTaskArtifactText } from './task-artifact-text.ts';
@@ -65,28 +65,15 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     return out.result;
   }
 
-  /** pagePrepMachine with this browser's captures: what the task actor spawns per preparation. */
-  const pagePrepLogic = pagePrepMachine.provide({
-    actors: {
-      captureScreenshot: fromPromise<ScreenshotCapture, CaptureInput>(
-        async ({ input }) => (await capture('screenshot', input)) as ScreenshotCapture,
-      ),
-      extractReadability: fromPromise<ReadabilityCapture, CaptureInput>(
-        async ({ input }) => (await capture('readability', input)) as ReadabilityCapture,
-      ),
-    },
-  });
-
-  /** Without a task actor (MCP sessions): the preparation runs as its own actor on the clock. */
-  function prepareOnItsOwn(input: PagePrepInput): Promise<PagePrepOutput> {
-    const prep = createActor(pagePrepLogic, {
-      input,
-      ...(deps.inspect ? { inspect: deps.inspect } : {}),
-      ...(deps.clock ? { clock: deps.clock } : {}),
+  /** A wait between a capture's tries, on the runtime's clock. */
+  const clock = deps.clock ?? createSystemClock();
+  /** One preparation with this browser's captures: what the task actor runs (its `preparePage`). */
+  const pagePrepLogic = (input: PagePrepInput): Promise<PagePrepOutput> =>
+    runPagePrep(input, {
+      captureScreenshot: async (i) => (await capture('screenshot', i)) as ScreenshotCapture,
+      extractReadability: async (i) => (await capture('readability', i)) as ReadabilityCapture,
+      wait: (ms) => delayOn(clock, ms),
     });
-    prep.start();
-    return toPromise(prep);
-  }
 
   /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
   async function readableText(
@@ -140,7 +127,7 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     };
     let prepared: PagePrepOutput;
     try {
-      prepared = deps.preparePage ? await deps.preparePage(prepInput) : await prepareOnItsOwn(prepInput);
+      prepared = deps.preparePage ? await deps.preparePage(prepInput) : await pagePrepLogic(prepInput);
     } finally {
       preps.delete(prepId);
     }

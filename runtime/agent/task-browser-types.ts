@@ -37,7 +37,7 @@ export interface TaskBrowserDeps {
   reported?(actionId: string): void;
   /** The machine input for a request (the scheduler's defaults). */
   inputOf(request: ActionRequest): ActionInput;
-  /** Runs a page preparation with `pagePrepLogic` (a child of the task actor); default: its own actor. */
+  /** Runs a page preparation through the task actor (with `pagePrepLogic`); default: `pagePrepLogic` itself. */
   preparePage?(input: PagePrepInput & { prepId: string }): Promise<PagePrepOutput>;
   registry: ExtensionRegistry;
   artifacts: ArtifactService;

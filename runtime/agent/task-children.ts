@@ -1,21 +1,25 @@
-// The runtime's side of a task actor's children: the task's pipeline asks the task actor for an
+// The runtime's side of a task actor's work: the task's pipeline asks the task actor for an
 // action or a page preparation (ACTION_REQUESTED / PAGE_PREP_REQUESTED) and waits for its
-// settle; the task actor spawns it as its child and reports back through the provided actions
-// `actionStarted`, `actionSettled` and `pagePrepSettled`. What is waited for lives in the one
+// settle; the task actor runs the action in its action actor and the preparation with the
+// provided `preparePage` (answered by PAGE_PREP_DONE), and reports back through the provided
+// actions `actionStarted`, `actionSettled` and `pagePrepSettled`. What is waited for lives in the one
 // action registry (runtime/scheduler/action-registry.ts), never in a map of its own here.
 // One order for the web: an action's start is told (onStarted) only once every action settled
 // before it has been reported (`reported`, after its settle event went out), and an action's
 // settle is handed on only after its start was told; so a step's result is never shown after the
 // next step's start, however long a report takes (a URL re-check before a read is reported).
 // Only that ordering state (ids, not waiters) is kept here.
-import type {
-  ActionInput,
-  ActionOutput,
-  ActionSettledParams,
-  PagePrepInput,
-  PagePrepOutput,
-  PagePrepSettledParams,
-  TaskEvent,
+import {
+  errorValue,
+  ErrorCode,
+  type ActionInput,
+  type ActionOutput,
+  type ActionSettledParams,
+  type PagePrepInput,
+  type PagePrepOutput,
+  type PagePrepSettledParams,
+  type PreparePageParams,
+  type TaskEvent,
 } from '../../machines/index.ts';
 import type { ActionRegistry, SettledOutput } from '../scheduler/action-registry.ts';
 
@@ -23,7 +27,16 @@ export interface TaskChildrenDeps {
   send(event: TaskEvent): void;
   registry: ActionRegistry;
   now(): number;
+  /** Runs one page preparation (the task's browser's captures); absent: the task cannot prepare pages. */
+  pagePrep?(input: PagePrepInput): Promise<PagePrepOutput>;
 }
+
+const noPagePrep: PagePrepOutput = {
+  status: 'failed',
+  warnings: [],
+  missing: ['screenshot', 'readability'],
+  error: errorValue(ErrorCode.INTERNAL, 'this task has no page preparation', { retryable: false }),
+};
 
 export function createTaskChildren(deps: TaskChildrenDeps) {
   const { registry } = deps;
@@ -101,6 +114,11 @@ export function createTaskChildren(deps: TaskChildrenDeps) {
         else settle(actionId, output, now);
       },
       pagePrepSettled: (_: unknown, { prepId, output }: PagePrepSettledParams) => registry.settlePrep(prepId, output),
+      /** The task actor runs a page preparation: its outcome goes back to it as PAGE_PREP_DONE. */
+      preparePage: (_: unknown, { prepId, input }: PreparePageParams) => {
+        const run = deps.pagePrep?.(input) ?? Promise.resolve(noPagePrep);
+        void run.then((output) => deps.send({ type: 'PAGE_PREP_DONE', prepId, output }));
+      },
     },
   };
 }

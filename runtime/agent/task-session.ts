@@ -129,6 +129,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     send: (event) => session.actor.send(event),
     registry: scheduler.registry,
     now: () => clock.now(),
+    pagePrep: (input) => browser.pagePrepLogic(input),
   });
   /** The recent tool message ids: a retry comes right after its first try, so a few are enough, and a long task does not grow the set. */
   const toolIds = new Set<string>();
@@ -233,7 +234,6 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   const machine = taskMachine.provide({
     actors: {
       runAction: actionLogic,
-      preparePage: browser.pagePrepLogic,
       runTurn: fromPromise(async ({ input, signal }) => {
         const message = input.message;
         let failed: ErrorValue | null = null;

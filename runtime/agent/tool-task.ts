@@ -10,7 +10,6 @@ import {
   canceledActionOutput,
   errorValue,
   ErrorCode,
-  pagePrepMachine,
   taskMachine,
   type ActionInput,
   type PagePrepInput,
@@ -27,7 +26,7 @@ export interface ToolTaskDeps {
   clock: Clock;
   inspect?: (event: InspectionEvent) => void;
   /** The page preparation of the task's browser (TaskBrowser.pagePrepLogic), when it has one. */
-  pagePrepLogic?: typeof pagePrepMachine;
+  pagePrepLogic?: (input: PagePrepInput) => Promise<PagePrepOutput>;
 }
 
 export interface ToolTask {
@@ -58,11 +57,11 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
     send: (event) => actor.send(event),
     registry: deps.scheduler.registry,
     now: () => deps.clock.now(),
+    ...(deps.pagePrepLogic ? { pagePrep: deps.pagePrepLogic } : {}),
   });
   const machine = taskMachine.provide({
     actors: {
       runAction: deps.scheduler.actionLogic,
-      ...(deps.pagePrepLogic ? { preparePage: deps.pagePrepLogic } : {}),
       // The hold: ends when the task leaves `running` (STOP aborts it) or when disposed.
       runTurn: fromPromise(
         ({ signal }) =>

@@ -103,7 +103,7 @@ test('a turn with page prep, takeover, resume, stop and refusals: every frame an
     'a refused plugin message is in the sample',
   );
   assert.equal(problems(SocketAckSchema, [...webAcks, ...plugin.acks]), []);
-  // The inspector shows one tree: actions and page preparations are children of the task actor.
+  // The inspector shows one tree: actions are children of the task actor, page preparations its own work.
   const actors = web.events
     .filter((e) => e.event.type === 'inspection' && e.event.record.type === '@xstate.actor')
     .map((e) => e.event.record);
@@ -127,10 +127,20 @@ test('a turn with page prep, takeover, resume, stop and refusals: every frame an
       actionActors.has(e.event.record.actorId),
   );
   assert.ok(started.length >= 6, `actions run in the task's action actor: ${started.length}`);
-  assert.ok(
-    childrenOf('pagePrep').length >= 1 && childrenOf('pagePrep').every((r) => r.parentId === task.actorId),
-    'page preparations too',
-  );
+  // Page preparations run in the task actor itself: each is a PAGE_PREP_REQUESTED and its PAGE_PREP_DONE.
+  const taskEvents = (type: string) =>
+    web.events.filter(
+      (e) =>
+        e.event.type === 'inspection' &&
+        e.event.record.type === '@xstate.event' &&
+        e.event.record.event?.type === type &&
+        e.event.record.actorId === task.actorId,
+    ).length;
+  assert.ok(taskEvents('PAGE_PREP_REQUESTED') >= 1, 'page preparations are asked of the task actor');
+  // (the one the STOP cut short may answer after the sample ends)
+  const done = taskEvents('PAGE_PREP_DONE');
+  assert.ok(done >= 1 && done <= taskEvents('PAGE_PREP_REQUESTED'), "each one's outcome comes back to it");
+  assert.is(childrenOf('pagePrep').length, 0, 'no page-preparation actor');
   web.close();
   plugin.close();
 });
