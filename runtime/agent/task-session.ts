@@ -10,7 +10,6 @@ import {
   uiStateForTask,
   actionInFlightOf,
   type ErrorValue,
-  type SendActionInput,
   type TaskStatus,
 } from '../../machines/index.ts';
 import { pluginUiStateFrame, rooms } from '../../transport/contracts/index.ts';
@@ -23,6 +22,7 @@ import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
+import { actionLogicTellingStarts } from './action-starts.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
 import { failureNoteOf, turnOutcomeOf } from './turn-failure-note.ts';
@@ -215,21 +215,9 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
   });
   // An action starts with its first frame: the start is reported there (to the plugin-UI mirror and
   // the turn, before the frame is written), in the action actor's own `sendFrame` step.
-  const writeFrame = scheduler.actionLogic.implementations.actions.sendFrame as (
-    args: unknown,
-    input: SendActionInput,
-  ) => void;
-  const actionStarted = (actionId: string) => {
+  const actionLogic = actionLogicTellingStarts(scheduler.actionLogic, (actionId) => {
     mirror.actionStarted(actionId);
     children.provided.actionStarted(undefined, { actionId });
-  };
-  const actionLogic = scheduler.actionLogic.provide({
-    actions: {
-      sendFrame: (args, input) => {
-        if (input.attempt === 1) actionStarted(input.actionId);
-        writeFrame(args, input);
-      },
-    },
   });
   const machine = taskMachine.provide({
     actors: {

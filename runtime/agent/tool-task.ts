@@ -19,6 +19,7 @@ import type { Clock } from '../clock/index.ts';
 import type { SettledOutput } from '../scheduler/action-registry.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import { createTaskChildren } from './task-children.ts';
+import { actionLogicTellingStarts } from './action-starts.ts';
 
 export interface ToolTaskDeps {
   taskId: string;
@@ -61,7 +62,10 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
   });
   const machine = taskMachine.provide({
     actors: {
-      runAction: deps.scheduler.actionLogic,
+      // The step's `toolUsed start` is told with the action's first frame, as a chat task's is.
+      runAction: actionLogicTellingStarts(deps.scheduler.actionLogic, (actionId) =>
+        children.provided.actionStarted(undefined, { actionId }),
+      ),
       // The hold: ends when the task leaves `running` (STOP aborts it) or when disposed.
       runTurn: fromPromise(
         ({ signal }) =>
