@@ -86,6 +86,8 @@ export interface AxFrameTree {
   url?: string;
   /** The child session of a frame in another process (its backend node ids are that process's own). */
   sessionId?: string;
+  /** A frame nested in an out-of-process frame, in its process: that frame's id (whose session `sessionId` is). */
+  sessionFrameId?: string;
   /** The session whose tree holds this frame's <iframe> (undefined: the tab's own). */
   ownerSessionId?: string;
   /** This frame's DOM extras (a child frame's; the main frame's come as axModel's `extras`). */
@@ -97,6 +99,8 @@ export interface AxEntry {
   frameId: string;
   /** The child session of an out-of-process frame the node lives in. */
   sessionId?: string;
+  /** The out-of-process frame whose session that is, when the node's frame is nested in it. */
+  sessionFrameId?: string;
   element: Omit<IndexedElement, 'clickId'>;
   /** A checkbox or radio with no name of its own (named by its row): ax-index.ts drops it when it is a pixel wide. */
   unnamedToggle?: true;
@@ -326,6 +330,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
         if (frameLabel && !element.frame) element.frame = frameLabel;
         const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element };
         if (tree.sessionId) entry.sessionId = tree.sessionId;
+        if (tree.sessionFrameId) entry.sessionFrameId = tree.sessionFrameId;
         if (!inside) entry.behindModal = true;
         if ((role === 'checkbox' || role === 'radio') && !textOfValue(node.name)) entry.unnamedToggle = true;
         entries.push(entry);

@@ -1,7 +1,9 @@
 // Out-of-process frames (a cross-site iframe under site isolation runs in a renderer of its own,
 // which the tab's debugger session cannot read) reached through child sessions of the tab's
-// chrome.debugger attachment: Target.setAutoAttach (flatten) on the tab and on each child, then
-// commands with {tabId, sessionId} (Chromium 125+). A child session's frame id is its target id.
+// chrome.debugger attachment: Target.setAutoAttach (flatten) once on the tab and once on each
+// child as it attaches, then commands with {tabId, sessionId} (Chromium 125+). The list is kept
+// current by Target.attachedToTarget / detachedFromTarget, so reading it costs no round trip.
+// A child session's frame id is its target id.
 import type { BrowserApi } from '../shared/browser-api.ts';
 
 export interface FrameSession {
@@ -21,10 +23,15 @@ export type SessionSend = <T = unknown>(
 ) => Promise<T>;
 
 export interface FrameSessions {
-  /** Turns auto-attach on (idempotent, so a re-attached tab gets it again) and lists the tab's out-of-process frames. */
+  /**
+   * The tab's out-of-process frames. The first call for a tab (after attaching, or in a restarted
+   * worker) turns auto-attach on, and Chromium reports the frames already there before it answers.
+   */
   list(tabId: number): Promise<FrameSession[]>;
   /** The child session of an out-of-process frame, if `frameId` is one. */
   sessionOf(tabId: number, frameId: string): FrameSession | undefined;
+  /** The out-of-process frame a child session belongs to. */
+  bySession(tabId: number, sessionId: string): FrameSession | undefined;
   forget(tabId: number): void;
 }
 
@@ -37,6 +44,8 @@ interface AttachedEvent {
 
 export function createFrameSessions(api: BrowserApi['debugger'], send: SessionSend): FrameSessions {
   const byTab = new Map<number, Map<string, FrameSession>>();
+  /** Tabs whose auto-attach is on (or being turned on). */
+  const autoAttached = new Map<number, Promise<void>>();
   const sessionsOf = (tabId: number) => {
     let sessions = byTab.get(tabId);
     if (!sessions) byTab.set(tabId, (sessions = new Map()));
@@ -60,17 +69,28 @@ export function createFrameSessions(api: BrowserApi['debugger'], send: SessionSe
       for (const [frameId, session] of sessions ?? []) if (session.sessionId === sessionId) sessions!.delete(frameId);
     }
   });
+  const forget = (tabId: number) => {
+    byTab.delete(tabId);
+    autoAttached.delete(tabId);
+  };
   api?.onDetach.addListener((source) => {
-    if (source.tabId !== undefined) byTab.delete(source.tabId);
+    if (source.tabId !== undefined) forget(source.tabId);
   });
 
   return {
     async list(tabId) {
-      // Chromium reports the frames already there (Target.attachedToTarget) before it answers.
-      await send(tabId, 'Target.setAutoAttach', AUTO_ATTACH);
+      let on = autoAttached.get(tabId);
+      if (!on) {
+        on = send(tabId, 'Target.setAutoAttach', AUTO_ATTACH).then(() => undefined);
+        autoAttached.set(tabId, on);
+        // A refusal (the tab detached meanwhile) is asked again next time.
+        on.catch(() => autoAttached.get(tabId) === on && autoAttached.delete(tabId));
+      }
+      await on;
       return [...(byTab.get(tabId)?.values() ?? [])];
     },
     sessionOf: (tabId, frameId) => byTab.get(tabId)?.get(frameId),
-    forget: (tabId) => void byTab.delete(tabId),
+    bySession: (tabId, sessionId) => [...(byTab.get(tabId)?.values() ?? [])].find((s) => s.sessionId === sessionId),
+    forget,
   };
 }

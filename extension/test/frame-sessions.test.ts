@@ -71,4 +71,52 @@ s('a detached session or a detached tab is forgotten', async () => {
   assert.equal(await frames.list(9), []);
 });
 
+s('auto-attach is sent once per tab; later lists come from the attach and detach events', async () => {
+  const { frames, sent, onEvent, attached } = setup();
+  const autoAttaches = () => sent.filter((c) => c.method === 'Target.setAutoAttach' && !c.sessionId).length;
+  assert.equal(await frames.list(7), []);
+  attached({ tabId: 7 }, 'S1', 'F1');
+  assert.equal(
+    (await frames.list(7)).map((f) => f.frameId),
+    ['F1'],
+  );
+  onEvent.fire({ tabId: 7 }, 'Target.detachedFromTarget', { sessionId: 'S1' });
+  attached({ tabId: 7 }, 'S2', 'F2');
+  assert.equal(
+    (await frames.list(7)).map((f) => f.frameId),
+    ['F2'],
+  );
+  assert.is(autoAttaches(), 1, 'one Target.setAutoAttach for three lists');
+  await frames.list(8);
+  assert.is(autoAttaches(), 2, 'another tab gets its own');
+  assert.is(frames.bySession(7, 'S2')?.frameId, 'F2');
+});
+
+s('a detached tab, a forgotten one or a refused auto-attach turns it on again next time', async () => {
+  const onEvent = fakeEvent<(source: DebuggeeTarget, method: string, params?: unknown) => void>();
+  const onDetach = fakeEvent<(source: DebuggeeTarget, reason: string) => void>();
+  let refuse = true;
+  let calls = 0;
+  const api = { attach: async () => {}, detach: async () => {}, sendCommand: async () => ({}), onEvent, onDetach };
+  const frames = createFrameSessions(api, async () => {
+    calls++;
+    if (refuse) throw new Error('Debugger is not attached to the tab');
+    return {} as never;
+  });
+  await frames.list(7).then(
+    () => assert.unreachable('a refused auto-attach rejects'),
+    () => {},
+  );
+  refuse = false;
+  await frames.list(7);
+  await frames.list(7);
+  assert.is(calls, 2, 'asked again after the refusal, then kept');
+  onDetach.fire({ tabId: 7 }, 'target_closed');
+  await frames.list(7);
+  assert.is(calls, 3, 'asked again after the tab was detached');
+  frames.forget(7);
+  await frames.list(7);
+  assert.is(calls, 4, 'asked again after it was forgotten');
+});
+
 s.run();
