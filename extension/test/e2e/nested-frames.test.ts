@@ -84,6 +84,69 @@ s('a same-process frame and a third-site frame inside a cross-site frame are lis
   assert.is(refWhere(again, by('button', 'Send third'), ''), refWhere(third, by('button', 'Send third'), ''));
 });
 
+s(
+  'cross-site frames that come, move to another site and go are followed from one snapshot to the next',
+  async ({ env }) => {
+    // Auto-attach is turned on once per tab: later frames are known from the browser's attach and
+    // detach events alone.
+    await env.ok('late', ['open', `${env.corpus.url}/cross-site?src=/local/frame-form.html&title=Late`]);
+    await snapshotWith(env, 'late', by('button', 'Send order'), 'the first cross-site frame');
+    const page = await env.pageOf('title=Late');
+    const port = new URL(page.url()).port;
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe');
+      frame.id = 'late';
+      frame.title = 'Late frame';
+      frame.src = src;
+      document.body.append(frame);
+    }, `http://localhost:${port}/local/frame-inner.html?who=late`);
+    const late = await snapshotWith(env, 'late', by('button', 'Send late'), 'the frame added after the first snapshot');
+    assert.is(late.refs[refWhere(late, by('button', 'Send late'), 'Send late').slice(1)]!.frame, 'Late frame');
+    await env.ok('late', ['type', refWhere(late, by('textbox', 'Note'), 'Note'), 'late note']);
+    await env.ok('late', ['click', refWhere(late, by('button', 'Send late'), 'Send late')]);
+    const lateFrame = await frameOf(page, (u) => u.searchParams.get('who') === 'late', 'the late frame');
+    assert.is(
+      await lateFrame.evaluate(() => document.getElementById('out')!.textContent),
+      'sent:late:late note:Red:Apple:true',
+    );
+    // The frame goes to a third site: a new process, a new session, the old one detached.
+    await page.evaluate(
+      (src) => ((document.getElementById('late') as HTMLIFrameElement).src = src),
+      `http://moved.localhost:${port}/local/frame-inner.html?who=moved`,
+    );
+    const moved = await snapshotWith(env, 'late', by('button', 'Send moved'), 'the frame on its new site');
+    assert.not.ok(refs(moved).some(by('button', 'Send late')), 'what the frame showed before is gone');
+    await env.ok('late', ['click', refWhere(moved, by('button', 'Send moved'), 'Send moved')]);
+    const movedFrame = await frameOf(page, (u) => u.searchParams.get('who') === 'moved', 'the moved frame');
+    assert.is(
+      await movedFrame.evaluate(() => document.getElementById('out')!.textContent),
+      'sent:moved::Red:Apple:true',
+    );
+    await page.evaluate(() => document.getElementById('late')!.remove());
+    const gone = (await until(async () => {
+      const snap = (await env.ok('late', ['snapshot', '-i'])) as Snap;
+      return refs(snap).some(by('button', 'Send moved')) ? null : snap;
+    }, 'the removed frame to leave the model')) as Snap;
+    assert.ok(refs(gone).some(by('button', 'Send order')), 'the other frame is still read');
+    const stale = await env.shell('late', ['click', refWhere(moved, by('button', 'Send moved'), 'Send moved')]);
+    assert.is(stale.exit_code, 1, 'a ref of the removed frame is refused');
+    assert.match(stale.stderr, /is not in the latest snapshot/, stale.stderr);
+    // The tab itself goes to another site (a new process for the top document): its frames are
+    // still followed.
+    const elsewhere = `http://localhost:${port}/cross-site?src=/local/frame-inner.html%3Fwho%3Delsewhere&title=Elsewhere`;
+    await env.ok('late', ['open', elsewhere]);
+    const after = await snapshotWith(env, 'late', by('button', 'Send elsewhere'), 'the frame of the next page');
+    await env.ok('late', ['click', refWhere(after, by('button', 'Send elsewhere'), 'Send elsewhere')]);
+    const next = await env.pageOf('title=Elsewhere');
+    const nextFrame = await frameOf(next, (u) => u.searchParams.get('who') === 'elsewhere', 'the frame there');
+    assert.ok(new URL(nextFrame.url()).host.startsWith('127.0.0.1:'), 'a cross-site frame again');
+    assert.is(
+      await nextFrame.evaluate(() => document.getElementById('out')!.textContent),
+      'sent:elsewhere::Red:Apple:true',
+    );
+  },
+);
+
 s('a combobox with a grid pop-up in a cross-site frame: select chooses a row', async ({ env }) => {
   await env.ok('grid', ['open', `${env.corpus.url}/cross-site?src=/aria-patterns/grid-combobox.html&title=Grid`]);
   const snap = await snapshotWith(env, 'grid', by('combobox', 'Food'), 'the combobox in the frame');
