@@ -46,19 +46,26 @@ async function partial(
   return nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0];
 }
 
-/** The backend id of the document (or shadow-including root document) the widget is in: its frame's, not the top one's. */
+/** The backend id of the widget's own document (its frame's, not the top one's). */
 async function documentOf(ctx: ActionContext, tabId: number, widget: AriaWidget): Promise<number> {
-  const { object } = await send<{ object: { objectId?: string } }>(ctx, tabId, widget, 'DOM.resolveNode', {
-    backendNodeId: widget.backendId,
-  });
-  const { result } = await send<{ result: { objectId?: string } }>(ctx, tabId, widget, 'Runtime.callFunctionOn', {
-    objectId: object.objectId,
-    functionDeclaration: 'function () { return this.ownerDocument; }',
-  });
-  const { node } = await send<{ node: { backendNodeId: number } }>(ctx, tabId, widget, 'DOM.describeNode', {
-    objectId: result.objectId,
-  });
-  return node.backendNodeId;
+  const objectGroup = 'mimo-aria-select';
+  try {
+    const { object } = await send<{ object: { objectId?: string } }>(ctx, tabId, widget, 'DOM.resolveNode', {
+      backendNodeId: widget.backendId,
+      objectGroup,
+    });
+    const { result } = await send<{ result: { objectId?: string } }>(ctx, tabId, widget, 'Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: 'function () { return this.ownerDocument; }',
+      objectGroup,
+    });
+    const { node } = await send<{ node: { backendNodeId: number } }>(ctx, tabId, widget, 'DOM.describeNode', {
+      objectId: result.objectId,
+    });
+    return node.backendNodeId;
+  } finally {
+    void send(ctx, tabId, widget, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
 }
 
 /** The ARIA combobox or listbox a select target names; null for a native <select> (the page agent's) or anything else. */

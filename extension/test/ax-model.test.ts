@@ -168,6 +168,52 @@ model(
   },
 );
 
+model('frames nested in an out-of-process frame are inlined at their <iframe>s, by process', () => {
+  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
+    nodeId,
+    ignored: false,
+    role: { type: 'role', value: role },
+    name: { type: 'computedString', value: name },
+    backendDOMNodeId: Number(nodeId),
+    ...extra,
+  });
+  const page = (iframeId: string, button: string, iframeName: string): AxNode[] => [
+    node('1', 'RootWebArea', '', { childIds: ['2', iframeId] }),
+    node('2', 'button', button, { parentId: '1' }),
+    node(iframeId, 'Iframe', iframeName, { parentId: '1' }),
+  ];
+  // Backend ids repeat from process to process: 3 in the top page, in the cross-site frame and in
+  // the frame nested in it (the cross-site frame's process) are three different <iframe>s.
+  const { entries } = axModel([
+    { frameId: 'TOP', nodes: page('3', 'Top', 'Outer') },
+    { frameId: 'OOP', nodes: page('3', 'Outer button', 'Nested'), ownerBackendId: 3, sessionId: 'S1' },
+    {
+      frameId: 'NESTED',
+      nodes: page('4', 'Nested button', 'Third'),
+      ownerBackendId: 3,
+      sessionId: 'S1',
+      ownerSessionId: 'S1',
+      sessionFrameId: 'OOP',
+    },
+    {
+      frameId: 'THIRD',
+      nodes: page('5', 'Third button', ''),
+      ownerBackendId: 4,
+      sessionId: 'S2',
+      ownerSessionId: 'S1',
+    },
+  ]);
+  assert.equal(
+    entries.map((e) => [e.element.text, e.element.frame, e.frameId, e.sessionId, e.sessionFrameId]),
+    [
+      ['Top', undefined, 'TOP', undefined, undefined],
+      ['Outer button', 'Outer', 'OOP', 'S1', undefined],
+      ['Nested button', 'Nested', 'NESTED', 'S1', 'OOP'],
+      ['Third button', 'Third', 'THIRD', 'S2', undefined],
+    ],
+  );
+});
+
 model('no tree, no entries', () => {
   assert.equal(axModel([]), { entries: [] });
 });
