@@ -25,7 +25,7 @@ export type SessionSend = <T = unknown>(
 export interface FrameSessions {
   /**
    * The tab's out-of-process frames. The first call for a tab (after attaching, or in a restarted
-   * worker) turns auto-attach on, and Chromium reports the frames already there before it answers.
+   * worker) turns auto-attach off and on, and Chromium reports the frames already there before it answers.
    */
   list(tabId: number): Promise<FrameSession[]>;
   /** The child session of an out-of-process frame, if `frameId` is one. */
@@ -81,7 +81,12 @@ export function createFrameSessions(api: BrowserApi['debugger'], send: SessionSe
     async list(tabId) {
       let on = autoAttached.get(tabId);
       if (!on) {
-        on = send(tabId, 'Target.setAutoAttach', AUTO_ATTACH).then(() => undefined);
+        // Turned off first: a tab this worker's previous life attached still auto-attaches, and a
+        // second setAutoAttach reports nothing (measured), so its frames would stay unknown. Off
+        // detaches the old child sessions; on attaches them again and reports each one.
+        on = send(tabId, 'Target.setAutoAttach', { ...AUTO_ATTACH, autoAttach: false })
+          .then(() => send(tabId, 'Target.setAutoAttach', AUTO_ATTACH))
+          .then(() => undefined);
         autoAttached.set(tabId, on);
         // A refusal (the tab detached meanwhile) is asked again next time.
         on.catch(() => autoAttached.get(tabId) === on && autoAttached.delete(tabId));

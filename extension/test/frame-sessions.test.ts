@@ -29,17 +29,24 @@ function setup() {
   return { frames, sent, onEvent, onDetach, attached };
 }
 
-s('list turns auto-attach on (flattened, not paused) and returns the iframes reported', async () => {
+s('list turns auto-attach off and on (flattened, not paused) and returns the iframes reported', async () => {
   const { frames, sent, attached } = setup();
   attached({ tabId: 7 }, 'S1', 'F1');
   attached({ tabId: 7 }, 'W1', 'worker-1', 'worker');
   const listed = await frames.list(7);
   assert.equal(listed, [{ frameId: 'F1', sessionId: 'S1', url: 'http://localhost/F1' }]);
-  assert.equal(sent.at(-1), {
-    tabId: 7,
-    method: 'Target.setAutoAttach',
-    params: { autoAttach: true, waitForDebuggerOnStart: false, flatten: true },
-  });
+  assert.equal(sent.slice(-2), [
+    {
+      tabId: 7,
+      method: 'Target.setAutoAttach',
+      params: { autoAttach: false, waitForDebuggerOnStart: false, flatten: true },
+    },
+    {
+      tabId: 7,
+      method: 'Target.setAutoAttach',
+      params: { autoAttach: true, waitForDebuggerOnStart: false, flatten: true },
+    },
+  ]);
   assert.is(frames.sessionOf(7, 'F1')?.sessionId, 'S1');
   assert.is(frames.sessionOf(8, 'F1'), undefined, 'per tab');
 });
@@ -73,7 +80,10 @@ s('a detached session or a detached tab is forgotten', async () => {
 
 s('auto-attach is sent once per tab; later lists come from the attach and detach events', async () => {
   const { frames, sent, onEvent, attached } = setup();
-  const autoAttaches = () => sent.filter((c) => c.method === 'Target.setAutoAttach' && !c.sessionId).length;
+  const autoAttaches = () =>
+    sent.filter(
+      (c) => c.method === 'Target.setAutoAttach' && !c.sessionId && (c.params as { autoAttach?: boolean }).autoAttach,
+    ).length;
   assert.equal(await frames.list(7), []);
   attached({ tabId: 7 }, 'S1', 'F1');
   assert.equal(
@@ -110,13 +120,13 @@ s('a detached tab, a forgotten one or a refused auto-attach turns it on again ne
   refuse = false;
   await frames.list(7);
   await frames.list(7);
-  assert.is(calls, 2, 'asked again after the refusal, then kept');
+  assert.is(calls, 3, 'asked again (off, on) after the refusal, then kept');
   onDetach.fire({ tabId: 7 }, 'target_closed');
   await frames.list(7);
-  assert.is(calls, 3, 'asked again after the tab was detached');
+  assert.is(calls, 5, 'asked again after the tab was detached');
   frames.forget(7);
   await frames.list(7);
-  assert.is(calls, 4, 'asked again after it was forgotten');
+  assert.is(calls, 7, 'asked again after it was forgotten');
 });
 
 s.run();

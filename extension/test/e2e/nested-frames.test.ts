@@ -147,6 +147,31 @@ s(
   },
 );
 
+s(
+  'after a service-worker restart the cross-site frames of a tab still attached are read and operated',
+  async ({ env }) => {
+    await env.ok('restart', ['open', `${env.corpus.url}/cross-site?src=/local/frame-nest.html&title=Restart`]);
+    await snapshotWith(env, 'restart', by('button', 'Send third'), 'the nested frames before the restart');
+    const page = await env.pageOf('title=Restart');
+    const connected = () => env.runtime.server.registry.list().some((e) => e.socketConnected);
+    const cdp = await env.browser.context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await until(() => !connected(), 'the extension to disconnect', 10_000);
+    await cdp.detach();
+    // A tab event wakes the worker.
+    const user = await env.browser.context.newPage();
+    await user.goto(`${env.corpus.url}/local/frame-inner.html?who=waker`);
+    await until(connected, 'the extension to connect again', 15_000);
+    const snap = await snapshotWith(env, 'restart', by('button', 'Send third'), 'the nested frames after the restart');
+    assert.ok(refs(snap).some(by('button', 'Send same')), 'the same-process nested frame too');
+    await env.ok('restart', ['click', refWhere(snap, by('button', 'Send third'), 'Send third')]);
+    const third = await frameOf(page, (u) => u.searchParams.get('who') === 'third', 'the third-site frame');
+    assert.is(await third.evaluate(() => document.getElementById('out')!.textContent), 'sent:third::Red:Apple:true');
+    await user.close();
+  },
+);
+
 s('a combobox with a grid pop-up in a cross-site frame: select chooses a row', async ({ env }) => {
   await env.ok('grid', ['open', `${env.corpus.url}/cross-site?src=/aria-patterns/grid-combobox.html&title=Grid`]);
   const snap = await snapshotWith(env, 'grid', by('combobox', 'Food'), 'the combobox in the frame');
