@@ -1,7 +1,8 @@
 // Frames inside a cross-site (out-of-process) iframe, through browser-shell in a plain Chromium:
-// a same-origin child of the cross-site frame (in that frame's process) and a frame from a third
-// site inside it (a process of its own) are listed inline under their <iframe>s, and typing, a
-// native select, an ARIA listbox and a trusted click reach them. Then ARIA comboboxes inside a
+// a same-origin child of the cross-site frame (in that frame's process) and a frame from another
+// site inside it (out of that frame's process: a target and session of its own) are listed inline
+// under their <iframe>s, and typing, a native select, an ARIA listbox and a trusted click reach
+// them; frames that come, move and go, and a service-worker restart, are followed. Then ARIA comboboxes inside a
 // cross-site frame (a grid pop-up, a select-only one in shadow DOM, an autocomplete) are chosen
 // with `select`. The pages are the corpus server's /cross-site (127.0.0.1 framing localhost)
 // around local/frame-nest.html and corpus pages; verdicts are read from the frames' own DOM.
@@ -34,7 +35,7 @@ async function snapshotWith(env: McpEnv, session: string, pred: (e: Entry) => bo
 const frameOf = (page: Page, match: (url: URL) => boolean, what: string): Promise<Frame> =>
   until(() => page.frames().find((f) => f !== page.mainFrame() && match(new URL(f.url()))), what) as Promise<Frame>;
 
-s('a same-process frame and a third-site frame inside a cross-site frame are listed and operated', async ({ env }) => {
+s('a same-process frame and a cross-site frame inside a cross-site frame are listed and operated', async ({ env }) => {
   await env.ok('nest', ['open', `${env.corpus.url}/cross-site?src=/local/frame-nest.html&title=Nest`]);
   const snap = await snapshotWith(
     env,
@@ -42,28 +43,28 @@ s('a same-process frame and a third-site frame inside a cross-site frame are lis
     by('button', 'Send same'),
     'the button of the same-site frame in the cross-site frame',
   );
-  const third = await snapshotWith(env, 'nest', by('button', 'Send third'), 'the button of the third-site frame');
+  const inner = await snapshotWith(env, 'nest', by('button', 'Send cross'), 'the button of the cross-site inner frame');
   assert.is(refs(snap).find(by('button', 'Nest button'))?.frame, 'Nest', 'the cross-site frame itself');
   assert.is(refs(snap).find(by('button', 'Send same'))?.frame, 'Same-site inner', 'named by its own <iframe>');
-  assert.is(refs(third).find(by('button', 'Send third'))?.frame, 'Third-site inner');
+  assert.is(refs(inner).find(by('button', 'Send cross'))?.frame, 'Cross-site inner');
   // In document order: each frame's controls right after its <iframe>'s place.
-  const names = refs(third).map((e) => e.name);
+  const names = refs(inner).map((e) => e.name);
   assert.ok(names.indexOf('Nest button') < names.indexOf('Send same'));
-  assert.ok(names.indexOf('Send same') < names.indexOf('Send third'));
+  assert.ok(names.indexOf('Send same') < names.indexOf('Send cross'));
 
   const page = await env.pageOf('title=Nest');
   const same = await frameOf(page, (u) => u.searchParams.get('who') === 'same', 'the same-site inner frame');
-  const other = await frameOf(page, (u) => u.searchParams.get('who') === 'third', 'the third-site inner frame');
+  const other = await frameOf(page, (u) => u.searchParams.get('who') === 'cross', 'the cross-site inner frame');
   assert.ok(new URL(same.url()).host.startsWith('localhost:'), "the inner frame is the cross-site frame's site");
-  assert.ok(new URL(other.url()).host.startsWith('third.localhost:'), 'a third site');
+  assert.ok(new URL(other.url()).host.startsWith('127.0.0.1:'), "the inner frame is not the cross-site frame's site");
 
   for (const [who, frame] of [
     ['same', same],
-    ['third', other],
+    ['cross', other],
   ] as const) {
     const snap = await snapshotWith(env, 'nest', by('button', `Send ${who}`), `the ${who} frame`);
     const inFrame = (role: string, name: string) => (e: Entry) =>
-      by(role, name)(e) && e.frame === (who === 'same' ? 'Same-site inner' : 'Third-site inner');
+      by(role, name)(e) && e.frame === (who === 'same' ? 'Same-site inner' : 'Cross-site inner');
     await env.ok('nest', ['type', refWhere(snap, inFrame('textbox', 'Note'), `Note (${who})`), `hello ${who}`]);
     await env.ok('nest', ['select', refWhere(snap, inFrame('combobox', 'Colour'), `Colour (${who})`), 'Green']);
     const chosen = await env.ok('nest', [
@@ -81,7 +82,27 @@ s('a same-process frame and a third-site frame inside a cross-site frame are lis
   }
   // Refs stay stable across snapshots in nested frames too.
   const again = (await env.ok('nest', ['snapshot', '-i'])) as Snap;
-  assert.is(refWhere(again, by('button', 'Send third'), ''), refWhere(third, by('button', 'Send third'), ''));
+  assert.is(refWhere(again, by('button', 'Send cross'), ''), refWhere(inner, by('button', 'Send cross'), ''));
+});
+
+s('the same page as the top document: its same-origin frame and its cross-site frame are operated', async ({ env }) => {
+  await env.ok('top', ['open', `${env.corpus.url}/local/frame-nest.html?top`]);
+  const snap = await snapshotWith(env, 'top', by('button', 'Send cross'), 'both frames');
+  const page = await env.pageOf('frame-nest.html?top');
+  for (const [who, title] of [
+    ['same', 'Same-site inner'],
+    ['cross', 'Cross-site inner'],
+  ] as const) {
+    const inFrame = (role: string, name: string) => (e: Entry) => by(role, name)(e) && e.frame === title;
+    await env.ok('top', ['type', refWhere(snap, inFrame('textbox', 'Note'), `Note (${who})`), `top ${who}`]);
+    await env.ok('top', ['select', refWhere(snap, inFrame('listbox', 'Fruit'), `Fruit (${who})`), 'Plum']);
+    await env.ok('top', ['click', refWhere(snap, inFrame('button', `Send ${who}`), `Send ${who}`)]);
+    const frame = await frameOf(page, (u) => u.searchParams.get('who') === who, `the ${who} frame`);
+    assert.is(
+      await frame.evaluate(() => document.getElementById('out')!.textContent),
+      `sent:${who}:top ${who}:Red:Plum:true`,
+    );
+  }
 });
 
 s(
@@ -109,12 +130,13 @@ s(
       await lateFrame.evaluate(() => document.getElementById('out')!.textContent),
       'sent:late:late note:Red:Apple:true',
     );
-    // The frame goes to a third site: a new process, a new session, the old one detached.
+    // The frame goes to the top page's site: its process and session go away, the tab's own process reads it.
     await page.evaluate(
       (src) => ((document.getElementById('late') as HTMLIFrameElement).src = src),
-      `http://moved.localhost:${port}/local/frame-inner.html?who=moved`,
+      `http://127.0.0.1:${port}/local/frame-inner.html?who=moved`,
     );
     const moved = await snapshotWith(env, 'late', by('button', 'Send moved'), 'the frame on its new site');
+    assert.is(refs(moved).find(by('button', 'Send moved'))?.frame, 'Late frame');
     assert.not.ok(refs(moved).some(by('button', 'Send late')), 'what the frame showed before is gone');
     await env.ok('late', ['click', refWhere(moved, by('button', 'Send moved'), 'Send moved')]);
     const movedFrame = await frameOf(page, (u) => u.searchParams.get('who') === 'moved', 'the moved frame');
@@ -151,7 +173,7 @@ s(
   'after a service-worker restart the cross-site frames of a tab still attached are read and operated',
   async ({ env }) => {
     await env.ok('restart', ['open', `${env.corpus.url}/cross-site?src=/local/frame-nest.html&title=Restart`]);
-    await snapshotWith(env, 'restart', by('button', 'Send third'), 'the nested frames before the restart');
+    await snapshotWith(env, 'restart', by('button', 'Send cross'), 'the nested frames before the restart');
     const page = await env.pageOf('title=Restart');
     const connected = () => env.runtime.server.registry.list().some((e) => e.socketConnected);
     const cdp = await env.browser.context.newCDPSession(page);
@@ -163,11 +185,11 @@ s(
     const user = await env.browser.context.newPage();
     await user.goto(`${env.corpus.url}/local/frame-inner.html?who=waker`);
     await until(connected, 'the extension to connect again', 15_000);
-    const snap = await snapshotWith(env, 'restart', by('button', 'Send third'), 'the nested frames after the restart');
+    const snap = await snapshotWith(env, 'restart', by('button', 'Send cross'), 'the nested frames after the restart');
     assert.ok(refs(snap).some(by('button', 'Send same')), 'the same-process nested frame too');
-    await env.ok('restart', ['click', refWhere(snap, by('button', 'Send third'), 'Send third')]);
-    const third = await frameOf(page, (u) => u.searchParams.get('who') === 'third', 'the third-site frame');
-    assert.is(await third.evaluate(() => document.getElementById('out')!.textContent), 'sent:third::Red:Apple:true');
+    await env.ok('restart', ['click', refWhere(snap, by('button', 'Send cross'), 'Send cross')]);
+    const inner = await frameOf(page, (u) => u.searchParams.get('who') === 'cross', 'the cross-site inner frame');
+    assert.is(await inner.evaluate(() => document.getElementById('out')!.textContent), 'sent:cross::Red:Apple:true');
     await user.close();
   },
 );
