@@ -2,9 +2,11 @@
 // extension and the real runtime (createServer + the real URL policy, via navigation_check):
 // the policy allows 127.0.0.1 (and localhost, for a cross-site frame) only; pages there try to
 // leave for 127.0.0.2 (another loopback address, its own server with an access log) by script,
-// link click, form submit, meta refresh, window.open, an HTTP 302, and from inside a cross-site frame. For each: the server hears URL_BLOCKED for the task, the tab ends
-// on about:blank, what the runtime reads back (text, DOM index, screenshot) carries nothing from
-// the blocked host, and the blocked host's access log never sees the page. A navigation to
+// link click, form submit, meta refresh, window.open and an HTTP 302. For each: the server hears
+// URL_BLOCKED for the task, the tab ends on about:blank, what the runtime reads back (text, DOM
+// index, screenshot) carries nothing from the blocked host, and the blocked host's access log
+// never sees the page. Frames going there (in the page, or inside a cross-site frame) are refused
+// as frame "sub" and the page stays. A navigation to
 // another page of the allowed host still works (the guard is not a blanket block).
 // The whole suite runs twice: under Playwright's persistent context, and in a plain Chromium that
 // Playwright only watches (connectOverCDP without page defaults), since Playwright's own
