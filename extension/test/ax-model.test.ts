@@ -214,6 +214,42 @@ model('frames nested in an out-of-process frame are inlined at their <iframe>s, 
   );
 });
 
+model('a native select lists its options through the ignored node and the groups Chromium puts above them', () => {
+  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
+    nodeId,
+    ignored: false,
+    role: { type: 'role', value: role },
+    name: { type: 'computedString', value: name },
+    backendDOMNodeId: Number(nodeId),
+    ...extra,
+  });
+  const nodes = [
+    node('1', 'RootWebArea', '', { childIds: ['2'] }),
+    node('2', 'combobox', 'Colour', { parentId: '1', childIds: ['3'], value: { type: 'string', value: 'Red' } }),
+    node('3', 'MenuListPopup', '', { parentId: '2', childIds: ['4'] }),
+    { ...node('4', 'none', ''), ignored: true, parentId: '3', childIds: ['5', '6'] },
+    node('5', 'option', 'Red', {
+      parentId: '4',
+      properties: [{ name: 'selected', value: { type: 'boolean', value: true } }],
+    }),
+    node('6', 'group', 'Dark', { parentId: '4', childIds: ['7'] }),
+    node('7', 'option', 'Navy', { parentId: '6' }),
+  ];
+  const { entries } = axModel([{ frameId: 'F', nodes }]);
+  assert.equal(
+    entries.map((e) => [e.element.tag, e.element.options]),
+    [
+      [
+        'select',
+        [
+          { value: 'Red', label: 'Red', selected: true },
+          { value: 'Navy', label: 'Navy' },
+        ],
+      ],
+    ],
+  );
+});
+
 model('no tree, no entries', () => {
   assert.equal(axModel([]), { entries: [] });
 });

@@ -15,7 +15,15 @@ const s = mcpSuite(
   'nested-frames.test',
 );
 
-type Entry = { role?: string; name?: string; frame?: string; value?: string; expanded?: boolean };
+type Entry = {
+  role?: string;
+  name?: string;
+  frame?: string;
+  value?: string;
+  expanded?: boolean;
+  /** Options as browser-shell words them: `Red [selected]`. */
+  options?: string[];
+};
 type Snap = { refs: Record<string, Entry> };
 const by = (role: string, name: string) => (e: Entry) => e.role === role && e.name === name;
 const refs = (snap: Snap) => Object.values(snap.refs);
@@ -65,6 +73,12 @@ s('a same-process frame and a cross-site frame inside a cross-site frame are lis
     const snap = await snapshotWith(env, 'nest', by('button', `Send ${who}`), `the ${who} frame`);
     const inFrame = (role: string, name: string) => (e: Entry) =>
       by(role, name)(e) && e.frame === (who === 'same' ? 'Same-site inner' : 'Cross-site inner');
+    const colour = refs(snap).find(inFrame('combobox', 'Colour'));
+    assert.equal(
+      colour?.options,
+      ['Red [selected]', 'Green', 'Blue'],
+      `the options of the native select in the ${who} frame`,
+    );
     await env.ok('nest', ['type', refWhere(snap, inFrame('textbox', 'Note'), `Note (${who})`), `hello ${who}`]);
     await env.ok('nest', ['select', refWhere(snap, inFrame('combobox', 'Colour'), `Colour (${who})`), 'Green']);
     const chosen = await env.ok('nest', [
