@@ -41,7 +41,11 @@ async function snapshotWith(env: McpEnv, session: string, pred: (e: Entry) => bo
 
 /** The Playwright frame whose URL matches (the page's frames include out-of-process ones). */
 const frameOf = (page: Page, match: (url: URL) => boolean, what: string): Promise<Frame> =>
-  until(() => page.frames().find((f) => f !== page.mainFrame() && match(new URL(f.url()))), what) as Promise<Frame>;
+  until(
+    // A frame between two documents has no URL yet ('').
+    () => page.frames().find((f) => f !== page.mainFrame() && URL.canParse(f.url()) && match(new URL(f.url()))),
+    what,
+  ) as Promise<Frame>;
 
 s('a same-process frame and a cross-site frame inside a cross-site frame are listed and operated', async ({ env }) => {
   await env.ok('nest', ['open', `${env.corpus.url}/cross-site?src=/local/frame-nest.html&title=Nest`]);
