@@ -32,6 +32,13 @@ export interface FrameSessions {
   sessionOf(tabId: number, frameId: string): FrameSession | undefined;
   /** The out-of-process frame a child session belongs to. */
   bySession(tabId: number, sessionId: string): FrameSession | undefined;
+  /**
+   * Settles when the child session detaches (its frame navigated to another process or went
+   * away; the tab detached). Chromium leaves a command sent to a session that goes away
+   * unanswered (measured: an accessibility tree read waited out its 20 s bound), so commands
+   * there race this. Returns the function that stops listening.
+   */
+  onGone(sessionId: string, listener: () => void): () => void;
   forget(tabId: number): void;
 }
 
@@ -46,6 +53,13 @@ export function createFrameSessions(api: BrowserApi['debugger'], send: SessionSe
   const byTab = new Map<number, Map<string, FrameSession>>();
   /** Tabs whose auto-attach is on (or being turned on). */
   const autoAttached = new Map<number, Promise<void>>();
+  /** Listeners for a child session to go, by session id. */
+  const goneListeners = new Map<string, Set<() => void>>();
+  const settleGone = (sessionId: string) => {
+    const listeners = goneListeners.get(sessionId);
+    goneListeners.delete(sessionId);
+    for (const listener of listeners ?? []) listener();
+  };
   const sessionsOf = (tabId: number) => {
     let sessions = byTab.get(tabId);
     if (!sessions) byTab.set(tabId, (sessions = new Map()));
@@ -67,9 +81,11 @@ export function createFrameSessions(api: BrowserApi['debugger'], send: SessionSe
       const sessionId = (params as { sessionId?: string }).sessionId;
       const sessions = byTab.get(source.tabId);
       for (const [frameId, session] of sessions ?? []) if (session.sessionId === sessionId) sessions!.delete(frameId);
+      if (sessionId) settleGone(sessionId);
     }
   });
   const forget = (tabId: number) => {
+    for (const session of byTab.get(tabId)?.values() ?? []) settleGone(session.sessionId);
     byTab.delete(tabId);
     autoAttached.delete(tabId);
   };
@@ -96,6 +112,15 @@ export function createFrameSessions(api: BrowserApi['debugger'], send: SessionSe
     },
     sessionOf: (tabId, frameId) => byTab.get(tabId)?.get(frameId),
     bySession: (tabId, sessionId) => [...(byTab.get(tabId)?.values() ?? [])].find((s) => s.sessionId === sessionId),
+    onGone(sessionId, listener) {
+      let listeners = goneListeners.get(sessionId);
+      if (!listeners) goneListeners.set(sessionId, (listeners = new Set()));
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && goneListeners.get(sessionId) === listeners) goneListeners.delete(sessionId);
+      };
+    },
     forget,
   };
 }

@@ -129,4 +129,20 @@ s('a detached tab, a forgotten one or a refused auto-attach turns it on again ne
   assert.is(calls, 7, 'asked again after it was forgotten');
 });
 
+s('listeners hear a child session go (detached, or its tab), once; a removed listener hears nothing', () => {
+  const { frames, onEvent, onDetach, attached } = setup();
+  attached({ tabId: 7 }, 'S1', 'F1');
+  attached({ tabId: 7 }, 'S2', 'F2');
+  const heard: string[] = [];
+  frames.onGone('S1', () => heard.push('S1'));
+  const stop = frames.onGone('S1', () => heard.push('S1 removed'));
+  frames.onGone('S2', () => heard.push('S2'));
+  stop();
+  onEvent.fire({ tabId: 7 }, 'Target.detachedFromTarget', { sessionId: 'S1' });
+  onEvent.fire({ tabId: 7 }, 'Target.detachedFromTarget', { sessionId: 'S1' });
+  assert.equal(heard, ['S1']);
+  onDetach.fire({ tabId: 7 }, 'target_closed');
+  assert.equal(heard, ['S1', 'S2'], 'the tab detached: its sessions are gone');
+});
+
 s.run();
