@@ -3,13 +3,16 @@
 // socket) beside Playwright's own `locator('body').ariaSnapshot()` of the same tab in the same
 // Chromium, alternating, on SQLite's 1.58 MB lang_select.html and on a generated page of a few
 // thousand controls. The DOM-heuristic fallback (source "dom") is timed too, for reference, after
-// the pairs (it writes attributes into the page).
-//   node --import tsx bench/extension/snapshot-cost.ts      (MIMO_BENCH_ROUNDS=20 by default)
+// the pairs (it writes attributes into the page). Two small pages with cross-site (out-of-process)
+// frames show what reading frames through their child sessions costs.
+//   node --import tsx bench/extension/snapshot-cost.ts      (MIMO_BENCH_ROUNDS=20 by default, MIMO_BENCH_PAGES=frame)
 import { serveCorpus } from '../../extension/test/e2e/corpus-site.ts';
 import { pageOf, startE2eEnv } from '../../extension/test/e2e/e2e-util.ts';
 
 const ROUNDS = Number(process.env.MIMO_BENCH_ROUNDS ?? 20);
 const WARMUP = 2;
+/** MIMO_BENCH_PAGES=frame,sqlite: only the pages whose names contain one of these words. */
+const PAGES = process.env.MIMO_BENCH_PAGES?.split(',').filter(Boolean);
 
 export interface SnapshotCost {
   page: string;
@@ -38,7 +41,9 @@ export async function benchSnapshotCost(rounds = ROUNDS): Promise<SnapshotCost[]
     const pages = [
       { name: 'sqlite lang_select.html (1.58 MB)', path: '/sqlite-doc/lang_select.html' },
       { name: 'generated, 3,500 controls', path: '/local/many-controls.html?n=500' },
-    ];
+      { name: 'a form in a cross-site frame', path: '/cross-site?src=/local/frame-form.html' },
+      { name: 'frames nested in a cross-site frame', path: '/cross-site?src=/local/frame-nest.html' },
+    ].filter((p) => !PAGES || PAGES.some((word) => p.name.includes(word)));
     for (const { name, path } of pages) {
       const started = await env.driver.send('task_start', { url: corpus.url + path });
       if (started.result.status !== 'success') throw new Error(JSON.stringify(started.result));

@@ -2,19 +2,23 @@
 // <select>. As a person would: open the combobox (a click), type into an editable one to bring up
 // its suggestions when the option is not shown yet, click the option whose accessible name (or
 // value / data-value / id) matches, then read the widget back from the accessibility tree to
-// verify the choice took. Options are found through aria-controls, else anywhere in the page.
+// verify the choice took. Options are found through aria-controls, else anywhere in the widget's
+// document. A widget in an out-of-process frame (or a frame nested in one) is read, marked and
+// clicked through that frame's child session, like any other target there.
 import type { TargetSpec } from '../page/page-ops.ts';
 import type { ActionContext } from './action-context.ts';
 import { fail } from './action-failure.ts';
-import { markNode } from './ax-target.ts';
+import { markNode } from './mark-node.ts';
 import { propertiesOf, roleOfNode, textOfValue, type AxNode } from './ax-tree.ts';
-import { failTarget, runPageOp } from './handlers/page-op.ts';
-import { cdpClickAt } from './handlers/pointer.ts';
+import { failTarget, focusFrameNode, runPageOp } from './handlers/page-op.ts';
+import { cdpClickAt, pointAt } from './handlers/pointer.ts';
 
 export interface AriaWidget {
   backendId: number;
   role: 'combobox' | 'listbox';
   node: AxNode;
+  /** Where an accessibility ref's node lives (its frame, and the child session of an out-of-process one). */
+  frame?: Omit<NonNullable<TargetSpec['node']>, 'backendId'>;
 }
 
 /** How long an opened combobox may take to show its options. */
@@ -23,19 +27,55 @@ const ESCAPE_DOWN = { type: 'rawKeyDown', key: 'Escape', code: 'Escape', windows
 const ESCAPE_UP = { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 };
 const POLL_MS = 50;
 
-async function partial(ctx: ActionContext, tabId: number, backendNodeId: number): Promise<AxNode | undefined> {
-  const { nodes } = await ctx.cdp.send<{ nodes: AxNode[] }>(tabId, 'Accessibility.getPartialAXTree', {
+type Where = Pick<AriaWidget, 'frame'>;
+
+/** A CDP command in the widget's process (its frame's child session, or the tab's own). */
+const send = <T>(ctx: ActionContext, tabId: number, where: Where, method: string, params: Record<string, unknown>) =>
+  ctx.cdp.send<T>(tabId, method, params, where.frame?.sessionId ? { sessionId: where.frame.sessionId } : undefined);
+
+async function partial(
+  ctx: ActionContext,
+  tabId: number,
+  where: Where,
+  backendNodeId: number,
+): Promise<AxNode | undefined> {
+  const { nodes } = await send<{ nodes: AxNode[] }>(ctx, tabId, where, 'Accessibility.getPartialAXTree', {
     backendNodeId,
     fetchRelatives: false,
   });
   return nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? nodes[0];
 }
 
+/** The backend id of the widget's own document (its frame's, not the top one's). */
+async function documentOf(ctx: ActionContext, tabId: number, widget: AriaWidget): Promise<number> {
+  const objectGroup = 'mimo-aria-select';
+  try {
+    const { object } = await send<{ object: { objectId?: string } }>(ctx, tabId, widget, 'DOM.resolveNode', {
+      backendNodeId: widget.backendId,
+      objectGroup,
+    });
+    const { result } = await send<{ result: { objectId?: string } }>(ctx, tabId, widget, 'Runtime.callFunctionOn', {
+      objectId: object.objectId,
+      functionDeclaration: 'function () { return this.ownerDocument; }',
+      objectGroup,
+    });
+    const { node } = await send<{ node: { backendNodeId: number } }>(ctx, tabId, widget, 'DOM.describeNode', {
+      objectId: result.objectId,
+    });
+    return node.backendNodeId;
+  } finally {
+    void send(ctx, tabId, widget, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
+}
+
 /** The ARIA combobox or listbox a select target names; null for a native <select> (the page agent's) or anything else. */
 export async function ariaWidgetOf(ctx: ActionContext, tabId: number, target: TargetSpec): Promise<AriaWidget | null> {
-  // A node of an out-of-process frame: its backend id means nothing in the tab's session (the
-  // page agent's native <select> path, run in that frame, is what remains).
-  if (!ctx.cdp.isAttached(tabId) || target.node?.sessionId) return null;
+  if (!ctx.cdp.isAttached(tabId)) return null;
+  const where: Where = {};
+  if (target.node) {
+    const { backendId: _, ...frame } = target.node;
+    where.frame = frame;
+  }
   try {
     let backendId = target.node?.backendId;
     if (backendId === undefined) {
@@ -54,13 +94,13 @@ export async function ariaWidgetOf(ctx: ActionContext, tabId: number, target: Ta
         })
       ).node.backendNodeId;
     }
-    const described = await ctx.cdp.send<{ node: { nodeName: string } }>(tabId, 'DOM.describeNode', {
+    const described = await send<{ node: { nodeName: string } }>(ctx, tabId, where, 'DOM.describeNode', {
       backendNodeId: backendId,
     });
     if (described.node.nodeName === 'SELECT') return null;
-    const node = await partial(ctx, tabId, backendId);
+    const node = await partial(ctx, tabId, where, backendId);
     const role = node ? roleOfNode(node) : '';
-    return node && (role === 'combobox' || role === 'listbox') ? { backendId, role, node } : null;
+    return node && (role === 'combobox' || role === 'listbox') ? { backendId, role, node, ...where } : null;
   } catch {
     return null;
   }
@@ -73,7 +113,7 @@ interface OptionNode {
 }
 
 async function visibleOptions(ctx: ActionContext, tabId: number, widget: AriaWidget): Promise<OptionNode[]> {
-  const fresh = (await partial(ctx, tabId, widget.backendId)) ?? widget.node;
+  const fresh = (await partial(ctx, tabId, widget, widget.backendId)) ?? widget.node;
   const controls = propertiesOf(fresh).get('controls');
   const roots =
     widget.role === 'listbox'
@@ -88,17 +128,14 @@ async function visibleOptions(ctx: ActionContext, tabId: number, widget: AriaWid
   const roles = ['option'];
   if (widget.role === 'combobox' && roots.length > 0 && (popup === 'grid' || popup === 'tree'))
     roles.push(popup === 'grid' ? 'gridcell' : 'treeitem');
-  if (roots.length === 0)
-    roots.push(
-      (await ctx.cdp.send<{ root: { backendNodeId: number } }>(tabId, 'DOM.getDocument', { depth: 0 })).root
-        .backendNodeId,
-    );
+  if (roots.length === 0) roots.push(await documentOf(ctx, tabId, widget));
   const out: OptionNode[] = [];
   for (const role of roles) {
     for (const root of roots) {
-      const { nodes } = await ctx.cdp
-        .send<{ nodes: AxNode[] }>(tabId, 'Accessibility.queryAXTree', { backendNodeId: root, role })
-        .catch(() => ({ nodes: [] as AxNode[] }));
+      const { nodes } = await send<{ nodes: AxNode[] }>(ctx, tabId, widget, 'Accessibility.queryAXTree', {
+        backendNodeId: root,
+        role,
+      }).catch(() => ({ nodes: [] as AxNode[] }));
       for (const node of nodes) {
         if (node.ignored || node.backendDOMNodeId === undefined) continue;
         const option: OptionNode = { backendId: node.backendDOMNodeId, name: textOfValue(node.name) };
@@ -116,6 +153,7 @@ async function visibleOptions(ctx: ActionContext, tabId: number, widget: AriaWid
 async function matchOption(
   ctx: ActionContext,
   tabId: number,
+  where: Where,
   options: OptionNode[],
   wanted: string,
 ): Promise<OptionNode | undefined> {
@@ -123,9 +161,9 @@ async function matchOption(
   const exact = options.find((o) => norm(o.name) === norm(wanted));
   if (exact) return exact;
   for (const option of options) {
-    const { node } = await ctx.cdp
-      .send<{ node: { attributes?: string[] } }>(tabId, 'DOM.describeNode', { backendNodeId: option.backendId })
-      .catch(() => ({ node: {} as { attributes?: string[] } }));
+    const { node } = await send<{ node: { attributes?: string[] } }>(ctx, tabId, where, 'DOM.describeNode', {
+      backendNodeId: option.backendId,
+    }).catch(() => ({ node: {} as { attributes?: string[] } }));
     const attrs = node.attributes ?? [];
     for (let i = 0; i + 1 < attrs.length; i += 2)
       if (['value', 'data-value', 'id'].includes(attrs[i]!) && attrs[i + 1] === wanted) return option;
@@ -133,10 +171,18 @@ async function matchOption(
   return undefined;
 }
 
-async function clickNode(ctx: ActionContext, tabId: number, backendId: number): Promise<void> {
-  const target = await markNode(ctx, tabId, backendId, `select-${backendId}`);
-  const located = await runPageOp(ctx, tabId, 'locate', { target, focus: false });
-  if (!located.ok) failTarget(located);
+/** A node of the widget's document as a target: marked for the page agent, with its frame for CDP. */
+async function targetOf(ctx: ActionContext, tabId: number, where: Where, backendId: number): Promise<TargetSpec> {
+  const target = await markNode(ctx, tabId, backendId, `select-${backendId}`, where.frame?.sessionId);
+  if (where.frame) target.node = { ...where.frame, backendId };
+  return target;
+}
+
+async function clickNode(ctx: ActionContext, tabId: number, where: Where, backendId: number): Promise<void> {
+  const target = await targetOf(ctx, tabId, where, backendId);
+  // Where it is in the frame, once it stops moving (the pop-up opening); warnings are the action's own concern.
+  const located = await pointAt(ctx, tabId, target, []);
+  if (!located) fail('INVALID_TARGET', 'the option has no box to click', { reason: 'not_visible' });
   await cdpClickAt(ctx, tabId, located, 1);
 }
 
@@ -151,7 +197,7 @@ async function waitForOption(
   let options: OptionNode[] = [];
   for (let waited = 0; ; waited += POLL_MS) {
     options = await visibleOptions(ctx, tabId, widget);
-    const option = await matchOption(ctx, tabId, options, wanted);
+    const option = await matchOption(ctx, tabId, widget, options, wanted);
     if (option || waited >= OPTIONS_WAIT_MS) return option ? { option, options } : { options };
     await pause(ctx, POLL_MS);
   }
@@ -170,23 +216,23 @@ export async function ariaSelect(
   for (const wanted of values) {
     const opened =
       widget.role === 'combobox' &&
-      propertiesOf((await partial(ctx, tabId, widget.backendId)) ?? widget.node).get('expanded') !== true;
-    if (opened) await clickNode(ctx, tabId, widget.backendId);
+      propertiesOf((await partial(ctx, tabId, widget, widget.backendId)) ?? widget.node).get('expanded') !== true;
+    if (opened) await clickNode(ctx, tabId, widget, widget.backendId);
     let found = await waitForOption(ctx, tabId, widget, wanted);
     const editable = propertiesOf(widget.node).get('editable') !== undefined;
     const firstSeen = found.options;
     if (!found.option && widget.role === 'combobox' && editable) {
       // An autocomplete: its suggestions come from what is typed.
-      const focused = await runPageOp(ctx, tabId, 'focusForTyping', {
-        target: await markNode(ctx, tabId, widget.backendId, `select-${widget.backendId}`),
-        guardMs: 2_000,
-      });
+      const target = await targetOf(ctx, tabId, widget, widget.backendId);
+      const focused = await runPageOp(ctx, tabId, 'focusForTyping', { target, guardMs: 2_000 });
       if (!focused.ok) failTarget(focused);
+      // The browser's focus into the widget's frame, for the text to reach it (as browser_type does).
+      await focusFrameNode(ctx, tabId, target);
       await ctx.cdp.send(tabId, 'Input.insertText', { text: wanted });
       found = await waitForOption(ctx, tabId, widget, wanted);
       if (!found.option) {
         // A datalist or free-text combobox: what was typed is the value.
-        const value = textOfValue((await partial(ctx, tabId, widget.backendId))?.value);
+        const value = textOfValue((await partial(ctx, tabId, widget, widget.backendId))?.value);
         if (value.toLowerCase() === wanted.toLowerCase()) {
           const seen = firstSeen.map((o) => JSON.stringify(o.name)).slice(0, 10);
           warnings.push(
@@ -201,8 +247,8 @@ export async function ariaSelect(
       // Leave the page as it was: a person would close the list they opened.
       if (opened)
         await Promise.all([
-          ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ESCAPE_DOWN),
-          ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', ESCAPE_UP),
+          send(ctx, tabId, widget, 'Input.dispatchKeyEvent', ESCAPE_DOWN),
+          send(ctx, tabId, widget, 'Input.dispatchKeyEvent', ESCAPE_UP),
         ]).catch(() => {});
       const shown = found.options
         .map((o) => JSON.stringify(o.name))
@@ -214,7 +260,7 @@ export async function ariaSelect(
         { reason: 'not_found' },
       );
     }
-    await clickNode(ctx, tabId, found.option.backendId);
+    await clickNode(ctx, tabId, widget, found.option.backendId);
     labels.push(found.option.name);
   }
   await verify(ctx, tabId, widget, labels, warnings);
@@ -231,7 +277,7 @@ async function verify(
 ): Promise<void> {
   const norm = (text: string) => text.toLowerCase();
   for (let waited = 0; ; waited += POLL_MS) {
-    const fresh = await partial(ctx, tabId, widget.backendId);
+    const fresh = await partial(ctx, tabId, widget, widget.backendId);
     if (widget.role === 'combobox') {
       const shown = `${textOfValue(fresh?.value)} ${textOfValue(fresh?.name)}`;
       if (labels.every((l) => norm(shown).includes(norm(l)))) return;

@@ -2,6 +2,7 @@
 // with stable clickIds (element-refs.ts recordAx: a node keeps its id while it lives in the same
 // document), scoped by an open modal dialog. Throws CdpError when the debugger cannot be used:
 // the handler then falls back to the DOM heuristic and says so.
+import type { AxRefNode } from '../page/page-ops.ts';
 import type { ActionContext } from './action-context.ts';
 import type { ActionResultMap } from '../../transport/contracts/index.ts';
 import { axModel, type AxEntry } from './ax-model.ts';
@@ -37,6 +38,14 @@ async function pixelWide(ctx: ActionContext, tabId: number, entries: AxEntry[]):
   return tiny;
 }
 
+/** The ref table's record of an entry: its node, frame, and the out-of-process frame whose session reaches it. */
+function refOf(entry: AxEntry): AxRefNode {
+  const ref: AxRefNode = { b: entry.backendId, f: entry.frameId };
+  if (entry.sessionId) ref.o = 1;
+  if (entry.sessionFrameId) ref.t = entry.sessionFrameId;
+  return ref;
+}
+
 export async function axIndex(ctx: ActionContext, tabId: number): Promise<ActionResultMap['browser_dom_index']> {
   await ctx.cdp.attach(tabId);
   const snapshot = await takeAxSnapshot(
@@ -50,7 +59,7 @@ export async function axIndex(ctx: ActionContext, tabId: number): Promise<Action
   const ids = await ctx.refs.recordAx(
     tabId,
     snapshot.loaderId,
-    kept.map((e) => (e.sessionId ? { b: e.backendId, f: e.frameId, o: 1 as const } : { b: e.backendId, f: e.frameId })),
+    kept.map((e) => refOf(e)),
   );
   const elements = kept.flatMap((entry, i) =>
     entry.behindModal || tiny.has(entry) ? [] : [{ clickId: ids[i]!, ...entry.element }],

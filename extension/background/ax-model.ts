@@ -86,6 +86,8 @@ export interface AxFrameTree {
   url?: string;
   /** The child session of a frame in another process (its backend node ids are that process's own). */
   sessionId?: string;
+  /** A frame nested in an out-of-process frame, in its process: that frame's id (whose session `sessionId` is). */
+  sessionFrameId?: string;
   /** The session whose tree holds this frame's <iframe> (undefined: the tab's own). */
   ownerSessionId?: string;
   /** This frame's DOM extras (a child frame's; the main frame's come as axModel's `extras`). */
@@ -97,6 +99,8 @@ export interface AxEntry {
   frameId: string;
   /** The child session of an out-of-process frame the node lives in. */
   sessionId?: string;
+  /** The out-of-process frame whose session that is, when the node's frame is nested in it. */
+  sessionFrameId?: string;
   element: Omit<IndexedElement, 'clickId'>;
   /** A checkbox or radio with no name of its own (named by its row): ax-index.ts drops it when it is a pixel wide. */
   unnamedToggle?: true;
@@ -150,20 +154,33 @@ function isListed(node: AxNode, props: Map<string, unknown>, extras: DomExtras |
   return props.get('focusable') === true && textOfValue(node.name) !== '' && role !== 'generic' && role !== 'none';
 }
 
-/** The options of a native select (its popup's, or a multiple select's own children). */
+/**
+ * The option nodes below a native select's popup (or a multiple select): its children, and those
+ * of the ignored wrappers and groups (<optgroup>) between (Chromium 156 puts an ignored node
+ * between a select's popup and its options).
+ */
+function optionNodes(parent: AxNode, map: Map<string, AxNode>, out: AxNode[] = [], depth = 0): AxNode[] {
+  for (const id of parent.childIds ?? []) {
+    const child = map.get(id);
+    if (!child || out.length >= 50) continue;
+    const role = roleOfNode(child);
+    if (role === 'option') out.push(child);
+    else if (depth < 3 && (child.ignored || role === 'none' || role === 'generic' || role === 'group'))
+      optionNodes(child, map, out, depth + 1);
+  }
+  return out;
+}
+
+/** The options of a native select (its popup's, or a multiple select's own). */
 function optionsOf(parent: AxNode, map: Map<string, AxNode>): NonNullable<IndexedElement['options']> {
-  return (parent.childIds ?? [])
-    .map((id) => map.get(id))
-    .filter((o): o is AxNode => !!o && roleOfNode(o) === 'option')
-    .slice(0, 50)
-    .map((o) => {
-      const label = clip(textOfValue(o.name));
-      const option: NonNullable<IndexedElement['options']>[number] = { value: label, label };
-      const p = propertiesOf(o);
-      if (p.get('selected') === true) option.selected = true;
-      if (p.get('disabled') === true) option.disabled = true;
-      return option;
-    });
+  return optionNodes(parent, map).map((o) => {
+    const label = clip(textOfValue(o.name));
+    const option: NonNullable<IndexedElement['options']>[number] = { value: label, label };
+    const p = propertiesOf(o);
+    if (p.get('selected') === true) option.selected = true;
+    if (p.get('disabled') === true) option.disabled = true;
+    return option;
+  });
 }
 
 /** Backend ids of <label>s that name a control in the tree (their `labelledby`). */
@@ -326,6 +343,7 @@ export function axModel(frames: AxFrameTree[], extras: ReadonlyMap<number, DomEx
         if (frameLabel && !element.frame) element.frame = frameLabel;
         const entry: AxEntry = { backendId: node.backendDOMNodeId!, frameId: tree.frameId, element };
         if (tree.sessionId) entry.sessionId = tree.sessionId;
+        if (tree.sessionFrameId) entry.sessionFrameId = tree.sessionFrameId;
         if (!inside) entry.behindModal = true;
         if ((role === 'checkbox' || role === 'radio') && !textOfValue(node.name)) entry.unnamedToggle = true;
         entries.push(entry);

@@ -60,6 +60,7 @@ export interface CdpSessionsDeps {
 export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
   const api = deps.browser.debugger;
   const attached = new Set<number>();
+  let frames: FrameSessions;
   const attaching = new Map<number, Promise<void>>();
   const timeoutMs = deps.commandTimeoutMs ?? CDP_COMMAND_TIMEOUT_MS;
 
@@ -90,7 +91,8 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     if (!api) throw new CdpError('chrome.debugger is not available in this browser', 'unavailable');
     try {
       const target = sessionId ? { tabId, sessionId } : { tabId };
-      return (await bounded(api.sendCommand(target, method, params ?? {}), `CDP ${method}`, limitMs)) as T;
+      const sent = api.sendCommand(target, method, params ?? {});
+      return (await bounded(sessionId ? untilGone(sent, sessionId) : sent, `CDP ${method}`, limitMs)) as T;
     } catch (error) {
       if (error instanceof CdpError) throw error;
       const message = messageOf(error);
@@ -98,6 +100,19 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
       if (!sessionId && /not attached|detached/i.test(message)) attached.delete(tabId);
       throw new CdpError(`CDP ${method} failed: ${message}`, 'command');
     }
+  }
+
+  /** A command to a child session fails as soon as that session goes (Chromium would leave it unanswered). */
+  function untilGone<T>(sent: Promise<T>, sessionId: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const stop = frames.onGone(sessionId, () =>
+        reject(new Error("the frame's session went away (its frame navigated or was removed)")),
+      );
+      sent.then(
+        (value) => (stop(), resolve(value)),
+        (error) => (stop(), reject(error)),
+      );
+    });
   }
 
   async function doAttach(tabId: number): Promise<void> {
@@ -142,7 +157,8 @@ export function createCdpSessions(deps: CdpSessionsDeps): CdpSessions {
     return pending;
   }
 
-  const frames = createFrameSessions(api, (tabId, method, params, sessionId) =>
+  // Assigned after rawSend, which it sends with (rawSend reads it only once commands flow).
+  frames = createFrameSessions(api, (tabId, method, params, sessionId) =>
     rawSend(tabId, method, params, undefined, sessionId),
   );
 

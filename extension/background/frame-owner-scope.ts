@@ -6,7 +6,7 @@
 // checks still apply, and a frame that has gone fails as a stale ref when the node is marked.
 import type { ActionContext } from './action-context.ts';
 import { fail } from './action-failure.ts';
-import { markNode } from './ax-target.ts';
+import { markNode } from './mark-node.ts';
 import { AX_MARK_ATTR } from './element-refs.ts';
 
 /** The out-of-process frame whose <iframe> sits in the tab's own process (climbing nested ones). */

@@ -8,6 +8,7 @@ import type { TargetSpec } from '../page/page-ops.ts';
 import type { ActionContext, ActionHandler } from './action-context.ts';
 import type { ActionName } from '../../transport/contracts/index.ts';
 import { elementStatesOf } from './ax-states.ts';
+import { sessionFrameOf } from './ax-target.ts';
 import type { AxNode } from './ax-tree.ts';
 
 /** Lets the page's own handlers re-render (a framework sets aria-expanded in a task after the click). */
@@ -74,7 +75,7 @@ async function paramsTarget(
     const node = check.ref.ax?.nodes[params.clickId];
     if (!node) return { clickId: params.clickId, ref: check.ref };
     const spec: TargetSpec = { clickId: params.clickId, node: { backendId: node.b, frameId: node.f, mainFrame: true } };
-    const sessionId = node.o ? ctx.cdp.frames.sessionOf(tabId, node.f)?.sessionId : undefined;
+    const sessionId = node.o ? ctx.cdp.frames.sessionOf(tabId, sessionFrameOf(node))?.sessionId : undefined;
     if (sessionId) spec.node!.sessionId = sessionId;
     return spec;
   }

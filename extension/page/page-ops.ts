@@ -27,6 +27,8 @@ export interface AxRefNode {
   b: number;
   f: string;
   o?: 1;
+  /** A frame nested in an out-of-process frame, in its process: that out-of-process frame (whose session holds the node). */
+  t?: string;
 }
 
 export interface TargetSpec {

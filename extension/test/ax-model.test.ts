@@ -168,6 +168,88 @@ model(
   },
 );
 
+model('frames nested in an out-of-process frame are inlined at their <iframe>s, by process', () => {
+  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
+    nodeId,
+    ignored: false,
+    role: { type: 'role', value: role },
+    name: { type: 'computedString', value: name },
+    backendDOMNodeId: Number(nodeId),
+    ...extra,
+  });
+  const page = (iframeId: string, button: string, iframeName: string): AxNode[] => [
+    node('1', 'RootWebArea', '', { childIds: ['2', iframeId] }),
+    node('2', 'button', button, { parentId: '1' }),
+    node(iframeId, 'Iframe', iframeName, { parentId: '1' }),
+  ];
+  // Backend ids repeat from process to process: 3 in the top page, in the cross-site frame and in
+  // the frame nested in it (the cross-site frame's process) are three different <iframe>s.
+  const { entries } = axModel([
+    { frameId: 'TOP', nodes: page('3', 'Top', 'Outer') },
+    { frameId: 'OOP', nodes: page('3', 'Outer button', 'Nested'), ownerBackendId: 3, sessionId: 'S1' },
+    {
+      frameId: 'NESTED',
+      nodes: page('4', 'Nested button', 'Third'),
+      ownerBackendId: 3,
+      sessionId: 'S1',
+      ownerSessionId: 'S1',
+      sessionFrameId: 'OOP',
+    },
+    {
+      frameId: 'THIRD',
+      nodes: page('5', 'Third button', ''),
+      ownerBackendId: 4,
+      sessionId: 'S2',
+      ownerSessionId: 'S1',
+    },
+  ]);
+  assert.equal(
+    entries.map((e) => [e.element.text, e.element.frame, e.frameId, e.sessionId, e.sessionFrameId]),
+    [
+      ['Top', undefined, 'TOP', undefined, undefined],
+      ['Outer button', 'Outer', 'OOP', 'S1', undefined],
+      ['Nested button', 'Nested', 'NESTED', 'S1', 'OOP'],
+      ['Third button', 'Third', 'THIRD', 'S2', undefined],
+    ],
+  );
+});
+
+model('a native select lists its options through the ignored node and the groups Chromium puts above them', () => {
+  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
+    nodeId,
+    ignored: false,
+    role: { type: 'role', value: role },
+    name: { type: 'computedString', value: name },
+    backendDOMNodeId: Number(nodeId),
+    ...extra,
+  });
+  const nodes = [
+    node('1', 'RootWebArea', '', { childIds: ['2'] }),
+    node('2', 'combobox', 'Colour', { parentId: '1', childIds: ['3'], value: { type: 'string', value: 'Red' } }),
+    node('3', 'MenuListPopup', '', { parentId: '2', childIds: ['4'] }),
+    { ...node('4', 'none', ''), ignored: true, parentId: '3', childIds: ['5', '6'] },
+    node('5', 'option', 'Red', {
+      parentId: '4',
+      properties: [{ name: 'selected', value: { type: 'boolean', value: true } }],
+    }),
+    node('6', 'group', 'Dark', { parentId: '4', childIds: ['7'] }),
+    node('7', 'option', 'Navy', { parentId: '6' }),
+  ];
+  const { entries } = axModel([{ frameId: 'F', nodes }]);
+  assert.equal(
+    entries.map((e) => [e.element.tag, e.element.options]),
+    [
+      [
+        'select',
+        [
+          { value: 'Red', label: 'Red', selected: true },
+          { value: 'Navy', label: 'Navy' },
+        ],
+      ],
+    ],
+  );
+});
+
 model('no tree, no entries', () => {
   assert.equal(axModel([]), { entries: [] });
 });

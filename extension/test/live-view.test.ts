@@ -23,7 +23,13 @@ function setup(options: { connected?: boolean } = {}) {
     },
     detach: async () => {},
     isAttached: () => true,
-    frames: { list: async () => [], sessionOf: () => undefined, forget: () => {} },
+    frames: {
+      list: async () => [],
+      sessionOf: () => undefined,
+      bySession: () => undefined,
+      onGone: () => () => {},
+      forget: () => {},
+    },
   };
   const frames: { frame: LiveFrame; ack: (r: unknown) => void }[] = [];
   const live = createLiveView({

@@ -80,6 +80,49 @@ s('attaching a tab turns on Fetch for Document requests at the Request stage, be
   assert.ok(w.guard.isGuarded(7));
 });
 
+s(
+  'the session of an out-of-process frame is intercepted too: its requests are judged as "sub" and answered there',
+  async () => {
+    const w = await world();
+    const events = w.browser.debugger!.onEvent as FakeEvent<any>;
+    await w.guard.arm(7);
+    const inSession = (method: string) =>
+      w.browser.cdpCommands
+        .filter((c) => c.tabId === 7 && c.method === method && c.sessionId === 'S1')
+        .map((c) => c.params);
+    events.fire({ tabId: 7 }, 'Target.attachedToTarget', {
+      sessionId: 'S1',
+      targetInfo: { targetId: 'F1', type: 'iframe', url: 'https://frame.example/' },
+    });
+    await flush();
+    assert.equal(inSession('Fetch.enable'), [{ patterns: [{ resourceType: 'Document', requestStage: 'Request' }] }]);
+    w.answer = async (q) =>
+      q.url.includes('blocked')
+        ? { ok: true, data: { allowed: false, error: { code: 'URL_BLOCKED', message: 'not on the allowlist' } } }
+        : { ok: true, data: { allowed: true } };
+    const pausedIn = (requestId: string, url: string) =>
+      events.fire({ tabId: 7, sessionId: 'S1' }, 'Fetch.requestPaused', {
+        requestId,
+        frameId: 'F1',
+        resourceType: 'Document',
+        request: { url },
+      });
+    pausedIn('r1', 'https://frame.example/next');
+    pausedIn('r2', 'http://blocked.example/');
+    await flush();
+    assert.equal(
+      w.asked.map((q) => [q.url, q.frame]),
+      [
+        ['https://frame.example/next', 'sub'],
+        ['http://blocked.example/', 'sub'],
+      ],
+    );
+    assert.equal(inSession('Fetch.continueRequest'), [{ requestId: 'r1' }]);
+    assert.equal(inSession('Fetch.failRequest'), [{ requestId: 'r2', errorReason: 'BlockedByClient' }]);
+    assert.equal(w.commands(7, 'Page.navigate'), [], 'a frame refused leaves the page where it is');
+  },
+);
+
 s('an allowed navigation is asked about once and continued', async () => {
   const w = await world();
   await w.guard.arm(7);

@@ -60,7 +60,7 @@ async function framePoint(
 ): Promise<{ x: number; y: number; sessionId?: string }> {
   const options = node.sessionId ? { sessionId: node.sessionId } : undefined;
   const backendNodeId = node.backendId;
-  if (node.sessionId) await showFrame(ctx, tabId, node.frameId);
+  if (node.sessionId) await showFrame(ctx, tabId, node.sessionId);
   await ctx.cdp.send(tabId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId }, options).catch(() => {});
   const { quads } = await ctx.cdp.send<{ quads: number[][] }>(tabId, 'DOM.getContentQuads', { backendNodeId }, options);
   const point = centre(quads);
@@ -70,12 +70,13 @@ async function framePoint(
   return node.sessionId ? { ...rounded, sessionId: node.sessionId } : rounded;
 }
 
-/** Scrolls an out-of-process frame's <iframe> into the tab's view (a person would see what is clicked). */
-async function showFrame(ctx: ActionContext, tabId: number, frameId: string): Promise<void> {
-  const frame = ctx.cdp.frames.sessionOf(tabId, frameId);
-  const options = frame?.parentSessionId ? { sessionId: frame.parentSessionId } : undefined;
+/** Scrolls the <iframe> of the out-of-process frame of session `sessionId` into the tab's view (a person would see what is clicked). */
+async function showFrame(ctx: ActionContext, tabId: number, sessionId: string): Promise<void> {
+  const frame = ctx.cdp.frames.bySession(tabId, sessionId);
+  if (!frame) return;
+  const options = frame.parentSessionId ? { sessionId: frame.parentSessionId } : undefined;
   const owner = await ctx.cdp
-    .send<{ backendNodeId: number }>(tabId, 'DOM.getFrameOwner', { frameId }, options)
+    .send<{ backendNodeId: number }>(tabId, 'DOM.getFrameOwner', { frameId: frame.frameId }, options)
     .catch(() => null);
   if (owner)
     await ctx.cdp

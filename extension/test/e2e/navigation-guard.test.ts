@@ -1,10 +1,12 @@
 // The browser enforces the URL policy on task tabs (issue 12), in a real Chromium with the built
 // extension and the real runtime (createServer + the real URL policy, via navigation_check):
-// the policy allows 127.0.0.1 only; pages there try to leave for 127.0.0.2 (another loopback
-// address, its own server with an access log) by script, link click, form submit, meta refresh,
-// window.open and an HTTP 302. For each: the server hears URL_BLOCKED for the task, the tab ends
-// on about:blank, what the runtime reads back (text, DOM index, screenshot) carries nothing from
-// the blocked host, and the blocked host's access log never sees the page. A navigation to
+// the policy allows 127.0.0.1 (and localhost, for a cross-site frame) only; pages there try to
+// leave for 127.0.0.2 (another loopback address, its own server with an access log) by script,
+// link click, form submit, meta refresh, window.open and an HTTP 302. For each: the server hears
+// URL_BLOCKED for the task, the tab ends on about:blank, what the runtime reads back (text, DOM
+// index, screenshot) carries nothing from the blocked host, and the blocked host's access log
+// never sees the page. Frames going there (in the page, or inside a cross-site frame) are refused
+// as frame "sub" and the page stays. A navigation to
 // another page of the allowed host still works (the guard is not a blanket block).
 // The whole suite runs twice: under Playwright's persistent context, and in a plain Chromium that
 // Playwright only watches (connectOverCDP without page defaults), since Playwright's own
@@ -68,6 +70,17 @@ function allowedPages(blockedUrl: () => string, allowedUrl: () => string) {
     '/blank-link': () =>
       page(`<p><a id="out" target="_blank" href="${blockedUrl()}/secret-blank-link">opens a new tab</a></p>`),
     '/iframe': () => page(`<iframe id="frame" src="${blockedUrl()}/secret-iframe"></iframe>`),
+    // A cross-site frame (the allowed server under its other name: another process) with a child
+    // of the blocked host in its markup, another added a moment after it loads, and then the frame
+    // itself going there.
+    '/cross-frame': () =>
+      page(`<iframe id="cross" src="${allowedUrl().replace('127.0.0.1', 'localhost')}/cross-inner"></iframe>`),
+    '/cross-inner': () =>
+      page(
+        `<iframe src="${blockedUrl()}/secret-static"></iframe>` +
+          `<script>setTimeout(() => { const f = document.createElement('iframe'); f.src = '${blockedUrl()}/secret-nested'; document.body.append(f); }, 300);` +
+          `setTimeout(() => { location.href = '${blockedUrl()}/secret-cross-self'; }, 1500);</script>`,
+      ),
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -156,7 +169,9 @@ function guardSuite(mode: 'playwright' | 'realistic') {
     );
     ctx.allowedUrl = await listen(ctx.allowed, '127.0.0.1');
 
-    const parsed = parseUrlPolicyConfig({ open: { allow_hosts: ['127.0.0.1'], allow_private_networks: ['loopback'] } });
+    const parsed = parseUrlPolicyConfig({
+      open: { allow_hosts: ['127.0.0.1', 'localhost'], allow_private_networks: ['loopback'] },
+    });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     const policy = createUrlPolicy({ config: parsed.config, resolve: createSystemResolver() });
     ctx.runtime = await startRuntime({
@@ -284,6 +299,24 @@ function guardSuite(mode: 'playwright' | 'realistic') {
     const html = await act(ctx, taskId, 'browser_readability_extract', { tabId });
     assert.not.match(JSON.stringify(html.result ?? html.error ?? null), SECRET);
   });
+
+  s(
+    'inside a cross-site frame: its child and its own navigation to the blocked host are refused (frame "sub")',
+    async (ctx) => {
+      const { taskId, tabId } = await startOn(ctx, '/cross-frame');
+      for (const secret of ['/secret-static', '/secret-nested', '/secret-cross-self']) {
+        await waitUntil(() => ctx.reports.some((r) => r.taskId === taskId && r.url.includes(secret)), 10_000);
+        const report = ctx.reports.find((r) => r.taskId === taskId && r.url.includes(secret))!;
+        assert.is(report.frame, 'sub', secret);
+        assert.is(report.error.details?.reason, 'not_allowlisted');
+      }
+      assert.not.ok(
+        ctx.blockedLog.some((line) => /\/secret-(static|nested|cross-self)/.test(line)),
+        `the blocked host heard nothing: ${JSON.stringify(ctx.blockedLog)}`,
+      );
+      assert.is(await tabUrl(ctx, tabId), `${ctx.allowedUrl}/cross-frame`, 'the page itself stays');
+    },
+  );
 
   s(
     'cost of the guard: time to first byte of an allowed page, task tab (paused + checked) vs a plain tab',

@@ -100,7 +100,8 @@ export interface FakeBrowser extends BrowserApi {
   /** Calls that change state, in order: ['tabs.create', props], ['tabs.update', id, props], ... */
   calls: Array<[string, ...unknown[]]>;
   sentToTabs: Array<{ tabId: number; message: unknown }>;
-  cdpCommands: Array<{ tabId: number; method: string; params: Record<string, unknown> }>;
+  /** `sessionId`: sent to a child session (an out-of-process frame's). */
+  cdpCommands: Array<{ tabId: number; method: string; params: Record<string, unknown>; sessionId?: string }>;
   onScript: ScriptHandler;
   onCommand: CommandHandler;
   attachError: Error | null;
@@ -294,7 +295,13 @@ export function fakeBrowser(options: { extensionId?: string; webUiMatches?: stri
         calls.push(['debugger.detach', target.tabId]);
       },
       async sendCommand(target, method, params) {
-        browser.cdpCommands.push({ tabId: target.tabId!, method, params: params ?? {} });
+        const sessionId = (target as { sessionId?: string }).sessionId;
+        browser.cdpCommands.push({
+          tabId: target.tabId!,
+          method,
+          params: params ?? {},
+          ...(sessionId ? { sessionId } : {}),
+        });
         return browser.onCommand(target.tabId!, method, params ?? {});
       },
       onDetach: events.debuggerDetach,
