@@ -58,6 +58,8 @@ export interface UrlPolicyDeps {
 
 /** Names that mean this machine or a cloud metadata service whatever DNS says. */
 const LOOPBACK_NAMES = /^(?:localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)$|\.localhost$/;
+/** The loopback names the browser resolves itself (never through DNS). */
+const BROWSER_LOOPBACK_NAMES = /^localhost$|\.localhost$/;
 const METADATA_NAMES = new Set([
   'metadata.google.internal',
   'metadata.goog',
@@ -165,6 +167,9 @@ export function createUrlPolicy(deps: UrlPolicyDeps): UrlPolicy {
         host,
         category: 'metadata',
       });
+    // Chromium sends localhost and every *.localhost name to loopback itself, without DNS (RFC 6761):
+    // with loopback allowed, so are they (a DNS lookup would refuse names only the browser knows).
+    if (BROWSER_LOOPBACK_NAMES.test(host)) return { ok: true };
 
     let answers: ResolvedAddress[];
     try {

@@ -202,6 +202,10 @@ const rows: Row[] = [
   // Explicit lifts
   ['http://127.0.0.1:5173/', 'loopbackLifted', 'ok'],
   ['http://localhost:5173/', 'loopbackLifted', 'ok'],
+  // The browser sends *.localhost to loopback itself: no DNS record is needed (none exists here).
+  ['http://app.localhost:3000/', 'loopbackLifted', 'ok'],
+  ['http://a.b.localhost/', 'loopbackLifted', 'ok'],
+  ['http://app.localhost:3000/', 'allowlist', 'not_allowlisted'],
   ['http://[::1]:5173/', 'loopbackLifted', 'ok'],
   ['http://10.0.0.1/', 'loopbackLifted', 'blocked_address:private'],
   ['http://[::ffff:127.0.0.1]/', 'loopbackLifted', 'blocked_address:ipv4_mapped'],
