@@ -1,5 +1,5 @@
-// Eval tasks on widgets nobody here wrote: Shoelace's web components (shadow DOM) and
-// Duet's date picker, vendored in fixtures/corpus, plus same-origin iframes. Each verdict reads
+// Eval tasks on widgets nobody here wrote: Shoelace's and Fluent UI's web components (shadow DOM,
+// ElementInternals) and Duet's date picker, vendored in fixtures/corpus, plus same-origin iframes. Each verdict reads
 // the component's own state from the page (a tree item's `expanded`, a select's `value`, the
 // date input's value, the page's own status line), never the agent's words.
 import type { Frame, Page } from 'playwright-core';
@@ -176,6 +176,28 @@ export const widgetTasks: EvalTask[] = [
         chosen: document.getElementById('chosen')?.textContent ?? null,
       }));
       return { ok: state.value === 'Cherry' && state.chosen === 'chosen:Cherry', detail: JSON.stringify(state) };
+    },
+  },
+  {
+    // Fluent UI's items get their roles through ElementInternals: only the browser's own tree has them.
+    id: 'fluent: open a menu and choose an item',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/fluent/pages/widgets.html, open the Edit menu and choose Paste`],
+    check: async (page) => {
+      const last = (await page.textContent('#last'))?.trim() ?? '';
+      return { ok: last === 'Paste', detail: `last: ${JSON.stringify(last)}` };
+    },
+  },
+  {
+    id: 'fluent: choose an option of a combobox',
+    site: 'widgets',
+    messages: (b) => [`Open ${b}/fluent/pages/widgets.html and choose Cherry in Fruit`],
+    check: async (page) => {
+      const state = await page.evaluate(() => ({
+        chosen: document.getElementById('chosen')?.textContent ?? null,
+        value: (document.getElementById('fruit') as (Element & { value?: string }) | null)?.value ?? null,
+      }));
+      return { ok: state.chosen === 'cherry' && state.value === 'cherry', detail: JSON.stringify(state) };
     },
   },
   {
