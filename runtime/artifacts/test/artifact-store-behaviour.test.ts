@@ -173,12 +173,14 @@ function defineBehaviour(name: string, factory: Factory) {
   return s;
 }
 
-// Folder store: each case a fresh folder.
-defineBehaviour('folder', async () => {
+// Folder store: each case a fresh folder. Both suites run at the end of the file: a suite run
+// before the top-level await below started uvu while the PostgreSQL suite was still being defined
+// (uvu then ran that suite twice over, overlapping, and its after hook ended the pools twice).
+const folderSuite = defineBehaviour('folder', async () => {
   const root = await mkdtemp(join(tmpdir(), 'mimo-artifact-store-'));
   const store = createFolderArtifactStore(join(root, 'artifacts'));
   return { store: () => store, done: () => rm(root, { recursive: true, force: true }) };
-}).run();
+});
 
 // PostgreSQL store: each case a fresh schema, migrated like a cluster node does.
 const server = await startPostgres();
@@ -313,4 +315,5 @@ pgSuite.after(async () => {
   await admin.end();
   await server.stop();
 });
+folderSuite.run();
 pgSuite.run();
