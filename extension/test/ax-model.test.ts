@@ -25,6 +25,16 @@ const summary = (model: ReturnType<typeof axModel>) =>
     .filter((e) => !e.behindModal)
     .map((e) => `${e.element.role}:${e.element.text ?? e.element.label ?? ''}`);
 
+/** A tree node whose backend node id is its own id. */
+const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
+  nodeId,
+  ignored: false,
+  role: { type: 'role', value: role },
+  name: { type: 'computedString', value: name },
+  backendDOMNodeId: Number(nodeId),
+  ...extra,
+});
+
 const model = suite('axModel');
 
 model('lists items that are not tab stops, in document order, with their own names and states', () => {
@@ -126,14 +136,6 @@ model('a label whose control is not in the tree (display:none behind it) is list
 model(
   'a native <select multiple> (a listbox in the tree) is one select entry with its options; names and types come from extras',
   () => {
-    const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
-      nodeId,
-      ignored: false,
-      role: { type: 'role', value: role },
-      name: { type: 'computedString', value: name },
-      backendDOMNodeId: Number(nodeId),
-      ...extra,
-    });
     const nodes = [
       node('1', 'RootWebArea', 'Pets', { childIds: ['2', '5'] }),
       node('2', 'listbox', 'Pets', {
@@ -169,14 +171,6 @@ model(
 );
 
 model('frames nested in an out-of-process frame are inlined at their <iframe>s, by process', () => {
-  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
-    nodeId,
-    ignored: false,
-    role: { type: 'role', value: role },
-    name: { type: 'computedString', value: name },
-    backendDOMNodeId: Number(nodeId),
-    ...extra,
-  });
   const page = (iframeId: string, button: string, iframeName: string): AxNode[] => [
     node('1', 'RootWebArea', '', { childIds: ['2', iframeId] }),
     node('2', 'button', button, { parentId: '1' }),
@@ -215,14 +209,6 @@ model('frames nested in an out-of-process frame are inlined at their <iframe>s, 
 });
 
 model('a native select lists its options through the ignored node and the groups Chromium puts above them', () => {
-  const node = (nodeId: string, role: string, name: string, extra: Partial<AxNode> = {}): AxNode => ({
-    nodeId,
-    ignored: false,
-    role: { type: 'role', value: role },
-    name: { type: 'computedString', value: name },
-    backendDOMNodeId: Number(nodeId),
-    ...extra,
-  });
   const nodes = [
     node('1', 'RootWebArea', '', { childIds: ['2'] }),
     node('2', 'combobox', 'Colour', { parentId: '1', childIds: ['3'], value: { type: 'string', value: 'Red' } }),
