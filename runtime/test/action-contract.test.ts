@@ -3,12 +3,10 @@
 // it, not run again) and the runtime on SimulatedClock.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createInspectionHub } from '../agent/inspection-hub.ts';
-import { createAgentOrchestrator } from '../agent/orchestrator.ts';
-import type { LlmGateway } from '../llm/llm-types.ts';
 import { startFakePlugin, type Answerer, type FakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
-import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
+import { connectWeb, eventually, settle, type TestRuntime } from './util.ts';
+import { runtimeWith } from './plugin-policies-harness.ts';
 
 const TASK = '01JD0000000000000000000C01';
 const test = suite<{ rt?: TestRuntime; closers: Array<() => void> }>(
@@ -23,10 +21,6 @@ test.after.each(async (ctx) => {
 
 const page = pageAnswerer({ element: { tag: 'textarea', text: 'Message' } });
 
-function runtimeWith(llm: LlmGateway) {
-  const inspection = createInspectionHub({ clock: { now: () => Date.now() } });
-  return startRuntime({ control: (services) => createAgentOrchestrator(services, { llm, inspection }) });
-}
 async function plugin(
   ctx: { closers: Array<() => void> },
   rt: TestRuntime,
