@@ -148,6 +148,31 @@ try {
   );
   await env.driver.send('task_stop', { closeTab: true });
 
+  // The same on a real library: Fluent UI's menu button gets its role through ElementInternals.
+  const fluentStarted = await env.driver.send('task_start', { url: `${corpus.url}/fluent/pages/widgets.html` });
+  const fluentTab = fluentStarted.result.result!.tabId as number;
+  await env.driver.send('browser_wait_for_loaded', { tabId: fluentTab });
+  const fluentPage = await pageOf(env, '/fluent/pages/widgets.html');
+  await fluentPage.waitForFunction(() => customElements.get('fluent-menu-button') !== undefined);
+  await fluentPage.evaluate(inPageScript);
+  const fluentIndex = await env.driver.send('browser_dom_index', { tabId: fluentTab, scope: 'document' });
+  const editButton = (roles: Array<{ role?: string; name?: string }>) =>
+    roles.some((e) => e.role === 'button' && e.name === 'Edit') ? 'lists button "Edit"' : 'has no button "Edit"';
+  const listedByChrome = (
+    (fluentIndex.result.result?.elements ?? []) as Array<{ role?: string; text?: string; label?: string }>
+  ).map((e) => ({ role: e.role, name: e.label ?? e.text }));
+  const listedInPage = (await fluentPage.evaluate('globalThis.__inPageModel()')) as Array<{
+    role: string;
+    name: string;
+  }>;
+  const ariaLines = (await fluentPage.locator('body').ariaSnapshot()).split('\n');
+  console.log(
+    `   Fluent UI's menu button: today (Chrome's tree) ${editButton(listedByChrome)}; Playwright ` +
+      `${ariaLines.some((line) => /button "Edit"/.test(line)) ? 'lists button "Edit"' : 'has no button "Edit"'}; ` +
+      `in the page ${editButton(listedInPage)}`,
+  );
+  await env.driver.send('task_stop', { closeTab: true });
+
   for (const path of PAGES) {
     const started = await env.driver.send('task_start', { url: corpus.url + path });
     const tabId = started.result.result!.tabId as number;
