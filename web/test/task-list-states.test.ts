@@ -136,7 +136,11 @@ list(
     assert.is(model.visible.value.find((t) => t.taskId === TASK_A)?.state, 'running');
     assert.is(model.find(TASK_A)?.outcome, undefined, 'Resume clears the outcome');
     model.applyListChange({ taskId: TASK_A, status: 'error', outcome: 'interrupted', timestamp: 20 });
-    assert.is(model.visible.value.find((t) => t.taskId === TASK_A)?.state, 'interrupted', 'a failover tells it live');
+    assert.is(
+      model.visible.value.find((t) => t.taskId === TASK_A)?.state,
+      'interrupted',
+      'an interrupted status told live shows so',
+    );
     model.applyListChange({ taskId: TASK_B, status: 'ongoing', timestamp: 20 });
     model.applyListChange({ taskId: TASK_B, status: 'error', timestamp: 30 });
     assert.is(model.visible.value.find((t) => t.taskId === TASK_B)?.state, 'failed');
