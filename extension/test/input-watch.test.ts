@@ -8,20 +8,9 @@ import {
   ownInputActive,
   settleOwnInput,
 } from '../shared/own-input-guard.ts';
+import { fakeWindow } from './fakes/fake-window.ts';
 
 const watch = suite('user input watch (content script)');
-
-function fakeWindow() {
-  const listeners = new Map<string, (event: any) => void>();
-  return {
-    listeners,
-    addEventListener: (type: string, listener: (event: any) => void) => void listeners.set(type, listener),
-    removeEventListener: (type: string) => void listeners.delete(type),
-    dispatch(type: string, init: Record<string, unknown> = {}) {
-      listeners.get(type)?.({ type, isTrusted: true, ...init });
-    },
-  };
-}
 
 watch('trusted mouse and keyboard input is user input; synthetic events and the overlay are not', () => {
   const win = fakeWindow();

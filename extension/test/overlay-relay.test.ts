@@ -95,12 +95,9 @@ relay(
   },
 );
 
-relay("the server's state survives a service-worker restart; a task's end forgets it", async () => {
-  const { browser, overlay } = await relaySetup();
-  await overlay.applyUiState(uiState({ state: 'ongoing', message: 'Reading' }));
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  // A new relay on the same browser storage: what a restarted worker builds.
-  const again = createOverlayRelay({
+/** The relay a restarted worker builds on the same browser storage. */
+const restartedRelay = (browser: ReturnType<typeof fakeBrowser>) =>
+  createOverlayRelay({
     browser,
     taskTabs: createTaskTabs(browser.storage.local),
     timers: manualTimers(),
@@ -108,6 +105,13 @@ relay("the server's state survives a service-worker restart; a task's end forget
     clientId: () => 'plugin-1',
     emit: () => true,
   });
+
+relay("the server's state survives a service-worker restart; a task's end forgets it", async () => {
+  const { browser, overlay } = await relaySetup();
+  await overlay.applyUiState(uiState({ state: 'ongoing', message: 'Reading' }));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // A new relay on the same browser storage: what a restarted worker builds.
+  const again = restartedRelay(browser);
   assert.equal(await again.sessionFor(7), {
     taskId: TASK_ID,
     tabId: 7,
@@ -117,14 +121,7 @@ relay("the server's state survives a service-worker restart; a task's end forget
   });
   again.taskEnded(TASK_ID, [7]);
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const third = createOverlayRelay({
-    browser,
-    taskTabs: createTaskTabs(browser.storage.local),
-    timers: manualTimers(),
-    now: () => 9,
-    clientId: () => 'plugin-1',
-    emit: () => true,
-  });
+  const third = restartedRelay(browser);
   assert.is((await third.sessionFor(7))?.uiState, undefined);
 });
 

@@ -10,16 +10,7 @@ import {
   ownInputActive,
   settleOwnInput,
 } from '../shared/own-input-guard.ts';
-
-function fakeWindow() {
-  const listeners = new Map<string, (event: Event) => void>();
-  return {
-    listeners,
-    addEventListener: (type: string, listener: (event: Event) => void) => listeners.set(type, listener),
-    removeEventListener: (type: string) => listeners.delete(type),
-    dispatch: (type: string) => listeners.get(type)?.({ type, isTrusted: true } as Event),
-  };
-}
+import { fakeWindow } from './fakes/fake-window.ts';
 
 const watch = suite('own input guard');
 
