@@ -6,8 +6,7 @@
 // the result (what the client got, unless it had canceled the call), written when it returns
 // (so a password typed by the call is a known secret by then and the recorder's redaction hides
 // it in the arguments too). A call that never had a tab (usage error on a new session) has no task
-// file and is not recorded. Template runs are not recorded: each of their steps runs in a worker
-// tab of its own, so a run spans several task files.
+// file and is not recorded. Template runs have files of their own (mcp-run-recording.ts).
 import type { RecordedEntry } from '../recorder/session-recorder.ts';
 import type { BrowserSessions } from './browser/browser-sessions.ts';
 import type { McpTool } from './tools/tool-definition.ts';

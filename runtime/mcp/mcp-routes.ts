@@ -16,6 +16,7 @@ import { describePolicy, type UrlPolicy } from '../url-policy/index.ts';
 import { createBrowserSessions, type BrowserSessions } from './browser/browser-sessions.ts';
 import { createTabBudget, type TabBudget } from './browser/tab-budget.ts';
 import { createMcpCallRecording, type McpCallSink } from './mcp-call-recording.ts';
+import { createMcpRunRecording, type McpRunSink } from './mcp-run-recording.ts';
 import { createMcpProtocolServer } from './mcp-server.ts';
 import { createRunManager, type ActorClock, type RunManager } from './runs/run-manager.ts';
 import { createRunStore, type RunStore } from './runs/run-store.ts';
@@ -48,8 +49,11 @@ export interface McpRoutesOptions {
   inspectFor?: (runId: string) => ((event: InspectionEvent) => void) | undefined;
   /** Sessions unused this long lose their tabs (checked on each request; default 30 min). */
   sessionIdleMs?: number;
-  /** MIMO_RECORD_DIR: browser-shell calls go into the session file of the MCP session's task (mcp-call-recording.ts). */
-  recorder?: McpCallSink;
+  /**
+   * MIMO_RECORD_DIR: browser-shell calls go into the session file of the MCP session's task
+   * (mcp-call-recording.ts), a template run's calls and its tabs' frames into the run's file (mcp-run-recording.ts).
+   */
+  recorder?: McpCallSink & McpRunSink;
 }
 
 export interface McpHandle {
@@ -86,10 +90,21 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
   const recording = options.recorder
     ? createMcpCallRecording({ sink: options.recorder, sessions: () => sessions })
     : undefined;
+  const runRecording = options.recorder
+    ? createMcpRunRecording({ sink: options.recorder, sessions: () => sessions, runs: () => runs })
+    : undefined;
   const sessions: BrowserSessions = createBrowserSessions({
     services,
     budget,
-    ...(recording ? { onTaskOpening: recording.taskOpening } : {}),
+    ...(recording && runRecording
+      ? {
+          onTaskOpening: (sessionId, role, taskId) => {
+            recording.taskOpening(sessionId, role, taskId);
+            runRecording.taskOpening(sessionId, role, taskId);
+          },
+          onTaskClosed: runRecording.taskClosed,
+        }
+      : {}),
     checkUrl: (url) => urlPolicy.check(url),
     checkFinalUrl: (url) => urlPolicy.checkFinal(url),
     ...(options.consequentialSteps ? { consequentialSteps: options.consequentialSteps } : {}),
@@ -137,7 +152,7 @@ export function createMcpRoutes(services: RuntimeServices, options: McpRoutesOpt
           }),
           shell,
         ];
-  const tools = recording ? recording.wrap(served) : served;
+  const tools = recording && runRecording ? runRecording.wrap(recording.wrap(served)) : served;
 
   const loopbackServer = LOOPBACK_HOSTS.has(services.config.host);
   const trustOf = (request: Request): TrustLevel =>

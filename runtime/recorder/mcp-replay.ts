@@ -53,6 +53,8 @@ export interface McpReplayProgress {
   afterPluginFrames: number;
   afterEvents: number;
   afterResults: number;
+  /** A template run's file: as many changes of the run's status or progress had been recorded. */
+  afterRunChanges: number;
 }
 
 export type McpReplayInput = McpReplayProgress & { t: number } & (
@@ -66,7 +68,7 @@ export type McpReplayInput = McpReplayProgress & { t: number } & (
 export function mcpReplayInputs(lines: readonly RecordedLine[]): McpReplayInput[] {
   const calls = new Map(recordedMcpCalls(lines).map((call) => [call.callId, call]));
   const inputs: McpReplayInput[] = [];
-  const seen = { afterCalls: 0, afterPluginFrames: 0, afterEvents: 0, afterResults: 0 };
+  const seen = { afterCalls: 0, afterPluginFrames: 0, afterEvents: 0, afterResults: 0, afterRunChanges: 0 };
   for (const line of lines) {
     const at = { ...seen, t: line.t };
     if (line.kind === 'mcp_call') {
@@ -76,6 +78,7 @@ export function mcpReplayInputs(lines: readonly RecordedLine[]): McpReplayInput[
     } else if (line.kind === 'mcp_cancel') {
       if (calls.has(line.callId)) inputs.push({ ...at, channel: 'mcp_cancel', callId: line.callId });
     } else if (line.kind === 'mcp_result') seen.afterResults++;
+    else if (line.kind === 'run_change') seen.afterRunChanges++;
     else if (line.kind === 'frame') {
       if (line.channel === 'frontend_event' && line.direction === 'out') seen.afterEvents++;
       else if (line.direction === 'in' && isObj(line.payload)) {

@@ -21,6 +21,8 @@ export type RecordedEntry =
   | { kind: 'mcp_call'; callId: string; tool: string }
   /** The MCP client canceled that call (notifications/cancelled, or its connection went away). */
   | { kind: 'mcp_cancel'; callId: string; tool: string }
+  /** A template run's status or progress changed (in the run's file). */
+  | { kind: 'run_change'; status: string; doneSteps: number }
   /** The result of that call as the MCP client got it (`canceled`: the client had canceled it). */
   | {
       kind: 'mcp_result';
@@ -31,10 +33,17 @@ export type RecordedEntry =
       canceled?: true;
     };
 
-export type RecordedLine = RecordedEntry & { t: number };
+/** `task`: in a file that follows several tasks (a template run's), the task the entry is of. */
+export type RecordedLine = RecordedEntry & { t: number; task?: string };
 
 export interface SessionRecorder {
   record(taskId: string, entry: RecordedEntry): void;
+  /**
+   * From now on the frames of `taskId` are also written into the file `into` (with `task`), until
+   * unlinked: a template run's file follows the tasks of its tabs.
+   */
+  link?(taskId: string, into: string): void;
+  unlink?(taskId: string, into: string): void;
   /** Flushes and closes every file. */
   close(): Promise<void>;
   readonly dir: string;
@@ -47,27 +56,41 @@ export function createSessionRecorder(options: {
   clock: { now(): number };
   /** Applied to every entry before it is written (runtime/redaction: password fields, credentials). */
   redact?: (entry: RecordedEntry) => RecordedEntry;
-}): SessionRecorder {
+}): Required<SessionRecorder> {
   mkdirSync(options.dir, { recursive: true });
   const files = new Map<string, { stream: WriteStream; startedAt: number }>();
+  /** Files that follow a task's frames too, by task id. */
+  const links = new Map<string, Set<string>>();
+  const write = (key: string, entry: RecordedEntry, task?: string) => {
+    let file = files.get(key);
+    if (!file) {
+      file = {
+        stream: createWriteStream(join(options.dir, `${key}.jsonl`), { flags: 'a' }),
+        startedAt: options.clock.now(),
+      };
+      file.stream.on('error', () => {});
+      files.set(key, file);
+    }
+    const line: RecordedLine = { t: options.clock.now() - file.startedAt, ...(task ? { task } : {}), ...entry };
+    file.stream.write(`${JSON.stringify(line)}\n`);
+  };
   return {
     dir: options.dir,
     record(taskId, entry) {
       if (!SAFE_TASK_ID.test(taskId)) return;
-      let file = files.get(taskId);
-      if (!file) {
-        file = {
-          stream: createWriteStream(join(options.dir, `${taskId}.jsonl`), { flags: 'a' }),
-          startedAt: options.clock.now(),
-        };
-        file.stream.on('error', () => {});
-        files.set(taskId, file);
-      }
-      const line: RecordedLine = {
-        t: options.clock.now() - file.startedAt,
-        ...(options.redact ? options.redact(entry) : entry),
-      };
-      file.stream.write(`${JSON.stringify(line)}\n`);
+      const redacted = options.redact ? options.redact(entry) : entry;
+      write(taskId, redacted);
+      if (entry.kind === 'frame') for (const into of links.get(taskId) ?? []) write(into, redacted, taskId);
+    },
+    link(taskId, into) {
+      if (!SAFE_TASK_ID.test(taskId) || !SAFE_TASK_ID.test(into)) return;
+      links.set(taskId, (links.get(taskId) ?? new Set()).add(into));
+    },
+    unlink(taskId, into) {
+      const set = links.get(taskId);
+      if (!set) return;
+      set.delete(into);
+      if (set.size === 0) links.delete(taskId);
     },
     async close() {
       await Promise.all([...files.values()].map((f) => new Promise<void>((resolve) => f.stream.end(resolve))));

@@ -111,6 +111,8 @@ export async function replayMcpSession(
   const recorder: SessionRecorder = {
     dir: files.dir,
     close: () => files.close(),
+    link: (taskId, into) => files.link(taskId, into),
+    unlink: (taskId, into) => files.unlink(taskId, into),
     record(taskId, entry) {
       files.record(taskId, entry);
       if (entry.kind === 'mcp_call') {

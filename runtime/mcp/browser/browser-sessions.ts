@@ -41,6 +41,8 @@ export interface BrowserSessionsDeps {
   consequentialSteps?: McpConsequentialPolicy;
   /** A tab of the session gets its task (told before the task actor starts; the session recorder). */
   onTaskOpening?: (sessionId: string, role: 'main' | 'worker', taskId: string) => void;
+  /** That tab's task closed (its close settled, whether or not the plugin confirmed it). */
+  onTaskClosed?: (sessionId: string, taskId: string) => void;
 }
 
 export type BrowserSessions = ReturnType<typeof createBrowserSessions>;
@@ -60,6 +62,10 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
       ...(deps.consequentialSteps ? { consequentialSteps: deps.consequentialSteps } : {}),
     });
   };
+
+  /** Closes a tab's task and tells onTaskClosed. */
+  const closePage = (sessionId: string, page: PageDriver) =>
+    page.close().finally(() => deps.onTaskClosed?.(sessionId, page.taskId));
 
   function ensure(sessionId: string, ephemeral = false): BrowserSession {
     let session = sessions.get(sessionId);
@@ -110,7 +116,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
     async closeWorker(session: BrowserSession, page: PageDriver): Promise<void> {
       if (!session.workers.delete(page)) return;
       try {
-        await page.close();
+        await closePage(session.sessionId, page);
       } finally {
         budget.release(session.sessionId);
       }
@@ -123,7 +129,7 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
       session.main = null;
       session.shell = {};
       try {
-        const closed = await main.close();
+        const closed = await closePage(session.sessionId, main);
         return closed.ok ? { ok: true } : closed;
       } finally {
         budget.release(session.sessionId);
@@ -160,13 +166,13 @@ export function createBrowserSessions(deps: BrowserSessionsDeps) {
     sessions.delete(sessionId);
     const closing: Array<Promise<unknown>> = [];
     for (const page of session.workers) {
-      closing.push(page.close().finally(() => budget.release(sessionId)));
+      closing.push(closePage(sessionId, page).finally(() => budget.release(sessionId)));
     }
     session.workers.clear();
     if (session.main) {
       const main = session.main;
       session.main = null;
-      closing.push(main.close().finally(() => budget.release(sessionId)));
+      closing.push(closePage(sessionId, main).finally(() => budget.release(sessionId)));
     }
     await Promise.allSettled(closing);
   }

@@ -194,6 +194,8 @@ export function createRunManager(deps: RunManagerDeps) {
 
     async create(
       request: RunRequest & { trustLevel: TrustLevel },
+      /** Told as soon as the run exists, before any of its steps starts (the session recorder). */
+      onCreated?: (run: RunRecord) => void,
     ): Promise<{ ok: true; run: RunRecord } | { ok: false; error: SeedError }> {
       const prepared = prepareRun(request, { catalog, sessions, budget: deps.budget, maxRunTimeoutMs });
       if (!prepared.ok) return prepared;
@@ -224,6 +226,7 @@ export function createRunManager(deps: RunManagerDeps) {
         steps: plan.map((s) => ({ stepId: s.stepId, status: 'pending' })),
       };
       runs.set(runId, run);
+      onCreated?.(run);
       const entry = { template, inputs, session, scratch: {} } as LiveRun;
       const machine = runMachine.provide({
         actors: {

@@ -110,7 +110,7 @@ export function createTemplateTools(deps: TemplateToolsDeps): McpTool[] {
     output: runViewShape,
     annotations: { openWorldHint: true },
     async handle(args, ctx) {
-      const created = await runs.create({ ...args, trustLevel: ctx.trustLevel });
+      const created = await runs.create({ ...args, trustLevel: ctx.trustLevel }, ctx.runCreated);
       if (!created.ok) return created;
       const { run } = created;
       if (run.mode === 'async')

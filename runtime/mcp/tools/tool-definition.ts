@@ -15,6 +15,8 @@ export interface ToolCallContext {
   clientSessionId?: string;
   /** Sends notifications/progress when the client asked for them (a progressToken). */
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** run_task_template created this run (MIMO_RECORD_DIR: the run's file starts; mcp-run-recording.ts). */
+  runCreated?: (run: { runId: string; sessionId: string }) => void;
 }
 
 export interface McpTool {

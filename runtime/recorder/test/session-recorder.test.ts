@@ -76,4 +76,28 @@ test('creates its folder; close() flushes every line; parseRecording skips blank
   assert.equal((parseRecording(text)[499] as { chunk: unknown }).chunk, { i: 499 });
 });
 
+test('a linked file follows a task’s frames (with `task`) until unlinked; nothing else of the task', async (ctx) => {
+  const recorder = createSessionRecorder({ dir: ctx.dir, clock: { now: () => ctx.now } });
+  const RUN = 'run_01JD0000000000000000000R03';
+  recorder.record(RUN, { kind: 'mcp_call', callId: 'c1', tool: 'run_task_template' });
+  recorder.record(TASK_A, { kind: 'frame', direction: 'out', channel: 'plugin_message', payload: { n: 0 } });
+  recorder.link(TASK_A, RUN);
+  ctx.now += 100;
+  recorder.record(TASK_A, { kind: 'frame', direction: 'out', channel: 'plugin_message', payload: { n: 1 } });
+  recorder.record(TASK_A, { kind: 'inspection', record: { type: '@xstate.snapshot' } });
+  recorder.link('../escape', RUN); // an unsafe id is never linked
+  recorder.record('../escape', { kind: 'frame', direction: 'in', channel: 'plugin_ack', payload: {} });
+  recorder.unlink(TASK_A, RUN);
+  recorder.record(TASK_A, { kind: 'frame', direction: 'in', channel: 'plugin_ack', payload: { n: 2 } });
+  await recorder.close();
+  const run = parseRecording(readFileSync(join(ctx.dir, `${RUN}.jsonl`), 'utf8'));
+  assert.equal(run, [
+    { t: 0, kind: 'mcp_call', callId: 'c1', tool: 'run_task_template' },
+    { t: 100, task: TASK_A, kind: 'frame', direction: 'out', channel: 'plugin_message', payload: { n: 1 } },
+  ]);
+  const own = parseRecording(readFileSync(join(ctx.dir, `${TASK_A}.jsonl`), 'utf8'));
+  assert.is(own.length, 4, 'the task’s own file has all of its entries');
+  assert.ok(own.every((line) => line.task === undefined));
+});
+
 test.run();
