@@ -2,7 +2,9 @@
 // session file of the MCP session's task (its tab's task actor), beside that task's frames,
 // events and inspection records: `mcp_call` when it arrives (first in the file for the call that
 // opens the tab), `mcp_result` with the arguments and the result when it returns. Calls over the
-// stdio bridge are the same calls. Calls without a tab, and the template tools, are not recorded.
+// stdio bridge are the same calls. Calls without a tab are not recorded. A template run has a file
+// of its own (mcp-run-recording.ts): its calls, its status changes and the frames of the tabs that
+// serve it while they do.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +114,51 @@ test('calls through the stdio bridge are recorded as the same calls', async (ctx
   }
   const taskId = ctx.h.routes.mcp.sessions.get('stdio')!.main!.taskId;
   assert.equal(callsIn((await files(ctx)).get(taskId)!), [`open ${URL_A}`]);
+});
+
+test("a template run's file: its calls and the frames of its tabs while they serve it; not the session's later calls", async (ctx) => {
+  const { h } = ctx;
+  await h.shell('s1', ['open', URL_A]);
+  const main = h.routes.mcp.sessions.get('s1')!.main!.taskId;
+  const run = await h.ok('run_task_template', {
+    templateId: 'batch_extract_pages',
+    sessionId: 's1',
+    inputs: { urls: [URL_A, URL_A] },
+    options: { mode: 'sync' },
+  });
+  assert.is(run.status, 'succeeded');
+  await h.ok('get_task_run', { runId: run.runId });
+  await h.ok('list_task_runs', {});
+  assert.is((await h.shell('s1', ['snapshot', '-i'])).exit_code, 0, 'the session goes on after the run');
+  const recorded = await files(ctx);
+  const lines = recorded.get(run.runId)!;
+  assert.ok(lines, 'the run has a file named by its id');
+  assert.equal(
+    lines.filter((l) => l.kind === 'mcp_result').map((l) => (l as { tool: string }).tool),
+    ['run_task_template', 'get_task_run'],
+    'the calls that name the run (list_task_runs names none)',
+  );
+  assert.equal(lines[0], {
+    t: 0,
+    kind: 'mcp_call',
+    callId: (lines[0] as { callId: string }).callId,
+    tool: 'run_task_template',
+  });
+  const changes = lines.flatMap((l) => (l.kind === 'run_change' ? [`${l.status} ${l.doneSteps}`] : []));
+  assert.equal(changes.at(-1), 'succeeded 2');
+  const tabs = new Set(lines.flatMap((l) => (l.task ? [l.task] : [])));
+  assert.is(tabs.size, 2, 'two worker tabs, one per page (the main tab did nothing during the run)');
+  for (const tab of tabs) {
+    assert.ok(recorded.has(tab), 'each worker tab has its own task file too');
+    const own = recorded.get(tab)!.filter((l) => l.kind === 'frame').length;
+    assert.is(
+      lines.filter((l) => l.task === tab).length,
+      own,
+      'every frame of the worker, from its first to its close',
+    );
+  }
+  assert.not.ok(tabs.has(main));
+  assert.equal(callsIn(recorded.get(main)!), [`open ${URL_A}`, 'snapshot -i'], 'the later call is the session’s own');
 });
 
 test.run();
