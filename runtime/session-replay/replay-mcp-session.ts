@@ -1,41 +1,25 @@
-// Replays one recorded MCP session (an MCP session's task file) against a fresh server: the
-// session runtime with /mcp mounted and its own recorder, a fake plugin with the recording's
-// clientId answering from the recording, and the real MCP SDK client making the recorded calls,
-// event-driven (each call, and each plugin-originated message such as a takeover_report, once as
-// many calls had arrived, frames been exchanged with the plugin, frontend events been emitted and calls
-// returned as before it when recorded: mcp-replay.ts). The live session's own recording is then compared with the recorded
-// one: the tool results the client got, the frontend events (in the task's seq order) and the
-// task's machine snapshots (in order); `mismatches` holds a readable diff of each part that differs.
-import { createWokenWait } from './woken-wait.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createOfflinePlanner } from '../llm/offline-planner/index.ts';
+// Replays one recorded MCP session (an MCP session's task file) against a fresh server
+// (mcp-replay-driver.ts: the session runtime with /mcp and its own recorder, a fake plugin with the
+// recording's clientId answering from the recording, the real MCP SDK client making the recorded
+// calls, each call and each plugin-originated message such as a takeover_report sent once as many
+// calls had arrived, frames been exchanged with the plugin, frontend events been emitted and calls
+// returned as before it when recorded). The live session's own recording is then compared with
+// the recorded one: the tool results the client got, the frontend events (in the task's seq
+// order) and the task's machine snapshots (in order); `mismatches` holds a readable diff of each
+// part that differs.
 import {
   describeFrontendEvents,
   formatDescriptor,
   inTaskOrder,
   recordedFrontendEvents,
 } from '../recorder/event-descriptors.ts';
-import {
-  describeInspection,
-  describeMcpCall,
-  describeMismatch,
-  mcpReplayInputs,
-  recordedMcpCalls,
-} from '../recorder/mcp-replay.ts';
-import { createReplayAnswerer, pluginClientIdOf, taskIdOf, type ReplayAnswererOptions } from '../recorder/replay.ts';
-import {
-  createSessionRecorder,
-  parseRecording,
-  type RecordedLine,
-  type SessionRecorder,
-} from '../recorder/session-recorder.ts';
-import { startFakePlugin, type BrowserActionFrame, type FakePlugin } from '../test-util/fake-plugin.ts';
+import { describeInspection, describeMcpCall, describeMismatch, recordedMcpCalls } from '../recorder/mcp-replay.ts';
+import { createReplayAnswerer, taskIdOf, type ReplayAnswererOptions } from '../recorder/replay.ts';
+import type { RecordedLine } from '../recorder/session-recorder.ts';
+import type { BrowserActionFrame } from '../test-util/fake-plugin.ts';
 import type { UrlPolicy } from '../url-policy/index.ts';
-import { fixtureUrlPolicy, startSessionRuntime, type SessionTimings } from './session-runtime.ts';
+import { driveMcpReplay } from './mcp-replay-driver.ts';
+import type { SessionTimings } from './session-runtime.ts';
 
 export interface McpReplayOptions {
   /** The timings the session was recorded with (FIXTURE_TIMINGS for fixtures/sessions). */
@@ -92,133 +76,37 @@ export async function replayMcpSession(
 ): Promise<McpReplayOutcome> {
   const recordedTaskId = taskIdOf(lines);
   if (!recordedTaskId) throw new Error('the recording has no frame with a taskId');
-  const inputs = mcpReplayInputs(lines);
-  if (!inputs.some((input) => input.channel === 'mcp_call')) throw new Error('the recording has no MCP call');
-  const unsupported = inputs.find((input) => input.channel === 'frontend_message');
-  if (unsupported)
-    throw new Error(`replayMcpSession does not replay a message from the web UI (at ${unsupported.t} ms)`);
-  const expectedEvents = recordedFrontendEvents(lines).length;
-  const expectedCalls = inputs.filter((input) => input.channel === 'mcp_call').length;
+  if (!lines.some((line) => line.kind === 'mcp_call')) throw new Error('the recording has no MCP call');
   const answerer = createReplayAnswerer(lines, options.answerer);
-
-  const recordDir = mkdtempSync(join(tmpdir(), 'mimo-mcp-replay-'));
-  const files = createSessionRecorder({ dir: recordDir, clock: { now: () => Date.now() } });
   let liveTaskId: string | undefined;
-  /** How far the live session got (as McpReplayProgress counts it in the recording). */
-  const live = { calls: 0, pluginFrames: 0, events: 0, returned: 0 };
-  const waiting = createWokenWait();
-  // The replay's recorder, watched: the first call names the session's task; its calls, plugin frames and events are counted.
-  const recorder: SessionRecorder = {
-    dir: files.dir,
-    close: () => files.close(),
-    link: (taskId, into) => files.link(taskId, into),
-    unlink: (taskId, into) => files.unlink(taskId, into),
-    record(taskId, entry) {
-      files.record(taskId, entry);
-      if (entry.kind === 'mcp_call') {
-        liveTaskId ??= taskId;
-        if (taskId === liveTaskId) live.calls++;
-      } else if (entry.kind === 'mcp_result') {
-        // Returned on the server (as the recording counts it), whether or not the client still waited.
-        if (taskId === liveTaskId) live.returned++;
-      } else if (entry.kind === 'frame' && taskId === liveTaskId) {
-        if (entry.channel === 'frontend_event') live.events++;
-        else if (entry.channel === 'plugin_message' || entry.channel === 'plugin_ack') live.pluginFrames++;
-        else return;
-      } else return;
-      waiting.wake();
-    },
-  };
-  const runtime = await startSessionRuntime({
-    llm: createOfflinePlanner(),
-    recorder,
+  const driven = await driveMcpReplay({
+    lines,
+    label: 'mcp-replay',
     ...(options.timings ? { timings: options.timings } : {}),
-    mcp: { urlPolicy: options.urlPolicy ?? fixtureUrlPolicy() },
+    ...(options.urlPolicy ? { urlPolicy: options.urlPolicy } : {}),
+    timeoutMs: options.timeoutMs ?? 15_000,
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+    answer: answerer.answer,
+    // The first call names the session's task; its calls, plugin frames and events are counted.
+    counts(taskId, entry) {
+      if (entry.kind === 'mcp_call') liveTaskId ??= taskId;
+      if (taskId !== liveTaskId) return undefined;
+      if (entry.kind === 'mcp_call') return 'calls';
+      // Returned on the server (as the recording counts it), whether or not the client still waited.
+      if (entry.kind === 'mcp_result') return 'returned';
+      if (entry.kind !== 'frame') return undefined;
+      if (entry.channel === 'frontend_event') return 'events';
+      return entry.channel === 'plugin_message' || entry.channel === 'plugin_ack' ? 'pluginFrames' : undefined;
+    },
+    // The recorded task id is the live one's in this replay.
+    toLive: (value) =>
+      liveTaskId ? (JSON.parse(JSON.stringify(value).split(recordedTaskId).join(liveTaskId)) as typeof value) : value,
+    liveFile: () => liveTaskId,
   });
-  let plugin: FakePlugin | undefined;
-  const client = new Client({ name: 'mimo-mcp-replay', version: '0.0.0' });
-  /** What the client got for each call, in the order the calls were made. */
-  const results: Array<{ tool: string; arguments: Record<string, unknown>; result: unknown; canceled?: boolean }> = [];
-  const aborts = new Map<string, AbortController>();
-  const inputAcks: unknown[] = [];
-  let timedOut = false;
-  try {
-    const clientId = pluginClientIdOf(lines);
-    if (clientId) plugin = await startFakePlugin({ url: runtime.url, clientId, answer: answerer.answer });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${runtime.url}/mcp`)));
-
-    let next = 0;
-    let sending: Promise<void> = Promise.resolve();
-    const calls: Array<Promise<void>> = [];
-    const flush = () => {
-      sending = sending.then(async () => {
-        while (next < inputs.length) {
-          const input = inputs[next]!;
-          if (
-            input.afterCalls > live.calls ||
-            input.afterPluginFrames > live.pluginFrames ||
-            input.afterEvents > live.events ||
-            input.afterResults > live.returned
-          )
-            return;
-          next++;
-          if (input.channel === 'mcp_call') {
-            const { tool, arguments: args, callId } = input.call;
-            const made: (typeof results)[number] = { tool, arguments: args, result: undefined };
-            results.push(made);
-            const abort = new AbortController();
-            aborts.set(callId, abort);
-            calls.push(
-              client.callTool({ name: tool, arguments: args }, undefined, { signal: abort.signal }).then(
-                (result) => void (made.result = result),
-                (error: Error) => {
-                  if (abort.signal.aborted) made.canceled = true;
-                  else made.result = { error: error.message };
-                },
-              ),
-            );
-          } else if (input.channel === 'mcp_cancel') {
-            aborts.get(input.callId)?.abort();
-          } else if (input.channel === 'plugin_message') {
-            // The recorded task id is the live one's in this replay.
-            const payload = liveTaskId
-              ? (JSON.parse(JSON.stringify(input.payload).split(recordedTaskId).join(liveTaskId)) as object)
-              : input.payload;
-            inputAcks.push(
-              await (plugin
-                ? plugin.send(payload as Record<string, unknown>).catch((error: Error) => ({ error: error.message }))
-                : { error: 'no plugin in this recording' }),
-            );
-          }
-        }
-      });
-    };
-
-    const timeoutMs = options.timeoutMs ?? 15_000;
-    timedOut = await waiting.until(
-      () => live.events >= expectedEvents && next >= inputs.length && live.returned >= expectedCalls,
-      timeoutMs,
-      flush,
-    );
-    await sending;
-    if (!timedOut) await Promise.all(calls);
-    await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 150));
-  } finally {
-    await client.close().catch(() => {});
-    plugin?.close();
-    await runtime.close();
-    await recorder.close();
-  }
-  let replayed: RecordedLine[] = [];
-  try {
-    if (liveTaskId) replayed = parseRecording(readFileSync(join(recordDir, `${liveTaskId}.jsonl`), 'utf8'));
-  } finally {
-    rmSync(recordDir, { recursive: true, force: true });
-  }
   const expected = partsOf(lines, recordedTaskId);
   const actual = {
-    ...(liveTaskId ? partsOf(replayed, liveTaskId) : { events: [], inspection: [] }),
-    results: results.map(describeMcpCall),
+    ...(liveTaskId ? partsOf(driven.lines, liveTaskId) : { events: [], inspection: [] }),
+    results: driven.made.map(describeMcpCall),
   };
   const mismatches = (['results', 'events', 'inspection'] as const)
     .map((part) => describeMismatch(part, expected[part], actual[part]))
@@ -229,11 +117,11 @@ export async function replayMcpSession(
     expected,
     actual,
     mismatches,
-    lines: replayed,
+    lines: driven.lines,
     unexpectedActions: [...answerer.unexpected],
     unusedActions: answerer.unused().map((e) => `${e.actionName} ${e.actionId}`),
-    pluginFrames: [...(plugin?.received ?? [])],
-    inputAcks,
-    timedOut,
+    pluginFrames: driven.pluginFrames,
+    inputAcks: driven.pluginAcks,
+    timedOut: driven.timedOut,
   };
 }
