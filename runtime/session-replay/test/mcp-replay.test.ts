@@ -3,6 +3,7 @@
 // calls, a fake plugin answers from the recording. The tool results the client gets, the frontend
 // events and the task's machine snapshots must be the recorded ones, in order; a mismatch is
 // reported as a readable diff. The building blocks (mcp-replay.ts) are checked on their own too.
+// The committed template run (mcp-template-run.jsonl: a run's file) is replayed the same way.
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -14,6 +15,7 @@ import {
   recordedMcpCalls,
 } from '../../recorder/mcp-replay.ts';
 import { parseRecording, type RecordedLine } from '../../recorder/session-recorder.ts';
+import { replayMcpRun } from '../replay-mcp-run.ts';
 import { replayMcpSession } from '../replay-mcp-session.ts';
 import { FIXTURE_TIMINGS } from '../session-runtime.ts';
 
@@ -93,6 +95,33 @@ test('results are compared without artifact ids or the server port; a differing 
   assert.match(diff, /> 1: b/);
   assert.match(diff, /> 1: x/);
   assert.ok(describeInspection(lines).length > 0, 'the compacted fixture keeps the snapshots');
+});
+
+test('mcp-template-run: batch_extract_pages over two pages, replayed to the same results and tab events', async () => {
+  const run = parseRecording(
+    readFileSync(new URL('../../../fixtures/sessions/mcp-template-run.jsonl', import.meta.url), 'utf8'),
+  );
+  const out = await replayMcpRun(run, { timings: FIXTURE_TIMINGS });
+  assert.is(out.timedOut, false);
+  assert.equal(out.mismatches, [], out.mismatches.join('\n\n'));
+  assert.equal(out.unexpectedActions, []);
+  assert.equal(out.unusedActions, []);
+  // What the fixture is about: two worker tabs, each page read, the run succeeded with both items.
+  assert.is(out.tabs.size, 2);
+  assert.is(out.actual.results.length, 2);
+  assert.match(out.actual.results[0]!, /"summary":\{"total":2,"succeeded":2,"failed":0,"skipped":0\}/);
+  assert.match(out.actual.results[0]!, /Yixing Clay Teapot/);
+  assert.equal(
+    out.actual.events.filter((e) => e.startsWith('<tab') || e.includes('readability')),
+    [
+      '<tab 1>',
+      'toolUsed browser_readability_extract start',
+      'toolUsed browser_readability_extract success',
+      '<tab 2>',
+      'toolUsed browser_readability_extract start',
+      'toolUsed browser_readability_extract success',
+    ],
+  );
 });
 
 test.run();
