@@ -1,9 +1,8 @@
 // The folder ArtifactStore (the default): metadata beside the bytes in one local folder
 // (artifact-folder.ts for the layout, artifact-sweep.ts for the sweep). The upload slot is a Set
 // of this process, so it is single-use within one process only: cluster mode uses PostgreSQL.
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ioError } from './artifact-error.ts';
 import { createArtifactFolder, type ArtifactFolder } from './artifact-folder.ts';
@@ -13,12 +12,10 @@ import { sweepFolder } from './artifact-sweep.ts';
 /** Upload bytes gathered in memory before a write (bounded per upload). */
 const FLUSH_BYTES = 512 * 1024;
 
-async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
+/** Writes the chunks in one call (a short write goes on from where it stopped). */
+function writeAllSync(fd: number, chunks: Uint8Array[]): void {
   let buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  while (buffer.byteLength > 0) {
-    const { bytesWritten } = await handle.write(buffer, 0, buffer.byteLength);
-    buffer = buffer.subarray(bytesWritten);
-  }
+  while (buffer.byteLength > 0) buffer = buffer.subarray(writeSync(fd, buffer, 0, buffer.byteLength));
 }
 
 export function createFolderArtifactStore(dir: string): ArtifactStore & { folder: ArtifactFolder } {
@@ -46,57 +43,72 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
       // written (atomically, after the bytes), so a reader never sees a partial upload; bytes left
       // without metadata by a crash are swept (artifact-sweep.ts), and `busy` keeps the sweep away
       // meanwhile. Bytes already there are either an artifact uploaded through another instance on
-      // this folder (its metadata says ready: refused) or the leftover of a crashed upload (overwritten).
+      // this folder (its metadata says ready: refused) or the leftover of a crashed upload
+      // (overwritten). The file itself is created when the first bytes are written: an upload below
+      // FLUSH_BYTES (a screenshot) is created, written and closed in one go at its commit.
       const path = folder.dataPath(artifactId);
-      let file: FileHandle | undefined;
+      let leftover = false;
       try {
         await ensureDir();
-        file = await open(path, 'wx').catch(async (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
+        if (existsSync(path)) {
           const meta = await folder.readMeta(artifactId);
-          if (meta !== null && meta !== 'damaged' && meta.state === 'ready') return undefined;
-          return open(path, 'w');
-        });
+          if (meta !== null && meta !== 'damaged' && meta.state === 'ready') {
+            release();
+            return { ok: false, reason: 'already_uploaded' };
+          }
+          leftover = true;
+        }
       } catch (error) {
         release();
         throw ioError('create the upload file', error, { artifactId });
       }
-      if (!file) {
-        release();
-        return { ok: false, reason: 'already_uploaded' };
-      }
-      const handle = file;
+      let fd: number | undefined;
       let closed = false;
-      const close = async () => {
-        if (closed) return;
+      const close = () => {
+        if (fd === undefined || closed) return;
         closed = true;
-        await handle.close();
+        closeSync(fd);
+      };
+      const drop = () => {
+        try {
+          close();
+        } finally {
+          rmSync(path, { force: true });
+        }
       };
       // Chunks are gathered up to FLUSH_BYTES and written in one call (a screenshot: one write).
       let pending: Uint8Array[] = [];
       let pendingBytes = 0;
-      const flush = async () => {
+      const flush = () => {
+        // 'wx' unless a crash's leftover is known to be there: bytes that appeared since the claim
+        // are another instance's upload, not ours to overwrite.
+        fd ??= openSync(path, leftover ? 'w' : 'wx');
         if (pendingBytes === 0) return;
         const chunks = pending;
         pending = [];
         pendingBytes = 0;
-        await writeAll(handle, chunks);
+        writeAllSync(fd, chunks);
       };
       const sink: UploadSink = {
         async write(chunk) {
           if (chunk.byteLength === 0) return;
           pending.push(chunk);
           pendingBytes += chunk.byteLength;
-          if (pendingBytes >= FLUSH_BYTES) await flush();
+          if (pendingBytes >= FLUSH_BYTES) flush();
         },
         async commit(ready) {
           try {
-            await flush();
-            await close();
-            await folder.writeMeta(ready);
+            flush();
+            close();
+            folder.writeMetaSync(ready);
           } catch (error) {
-            await close().catch(() => undefined);
-            await rm(path, { force: true }).catch(() => undefined);
+            if (fd !== undefined) {
+              try {
+                drop();
+              } catch {
+                // a leftover without metadata is swept
+              }
+            }
             throw error;
           } finally {
             release();
@@ -104,8 +116,9 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
         },
         async abort() {
           try {
-            await close().catch(() => undefined);
-            await rm(path, { force: true }).catch(() => undefined);
+            if (fd !== undefined) drop();
+          } catch {
+            // a leftover without metadata is swept
           } finally {
             release();
           }
