@@ -1,7 +1,7 @@
 // The folder ArtifactStore (the default): metadata beside the bytes in one local folder
 // (artifact-folder.ts for the layout, artifact-sweep.ts for the sweep). The upload slot is a Set
 // of this process, so it is single-use within one process only: cluster mode uses PostgreSQL.
-import { closeSync, createReadStream, existsSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, rmSync, writevSync } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ioError } from './artifact-error.ts';
@@ -12,10 +12,21 @@ import { sweepFolder } from './artifact-sweep.ts';
 /** Upload bytes gathered in memory before a write (bounded per upload). */
 const FLUSH_BYTES = 512 * 1024;
 
-/** Writes the chunks in one call (a short write goes on from where it stopped). */
+/** Writes the chunks in one call, without joining them first (a short write goes on from where it stopped). */
 function writeAllSync(fd: number, chunks: Uint8Array[]): void {
-  let buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  while (buffer.byteLength > 0) buffer = buffer.subarray(writeSync(fd, buffer, 0, buffer.byteLength));
+  let rest = chunks;
+  while (rest.length > 0) {
+    let written = writevSync(fd, rest);
+    const next: Uint8Array[] = [];
+    for (const chunk of rest) {
+      if (written >= chunk.byteLength) written -= chunk.byteLength;
+      else {
+        next.push(written > 0 ? chunk.subarray(written) : chunk);
+        written = 0;
+      }
+    }
+    rest = next;
+  }
 }
 
 export function createFolderArtifactStore(dir: string): ArtifactStore & { folder: ArtifactFolder } {
