@@ -145,8 +145,73 @@ function howTo(textEnd: number, textTotal: number, shown: number, total: number)
   return parts.join('; ');
 }
 
+/** Tokens of one element in a context (its JSON and the comma after it), counted once per element object. */
+const elementCosts = new WeakMap<PageElement, number>();
+function elementCost(e: PageElement): number {
+  let cost = elementCosts.get(e);
+  if (cost === undefined) elementCosts.set(e, (cost = countTokens(e) + 1));
+  return cost;
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+const sameBox = (a: BBox | undefined, b: BBox | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h);
+
+/**
+ * The last context cut from a page's elements (the same array, kept by a later read of the same
+ * content, page-context.ts) with what else it was cut from: a step on an unchanged page with the
+ * same budget and focus gets the same cut without counting it again.
+ */
+const lastFits = new WeakMap<
+  PageElement[],
+  { page: FullPage; budgetTokens: number; focus: BBox | undefined; fitted: PageContext }
+>();
+
+function samePageParts(a: FullPage, b: FullPage): boolean {
+  return (
+    a.tabId === b.tabId &&
+    a.url === b.url &&
+    a.title === b.title &&
+    a.text === b.text &&
+    a.boxes === b.boxes &&
+    a.viewport?.width === b.viewport?.width &&
+    a.viewport?.height === b.viewport?.height &&
+    sameList(a.warnings, b.warnings) &&
+    sameList(a.missing, b.missing)
+  );
+}
+
+/** A copy a caller may change without changing the cached cut. */
+const copyOf = (fitted: PageContext): PageContext => ({
+  ...fitted,
+  elements: [...fitted.elements],
+  ...(fitted.warnings ? { warnings: [...fitted.warnings] } : {}),
+  ...(fitted.missing ? { missing: [...fitted.missing] } : {}),
+  ...(fitted.paging ? { paging: { ...fitted.paging } } : {}),
+});
+
 /** The page as one step's context: at most `budgetTokens` tokens of JSON. */
 export function fitPage(page: FullPage, options: { budgetTokens: number; focus?: BBox | undefined }): PageContext {
+  const last = lastFits.get(page.elements);
+  if (
+    last &&
+    last.budgetTokens === options.budgetTokens &&
+    sameBox(last.focus, options.focus) &&
+    samePageParts(last.page, page)
+  )
+    return copyOf(last.fitted);
+  const fitted = fitPageOnce(page, options);
+  lastFits.set(page.elements, {
+    page,
+    budgetTokens: options.budgetTokens,
+    focus: options.focus && { ...options.focus },
+    fitted: copyOf(fitted),
+  });
+  return fitted;
+}
+
+function fitPageOnce(page: FullPage, options: { budgetTokens: number; focus?: BBox | undefined }): PageContext {
   const base: PageContext = {
     tabId: page.tabId,
     url: page.url,
@@ -170,7 +235,7 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
   const available = Math.max(0, options.budgetTokens - skeleton);
 
   const ordered = elementPriority(page, options.focus);
-  const cost = new Map(ordered.map((e) => [e.clickId, countTokens(e) + 1]));
+  const cost = new Map(ordered.map((e) => [e.clickId, elementCost(e)]));
   const elementsTokens = ordered.reduce((sum, e) => sum + cost.get(e.clickId)!, 0);
   const textTokens = countTokens(page.text);
 
