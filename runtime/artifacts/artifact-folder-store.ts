@@ -1,8 +1,9 @@
 // The folder ArtifactStore (the default): metadata beside the bytes in one local folder
 // (artifact-folder.ts for the layout, artifact-sweep.ts for the sweep). The upload slot is a Set
 // of this process, so it is single-use within one process only: cluster mode uses PostgreSQL.
-import { closeSync, createReadStream, existsSync, openSync, rmSync, writevSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ioError } from './artifact-error.ts';
 import { createArtifactFolder, type ArtifactFolder } from './artifact-folder.ts';
@@ -12,17 +13,17 @@ import { sweepFolder } from './artifact-sweep.ts';
 /** Upload bytes gathered in memory before a write (bounded per upload). */
 const FLUSH_BYTES = 512 * 1024;
 
-/** Writes the chunks in one call, without joining them first (a short write goes on from where it stopped). */
-function writeAllSync(fd: number, chunks: Uint8Array[]): void {
+/** Writes the chunks with one writev, without joining them first (a short write goes on from where it stopped). */
+async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
   let rest = chunks;
   while (rest.length > 0) {
-    let written = writevSync(fd, rest);
+    let { bytesWritten } = await handle.writev(rest);
     const next: Uint8Array[] = [];
     for (const chunk of rest) {
-      if (written >= chunk.byteLength) written -= chunk.byteLength;
+      if (bytesWritten >= chunk.byteLength) bytesWritten -= chunk.byteLength;
       else {
-        next.push(written > 0 ? chunk.subarray(written) : chunk);
-        written = 0;
+        next.push(bytesWritten > 0 ? chunk.subarray(bytesWritten) : chunk);
+        bytesWritten = 0;
       }
     }
     rest = next;
@@ -54,72 +55,57 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
       // written (atomically, after the bytes), so a reader never sees a partial upload; bytes left
       // without metadata by a crash are swept (artifact-sweep.ts), and `busy` keeps the sweep away
       // meanwhile. Bytes already there are either an artifact uploaded through another instance on
-      // this folder (its metadata says ready: refused) or the leftover of a crashed upload
-      // (overwritten). The file itself is created when the first bytes are written: an upload below
-      // FLUSH_BYTES (a screenshot) is created, written and closed in one go at its commit.
+      // this folder (its metadata says ready: refused) or the leftover of a crashed upload (overwritten).
       const path = folder.dataPath(artifactId);
-      let leftover = false;
+      let file: FileHandle | undefined;
       try {
         await ensureDir();
-        if (existsSync(path)) {
+        file = await open(path, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
           const meta = await folder.readMeta(artifactId);
-          if (meta !== null && meta !== 'damaged' && meta.state === 'ready') {
-            release();
-            return { ok: false, reason: 'already_uploaded' };
-          }
-          leftover = true;
-        }
+          if (meta !== null && meta !== 'damaged' && meta.state === 'ready') return undefined;
+          return open(path, 'w');
+        });
       } catch (error) {
         release();
         throw ioError('create the upload file', error, { artifactId });
       }
-      let fd: number | undefined;
+      if (!file) {
+        release();
+        return { ok: false, reason: 'already_uploaded' };
+      }
+      const handle = file;
       let closed = false;
-      const close = () => {
-        if (fd === undefined || closed) return;
+      const close = async () => {
+        if (closed) return;
         closed = true;
-        closeSync(fd);
-      };
-      const drop = () => {
-        try {
-          close();
-        } finally {
-          rmSync(path, { force: true });
-        }
+        await handle.close();
       };
       // Chunks are gathered up to FLUSH_BYTES and written in one call (a screenshot: one write).
       let pending: Uint8Array[] = [];
       let pendingBytes = 0;
-      const flush = () => {
-        // 'wx' unless a crash's leftover is known to be there: bytes that appeared since the claim
-        // are another instance's upload, not ours to overwrite.
-        fd ??= openSync(path, leftover ? 'w' : 'wx');
+      const flush = async () => {
         if (pendingBytes === 0) return;
         const chunks = pending;
         pending = [];
         pendingBytes = 0;
-        writeAllSync(fd, chunks);
+        await writeAll(handle, chunks);
       };
       const sink: UploadSink = {
         async write(chunk) {
           if (chunk.byteLength === 0) return;
           pending.push(chunk);
           pendingBytes += chunk.byteLength;
-          if (pendingBytes >= FLUSH_BYTES) flush();
+          if (pendingBytes >= FLUSH_BYTES) await flush();
         },
         async commit(ready) {
           try {
-            flush();
-            close();
-            folder.writeMetaSync(ready);
+            await flush();
+            await close();
+            await folder.writeMeta(ready);
           } catch (error) {
-            if (fd !== undefined) {
-              try {
-                drop();
-              } catch {
-                // a leftover without metadata is swept
-              }
-            }
+            await close().catch(() => undefined);
+            await rm(path, { force: true }).catch(() => undefined);
             throw error;
           } finally {
             release();
@@ -127,9 +113,8 @@ export function createFolderArtifactStore(dir: string): ArtifactStore & { folder
         },
         async abort() {
           try {
-            if (fd !== undefined) drop();
-          } catch {
-            // a leftover without metadata is swept
+            await close().catch(() => undefined);
+            await rm(path, { force: true }).catch(() => undefined);
           } finally {
             release();
           }

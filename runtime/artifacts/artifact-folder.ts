@@ -6,7 +6,6 @@
 // writes its bytes in place, then its metadata: artifact-folder-store.ts). Temp files in use are
 // listed in `inUse`, so a sweep removes only the ones left behind by a crash.
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isValidArtifactId } from './artifact-id.ts';
@@ -34,8 +33,6 @@ export interface ArtifactFolder {
   /** null: no metadata; 'damaged': present but not an ArtifactMeta. */
   readMeta(artifactId: string): Promise<ArtifactMeta | null | 'damaged'>;
   writeMeta(meta: ArtifactMeta): Promise<void>;
-  /** writeMeta on the calling thread (a small file: cheaper than three trips to the thread pool). */
-  writeMetaSync(meta: ArtifactMeta): void;
   writeData(artifactId: string, bytes: Uint8Array | string): Promise<void>;
 }
 
@@ -71,17 +68,6 @@ export function createArtifactFolder(dir: string): ArtifactFolder {
     }
   }
 
-  function atomicWriteSync(artifactId: string, target: string, content: string): void {
-    const temp = folder.tempPath(artifactId, 'tmp');
-    try {
-      writeFileSync(temp, content);
-      renameSync(temp, target);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
-    }
-  }
-
   const folder: ArtifactFolder = {
     dir: root,
     inUse,
@@ -114,7 +100,6 @@ export function createArtifactFolder(dir: string): ArtifactFolder {
       }
     },
     writeMeta: (meta) => atomicWrite(meta.artifactId, folder.metaPath(meta.artifactId), JSON.stringify(meta)),
-    writeMetaSync: (meta) => atomicWriteSync(meta.artifactId, folder.metaPath(meta.artifactId), JSON.stringify(meta)),
     writeData: (artifactId, bytes) => atomicWrite(artifactId, folder.dataPath(artifactId), bytes),
   };
   return folder;
