@@ -145,28 +145,34 @@ function howTo(textEnd: number, textTotal: number, shown: number, total: number)
   return parts.join('; ');
 }
 
-/** Tokens of one element in a context (its JSON and the comma after it), counted once per element object. */
-const elementCosts = new WeakMap<PageElement, number>();
-function elementCost(e: PageElement): number {
-  let cost = elementCosts.get(e);
-  if (cost === undefined) elementCosts.set(e, (cost = countTokens(e) + 1));
-  return cost;
+/**
+ * What was counted and cut from one element list, kept on the list itself (a symbol-keyed
+ * property: not in its JSON, gone with the list; a later read of the same page reuses the list,
+ * page-context.ts): each element's tokens in a context (its JSON and the comma after it) by
+ * clickId, and the last cut with what else it was cut from, so a step on an unchanged page with
+ * the same budget and focus gets the same cut without counting it again.
+ */
+const FITTED = Symbol('fitted');
+interface Fitted {
+  costs: Map<number, number>;
+  last?: { page: FullPage; budgetTokens: number; focus: BBox | undefined; fitted: PageContext };
+}
+type FittedList = PageElement[] & { [FITTED]?: Fitted };
+
+function fittedOf(elements: PageElement[]): Fitted {
+  const list = elements as FittedList;
+  let fitted = list[FITTED];
+  if (!fitted) {
+    fitted = { costs: new Map(elements.map((e) => [e.clickId, countTokens(e) + 1])) };
+    Object.defineProperty(list, FITTED, { value: fitted, enumerable: false, writable: true });
+  }
+  return fitted;
 }
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
   a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
 const sameBox = (a: BBox | undefined, b: BBox | undefined) =>
   a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h);
-
-/**
- * The last context cut from a page's elements (the same array, kept by a later read of the same
- * content, page-context.ts) with what else it was cut from: a step on an unchanged page with the
- * same budget and focus gets the same cut without counting it again.
- */
-const lastFits = new WeakMap<
-  PageElement[],
-  { page: FullPage; budgetTokens: number; focus: BBox | undefined; fitted: PageContext }
->();
 
 function samePageParts(a: FullPage, b: FullPage): boolean {
   return (
@@ -193,7 +199,8 @@ const copyOf = (fitted: PageContext): PageContext => ({
 
 /** The page as one step's context: at most `budgetTokens` tokens of JSON. */
 export function fitPage(page: FullPage, options: { budgetTokens: number; focus?: BBox | undefined }): PageContext {
-  const last = lastFits.get(page.elements);
+  const kept = fittedOf(page.elements);
+  const last = kept.last;
   if (
     last &&
     last.budgetTokens === options.budgetTokens &&
@@ -201,17 +208,21 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
     samePageParts(last.page, page)
   )
     return copyOf(last.fitted);
-  const fitted = fitPageOnce(page, options);
-  lastFits.set(page.elements, {
+  const fitted = fitPageOnce(page, options, kept.costs);
+  kept.last = {
     page,
     budgetTokens: options.budgetTokens,
     focus: options.focus && { ...options.focus },
     fitted: copyOf(fitted),
-  });
+  };
   return fitted;
 }
 
-function fitPageOnce(page: FullPage, options: { budgetTokens: number; focus?: BBox | undefined }): PageContext {
+function fitPageOnce(
+  page: FullPage,
+  options: { budgetTokens: number; focus?: BBox | undefined },
+  cost: Map<number, number>,
+): PageContext {
   const base: PageContext = {
     tabId: page.tabId,
     url: page.url,
@@ -235,7 +246,6 @@ function fitPageOnce(page: FullPage, options: { budgetTokens: number; focus?: BB
   const available = Math.max(0, options.budgetTokens - skeleton);
 
   const ordered = elementPriority(page, options.focus);
-  const cost = new Map(ordered.map((e) => [e.clickId, elementCost(e)]));
   const elementsTokens = ordered.reduce((sum, e) => sum + cost.get(e.clickId)!, 0);
   const textTokens = countTokens(page.text);
 

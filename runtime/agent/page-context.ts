@@ -97,8 +97,12 @@ function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** What a page was made from: a later read of the same content reuses what was made of it. */
-const sources = new WeakMap<FullPage, { text: string; elements: IndexedElement[] }>();
+/**
+ * What a page was made from, kept on the page (a symbol-keyed property: not in its JSON): a later
+ * read of the same content reuses what was made of it.
+ */
+const SOURCE = Symbol('source');
+type Sourced = FullPage & { [SOURCE]?: { text: string; elements: IndexedElement[] } };
 
 export function fullPageOf(
   input: {
@@ -120,7 +124,7 @@ export function fullPageOf(
    */
   previous?: FullPage | null,
 ): FullPage {
-  const source = previous ? sources.get(previous) : undefined;
+  const source = (previous as Sourced | null | undefined)?.[SOURCE];
   const sameText = source !== undefined && source.text === input.text;
   const sameElements = source !== undefined && sameJson(source.elements, input.elements);
   let boxes: Map<number, BBox>;
@@ -146,9 +150,9 @@ export function fullPageOf(
   if (input.viewport && input.viewport.width > 0 && input.viewport.height > 0) page.viewport = input.viewport;
   if (input.warnings?.length) page.warnings = input.warnings;
   if (input.missing?.length) page.missing = input.missing;
-  sources.set(page, {
-    text: sameText ? source.text : input.text,
-    elements: sameElements ? source.elements : input.elements,
+  Object.defineProperty(page, SOURCE, {
+    value: { text: sameText ? source.text : input.text, elements: sameElements ? source.elements : input.elements },
+    enumerable: false,
   });
   return page;
 }
