@@ -13,20 +13,11 @@ import { sweepFolder } from './artifact-sweep.ts';
 /** Upload bytes gathered in memory before a write (bounded per upload). */
 const FLUSH_BYTES = 512 * 1024;
 
-/** Writes the chunks with one writev, without joining them first (a short write goes on from where it stopped). */
 async function writeAll(handle: FileHandle, chunks: Uint8Array[]): Promise<void> {
-  let rest = chunks;
-  while (rest.length > 0) {
-    let { bytesWritten } = await handle.writev(rest);
-    const next: Uint8Array[] = [];
-    for (const chunk of rest) {
-      if (bytesWritten >= chunk.byteLength) bytesWritten -= chunk.byteLength;
-      else {
-        next.push(bytesWritten > 0 ? chunk.subarray(bytesWritten) : chunk);
-        bytesWritten = 0;
-      }
-    }
-    rest = next;
+  let buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  while (buffer.byteLength > 0) {
+    const { bytesWritten } = await handle.write(buffer, 0, buffer.byteLength);
+    buffer = buffer.subarray(bytesWritten);
   }
 }
 
