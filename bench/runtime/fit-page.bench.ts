@@ -4,17 +4,20 @@
 // MIMO_BENCH_COMPARE_TREE=<another checkout> its fitPage runs too, rounds interleaved.
 //
 //   node --import tsx bench/runtime/fit-page.bench.ts   MIMO_BENCH_FITS (per round, default 300), MIMO_BENCH_ROUNDS (default 5),
-//     MIMO_BENCH_VARY_BUDGET=1 (budgets that differ by up to 400 tokens from step to step)
+//     MIMO_BENCH_VARY_BUDGET=1 (budgets that differ by up to 400 tokens from step to step),
+//     MIMO_BENCH_WITH_READ=1 (times the read's fullPageOf too, handed the task's previous page as
+//     page-read.ts does: an unchanged page is made once, a checkout without that ignores it)
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 type Fit = (page: unknown, options: { budgetTokens: number }) => unknown;
-type Of = (input: unknown) => unknown;
+type Of = (input: unknown, previous?: unknown) => unknown;
 
 const fits = Number(process.env.MIMO_BENCH_FITS ?? 300);
 const rounds = Number(process.env.MIMO_BENCH_ROUNDS ?? 5);
 const vary = process.env.MIMO_BENCH_VARY_BUDGET === '1';
+const withRead = process.env.MIMO_BENCH_WITH_READ === '1';
 const raw = readFileSync(new URL('./captured/lang_select.page.json', import.meta.url), 'utf8');
 
 async function load(tree: string): Promise<{ fit: Fit; of: Of }> {
@@ -25,13 +28,17 @@ async function load(tree: string): Promise<{ fit: Fit; of: Of }> {
 
 function round({ fit, of }: { fit: Fit; of: Of }): number {
   let micros = 0;
+  let previous: unknown;
   for (let i = 0; i < fits; i++) {
-    const page = of({ tabId: 1, ...(JSON.parse(raw) as object) });
-    const cpu0 = process.cpuUsage();
+    const input = { tabId: 1, ...(JSON.parse(raw) as object) };
+    const cpu0 = withRead ? process.cpuUsage() : undefined;
+    const page = of(input, previous);
+    if (withRead) previous = page;
+    const cpu0fit = cpu0 ?? process.cpuUsage();
     // MIMO_BENCH_VARY_BUDGET=1: each step's budget differs by up to 400 tokens, as the browser state
     // and the tool result around the page do between steps.
     fit(page, { budgetTokens: vary ? 3_000 - ((i * 37) % 400) : 3_000 });
-    const cpu = process.cpuUsage(cpu0);
+    const cpu = process.cpuUsage(cpu0fit);
     micros += cpu.user + cpu.system;
   }
   return micros / fits;

@@ -52,15 +52,24 @@ function ready(child: ChildProcess): Promise<void> {
   });
 }
 async function cpuOf(child: ChildProcess, type: 'cpu' | 'stats'): Promise<number> {
-  const reply = next<{ micros?: number; cpu?: { user: number; system: number } }>(child, type);
+  return (await cpuSplitOf(child, type)).total;
+}
+/** CPU so far (user + system) and its system (kernel) part, when the process reports it. */
+async function cpuSplitOf(child: ChildProcess, type: 'cpu' | 'stats'): Promise<{ total: number; system: number }> {
+  const reply = next<{ micros?: number; systemMicros?: number; cpu?: { user: number; system: number } }>(child, type);
   child.send({ type });
   const r = await reply;
-  return r.micros ?? r.cpu!.user + r.cpu!.system;
+  return {
+    total: r.micros ?? r.cpu!.user + r.cpu!.system,
+    system: r.systemMicros ?? r.cpu?.system ?? NaN,
+  };
 }
 
 export interface ServerWindow {
   actions: number;
   serverCpuMicrosPerAction: number;
+  /** Of which in the kernel (system time: socket and file syscalls, page faults). */
+  serverSystemMicrosPerAction: number;
   actionsPerSecondPerCore: number;
   gapP50Ms: number;
   gapP99Ms: number;
@@ -102,9 +111,9 @@ async function serverWindow(
   await started;
   await sleep(2_000); // warm-up (the JIT)
   swarm.send({ type: 'window', on: true });
-  const before = await cpuOf(server, 'cpu');
+  const before = await cpuSplitOf(server, 'cpu');
   await sleep(options.ms);
-  const after = await cpuOf(server, 'cpu');
+  const after = await cpuSplitOf(server, 'cpu');
   swarm.send({ type: 'window', on: false });
   const stats = next<{ actions: number; gapsMs: number[] }>(swarm, 'stats');
   swarm.send({ type: 'stats' });
@@ -115,10 +124,11 @@ async function serverWindow(
     [swarm, server].map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
   );
   gapsMs.sort((a, b) => a - b);
-  const perAction = (after - before) / Math.max(1, actions);
+  const perAction = (after.total - before.total) / Math.max(1, actions);
   return {
     actions,
     serverCpuMicrosPerAction: perAction,
+    serverSystemMicrosPerAction: (after.system - before.system) / Math.max(1, actions),
     actionsPerSecondPerCore: 1e6 / perAction,
     gapP50Ms: percentile(gapsMs, 50),
     gapP99Ms: percentile(gapsMs, 99),
@@ -170,7 +180,7 @@ export async function benchServerBlackbox(options: {
 }
 
 function windowText(x: ServerWindow): string {
-  return `actions ${String(x.actions).padStart(6)}  server CPU/action ${x.serverCpuMicrosPerAction.toFixed(0).padStart(5)} µs  actions/s/core ${x.actionsPerSecondPerCore.toFixed(0).padStart(5)}  gap p50 ${x.gapP50Ms.toFixed(2)} ms p99 ${x.gapP99Ms.toFixed(2)} ms`;
+  return `actions ${String(x.actions).padStart(6)}  server CPU/action ${x.serverCpuMicrosPerAction.toFixed(0).padStart(5)} µs (kernel ${x.serverSystemMicrosPerAction.toFixed(0).padStart(4)})  actions/s/core ${x.actionsPerSecondPerCore.toFixed(0).padStart(5)}  gap p50 ${x.gapP50Ms.toFixed(2)} ms p99 ${x.gapP99Ms.toFixed(2)} ms`;
 }
 
 export function printServerBlackbox(r: Awaited<ReturnType<typeof benchServerBlackbox>>): void {

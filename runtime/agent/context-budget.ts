@@ -145,8 +145,84 @@ function howTo(textEnd: number, textTotal: number, shown: number, total: number)
   return parts.join('; ');
 }
 
+/**
+ * What was counted and cut from one element list, kept on the list itself (a symbol-keyed
+ * property: not in its JSON, gone with the list; a later read of the same page reuses the list,
+ * page-context.ts): each element's tokens in a context (its JSON and the comma after it) by
+ * clickId, and the last cut with what else it was cut from, so a step on an unchanged page with
+ * the same budget and focus gets the same cut without counting it again.
+ */
+const FITTED = Symbol('fitted');
+interface Fitted {
+  costs: Map<number, number>;
+  last?: { page: FullPage; budgetTokens: number; focus: BBox | undefined; fitted: PageContext };
+}
+type FittedList = PageElement[] & { [FITTED]?: Fitted };
+
+function fittedOf(elements: PageElement[]): Fitted {
+  const list = elements as FittedList;
+  let fitted = list[FITTED];
+  if (!fitted) {
+    fitted = { costs: new Map(elements.map((e) => [e.clickId, countTokens(e) + 1])) };
+    Object.defineProperty(list, FITTED, { value: fitted, enumerable: false, writable: true });
+  }
+  return fitted;
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]));
+const sameBox = (a: BBox | undefined, b: BBox | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h);
+
+function samePageParts(a: FullPage, b: FullPage): boolean {
+  return (
+    a.tabId === b.tabId &&
+    a.url === b.url &&
+    a.title === b.title &&
+    a.text === b.text &&
+    a.boxes === b.boxes &&
+    a.viewport?.width === b.viewport?.width &&
+    a.viewport?.height === b.viewport?.height &&
+    sameList(a.warnings, b.warnings) &&
+    sameList(a.missing, b.missing)
+  );
+}
+
+/** A copy a caller may change without changing the cached cut. */
+const copyOf = (fitted: PageContext): PageContext => ({
+  ...fitted,
+  elements: [...fitted.elements],
+  ...(fitted.warnings ? { warnings: [...fitted.warnings] } : {}),
+  ...(fitted.missing ? { missing: [...fitted.missing] } : {}),
+  ...(fitted.paging ? { paging: { ...fitted.paging } } : {}),
+});
+
 /** The page as one step's context: at most `budgetTokens` tokens of JSON. */
 export function fitPage(page: FullPage, options: { budgetTokens: number; focus?: BBox | undefined }): PageContext {
+  const kept = fittedOf(page.elements);
+  const last = kept.last;
+  if (
+    last &&
+    last.budgetTokens === options.budgetTokens &&
+    sameBox(last.focus, options.focus) &&
+    samePageParts(last.page, page)
+  )
+    return copyOf(last.fitted);
+  const fitted = fitPageOnce(page, options, kept.costs);
+  kept.last = {
+    page,
+    budgetTokens: options.budgetTokens,
+    focus: options.focus && { ...options.focus },
+    fitted: copyOf(fitted),
+  };
+  return fitted;
+}
+
+function fitPageOnce(
+  page: FullPage,
+  options: { budgetTokens: number; focus?: BBox | undefined },
+  cost: Map<number, number>,
+): PageContext {
   const base: PageContext = {
     tabId: page.tabId,
     url: page.url,
@@ -170,7 +246,6 @@ export function fitPage(page: FullPage, options: { budgetTokens: number; focus?:
   const available = Math.max(0, options.budgetTokens - skeleton);
 
   const ordered = elementPriority(page, options.focus);
-  const cost = new Map(ordered.map((e) => [e.clickId, countTokens(e) + 1]));
   const elementsTokens = ordered.reduce((sum, e) => sum + cost.get(e.clickId)!, 0);
   const textTokens = countTokens(page.text);
 

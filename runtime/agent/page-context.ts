@@ -78,35 +78,82 @@ export function pageElementOf(e: IndexedElement): PageElement {
   return out;
 }
 
-export function fullPageOf(input: {
-  tabId: number;
-  url: string;
-  title?: string | undefined;
-  /** The readable text: inline from the extension, or read back from its artifact. */
-  text: string;
-  textFromArtifact?: boolean;
-  elements: IndexedElement[];
-  viewport?: { width: number; height: number } | undefined;
-  warnings?: string[];
-  missing?: string[];
-}): FullPage {
-  const boxes = new Map<number, BBox>();
-  for (const e of input.elements) if (e.bbox) boxes.set(e.clickId, e.bbox);
+/** Structural equality of two JSON values (what a DOM index result is, parsed). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key)) return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * What a page was made from, kept on the page (a symbol-keyed property: not in its JSON): a later
+ * read of the same content reuses what was made of it.
+ */
+const SOURCE = Symbol('source');
+type Sourced = FullPage & { [SOURCE]?: { text: string; elements: IndexedElement[] } };
+
+export function fullPageOf(
+  input: {
+    tabId: number;
+    url: string;
+    title?: string | undefined;
+    /** The readable text: inline from the extension, or read back from its artifact. */
+    text: string;
+    textFromArtifact?: boolean;
+    elements: IndexedElement[];
+    viewport?: { width: number; height: number } | undefined;
+    warnings?: string[];
+    missing?: string[];
+  },
+  /**
+   * The task's previous page: its text and elements (the same objects) are reused when this read
+   * brought the same text and the same DOM index (a step that did not change the page), so the
+   * context cut from them (context-budget.ts) is not made again either.
+   */
+  previous?: FullPage | null,
+): FullPage {
+  const source = (previous as Sourced | null | undefined)?.[SOURCE];
+  const sameText = source !== undefined && source.text === input.text;
+  const sameElements = source !== undefined && sameJson(source.elements, input.elements);
+  let boxes: Map<number, BBox>;
+  if (sameElements) boxes = previous!.boxes;
+  else {
+    boxes = new Map<number, BBox>();
+    for (const e of input.elements) if (e.bbox) boxes.set(e.clickId, e.bbox);
+  }
   const page: FullPage = {
     tabId: input.tabId,
     url: input.url,
     ...(input.title ? { title: input.title } : {}),
-    text: input.text
-      .replace(/[ \t]+\n/g, '\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
+    text: sameText
+      ? previous!.text
+      : input.text
+          .replace(/[ \t]+\n/g, '\n')
+          .replace(/\n{3,}/g, '\n\n')
+          .trim(),
     ...(input.textFromArtifact ? { textFromArtifact: true } : {}),
-    elements: input.elements.map(pageElementOf),
+    elements: sameElements ? previous!.elements : input.elements.map(pageElementOf),
     boxes,
   };
   if (input.viewport && input.viewport.width > 0 && input.viewport.height > 0) page.viewport = input.viewport;
   if (input.warnings?.length) page.warnings = input.warnings;
   if (input.missing?.length) page.missing = input.missing;
+  Object.defineProperty(page, SOURCE, {
+    value: { text: sameText ? source.text : input.text, elements: sameElements ? source.elements : input.elements },
+    enumerable: false,
+  });
   return page;
 }
 

@@ -75,11 +75,22 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
       wait: (ms) => delayOn(clock, ms),
     });
 
+  /** The last inline readable text made, by what it was made of: a read of an unchanged page reuses it. */
+  let lastInline: { markdown: string | undefined; text: string | undefined; readable: string } | null = null;
+  function readableInline(readability: ReadabilityCapture | undefined): string {
+    const markdown = readability?.markdown;
+    const text = readability?.text;
+    if (lastInline && lastInline.markdown === markdown && lastInline.text === text) return lastInline.readable;
+    const readable = readableTextOf(readability);
+    lastInline = { markdown, text, readable };
+    return readable;
+  }
+
   /** The readable text: inline, or read back from the readability artifact (pages of 256 KB or more). */
   async function readableText(
     readability: ReadabilityCapture | undefined,
   ): Promise<{ text: string; fromArtifact: boolean; warning?: string }> {
-    const inline = readableTextOf(readability);
+    const inline = readableInline(readability);
     if (inline || !readability?.artifactId) return { text: inline, fromArtifact: false };
     const stored = await readTaskArtifactText(deps.artifacts, deps.taskId, readability.artifactId);
     if (!stored.ok)
@@ -147,24 +158,27 @@ export function createPageReader(deps: TaskBrowserDeps, actions: TaskActions, ta
     const elements =
       indexed.ok && Array.isArray(indexed.result?.elements) ? (indexed.result.elements as IndexedElement[]) : [];
     const indexWarnings = Array.isArray(indexed.result?.warnings) ? (indexed.result.warnings as string[]) : [];
-    const page = fullPageOf({
-      tabId,
-      url: tab.reportedUrlOf(tabId) ?? landedOn ?? fullPage?.url ?? '',
-      title: prepared.readability?.title ?? tab.titleOf(tabId),
-      text: readable.text,
-      textFromArtifact: readable.fromArtifact,
-      elements,
-      viewport: prepared.screenshot
-        ? { width: prepared.screenshot.width, height: prepared.screenshot.height }
-        : undefined,
-      warnings: [
-        ...loadWarning,
-        ...prepared.warnings,
-        ...(readable.warning ? [readable.warning] : []),
-        ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`]),
-      ],
-      missing: prepared.missing,
-    });
+    const page = fullPageOf(
+      {
+        tabId,
+        url: tab.reportedUrlOf(tabId) ?? landedOn ?? fullPage?.url ?? '',
+        title: prepared.readability?.title ?? tab.titleOf(tabId),
+        text: readable.text,
+        textFromArtifact: readable.fromArtifact,
+        elements,
+        viewport: prepared.screenshot
+          ? { width: prepared.screenshot.width, height: prepared.screenshot.height }
+          : undefined,
+        warnings: [
+          ...loadWarning,
+          ...prepared.warnings,
+          ...(readable.warning ? [readable.warning] : []),
+          ...(indexed.ok ? indexWarnings : [`dom index failed: ${indexed.error?.message}`]),
+        ],
+        missing: prepared.missing,
+      },
+      fullPage,
+    );
     // The tab shows the browser's own error page (the extension's NAVIGATION_FAILED from the page agent): no page loaded.
     const errorPage = !indexed.ok && indexed.error?.code === 'NAVIGATION_FAILED' ? indexed.error : undefined;
     const loadFailure = loadFailureOf(loaded, page.url) ?? errorPage;

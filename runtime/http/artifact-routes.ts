@@ -6,6 +6,7 @@
 // presigned URL; a download's id, `art-` + 21 random characters, is the capability, and the web
 // renders screenshots with <img src>, which cannot send a header) are registered before the
 // token middleware, so they answer first; presign and the 405s are registered after it.
+import type { IncomingMessage } from 'node:http';
 import type { Hono } from 'hono';
 import { ArtifactPresignRequestSchema } from '../../transport/contracts/index.ts';
 import { artifactResponseHeaders } from '../artifacts/index.ts';
@@ -13,6 +14,7 @@ import { okResponse } from './envelope-response.ts';
 import type { HttpAppDeps, HttpEnv } from './http-types.ts';
 import { jsonBody } from './json-body.ts';
 import { onlyAllow } from './method-not-allowed.ts';
+import { nodeRequestBody } from './node-request-body.ts';
 
 async function* noBytes(): AsyncGenerator<Uint8Array> {}
 
@@ -32,7 +34,8 @@ export function registerOpenArtifactRoutes(app: Hono<HttpEnv>, deps: Pick<HttpAp
     const contentType = c.req.header('Content-Type');
     if (contentLength !== undefined) options.contentLength = contentLength;
     if (contentType !== undefined) options.contentType = contentType;
-    const body = c.req.raw.body ?? noBytes();
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const body = incoming ? nodeRequestBody(incoming) : (c.req.raw.body ?? noBytes());
     return okResponse(c, await artifacts.acceptUpload(c.req.param('artifactId'), c.req.query('token'), body, options));
   });
 

@@ -105,8 +105,12 @@ export class BroadcastOperator {
       );
       return true;
     }
-    const frames = encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, data: [event, ...args] });
-    for (const socket of this.sockets()) socket.writeFrames(frames);
+    // Encoded once, for the first target: a room nobody is in (a task no frontend watches) costs no encoding.
+    let frames: ReturnType<typeof encodeSocketPacket> | undefined;
+    for (const socket of this.sockets()) {
+      frames ??= encodeSocketPacket({ type: SocketPacketType.EVENT, nsp: this.nsp.name, data: [event, ...args] });
+      socket.writeFrames(frames);
+    }
     return true;
   }
 

@@ -4,7 +4,7 @@
 //   node --import tsx bench/runtime/blackbox/server-process.ts
 // Sends {type:'ready', url}; IPC {type:'tasks', count, plugins} starts `count` endless clicking
 // tasks, each bound to plugin `bench-plugin-<i % plugins>` (answers {type:'started'});
-// {type:'cpu'} answers {type:'cpu', micros} (process.cpuUsage user + system so far).
+// {type:'cpu'} answers {type:'cpu', micros, systemMicros} (process.cpuUsage user + system so far, and system alone).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -79,7 +79,7 @@ process.on('message', async (message: { type: string; count?: number; plugins?: 
       const { profile } = await post('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));
     }
-    process.send!({ type: 'cpu', micros: cpu.user + cpu.system });
+    process.send!({ type: 'cpu', micros: cpu.user + cpu.system, systemMicros: cpu.system });
   } else if (message.type === 'tasks') {
     const control = app.server.control!;
     let sent = 0;
