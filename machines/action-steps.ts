@@ -95,7 +95,13 @@ export const dispatchFirst: Built = [
   sendFrame,
 ];
 
-/** Settle the current action as `status`: back to idle, the parent told. */
+/** The settled action's report (`actionSettled`: ACTION_DONE to a parent, or the runtime's own). */
+const reportSettled = {
+  type: 'actionSettled' as const,
+  params: ({ context }: Args) => ({ actionId: context.last!.actionId, output: context.last! }),
+};
+
+/** Settle the current action as `status`: back to idle, its output reported. */
 export function settleAs(status: ActionStatus): Built {
   return [
     assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
@@ -104,7 +110,7 @@ export function settleAs(status: ActionStatus): Built {
       current: null,
       settled: context.settled + 1,
     })),
-    'reportSettled' as const,
+    reportSettled,
   ];
 }
 
@@ -136,11 +142,19 @@ export function gone(): Built {
   return { guard: 'forCurrent', target: 'idle', actions: ['recordPluginGone', ...settleAs('failed')] } as const;
 }
 
-export function cancel(): Built {
+/** Why an action is canceled and whether its tab closes: a CANCEL event says so itself. */
+export type CancelOf = (event: ActionEvent) => { reason?: string; closeTab: boolean };
+const fromCancelEvent: CancelOf = (event) => ({
+  ...((event as { reason?: string }).reason !== undefined ? { reason: (event as { reason: string }).reason } : {}),
+  closeTab: (event as { closeTab?: boolean }).closeTab === true,
+});
+
+/** Cancel the action in flight: the plugin is told (cancelOnPlugin), it settles as canceled. */
+export function cancel(of: CancelOf = fromCancelEvent): Built {
   return {
     target: 'idle',
     actions: [
-      'recordCancel',
+      { type: 'recordCancel', params: ({ event }: Args) => ({ reason: of(event).reason }) },
       {
         type: 'cancelOnPlugin',
         params: ({ context, event }: Args) => ({
@@ -148,8 +162,8 @@ export function cancel(): Built {
           actionName: cur(context).actionName,
           taskId: cur(context).taskId,
           clientId: cur(context).clientId,
-          reason: (event as { reason?: string }).reason ?? 'the task was stopped',
-          closeTab: (event as { closeTab?: boolean }).closeTab === true,
+          reason: of(event).reason ?? 'the task was stopped',
+          closeTab: of(event).closeTab,
           ...(cur(context).traceId !== undefined ? { traceId: cur(context).traceId } : {}),
         }),
       },

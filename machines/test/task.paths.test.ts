@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SimulatedClock, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { taskMachine } from '../task.machine.ts';
+import { turnRunningOf } from '../task-queries.ts';
 import { exploreGraph } from './graph-explorer.ts';
 import { createCoverage, createDeferredActors } from './util.ts';
 
@@ -48,7 +49,7 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1');
   if (!prep) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
   else events.push({ type: 'PAGE_PREP_DONE', prepId: 'prep-1', output: { status: 'ok', warnings: [], missing: [] } });
-  if (snapshot.children.turn && snapshot.matches('running')) {
+  if (snapshot.children.turn && turnRunningOf(snapshot)) {
     events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });
     events.push({
       type: 'xstate.error.actor.turn',
@@ -98,15 +99,21 @@ paths('every generated path and one more event from it match the live actor; eve
   });
   assert.equal([...result.reachedStateIds].sort(), [
     'task',
-    'task.completed',
-    'task.created',
-    'task.error',
-    'task.ongoing',
-    'task.ongoing.idle',
-    'task.ongoing.takeover',
-    'task.running',
-    'task.running.active',
-    'task.running.takeover',
+    'task.pluginUi',
+    'task.pluginUi.hidden',
+    'task.pluginUi.idle',
+    'task.pluginUi.ongoing',
+    'task.pluginUi.takeover',
+    'task.status',
+    'task.status.completed',
+    'task.status.created',
+    'task.status.error',
+    'task.status.ongoing',
+    'task.status.ongoing.idle',
+    'task.status.ongoing.takeover',
+    'task.status.running',
+    'task.status.running.active',
+    'task.status.running.takeover',
   ]);
   assert.ok(result.paths >= 20, `${result.paths} paths`);
 });

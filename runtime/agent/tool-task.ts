@@ -11,6 +11,7 @@ import {
   errorValue,
   ErrorCode,
   taskMachine,
+  turnRunningOf,
   type ActionInput,
   type PagePrepInput,
   type PagePrepOutput,
@@ -87,7 +88,7 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
 
   /** Actions only run while the task is `running`: opens a hold when there is none. */
   function open(): void {
-    if (actor.getSnapshot().matches('running')) return;
+    if (turnRunningOf(actor.getSnapshot())) return;
     holds++;
     actor.send({ type: 'USER_MESSAGE', message: { id: `hold-${holds}`, content: '' } });
   }
@@ -135,7 +136,7 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
       if (disposed) return;
       disposed = true;
       // Settles what is queued or in flight (no waiter is left hanging), then ends the actor.
-      if (actor.getSnapshot().matches('running')) actor.send({ type: 'STOP', closeTab: false });
+      if (turnRunningOf(actor.getSnapshot())) actor.send({ type: 'STOP', closeTab: false });
       release?.();
       actor.stop();
     },

@@ -4,6 +4,7 @@ import { activePaths, formatStateValue } from '../models/machine-chart.ts';
 import type { StatelyBridge } from '../models/stately-bridge.ts';
 import { useState } from 'preact/hooks';
 import { inspectionView } from '../models/inspection-view.ts';
+import { actorLabel } from '../models/actor-label.ts';
 import { Statechart } from './statechart.tsx';
 
 const statelyText = {
@@ -15,6 +16,33 @@ const statelyText = {
   unreachable: '',
   failed: '',
 } as const;
+
+type ViewActor = NonNullable<ReturnType<ReturnType<typeof inspectionView>['actors']['get']>>;
+
+/**
+ * A machine the server runs as a region of another machine's actor (the task actor's `pluginUi`
+ * and `action` regions): that region's value, live, labelled as its own actor would be.
+ */
+function regionActor(
+  entry: CatalogEntry,
+  latest: InspectionModel['latestByMachine']['value'],
+  actors: ReturnType<typeof inspectionView>['actors'],
+): ViewActor | undefined {
+  if (!entry.regionOf) return undefined;
+  const host = latest.get(entry.regionOf.machineId);
+  const hostActor = host ? actors.get(host.actorId) : undefined;
+  const value = (hostActor?.value as Record<string, unknown> | undefined)?.[entry.regionOf.region];
+  if (!hostActor || value === undefined) return undefined;
+  // The action slot's fields in the host's context: the action in flight (or the last one) and the count.
+  const slot = hostActor.context as
+    { current?: { actionName?: string } | null; last?: { actionName?: string } | null; settled?: number } | undefined;
+  const action = slot?.current ?? slot?.last ?? undefined;
+  const label = actorLabel(
+    { actorId: hostActor.actorId, machineId: entry.machineId, ...(action ? { context: action } : {}) },
+    (slot?.settled ?? 0) + (slot?.current ? 1 : 0),
+  );
+  return { ...hostActor, label, value, context: undefined };
+}
 
 export function MachineView(props: {
   inspection: InspectionModel;
@@ -60,7 +88,8 @@ export function MachineView(props: {
       {!props.taskOpen && <p class="muted">Open a task to watch its machines.</p>}
       {entries.map((entry) => {
         const latestActor = latest.get(entry.machineId);
-        const actor = latestActor ? view.actors.get(latestActor.actorId) : undefined;
+        const own = latestActor ? view.actors.get(latestActor.actorId) : undefined;
+        const actor = own ?? regionActor(entry, latest, view.actors);
         return (
           <details
             class="machine"

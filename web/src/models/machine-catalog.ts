@@ -12,6 +12,8 @@ export interface CatalogEntry {
   chart: ChartNode;
   /** The machine config, handed to the Stately Inspector as the actor's definition. */
   config: unknown;
+  /** Where the server runs it when not as an actor of its own: a region of another machine's actors. */
+  regionOf?: { machineId: string; region: string };
 }
 
 /** and()/or()/not() guards share their `check` function with a probe built here, whatever a minifier named them. */
@@ -23,8 +25,14 @@ const probes: [string, unknown][] = [
 const combinatorName: CombinatorName = (guard) =>
   probes.find(([, check]) => check === (guard as unknown as { check?: unknown }).check)?.[0];
 
-function entry(title: string, machine: AnyStateMachine): CatalogEntry {
-  return { machineId: machine.id, title, chart: chartOf(machine, { combinatorName }), config: machine.config };
+function entry(title: string, machine: AnyStateMachine, regionOf?: CatalogEntry['regionOf']): CatalogEntry {
+  return {
+    machineId: machine.id,
+    title,
+    chart: chartOf(machine, { combinatorName }),
+    config: machine.config,
+    ...(regionOf ? { regionOf } : {}),
+  };
 }
 
 export function loadMachineCatalog(): CatalogEntry[] {
@@ -32,6 +40,7 @@ export function loadMachineCatalog(): CatalogEntry[] {
     entry('Task', taskMachine),
     entry('Action', actionMachine),
     entry('Page preparation', pagePrepMachine),
-    entry('Plugin UI', pluginUiMachine),
+    // The extension runs it as an actor; the server mirrors it as the task machine's `pluginUi` region.
+    entry('Plugin UI', pluginUiMachine, { machineId: 'task', region: 'pluginUi' }),
   ];
 }

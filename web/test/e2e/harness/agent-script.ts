@@ -55,8 +55,8 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
 
   io.setStatus(taskId, 'running');
   io.inspect(taskId, { type: '@xstate.event', actorId: taskActor, machineId: 'task', event: { type: 'USER_MESSAGE' } });
-  snap(taskActor, 'task', { running: 'active' }, 'USER_MESSAGE');
-  snap(`pluginUi:${taskId}`, 'pluginUi', 'ongoing', 'TASK_STATUS');
+  // The task machine is parallel: its status and the plugin-UI mirror (machines/plugin-ui-region.ts).
+  snap(taskActor, 'task', { status: { running: 'active' }, pluginUi: 'ongoing' }, 'USER_MESSAGE');
   for (const part of FIRST_TEXT) {
     await sleep(io.stepMs);
     delta(part);
@@ -180,6 +180,6 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
     toolMessage(2, 'browser_screenshot', { screenshotUploaded: true, artifactId }, now - 2),
     { id: `msg-${turn}-a2`, role: 'assistant', content: SECOND_TEXT.join(''), timestamp: now - 1 },
   );
-  snap(taskActor, 'task', { ongoing: 'idle' }, 'xstate.done.actor.turn');
+  snap(taskActor, 'task', { status: { ongoing: 'idle' }, pluginUi: 'hidden' }, 'xstate.done.actor.turn');
   io.setStatus(taskId, 'ongoing');
 }
