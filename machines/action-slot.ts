@@ -22,6 +22,7 @@ import { errorValue, toErrorValue } from '../spec/error-value.ts';
 import { sameAnswer } from './action-result.ts';
 import { answerOf, retryDispatchIdOf } from './action-output.ts';
 import {
+  answerFieldsOf,
   answered,
   cancel,
   cur,
@@ -30,6 +31,7 @@ import {
   gone,
   ignored,
   isFor,
+  settleAnswered,
   settleAs,
   wait,
 } from './action-steps.ts';
@@ -57,7 +59,8 @@ type ActionArgs = { self: { send(event: ActionEvent): void }; system: { schedule
 type Scheduler = { schedule(source: unknown, target: unknown, event: ActionEvent, ms: number, id: string): void };
 type GuardArgs = { context: ActionSlotContext; event: ActionEvent };
 
-export const actionSlotActions = {
+/** The slot's effects: the runtime provides them. */
+export const actionSlotEffects = {
   /** Writes the browser_action frame; a frame that cannot be written answers DISPATCH_FAILED. */
   sendFrame: ({ self }: ActionArgs, _params: SendActionInput) => {
     self.send({
@@ -73,6 +76,10 @@ export const actionSlotActions = {
   reportIgnoredResult: (_: unknown, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
   /** The action was canceled after its frame was written: tell the plugin (task_stop). */
   cancelOnPlugin: (_: unknown, _params: CancelActionInput) => {},
+};
+
+/** The slot's own bookkeeping (context only, no effects). */
+export const actionSlotAssigns = {
   recordCancel: assign<ActionSlotContext, ActionEvent, { reason?: string }, ActionEvent, never>(
     ({ context }, params) => ({
       current: {
@@ -88,21 +95,7 @@ export const actionSlotActions = {
   ),
   /** The retry after an answer goes out under a new id: a repeated one gets the cached answer. */
   renewDispatchId: update((c) => ({ dispatchId: retryDispatchIdOf(c.actionId, c.attempts + 1) })),
-  recordAnswer: update((c, event) => {
-    const answer = answerOf(event as ActionResultEvent);
-    const error =
-      answer.status === 'error'
-        ? toErrorValue(answer.error ?? 'the plugin reported an error without details', ErrorCode.INTERNAL)
-        : undefined;
-    return {
-      lastAnswer: answer,
-      answered: true,
-      execTimeoutStreak: 0,
-      timedOut: undefined,
-      result: answer.result ?? c.result,
-      error,
-    };
-  }),
+  recordAnswer: update((c, event) => answerFieldsOf(c, event as ActionResultEvent)),
   recordAckTimeout: update((c) => ({
     timedOut: 'ack' as const,
     error: errorValue(ErrorCode.PLUGIN_TIMEOUT_ACK, `no ack for ${c.actionName} within ${c.ackTimeoutMs} ms`, {
@@ -130,6 +123,22 @@ export const actionSlotActions = {
   })),
   countIgnoredResult: update((c) => ({ ignoredResults: c.ignoredResults + 1 })),
 };
+
+/** Every action of the slot, for actionMachine's setup(). */
+export const actionSlotActions = { ...actionSlotEffects, ...actionSlotAssigns };
+
+/**
+ * The slot's actions and guards for a machine whose context extends the slot's and whose events
+ * include the slot's (the task machine): XState's setup() types them against that machine's own
+ * context and events, which these implementations do not name; they only touch the slot's fields.
+ */
+export function actionSlotFor<TContext extends ActionSlotContext>() {
+  type Fn<R> = (args: { context: TContext }, params: undefined) => R;
+  return {
+    assigns: actionSlotAssigns as unknown as { [K in keyof typeof actionSlotAssigns]: Fn<void> },
+    guards: actionSlotGuards as unknown as { [K in keyof typeof actionSlotGuards]: Fn<boolean> },
+  };
+}
 
 export const actionSlotGuards = {
   /** The event is for the action in flight (an event that names no action is). */
@@ -194,8 +203,8 @@ export const actionSlotStates = {
       // After an exec timeout (same actionId) a success now is the action's success (the
       // plugin dedups by actionId and answers every send with the same result, 001 §4.2).
       RESULT: [
-        { guard: 'isSuccess', target: 'idle', actions: ['recordAnswer', ...settleAs('succeeded')] },
-        { guard: 'isPartial', target: 'idle', actions: ['recordAnswer', ...settleAs('partial')] },
+        { guard: 'isSuccess', target: 'idle', actions: settleAnswered('succeeded') },
+        { guard: 'isPartial', target: 'idle', actions: settleAnswered('partial') },
         { guard: ({ context, event }: GuardArgs) => !isFor(context, (event as { actionId?: string }).actionId) },
         { guard: 'isDuplicateAnswer', actions: ignored('duplicate') },
         { actions: ignored('late') },

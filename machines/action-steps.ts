@@ -3,11 +3,14 @@
 // back to idle, a RESULT while an attempt is open, the plugin gone, a cancel, an ignored result.
 import { assign } from 'xstate';
 import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
-import { outputOf } from './action-output.ts';
+import { answerOf, outputOf } from './action-output.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { toErrorValue } from '../spec/error-value.ts';
 import type {
   ActionContext,
   ActionEvent,
   ActionInput,
+  ActionResultEvent,
   ActionSlotContext,
   ActionStatus,
   IgnoredResultDisposition,
@@ -101,6 +104,34 @@ const reportSettled = {
   params: ({ context }: Args) => ({ actionId: context.last!.actionId, output: context.last! }),
 };
 
+/** What an answer (RESULT) records on the action. */
+export function answerFieldsOf(c: ActionContext, event: ActionResultEvent): Partial<ActionContext> {
+  const answer = answerOf(event);
+  const error =
+    answer.status === 'error'
+      ? toErrorValue(answer.error ?? 'the plugin reported an error without details', ErrorCode.INTERNAL)
+      : undefined;
+  return {
+    lastAnswer: answer,
+    answered: true,
+    execTimeoutStreak: 0,
+    timedOut: undefined,
+    result: answer.result ?? c.result,
+    error,
+  };
+}
+
+/** Record the answer and settle as `status`: one context update (the hot path: every action's RESULT). */
+export function settleAnswered(status: ActionStatus): Built {
+  return [
+    assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context, event }) => {
+      const c = { ...cur(context), ...answerFieldsOf(cur(context), event as ActionResultEvent) };
+      return { last: outputOf(c, status), lastAnswer: c.lastAnswer, current: null, settled: context.settled + 1 };
+    }),
+    reportSettled,
+  ];
+}
+
 /** Settle the current action as `status`: back to idle, its output reported. */
 export function settleAs(status: ActionStatus): Built {
   return [
@@ -121,15 +152,15 @@ export function isFor(context: ActionSlotContext, actionId: string | undefined):
 /** A RESULT while an attempt is open. */
 export function answered(): Built {
   return [
-    { guard: 'isSuccess', target: 'idle', actions: ['recordAnswer', ...settleAs('succeeded')] },
-    { guard: 'isPartial', target: 'idle', actions: ['recordAnswer', ...settleAs('partial')] },
+    { guard: 'isSuccess', target: 'idle', actions: settleAnswered('succeeded') },
+    { guard: 'isPartial', target: 'idle', actions: settleAnswered('partial') },
     { guard: ({ context, event }: Args) => !isFor(context, (event as { actionId?: string }).actionId) },
     {
       guard: 'canRetryAnswer',
       target: 'retryWait',
       actions: ['recordAnswer', 'renewDispatchId', ...wait((c) => c.retryBackoffMs)],
     },
-    { target: 'idle', actions: ['recordAnswer', ...settleAs('failed')] },
+    { target: 'idle', actions: settleAnswered('failed') },
   ] as const;
 }
 

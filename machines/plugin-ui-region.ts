@@ -5,35 +5,23 @@
 // Resume/Stop, which are the task's own events), so its state is a function of the task's:
 // `uiStateForTask(reported status, action in flight)`, idle before the first status report.
 //
-//   idle -> hidden | ongoing;  hidden | ongoing | takeover -> any other   (the target is derived, below)
+//   idle -> hidden;  hidden | ongoing | takeover -> any other   (the target is derived, below)
 //
 // Each state leaves by an eventless transition to the derived state when it differs; the two
 // changes of every action (hidden -> ongoing when it starts, ongoing -> hidden when it settles)
-// ride on the task's own events instead (ACTION_REQUESTED that starts the action at once,
-// the settle of the action in flight), in the same step: no extra microstep on the hot path.
+// ride on the task's own events instead (the ACTION_REQUESTED that starts the action at once, the
+// RESULT that settles it), with the action region's guards, in the same microstep: no extra step.
+import { and, not, or, stateIn } from 'xstate';
 import { uiStateForTask, type PluginUiState } from './plugin-ui.machine.ts';
 import type { TaskContext, TaskEvent } from './task-types.ts';
 
 /** The mirror's state for the task's context (the status last reported, the action in flight). */
 export function pluginUiStateOf(context: TaskContext): PluginUiState {
   if (context.reportedStatus === null) return 'idle';
-  return uiStateForTask(context.reportedStatus, context.inFlightActionId !== null);
+  return uiStateForTask(context.reportedStatus, context.current !== null);
 }
 
 type Args = { context: TaskContext; event: TaskEvent };
-
-/** ACTION_REQUESTED starts the action now (the slot is free, the task runs, nothing is queued). */
-function startsActionNow({ context }: Args): boolean {
-  return (
-    context.reportedStatus === 'running' && context.inFlightActionId === null && context.pendingActions.length === 0
-  );
-}
-
-/** ACTION_DONE settles the action in flight and no queued action starts in its place. */
-function settlesToHidden({ context }: Args): boolean {
-  if (context.inFlightActionId === null) return false;
-  return !(context.pendingActions.length > 0 && context.reportedStatus === 'running');
-}
 
 const derived =
   (state: PluginUiState) =>
@@ -42,8 +30,6 @@ const derived =
 
 /** The region's guards, for the task machine's setup(). */
 export const pluginUiGuards = {
-  startsActionNow,
-  settlesToHidden,
   uiIsIdle: derived('idle'),
   uiIsHidden: derived('hidden'),
   uiIsOngoing: derived('ongoing'),
@@ -61,14 +47,24 @@ const others = (state: PluginUiState) =>
 export const pluginUiRegion = {
   initial: 'idle',
   states: {
-    // Left only for a running turn (a follow-up message): never straight into a takeover.
-    idle: { always: [to('hidden'), to('ongoing')] },
+    // Left only by a follow-up message: a turn starts with nothing in flight (the task's end
+    // canceled it), never straight into a takeover.
+    idle: { always: to('hidden') },
     hidden: {
       on: { ACTION_REQUESTED: { guard: 'startsActionNow', target: 'ongoing' } },
       always: others('hidden'),
     },
     ongoing: {
-      on: { ACTION_DONE: { guard: 'settlesToHidden', target: 'hidden' } },
+      // The RESULT that settles the action in flight (task-action-region.ts), no queued one starting.
+      on: {
+        RESULT: [
+          { guard: and(['noQueuedStart', or(['isSuccess', 'isPartial'])]), target: 'hidden' },
+          {
+            guard: and(['noQueuedStart', 'isFinalErrorAnswer', not(stateIn('#task.action.retryWait'))]),
+            target: 'hidden',
+          },
+        ],
+      },
       always: others('ongoing'),
     },
     takeover: { always: others('takeover') },

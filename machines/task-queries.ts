@@ -1,6 +1,6 @@
 // Pure reads of a task actor's snapshot, for the runtime, the HTTP API and the UI mirror. The
 // task machine is parallel: its `status` region is the task's status (seed 000 §2.1), its
-// `pluginUi` region the overlay's mirror (plugin-ui-region.ts).
+// `action` region the action in flight, its `pluginUi` region the overlay's mirror.
 import type { SnapshotFrom, StateValue } from 'xstate';
 import type { taskMachine } from './task.machine.ts';
 import type { TaskStatus } from './task-types.ts';
@@ -31,7 +31,7 @@ export function canDispatchAction(snapshot: TaskSnapshot): boolean {
 }
 
 export function actionInFlightOf(snapshot: TaskSnapshot): string | null {
-  return snapshot.context.inFlightActionId;
+  return snapshot.context.current?.actionId ?? null;
 }
 
 /** True when the task was stopped (completed) or failed: no turn runs until a new message. */
@@ -39,6 +39,11 @@ export function taskEnded(snapshot: TaskSnapshot): boolean {
   if (snapshot.status !== 'active') return true;
   const status = taskStatusOf(snapshot);
   return status === 'completed' || status === 'error';
+}
+
+/** The state of the task's action slot (its `action` region): idle, awaitingAck, executing or retryWait. */
+export function actionStateOf(snapshot: { value: unknown }): string {
+  return (snapshot.value as { action: string }).action;
 }
 
 /** The plugin-UI mirror's state (the task machine's `pluginUi` region). */
@@ -56,5 +61,5 @@ export function taskValueOf(status: TaskStatus): StateValue {
         : status === 'running'
           ? { running: 'active' }
           : status;
-  return { status: statusValue, pluginUi: uiStateForTask(status, false) };
+  return { status: statusValue, action: 'idle', pluginUi: uiStateForTask(status, false) };
 }

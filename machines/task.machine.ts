@@ -1,32 +1,33 @@
 // taskMachine: one chat/browser task on the server (seed 000 §2.1), the root of the task's
-// actor tree: its turn and its browser actions are its children, in one actor system on one
-// clock; it runs its page preparations itself. Parallel: region `status` is the task's status,
-// region `pluginUi` the server's mirror of the overlay (plugin-ui-region.ts), so the mirror costs
-// no actor and no inspection step of its own. In `status`:
+// actor tree: one actor for the task, its turn its one child, on one clock. Parallel regions:
+//   `status`    the task's status (below);
+//   `action`    its browser actions, one in flight at a time (task-action-region.ts: the action
+//               slot's states, action-slot.ts, run by this actor itself);
+//   `pluginUi`  the server's mirror of the overlay (plugin-ui-region.ts).
+// The regions ride on the task's own events, so a browser action costs the task its three events
+// (ACTION_REQUESTED, ACK, RESULT) and nothing else. In `status`:
 //
 //   created --USER_MESSAGE--> running.active --turn done--> ongoing.idle --USER_MESSAGE--> running ...
 //   running.active <-TAKEOVER/RESUME-> running.takeover;  ongoing.idle <-TAKEOVER/RESUME-> ongoing.takeover
 //   STOP (anywhere) -> completed;  FAIL or a failed turn -> error;  completed | error --USER_MESSAGE--> running
 //
 // The turn (the provided `runTurn` actor: LLM <-> tools loop for one user message) is invoked by
-// `running`. It asks for browser actions with ACTION_REQUESTED: the action is sent (START) to the task's one action actor
-// (`runAction`, made on the first action and kept) when the task may act (000 §2.1 rules 1, 4: one in flight, none in takeover);
-// otherwise it waits in `pendingActions` and starts on RESUME or when the action in flight
-// settles (its start is the action actor's first frame). The action actor reports each settled
-// action as ACTION_DONE, handed to the provided `actionSettled`. Page preparations
-// (PAGE_PREP_REQUESTED) are no actors: they are recorded in `pagePreps`, run by the provided
-// `preparePage` (page-prep-run.ts) and answered by one PAGE_PREP_DONE. Ending the task (STOP,
-// FAIL, a failed turn) cancels what is in flight: the action actor gets CANCEL, queued actions
-// and page preparations settle as canceled (a later PAGE_PREP_DONE is ignored).
-import { and, assign, enqueueActions, fromPromise, setup, stateIn, type ActorRefFrom } from 'xstate';
-import { actionMachine } from './action.machine.ts';
-import type { ActionInput, ActionOutput } from './action-types.ts';
-import { ACTION_CHILD_ID } from './task-child-slots.ts';
+// `running`. It asks for browser actions with ACTION_REQUESTED: one in flight, none during takeover
+// (seed 000 §2.1 rules 1 and 4), the others queued in `pendingActions`; each settled action goes
+// to the provided `actionSettled`. Page preparations (PAGE_PREP_REQUESTED) are recorded in
+// `pagePreps`, run by the provided `preparePage` (page-prep-run.ts) and answered by PAGE_PREP_DONE.
+// Ending the task (STOP, FAIL, a failed turn) cancels what is in flight: the action in flight is
+// canceled on the plugin, queued actions and page preparations settle as canceled.
+import { and, assign, enqueueActions, fromPromise, not, or, setup, stateIn } from 'xstate';
+import { actionSlotEffects, actionSlotFor } from './action-slot.ts';
+import { withTimedWaits } from './action-waits.ts';
+import { taskActionGuards, taskActionRegion } from './task-action-region.ts';
 import { canceledActionOutput, canceledPrep, prepNotProvided } from './task-outputs.ts';
-import { isIn, named, report, startAction } from './task-machine-helpers.ts';
+import { isIn, named, report } from './task-machine-helpers.ts';
 import { pluginUiGuards, pluginUiRegion } from './plugin-ui-region.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
+import type { CancelActionInput, DeadlineInput, IgnoredResultDisposition, SendActionInput } from './action-types.ts';
 import type {
   ActionSettledParams,
   PagePrepSettledParams,
@@ -41,9 +42,30 @@ import type {
 } from './task-types.ts';
 
 export const taskMachineId = 'task';
-export { ACTION_CHILD_ID } from './task-child-slots.ts';
 
-export const taskMachine = setup({
+const slot = actionSlotFor<TaskContext>();
+
+/**
+ * enqueueActions typed against the task's context and events outside setup(): with the action
+ * slot's actions and guards in it, setup() no longer infers these callbacks' types by itself.
+ */
+function taskEnqueue<P = undefined>(
+  fn: (
+    args: {
+      context: TaskContext;
+      event: TaskEvent;
+      enqueue: TaskEnqueue;
+      check: (guard: never) => boolean;
+    },
+    params: P,
+  ) => void,
+) {
+  return enqueueActions(fn as never) as unknown as (args: unknown, params: P) => void;
+}
+/** What the callbacks use of enqueue: assign, and named actions (task-machine-helpers.ts `named`). */
+type TaskEnqueue = ((action: never) => void) & { assign(values: Partial<TaskContext>): void };
+
+const untimedTaskMachine = setup({
   types: {} as {
     context: TaskContext;
     events: TaskEvent;
@@ -54,9 +76,14 @@ export const taskMachine = setup({
     runTurn: fromPromise<unknown, TurnInput>(async () => {
       throw errorValue(ErrorCode.INTERNAL, 'runTurn is not provided');
     }),
-    runAction: actionMachine,
   },
   actions: {
+    ...slot.assigns,
+    // The action slot's effects (action-slot.ts): the frame, the deadline, an ignored result, a cancel on the plugin.
+    sendFrame: (args, params: SendActionInput) => actionSlotEffects.sendFrame(args as never, params),
+    armDeadline: (args, params: DeadlineInput) => actionSlotEffects.armDeadline(args as never, params),
+    reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
+    cancelOnPlugin: (_, _params: CancelActionInput) => {},
     persistStatus: (_, _params: StatusParams) => {},
     notifyStatus: (_, _params: StatusParams) => {},
     actionSettled: (_, _params: ActionSettledParams) => {},
@@ -64,7 +91,7 @@ export const taskMachine = setup({
     /** Runs the page preparation (captures as browser actions); its outcome comes back as PAGE_PREP_DONE. */
     preparePage: ({ self }, params: PreparePageParams) =>
       self.send({ type: 'PAGE_PREP_DONE', prepId: params.prepId, output: prepNotProvided }),
-    reportStatus: enqueueActions(({ context, enqueue }, params: { status: TaskStatus }) => {
+    reportStatus: taskEnqueue(({ context, enqueue }, params: { status: TaskStatus }) => {
       if (context.reportedStatus === params.status) return;
       enqueue.assign({ reportedStatus: params.status });
       const statusParams: StatusParams = { taskId: context.taskId, status: params.status };
@@ -86,64 +113,24 @@ export const taskMachine = setup({
         (event as Extract<TaskEvent, { type: 'USER_MESSAGE' }>).message,
       ],
     }),
-    /** Starts the requested action now, or queues it until the task may act. */
-    requestAction: enqueueActions(({ context, event, enqueue, check, self }) => {
+    /** An action that cannot start now: queued while a turn runs, else settled unsent. */
+    queueAction: taskEnqueue(({ context, event, enqueue, check }) => {
       const action = (event as Extract<TaskEvent, { type: 'ACTION_REQUESTED' }>).action;
-      if (!isIn(check, '#task.status.running')) {
+      if (isIn(check, '#task.status.running')) enqueue.assign({ pendingActions: [...context.pendingActions, action] });
+      else
         named(enqueue, 'actionSettled', {
           actionId: action.actionId,
           output: canceledActionOutput(action, `${action.actionName} was not sent: no turn is running`),
         });
-      } else if (
-        context.inFlightActionId === null &&
-        context.pendingActions.length === 0 &&
-        isIn(check, '#task.status.running.active')
-      ) {
-        enqueue.assign({ inFlightActionId: action.actionId });
-        startAction(enqueue, self, action);
-      } else {
-        enqueue.assign({ pendingActions: [...context.pendingActions, action] });
-      }
-    }),
-    /** The next queued action, when nothing is in flight and the task is not taken over. */
-    startNextAction: enqueueActions(({ context, enqueue, self }) => {
-      const [next, ...rest] = context.pendingActions;
-      if (!next || context.inFlightActionId !== null) return;
-      enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-      startAction(enqueue, self, next);
-    }),
-    /** The action actor settled the action in flight (ACTION_DONE), or failed itself (then it is gone). */
-    settleAction: enqueueActions(({ context, event, enqueue, check, self }) => {
-      const done = event as { type: string; output?: ActionOutput; error?: unknown };
-      // An action actor that failed is gone for good: the next action gets a new one.
-      const failed = done.type !== 'ACTION_DONE';
-      if (failed) enqueue.stopChild(ACTION_CHILD_ID);
-      const actionId = context.inFlightActionId;
-      if (actionId === null) return;
-      const output =
-        done.type === 'ACTION_DONE' && done.output
-          ? done.output
-          : {
-              ...canceledActionOutput({ actionId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
-              status: 'failed' as const,
-              error: toErrorValue(done.error, ErrorCode.INTERNAL),
-            };
-      enqueue.assign({ inFlightActionId: null });
-      named(enqueue, 'actionSettled', { actionId, output });
-      const [next, ...rest] = context.pendingActions;
-      if (next && isIn(check, '#task.status.running.active')) {
-        enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-        startAction(enqueue, self, next, failed);
-      }
     }),
     /** The outcome of a page preparation in flight; one that was canceled meanwhile is already settled. */
-    settlePagePrep: enqueueActions(({ context, event, enqueue }) => {
+    settlePagePrep: taskEnqueue(({ context, event, enqueue }) => {
       const { prepId, output } = event as Extract<TaskEvent, { type: 'PAGE_PREP_DONE' }>;
       if (!context.pagePreps.some((p) => p.prepId === prepId)) return;
       enqueue.assign({ pagePreps: context.pagePreps.filter((p) => p.prepId !== prepId) });
       named(enqueue, 'pagePrepSettled', { prepId, output });
     }),
-    startPagePrep: enqueueActions(({ context, event, enqueue, check }) => {
+    startPagePrep: taskEnqueue(({ context, event, enqueue, check }) => {
       const { prepId, input } = event as Extract<TaskEvent, { type: 'PAGE_PREP_REQUESTED' }>;
       if (!isIn(check, '#task.status.running')) {
         named(enqueue, 'pagePrepSettled', {
@@ -156,10 +143,9 @@ export const taskMachine = setup({
       named(enqueue, 'preparePage', { prepId, input: { ...input, prepId } } satisfies PreparePageParams);
     }),
     /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
-    cancelWork: enqueueActions(({ context, enqueue }, params: { closeTab: boolean }) => {
+    cancelWork: taskEnqueue(({ context, enqueue }, params: { closeTab: boolean }) => {
+      // The action in flight is canceled by the action region (task-action-region.ts).
       const reason = params.closeTab ? 'the task was stopped' : 'the task failed';
-      if (context.inFlightActionId !== null)
-        enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason, closeTab: params.closeTab });
       for (const action of context.pendingActions) {
         named(enqueue, 'actionSettled', {
           actionId: action.actionId,
@@ -183,6 +169,8 @@ export const taskMachine = setup({
   guards: {
     hasQueuedMessage: ({ context }) => context.queue.length > 0,
     inTakeover: stateIn('#task.status.running.takeover'),
+    ...slot.guards,
+    ...taskActionGuards,
     ...pluginUiGuards,
   },
 }).createMachine({
@@ -191,12 +179,16 @@ export const taskMachine = setup({
     taskId: input.taskId,
     currentMessage: null,
     queue: [],
-    inFlightActionId: null,
     pendingActions: [],
     pagePreps: [],
     turns: 0,
     error: null,
     reportedStatus: null,
+    current: null,
+    waitId: 0,
+    waitMs: 0,
+    last: null,
+    settled: 0,
   }),
   // A parallel node's own transitions run only when no region takes the event (hence `status.on`).
   type: 'parallel',
@@ -211,9 +203,6 @@ export const taskMachine = setup({
       on: {
         STOP: { target: '.completed' },
         FAIL: { target: '.error', actions: 'recordFailure' },
-        ACTION_REQUESTED: { actions: 'requestAction' },
-        ACTION_DONE: { actions: 'settleAction' },
-        [`xstate.error.actor.${ACTION_CHILD_ID}`]: { actions: 'settleAction' },
       },
       states: {
         created: {
@@ -242,7 +231,7 @@ export const taskMachine = setup({
           on: { USER_MESSAGE: { actions: 'enqueueMessage' } },
           states: {
             active: {
-              entry: [report('running'), 'startNextAction'],
+              entry: report('running'),
               on: { TAKEOVER: { target: 'takeover' } },
             },
             takeover: {
@@ -292,8 +281,10 @@ export const taskMachine = setup({
         },
       },
     },
+    action: taskActionRegion,
     pluginUi: pluginUiRegion,
   },
 });
 
-export type TaskActionRef = ActorRefFrom<typeof actionMachine>;
+/** The task machine, the waits of its action in flight timed by the provided `armDeadline` (action-waits.ts). */
+export const taskMachine = withTimedWaits(untimedTaskMachine);

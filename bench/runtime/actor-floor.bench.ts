@@ -3,8 +3,8 @@
 // by side in one process, in repeated rounds with the variants interleaved (the order rotates
 // each round; medians are reported):
 //   - bare: one actionMachine actor running the actions one after another, no inspection;
-//   - in the task tree: the same machine as the task actor's action child (ACTION_REQUESTED,
-//     START, ACTION_DONE, actionSettled), the path the runtime takes, no inspection;
+//   - in the task tree: the same action slot run by the task actor as its `action` region
+//     (ACTION_REQUESTED, ACK, RESULT, actionSettled), the path the runtime takes, no inspection;
 //   - inspected: the task tree with the runtime's real inspection hub (runtime/agent/
 //     inspection-hub.ts, with a redactor as app.ts gives it), nobody subscribed;
 //   (the plugin-UI mirror is a region of the task machine: it is in every tree variant.)
@@ -102,16 +102,14 @@ function realHub() {
 
 function tree(n: number, options: { inspect?: (event: InspectionEvent) => void } = {}): number {
   let settled = 0;
-  let live: { send(event: unknown): void } | undefined;
+  const deadlines = createDeadlineTimer(clock);
   const logic = taskMachine.provide({
-    actors: {
-      runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
-      // The start is reported with the first frame, as task-session.ts does.
-      runAction: actionLogic((self) => {
-        live = self;
-      }),
-    },
+    actors: { runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})) },
     actions: {
+      // The task actor runs its actions in its `action` region: frames are no-ops here, deadlines
+      // on one timer per actor as the runtime arms them.
+      sendFrame: () => {},
+      armDeadline: ({ self }, { waitId, ms }) => deadlines.arm(self, waitId, ms),
       actionSettled: () => {
         settled++;
       },
@@ -126,9 +124,10 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void }
   task.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'go' } } as never);
   const micros = cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
+      const actionId = `act-${i}`;
       task.send({ type: 'ACTION_REQUESTED', action: inputOf(i) });
-      live!.send({ type: 'ACK' });
-      live!.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
+      task.send({ type: 'ACK', actionId });
+      task.send({ type: 'RESULT', actionId, status: 'success', result: { clicked: true } });
     }
   });
   if (settled !== n) throw new Error(`${settled} of ${n} actions settled`);
@@ -220,7 +219,7 @@ export function printActorFloor(r: ActorFloorFigures): void {
   );
   console.log(`  reference (plain bookkeeping, two timers armed and cleared): ${r.referenceMicros.toFixed(2)} µs`);
   console.log(
-    `  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as a child of the task actor: ${r.treeMicros.toFixed(1)} µs`,
+    `  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as the task actor's action region: ${r.treeMicros.toFixed(1)} µs`,
   );
   console.log(
     `  inspected by the real hub: ${r.inspectedMicros.toFixed(1)} µs (${r.inspectedEvents.toFixed(1)} inspection events per action)`,

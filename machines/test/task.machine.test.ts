@@ -214,13 +214,13 @@ const pure = suite('taskMachine pure steps');
 
 pure('initialTransition reports created; USER_MESSAGE invokes runTurn with the message', () => {
   const [s0, a0] = initialTransition(taskMachine, { taskId: 'task-9' });
-  assert.equal(s0.value, { status: 'created', pluginUi: 'hidden' });
+  assert.equal(s0.value, { status: 'created', action: 'idle', pluginUi: 'hidden' });
   assert.equal(
     a0.filter((a) => a.type === 'notifyStatus').map((a) => a.params),
     [{ taskId: 'task-9', status: 'created' }],
   );
   const [s1, a1] = transition(taskMachine, s0, { type: 'USER_MESSAGE', message: msg('m1') });
-  assert.equal(s1.value, { status: { running: 'active' }, pluginUi: 'hidden' });
+  assert.equal(s1.value, { status: { running: 'active' }, action: 'idle', pluginUi: 'hidden' });
   const spawn = a1.find((a) => a.type === 'xstate.spawnChild');
   assert.equal((spawn?.params as { input?: unknown }).input, { taskId: 'task-9', message: msg('m1') });
   assert.equal(
@@ -233,7 +233,7 @@ pure('takeover is a substate, the turn child survives it', () => {
   const [s0] = initialTransition(taskMachine, { taskId: 'task-9' });
   const [s1] = transition(taskMachine, s0, { type: 'USER_MESSAGE', message: msg('m1') });
   const [s2, a2] = transition(taskMachine, s1, { type: 'TAKEOVER' });
-  assert.equal(s2.value, { status: { running: 'takeover' }, pluginUi: 'takeover' });
+  assert.equal(s2.value, { status: { running: 'takeover' }, action: 'idle', pluginUi: 'takeover' });
   assert.is(s2.children.turn, s1.children.turn);
   assert.not.ok(a2.some((a) => (a.type as string) === 'xstate.stopChild'));
 });

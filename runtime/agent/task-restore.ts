@@ -53,11 +53,15 @@ export function restoredContextOf(taskId: string, restored: RestoredTask): TaskC
     taskId,
     currentMessage: null,
     queue: [],
-    inFlightActionId: null,
     pendingActions: [],
     pagePreps: [],
     turns: 0,
     error,
     reportedStatus: restored.status,
+    current: null,
+    waitId: 0,
+    waitMs: 0,
+    last: null,
+    settled: 0,
   };
 }

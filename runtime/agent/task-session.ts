@@ -21,7 +21,7 @@ import type { InspectionHub } from './inspection-hub.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
-import { actionLogicTellingStarts } from './action-starts.ts';
+import { actionEffectsTellingStarts } from './action-starts.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
 import { failureNoteOf, turnOutcomeOf } from './turn-failure-note.ts';
@@ -209,14 +209,13 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
   });
   // An action starts with its first frame: the start is reported there (to the turn, before the
-  // frame is written), in the action actor's own `sendFrame` step. The plugin-UI mirror is a region
-  // of the task machine (machines/plugin-ui-region.ts): it follows the task's own events.
-  const actionLogic = actionLogicTellingStarts(scheduler.actionLogic, (actionId) =>
+  // frame is written), in the task actor's own `sendFrame`. The plugin-UI mirror is a region of
+  // the task machine (machines/plugin-ui-region.ts): it follows the task's own events.
+  const actionEffects = actionEffectsTellingStarts(scheduler.actionEffects, (actionId) =>
     children.provided.actionStarted(undefined, { actionId }),
   );
   const machine = taskMachine.provide({
     actors: {
-      runAction: actionLogic,
       runTurn: fromPromise(async ({ input, signal }) => {
         const message = input.message;
         let failed: ErrorValue | null = null;
@@ -297,6 +296,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
       }),
     },
     actions: {
+      ...actionEffects,
       ...children.provided,
       persistStatus: ({ context }, params) => {
         const outcome = params.status === 'error' ? { outcome: turnOutcomeOf(context.error) } : {};

@@ -3,25 +3,22 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createActor, fromPromise, type InspectionEvent } from 'xstate';
-import { actionMachine, pluginUiOf, taskMachine } from '../../machines/index.ts';
+import { pluginUiOf, taskMachine } from '../../machines/index.ts';
 import { redactedPayload } from '../agent/inspection-redact.ts';
 import { toInspectionRecord } from '../agent/inspection-hub.ts';
 
 const TASK = '01HR0000000000000000000001';
 const mirror = suite('plugin UI mirror and inspection payloads');
 
-/** A task actor as the runtime makes it (inspected), its turn held open and its action child recorded. */
+/** A task actor as the runtime makes it (inspected), its turn held open, its frames not written. */
 function inspectedTask(seen: InspectionEvent[]) {
-  let child: { send(event: unknown): void } | undefined;
   const machine = taskMachine.provide({
-    actors: {
-      runTurn: fromPromise(() => new Promise(() => {})),
-      runAction: actionMachine.provide({ actions: { sendFrame: ({ self }) => void (child = self) } }),
-    },
+    actors: { runTurn: fromPromise(() => new Promise(() => {})) },
+    actions: { sendFrame: () => {} },
   });
   const task = createActor(machine, { id: `task:${TASK}`, input: { taskId: TASK }, inspect: (e) => seen.push(e) });
   task.start();
-  return { task, child: () => child!, ui: () => pluginUiOf(task.getSnapshot()) };
+  return { task, ui: () => pluginUiOf(task.getSnapshot()) };
 }
 
 mirror('follows status, actions, takeover and resume, as a region of the task actor, inspected live', () => {
@@ -39,8 +36,8 @@ mirror('follows status, actions, takeover and resume, as a region of the task ac
   assert.is(t.ui(), 'takeover', 'a takeover shows in the mirror');
   t.task.send({ type: 'RESUME' });
   assert.is(t.ui(), 'ongoing', 'resumed with the action still in flight');
-  t.child().send({ type: 'ACK' });
-  t.child().send({ type: 'RESULT', status: 'success', result: {} });
+  t.task.send({ type: 'ACK', actionId: 'act-1' });
+  t.task.send({ type: 'RESULT', actionId: 'act-1', status: 'success', result: {} });
   assert.is(t.ui(), 'hidden', 'the action settled');
   t.task.send({ type: 'STOP' });
   assert.is(t.ui(), 'idle');

@@ -22,7 +22,7 @@ chart('walks the task machine: parallel regions, nested states, initial states, 
   assert.is(root.type, 'parallel');
   assert.equal(
     root.children.map((c) => c.key),
-    ['status', 'pluginUi'],
+    ['status', 'action', 'pluginUi'],
   );
   const status = find(root, 'status')!;
   assert.equal(
@@ -43,7 +43,11 @@ chart('walks the task machine: parallel regions, nested states, initial states, 
   const completed = find(root, 'status.completed')!;
   assert.is(completed.type, 'atomic');
   assert.ok(completed.transitions.some((t) => t.event === 'USER_MESSAGE' && t.targets[0] === 'status.running'));
-  // The plugin-UI mirror is a region: its states are drawn in the task's chart.
+  // The action slot and the plugin-UI mirror are regions: their states are drawn in the task's chart.
+  assert.equal(
+    find(root, 'action')!.children.map((c) => c.key),
+    ['idle', 'awaitingAck', 'executing', 'retryWait'],
+  );
   assert.equal(
     find(root, 'pluginUi')!.children.map((c) => c.key),
     ['idle', 'hidden', 'ongoing', 'takeover'],
@@ -76,10 +80,13 @@ chart('active paths of a real snapshot value match chart paths', () => {
   const value = actor.getSnapshot().value;
   actor.stop();
   const active = activePaths(value);
-  assert.equal([...active], ['status', 'status.running', 'status.running.takeover', 'pluginUi', 'pluginUi.takeover']);
+  assert.equal(
+    [...active],
+    ['status', 'status.running', 'status.running.takeover', 'action', 'action.idle', 'pluginUi', 'pluginUi.takeover'],
+  );
   const root = chartOf(taskMachine);
   for (const path of active) assert.ok(find(root, path), `chart has ${path}`);
-  assert.is(formatStateValue(value), 'status.running.takeover + pluginUi.takeover');
+  assert.is(formatStateValue(value), 'status.running.takeover + action.idle + pluginUi.takeover');
   assert.is(formatStateValue({ a: 'x', b: { c: 'y' } }), 'a.x + b.c.y');
 });
 

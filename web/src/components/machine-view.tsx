@@ -33,13 +33,16 @@ function regionActor(
   const hostActor = host ? actors.get(host.actorId) : undefined;
   const value = (hostActor?.value as Record<string, unknown> | undefined)?.[entry.regionOf.region];
   if (!hostActor || value === undefined) return undefined;
-  // The action slot's fields in the host's context: the action in flight (or the last one) and the count.
-  const slot = hostActor.context as
-    { current?: { actionName?: string } | null; last?: { actionName?: string } | null; settled?: number } | undefined;
-  const action = slot?.current ?? slot?.last ?? undefined;
+  // The action slot's fields in the host's context summary (the action in flight, else the last one).
+  const slot = hostActor.context as { actionName?: unknown; settled?: unknown } | undefined;
+  const inFlight = value !== 'idle' ? 1 : 0;
   const label = actorLabel(
-    { actorId: hostActor.actorId, machineId: entry.machineId, ...(action ? { context: action } : {}) },
-    (slot?.settled ?? 0) + (slot?.current ? 1 : 0),
+    {
+      actorId: hostActor.actorId,
+      machineId: entry.machineId,
+      ...(typeof slot?.actionName === 'string' ? { context: { actionName: slot.actionName } } : {}),
+    },
+    (typeof slot?.settled === 'number' ? slot.settled : 0) + inFlight,
   );
   return { ...hostActor, label, value, context: undefined };
 }

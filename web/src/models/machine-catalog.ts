@@ -38,7 +38,8 @@ function entry(title: string, machine: AnyStateMachine, regionOf?: CatalogEntry[
 export function loadMachineCatalog(): CatalogEntry[] {
   return [
     entry('Task', taskMachine),
-    entry('Action', actionMachine),
+    // The server runs the action slot as the task machine's `action` region (actionMachine is that slot as an actor).
+    entry('Action', actionMachine, { machineId: 'task', region: 'action' }),
     entry('Page preparation', pagePrepMachine),
     // The extension runs it as an actor; the server mirrors it as the task machine's `pluginUi` region.
     entry('Plugin UI', pluginUiMachine, { machineId: 'task', region: 'pluginUi' }),

@@ -131,8 +131,8 @@ e2e(
     );
     assert.is(
       await count(page, '[data-machine=task] .state.current'),
-      2,
-      'one current state per region of the task chart (status, plugin UI)',
+      3,
+      'one current state per region of the task chart (status, action, plugin UI)',
     );
     assert.is(await count(page, '[data-machine=action] [data-path=idle].current'), 1, 'the action actor is idle again');
     assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');

@@ -180,14 +180,14 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
           : status === 'ongoing'
             ? { ongoing: 'idle' }
             : status;
-    // The task machine is parallel: its status and the plugin-UI mirror (machines/plugin-ui-region.ts).
+    // The task machine is parallel: its status, its action slot (idle between steps) and the plugin-UI mirror.
     const pluginUi =
       status === 'takeover' ? 'takeover' : status === 'completed' || status === 'error' ? 'idle' : 'hidden';
     inspect(taskId, {
       type: '@xstate.snapshot',
       actorId: `task:${taskId}`,
       machineId: 'task',
-      snapshot: { value: { status: statusValue, pluginUi }, status: 'active' },
+      snapshot: { value: { status: statusValue, action: 'idle', pluginUi }, status: 'active' },
     });
   }
   const turnIo: TurnIo = {
