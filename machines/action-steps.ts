@@ -3,11 +3,14 @@
 // back to idle, a RESULT while an attempt is open, the plugin gone, a cancel, an ignored result.
 import { assign } from 'xstate';
 import { ackTimeoutFor, defaultRetryBackoffMs, execTimeoutFor, isIdempotentAction } from '../spec/action-timeouts.ts';
-import { outputOf } from './action-output.ts';
+import { answerOf, outputOf } from './action-output.ts';
+import { ErrorCode } from '../spec/error-codes.ts';
+import { toErrorValue } from '../spec/error-value.ts';
 import type {
   ActionContext,
   ActionEvent,
   ActionInput,
+  ActionResultEvent,
   ActionSlotContext,
   ActionStatus,
   IgnoredResultDisposition,
@@ -95,7 +98,41 @@ export const dispatchFirst: Built = [
   sendFrame,
 ];
 
-/** Settle the current action as `status`: back to idle, the parent told. */
+/** The settled action's report (`actionSettled`: ACTION_DONE to a parent, or the runtime's own). */
+const reportSettled = {
+  type: 'actionSettled' as const,
+  params: ({ context }: Args) => ({ actionId: context.last!.actionId, output: context.last! }),
+};
+
+/** What an answer (RESULT) records on the action. */
+export function answerFieldsOf(c: ActionContext, event: ActionResultEvent): Partial<ActionContext> {
+  const answer = answerOf(event);
+  const error =
+    answer.status === 'error'
+      ? toErrorValue(answer.error ?? 'the plugin reported an error without details', ErrorCode.INTERNAL)
+      : undefined;
+  return {
+    lastAnswer: answer,
+    answered: true,
+    execTimeoutStreak: 0,
+    timedOut: undefined,
+    result: answer.result ?? c.result,
+    error,
+  };
+}
+
+/** Record the answer and settle as `status`: one context update (the hot path: every action's RESULT). */
+export function settleAnswered(status: ActionStatus): Built {
+  return [
+    assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context, event }) => {
+      const c = { ...cur(context), ...answerFieldsOf(cur(context), event as ActionResultEvent) };
+      return { last: outputOf(c, status), lastAnswer: c.lastAnswer, current: null, settled: context.settled + 1 };
+    }),
+    reportSettled,
+  ];
+}
+
+/** Settle the current action as `status`: back to idle, its output reported. */
 export function settleAs(status: ActionStatus): Built {
   return [
     assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context }) => ({
@@ -104,7 +141,7 @@ export function settleAs(status: ActionStatus): Built {
       current: null,
       settled: context.settled + 1,
     })),
-    'reportSettled' as const,
+    reportSettled,
   ];
 }
 
@@ -115,15 +152,15 @@ export function isFor(context: ActionSlotContext, actionId: string | undefined):
 /** A RESULT while an attempt is open. */
 export function answered(): Built {
   return [
-    { guard: 'isSuccess', target: 'idle', actions: ['recordAnswer', ...settleAs('succeeded')] },
-    { guard: 'isPartial', target: 'idle', actions: ['recordAnswer', ...settleAs('partial')] },
+    { guard: 'isSuccess', target: 'idle', actions: settleAnswered('succeeded') },
+    { guard: 'isPartial', target: 'idle', actions: settleAnswered('partial') },
     { guard: ({ context, event }: Args) => !isFor(context, (event as { actionId?: string }).actionId) },
     {
       guard: 'canRetryAnswer',
       target: 'retryWait',
       actions: ['recordAnswer', 'renewDispatchId', ...wait((c) => c.retryBackoffMs)],
     },
-    { target: 'idle', actions: ['recordAnswer', ...settleAs('failed')] },
+    { target: 'idle', actions: settleAnswered('failed') },
   ] as const;
 }
 
@@ -136,11 +173,19 @@ export function gone(): Built {
   return { guard: 'forCurrent', target: 'idle', actions: ['recordPluginGone', ...settleAs('failed')] } as const;
 }
 
-export function cancel(): Built {
+/** Why an action is canceled and whether its tab closes: a CANCEL event says so itself. */
+export type CancelOf = (event: ActionEvent) => { reason?: string; closeTab: boolean };
+const fromCancelEvent: CancelOf = (event) => ({
+  ...((event as { reason?: string }).reason !== undefined ? { reason: (event as { reason: string }).reason } : {}),
+  closeTab: (event as { closeTab?: boolean }).closeTab === true,
+});
+
+/** Cancel the action in flight: the plugin is told (cancelOnPlugin), it settles as canceled. */
+export function cancel(of: CancelOf = fromCancelEvent): Built {
   return {
     target: 'idle',
     actions: [
-      'recordCancel',
+      { type: 'recordCancel', params: ({ event }: Args) => ({ reason: of(event).reason }) },
       {
         type: 'cancelOnPlugin',
         params: ({ context, event }: Args) => ({
@@ -148,8 +193,8 @@ export function cancel(): Built {
           actionName: cur(context).actionName,
           taskId: cur(context).taskId,
           clientId: cur(context).clientId,
-          reason: (event as { reason?: string }).reason ?? 'the task was stopped',
-          closeTab: (event as { closeTab?: boolean }).closeTab === true,
+          reason: of(event).reason ?? 'the task was stopped',
+          closeTab: of(event).closeTab,
           ...(cur(context).traceId !== undefined ? { traceId: cur(context).traceId } : {}),
         }),
       },

@@ -13,7 +13,8 @@
 //   PLUGIN_GONE -> failed (PLUGIN_OFFLINE); CANCEL -> canceled (TASK_STOPPED), at once; the
 //   plugin is told through the provided `cancelOnPlugin` action (the runtime sends task_stop).
 // Settling goes back to `idle`: the output is kept as `last` and sent to the parent as
-// ACTION_DONE. Plugin events that name another action than the one in flight are ignored.
+// ACTION_DONE. The states of an action in flight are the action slot's (action-slot.ts), which the
+// task machine runs as its `action` region: this machine is that slot as an actor of its own. Plugin events that name another action than the one in flight are ignored.
 //
 // Timeouts are deadlines: entering a wait sets a new `waitId` and its `waitMs` in the context;
 // once that step is committed the provided `armDeadline` (waitId, ms) is called (action-waits.ts:
@@ -28,44 +29,15 @@
 // `reportIgnoredResult` (a late or duplicate result). T_ack runs from the write, T_exec from the
 // ack. Input `retry: false` turns the retry off (callers with their own policy, e.g. page
 // preparation). After a restore, RESTORED re-arms the current wait in full (restored-event.ts).
-import { assign, enqueueActions, setup } from 'xstate';
-import { ErrorCode, retryableErrorCodes } from '../spec/error-codes.ts';
-import { errorValue, toErrorValue } from '../spec/error-value.ts';
-import { sameAnswer } from './action-result.ts';
-import { answerOf, retryDispatchIdOf } from './action-output.ts';
+import { enqueueActions, setup } from 'xstate';
+import { dispatchFirst } from './action-steps.ts';
+import { actionSlotActions, actionSlotGuards, actionSlotStates } from './action-slot.ts';
 import { withTimedWaits } from './action-waits.ts';
-import {
-  answered,
-  cancel,
-  cur,
-  dispatch,
-  dispatchFirst,
-  dispatchFailed,
-  gone,
-  ignored,
-  isFor,
-  settleAs,
-  wait,
-  type Built,
-} from './action-steps.ts';
 export { actionContextOf } from './action-steps.ts';
-import type {
-  ActionContext,
-  ActionEvent,
-  ActionInput,
-  ActionResultEvent,
-  ActionSlotContext,
-  ActionStatus,
-  CancelActionInput,
-  DeadlineInput,
-  IgnoredResultDisposition,
-  SendActionInput,
-} from './action-types.ts';
+export { maxActionAttempts } from './action-slot.ts';
+import type { ActionEvent, ActionOutput, ActionSlotContext } from './action-types.ts';
 
 export const actionMachineId = 'action';
-
-/** One retry at most (000 §5.1): two attempts in all. */
-export const maxActionAttempts = 2;
 
 export type {
   ActionAnswer,
@@ -84,108 +56,20 @@ export type {
   SendActionInput,
 } from './action-types.ts';
 
-const update = (fn: (c: ActionContext, event: ActionEvent) => Partial<ActionContext>) =>
-  assign<ActionSlotContext, ActionEvent, undefined, ActionEvent, never>(({ context, event }) => ({
-    current: { ...cur(context), ...fn(cur(context), event) },
-  }));
-
 const untimedActionMachine = setup({
   types: {} as {
     context: ActionSlotContext;
     events: ActionEvent;
   },
   actions: {
-    /** Writes the browser_action frame; a frame that cannot be written answers DISPATCH_FAILED. */
-    sendFrame: ({ self }, _params: SendActionInput) => {
-      self.send({
-        type: 'DISPATCH_FAILED',
-        error: errorValue(ErrorCode.PLUGIN_OFFLINE, 'sendFrame is not provided', { retryable: true }),
-      });
-    },
-    /** Answers DEADLINE { waitId } once `ms` has passed on the actor's clock (called by withTimedWaits). */
-    armDeadline: ({ self, system }, params: DeadlineInput) => {
-      const deadline: ActionEvent = { type: 'DEADLINE', waitId: params.waitId };
-      system.scheduler.schedule(self, self, deadline, params.ms, `deadline-${params.waitId}`);
-    },
-    reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
-    /** The action was canceled after its frame was written: tell the plugin (task_stop). */
-    cancelOnPlugin: (_, _params: CancelActionInput) => {},
+    ...actionSlotActions,
     /** The parent (the task actor) hears each settled action as ACTION_DONE. */
-    reportSettled: enqueueActions(({ context, enqueue, self }) => {
-      if (self._parent) enqueue.sendParent({ type: 'ACTION_DONE', output: context.last! } as never);
-    }) as Built,
-    recordCancel: update((c, event) => ({
-      timedOut: undefined,
-      error: errorValue(
-        ErrorCode.TASK_STOPPED,
-        (event as { reason?: string }).reason ?? `${c.actionName} was canceled: the task was stopped`,
-        { retryable: false },
-      ),
-    })),
-    /** The retry after an answer goes out under a new id: a repeated one gets the cached answer. */
-    renewDispatchId: update((c) => ({ dispatchId: retryDispatchIdOf(c.actionId, c.attempts + 1) })),
-    recordAnswer: update((c, event) => {
-      const answer = answerOf(event as ActionResultEvent);
-      const error =
-        answer.status === 'error'
-          ? toErrorValue(answer.error ?? 'the plugin reported an error without details', ErrorCode.INTERNAL)
-          : undefined;
-      return {
-        lastAnswer: answer,
-        answered: true,
-        execTimeoutStreak: 0,
-        timedOut: undefined,
-        result: answer.result ?? c.result,
-        error,
-      };
+    actionSettled: enqueueActions(({ enqueue, self }, params: unknown) => {
+      const { output } = params as { actionId: string; output: ActionOutput };
+      if (self._parent) enqueue.sendParent({ type: 'ACTION_DONE', output } as never);
     }),
-    recordAckTimeout: update((c) => ({
-      timedOut: 'ack' as const,
-      error: errorValue(ErrorCode.PLUGIN_TIMEOUT_ACK, `no ack for ${c.actionName} within ${c.ackTimeoutMs} ms`, {
-        retryable: true,
-      }),
-    })),
-    recordExecTimeout: update((c) => ({
-      timedOut: 'exec' as const,
-      execTimeoutStreak: c.execTimeoutStreak + 1,
-      error: errorValue(ErrorCode.PLUGIN_TIMEOUT_EXEC, `no result for ${c.actionName} within ${c.execTimeoutMs} ms`, {
-        retryable: true,
-      }),
-    })),
-    recordDispatchFailure: update((_, event) => {
-      const error = toErrorValue((event as { error?: unknown }).error, ErrorCode.PLUGIN_OFFLINE);
-      // 000 §5.1 classifies the code when the thrower did not say.
-      if (error.retryable === undefined && retryableErrorCodes.has(error.code)) error.retryable = true;
-      return { timedOut: undefined, error };
-    }),
-    recordPluginGone: update((_, event) => ({
-      timedOut: undefined,
-      error: errorValue(ErrorCode.PLUGIN_OFFLINE, (event as { reason?: string }).reason ?? 'the plugin disconnected', {
-        retryable: true,
-      }),
-    })),
-    countIgnoredResult: update((c) => ({ ignoredResults: c.ignoredResults + 1 })),
   },
-  guards: {
-    /** The event is for the action in flight (an event that names no action is). */
-    forCurrent: ({ context, event }) => {
-      const id = (event as { actionId?: string }).actionId;
-      return context.current !== null && (id === undefined || id === context.current.actionId);
-    },
-    isDeadline: ({ context, event }) => event.type === 'DEADLINE' && event.waitId === context.waitId,
-    isSuccess: ({ context, event }) =>
-      event.type === 'RESULT' && event.status === 'success' && isFor(context, event.actionId),
-    isPartial: ({ context, event }) =>
-      event.type === 'RESULT' && event.status === 'partial' && isFor(context, event.actionId),
-    canRetry: ({ context }) => cur(context).retryAllowed && cur(context).attempts < maxActionAttempts,
-    canRetryAnswer: ({ context, event }) =>
-      event.type === 'RESULT' &&
-      event.error?.retryable === true &&
-      cur(context).retryAllowed &&
-      cur(context).attempts < maxActionAttempts,
-    isDuplicateAnswer: ({ context, event }) =>
-      event.type === 'RESULT' && sameAnswer(cur(context).lastAnswer, answerOf(event)),
-  },
+  guards: actionSlotGuards,
 }).createMachine({
   id: actionMachineId,
   context: { current: null, waitId: 0, waitMs: 0, last: null, settled: 0 },
@@ -199,54 +83,7 @@ const untimedActionMachine = setup({
         },
       },
     },
-    // Waiting for the plugin's ack of the frame just written. No resend: a plugin that missed an
-    // ack is unavailable (seed 001 §4.1).
-    awaitingAck: {
-      on: {
-        ACK: { guard: 'forCurrent', target: 'executing', actions: wait((c) => c.execTimeoutMs) },
-        DEADLINE: { guard: 'isDeadline', target: 'idle', actions: ['recordAckTimeout', ...settleAs('failed')] },
-        RESULT: answered(),
-        DISPATCH_FAILED: dispatchFailed(),
-        PLUGIN_GONE: gone(),
-        CANCEL: cancel(),
-        RESTORED: { actions: wait((c) => c.ackTimeoutMs) },
-      },
-    },
-    executing: {
-      on: {
-        DEADLINE: [
-          {
-            guard: ({ context, event }) =>
-              event.waitId === context.waitId && cur(context).retryAllowed && cur(context).attempts < maxActionAttempts,
-            target: 'retryWait',
-            actions: ['recordExecTimeout', ...wait((c) => c.retryBackoffMs)],
-          },
-          { guard: 'isDeadline', target: 'idle', actions: ['recordExecTimeout', ...settleAs('failed')] },
-        ],
-        RESULT: answered(),
-        DISPATCH_FAILED: dispatchFailed(),
-        PLUGIN_GONE: gone(),
-        CANCEL: cancel(),
-        RESTORED: { actions: wait((c) => c.execTimeoutMs) },
-      },
-    },
-    retryWait: {
-      on: {
-        DEADLINE: { guard: 'isDeadline', target: 'awaitingAck', actions: dispatch },
-        // After an exec timeout (same actionId) a success now is the action's success (the
-        // plugin dedups by actionId and answers every send with the same result, 001 §4.2).
-        RESULT: [
-          { guard: 'isSuccess', target: 'idle', actions: ['recordAnswer', ...settleAs('succeeded')] },
-          { guard: 'isPartial', target: 'idle', actions: ['recordAnswer', ...settleAs('partial')] },
-          { guard: ({ context, event }) => !isFor(context, event.actionId) },
-          { guard: 'isDuplicateAnswer', actions: ignored('duplicate') },
-          { actions: ignored('late') },
-        ],
-        PLUGIN_GONE: gone(),
-        CANCEL: cancel(),
-        RESTORED: { actions: wait((c) => c.retryBackoffMs) },
-      },
-    },
+    ...actionSlotStates,
   },
 });
 

@@ -6,6 +6,7 @@ import type { PagePrepOutput } from './page-prep.machine.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue } from '../spec/error-value.ts';
 import type { TaskContext, TaskOutput } from './task-types.ts';
+import { taskStatusOf } from './task-queries.ts';
 
 /** The output of an action that was never sent: the task ended (or was not running) first. */
 export function canceledActionOutput(action: ActionInput, message: string): ActionOutput {
@@ -27,12 +28,18 @@ export const canceledPrep = (message: string): PagePrepOutput => ({
   error: errorValue(ErrorCode.TASK_STOPPED, message, { retryable: false }),
 });
 
+/** The outcome of a page preparation when the runtime provided no `preparePage`. */
+export const prepNotProvided: PagePrepOutput = {
+  ...canceledPrep('preparePage is not provided'),
+  error: errorValue(ErrorCode.INTERNAL, 'preparePage is not provided', { retryable: false }),
+};
+
 /** What an ended task leaves: its status, the error of a failed one, messages never processed. */
 export function taskOutputOf(snapshot: { value: unknown; context: TaskContext }): TaskOutput | null {
   const { context } = snapshot;
-  if (snapshot.value === 'completed')
-    return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
-  if (snapshot.value === 'error') {
+  const status = taskStatusOf(snapshot);
+  if (status === 'completed') return { taskId: context.taskId, status: 'completed', unprocessed: context.queue };
+  if (status === 'error') {
     return {
       taskId: context.taskId,
       status: 'error',

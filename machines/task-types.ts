@@ -1,5 +1,5 @@
 // Types of the task machine's input, events, context and output (seed 000 §2.1).
-import type { ActionInput, ActionOutput } from './action-types.ts';
+import type { ActionEvent, ActionInput, ActionOutput, ActionSlotContext } from './action-types.ts';
 import type { PagePrepInput, PagePrepOutput } from './page-prep.machine.ts';
 import type { ErrorValue } from '../spec/error-value.ts';
 
@@ -28,10 +28,10 @@ export type TaskEvent =
   /** `closeTab: false`: the tab stays (an MCP session's cancel: the session goes on with it). */
   | { type: 'STOP'; closeTab?: boolean }
   | { type: 'FAIL'; error: ErrorValue }
-  /** The turn asks for a browser action: this actor's action actor runs it when the task may act. */
+  /** The turn asks for a browser action: the task's `action` region runs it when the task may act. */
   | { type: 'ACTION_REQUESTED'; action: ActionInput }
-  /** The action actor settled the action in flight. */
-  | { type: 'ACTION_DONE'; output: ActionOutput }
+  /** The plugin's side of the action in flight (ACK, RESULT, ...), its deadlines, a CANCEL of it alone. */
+  | Exclude<ActionEvent, { type: 'START' }>
   /** The turn asks for a page preparation: this actor runs it (its provided `preparePage`). */
   | { type: 'PAGE_PREP_REQUESTED'; prepId: string; input: PagePrepInput }
   /** The outcome of the page preparation `prepId` (both captures, retries included). */
@@ -48,14 +48,13 @@ export interface PreparePageParams {
   input: PagePrepInput & { prepId: string };
 }
 
-export interface TaskContext {
+/** The task's context; the action slot's fields (`current`, `waitId`, ...) are its `action` region's. */
+export interface TaskContext extends ActionSlotContext {
   taskId: string;
   /** The message the current (or last) turn works on. */
   currentMessage: TaskMessage | null;
   /** Messages that arrived while a turn was running, oldest first. */
   queue: TaskMessage[];
-  /** The one browser action in flight for this task (in the child actor `ACTION_CHILD_ID`), if any. */
-  inFlightActionId: string | null;
   /** Actions requested while one was in flight or during takeover, oldest first. */
   pendingActions: ActionInput[];
   /** Page preparations running now (their captures are actions like any other). */

@@ -1,35 +1,33 @@
 // taskMachine: one chat/browser task on the server (seed 000 §2.1), the root of the task's
-// actor tree: its turn and its browser actions are its children, in one actor system on one
-// clock; it runs its page preparations itself.
+// actor tree: one actor for the task, its turn its one child, on one clock. Parallel regions:
+//   `status`    the task's status (below);
+//   `action`    its browser actions, one in flight at a time (task-action-region.ts: the action
+//               slot's states, action-slot.ts, run by this actor itself);
+//   `pluginUi`  the server's mirror of the overlay (plugin-ui-region.ts).
+// The regions ride on the task's own events, so a browser action costs the task its three events
+// (ACTION_REQUESTED, ACK, RESULT) and nothing else. In `status`:
 //
 //   created --USER_MESSAGE--> running.active --turn done--> ongoing.idle --USER_MESSAGE--> running ...
-//   running.active <-TAKEOVER/RESUME-> running.takeover
-//   ongoing.idle   <-TAKEOVER/RESUME-> ongoing.takeover
-//   STOP (anywhere) -> completed;  FAIL or a failed turn -> error
-//   completed | error --USER_MESSAGE--> running   (a follow-up reopens the same task)
+//   running.active <-TAKEOVER/RESUME-> running.takeover;  ongoing.idle <-TAKEOVER/RESUME-> ongoing.takeover
+//   STOP (anywhere) -> completed;  FAIL or a failed turn -> error;  completed | error --USER_MESSAGE--> running
 //
 // The turn (the provided `runTurn` actor: LLM <-> tools loop for one user message) is invoked by
-// `running`. It asks for browser actions with ACTION_REQUESTED: the action is sent (START) to
-// the task's one action actor (`runAction`, actionMachine, invoked for the task's whole life)
-// when the task may act (seed 000 §2.1 rules 1 and 4: one in flight, none during takeover);
-// otherwise it waits in `pendingActions` and starts on RESUME or when the action in flight
-// settles (its start is the action actor's first frame: the runtime reports it there). The action
-// actor reports each settled action as ACTION_DONE; it is handed to the provided `actionSettled`
-// action. Page preparations (PAGE_PREP_REQUESTED) are no actors: this actor records them in
-// `pagePreps`, runs each with the provided `preparePage` action (pagePrepMachine's policy as one
-// promise, page-prep-run.ts; its captures are actions like any other) and hears its outcome as
-// one PAGE_PREP_DONE. Ending the task (STOP, FAIL, a failed turn) cancels what is in flight: the
-// action actor gets CANCEL (it tells the plugin and settles as canceled), queued actions settle
-// as canceled without being sent, page preparations settle as canceled (a later PAGE_PREP_DONE
-// is ignored). Child ids are fixed (task-child-slots.ts), never action ids.
-import { and, assign, enqueueActions, fromPromise, setup, stateIn, type ActorRefFrom } from 'xstate';
-import { actionMachine } from './action.machine.ts';
-import type { ActionInput, ActionOutput } from './action-types.ts';
-import { ACTION_CHILD_ID } from './task-child-slots.ts';
-import { canceledActionOutput, canceledPrep } from './task-outputs.ts';
-import { isIn, named, report, startAction } from './task-machine-helpers.ts';
+// `running`. It asks for browser actions with ACTION_REQUESTED: one in flight, none during takeover
+// (seed 000 §2.1 rules 1 and 4), the others queued in `pendingActions`; each settled action goes
+// to the provided `actionSettled`. Page preparations (PAGE_PREP_REQUESTED) are recorded in
+// `pagePreps`, run by the provided `preparePage` (page-prep-run.ts) and answered by PAGE_PREP_DONE.
+// Ending the task (STOP, FAIL, a failed turn) cancels what is in flight: the action in flight is
+// canceled on the plugin, queued actions and page preparations settle as canceled.
+import { and, assign, enqueueActions, fromPromise, not, or, setup, stateIn } from 'xstate';
+import { actionSlotEffects, actionSlotFor } from './action-slot.ts';
+import { withTimedWaits } from './action-waits.ts';
+import { taskActionGuards, taskActionRegion } from './task-action-region.ts';
+import { canceledActionOutput, canceledPrep, prepNotProvided } from './task-outputs.ts';
+import { isIn, named, report } from './task-machine-helpers.ts';
+import { pluginUiGuards, pluginUiRegion } from './plugin-ui-region.ts';
 import { ErrorCode } from '../spec/error-codes.ts';
 import { errorValue, toErrorValue } from '../spec/error-value.ts';
+import type { CancelActionInput, DeadlineInput, IgnoredResultDisposition, SendActionInput } from './action-types.ts';
 import type {
   ActionSettledParams,
   PagePrepSettledParams,
@@ -44,9 +42,30 @@ import type {
 } from './task-types.ts';
 
 export const taskMachineId = 'task';
-export { ACTION_CHILD_ID } from './task-child-slots.ts';
 
-export const taskMachine = setup({
+const slot = actionSlotFor<TaskContext>();
+
+/**
+ * enqueueActions typed against the task's context and events outside setup(): with the action
+ * slot's actions and guards in it, setup() no longer infers these callbacks' types by itself.
+ */
+function taskEnqueue<P = undefined>(
+  fn: (
+    args: {
+      context: TaskContext;
+      event: TaskEvent;
+      enqueue: TaskEnqueue;
+      check: (guard: never) => boolean;
+    },
+    params: P,
+  ) => void,
+) {
+  return enqueueActions(fn as never) as unknown as (args: unknown, params: P) => void;
+}
+/** What the callbacks use of enqueue: assign, and named actions (task-machine-helpers.ts `named`). */
+type TaskEnqueue = ((action: never) => void) & { assign(values: Partial<TaskContext>): void };
+
+const untimedTaskMachine = setup({
   types: {} as {
     context: TaskContext;
     events: TaskEvent;
@@ -57,25 +76,22 @@ export const taskMachine = setup({
     runTurn: fromPromise<unknown, TurnInput>(async () => {
       throw errorValue(ErrorCode.INTERNAL, 'runTurn is not provided');
     }),
-    runAction: actionMachine,
   },
   actions: {
+    ...slot.assigns,
+    // The action slot's effects (action-slot.ts): the frame, the deadline, an ignored result, a cancel on the plugin.
+    sendFrame: (args, params: SendActionInput) => actionSlotEffects.sendFrame(args as never, params),
+    armDeadline: (args, params: DeadlineInput) => actionSlotEffects.armDeadline(args as never, params),
+    reportIgnoredResult: (_, _params: { actionId: string; disposition: IgnoredResultDisposition }) => {},
+    cancelOnPlugin: (_, _params: CancelActionInput) => {},
     persistStatus: (_, _params: StatusParams) => {},
     notifyStatus: (_, _params: StatusParams) => {},
     actionSettled: (_, _params: ActionSettledParams) => {},
     pagePrepSettled: (_, _params: PagePrepSettledParams) => {},
     /** Runs the page preparation (captures as browser actions); its outcome comes back as PAGE_PREP_DONE. */
-    preparePage: ({ self }, params: PreparePageParams) => {
-      self.send({
-        type: 'PAGE_PREP_DONE',
-        prepId: params.prepId,
-        output: {
-          ...canceledPrep('preparePage is not provided'),
-          error: errorValue(ErrorCode.INTERNAL, 'preparePage is not provided', { retryable: false }),
-        },
-      });
-    },
-    reportStatus: enqueueActions(({ context, enqueue }, params: { status: TaskStatus }) => {
+    preparePage: ({ self }, params: PreparePageParams) =>
+      self.send({ type: 'PAGE_PREP_DONE', prepId: params.prepId, output: prepNotProvided }),
+    reportStatus: taskEnqueue(({ context, enqueue }, params: { status: TaskStatus }) => {
       if (context.reportedStatus === params.status) return;
       enqueue.assign({ reportedStatus: params.status });
       const statusParams: StatusParams = { taskId: context.taskId, status: params.status };
@@ -97,66 +113,26 @@ export const taskMachine = setup({
         (event as Extract<TaskEvent, { type: 'USER_MESSAGE' }>).message,
       ],
     }),
-    /** Starts the requested action now, or queues it until the task may act. */
-    requestAction: enqueueActions(({ context, event, enqueue, check, self }) => {
+    /** An action that cannot start now: queued while a turn runs, else settled unsent. */
+    queueAction: taskEnqueue(({ context, event, enqueue, check }) => {
       const action = (event as Extract<TaskEvent, { type: 'ACTION_REQUESTED' }>).action;
-      if (!isIn(check, '#task.running')) {
+      if (isIn(check, '#task.status.running')) enqueue.assign({ pendingActions: [...context.pendingActions, action] });
+      else
         named(enqueue, 'actionSettled', {
           actionId: action.actionId,
           output: canceledActionOutput(action, `${action.actionName} was not sent: no turn is running`),
         });
-      } else if (
-        context.inFlightActionId === null &&
-        context.pendingActions.length === 0 &&
-        isIn(check, '#task.running.active')
-      ) {
-        enqueue.assign({ inFlightActionId: action.actionId });
-        startAction(enqueue, self, action);
-      } else {
-        enqueue.assign({ pendingActions: [...context.pendingActions, action] });
-      }
-    }),
-    /** The next queued action, when nothing is in flight and the task is not taken over. */
-    startNextAction: enqueueActions(({ context, enqueue, self }) => {
-      const [next, ...rest] = context.pendingActions;
-      if (!next || context.inFlightActionId !== null) return;
-      enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-      startAction(enqueue, self, next);
-    }),
-    /** The action actor settled the action in flight (ACTION_DONE), or failed itself (then it is gone). */
-    settleAction: enqueueActions(({ context, event, enqueue, check, self }) => {
-      const done = event as { type: string; output?: ActionOutput; error?: unknown };
-      // An action actor that failed is gone for good: the next action gets a new one.
-      const failed = done.type !== 'ACTION_DONE';
-      if (failed) enqueue.stopChild(ACTION_CHILD_ID);
-      const actionId = context.inFlightActionId;
-      if (actionId === null) return;
-      const output =
-        done.type === 'ACTION_DONE' && done.output
-          ? done.output
-          : {
-              ...canceledActionOutput({ actionId, actionName: 'unknown' } as ActionInput, 'the action actor failed'),
-              status: 'failed' as const,
-              error: toErrorValue(done.error, ErrorCode.INTERNAL),
-            };
-      enqueue.assign({ inFlightActionId: null });
-      named(enqueue, 'actionSettled', { actionId, output });
-      const [next, ...rest] = context.pendingActions;
-      if (next && isIn(check, '#task.running.active')) {
-        enqueue.assign({ inFlightActionId: next.actionId, pendingActions: rest });
-        startAction(enqueue, self, next, failed);
-      }
     }),
     /** The outcome of a page preparation in flight; one that was canceled meanwhile is already settled. */
-    settlePagePrep: enqueueActions(({ context, event, enqueue }) => {
+    settlePagePrep: taskEnqueue(({ context, event, enqueue }) => {
       const { prepId, output } = event as Extract<TaskEvent, { type: 'PAGE_PREP_DONE' }>;
       if (!context.pagePreps.some((p) => p.prepId === prepId)) return;
       enqueue.assign({ pagePreps: context.pagePreps.filter((p) => p.prepId !== prepId) });
       named(enqueue, 'pagePrepSettled', { prepId, output });
     }),
-    startPagePrep: enqueueActions(({ context, event, enqueue, check }) => {
+    startPagePrep: taskEnqueue(({ context, event, enqueue, check }) => {
       const { prepId, input } = event as Extract<TaskEvent, { type: 'PAGE_PREP_REQUESTED' }>;
-      if (!isIn(check, '#task.running')) {
+      if (!isIn(check, '#task.status.running')) {
         named(enqueue, 'pagePrepSettled', {
           prepId,
           output: canceledPrep('the page was not prepared: no turn is running'),
@@ -167,10 +143,9 @@ export const taskMachine = setup({
       named(enqueue, 'preparePage', { prepId, input: { ...input, prepId } } satisfies PreparePageParams);
     }),
     /** The task ended: cancel the action in flight, settle queued ones unsent, stop preparations. */
-    cancelWork: enqueueActions(({ context, enqueue }, params: { closeTab: boolean }) => {
+    cancelWork: taskEnqueue(({ context, enqueue }, params: { closeTab: boolean }) => {
+      // The action in flight is canceled by the action region (task-action-region.ts).
       const reason = params.closeTab ? 'the task was stopped' : 'the task failed';
-      if (context.inFlightActionId !== null)
-        enqueue.sendTo(ACTION_CHILD_ID, { type: 'CANCEL', reason, closeTab: params.closeTab });
       for (const action of context.pendingActions) {
         named(enqueue, 'actionSettled', {
           actionId: action.actionId,
@@ -193,7 +168,10 @@ export const taskMachine = setup({
   },
   guards: {
     hasQueuedMessage: ({ context }) => context.queue.length > 0,
-    inTakeover: stateIn('#task.running.takeover'),
+    inTakeover: stateIn('#task.status.running.takeover'),
+    ...slot.guards,
+    ...taskActionGuards,
+    ...pluginUiGuards,
   },
 }).createMachine({
   id: taskMachineId,
@@ -201,99 +179,112 @@ export const taskMachine = setup({
     taskId: input.taskId,
     currentMessage: null,
     queue: [],
-    inFlightActionId: null,
     pendingActions: [],
     pagePreps: [],
     turns: 0,
     error: null,
     reportedStatus: null,
+    current: null,
+    waitId: 0,
+    waitMs: 0,
+    last: null,
+    settled: 0,
   }),
-  initial: 'created',
+  // A parallel node's own transitions run only when no region takes the event (hence `status.on`).
+  type: 'parallel',
   on: {
-    STOP: { target: '.completed' },
-    FAIL: { target: '.error', actions: 'recordFailure' },
-    ACTION_REQUESTED: { actions: 'requestAction' },
     PAGE_PREP_REQUESTED: { actions: 'startPagePrep' },
     PAGE_PREP_DONE: { actions: 'settlePagePrep' },
-    ACTION_DONE: { actions: 'settleAction' },
-    [`xstate.error.actor.${ACTION_CHILD_ID}`]: { actions: 'settleAction' },
   },
   states: {
-    created: {
-      entry: report('created'),
-      on: { USER_MESSAGE: { target: 'running', actions: 'startTurnWith' } },
-    },
-    running: {
-      initial: 'active',
-      invoke: {
-        id: 'turn',
-        src: 'runTurn',
-        input: ({ context }) => ({ taskId: context.taskId, message: context.currentMessage! }),
-        onDone: [
-          {
-            guard: and(['hasQueuedMessage', 'inTakeover']),
-            target: '#task.running.takeover',
-            reenter: true,
-            actions: 'startTurnWithQueued',
-          },
-          { guard: 'hasQueuedMessage', target: 'running', reenter: true, actions: 'startTurnWithQueued' },
-          { guard: 'inTakeover', target: 'ongoing.takeover' },
-          { target: 'ongoing' },
-        ],
-        onError: { target: 'error', actions: 'recordTurnError' },
+    // The task's status (seed 000 §2.1).
+    status: {
+      initial: 'created',
+      on: {
+        STOP: { target: '.completed' },
+        FAIL: { target: '.error', actions: 'recordFailure' },
       },
-      on: { USER_MESSAGE: { actions: 'enqueueMessage' } },
       states: {
-        active: {
-          entry: [report('running'), 'startNextAction'],
-          on: { TAKEOVER: { target: 'takeover' } },
+        created: {
+          entry: report('created'),
+          on: { USER_MESSAGE: { target: 'running', actions: 'startTurnWith' } },
         },
-        takeover: {
-          entry: report('takeover'),
-          on: { RESUME: { target: 'active' } },
+        running: {
+          initial: 'active',
+          invoke: {
+            id: 'turn',
+            src: 'runTurn',
+            input: ({ context }) => ({ taskId: context.taskId, message: context.currentMessage! }),
+            onDone: [
+              {
+                guard: and(['hasQueuedMessage', 'inTakeover']),
+                target: '#task.status.running.takeover',
+                reenter: true,
+                actions: 'startTurnWithQueued',
+              },
+              { guard: 'hasQueuedMessage', target: 'running', reenter: true, actions: 'startTurnWithQueued' },
+              { guard: 'inTakeover', target: 'ongoing.takeover' },
+              { target: 'ongoing' },
+            ],
+            onError: { target: 'error', actions: 'recordTurnError' },
+          },
+          on: { USER_MESSAGE: { actions: 'enqueueMessage' } },
+          states: {
+            active: {
+              entry: report('running'),
+              on: { TAKEOVER: { target: 'takeover' } },
+            },
+            takeover: {
+              entry: report('takeover'),
+              on: { RESUME: { target: 'active' } },
+            },
+          },
+        },
+        ongoing: {
+          initial: 'idle',
+          states: {
+            idle: {
+              entry: report('ongoing'),
+              on: {
+                TAKEOVER: { target: 'takeover' },
+                USER_MESSAGE: { target: '#task.status.running', actions: 'startTurnWith' },
+              },
+            },
+            takeover: {
+              entry: report('takeover'),
+              on: {
+                RESUME: { target: 'idle' },
+                USER_MESSAGE: { target: '#task.status.running.takeover', actions: 'startTurnWith' },
+              },
+            },
+          },
+        },
+        // Ended, not final: the task keeps its actor, and a follow-up message is this transition.
+        completed: {
+          // Stopped: the tab closes with the canceled action (README: a stopped task's tab closes),
+          // unless the STOP says it stays (an MCP client's cancel: its session keeps the tab).
+          entry: [
+            report('completed'),
+            {
+              type: 'cancelWork',
+              params: ({ event }) => ({ closeTab: !(event.type === 'STOP' && event.closeTab === false) }),
+            },
+          ],
+          on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
+        },
+        error: {
+          entry: [report('error'), { type: 'cancelWork', params: { closeTab: false } }],
+          // A message acknowledged while the failed turn ran was queued behind it: it still runs (the
+          // failed turn's outcome is stored and reported first), as after a turn that succeeded.
+          always: { guard: 'hasQueuedMessage', target: 'running', actions: ['clearError', 'startTurnWithQueued'] },
+          on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
         },
       },
     },
-    ongoing: {
-      initial: 'idle',
-      states: {
-        idle: {
-          entry: report('ongoing'),
-          on: {
-            TAKEOVER: { target: 'takeover' },
-            USER_MESSAGE: { target: '#task.running', actions: 'startTurnWith' },
-          },
-        },
-        takeover: {
-          entry: report('takeover'),
-          on: {
-            RESUME: { target: 'idle' },
-            USER_MESSAGE: { target: '#task.running.takeover', actions: 'startTurnWith' },
-          },
-        },
-      },
-    },
-    // Ended, not final: the task keeps its actor, and a follow-up message is this transition.
-    completed: {
-      // Stopped: the tab closes with the canceled action (README: a stopped task's tab closes),
-      // unless the STOP says it stays (an MCP client's cancel: its session keeps the tab).
-      entry: [
-        report('completed'),
-        {
-          type: 'cancelWork',
-          params: ({ event }) => ({ closeTab: !(event.type === 'STOP' && event.closeTab === false) }),
-        },
-      ],
-      on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
-    },
-    error: {
-      entry: [report('error'), { type: 'cancelWork', params: { closeTab: false } }],
-      // A message acknowledged while the failed turn ran was queued behind it: it still runs (the
-      // failed turn's outcome is stored and reported first), as after a turn that succeeded.
-      always: { guard: 'hasQueuedMessage', target: 'running', actions: ['clearError', 'startTurnWithQueued'] },
-      on: { USER_MESSAGE: { target: 'running', actions: ['clearError', 'startTurnWith'] } },
-    },
+    action: taskActionRegion,
+    pluginUi: pluginUiRegion,
   },
 });
 
-export type TaskActionRef = ActorRefFrom<typeof actionMachine>;
+/** The task machine, the waits of its action in flight timed by the provided `armDeadline` (action-waits.ts). */
+export const taskMachine = withTimedWaits(untimedTaskMachine);

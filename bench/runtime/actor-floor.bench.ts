@@ -3,11 +3,11 @@
 // by side in one process, in repeated rounds with the variants interleaved (the order rotates
 // each round; medians are reported):
 //   - bare: one actionMachine actor running the actions one after another, no inspection;
-//   - in the task tree: the same machine as the task actor's action child (ACTION_REQUESTED,
-//     START, ACTION_DONE, actionSettled), the path the runtime takes, no inspection;
+//   - in the task tree: the same action slot run by the task actor as its `action` region
+//     (ACTION_REQUESTED, ACK, RESULT, actionSettled), the path the runtime takes, no inspection;
 //   - inspected: the task tree with the runtime's real inspection hub (runtime/agent/
 //     inspection-hub.ts, with a redactor as app.ts gives it), nobody subscribed;
-//   - as the runtime runs it: inspected, plus the plugin-UI mirror hearing each start and settle.
+//   (the plugin-UI mirror is a region of the task machine: it is in every tree variant.)
 // Reference: plain bookkeeping of the same facts (in flight -> acked -> settled, output object),
 // arming and clearing the same two timers (T_ack, T_exec) per action on the same clock.
 // The inspection events per action (every event the hub's observer receives) are counted too.
@@ -24,7 +24,6 @@ import {
   type TurnInput,
 } from '../../machines/index.ts';
 import { createInspectionHub } from '../../runtime/agent/inspection-hub.ts';
-import { createPluginUiMirror } from '../../runtime/agent/plugin-ui-mirror.ts';
 import { createSystemClock } from '../../runtime/clock/index.ts';
 import { createDeadlineTimer } from '../../runtime/scheduler/deadline-timer.ts';
 import { createSecretRegistry, redactDeep } from '../../runtime/redaction/redact.ts';
@@ -36,10 +35,8 @@ export interface ActorFloorFigures {
   bareMicros: number;
   treeMicros: number;
   inspectedMicros: number;
-  runtimeMicros: number;
-  /** Inspection events per action: the inspected tree, and with the plugin-UI mirror. */
+  /** Inspection events per action of the inspected tree. */
   inspectedEvents: number;
-  runtimeEvents: number;
 }
 
 const clock = createSystemClock();
@@ -103,24 +100,18 @@ function realHub() {
   };
 }
 
-function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; mirror?: boolean } = {}): number {
+function tree(n: number, options: { inspect?: (event: InspectionEvent) => void } = {}): number {
   let settled = 0;
-  let live: { send(event: unknown): void } | undefined;
-  /** The mirror, as task-session.ts makes it: in the task actor's system, the task as its parent. */
-  let mirror: ReturnType<typeof createPluginUiMirror> | null = null;
+  const deadlines = createDeadlineTimer(clock);
   const logic = taskMachine.provide({
-    actors: {
-      runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})),
-      // The start is reported with the first frame, as task-session.ts does.
-      runAction: actionLogic((self, input) => {
-        live = self;
-        if (input.attempt === 1) mirror?.actionStarted(input.actionId);
-      }),
-    },
+    actors: { runTurn: fromPromise<unknown, TurnInput>(() => new Promise(() => {})) },
     actions: {
-      actionSettled: (_, params: { actionId: string }) => {
+      // The task actor runs its actions in its `action` region: frames are no-ops here, deadlines
+      // on one timer per actor as the runtime arms them.
+      sendFrame: () => {},
+      armDeadline: ({ self }, { waitId, ms }) => deadlines.arm(self, waitId, ms),
+      actionSettled: () => {
         settled++;
-        mirror?.actionSettled(params.actionId);
       },
     },
   });
@@ -129,22 +120,18 @@ function tree(n: number, options: { inspect?: (event: InspectionEvent) => void; 
     clock,
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });
-  if (options.mirror) {
-    mirror = createPluginUiMirror('task-1', { parent: task });
-    mirror.status('running');
-  }
   task.start();
   task.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'go' } } as never);
   const micros = cpuMicrosPer(n, () => {
     for (let i = 0; i < n; i++) {
+      const actionId = `act-${i}`;
       task.send({ type: 'ACTION_REQUESTED', action: inputOf(i) });
-      live!.send({ type: 'ACK' });
-      live!.send({ type: 'RESULT', status: 'success', result: { clicked: true } });
+      task.send({ type: 'ACK', actionId });
+      task.send({ type: 'RESULT', actionId, status: 'success', result: { clicked: true } });
     }
   });
   if (settled !== n) throw new Error(`${settled} of ${n} actions settled`);
   task.stop();
-  mirror?.dispose();
   return micros;
 }
 
@@ -192,7 +179,6 @@ export function benchActorFloor(
   rounds = Number(process.env.MIMO_BENCH_ROUNDS ?? 5),
 ): ActorFloorFigures {
   let inspectedEvents = 0;
-  let runtimeEvents = 0;
   const variants: Array<[string, (n: number) => number]> = [
     ['reference', reference],
     ['bare', bare],
@@ -203,15 +189,6 @@ export function benchActorFloor(
         const hub = realHub();
         const micros = tree(n, { inspect: hub.inspect });
         inspectedEvents = hub.events() / n;
-        return micros;
-      },
-    ],
-    [
-      'runtime',
-      (n) => {
-        const hub = realHub();
-        const micros = tree(n, { inspect: hub.inspect, mirror: true });
-        runtimeEvents = hub.events() / n;
         return micros;
       },
     ],
@@ -232,9 +209,7 @@ export function benchActorFloor(
     bareMicros: m('bare'),
     treeMicros: m('tree'),
     inspectedMicros: m('inspected'),
-    runtimeMicros: m('runtime'),
     inspectedEvents,
-    runtimeEvents,
   };
 }
 
@@ -244,10 +219,10 @@ export function printActorFloor(r: ActorFloorFigures): void {
   );
   console.log(`  reference (plain bookkeeping, two timers armed and cleared): ${r.referenceMicros.toFixed(2)} µs`);
   console.log(
-    `  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as a child of the task actor: ${r.treeMicros.toFixed(1)} µs`,
+    `  actionMachine on its own: ${r.bareMicros.toFixed(1)} µs; as the task actor's action region: ${r.treeMicros.toFixed(1)} µs`,
   );
   console.log(
-    `  inspected by the real hub: ${r.inspectedMicros.toFixed(1)} µs (${r.inspectedEvents.toFixed(1)} inspection events per action); with the plugin-UI mirror, as the runtime runs it: ${r.runtimeMicros.toFixed(1)} µs (${r.runtimeEvents.toFixed(1)} events)`,
+    `  inspected by the real hub: ${r.inspectedMicros.toFixed(1)} µs (${r.inspectedEvents.toFixed(1)} inspection events per action)`,
   );
 }
 

@@ -158,7 +158,7 @@ takeover('takeover pauses the turn (not canceled) and RESUME returns to running'
   t.actor.send({ type: 'TAKEOVER', reason: 'keyboard' });
   await settle();
   assert.is(t.status(), 'takeover');
-  assert.equal(t.actor.getSnapshot().value, { running: 'takeover' });
+  assert.equal(t.actor.getSnapshot().value.status, { running: 'takeover' });
   assert.equal(t.deferred.aborted, [], 'the turn keeps running');
   assert.ok(t.deferred.isPending('turn'));
   assert.is(canDispatchAction(t.actor.getSnapshot()), false);
@@ -173,9 +173,9 @@ takeover('takeover from ongoing, and back', async () => {
   t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
   await t.finishTurn();
   t.actor.send({ type: 'TAKEOVER' });
-  assert.equal(t.actor.getSnapshot().value, { ongoing: 'takeover' });
+  assert.equal(t.actor.getSnapshot().value.status, { ongoing: 'takeover' });
   t.actor.send({ type: 'RESUME' });
-  assert.equal(t.actor.getSnapshot().value, { ongoing: 'idle' });
+  assert.equal(t.actor.getSnapshot().value.status, { ongoing: 'idle' });
   assert.equal(t.statuses, ['created', 'running', 'ongoing', 'takeover', 'ongoing']);
 });
 
@@ -186,13 +186,17 @@ takeover(
     t.actor.send({ type: 'USER_MESSAGE', message: msg('m1') });
     t.actor.send({ type: 'TAKEOVER' });
     await t.finishTurn();
-    assert.equal(t.actor.getSnapshot().value, { ongoing: 'takeover' });
+    assert.equal(t.actor.getSnapshot().value.status, { ongoing: 'takeover' });
     t.actor.send({ type: 'USER_MESSAGE', message: msg('m2') });
-    assert.equal(t.actor.getSnapshot().value, { running: 'takeover' });
+    assert.equal(t.actor.getSnapshot().value.status, { running: 'takeover' });
     assert.equal(t.turns(), ['m1', 'm2']);
     t.actor.send({ type: 'USER_MESSAGE', message: msg('m3') });
     await t.finishTurn();
-    assert.equal(t.actor.getSnapshot().value, { running: 'takeover' }, 'the queued turn also starts in takeover');
+    assert.equal(
+      t.actor.getSnapshot().value.status,
+      { running: 'takeover' },
+      'the queued turn also starts in takeover',
+    );
     assert.equal(t.turns(), ['m1', 'm2', 'm3']);
     assert.equal(t.statuses, ['created', 'running', 'takeover'], 'no duplicate takeover reports');
   },
@@ -210,13 +214,13 @@ const pure = suite('taskMachine pure steps');
 
 pure('initialTransition reports created; USER_MESSAGE invokes runTurn with the message', () => {
   const [s0, a0] = initialTransition(taskMachine, { taskId: 'task-9' });
-  assert.equal(s0.value, 'created');
+  assert.equal(s0.value, { status: 'created', action: 'idle', pluginUi: 'hidden' });
   assert.equal(
     a0.filter((a) => a.type === 'notifyStatus').map((a) => a.params),
     [{ taskId: 'task-9', status: 'created' }],
   );
   const [s1, a1] = transition(taskMachine, s0, { type: 'USER_MESSAGE', message: msg('m1') });
-  assert.equal(s1.value, { running: 'active' });
+  assert.equal(s1.value, { status: { running: 'active' }, action: 'idle', pluginUi: 'hidden' });
   const spawn = a1.find((a) => a.type === 'xstate.spawnChild');
   assert.equal((spawn?.params as { input?: unknown }).input, { taskId: 'task-9', message: msg('m1') });
   assert.equal(
@@ -229,7 +233,7 @@ pure('takeover is a substate, the turn child survives it', () => {
   const [s0] = initialTransition(taskMachine, { taskId: 'task-9' });
   const [s1] = transition(taskMachine, s0, { type: 'USER_MESSAGE', message: msg('m1') });
   const [s2, a2] = transition(taskMachine, s1, { type: 'TAKEOVER' });
-  assert.equal(s2.value, { running: 'takeover' });
+  assert.equal(s2.value, { status: { running: 'takeover' }, action: 'idle', pluginUi: 'takeover' });
   assert.is(s2.children.turn, s1.children.turn);
   assert.not.ok(a2.some((a) => (a.type as string) === 'xstate.stopChild'));
 });

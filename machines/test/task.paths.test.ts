@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SimulatedClock, type AnyEventObject, type AnyMachineSnapshot } from 'xstate';
 import { taskMachine } from '../task.machine.ts';
+import { turnRunningOf } from '../task-queries.ts';
 import { exploreGraph } from './graph-explorer.ts';
 import { createCoverage, createDeferredActors } from './util.ts';
 
@@ -18,37 +19,47 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
     { type: 'FAIL', error: { code: 'PLUGIN_OFFLINE', message: 'no plugin', retryable: true } },
   ];
   const { context } = snapshot;
-  const known = [context.inFlightActionId, ...context.pendingActions.map((a: { actionId: string }) => a.actionId)];
-  for (const actionId of ['act-1', 'act-2']) {
+  const known = [context.current?.actionId, ...context.pendingActions.map((a: { actionId: string }) => a.actionId)];
+  // act-1 may be retried (idempotent), act-2 may not.
+  for (const [actionId, actionName] of [
+    ['act-1', 'browser_screenshot'],
+    ['act-2', 'browser_click'],
+  ]) {
     if (!known.includes(actionId)) {
       events.push({
         type: 'ACTION_REQUESTED',
-        action: { actionId, actionName: 'browser_click', params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' },
+        action: { actionId, actionName, params: { tabId: 1 }, taskId: 'task-1', clientId: 'p' },
       });
     }
   }
-  // The action in flight runs in the task's action actor `action` (task.machine.ts), which
-  // reports it settled (ACTION_DONE) or fails itself (an error event; it is made again).
-  const inFlight = context.inFlightActionId;
-  if (inFlight && snapshot.children.action) {
-    events.push({ type: 'xstate.error.actor.action', actorId: 'action', error: { code: 'INTERNAL', message: 'bug' } });
-    events.push({
-      type: 'ACTION_DONE',
-      output: {
-        actionId: inFlight,
-        actionName: 'browser_click',
-        status: 'succeeded',
-        attempts: 1,
-        execTimeoutStreak: 0,
-        answered: true,
+  // The action in flight runs in the task's `action` region: the plugin's events and its deadline.
+  const current = context.current as { actionId: string } | null;
+  if (current) {
+    const actionId = current.actionId;
+    events.push(
+      { type: 'ACK', actionId },
+      { type: 'RESULT', actionId, status: 'success', result: { ok: true } },
+      { type: 'RESULT', actionId, status: 'partial', result: { ok: 'some' } },
+      {
+        type: 'RESULT',
+        actionId,
+        status: 'error',
+        error: { code: 'PLUGIN_TIMEOUT_EXEC', message: 'slow', retryable: true },
       },
-    });
+      { type: 'RESULT', actionId, status: 'error', error: { code: 'INTERNAL', message: 'bug', retryable: false } },
+      { type: 'RESULT', actionId: 'act-9', status: 'success' },
+      { type: 'DEADLINE', waitId: context.waitId },
+      { type: 'DISPATCH_FAILED', actionId, error: { code: 'PLUGIN_OFFLINE', message: 'no socket' } },
+      { type: 'PLUGIN_GONE', actionId },
+      { type: 'CANCEL', reason: 'canceled by its caller' },
+      { type: 'RESTORED' },
+    );
   }
   // A page preparation runs in the task actor itself: its outcome is one PAGE_PREP_DONE.
   const prep = context.pagePreps.find((p: { prepId: string }) => p.prepId === 'prep-1');
   if (!prep) events.push({ type: 'PAGE_PREP_REQUESTED', prepId: 'prep-1', input: { taskId: 'task-1', tabId: 1 } });
   else events.push({ type: 'PAGE_PREP_DONE', prepId: 'prep-1', output: { status: 'ok', warnings: [], missing: [] } });
-  if (snapshot.children.turn && snapshot.matches('running')) {
+  if (snapshot.children.turn && turnRunningOf(snapshot)) {
     events.push({ type: 'xstate.done.actor.turn', output: { reply: 'done' }, actorId: 'turn' });
     events.push({
       type: 'xstate.error.actor.turn',
@@ -59,26 +70,26 @@ function alphabet(snapshot: AnyMachineSnapshot): AnyEventObject[] {
   return events;
 }
 
-const serializeState = (s: AnyMachineSnapshot) =>
-  JSON.stringify([
+const serializeState = (s: AnyMachineSnapshot) => {
+  const c = s.context.current;
+  return JSON.stringify([
     s.value,
     s.status,
     Math.min(s.context.queue.length, 2),
-    s.context.inFlightActionId,
+    c ? [c.actionId, c.attempts, c.dispatchId, c.lastAnswer?.status, c.lastAnswer?.error?.code] : null,
     s.context.pendingActions.map((a: { actionId: string }) => a.actionId),
     s.context.pagePreps,
   ]);
+};
 
 function live() {
   const deferred = createDeferredActors();
   return {
     machine: taskMachine.provide({
-      actors: {
-        runTurn: deferred.logic(),
-        runAction: deferred.logic() as never,
-      },
-      // The preparation's outcome is an event of the alphabet (PAGE_PREP_DONE).
-      actions: { preparePage: () => {} },
+      actors: { runTurn: deferred.logic() },
+      // The preparation's outcome is an event of the alphabet (PAGE_PREP_DONE), the plugin's
+      // answers too; a DEADLINE is the clock reaching the armed wait (util.ts playStep).
+      actions: { preparePage: () => {}, sendFrame: () => {} },
     }),
     clock: new SimulatedClock(),
     deferred,
@@ -98,15 +109,26 @@ paths('every generated path and one more event from it match the live actor; eve
   });
   assert.equal([...result.reachedStateIds].sort(), [
     'task',
-    'task.completed',
-    'task.created',
-    'task.error',
-    'task.ongoing',
-    'task.ongoing.idle',
-    'task.ongoing.takeover',
-    'task.running',
-    'task.running.active',
-    'task.running.takeover',
+    'task.action',
+    'task.action.awaitingAck',
+    'task.action.executing',
+    'task.action.idle',
+    'task.action.retryWait',
+    'task.pluginUi',
+    'task.pluginUi.hidden',
+    'task.pluginUi.idle',
+    'task.pluginUi.ongoing',
+    'task.pluginUi.takeover',
+    'task.status',
+    'task.status.completed',
+    'task.status.created',
+    'task.status.error',
+    'task.status.ongoing',
+    'task.status.ongoing.idle',
+    'task.status.ongoing.takeover',
+    'task.status.running',
+    'task.status.running.active',
+    'task.status.running.takeover',
   ]);
   assert.ok(result.paths >= 20, `${result.paths} paths`);
 });

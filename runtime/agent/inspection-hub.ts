@@ -75,13 +75,13 @@ function noteOf(event: RecordedEvent, now: number): InspectionNote {
 }
 
 /**
- * The context a record summarises (its scalar fields). The action actor lives as long as its task
- * and keeps the action in flight under `current` (else the last settled one under `last`): their
- * fields (actionId, actionName, attempts, ...) are summarised as its own, as they were when each
- * action had an actor.
+ * The context a record summarises (its scalar fields). The action slot (the task actor's `action`
+ * region, or an actionMachine actor) keeps the action in flight under `current` (else the last
+ * settled one under `last`): their fields (actionId, actionName, attempts, ...) are summarised as
+ * its own, as they were when each action had an actor.
  */
 function contextSummaryOf(machineId: string | undefined, context: Record<string, unknown>): Record<string, unknown> {
-  if (machineId !== 'action') return context;
+  if (machineId !== 'action' && machineId !== 'task') return context;
   const action = context.current ?? context.last;
   return typeof action === 'object' && action !== null && !Array.isArray(action)
     ? { ...context, ...(action as Record<string, unknown>) }

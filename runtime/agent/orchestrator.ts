@@ -255,7 +255,6 @@ export function createAgentOrchestrator(
         taskId,
         `The person handed control back to the agent (${source === 'web' ? 'web UI' : 'page overlay'}).`,
       );
-      session.mirror.resume();
       session.actor.send({ type: 'RESUME' });
       log({ event: 'resume', taskId, source });
       await note;
@@ -275,7 +274,6 @@ export function createAgentOrchestrator(
         taskId,
         `Task stopped by the user (${source === 'web' ? 'web UI' : 'page overlay'})${reason ? `: ${reason}` : ''}.`,
       );
-      session.mirror.stop();
       session.guard?.denyAll();
       session.actor.send({ type: 'STOP' });
       // A stopped task's tab closes (and its tab group with its last tab). When an action was in
@@ -290,7 +288,6 @@ export function createAgentOrchestrator(
       if (!servedBy(report.taskId, report.clientId)) {
         return { ok: false, error: { code: 'INVALID_TASK_TAB', message: 'this plugin does not serve that task' } };
       }
-      sessions.get(report.taskId)?.mirror.userInput(report.reason);
       return control.takeover(report.taskId, 'plugin', report.reason);
     },
     async overlayCommand(command: OverlayCommand): Promise<ControlResult> {

@@ -1,6 +1,7 @@
 // Bringing tasks back: after a restart, the tasks a dead process cut short (running, takeover)
 // get their note and status now (task-restore.ts says which); after a failover in cluster mode, a
 // task another node was running is restored here and its unanswered messages run again.
+import { taskValueOf } from '../../machines/index.ts';
 import { taskNotFound, controlOk, type ControlResult } from '../services/task-control.ts';
 import type { TaskStore } from '../store/index.ts';
 import type { TaskSession } from './task-session.ts';
@@ -61,7 +62,9 @@ export function createTaskRecovery(deps: TaskRecoveryDeps) {
     // that a running turn is carried on here (run again below, its actions answered from the
     // ledger): it does not pass through `error` (which would end its ledger turn and lock).
     const restored: RestoredTask =
-      task.status === 'running' ? { status: 'ongoing', value: { ongoing: 'idle' }, note: null } : restoredTaskOf(task);
+      task.status === 'running'
+        ? { status: 'ongoing', value: taskValueOf('ongoing'), note: null }
+        : restoredTaskOf(task);
     if (restored.status !== task.status) await taskStore.updateTask(taskId, restoredPatchOf(restored));
     if (note) await noteToTask(taskId, note);
     const session = sessions.get(taskId) ?? createSession(taskId, restored.status === 'created' ? undefined : restored);

@@ -6,7 +6,7 @@
 // "interrupted" note (web: Interrupted, with Resume, which runs its last message again; never
 // Done), and waits for the user; everything else comes back as it was.
 import type { StateValue } from 'xstate';
-import { errorValue, type TaskContext, type TaskStatus } from '../../machines/index.ts';
+import { errorValue, taskValueOf, type TaskContext, type TaskStatus } from '../../machines/index.ts';
 
 export interface RestoredTask {
   /** The status the task has after the restore (persisted when it differs from the stored one). */
@@ -29,20 +29,20 @@ export const restoredPatchOf = (restored: RestoredTask): { status: TaskStatus; o
 export function restoredTaskOf(task: { status: TaskStatus }): RestoredTask {
   switch (task.status) {
     case 'running':
-      return { status: 'error', value: 'error', note: interruptedMessage, interrupted: true };
+      return { status: 'error', value: taskValueOf('error'), note: interruptedMessage, interrupted: true };
     case 'takeover':
       return {
         status: 'takeover',
-        value: { ongoing: 'takeover' },
+        value: taskValueOf('takeover'),
         note: 'The server restarted while you had control of the tab. Resume when you are done; the agent then waits for your next message.',
       };
     case 'ongoing':
-      return { status: 'ongoing', value: { ongoing: 'idle' }, note: null };
+      return { status: 'ongoing', value: taskValueOf('ongoing'), note: null };
     case 'completed':
     case 'error':
-      return { status: task.status, value: task.status, note: null };
+      return { status: task.status, value: taskValueOf(task.status), note: null };
     default:
-      return { status: 'created', value: 'created', note: null };
+      return { status: 'created', value: taskValueOf('created'), note: null };
   }
 }
 
@@ -53,11 +53,15 @@ export function restoredContextOf(taskId: string, restored: RestoredTask): TaskC
     taskId,
     currentMessage: null,
     queue: [],
-    inFlightActionId: null,
     pendingActions: [],
     pagePreps: [],
     turns: 0,
     error,
     reportedStatus: restored.status,
+    current: null,
+    waitId: 0,
+    waitMs: 0,
+    last: null,
+    settled: 0,
   };
 }

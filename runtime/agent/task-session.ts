@@ -18,11 +18,10 @@ import type { RuntimeServices } from '../services/runtime-services.ts';
 import type { TaskUsage } from '../store/task-types.ts';
 import type { FinishedTabs } from './finished-tabs.ts';
 import type { InspectionHub } from './inspection-hub.ts';
-import { createPluginUiMirror, type PluginUiMirror } from './plugin-ui-mirror.ts';
 import { createTaskBrowser, type TaskBrowser, type UrlCheck } from './task-browser.ts';
 import { basicUrlCheck, conversationBefore, createUsageAccumulator, toolMessageOf } from './task-history.ts';
 import { createTaskChildren } from './task-children.ts';
-import { actionLogicTellingStarts } from './action-starts.ts';
+import { actionEffectsTellingStarts } from './action-starts.ts';
 import { restoredContextOf, type RestoredTask } from './task-restore.ts';
 import { assistantOrder, runTurn, TurnFailure } from './turn-runner.ts';
 import { failureNoteOf, turnOutcomeOf } from './turn-failure-note.ts';
@@ -58,8 +57,6 @@ export interface TaskSession {
   browser: TaskBrowser;
   /** The user may have changed the page during a takeover: read it again before acting. */
   pageStale: boolean;
-  /** The server's mirror of the extension's plugin-UI actor (inspected for the Machines tab). */
-  mirror: PluginUiMirror;
   /** Scope, confirmations and secrets of the task (absent when the orchestrator runs unguarded). */
   guard?: PersonGuard;
   /** The task's title (its tab group is named after it). */
@@ -123,8 +120,6 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
 
   let session!: TaskSession;
   let previous: TaskStatus | undefined = restored?.status;
-  /** The plugin-UI mirror: made once the task actor exists, in its actor system. */
-  let mirror!: PluginUiMirror;
   const children = createTaskChildren({
     send: (event) => session.actor.send(event),
     registry: scheduler.registry,
@@ -213,15 +208,14 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     },
     ...(options.pagePrepBackoffMs ? { pagePrepBackoffMs: options.pagePrepBackoffMs } : {}),
   });
-  // An action starts with its first frame: the start is reported there (to the plugin-UI mirror and
-  // the turn, before the frame is written), in the action actor's own `sendFrame` step.
-  const actionLogic = actionLogicTellingStarts(scheduler.actionLogic, (actionId) => {
-    mirror.actionStarted(actionId);
-    children.provided.actionStarted(undefined, { actionId });
-  });
+  // An action starts with its first frame: the start is reported there (to the turn, before the
+  // frame is written), in the task actor's own `sendFrame`. The plugin-UI mirror is a region of
+  // the task machine (machines/plugin-ui-region.ts): it follows the task's own events.
+  const actionEffects = actionEffectsTellingStarts(scheduler.actionEffects, (actionId) =>
+    children.provided.actionStarted(undefined, { actionId }),
+  );
   const machine = taskMachine.provide({
     actors: {
-      runAction: actionLogic,
       runTurn: fromPromise(async ({ input, signal }) => {
         const message = input.message;
         let failed: ErrorValue | null = null;
@@ -302,12 +296,8 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
       }),
     },
     actions: {
+      ...actionEffects,
       ...children.provided,
-      // The plugin-UI mirror hears every action settle too.
-      actionSettled: (args: unknown, params: Parameters<typeof children.provided.actionSettled>[1]) => {
-        mirror.actionSettled(params.actionId);
-        children.provided.actionSettled(args, params);
-      },
       persistStatus: ({ context }, params) => {
         const outcome = params.status === 'error' ? { outcome: turnOutcomeOf(context.error) } : {};
         void taskStore
@@ -323,7 +313,6 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
           ...outcome,
         });
         previous = params.status;
-        mirror.status(params.status);
         // Every frontend's task list follows (tasks created or driven by another client).
         events.toAllFrontends({ type: 'taskListChanged', taskId, status: params.status, ...outcome });
         if (session && (params.status === 'completed' || params.status === 'error'))
@@ -342,9 +331,7 @@ export function createTaskSession(ctx: TaskSessionContext, taskId: string, resto
     clock,
     ...(snapshot ? { snapshot } : {}),
   });
-  mirror = createPluginUiMirror(taskId, { parent: actor });
-  if (restored?.status) mirror.status(restored.status);
-  session = { taskId, actor, browser, pageStale: false, mirror, ...(guard ? { guard } : {}) };
+  session = { taskId, actor, browser, pageStale: false, ...(guard ? { guard } : {}) };
   finishedTabs.reopen(taskId);
   ctx.register(session);
   // One registry of live task trees: takeover, STOP and `tasks.run` find it by its id.

@@ -25,7 +25,7 @@ export interface TaskTree {
 }
 
 export interface TaskTreesDeps {
-  scheduler: Pick<ActionScheduler, 'actionLogic' | 'registry' | 'inputOf'>;
+  scheduler: Pick<ActionScheduler, 'actionEffects' | 'registry' | 'inputOf'>;
   clock: Clock;
   inspectFor?: (taskId: string) => (event: InspectionEvent) => void;
 }
@@ -111,7 +111,7 @@ export function createTaskTrees(deps: TaskTreesDeps): TaskTrees {
     },
     pending(taskId) {
       const { context } = trees.get(taskId)?.actor.getSnapshot() ?? { context: null };
-      return context ? context.pendingActions.length + (context.inFlightActionId === null ? 0 : 1) : 0;
+      return context ? context.pendingActions.length + (context.current === null ? 0 : 1) : 0;
     },
   };
 }

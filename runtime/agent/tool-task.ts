@@ -1,6 +1,6 @@
 // A task actor for a caller that has no chat turn: an MCP session's tab (browser-shell, template
 // steps) or a direct `tasks.run`. Its actions run as children of its own taskMachine actor
-// exactly as an agent task's do: one at a time, held during a takeover until RESUME, canceled by
+// exactly as an agent task's do (its `action` region): one at a time, held during a takeover until RESUME, canceled by
 // STOP (the plugin is told), inspected with the task's id. It is not a chat task: nothing is
 // stored and no task list shows it. In place of a turn it holds the task `running` while its
 // caller uses it; an action after a STOP (the MCP client's cancel, the overlay's Stop) opens a
@@ -11,6 +11,7 @@ import {
   errorValue,
   ErrorCode,
   taskMachine,
+  turnRunningOf,
   type ActionInput,
   type PagePrepInput,
   type PagePrepOutput,
@@ -19,11 +20,11 @@ import type { Clock } from '../clock/index.ts';
 import type { SettledOutput } from '../scheduler/action-registry.ts';
 import type { ActionScheduler } from '../scheduler/action-scheduler.ts';
 import { createTaskChildren } from './task-children.ts';
-import { actionLogicTellingStarts } from './action-starts.ts';
+import { actionEffectsTellingStarts } from './action-starts.ts';
 
 export interface ToolTaskDeps {
   taskId: string;
-  scheduler: Pick<ActionScheduler, 'actionLogic' | 'registry'>;
+  scheduler: Pick<ActionScheduler, 'actionEffects' | 'registry'>;
   clock: Clock;
   inspect?: (event: InspectionEvent) => void;
   /** The page preparation of the task's browser (TaskBrowser.pagePrepLogic), when it has one. */
@@ -62,10 +63,6 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
   });
   const machine = taskMachine.provide({
     actors: {
-      // The step's `toolUsed start` is told with the action's first frame, as a chat task's is.
-      runAction: actionLogicTellingStarts(deps.scheduler.actionLogic, (actionId) =>
-        children.provided.actionStarted(undefined, { actionId }),
-      ),
       // The hold: ends when the task leaves `running` (STOP aborts it) or when disposed.
       runTurn: fromPromise(
         ({ signal }) =>
@@ -75,7 +72,13 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
           }),
       ),
     },
-    actions: children.provided,
+    actions: {
+      // The step's `toolUsed start` is told with the action's first frame, as a chat task's is.
+      ...actionEffectsTellingStarts(deps.scheduler.actionEffects, (actionId) =>
+        children.provided.actionStarted(undefined, { actionId }),
+      ),
+      ...children.provided,
+    },
   });
   actor = createActor(machine, {
     id: `task:${taskId}`,
@@ -87,7 +90,7 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
 
   /** Actions only run while the task is `running`: opens a hold when there is none. */
   function open(): void {
-    if (actor.getSnapshot().matches('running')) return;
+    if (turnRunningOf(actor.getSnapshot())) return;
     holds++;
     actor.send({ type: 'USER_MESSAGE', message: { id: `hold-${holds}`, content: '' } });
   }
@@ -129,13 +132,13 @@ export function createToolTask(deps: ToolTaskDeps): ToolTask {
     cancel: () => actor.send({ type: 'STOP', closeTab: false }),
     pending() {
       const { context } = actor.getSnapshot();
-      return context.pendingActions.length + (context.inFlightActionId === null ? 0 : 1);
+      return context.pendingActions.length + (context.current === null ? 0 : 1);
     },
     dispose() {
       if (disposed) return;
       disposed = true;
       // Settles what is queued or in flight (no waiter is left hanging), then ends the actor.
-      if (actor.getSnapshot().matches('running')) actor.send({ type: 'STOP', closeTab: false });
+      if (turnRunningOf(actor.getSnapshot())) actor.send({ type: 'STOP', closeTab: false });
       release?.();
       actor.stop();
     },

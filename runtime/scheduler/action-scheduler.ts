@@ -1,22 +1,25 @@
-// ActionScheduler (seed 000 §1, 001 §4): the transport side of every browser_action. It provides
-// `actionMachine` with the real IO once (`actionLogic`): `sendFrame` writes the typed frame to
-// the plugin's room `client:{clientId}` with a Socket.IO ack (-> ACK) and, on an action's first
-// frame, registers the live actor so the plugin's `browser_action_result` (new or legacy format)
-// is routed to it by actionId (-> RESULT); `armDeadline` times the actor's waits on the clock
-// (deadline-timer.ts); a plugin that disconnects fails what it had in flight at once
+// ActionScheduler (seed 000 §1, 001 §4): the transport side of every browser_action. It gives
+// the action slot its real IO once (`actionEffects`, provided to every task machine, whose
+// `action` region runs the task's actions): `sendFrame` writes the typed frame to the plugin's
+// room `client:{clientId}` with a Socket.IO ack (-> ACK) and, on an action's first frame,
+// registers the task actor running it so the plugin's `browser_action_result` (new or legacy
+// format) is routed to it by actionId (-> RESULT); `armDeadline` times the actor's waits on the
+// clock (deadline-timer.ts); a plugin that disconnects fails what it had in flight at once
 // (-> PLUGIN_GONE), and `cancelOnPlugin` sends task_stop when a task stop cancels an action.
-// Only task actors run `actionLogic`, as their children (the task machine serialises and gates
-// them; MCP sessions have task actors too, runtime/agent/tool-task.ts); every action is tracked
-// in the one action registry (action-registry.ts).
+// Only task actors run actions (the task machine serialises and gates them; MCP sessions have
+// task actors too, runtime/agent/tool-task.ts); every action is tracked in the one action
+// registry (action-registry.ts).
 import type { AnyActorRef } from 'xstate';
 import { nanoid } from 'nanoid';
 import {
-  actionMachine,
+  actionStateOf,
   errorValue,
   ErrorCode,
   execTimeoutFor,
   restoredEvent,
   type ActionSlotContext,
+  type CancelActionInput,
+  type DeadlineInput,
   type ActionInput,
   type ActionOutput,
   type ErrorValue,
@@ -100,8 +103,8 @@ export interface ActionSchedulerDeps extends SchedulerEvents {
 export type ResultDisposition = 'accepted' | IgnoredResultDisposition | 'unknown' | 'foreign';
 
 export interface ActionScheduler {
-  /** actionMachine provided with the transport: what task actors spawn as their children. */
-  readonly actionLogic: typeof actionMachine;
+  /** The action slot's effects with the transport: what every task machine is provided with. */
+  readonly actionEffects: ActionEffects;
   /** Every action in flight or waiting, by id (shared with the task trees). */
   readonly registry: ActionRegistry;
   /** The machine input for a request (defaults filled in: actionId, T_ack). */
@@ -119,6 +122,16 @@ export interface ActionScheduler {
   /** The task of an action in flight. */
   taskOf(actionId: string): string | undefined;
 }
+
+/** The action slot's effects (machines/action-slot.ts), as the runtime provides them. */
+export interface ActionEffects {
+  sendFrame(args: unknown, input: SendActionInput): void;
+  armDeadline(args: unknown, params: DeadlineInput): void;
+  reportIgnoredResult(args: unknown, params: { actionId: string; disposition: IgnoredResultDisposition }): void;
+  cancelOnPlugin(args: unknown, params: CancelActionInput): void;
+}
+
+type SelfArgs = { self: AnyActorRef };
 
 export function createActionScheduler(deps: ActionSchedulerDeps): ActionScheduler {
   const registry =
@@ -178,62 +191,76 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
     );
   }
 
-  // Provided once: building it per action would re-create every state node.
-  const actionLogic = actionMachine.provide({
-    actions: {
-      sendFrame: ({ self }, input: SendActionInput) => {
-        const refusal = deps.refuse?.(input.clientId, input.taskId);
-        if (input.attempt === 1) track(self, input);
-        if (refusal) {
-          self.send({ type: 'DISPATCH_FAILED', actionId: input.actionId, error: refusal });
-          return;
-        }
-        // A retry after an error result goes out under a new dispatch id; its result comes back to this action.
-        if (input.dispatchId !== input.actionId) registry.alias(input.dispatchId, input.actionId);
-        const frame = browserActionFrame({
-          actionId: input.dispatchId,
-          taskId: input.taskId,
-          clientId: input.clientId,
-          timestamp: deps.clock.now(),
-          actionName: input.actionName,
-          params: input.params,
-          // The plugin learns the T_exec the server holds it to (seed 001 §3.5 `timeoutMs`).
-          timeoutMs: input.execTimeoutMs,
-          ...(input.traceId ? { traceId: input.traceId } : {}),
-          ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
-        });
-        const sent = deps.channel.emitWithAck(
-          input.clientId,
-          frame,
-          () => inFlight(input.actionId)?.actor?.send({ type: 'ACK', actionId: input.actionId }),
-          () => {
-            // Still waiting for this frame's ack: the wait starts again now (RESTORED restarts a live actor's wait).
-            const actor = inFlight(input.actionId)?.actor;
-            if (!actor?.getSnapshot().matches('awaitingAck')) return false;
-            actor.send(restoredEvent);
-            return true;
-          },
-        );
-        if (!sent)
-          self.send({
-            type: 'DISPATCH_FAILED',
-            actionId: input.actionId,
-            error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, {
-              retryable: true,
-            }),
-          });
+  /** Writes the frame of `input` (its task actor is `self`); a frame that cannot go out answers DISPATCH_FAILED. */
+  function writeFrame(self: AnyActorRef, input: SendActionInput): void {
+    const refusal = deps.refuse?.(input.clientId, input.taskId);
+    if (input.attempt === 1) track(self, input);
+    if (refusal) {
+      self.send({ type: 'DISPATCH_FAILED', actionId: input.actionId, error: refusal });
+      return;
+    }
+    // A retry after an error result goes out under a new dispatch id; its result comes back to this action.
+    if (input.dispatchId !== input.actionId) registry.alias(input.dispatchId, input.actionId);
+    const frame = browserActionFrame({
+      actionId: input.dispatchId,
+      taskId: input.taskId,
+      clientId: input.clientId,
+      timestamp: deps.clock.now(),
+      actionName: input.actionName,
+      params: input.params,
+      // The plugin learns the T_exec the server holds it to (seed 001 §3.5 `timeoutMs`).
+      timeoutMs: input.execTimeoutMs,
+      ...(input.traceId ? { traceId: input.traceId } : {}),
+      ...(input.screenshotPresignedUrl ? { screenshotPresignedUrl: input.screenshotPresignedUrl } : {}),
+    });
+    const sent = deps.channel.emitWithAck(
+      input.clientId,
+      frame,
+      () => inFlight(input.actionId)?.actor?.send({ type: 'ACK', actionId: input.actionId }),
+      () => {
+        // Still waiting for this frame's ack: the wait starts again now (RESTORED restarts a live actor's wait).
+        const actor = inFlight(input.actionId)?.actor;
+        if (!actor || actionStateOf(actor.getSnapshot()) !== 'awaitingAck') return false;
+        actor.send(restoredEvent);
+        return true;
       },
-      armDeadline: ({ self }, { waitId, ms }) => deadlines.arm(self, waitId, ms),
-      reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
-      // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
-      // its answer is routed like any unknown result and ignored).
-      cancelOnPlugin: (_, params) =>
-        stopOnPlugin(params.clientId, params.taskId, {
-          closeTab: params.closeTab,
-          ...(params.traceId ? { traceId: params.traceId } : {}),
+    );
+    if (!sent)
+      self.send({
+        type: 'DISPATCH_FAILED',
+        actionId: input.actionId,
+        error: errorValue(ErrorCode.PLUGIN_OFFLINE, `the browser extension ${input.clientId} is not connected`, {
+          retryable: true,
         }),
+      });
+  }
+
+  const actionEffects: ActionEffects = {
+    sendFrame: (args, input) => {
+      const { self } = args as SelfArgs;
+      // A frame that throws on its way out fails its action, not the task actor running it.
+      try {
+        writeFrame(self, input);
+      } catch (error) {
+        self.send({
+          type: 'DISPATCH_FAILED',
+          actionId: input.actionId,
+          error: errorValue(ErrorCode.INTERNAL, `the frame could not be written: ${String(error)}`, {
+            retryable: false,
+          }),
+        });
+      }
     },
-  });
+    armDeadline: (args, { waitId, ms }) => deadlines.arm((args as SelfArgs).self, waitId, ms),
+    reportIgnoredResult: (_, params) => deps.onIgnoredResult?.(params.actionId, params.disposition),
+    // A stopped task: the plugin is told to stop what it does for the task (fire and forget;
+    // its answer is routed like any unknown result and ignored).
+    cancelOnPlugin: (_, params) =>
+      stopOnPlugin(params.clientId, params.taskId, {
+        closeTab: params.closeTab,
+        ...(params.traceId ? { traceId: params.traceId } : {}),
+      }),
+  };
 
   function inputOf(request: ActionRequest): ActionInput {
     const ackTimeoutMs = request.ackTimeoutMs ?? deps.ackTimeoutMs;
@@ -253,7 +280,7 @@ export function createActionScheduler(deps: ActionSchedulerDeps): ActionSchedule
   }
 
   return {
-    actionLogic,
+    actionEffects,
     inputOf,
     registry,
     stopOnPlugin,

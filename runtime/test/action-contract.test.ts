@@ -7,6 +7,7 @@ import { startFakePlugin, type Answerer, type FakePlugin, pageAnswerer } from '.
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, settle, type TestRuntime } from './util.ts';
 import { runtimeWith } from './plugin-policies-harness.ts';
+import { actionStateOf } from '../../machines/index.ts';
 
 const TASK = '01JD0000000000000000000C01';
 const test = suite<{ rt?: TestRuntime; closers: Array<() => void> }>(
@@ -32,11 +33,11 @@ async function plugin(
   return p;
 }
 const frameOf = (p: FakePlugin, name: string) => p.received.filter((f) => name in f.action);
-const inState = (rt: TestRuntime, id: string, state: object | string) => () =>
-  rt.server.scheduler
-    .actorOf(id)
-    ?.getSnapshot()
-    .matches(state as never) === true;
+/** The action `id` is in flight in `state` of its task actor's action region. */
+const inState = (rt: TestRuntime, id: string, state: string) => () => {
+  const actor = rt.server.scheduler.actorOf(id);
+  return actor !== undefined && actionStateOf(actor.getSnapshot()) === state;
+};
 
 test("a retryable error result: the retry goes out under a new actionId, so the plugin runs it again and its success is the action's", async (ctx) => {
   const rt = (ctx.rt = await runtimeWith(scriptedLlm([])));

@@ -11,6 +11,7 @@ import type { LlmEvent } from '../llm/llm-types.ts';
 import { startFakePlugin, type Answerer, type FakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { callTool, say, scriptedLlm } from './scripted-llm.ts';
 import { connectWeb, eventually, type TestRuntime, startRuntime } from './util.ts';
+import { actionStateOf } from '../../machines/index.ts';
 
 const TASK = '01JD0000000000000000000H01';
 const test = suite<{ rt?: TestRuntime; closers: Array<() => void> }>(
@@ -172,7 +173,10 @@ for (const row of rows) {
       const { action, state, ms } = row.timeOut;
       await eventually(() => plugin!.received.some((f) => action in f.action), 10_000, `${action} sent`);
       const id = plugin!.received.find((f) => action in f.action)!.id;
-      const inState = () => rt.server.scheduler.actorOf(id)?.getSnapshot().matches(state) === true;
+      const inState = () => {
+        const actor = rt.server.scheduler.actorOf(id);
+        return actor !== undefined && actionStateOf(actor.getSnapshot()) === state;
+      };
       await eventually(inState, 10_000, `${action} ${state}`);
       rt.clock.increment(ms);
     }

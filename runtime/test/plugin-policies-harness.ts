@@ -8,6 +8,7 @@ import { createAgentOrchestrator } from '../agent/orchestrator.ts';
 import type { LlmGateway } from '../llm/llm-types.ts';
 import { type FakePlugin, pageAnswerer } from '../test-util/fake-plugin.ts';
 import { eventually, startRuntime, type TestRuntime } from './util.ts';
+import { actionStateOf } from '../../machines/index.ts';
 
 export const TASK = '01JD0000000000000000000P01';
 export type PolicyContext = { rt?: TestRuntime; dir?: string; closers: Array<() => void> };
@@ -49,7 +50,10 @@ export async function whenLast(rt: TestRuntime, plugin: FakePlugin, name: string
   await eventually(() => names(plugin).at(-1) === name, 10_000, `${name} dispatched`);
   const id = plugin.received.at(-1)!.id;
   await eventually(
-    () => rt.server.scheduler.actorOf(id)?.getSnapshot().matches(state) === true,
+    () => {
+      const actor = rt.server.scheduler.actorOf(id);
+      return actor !== undefined && actionStateOf(actor.getSnapshot()) === state;
+    },
     10_000,
     `${name} ${state}`,
   );

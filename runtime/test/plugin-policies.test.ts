@@ -15,6 +15,7 @@ import {
   names,
   whenLast,
 } from './plugin-policies-harness.ts';
+import { actionStateOf } from '../../machines/index.ts';
 
 const test = policySuite('seed 001 §4.1 plugin policies (fault table)');
 
@@ -77,7 +78,10 @@ test('two exec timeouts in a row: the plugin is unhealthy, what it had in flight
   await eventually(() => plugin.received.length === 2, 10_000, 'two in flight');
   for (const f of plugin.received)
     await eventually(
-      () => rt.server.scheduler.actorOf(f.id)?.getSnapshot().matches('executing') === true,
+      () => {
+        const actor = rt.server.scheduler.actorOf(f.id);
+        return actor !== undefined && actionStateOf(actor.getSnapshot()) === 'executing';
+      },
       10_000,
       'acked',
     );

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { validatePluginMessageFully } from '../../transport/contracts/index.ts';
 import { startFakePlugin } from '../test-util/fake-plugin.ts';
 import { eventually, startRuntime, type TestRuntime } from './util.ts';
+import { actionStateOf } from '../../machines/index.ts';
 
 const TASK = '01JD0000000000000000000001';
 const test = suite<{ rt: TestRuntime }>('plugin gateway: browser_action_result check', { rt: undefined as never });
@@ -32,7 +33,10 @@ test("malformed results are refused with the full check's error; then a well-for
   await eventually(() => plugin.received.length === 1, 5_000, 'browser_action received');
   const actionId = plugin.received[0]!.id;
   await eventually(
-    () => rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches('executing') === true,
+    () => {
+      const actor = rt.server.scheduler.actorOf(actionId);
+      return actor !== undefined && actionStateOf(actor.getSnapshot()) === 'executing';
+    },
     5_000,
     'acked',
   );
@@ -62,7 +66,7 @@ test("malformed results are refused with the full check's error; then a well-for
     assert.equal(reply, { ok: false, error: (expected as { error: unknown }).error }, JSON.stringify(message));
   }
   assert.ok(
-    rt.server.scheduler.actorOf(actionId)?.getSnapshot().matches('executing'),
+    actionStateOf(rt.server.scheduler.actorOf(actionId)!.getSnapshot()) === 'executing',
     'still in flight after every refusal',
   );
 

@@ -1,37 +1,57 @@
-// The server's mirror of the plugin-UI actor follows the task (so the Machines tab shows it during
-// a takeover), and inspection payloads are redacted and bounded.
+// The server's mirror of the plugin-UI actor (the task machine's `pluginUi` region) follows the
+// task (so the Machines tab shows it during a takeover), and inspection payloads are redacted and bounded.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createActor, createMachine, type InspectionEvent } from 'xstate';
+import { createActor, fromPromise, type InspectionEvent } from 'xstate';
+import { pluginUiOf, taskMachine } from '../../machines/index.ts';
 import { redactedPayload } from '../agent/inspection-redact.ts';
 import { toInspectionRecord } from '../agent/inspection-hub.ts';
-import { createPluginUiMirror } from '../agent/plugin-ui-mirror.ts';
 
 const TASK = '01HR0000000000000000000001';
 const mirror = suite('plugin UI mirror and inspection payloads');
 
-mirror('follows status, actions, takeover and resume, and is inspected under a readable id', () => {
+/** A task actor as the runtime makes it (inspected), its turn held open, its frames not written. */
+function inspectedTask(seen: InspectionEvent[]) {
+  const machine = taskMachine.provide({
+    actors: { runTurn: fromPromise(() => new Promise(() => {})) },
+    actions: { sendFrame: () => {} },
+  });
+  const task = createActor(machine, { id: `task:${TASK}`, input: { taskId: TASK }, inspect: (e) => seen.push(e) });
+  task.start();
+  return { task, ui: () => pluginUiOf(task.getSnapshot()) };
+}
+
+mirror('follows status, actions, takeover and resume, as a region of the task actor, inspected live', () => {
   const seen: InspectionEvent[] = [];
-  const m = createPluginUiMirror(TASK, (e) => seen.push(e));
-  m.status('running');
-  assert.is(m.value(), 'hidden');
-  m.actionStarted('act-1');
-  assert.is(m.value(), 'ongoing');
-  m.status('takeover');
-  assert.is(m.value(), 'takeover', 'a takeover shows in the mirror');
-  m.actionSettled('act-1');
-  m.resume();
-  assert.is(m.value(), 'hidden');
-  m.status('completed');
-  assert.is(m.value(), 'idle');
+  const t = inspectedTask(seen);
+  assert.is(t.ui(), 'hidden', 'a created task: no action, no overlay');
+  t.task.send({ type: 'USER_MESSAGE', message: { id: 'm1', content: 'go' } });
+  assert.is(t.ui(), 'hidden');
+  t.task.send({
+    type: 'ACTION_REQUESTED',
+    action: { actionId: 'act-1', actionName: 'browser_click', params: {}, taskId: TASK, clientId: 'p' },
+  });
+  assert.is(t.ui(), 'ongoing');
+  t.task.send({ type: 'TAKEOVER' });
+  assert.is(t.ui(), 'takeover', 'a takeover shows in the mirror');
+  t.task.send({ type: 'RESUME' });
+  assert.is(t.ui(), 'ongoing', 'resumed with the action still in flight');
+  t.task.send({ type: 'ACK', actionId: 'act-1' });
+  t.task.send({ type: 'RESULT', actionId: 'act-1', status: 'success', result: {} });
+  assert.is(t.ui(), 'hidden', 'the action settled');
+  t.task.send({ type: 'STOP' });
+  assert.is(t.ui(), 'idle');
   const records = seen.map((e) => toInspectionRecord(e, 1)).filter((r) => r !== null);
-  assert.ok(records.some((r) => r!.machineId === 'pluginUi' && r!.name === `pluginUi:${TASK}`));
-  assert.ok(
-    records.some(
-      (r) => r!.type === '@xstate.event' && r!.event?.type === 'ACTION_STARTED' && r!.event.actionId === 'act-1',
-    ),
-    'event payloads are in the record',
+  const uiStates = records
+    .filter((r) => r!.name === `task:${TASK}` && r!.type === '@xstate.snapshot')
+    .map((r) => (r!.value as { pluginUi: string }).pluginUi);
+  for (const state of ['hidden', 'ongoing', 'takeover', 'idle'])
+    assert.ok(uiStates.includes(state), `the task's snapshots show the mirror ${state}`);
+  assert.not.ok(
+    records.some((r) => r!.machineId === 'pluginUi'),
+    'no actor of its own',
   );
+  t.task.stop();
 });
 
 mirror('typed text and credentials are redacted; big or deep values are bounded', () => {
@@ -50,26 +70,5 @@ mirror('typed text and credentials are redacted; big or deep values are bounded'
   assert.not.ok('fn' in out);
   assert.not.ok('type' in out);
 });
-
-mirror(
-  "given the task actor, it runs in the task's actor system: one inspection observer, the task as its parent",
-  () => {
-    const seen: InspectionEvent[] = [];
-    const task = createActor(createMachine({ id: 'task' }), { id: `task:${TASK}`, inspect: (e) => seen.push(e) });
-    const m = createPluginUiMirror(TASK, { parent: task });
-    task.start();
-    m.status('running');
-    m.actionStarted('act-1');
-    assert.is(m.value(), 'ongoing');
-    const records = seen.map((e) => toInspectionRecord(e, 1)).filter((r) => r !== null && r.machineId === 'pluginUi');
-    assert.ok(records.length > 0, "the task's observer sees the mirror");
-    assert.ok(
-      records.every((r) => r!.parentId === task.sessionId),
-      'under the task actor',
-    );
-    m.dispose();
-    task.stop();
-  },
-);
 
 mirror.run();

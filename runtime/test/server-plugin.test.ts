@@ -4,12 +4,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deferred, startFakePlugin, okAnswer, type Answerer } from '../test-util/fake-plugin.ts';
 import { connectWeb, eventually, settle, startRuntime, type TestRuntime } from './util.ts';
+import { actionStateOf } from '../../machines/index.ts';
 
 /** Waits until the action actor of the n-th frame the plugin got is in `state` (e.g. executing: the ack arrived). */
 async function actionIn(rt: TestRuntime, frames: { id: string }[], n: number, state: string): Promise<void> {
   await eventually(() => frames.length > n, 5_000, `frame ${n}`);
   await eventually(
-    () => rt.server.scheduler.actorOf(frames[n]!.id)?.getSnapshot().matches(state) === true,
+    () => {
+      const actor = rt.server.scheduler.actorOf(frames[n]!.id);
+      return actor !== undefined && actionStateOf(actor.getSnapshot()) === state;
+    },
     5_000,
     `action ${n} ${state}`,
   );

@@ -93,11 +93,7 @@ test('takeover during an action: it finishes, nothing new is dispatched until RE
   }); // a round trip
   await settle();
   // The page read the turn asks for next is held by the task actor (queued, not in flight).
-  assert.is(
-    rt.server.tasks.get(TASK)!.actor.getSnapshot().context.inFlightActionId,
-    null,
-    'nothing in flight during takeover',
-  );
+  assert.is(rt.server.tasks.get(TASK)!.actor.getSnapshot().context.current, null, 'nothing in flight during takeover');
   assert.is(plugin.received.length, received, 'nothing new dispatched during takeover');
   const resumed = await web.timeout(5_000).emitWithAck('frontend_message', control('resume_task'));
   assert.is(resumed.ok, true);
@@ -155,20 +151,17 @@ test('stop while an action runs: the action is canceled on the plugin, the turn 
   const task = (rt.server.control as unknown as { sessionOf(id: string): { actor: { getSnapshot(): any } } }).sessionOf(
     TASK,
   )!.actor;
-  assert.is(
-    task.getSnapshot().children.action?.getSnapshot().context.current?.actionId,
-    waitId,
-    'the action runs as a child of the task actor',
-  );
+  assert.is(task.getSnapshot().context.current?.actionId, waitId, "the action runs in the task actor's action region");
   const clockAtStop = rt.clock.now();
   const stop = await web.timeout(5_000).emitWithAck('frontend_message', control('stop_task'));
   assert.is(stop.ok, true);
   // STOP reached the action in flight: it settled as canceled and the turn is gone, with no
   // simulated time passing (the plugin did not answer, no timeout fired).
   assert.is(rt.clock.now(), clockAtStop);
-  // The task's action actor stays (it runs the task's later actions), idle: nothing in flight.
-  assert.equal(Object.keys(task.getSnapshot().children), ['action'], 'no turn left in the tree');
-  assert.is(task.getSnapshot().children.action.getSnapshot().context.current, null, 'no action in flight');
+  // The task actor's action region is idle: nothing in flight.
+  assert.equal(Object.keys(task.getSnapshot().children), [], 'no turn left in the tree');
+  assert.is(task.getSnapshot().context.current, null, 'no action in flight');
+  assert.is(task.getSnapshot().value.action, 'idle');
   await eventually(
     () =>
       web.events.some(

@@ -17,26 +17,41 @@ const find = (node: ChartNode, path: string): ChartNode | undefined =>
 
 const chart = suite('machine chart from definitions');
 
-chart('walks the task machine: nested states, initial states, transitions, invokes', () => {
+chart('walks the task machine: parallel regions, nested states, initial states, transitions, invokes', () => {
   const root = chartOf(taskMachine);
+  assert.is(root.type, 'parallel');
   assert.equal(
     root.children.map((c) => c.key),
+    ['status', 'action', 'pluginUi'],
+  );
+  const status = find(root, 'status')!;
+  assert.equal(
+    status.children.map((c) => c.key),
     ['created', 'running', 'ongoing', 'completed', 'error'],
   );
-  assert.is(root.initial, 'created');
-  const running = find(root, 'running')!;
+  assert.is(status.initial, 'created');
+  const running = find(root, 'status.running')!;
   assert.is(running.type, 'compound');
   assert.is(running.initial, 'active');
   assert.equal(running.invokes, ['turn']);
   const done = running.transitions.filter((t) => t.label === 'done: turn');
-  assert.ok(done.some((t) => t.targets.includes('ongoing') && t.guard === undefined));
+  assert.ok(done.some((t) => t.targets.includes('status.ongoing') && t.guard === undefined));
   assert.ok(done.some((t) => t.guard === 'and(hasQueuedMessage, inTakeover)'));
-  const active = find(root, 'running.active')!;
-  assert.ok(active.transitions.some((t) => t.event === 'TAKEOVER' && t.targets[0] === 'running.takeover'));
+  const active = find(root, 'status.running.active')!;
+  assert.ok(active.transitions.some((t) => t.event === 'TAKEOVER' && t.targets[0] === 'status.running.takeover'));
   // Ended, not final (issue 14): a follow-up message reopens the same task actor.
-  const completed = find(root, 'completed')!;
+  const completed = find(root, 'status.completed')!;
   assert.is(completed.type, 'atomic');
-  assert.ok(completed.transitions.some((t) => t.event === 'USER_MESSAGE' && t.targets[0] === 'running'));
+  assert.ok(completed.transitions.some((t) => t.event === 'USER_MESSAGE' && t.targets[0] === 'status.running'));
+  // The action slot and the plugin-UI mirror are regions: their states are drawn in the task's chart.
+  assert.equal(
+    find(root, 'action')!.children.map((c) => c.key),
+    ['idle', 'awaitingAck', 'executing', 'retryWait'],
+  );
+  assert.equal(
+    find(root, 'pluginUi')!.children.map((c) => c.key),
+    ['idle', 'hidden', 'ongoing', 'takeover'],
+  );
 });
 
 chart('every catalog machine charts, and delayed transitions read "after NAME"', () => {
@@ -65,10 +80,13 @@ chart('active paths of a real snapshot value match chart paths', () => {
   const value = actor.getSnapshot().value;
   actor.stop();
   const active = activePaths(value);
-  assert.equal([...active], ['running', 'running.takeover']);
+  assert.equal(
+    [...active],
+    ['status', 'status.running', 'status.running.takeover', 'action', 'action.idle', 'pluginUi', 'pluginUi.takeover'],
+  );
   const root = chartOf(taskMachine);
   for (const path of active) assert.ok(find(root, path), `chart has ${path}`);
-  assert.is(formatStateValue(value), 'running.takeover');
+  assert.is(formatStateValue(value), 'status.running.takeover + action.idle + pluginUi.takeover');
   assert.is(formatStateValue({ a: 'x', b: { c: 'y' } }), 'a.x + b.c.y');
 });
 

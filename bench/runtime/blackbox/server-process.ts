@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { turnRunningOf } from '../../../machines/index.ts';
 import { startMimo } from '../../../runtime/app.ts';
 import type { LlmGateway } from '../../../runtime/llm/llm-types.ts';
 
@@ -105,12 +106,12 @@ process.on('message', async (message: { type: string; count?: number; plugins?: 
     );
     // A turn ends at the orchestrator's step limit (20 steps): the person asks again at once, and
     // the task goes on (a follow-up reopens it). About one gap in a hundred is such a new turn.
-    type Session = { actor: { subscribe(fn: (snapshot: { matches(v: string): boolean }) => void): unknown } };
+    type Session = { actor: { subscribe(fn: (snapshot: { value: unknown }) => void): unknown } };
     const sessions = control as unknown as { sessionOf(id: string): Session | undefined };
     for (const taskId of taskIds) {
       let asking = false;
       sessions.sessionOf(taskId)?.actor.subscribe((snapshot) => {
-        if (asking || snapshot.matches('running')) return;
+        if (asking || turnRunningOf(snapshot)) return;
         asking = true;
         setImmediate(
           () =>

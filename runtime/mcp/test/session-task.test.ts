@@ -71,7 +71,15 @@ test('its actions run in its own task actor, inspected, and it is not a chat tas
       .map((e) => (e.actorRef as unknown as { id: string }).id),
   );
   assert.ok(actors.has(`task:${page.taskId}`), 'the task actor is inspected');
-  assert.ok(actors.has('action'), "its actions are the task actor's children, inspected");
+  const actionStates = (inspected.get(page.taskId) ?? [])
+    .filter(
+      (e) => e.type === '@xstate.snapshot' && (e.actorRef as unknown as { id: string }).id === `task:${page.taskId}`,
+    )
+    .map((e) => (e as unknown as { snapshot: { value: { action?: string } } }).snapshot.value.action);
+  assert.ok(
+    actionStates.includes('awaitingAck') && actionStates.includes('executing'),
+    `its actions run in the task actor's action region, inspected: ${actionStates.join(', ')}`,
+  );
   assert.ok(actionsOf(h, page.taskId).includes('task_start'));
 });
 

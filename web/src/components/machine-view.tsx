@@ -4,6 +4,7 @@ import { activePaths, formatStateValue } from '../models/machine-chart.ts';
 import type { StatelyBridge } from '../models/stately-bridge.ts';
 import { useState } from 'preact/hooks';
 import { inspectionView } from '../models/inspection-view.ts';
+import { actorLabel } from '../models/actor-label.ts';
 import { Statechart } from './statechart.tsx';
 
 const statelyText = {
@@ -15,6 +16,36 @@ const statelyText = {
   unreachable: '',
   failed: '',
 } as const;
+
+type ViewActor = NonNullable<ReturnType<ReturnType<typeof inspectionView>['actors']['get']>>;
+
+/**
+ * A machine the server runs as a region of another machine's actor (the task actor's `pluginUi`
+ * and `action` regions): that region's value, live, labelled as its own actor would be.
+ */
+function regionActor(
+  entry: CatalogEntry,
+  latest: InspectionModel['latestByMachine']['value'],
+  actors: ReturnType<typeof inspectionView>['actors'],
+): ViewActor | undefined {
+  if (!entry.regionOf) return undefined;
+  const host = latest.get(entry.regionOf.machineId);
+  const hostActor = host ? actors.get(host.actorId) : undefined;
+  const value = (hostActor?.value as Record<string, unknown> | undefined)?.[entry.regionOf.region];
+  if (!hostActor || value === undefined) return undefined;
+  // The action slot's fields in the host's context summary (the action in flight, else the last one).
+  const slot = hostActor.context as { actionName?: unknown; settled?: unknown } | undefined;
+  const inFlight = value !== 'idle' ? 1 : 0;
+  const label = actorLabel(
+    {
+      actorId: hostActor.actorId,
+      machineId: entry.machineId,
+      ...(typeof slot?.actionName === 'string' ? { context: { actionName: slot.actionName } } : {}),
+    },
+    (typeof slot?.settled === 'number' ? slot.settled : 0) + inFlight,
+  );
+  return { ...hostActor, label, value, context: undefined };
+}
 
 export function MachineView(props: {
   inspection: InspectionModel;
@@ -60,7 +91,8 @@ export function MachineView(props: {
       {!props.taskOpen && <p class="muted">Open a task to watch its machines.</p>}
       {entries.map((entry) => {
         const latestActor = latest.get(entry.machineId);
-        const actor = latestActor ? view.actors.get(latestActor.actorId) : undefined;
+        const own = latestActor ? view.actors.get(latestActor.actorId) : undefined;
+        const actor = own ?? regionActor(entry, latest, view.actors);
         return (
           <details
             class="machine"

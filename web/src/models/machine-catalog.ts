@@ -12,6 +12,8 @@ export interface CatalogEntry {
   chart: ChartNode;
   /** The machine config, handed to the Stately Inspector as the actor's definition. */
   config: unknown;
+  /** Where the server runs it when not as an actor of its own: a region of another machine's actors. */
+  regionOf?: { machineId: string; region: string };
 }
 
 /** and()/or()/not() guards share their `check` function with a probe built here, whatever a minifier named them. */
@@ -23,15 +25,23 @@ const probes: [string, unknown][] = [
 const combinatorName: CombinatorName = (guard) =>
   probes.find(([, check]) => check === (guard as unknown as { check?: unknown }).check)?.[0];
 
-function entry(title: string, machine: AnyStateMachine): CatalogEntry {
-  return { machineId: machine.id, title, chart: chartOf(machine, { combinatorName }), config: machine.config };
+function entry(title: string, machine: AnyStateMachine, regionOf?: CatalogEntry['regionOf']): CatalogEntry {
+  return {
+    machineId: machine.id,
+    title,
+    chart: chartOf(machine, { combinatorName }),
+    config: machine.config,
+    ...(regionOf ? { regionOf } : {}),
+  };
 }
 
 export function loadMachineCatalog(): CatalogEntry[] {
   return [
     entry('Task', taskMachine),
-    entry('Action', actionMachine),
+    // The server runs the action slot as the task machine's `action` region (actionMachine is that slot as an actor).
+    entry('Action', actionMachine, { machineId: 'task', region: 'action' }),
     entry('Page preparation', pagePrepMachine),
-    entry('Plugin UI', pluginUiMachine),
+    // The extension runs it as an actor; the server mirrors it as the task machine's `pluginUi` region.
+    entry('Plugin UI', pluginUiMachine, { machineId: 'task', region: 'pluginUi' }),
   ];
 }

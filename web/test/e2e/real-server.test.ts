@@ -77,7 +77,7 @@ real('a message runs a real turn: streamed text, tool steps with a screenshot, s
   await box.fill('Open example.com and tell me what it is');
   await box.press('Enter');
   await page.waitForSelector('[data-testid=assistant-message].streaming', WAIT);
-  await page.waitForSelector('[data-machine=task] [data-path="running.active"].current', WAIT);
+  await page.waitForSelector('[data-machine=task] [data-path="status.running.active"].current', WAIT);
   await page.waitForFunction(
     () => document.querySelector('[data-testid=assistant-message]')?.textContent?.includes('look at it.'),
     null,
@@ -99,7 +99,7 @@ real('a message runs a real turn: streamed text, tool steps with a screenshot, s
     null,
     WAIT,
   );
-  await page.waitForSelector('[data-machine=task] [data-path="ongoing.idle"].current', WAIT);
+  await page.waitForSelector('[data-machine=task] [data-path="status.ongoing.idle"].current', WAIT);
   const steps = await page.locator('[data-testid=tool-step] .tool-name').allTextContents();
   const titles = await page.getByTestId('step-title').allInnerTexts();
   assert.ok(

@@ -101,7 +101,7 @@ e2e(
     );
 
     await page.waitForSelector(
-      '[data-machine=task][data-value="running.active"] [data-path="running.active"].current',
+      '[data-machine=task][data-value*="status.running.active"] [data-path="status.running.active"].current',
       WAIT,
     );
     await page.waitForSelector('[data-machine=action] [data-path="executing"].current', WAIT);
@@ -126,10 +126,14 @@ e2e(
 
     await page.waitForSelector('[data-testid=assistant-message] table', WAIT);
     await page.waitForSelector(
-      '[data-machine=task][data-value="ongoing.idle"] [data-path="ongoing.idle"].current',
+      '[data-machine=task][data-value*="status.ongoing.idle"] [data-path="status.ongoing.idle"].current',
       WAIT,
     );
-    assert.is(await count(page, '[data-machine=task] .state.current'), 1, 'one current state in the task chart');
+    assert.is(
+      await count(page, '[data-machine=task] .state.current'),
+      3,
+      'one current state per region of the task chart (status, action, plugin UI)',
+    );
     assert.is(await count(page, '[data-machine=action] [data-path=idle].current'), 1, 'the action actor is idle again');
     assert.ok((await count(page, '[data-testid=machine-events] li')) >= 3, 'recent events listed');
     await page.waitForSelector('[data-testid=usage]', WAIT);
@@ -203,7 +207,11 @@ e2e('Open in Stately Inspector feeds the same actors to the inspector window', a
   assert.ok(taskActor, `the task actor is registered: ${JSON.stringify(received.map((r) => r.type))}`);
   assert.match(taskActor.definition ?? '', /"running"/, 'with its machine definition');
   assert.ok(
-    received.some((r) => r.type === '@xstate.snapshot' && JSON.stringify(r.snapshot?.value) === '{"ongoing":"idle"}'),
+    received.some(
+      (r) =>
+        r.type === '@xstate.snapshot' &&
+        JSON.stringify((r.snapshot?.value as { status?: unknown } | undefined)?.status) === '{"ongoing":"idle"}',
+    ),
     'and its current state',
   );
   await shot(page, '06b-stately-connected-1280');
@@ -297,7 +305,7 @@ e2e('420 px wide: one pane at a time, no horizontal scrolling', async (ctx) => {
   assert.ok((await overflow()) <= 0, 'panel fits');
   await shot(narrow, '11-browser-420');
   await narrow.getByRole('tab', { name: 'Machines' }).click();
-  await narrow.waitForSelector('[data-machine=task][data-value="ongoing.idle"]', WAIT);
+  await narrow.waitForSelector('[data-machine=task][data-value*="status.ongoing.idle"]', WAIT);
   await shot(narrow, '12-machines-420');
   await narrow.close();
   assert.equal(ctx.pageErrors, [], 'no uncaught errors in the page');

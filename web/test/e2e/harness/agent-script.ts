@@ -43,20 +43,20 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
       delta: { content },
     });
   const taskActor = `task:${taskId}`;
-  const actionActor = (n: number) => `action:${taskId}:${turn}:${n}`;
-  const snap = (actorId: string, machineId: string, value: unknown, event?: string) =>
+  const snap = (actorId: string, machineId: string, value: unknown, event?: string, context?: unknown) =>
     io.inspect(taskId, {
       type: '@xstate.snapshot',
       actorId,
       machineId,
-      snapshot: { value, status: 'active' },
+      snapshot: { value, status: 'active', ...(context !== undefined ? { context } : {}) },
       ...(event ? { event: { type: event } } : {}),
     });
+  // The task machine is parallel: its status, its action slot and the plugin-UI mirror.
+  const running = (action: string, pluginUi: string) => ({ status: { running: 'active' }, action, pluginUi });
 
   io.setStatus(taskId, 'running');
   io.inspect(taskId, { type: '@xstate.event', actorId: taskActor, machineId: 'task', event: { type: 'USER_MESSAGE' } });
-  snap(taskActor, 'task', { running: 'active' }, 'USER_MESSAGE');
-  snap(`pluginUi:${taskId}`, 'pluginUi', 'ongoing', 'TASK_STATUS');
+  snap(taskActor, 'task', running('idle', 'hidden'), 'USER_MESSAGE');
   for (const part of FIRST_TEXT) {
     await sleep(io.stepMs);
     delta(part);
@@ -73,17 +73,17 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
     phase: 'start',
     paramsSummary: 'url=https://example.com/',
   });
+  // The record's context summary: the slot's action flattened (runtime/agent/inspection-hub.ts).
+  const inFlight = { actionId: `act-${turn}-1`, actionName: 'task_start', settled: 0 };
   io.inspect(taskId, {
-    type: '@xstate.actor',
-    actorId: actionActor(1),
-    machineId: 'action',
-    parentId: taskActor,
-    snapshot: { value: 'awaitingAck', status: 'active' },
+    type: '@xstate.event',
+    actorId: taskActor,
+    machineId: 'task',
+    event: { type: 'ACTION_REQUESTED' },
   });
+  snap(taskActor, 'task', running('awaitingAck', 'ongoing'), 'ACTION_REQUESTED', inFlight);
   await sleep(io.stepMs);
-  snap(actionActor(1), 'action', 'awaitingAck', 'xstate.init');
-  await sleep(io.stepMs);
-  snap(actionActor(1), 'action', 'executing', 'ACK');
+  snap(taskActor, 'task', running('executing', 'ongoing'), 'ACK', inFlight);
   await sleep(io.stepMs);
   const tabId = 100 + turn;
   world.snapshot = {
@@ -109,11 +109,11 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
   io.snapshotChanged();
   io.inspect(taskId, {
     type: '@xstate.event',
-    actorId: actionActor(1),
-    machineId: 'action',
+    actorId: taskActor,
+    machineId: 'task',
     event: { type: 'RESULT' },
   });
-  snap(actionActor(1), 'action', 'idle', 'RESULT');
+  snap(taskActor, 'task', running('idle', 'hidden'), 'RESULT', { ...inFlight, status: 'succeeded', settled: 1 });
   io.toTask(taskId, {
     type: 'toolUsed',
     toolCallId: `call-${turn}-1`,
@@ -180,6 +180,11 @@ export async function runScriptedTurn(io: TurnIo, taskId: string, userMessageId:
     toolMessage(2, 'browser_screenshot', { screenshotUploaded: true, artifactId }, now - 2),
     { id: `msg-${turn}-a2`, role: 'assistant', content: SECOND_TEXT.join(''), timestamp: now - 1 },
   );
-  snap(taskActor, 'task', { ongoing: 'idle' }, 'xstate.done.actor.turn');
+  snap(
+    taskActor,
+    'task',
+    { status: { ongoing: 'idle' }, action: 'idle', pluginUi: 'hidden' },
+    'xstate.done.actor.turn',
+  );
   io.setStatus(taskId, 'ongoing');
 }

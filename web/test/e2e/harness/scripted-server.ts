@@ -172,7 +172,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const previous = task.summary.status;
     task.summary = { ...task.summary, status, updatedAt: Date.now() };
     toTask(taskId, { type: 'taskStatus', status, previous, ...(reason ? { reason } : {}) });
-    const inspectedValue =
+    const statusValue =
       status === 'takeover'
         ? { [previous === 'running' ? 'running' : 'ongoing']: 'takeover' }
         : status === 'running'
@@ -180,20 +180,15 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
           : status === 'ongoing'
             ? { ongoing: 'idle' }
             : status;
+    // The task machine is parallel: its status, its action slot (idle between steps) and the plugin-UI mirror.
+    const pluginUi =
+      status === 'takeover' ? 'takeover' : status === 'completed' || status === 'error' ? 'idle' : 'hidden';
     inspect(taskId, {
       type: '@xstate.snapshot',
       actorId: `task:${taskId}`,
       machineId: 'task',
-      snapshot: { value: inspectedValue, status: 'active' },
+      snapshot: { value: { status: statusValue, action: 'idle', pluginUi }, status: 'active' },
     });
-    if (status === 'takeover' || status === 'ongoing') {
-      inspect(taskId, {
-        type: '@xstate.snapshot',
-        actorId: `pluginUi:${taskId}`,
-        machineId: 'pluginUi',
-        snapshot: { value: status === 'takeover' ? 'takeover' : 'ongoing', status: 'active' },
-      });
-    }
   }
   const turnIo: TurnIo = {
     world,
