@@ -1,7 +1,8 @@
 // Child process for task-store-crash.test.ts: appends messages to a few tasks as fast as it can
 // (several appends in flight per task, plus meta updates) and prints `ack <taskId> <messageId>`
-// once each append has resolved. The parent SIGKILLs it mid-stream.
+// once each append has resolved, no faster than the parent reads them. The parent SIGKILLs it mid-stream.
 //   node --import tsx append-child.ts <dataDir> <round> <fsync 0|1>
+import { once } from 'node:events';
 import { createTaskStore } from '../task-store.ts';
 
 const [dataDir, round = '0', fsync = '0'] = process.argv.slice(2);
@@ -28,6 +29,8 @@ async function appendLoop(taskId: string): Promise<never> {
         process.stdout.write(`ack ${taskId} ${id}\n`);
       }),
     );
+    // A parent slow to read (a loaded machine) holds the appends back: the acks never pile up in memory.
+    if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
   }
 }
 async function snapshotLoop(): Promise<never> {
