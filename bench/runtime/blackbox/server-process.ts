@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { turnRunningOf } from '../../../machines/index.ts';
 import { startMimo } from '../../../runtime/app.ts';
 import type { LlmGateway } from '../../../runtime/llm/llm-types.ts';
 
@@ -106,12 +105,20 @@ process.on('message', async (message: { type: string; count?: number; plugins?: 
     );
     // A turn ends at the orchestrator's step limit (20 steps): the person asks again at once, and
     // the task goes on (a follow-up reopens it). About one gap in a hundred is such a new turn.
+    // This file also runs in another checkout (MIMO_BENCH_COMPARE_TREE): it reads the state value
+    // itself, as the task machine had it then (`running`) and has it now (`{ status: 'running' }`).
+    const statusOf = (value: unknown) =>
+      typeof value === 'object' && value !== null && 'status' in value ? value.status : value;
+    const turnRunning = (value: unknown) => {
+      const status = statusOf(value);
+      return status === 'running' || (typeof status === 'object' && status !== null && 'running' in status);
+    };
     type Session = { actor: { subscribe(fn: (snapshot: { value: unknown }) => void): unknown } };
     const sessions = control as unknown as { sessionOf(id: string): Session | undefined };
     for (const taskId of taskIds) {
       let asking = false;
       sessions.sessionOf(taskId)?.actor.subscribe((snapshot) => {
-        if (asking || turnRunningOf(snapshot)) return;
+        if (asking || turnRunning(snapshot.value)) return;
         asking = true;
         setImmediate(
           () =>
