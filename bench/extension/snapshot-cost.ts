@@ -7,7 +7,7 @@
 // frames show what reading frames through their child sessions costs.
 //   node --import tsx bench/extension/snapshot-cost.ts      (MIMO_BENCH_ROUNDS=20 by default, MIMO_BENCH_PAGES=frame)
 import { serveCorpus } from '../../extension/test/e2e/corpus-site.ts';
-import { pageOf, startE2eEnv } from '../../extension/test/e2e/e2e-util.ts';
+import { pageOf, startE2eEnv, startTask } from '../../extension/test/e2e/e2e-util.ts';
 
 const ROUNDS = Number(process.env.MIMO_BENCH_ROUNDS ?? 20);
 const WARMUP = 2;
@@ -45,10 +45,7 @@ export async function benchSnapshotCost(rounds = ROUNDS): Promise<SnapshotCost[]
       { name: 'frames nested in a cross-site frame', path: '/cross-site?src=/local/frame-nest.html' },
     ].filter((p) => !PAGES || PAGES.some((word) => p.name.includes(word)));
     for (const { name, path } of pages) {
-      const started = await env.driver.send('task_start', { url: corpus.url + path });
-      if (started.result.status !== 'success') throw new Error(JSON.stringify(started.result));
-      const tabId = started.result.result!.tabId as number;
-      await env.driver.send('browser_wait_for_loaded', { tabId });
+      const tabId = await startTask(env, env.driver, path, corpus);
       const page = await pageOf(env, path.split('?')[0]!);
       const ours: number[] = [];
       const playwright: number[] = [];

@@ -5,7 +5,7 @@
 // string of the same size through chrome.debugger (the channel's cost per byte rather than per object).
 //   node --import tsx bench/extension/snapshot-profile.ts      (MIMO_BENCH_ROUNDS=8 by default)
 import { serveCorpus } from '../../extension/test/e2e/corpus-site.ts';
-import { pageOf, startE2eEnv } from '../../extension/test/e2e/e2e-util.ts';
+import { pageOf, startE2eEnv, startTask } from '../../extension/test/e2e/e2e-util.ts';
 
 const ROUNDS = Number(process.env.MIMO_BENCH_ROUNDS ?? 8);
 const PAGES = ['/sqlite-doc/lang_select.html', '/local/many-controls.html?n=500'];
@@ -28,9 +28,7 @@ const corpus = await serveCorpus();
 try {
   const worker = await env.serviceWorker();
   for (const path of PAGES) {
-    const started = await env.driver.send('task_start', { url: corpus.url + path });
-    const tabId = started.result.result!.tabId as number;
-    await env.driver.send('browser_wait_for_loaded', { tabId });
+    const tabId = await startTask(env, env.driver, path, corpus);
     const page = await pageOf(env, path.split('?')[0]!);
     const cdp = await page.context().newCDPSession(page);
     const rows: Record<string, number[]> = {};

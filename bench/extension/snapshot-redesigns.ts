@@ -13,7 +13,7 @@ import type { CDPSession } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { LISTED_ROLES } from '../../extension/background/ax-model.ts';
 import { serveCorpus } from '../../extension/test/e2e/corpus-site.ts';
-import { pageOf, startE2eEnv } from '../../extension/test/e2e/e2e-util.ts';
+import { pageOf, startE2eEnv, startTask } from '../../extension/test/e2e/e2e-util.ts';
 
 const ROUNDS = Number(process.env.MIMO_BENCH_ROUNDS ?? 8);
 const PAGES = ['/sqlite-doc/lang_select.html', '/local/many-controls.html?n=500'];
@@ -96,9 +96,7 @@ const env = await startE2eEnv('playwright');
 const corpus = await serveCorpus();
 try {
   const worker = await env.serviceWorker();
-  const probeStarted = await env.driver.send('task_start', { url: `${corpus.url}/local/many-controls.html?n=2` });
-  const probeTab = probeStarted.result.result!.tabId as number;
-  await env.driver.send('browser_wait_for_loaded', { tabId: probeTab });
+  const probeTab = await startTask(env, env.driver, '/local/many-controls.html?n=2', corpus);
   const probePage = await pageOf(env, '/local/many-controls.html');
   const probe = await probeNodesUpdated(await probePage.context().newCDPSession(probePage), async (step) => {
     await probePage.evaluate((label) => {
@@ -149,9 +147,7 @@ try {
   await env.driver.send('task_stop', { closeTab: true });
 
   // The same on a real library: Fluent UI's menu button gets its role through ElementInternals.
-  const fluentStarted = await env.driver.send('task_start', { url: `${corpus.url}/fluent/pages/widgets.html` });
-  const fluentTab = fluentStarted.result.result!.tabId as number;
-  await env.driver.send('browser_wait_for_loaded', { tabId: fluentTab });
+  const fluentTab = await startTask(env, env.driver, '/fluent/pages/widgets.html', corpus);
   const fluentPage = await pageOf(env, '/fluent/pages/widgets.html');
   await fluentPage.waitForFunction(() => customElements.get('fluent-menu-button') !== undefined);
   await fluentPage.evaluate(inPageScript);
@@ -174,9 +170,7 @@ try {
   await env.driver.send('task_stop', { closeTab: true });
 
   for (const path of PAGES) {
-    const started = await env.driver.send('task_start', { url: corpus.url + path });
-    const tabId = started.result.result!.tabId as number;
-    await env.driver.send('browser_wait_for_loaded', { tabId });
+    const tabId = await startTask(env, env.driver, path, corpus);
     const page = await pageOf(env, path.split('?')[0]!);
     await page.evaluate(inPageScript);
     const rows: Record<string, number[]> = {};

@@ -159,9 +159,14 @@ export function p50(values: number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-/** Starts a task on `path` of the fixture site and waits for it to load; returns the tab id. */
-export async function startTask(env: E2eEnv, driver: ActionDriver, path: string): Promise<number> {
-  const started = await driver.send('task_start', { url: env.site.url + path });
+/** Starts a task on `path` of the fixture site (or of `site`) and waits for it to load; returns the tab id. */
+export async function startTask(
+  env: E2eEnv,
+  driver: ActionDriver,
+  path: string,
+  site: { url: string } = env.site,
+): Promise<number> {
+  const started = await driver.send('task_start', { url: site.url + path });
   if (started.result.status !== 'success') throw new Error(`task_start failed: ${JSON.stringify(started.result)}`);
   const tabId = started.result.result!.tabId as number;
   const loaded = await driver.send('browser_wait_for_loaded', { tabId });
