@@ -9,6 +9,7 @@
 // file and is not recorded. Template runs have files of their own (mcp-run-recording.ts).
 import type { RecordedEntry } from '../recorder/session-recorder.ts';
 import type { BrowserSessions } from './browser/browser-sessions.ts';
+import { createRecordedCall, type RecordedCall } from './recorded-call.ts';
 import type { McpTool } from './tools/tool-definition.ts';
 
 /** Where the entries go (the session recorder). */
@@ -23,13 +24,6 @@ export interface McpCallRecording {
   wrap(tools: readonly McpTool[]): McpTool[];
 }
 
-interface PendingCall {
-  callId: string;
-  tool: string;
-  taskId?: string;
-  canceled?: boolean;
-}
-
 export function createMcpCallRecording(deps: {
   sink: McpCallSink;
   /** The browser sessions (created after this, so given lazily). */
@@ -37,19 +31,9 @@ export function createMcpCallRecording(deps: {
 }): McpCallRecording {
   let calls = 0;
   /** Calls of a session that has no live tab yet, by session id, oldest first. */
-  const waiting = new Map<string, PendingCall[]>();
+  const waiting = new Map<string, RecordedCall[]>();
 
-  const start = (call: PendingCall, taskId: string) => {
-    call.taskId = taskId;
-    deps.sink.record(taskId, { kind: 'mcp_call', callId: call.callId, tool: call.tool });
-    if (call.canceled) cancel(call);
-  };
-  const cancel = (call: PendingCall) => {
-    call.canceled = true;
-    if (call.taskId) deps.sink.record(call.taskId, { kind: 'mcp_cancel', callId: call.callId, tool: call.tool });
-  };
-
-  function forget(sessionId: string, call: PendingCall): void {
+  function forget(sessionId: string, call: RecordedCall): void {
     const list = waiting.get(sessionId);
     if (!list) return;
     const rest = list.filter((c) => c !== call);
@@ -63,33 +47,14 @@ export function createMcpCallRecording(deps: {
       async call(args, ctx) {
         const sessionId = (args as { session_id?: unknown } | null)?.session_id;
         if (typeof sessionId !== 'string') return tool.call(args, ctx);
-        const call: PendingCall = { callId: `mcp-call-${++calls}`, tool: tool.name };
+        const call = createRecordedCall(deps.sink, `mcp-call-${++calls}`, tool);
         const main = deps.sessions().get(sessionId)?.main;
-        if (main && !main.closed) start(call, main.taskId);
+        if (main && !main.closed) call.begin(main.taskId);
         else waiting.set(sessionId, [...(waiting.get(sessionId) ?? []), call]);
-        // Recorded when it happens: a replay cancels the call at the same point.
-        const canceled = () => cancel(call);
-        if (ctx.signal.aborted) canceled();
-        else ctx.signal.addEventListener('abort', canceled, { once: true });
-        let result: unknown;
         try {
-          result = await tool.call(args, ctx);
-          return result as Awaited<ReturnType<McpTool['call']>>;
-        } catch (error) {
-          result = { error: error instanceof Error ? error.message : String(error) };
-          throw error;
+          return await call.run(args, ctx);
         } finally {
-          ctx.signal.removeEventListener('abort', canceled);
           forget(sessionId, call);
-          if (call.taskId)
-            deps.sink.record(call.taskId, {
-              kind: 'mcp_result',
-              callId: call.callId,
-              tool: call.tool,
-              arguments: args,
-              result,
-              ...(call.canceled ? { canceled: true as const } : {}),
-            });
         }
       },
     };
@@ -101,7 +66,7 @@ export function createMcpCallRecording(deps: {
       const list = waiting.get(sessionId);
       if (!list) return;
       waiting.delete(sessionId);
-      for (const call of list) start(call, taskId);
+      for (const call of list) call.begin(taskId);
     },
     wrap: (tools) => tools.map((tool) => (tool.name === 'browser-shell' ? recorded(tool) : tool)),
   };

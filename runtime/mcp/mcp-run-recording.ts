@@ -14,7 +14,8 @@
 import type { RecordedEntry } from '../recorder/session-recorder.ts';
 import type { BrowserSessions } from './browser/browser-sessions.ts';
 import type { RunManager } from './runs/run-manager.ts';
-import type { McpTool, ToolCallContext } from './tools/tool-definition.ts';
+import { createRecordedCall } from './recorded-call.ts';
+import type { McpTool } from './tools/tool-definition.ts';
 
 /** The session recorder, as the run recording uses it. */
 export interface McpRunSink {
@@ -93,52 +94,18 @@ export function createMcpRunRecording(deps: {
     return {
       ...tool,
       async call(args, ctx) {
-        const callId = `mcp-run-call-${++calls}`;
-        let runId: string | undefined;
-        let canceled = false;
-        const begin = (id: string) => {
-          runId = id;
-          sink.record(id, { kind: 'mcp_call', callId, tool: tool.name });
-          if (canceled) sink.record(id, { kind: 'mcp_cancel', callId, tool: tool.name });
-        };
+        const call = createRecordedCall(sink, `mcp-run-call-${++calls}`, tool);
         const named = (args as { runId?: unknown } | null)?.runId;
-        if (RUN_CALLS.has(tool.name) && typeof named === 'string' && recorded.has(named)) begin(named);
-        const onAbort = () => {
-          canceled = true;
-          if (runId) sink.record(runId, { kind: 'mcp_cancel', callId, tool: tool.name });
-        };
-        if (ctx.signal.aborted) canceled = true;
-        else ctx.signal.addEventListener('abort', onAbort, { once: true });
-        const context: ToolCallContext =
-          tool.name === 'run_task_template'
-            ? {
-                ...ctx,
-                runCreated: (run) => {
-                  ctx.runCreated?.(run);
-                  begin(run.runId);
-                  runOpened(run.runId, run.sessionId);
-                },
-              }
-            : ctx;
-        let result: unknown;
-        try {
-          result = await tool.call(args, context);
-          return result as Awaited<ReturnType<McpTool['call']>>;
-        } catch (error) {
-          result = { error: error instanceof Error ? error.message : String(error) };
-          throw error;
-        } finally {
-          ctx.signal.removeEventListener('abort', onAbort);
-          if (runId)
-            sink.record(runId, {
-              kind: 'mcp_result',
-              callId,
-              tool: tool.name,
-              arguments: args,
-              result,
-              ...(canceled ? { canceled: true as const } : {}),
-            });
-        }
+        if (RUN_CALLS.has(tool.name) && typeof named === 'string' && recorded.has(named)) call.begin(named);
+        if (tool.name !== 'run_task_template') return call.run(args, ctx);
+        return call.run(args, ctx, {
+          ...ctx,
+          runCreated: (run) => {
+            ctx.runCreated?.(run);
+            call.begin(run.runId);
+            runOpened(run.runId, run.sessionId);
+          },
+        });
       },
     };
   }
