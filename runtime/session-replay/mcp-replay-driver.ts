@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createOfflinePlanner } from '../llm/offline-planner/index.ts';
 import { recordedFrontendEvents } from '../recorder/event-descriptors.ts';
 import { mcpReplayInputs, type McpReplayInput } from '../recorder/mcp-replay.ts';
-import { pluginClientIdOf } from '../recorder/replay.ts';
+import { pluginClientIdOf, type ReplayAnswererOptions } from '../recorder/replay.ts';
 import {
   createSessionRecorder,
   parseRecording,
@@ -117,15 +117,25 @@ export function createMcpInputDriver(deps: {
   };
 }
 
-export interface McpReplayDrive {
+/** How a recording is replayed (replayMcpSession, replayMcpRun). */
+export interface McpReplayOptions {
+  /** The timings the recording was made with (FIXTURE_TIMINGS for fixtures/sessions). */
+  timings?: SessionTimings;
+  /** The URL policy it was recorded under (default fixtureUrlPolicy: loopback allowed, no DNS). */
+  urlPolicy?: UrlPolicy;
+  answerer?: ReplayAnswererOptions;
+  /** Give up waiting for the recorded calls and events after this long (default 15 s for a session, 20 s for a template run). */
+  timeoutMs?: number;
+  /** After the last expected event, wait this long for extra ones (default 150 ms). */
+  settleMs?: number;
+}
+
+export interface McpReplayDrive extends Omit<McpReplayOptions, 'answerer' | 'timeoutMs'> {
   /** The recording (its inputs, its plugin's clientId, how many events and calls to wait for). */
   lines: RecordedLine[];
   /** Names the replay's temp folder and MCP client. */
   label: string;
-  timings?: SessionTimings;
-  urlPolicy?: UrlPolicy;
   timeoutMs: number;
-  settleMs?: number;
   answer: Answerer;
   /** What a live entry moves on (undefined: nothing); `key` is the file it goes to. */
   counts(key: string, entry: RecordedEntry): keyof McpLiveProgress | undefined;

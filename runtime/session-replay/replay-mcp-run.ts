@@ -14,26 +14,9 @@ import {
   recordedFrontendEvents,
 } from '../recorder/event-descriptors.ts';
 import { describeMcpCall, describeMismatch, recordedMcpCalls } from '../recorder/mcp-replay.ts';
-import {
-  createReplayAnswerer,
-  recordedExchanges,
-  type ReplayAnswerer,
-  type ReplayAnswererOptions,
-} from '../recorder/replay.ts';
+import { createReplayAnswerer, recordedExchanges, type ReplayAnswerer } from '../recorder/replay.ts';
 import type { RecordedLine } from '../recorder/session-recorder.ts';
-import type { UrlPolicy } from '../url-policy/index.ts';
-import { driveMcpReplay } from './mcp-replay-driver.ts';
-import type { SessionTimings } from './session-runtime.ts';
-
-export interface McpRunReplayOptions {
-  timings?: SessionTimings;
-  urlPolicy?: UrlPolicy;
-  answerer?: ReplayAnswererOptions;
-  /** Give up waiting for the recorded calls and events after this long (default 20 s). */
-  timeoutMs?: number;
-  /** After the last expected event, wait this long for extra ones (default 150 ms). */
-  settleMs?: number;
-}
+import { driveMcpReplay, type McpReplayOptions } from './mcp-replay-driver.ts';
 
 export interface McpRunReplayParts {
   /** One line per call (describeMcpCall, with the run's ids and times left out). */
@@ -101,7 +84,7 @@ function tabEvents(lines: readonly RecordedLine[], order: readonly (string | und
 
 export async function replayMcpRun(
   lines: RecordedLine[],
-  options: McpRunReplayOptions = {},
+  options: McpReplayOptions = {},
 ): Promise<McpRunReplayOutcome> {
   const recordedRunId = runIdOf(lines);
   if (!recordedRunId) throw new Error('the recording has no run_task_template result with a runId');
@@ -141,10 +124,8 @@ export async function replayMcpRun(
   const driven = await driveMcpReplay({
     lines,
     label: 'mcp-run-replay',
-    ...(options.timings ? { timings: options.timings } : {}),
-    ...(options.urlPolicy ? { urlPolicy: options.urlPolicy } : {}),
+    ...options,
     timeoutMs: options.timeoutMs ?? 20_000,
-    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     answer: (name, params, frame) => {
       const task = recordedTabOf(frame.taskId, name, params);
       const answerer = task ? answerers.get(task) : undefined;

@@ -14,24 +14,12 @@ import {
   recordedFrontendEvents,
 } from '../recorder/event-descriptors.ts';
 import { describeInspection, describeMcpCall, describeMismatch, recordedMcpCalls } from '../recorder/mcp-replay.ts';
-import { createReplayAnswerer, taskIdOf, type ReplayAnswererOptions } from '../recorder/replay.ts';
+import { createReplayAnswerer, taskIdOf } from '../recorder/replay.ts';
 import type { RecordedLine } from '../recorder/session-recorder.ts';
 import type { BrowserActionFrame } from '../test-util/fake-plugin.ts';
-import type { UrlPolicy } from '../url-policy/index.ts';
-import { driveMcpReplay } from './mcp-replay-driver.ts';
-import type { SessionTimings } from './session-runtime.ts';
+import { driveMcpReplay, type McpReplayOptions } from './mcp-replay-driver.ts';
 
-export interface McpReplayOptions {
-  /** The timings the session was recorded with (FIXTURE_TIMINGS for fixtures/sessions). */
-  timings?: SessionTimings;
-  /** The URL policy it was recorded under (default fixtureUrlPolicy: loopback allowed, no DNS). */
-  urlPolicy?: UrlPolicy;
-  answerer?: ReplayAnswererOptions;
-  /** Give up waiting for the recorded calls and events after this long (default 15 s). */
-  timeoutMs?: number;
-  /** After the last expected event, wait this long for extra ones (default 150 ms). */
-  settleMs?: number;
-}
+export type { McpReplayOptions };
 
 export interface McpReplayParts {
   /** One line per tool call: tool, arguments, the result the client got (describeMcpCall; live: the SDK client's). */
@@ -82,10 +70,8 @@ export async function replayMcpSession(
   const driven = await driveMcpReplay({
     lines,
     label: 'mcp-replay',
-    ...(options.timings ? { timings: options.timings } : {}),
-    ...(options.urlPolicy ? { urlPolicy: options.urlPolicy } : {}),
+    ...options,
     timeoutMs: options.timeoutMs ?? 15_000,
-    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     answer: answerer.answer,
     // The first call names the session's task; its calls, plugin frames and events are counted.
     counts(taskId, entry) {
