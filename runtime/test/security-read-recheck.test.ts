@@ -83,13 +83,7 @@ for (const read of [['screenshot'], ['snapshot', '-i'], ['snapshot'], ['wait', '
       'the tab event reached the server',
     );
     // `wait` polls on the runtime's (simulated) clock: move it until the command answers.
-    let settled = false;
-    const call = h.shell('s2', read, read[0] === 'wait' ? { timeout_sec: 2 } : {}).finally(() => (settled = true));
-    for (let i = 0; i < 50 && !settled; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      h.runtime.clock.increment(500);
-    }
-    const out = await call;
+    const out = await h.shellOnClock('s2', read, read[0] === 'wait' ? { timeout_sec: 2 } : {});
     assert.is(out.exit_code === 0, false, JSON.stringify(out));
     assert.not.match(JSON.stringify(out), /SECRET CONTENT|Blocked secret/);
     await eventually(() => tab.url === 'about:blank', 5000, 'the tab parked on about:blank');

@@ -52,20 +52,10 @@ async function moveToBlocked(h: McpHarness): Promise<{ url: string }> {
   return tab;
 }
 
-async function shellOnClock(h: McpHarness, argv: string[]) {
-  let settled = false;
-  const call = h.shell('w', argv, { timeout_sec: 2 }).finally(() => (settled = true));
-  for (let i = 0; i < 50 && !settled; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    h.runtime.clock.increment(500);
-  }
-  return call;
-}
-
 for (const pattern of ['*code=*', '*blocked.test*', 'code=739154', '*nothing-matches*']) {
   test(`wait --url ${pattern}: URL_BLOCKED, no query, no match, the tab parked`, async ({ h }) => {
     const tab = await moveToBlocked(h);
-    const out = await shellOnClock(h, ['wait', '--url', pattern]);
+    const out = await h.shellOnClock('w', ['wait', '--url', pattern], { timeout_sec: 2 });
     assert.is(out.exit_code, 1, JSON.stringify(out));
     assert.match(out.stderr, /^URL_BLOCKED/);
     const said = JSON.stringify(out);
@@ -77,7 +67,7 @@ for (const pattern of ['*code=*', '*blocked.test*', 'code=739154', '*nothing-mat
 
 test('on an allowed page wait --url still answers with the URL', async ({ h }) => {
   assert.is((await h.shell('w', ['open', ALLOWED])).exit_code, 0);
-  const out = await shellOnClock(h, ['wait', '--url', '*allowed.test*']);
+  const out = await h.shellOnClock('w', ['wait', '--url', '*allowed.test*'], { timeout_sec: 2 });
   assert.is(out.exit_code, 0);
   assert.equal(out.data, { found: true, url: ALLOWED });
 });

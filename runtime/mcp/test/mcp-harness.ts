@@ -48,6 +48,12 @@ export interface McpHarness {
     argv: unknown[],
     extra?: Record<string, unknown>,
   ): Promise<{ session_id: string; exit_code: number; stdout: string; stderr: string; isError: boolean; data: any }>;
+  /**
+   * browser-shell for a command that waits on the runtime's simulated clock (`wait`, a read that
+   * polls): moves the clock 500 ms at a time, letting I/O run in between, until the call answers
+   * (at most 50 steps).
+   */
+  shellOnClock(sessionId: string, argv: unknown[], extra?: Record<string, unknown>): ReturnType<McpHarness['shell']>;
   connectClient(headers?: Record<string, string>): Promise<Client>;
   close(): Promise<void>;
 }
@@ -109,6 +115,12 @@ export async function startMcp(
     client.callTool({ name, arguments: args }, undefined, callOptions) as Promise<CallToolResult>;
   const textOf = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
 
+  const shell: McpHarness['shell'] = async (sessionId, argv, extra = {}) => {
+    const result = await call('browser-shell', { session_id: sessionId, argv, ...extra });
+    const reply = JSON.parse(textOf(result));
+    const data = reply.stdout && reply.exit_code === 0 ? JSON.parse(reply.stdout) : undefined;
+    return { ...reply, isError: result.isError === true, data };
+  };
   return {
     runtime,
     routes,
@@ -128,11 +140,15 @@ export async function startMcp(
       if (!result.isError) throw new Error(`${name} was expected to fail: ${textOf(result)}`);
       return JSON.parse(textOf(result));
     },
-    async shell(sessionId, argv, extra = {}) {
-      const result = await call('browser-shell', { session_id: sessionId, argv, ...extra });
-      const reply = JSON.parse(textOf(result));
-      const data = reply.stdout && reply.exit_code === 0 ? JSON.parse(reply.stdout) : undefined;
-      return { ...reply, isError: result.isError === true, data };
+    shell,
+    async shellOnClock(sessionId, argv, extra = {}) {
+      let settled = false;
+      const answer = shell(sessionId, argv, extra).finally(() => (settled = true));
+      for (let i = 0; i < 50 && !settled; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        runtime.clock.increment(500);
+      }
+      return answer;
     },
     connectClient,
     async close() {
