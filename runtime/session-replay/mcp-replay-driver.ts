@@ -117,6 +117,17 @@ export function createMcpInputDriver(deps: {
   };
 }
 
+/** What a live entry moves on, as McpReplayProgress counts the recording (undefined: nothing). */
+export function progressOf(entry: RecordedEntry): keyof McpLiveProgress | undefined {
+  if (entry.kind === 'mcp_call') return 'calls';
+  // Returned on the server (as the recording counts it), whether or not the client still waited.
+  if (entry.kind === 'mcp_result') return 'returned';
+  if (entry.kind === 'run_change') return 'runChanges';
+  if (entry.kind !== 'frame') return undefined;
+  if (entry.channel === 'frontend_event') return 'events';
+  return entry.channel === 'plugin_message' || entry.channel === 'plugin_ack' ? 'pluginFrames' : undefined;
+}
+
 /** How a recording is replayed (replayMcpSession, replayMcpRun). */
 export interface McpReplayOptions {
   /** The timings the recording was made with (FIXTURE_TIMINGS for fixtures/sessions). */

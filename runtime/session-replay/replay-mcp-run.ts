@@ -16,7 +16,7 @@ import {
 import { describeMcpCall, describeMismatch, recordedMcpCalls } from '../recorder/mcp-replay.ts';
 import { createReplayAnswerer, recordedExchanges, type ReplayAnswerer } from '../recorder/replay.ts';
 import type { RecordedLine } from '../recorder/session-recorder.ts';
-import { driveMcpReplay, type McpReplayOptions } from './mcp-replay-driver.ts';
+import { driveMcpReplay, progressOf, type McpReplayOptions } from './mcp-replay-driver.ts';
 
 export interface McpRunReplayParts {
   /** One line per call (describeMcpCall, with the run's ids and times left out). */
@@ -136,14 +136,8 @@ export async function replayMcpRun(
     // The run's file counts its calls and changes; the tabs linked to it, their frames and events.
     counts(key, entry) {
       if (entry.kind === 'mcp_call' && key.startsWith('run_')) liveRunId ??= key;
-      if (key === liveRunId) {
-        if (entry.kind === 'mcp_call') return 'calls';
-        if (entry.kind === 'mcp_result') return 'returned';
-        return entry.kind === 'run_change' ? 'runChanges' : undefined;
-      }
-      if (entry.kind !== 'frame' || !linkedTabs.has(key)) return undefined;
-      if (entry.channel === 'frontend_event') return 'events';
-      return entry.channel === 'plugin_message' || entry.channel === 'plugin_ack' ? 'pluginFrames' : undefined;
+      if (key === liveRunId) return progressOf(entry);
+      return entry.kind === 'frame' && linkedTabs.has(key) ? progressOf(entry) : undefined;
     },
     linked(taskId, into, on) {
       if (into !== liveRunId) return;

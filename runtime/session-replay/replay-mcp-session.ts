@@ -17,7 +17,7 @@ import { describeInspection, describeMcpCall, describeMismatch, recordedMcpCalls
 import { createReplayAnswerer, taskIdOf } from '../recorder/replay.ts';
 import type { RecordedLine } from '../recorder/session-recorder.ts';
 import type { BrowserActionFrame } from '../test-util/fake-plugin.ts';
-import { driveMcpReplay, type McpReplayOptions } from './mcp-replay-driver.ts';
+import { driveMcpReplay, progressOf, type McpReplayOptions } from './mcp-replay-driver.ts';
 
 export type { McpReplayOptions };
 
@@ -76,13 +76,7 @@ export async function replayMcpSession(
     // The first call names the session's task; its calls, plugin frames and events are counted.
     counts(taskId, entry) {
       if (entry.kind === 'mcp_call') liveTaskId ??= taskId;
-      if (taskId !== liveTaskId) return undefined;
-      if (entry.kind === 'mcp_call') return 'calls';
-      // Returned on the server (as the recording counts it), whether or not the client still waited.
-      if (entry.kind === 'mcp_result') return 'returned';
-      if (entry.kind !== 'frame') return undefined;
-      if (entry.channel === 'frontend_event') return 'events';
-      return entry.channel === 'plugin_message' || entry.channel === 'plugin_ack' ? 'pluginFrames' : undefined;
+      return taskId === liveTaskId ? progressOf(entry) : undefined;
     },
     // The recorded task id is the live one's in this replay.
     toLive: (value) =>
